@@ -1,0 +1,3 @@
+export default defineBackground(() => {
+  // Stub: the engine arrives with the extension issue (lib/background/).
+});

@@ -1,0 +1,66 @@
+/**
+ * Shapes of the model registry (DESIGN.md, "Model registry"). Units: tokens for windows and
+ * limits, US dollars per million tokens for prices.
+ */
+import type { WireApi } from '../transcript/schema';
+
+/** How a model is asked to think, if at all. */
+export type ThinkingControl =
+  /** No reasoning control. */
+  | 'none'
+  /** Anthropic `thinking: {type: 'enabled', budget_tokens}`; Gemini 2.5 `thinkingBudget`. */
+  | 'budget'
+  /** Anthropic `thinking: {type: 'adaptive'}` (newest Claude models). */
+  | 'adaptive'
+  /** OpenAI `reasoning.effort` (o-series, gpt-5 family). */
+  | 'effort'
+  /** Gemini 3 `thinkingLevel`. */
+  | 'level';
+
+export interface ModelPrice {
+  /** USD per 1M input tokens. */
+  inputPerMTok: number;
+  /** USD per 1M output tokens. */
+  outputPerMTok: number;
+  /** USD per 1M cached input tokens read. */
+  cacheReadPerMTok?: number;
+  /** USD per 1M input tokens written to the cache. */
+  cacheWritePerMTok?: number;
+}
+
+export interface ModelInfo {
+  /** Canonical id (an alias resolves to it; a dated snapshot resolves to its family entry). */
+  id: string;
+  /** Provider id: `openai`, `anthropic`, `google`, `deepseek`, `mistral`, … */
+  provider: string;
+  /** The wire APIs that serve it. */
+  apis: readonly WireApi[];
+  /** false when the id was not found and conservative defaults were used. */
+  known: boolean;
+  /** Context window in tokens (input + output). */
+  contextWindow: number;
+  /** Largest `max_tokens` the API accepts, in tokens. */
+  maxOutputTokens: number;
+  /** What Baton asks for when the caller gives no limit, in tokens (≤ maxOutputTokens). */
+  defaultOutputTokens: number;
+  /** Accepts image input. */
+  vision: boolean;
+  /** Accepts PDF documents. */
+  pdf: boolean;
+  /** Supports function / tool calling. */
+  tools: boolean;
+  /** How reasoning is controlled. */
+  thinking: ThinkingControl;
+  /** OpenAI reasoning model: `developer` role, `reasoning.encrypted_content` available. */
+  reasoning: boolean;
+  /** Lowest `reasoning.effort` the model takes, used for `--thinking off` ('none' | 'minimal' | 'low'). */
+  minReasoningEffort?: 'none' | 'minimal' | 'low';
+  /** Gemini: `enforced` when function calls need a `thoughtSignature` (Gemini 3, G-K1). */
+  thoughtSignatures: 'none' | 'optional' | 'enforced';
+  /** Gemini 3: images may travel inside `functionResponse.parts` (G-I3). */
+  functionResponseParts: boolean;
+  /** Gemini 2.5: thinking can be switched off with `thinkingBudget: 0`. */
+  canDisableThinking: boolean;
+  /** Prices, when known. */
+  price?: ModelPrice;
+}

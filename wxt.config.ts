@@ -1,0 +1,37 @@
+import { defineConfig } from 'wxt';
+import preact from '@preact/preset-vite';
+
+/**
+ * Provider API origins the production build may reach (security-requirements.md N1).
+ * Anything else (OpenRouter, Ollama, a proxy) is an optional host permission granted at runtime.
+ */
+const PROVIDER_ORIGINS = [
+  'https://api.openai.com/*',
+  'https://api.anthropic.com/*',
+  'https://generativelanguage.googleapis.com/*',
+];
+
+/** Test builds (BATON_TEST_BUILD=1) may also reach the fake providers on loopback. */
+const TEST_BUILD = process.env.BATON_TEST_BUILD === '1';
+
+export default defineConfig({
+  vite: () => ({ plugins: [preact()] }),
+  manifest: ({ browser }) => ({
+    name: 'Baton',
+    description: 'Continue a conversation with another LLM, with your own keys.',
+    permissions: [
+      'storage',
+      'unlimitedStorage',
+      ...(browser === 'chrome' ? ['sidePanel'] : []),
+      'contextMenus',
+    ],
+    host_permissions: [...PROVIDER_ORIGINS, ...(TEST_BUILD ? ['http://127.0.0.1/*'] : [])],
+    optional_host_permissions: ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'],
+    externally_connectable: { ids: [] },
+    incognito: 'not_allowed',
+    content_security_policy: {
+      extension_pages:
+        "script-src 'self'; object-src 'none'; img-src 'self' data: blob:; frame-src 'none'; base-uri 'none'; form-action 'none'",
+    },
+  }),
+});
