@@ -42,3 +42,15 @@ export interface StreamAssembler {
   /** True once the terminal event has been seen. */
   readonly done: boolean;
 }
+
+/**
+ * What every converter returns (transcript-v1.md, "The `baton convert` contract"): the exact JSON
+ * body of a streaming request (no credentials) and the report.
+ */
+export interface ConvertResult<Body = Record<string, unknown>> {
+  api: import('../transcript/schema').WireApi;
+  /** The model id as requested. */
+  model: string;
+  body: Body;
+  report: import('../transcript/report').ConversionReport;
+}

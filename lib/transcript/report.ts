@@ -76,6 +76,11 @@ export class ReportBuilder {
     if (!list.some((f) => f.fate === fate && f.detail === detail)) list.push({ fate, detail });
   }
 
+  /** True when any fate was recorded for the block so far. */
+  hasFates(ref: BlockRef): boolean {
+    return (this.fates.get(key(ref))?.length ?? 0) > 0;
+  }
+
   /** True when the block already has a fate that removes it from the body. */
   isDropped(ref: BlockRef): boolean {
     return this.fates.get(key(ref))?.some((f) => f.fate === 'dropped') ?? false;

@@ -1,0 +1,187 @@
+/**
+ * Block-level part of the shared pre-pass (provider-rules.md §0): opaque state that is not the
+ * target's own (X3), empty blocks (X4), lone surrogates (X6), unfinished tool calls (A-T9), and
+ * media the target cannot take. Every change is recorded in the report.
+ */
+import type { ReportBuilder, BlockRef } from './report';
+import type { Block, DocumentBlock, ImageBlock, Origin, ToolResultBlock } from './schema';
+import { describeOrigin, type ResolvedTarget } from './target';
+import { fenced, isBlank, repairSurrogatesDeep } from './text';
+
+/** What the target can take, as the converter tells the pre-pass. */
+export interface MediaCapabilities {
+  /** The model accepts images at all. */
+  vision: boolean;
+  /** Accepted image media types (A-I1, C-I1, G-I1). */
+  imageMediaTypes: readonly string[];
+  /** Images may be given by URL (Gemini: no; it takes inline data or File API URIs only). */
+  imageUrls: boolean;
+  /** Images may appear in assistant turns (C-R2: not in Chat; A-I2: keep them out of Anthropic's). */
+  assistantImages: boolean;
+  /** Accepted document media types (empty: none). */
+  documentMediaTypes: readonly string[];
+  /** Documents may be given by URL. */
+  documentUrls: boolean;
+}
+
+/** A block on its way to a target, with the input block it came from. */
+export interface PreparedBlock {
+  /** The block as the target should receive it (a copy when anything changed). */
+  block: Block;
+  /** The input block (absent for synthesised blocks). Fates recorded against it reach the report. */
+  ref?: BlockRef;
+  /** True when the block comes from an assistant turn of the target's own origin (X3). */
+  sameOrigin: boolean;
+  /** The origin of the assistant turn it came from. */
+  origin?: Origin;
+  /** For `tool_result`: the (mapped) name of the call it answers. */
+  toolName?: string;
+}
+
+export interface BlockContext {
+  target: ResolvedTarget;
+  media: MediaCapabilities;
+  report: ReportBuilder;
+  role: 'user' | 'assistant' | 'tool';
+  sameOrigin: boolean;
+  origin?: Origin;
+  /** The turn was cut short (status other than complete, or stopReason max_tokens). */
+  unfinished: boolean;
+  /** Index of this block's turn's last block, to spot a call cut off at the end (A-T9). */
+  isLastBlock: boolean;
+}
+
+const text = (t: string): Block => ({ type: 'text', text: t });
+
+/**
+ * Prepares one input block: returns the blocks that stand for it (none when dropped, several
+ * when e.g. a provider item becomes labelled text), with every change reported against `ref`.
+ */
+export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Block[] {
+  const { report } = ctx;
+  const repaired = repairSurrogatesDeep(block);
+  if (repaired !== block) report.add(ref, 'converted', 'lone surrogates replaced with U+FFFD (X6)');
+  const b = repaired;
+  switch (b.type) {
+    case 'text': {
+      if (isBlank(b.text) && !(b.signature !== undefined && ctx.sameOrigin)) {
+        report.add(ref, 'dropped', 'empty or whitespace-only text (X4, A-E1)');
+        return [];
+      }
+      if (ctx.sameOrigin || (b.signature === undefined && b.citations === undefined)) return [b];
+      const { signature, citations, ...rest } = b;
+      if (signature !== undefined) report.add(ref, 'converted', `signature dropped: opaque state of ${describeOrigin(ctx.origin)} (X3)`);
+      if (citations !== undefined) report.add(ref, 'converted', `citations dropped, text kept (A-C1, G-C1)`);
+      return [rest];
+    }
+    case 'thinking': {
+      if (ctx.sameOrigin) {
+        if (isBlank(b.text) && b.signature === undefined) {
+          report.add(ref, 'dropped', 'empty thinking without signature (A-E2, X4)');
+          return [];
+        }
+        return [b];
+      }
+      return foreignReasoning(b.text, ref, ctx, 'reasoning');
+    }
+    case 'redacted_thinking':
+      if (ctx.sameOrigin) return [b];
+      report.add(ref, 'dropped', `redacted thinking is opaque state of ${describeOrigin(ctx.origin)} (X3)`);
+      return [];
+    case 'tool_call': {
+      if (b.meta?.partial === true || (ctx.unfinished && ctx.isLastBlock && ctx.role === 'assistant' && b.meta?.partial !== false)) {
+        report.add(ref, 'dropped', 'unfinished tool call: its arguments were cut off (A-T9)');
+        return [];
+      }
+      if (ctx.sameOrigin || b.signature === undefined) return [b];
+      const { signature: _s, ...rest } = b;
+      report.add(ref, 'converted', `signature dropped: opaque state of ${describeOrigin(ctx.origin)} (X3, G-K5)`);
+      return [rest];
+    }
+    case 'provider_item': {
+      if (ctx.sameOrigin && b.api === ctx.target.api) return [b];
+      if (b.text !== undefined && !isBlank(b.text)) {
+        report.add(ref, 'converted', `${b.api} item from ${describeOrigin(ctx.origin)} sent as labelled text`);
+        return [text(fenced(`[${b.api} item from ${describeOrigin(ctx.origin)}, as text]`, b.text))];
+      }
+      report.add(ref, 'dropped', `${b.api} item has no meaning outside ${describeOrigin(ctx.origin)}`);
+      return [];
+    }
+    case 'image':
+      return [prepareImage(b, ref, ctx, ctx.role === 'assistant' && !ctx.media.assistantImages)];
+    case 'document':
+      return prepareDocument(b, ref, ctx);
+    case 'tool_result':
+      return [prepareToolResultMedia(b, ref, ctx)];
+    default: {
+      const never: never = b;
+      throw new Error(`unhandled block ${(never as Block).type}`);
+    }
+  }
+}
+
+function foreignReasoning(body: string, ref: BlockRef, ctx: BlockContext, what: string): Block[] {
+  if (ctx.target.foreignReasoning === 'text' && !isBlank(body)) {
+    ctx.report.add(ref, 'converted', `${what} from ${describeOrigin(ctx.origin)} sent as labelled plain text`);
+    return [text(fenced(`[Reasoning by ${describeOrigin(ctx.origin)}, shared as plain text]`, body))];
+  }
+  ctx.report.add(ref, 'dropped', `${what} from ${describeOrigin(ctx.origin)} cannot be replayed to another model (X3, A-K6, R-K6)`);
+  return [];
+}
+
+/** An image the target can take stays; any other becomes a short placeholder, reported. */
+function prepareImage(b: ImageBlock, ref: BlockRef, ctx: BlockContext, assistantForbidden: boolean): Block {
+  const reason = imageProblem(b, ctx.media, assistantForbidden);
+  if (!reason) return b;
+  ctx.report.add(ref, 'converted', `image replaced by a placeholder: ${reason}`);
+  return text(`[image omitted: ${reason}]`);
+}
+
+function imageProblem(b: ImageBlock, media: MediaCapabilities, assistantForbidden: boolean): string | undefined {
+  if (!media.vision) return 'the model does not accept images';
+  if (assistantForbidden) return 'the API does not accept images in assistant turns (C-R2, A-I2)';
+  if (!media.imageMediaTypes.includes(b.mediaType)) return `${b.mediaType} is not an accepted image type (A-I1, C-I1, G-I1)`;
+  if (b.url !== undefined && !media.imageUrls) return 'the API takes only inline image data, not URLs';
+  return undefined;
+}
+
+function prepareDocument(b: DocumentBlock, ref: BlockRef, ctx: BlockContext): Block[] {
+  const { media, report } = ctx;
+  const ok = media.documentMediaTypes.includes(b.mediaType) && (b.url === undefined || media.documentUrls);
+  if (ok) return [b];
+  const title = b.title ? `"${b.title}" ` : '';
+  if (b.mediaType.startsWith('text/') && b.data !== undefined) {
+    const decoded = decodeBase64Utf8(b.data);
+    if (decoded !== undefined) {
+      report.add(ref, 'converted', `${b.mediaType} document sent as labelled text`);
+      return [text(fenced(`[Document ${title}(${b.mediaType})]`, decoded))];
+    }
+  }
+  report.add(ref, 'converted', `document replaced by a placeholder: ${b.mediaType} is not accepted by this target`);
+  return [text(`[document ${title}omitted: ${b.mediaType} is not accepted by this model]`)];
+}
+
+function prepareToolResultMedia(b: ToolResultBlock, ref: BlockRef, ctx: BlockContext): ToolResultBlock {
+  if (typeof b.content === 'string') return b;
+  let changed = false;
+  const content = b.content.map((c) => {
+    if (c.type !== 'image') return c;
+    const reason = imageProblem(c, ctx.media, false);
+    if (!reason) return c;
+    changed = true;
+    ctx.report.add(ref, 'converted', `image in tool result replaced by a placeholder: ${reason}`);
+    return { type: 'text' as const, text: `[image omitted: ${reason}]` };
+  });
+  return changed ? { ...b, content } : b;
+}
+
+/** Decodes base64 to UTF-8 text; undefined when it is not valid base64 or not valid UTF-8. */
+export function decodeBase64Utf8(data: string): string | undefined {
+  try {
+    const bin = atob(data);
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * The shared pre-pass every converter runs first (DESIGN.md, "One module per wire API";
+ * provider-rules.md §0, X1–X8). It turns a valid transcript into a neutral, repaired turn list
+ * that any target can encode without breaking a cross-provider rule:
+ *
+ * - opaque state that is not the target's own is removed or converted (X3), per block;
+ * - empty blocks and empty turns are removed and their neighbours merged (X4);
+ * - lone surrogates are repaired (X6);
+ * - every tool call is followed by exactly one result (X1): a call without one gets a synthetic
+ *   error result, a result without a call becomes labelled user text;
+ * - tool-call ids are mapped per request, deterministically and reversibly, on calls and results
+ *   alike (X2); tool names are mapped to the portable form (X5);
+ * - tool-result images move to a following user turn where the target can't hold them (X7);
+ * - stub tool definitions cover tools the history uses but the request does not define (X8);
+ * - the history starts on a user turn and does not end on an assistant turn.
+ *
+ * Everything it changes is recorded in the report; it never throws for a valid transcript.
+ */
+import { IdMap, NameMap, type IdPolicy } from './ids';
+import { prepareBlock, type MediaCapabilities, type PreparedBlock } from './prepare-blocks';
+import { ReportBuilder } from './report';
+import type { Block, Native, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
+import { isSameOrigin, type ResolvedTarget } from './target';
+import { repairSurrogatesDeep } from './text';
+
+export type { MediaCapabilities, PreparedBlock } from './prepare-blocks';
+
+/** What the converter tells the pre-pass about its target. */
+export interface PrepareCapabilities extends MediaCapabilities {
+  /** Tool-call id rules of the target (X2, §8). */
+  idPolicy: IdPolicy;
+  /** The target carries images inside tool results (X7: Anthropic, Responses, Gemini 3). */
+  toolResultImages: boolean;
+}
+
+/** One message-to-be: consecutive same-role input turns merged, repaired and mapped. */
+export interface PreparedTurn {
+  role: 'user' | 'assistant' | 'tool';
+  blocks: PreparedBlock[];
+  /** The input turns merged into this one (empty for a synthesised turn). */
+  sources: Turn[];
+  /**
+   * The provider's own content for lossless replay (transcript-v1.md `native`): set only when this
+   * turn is exactly one same-origin input turn of the target's API whose blocks all went through
+   * unchanged.
+   */
+  native?: Native;
+}
+
+/** The pre-pass result a converter encodes. */
+export interface PreparedTranscript {
+  target: ResolvedTarget;
+  /** The system prompt (X6-repaired); undefined when absent or blank. */
+  system?: string;
+  /** Tool definitions with mapped names: the transcript's own, then stubs (X8). */
+  tools: ToolDefinition[];
+  /** True when the history uses tools but none were offered: tell the model not to call the stubs (X8). */
+  toolChoiceNone: boolean;
+  turns: PreparedTurn[];
+  ids: IdMap;
+  names: NameMap;
+  report: ReportBuilder;
+}
+
+/** Text of the synthetic results, user turns and labels (transcript-v1.md, "Repairs are fixed"). */
+export const SYNTHETIC = {
+  errorResult: 'no result: the call was interrupted',
+  firstUserTurn: '(The conversation so far, which begins with a reply from the assistant.)',
+  lastUserTurn: 'Continue.',
+  stubDescription: 'This tool was used earlier in the conversation and is not available now. Do not call it.',
+} as const;
+
+/**
+ * Runs the pre-pass for one request.
+ * @param transcript a decoded, valid transcript (never mutated).
+ * @param target the resolved target (see `resolveTarget`).
+ * @param caps what the target accepts.
+ * @param report the report to record into (a new one by default).
+ */
+export function prepareTranscript(
+  transcript: Transcript,
+  target: ResolvedTarget,
+  caps: PrepareCapabilities,
+  report: ReportBuilder = new ReportBuilder(transcript),
+): PreparedTranscript {
+  const names = new NameMap();
+  const ids = new IdMap(caps.idPolicy);
+
+  // 1. Blocks: X3, X4, X6, A-T9 and media, per input turn. Empty turns vanish (X4).
+  let turns: PreparedTurn[] = [];
+  for (const turn of transcript.turns) {
+    const sameOrigin = turn.role === 'assistant' && isSameOrigin(turn.origin, target);
+    const blocks: PreparedBlock[] = [];
+    const moved: PreparedBlock[] = [];
+    turn.blocks.forEach((block, index) => {
+      const ref = { turn: turn.id, index };
+      const out = prepareBlock(block, ref, {
+        target,
+        media: caps,
+        report,
+        role: turn.role,
+        sameOrigin,
+        origin: turn.origin,
+        unfinished: turn.stopReason === 'max_tokens',
+        isLastBlock: index === turn.blocks.length - 1,
+      });
+      for (const b of out) {
+        const pb: PreparedBlock = { block: b, ref, sameOrigin, ...(turn.origin ? { origin: turn.origin } : {}) };
+        // A provider item flattened to text inside a tool turn must travel as user text.
+        (turn.role === 'tool' && b.type === 'text' ? moved : blocks).push(pb);
+      }
+    });
+    if (blocks.length > 0) turns.push({ role: turn.role, blocks, sources: [turn], ...nativeOf(turn, sameOrigin, target, report) });
+    if (moved.length > 0) turns.push({ role: 'user', blocks: moved, sources: [turn] });
+  }
+  turns = mergeSameRole(turns);
+
+  // 2. Pairing (X1), id map (X2), name map (X5), tool-result images (X7).
+  turns = pairToolCalls(turns, { ids, names, report, toolResultImages: caps.toolResultImages });
+  turns = mergeSameRole(turns);
+
+  // 3. Start on a user turn, never end on an assistant turn (A-R3, G-R5, G-R6, M-3).
+  if (turns[0]?.role !== 'user') {
+    turns.unshift(synthUser(SYNTHETIC.firstUserTurn));
+    report.synthesize('user-turn', 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)');
+  }
+  if (turns[turns.length - 1]?.role === 'assistant') {
+    turns.push(synthUser(SYNTHETIC.lastUserTurn));
+    report.synthesize('user-turn', 'the history ends on an assistant turn: a user turn asks the model to continue (A-R4, G-R6, M-3)');
+  }
+
+  // 4. Tools: the transcript's own, then stubs for names the history uses (X8).
+  const tools: ToolDefinition[] = (transcript.tools ?? []).map((t) => {
+    const repaired = repairSurrogatesDeep(t);
+    return { ...repaired, name: names.map(t.name) };
+  });
+  const defined = new Set(tools.map((t) => t.name));
+  let stubs = 0;
+  for (const turn of turns)
+    for (const { block } of turn.blocks)
+      if (block.type === 'tool_call' && !defined.has(block.name)) {
+        defined.add(block.name);
+        tools.push({ name: block.name, description: SYNTHETIC.stubDescription, inputSchema: { type: 'object', properties: {} } });
+        report.synthesize('stub-tool', `${block.name}: used in the history but not defined by the request (X8, A-T6)`);
+        stubs++;
+      }
+
+  const system = transcript.system !== undefined && transcript.system.trim() !== '' ? repairSurrogatesDeep(transcript.system) : undefined;
+  return {
+    target,
+    ...(system !== undefined ? { system } : {}),
+    tools,
+    toolChoiceNone: stubs > 0 && (transcript.tools?.length ?? 0) === 0,
+    turns,
+    ids,
+    names,
+    report,
+  };
+}
+
+function nativeOf(turn: Turn, sameOrigin: boolean, target: ResolvedTarget, report: ReportBuilder): { native?: Native } {
+  if (!sameOrigin || !turn.native || turn.native.api !== target.api) return {};
+  if (turn.status !== undefined && turn.status !== 'complete') return {};
+  // Only when no block of the turn was changed by the pre-pass.
+  const untouched = turn.blocks.every((_, index) => !report.hasFates({ turn: turn.id, index }));
+  return untouched ? { native: repairSurrogatesDeep(turn.native) } : {};
+}
+
+function synthUser(text: string): PreparedTurn {
+  return { role: 'user', blocks: [{ block: { type: 'text', text }, sameOrigin: false }], sources: [] };
+}
+
+/** X4, A-R2, G-R6: consecutive turns of the same role become one; a merged turn loses `native`. */
+export function mergeSameRole(turns: PreparedTurn[]): PreparedTurn[] {
+  const out: PreparedTurn[] = [];
+  for (const t of turns) {
+    const last = out[out.length - 1];
+    if (last && last.role === t.role) {
+      out[out.length - 1] = { role: last.role, blocks: [...last.blocks, ...t.blocks], sources: [...last.sources, ...t.sources] };
+    } else out.push(t);
+  }
+  return out;
+}
+
+interface PairingContext {
+  ids: IdMap;
+  names: NameMap;
+  report: ReportBuilder;
+  toolResultImages: boolean;
+}
+
+/**
+ * X1: each assistant turn's calls are answered, in call order, by the tool turn right after it.
+ * Results are matched by the original id; the id map (X2) is applied to the pair.
+ */
+function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn[] {
+  const { ids, names, report } = ctx;
+  const out: PreparedTurn[] = [];
+  for (let i = 0; i < turns.length; i++) {
+    const turn = turns[i]!;
+    if (turn.role === 'tool') {
+      // Not right after an assistant turn with calls: every result is an orphan.
+      out.push(...orphanResults(turn.blocks, turn.sources, report));
+      continue;
+    }
+    if (turn.role !== 'assistant') {
+      out.push(turn);
+      continue;
+    }
+    const calls = turn.blocks.filter((b) => b.block.type === 'tool_call');
+    if (calls.length === 0) {
+      out.push(turn);
+      continue;
+    }
+    const next = turns[i + 1]?.role === 'tool' ? turns[++i] : undefined;
+    const available = next ? [...next.blocks] : [];
+    const resultBlocks: PreparedBlock[] = [];
+    const imageBlocks: PreparedBlock[] = [];
+    const assistantBlocks = turn.blocks.map((pb) => {
+      if (pb.block.type !== 'tool_call') return pb;
+      const call = pb.block;
+      const mappedId = ids.assign(call.id);
+      const mappedName = names.map(call.name);
+      if (mappedId !== call.id) report.add(pb.ref, 'id-mapped', `${call.id} → ${mappedId}`);
+      if (mappedName !== call.name) report.add(pb.ref, 'name-mapped', `${call.name} → ${mappedName}`);
+      const at = available.findIndex((r) => r.block.type === 'tool_result' && r.block.callId === call.id);
+      if (at >= 0) {
+        const r = available.splice(at, 1)[0]!;
+        const result = r.block as ToolResultBlock;
+        if (mappedId !== call.id) report.add(r.ref, 'id-mapped', `${call.id} → ${mappedId}`);
+        const { kept, images } = ctx.toolResultImages ? { kept: result, images: [] } : splitImages(result, r, report);
+        resultBlocks.push({ ...r, block: { ...kept, callId: mappedId }, toolName: mappedName });
+        imageBlocks.push(...images);
+      } else {
+        resultBlocks.push({
+          block: { type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true },
+          sameOrigin: false,
+          toolName: mappedName,
+        });
+        report.synthesize('error-result', `call ${call.id} (${call.name}) in turn ${pb.ref?.turn ?? '?'} had no result (X1)`);
+      }
+      return { ...pb, block: { ...call, id: mappedId, name: mappedName } };
+    });
+    out.push({ ...turn, blocks: assistantBlocks });
+    // Provider items of the tool turn travel with the results (same-origin only; others were flattened earlier).
+    const extras = available.filter((r) => r.block.type !== 'tool_result');
+    out.push({ role: 'tool', blocks: [...resultBlocks, ...extras], sources: next?.sources ?? [] });
+    if (imageBlocks.length > 0) out.push({ role: 'user', blocks: imageBlocks, sources: [] });
+    out.push(...orphanResults(available.filter((r) => r.block.type === 'tool_result'), next?.sources ?? [], report));
+  }
+  return out;
+}
+
+/** X7, C-T6, G-I3: images leave the result for a following user turn, announced by a short text. */
+function splitImages(result: ToolResultBlock, from: PreparedBlock, report: ReportBuilder): { kept: ToolResultBlock; images: PreparedBlock[] } {
+  if (typeof result.content === 'string' || !result.content.some((c) => c.type === 'image')) return { kept: result, images: [] };
+  const images: PreparedBlock[] = [];
+  const content: Exclude<ToolResultBlock['content'], string> = [];
+  for (const c of result.content) {
+    if (c.type === 'image') images.push({ block: c, ...(from.ref ? { ref: from.ref } : {}), sameOrigin: false });
+    else content.push(c);
+  }
+  const note = `[${images.length} image${images.length > 1 ? 's' : ''} from this result follow${images.length > 1 ? '' : 's'} in the next user message]`;
+  content.push({ type: 'text', text: note });
+  report.add(from.ref, 'converted', `${images.length} image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)`);
+  const label: PreparedBlock = { block: { type: 'text', text: `[Images returned by tool call ${result.callId}]` }, sameOrigin: false };
+  report.synthesize('text', `label for images moved out of the result of call ${result.callId} (X7)`);
+  return { kept: { ...result, content }, images: [label, ...images] };
+}
+
+/** X1, A-T4, C-T4: a result without a call becomes labelled user text (its images, if any, stay images). */
+function orphanResults(blocks: PreparedBlock[], sources: Turn[], report: ReportBuilder): PreparedTurn[] {
+  const out: PreparedBlock[] = [];
+  for (const pb of blocks) {
+    const b = pb.block;
+    if (b.type !== 'tool_result') {
+      out.push(pb);
+      continue;
+    }
+    const label = `[Result of tool call ${b.callId}${b.isError ? ' (error)' : ''}, whose call is not in this conversation]`;
+    const parts: Block[] =
+      typeof b.content === 'string'
+        ? [{ type: 'text', text: `${label}\n${b.content}` }]
+        : [{ type: 'text', text: label }, ...b.content.filter((c) => c.type !== 'text' || c.text.trim() !== '')];
+    report.add(pb.ref, 'converted', 'tool result without a matching call sent as labelled user text (X1)');
+    for (const p of parts) out.push({ block: p, ...(pb.ref ? { ref: pb.ref } : {}), sameOrigin: false });
+  }
+  return out.length > 0 ? [{ role: 'user', blocks: out, sources }] : [];
+}

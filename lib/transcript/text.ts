@@ -1,0 +1,69 @@
+/** String helpers shared by the pre-pass and the converters. */
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+type WellFormedString = string & { isWellFormed?: () => boolean; toWellFormed?: () => string };
+
+/** True when `s` holds no lone UTF-16 surrogate. */
+export function isWellFormed(s: string): boolean {
+  const w = s as WellFormedString;
+  if (typeof w.isWellFormed === 'function') return w.isWellFormed();
+  LONE_SURROGATE.lastIndex = 0;
+  return !LONE_SURROGATE.test(s);
+}
+
+/** X6: replaces lone UTF-16 surrogates with U+FFFD (`JSON.stringify` lets them through; Anthropic rejects them). */
+export function toWellFormed(s: string): string {
+  if (isWellFormed(s)) return s;
+  const w = s as WellFormedString;
+  if (typeof w.toWellFormed === 'function') return w.toWellFormed();
+  return s.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/**
+ * X6 over any JSON value: returns the same value (same reference) when no string in it, keys
+ * included, holds a lone surrogate, else a repaired copy. Iterative per level, so shared
+ * sub-objects are only copied on the path to a change.
+ */
+export function repairSurrogatesDeep<T>(value: T): T {
+  if (typeof value === 'string') return toWellFormed(value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      const r = repairSurrogatesDeep(v);
+      if (r !== v) (out ??= value.slice())[i] = r;
+    }
+    return (out ?? value) as T;
+  }
+  let out: Record<string, unknown> | undefined;
+  const obj = value as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    const r = repairSurrogatesDeep(v);
+    const k = toWellFormed(key);
+    if (r !== v || k !== key) {
+      out ??= { ...obj };
+      if (k !== key) delete out[key];
+      out[k] = r;
+    }
+  }
+  return (out ?? value) as T;
+}
+
+/** True for an empty or whitespace-only string (X4, A-E1). */
+export function isBlank(s: string): boolean {
+  return s.trim().length === 0;
+}
+
+/**
+ * `body` fenced in backticks (longer than any backtick run inside it) under a one-line label, so
+ * flattened content stays visibly separate from the conversation's own words.
+ */
+export function fenced(label: string, body: string, info = ''): string {
+  let longest = 0;
+  for (const m of body.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${label}\n${fence}${info}\n${body}\n${fence}`;
+}
