@@ -251,3 +251,20 @@ describe('media (X7 and capabilities)', () => {
     ]);
   });
 });
+
+describe('native eligibility', () => {
+  it('drops native when the id map had to change one of the turn\'s call ids', () => {
+    const t = tx([
+      { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'go' }] },
+      { id: 'a1', role: 'assistant', origin: A, blocks: [{ type: 'tool_call', id: 'same', name: 'f', input: {} }] },
+      { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'same', content: '1' }] },
+      { id: 'a2', role: 'assistant', origin: A, native: { api: 'anthropic-messages', payload: [{ type: 'tool_use', id: 'same', name: 'f', input: {} }] },
+        blocks: [{ type: 'tool_call', id: 'same', name: 'f', input: {} }] },
+      { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: 'same', content: '2' }] },
+    ]);
+    const p = prep(t, { api: 'anthropic-messages', model: 'claude-sonnet-4-5' }, { idPolicy: ANTHROPIC_ID_POLICY });
+    expect(p.turns[3]!.native).toBeUndefined();
+    const mapped = p.turns[3]!.blocks[0]!.block;
+    expect(mapped.type === 'tool_call' && mapped.id).not.toBe('same');
+  });
+});

@@ -118,6 +118,8 @@ export function prepareTranscript(
   // 2. Pairing (X1), id map (X2), name map (X5), tool-result images (X7).
   turns = pairToolCalls(turns, { ids, names, report, toolResultImages: caps.toolResultImages });
   turns = mergeSameRole(turns);
+  // `native` replays verbatim only if nothing above touched the turn's blocks (ids and names included).
+  for (const turn of turns) if (turn.native && !untouched(turn.sources[0]!, report)) delete turn.native;
 
   // 3. Start on a user turn, never end on an assistant turn (A-R3, G-R5, G-R6, M-3).
   if (turns[0]?.role !== 'user') {
@@ -161,9 +163,12 @@ export function prepareTranscript(
 function nativeOf(turn: Turn, sameOrigin: boolean, target: ResolvedTarget, report: ReportBuilder): { native?: Native } {
   if (!sameOrigin || !turn.native || turn.native.api !== target.api) return {};
   if (turn.status !== undefined && turn.status !== 'complete') return {};
-  // Only when no block of the turn was changed by the pre-pass.
-  const untouched = turn.blocks.every((_, index) => !report.hasFates({ turn: turn.id, index }));
-  return untouched ? { native: repairSurrogatesDeep(turn.native) } : {};
+  return untouched(turn, report) ? { native: repairSurrogatesDeep(turn.native) } : {};
+}
+
+/** True when the pre-pass recorded no fate for any block of `turn`. */
+function untouched(turn: Turn, report: ReportBuilder): boolean {
+  return turn.blocks.every((_, index) => !report.hasFates({ turn: turn.id, index }));
 }
 
 function synthUser(text: string): PreparedTurn {
