@@ -1,0 +1,229 @@
+/**
+ * The background protocol, defined once (DESIGN.md, "Style to follow" 2): every request type with
+ * its zod payload schema and who may send it, every response shape, and the events the background
+ * broadcasts on the stream port. The background implements it as one object of handlers
+ * (`lib/background/handlers.ts`); the UI calls it through `lib/messaging/client.ts`.
+ *
+ * Senders (security-requirements.md M1, M2): `extension` = a page of this extension (side panel,
+ * options); `content` = the content script in the top frame of one of the three chat sites. Only
+ * `captureSubmit` accepts `content`.
+ */
+import { z } from 'zod';
+import { type turnSchema, type wireApiSchema } from '../transcript/schema';
+
+/** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
+export const LIMITS = {
+  /** One user message's text. */
+  messageText: 1_000_000,
+  /** One attachment's base64 data (≈ 15 MB of bytes). */
+  attachmentData: 20_000_000,
+  attachments: 20,
+  /** A capture payload in total (I1: 2 MB). */
+  captureBytes: 2_000_000,
+  captureMessages: 2_000,
+  key: 500,
+  id: 200,
+  title: 500,
+  model: 200,
+  url: 2_000,
+} as const;
+
+const id = z.string().min(1).max(LIMITS.id);
+const modelId = z.string().min(1).max(LIMITS.model);
+
+/** Built-in providers and the wire API Baton uses for each (issue: OpenAI over Responses, the rest native). */
+export const BUILTIN_PROVIDERS = ['openai', 'anthropic', 'google'] as const;
+export type BuiltinProvider = (typeof BUILTIN_PROVIDERS)[number];
+export const builtinProviderSchema = z.enum(BUILTIN_PROVIDERS);
+
+/** A provider id: a built-in one or a custom endpoint's id (`custom-…`). */
+export const providerIdSchema = z.union([builtinProviderSchema, z.string().regex(/^custom-[a-z0-9-]{1,40}$/)]);
+export type ProviderId = z.infer<typeof providerIdSchema>;
+
+/** Where a send goes: a configured provider and a model id. */
+export const sendTargetSchema = z.strictObject({
+  providerId: providerIdSchema,
+  model: modelId,
+  thinking: z.boolean().optional(),
+});
+export type SendTarget = z.infer<typeof sendTargetSchema>;
+
+export const attachmentSchema = z.strictObject({
+  kind: z.enum(['image', 'document']),
+  mediaType: z.string().min(1).max(100),
+  /** base64, no `data:` prefix. */
+  data: z.string().min(1).max(LIMITS.attachmentData),
+  name: z.string().max(LIMITS.title).optional(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** A custom OpenAI-compatible endpoint (OpenRouter, Ollama, LM Studio, any base URL). */
+export const endpointInputSchema = z.strictObject({
+  /** Omit to create a new one. */
+  id: providerIdSchema.optional(),
+  name: z.string().min(1).max(100),
+  baseUrl: z.string().url().max(LIMITS.url),
+  /** §5 rules to apply (`openrouter`, `ollama`, `mistral`, `deepseek`, `groq`, or `generic`). */
+  flavor: z.enum(['generic', 'openrouter', 'ollama', 'mistral', 'deepseek', 'groq']).default('generic'),
+  defaultModel: modelId.optional(),
+});
+
+const empty = z.strictObject({});
+
+/** Every request: its payload schema and the senders it accepts. */
+export const REQUESTS = {
+  listConversations: { input: empty, from: ['extension'] },
+  getConversation: { input: z.strictObject({ id }), from: ['extension'] },
+  createConversation: { input: z.strictObject({ title: z.string().max(LIMITS.title).optional(), target: sendTargetSchema.optional() }), from: ['extension'] },
+  renameConversation: { input: z.strictObject({ id, title: z.string().min(1).max(LIMITS.title) }), from: ['extension'] },
+  deleteConversation: { input: z.strictObject({ id }), from: ['extension'] },
+  sendMessage: {
+    input: z.strictObject({
+      conversationId: id,
+      text: z.string().max(LIMITS.messageText),
+      attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
+      target: sendTargetSchema,
+    }),
+    from: ['extension'],
+  },
+  /** Sends the conversation again after a failed, interrupted or stopped answer, without a new user turn (L2). */
+  retryTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema }), from: ['extension'] },
+  stopGeneration: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
+  getSettings: { input: empty, from: ['extension'] },
+  setDefaultTarget: { input: z.strictObject({ target: sendTargetSchema }), from: ['extension'] },
+  /** Saves a built-in provider's key, bound to the provider's current origin (N2). */
+  setKey: { input: z.strictObject({ providerId: providerIdSchema, key: z.string().min(1).max(LIMITS.key) }), from: ['extension'] },
+  deleteKey: { input: z.strictObject({ providerId: providerIdSchema }), from: ['extension'] },
+  /** Calls a cheap endpoint (the model list) with the saved key and says whether it works. */
+  testKey: { input: z.strictObject({ providerId: providerIdSchema }), from: ['extension'] },
+  /** Sets (or clears, with `null`) a built-in provider's base URL; only after its host permission is granted (N1). */
+  setBaseUrl: { input: z.strictObject({ providerId: builtinProviderSchema, baseUrl: z.string().url().max(LIMITS.url).nullable() }), from: ['extension'] },
+  saveEndpoint: { input: endpointInputSchema, from: ['extension'] },
+  deleteEndpoint: { input: z.strictObject({ id: providerIdSchema }), from: ['extension'] },
+  listModels: { input: z.strictObject({ providerId: providerIdSchema, refresh: z.boolean().optional() }), from: ['extension'] },
+  deleteAllData: { input: z.strictObject({ confirm: z.literal(true) }), from: ['extension'] },
+} as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
+
+export type RequestType = keyof typeof REQUESTS;
+export type RequestInput<T extends RequestType> = z.input<(typeof REQUESTS)[T]['input']>;
+export type RequestPayload<T extends RequestType> = z.output<(typeof REQUESTS)[T]['input']>;
+
+/** What travels over `runtime.sendMessage`. */
+export const envelopeSchema = z.strictObject({ type: z.string().min(1).max(64), payload: z.unknown() });
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+/** Error codes a UI can act on (P1, P2, P5, S3, N1). */
+export const errorCodeSchema = z.enum([
+  'bad_request',
+  'forbidden',
+  'not_found',
+  'no_key',
+  'invalid_key',
+  'locked',
+  'rate_limited',
+  'quota',
+  'overloaded',
+  'context_too_long',
+  'blocked',
+  'network',
+  'timeout',
+  'endpoint_not_permitted',
+  'provider_error',
+  'storage_full',
+  'busy',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+export interface ProtocolError {
+  code: ErrorCode;
+  /** Text for people: escaped on render, ≤ 500 characters, never key material (P5). */
+  message: string;
+  /** Seconds until a retry makes sense (rate limits). */
+  retryAfterSec?: number;
+}
+
+export type Reply<T> = { ok: true; data: T } | { ok: false; error: ProtocolError };
+
+/** Metadata of a conversation, as listed (never its turns). */
+export const conversationMetaSchema = z.strictObject({
+  id,
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  turnCount: z.number().int().nonnegative(),
+  preview: z.string(),
+  pinned: z.boolean().optional(),
+  lastTarget: sendTargetSchema.optional(),
+  source: z.strictObject({ kind: z.string(), id: z.string().optional(), url: z.string().optional() }).optional(),
+});
+export type ConversationMeta = z.infer<typeof conversationMetaSchema>;
+
+export interface ConversationView {
+  meta: ConversationMeta;
+  turns: z.infer<typeof turnSchema>[];
+  /** True while a send is in flight for it. */
+  busy: boolean;
+}
+
+export interface ProviderStatus {
+  id: ProviderId;
+  name: string;
+  api: z.infer<typeof wireApiSchema>;
+  /** Base URL when not the default. */
+  baseUrl?: string;
+  /** At most the last 4 characters of the key (S5). */
+  maskedKey?: string;
+  hasKey: boolean;
+  /** The key is bound to another origin than the current base URL (N2): re-enter it to use it here. */
+  keyUnbound?: boolean;
+  flavor?: string;
+  defaultModel?: string;
+  keyInvalid?: boolean;
+}
+
+export interface Settings {
+  providers: ProviderStatus[];
+  defaultTarget?: SendTarget;
+}
+
+export interface ModelOption {
+  id: string;
+  contextWindow?: number;
+  vision?: boolean;
+}
+
+/** The result type of each request. */
+export interface Responses {
+  listConversations: ConversationMeta[];
+  getConversation: ConversationView;
+  createConversation: ConversationMeta;
+  renameConversation: ConversationMeta;
+  deleteConversation: null;
+  sendMessage: { userTurnId: string };
+  retryTurn: null;
+  stopGeneration: null;
+  getSettings: Settings;
+  setDefaultTarget: null;
+  setKey: ProviderStatus;
+  deleteKey: null;
+  testKey: { ok: boolean; message: string };
+  setBaseUrl: ProviderStatus;
+  saveEndpoint: ProviderStatus;
+  deleteEndpoint: null;
+  listModels: ModelOption[];
+  deleteAllData: null;
+}
+
+/** Port names the background accepts (M4: others are disconnected at once). */
+export const PORTS = { events: 'baton-events' } as const;
+
+/** Events broadcast to connected extension pages, named in the past tense. */
+export type BackgroundEvent =
+  /** A whole turn changed (new turn, new block, checkpoint, final state). */
+  | { type: 'turnUpdated'; conversationId: string; turn: z.infer<typeof turnSchema> }
+  /** Text appended to block `index` of a streaming turn: cost proportional to the chunk, not the message. */
+  | { type: 'textDelta'; conversationId: string; turnId: string; index: number; kind: 'text' | 'thinking'; text: string }
+  | { type: 'conversationUpdated'; meta: ConversationMeta }
+  | { type: 'conversationDeleted'; id: string }
+  | { type: 'sendStateChanged'; conversationId: string; state: 'sending' | 'streaming' | 'retrying' | 'idle'; error?: ProtocolError; retryInSec?: number };
