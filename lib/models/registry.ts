@@ -1,32 +1,175 @@
 /**
  * The model registry: context windows, output limits, capabilities and prices of the common
- * models of each provider, with aliases and dated snapshots, and conservative defaults for
- * unknown ids. (Data arrives in a later commit; this is the interface.)
+ * models of each provider (data in `./data/*`, each file citing its sources), with aliases
+ * and dated snapshots, and conservative defaults for unknown ids (`./defaults.ts`).
+ *
+ * Canonical ids: the id a provider's alias currently points to — the dated snapshot where the
+ * provider has one (`gpt-5.5` → `gpt-5.5-2026-04-23` per DESIGN.md, `claude-sonnet-4-5` →
+ * `claude-sonnet-4-5-20250929`), else the plain id (`claude-opus-4-6`, `gemini-2.5-pro`).
+ * Other snapshots of the same model resolve to the same entry.
+ *
+ * All maps are built once at module load; a lookup is a few map probes (memoised per id and
+ * provider).
  */
-import type { ModelInfo } from './types';
+import { TranscriptError } from '../transcript/codec';
+import { ANTHROPIC_MODELS } from './data/anthropic-models';
+import { DEEPSEEK_MODELS, GROQ_MODELS, MISTRAL_MODELS } from './data/compat-models';
+import { apisForProvider } from './data/define';
+import { GOOGLE_MODELS } from './data/google-models';
+import { OPENAI_MODELS } from './data/openai-models';
+import { unknownModel } from './defaults';
+import { candidateIds } from './normalize';
+import type { ModelInfo, ModelPrice } from './types';
+
+const ALL: readonly ModelInfo[] = [
+  ...ANTHROPIC_MODELS,
+  ...OPENAI_MODELS,
+  ...GOOGLE_MODELS,
+  ...DEEPSEEK_MODELS,
+  ...MISTRAL_MODELS,
+  ...GROQ_MODELS,
+].map(deepFreeze);
+
+/** Canonical id → entry. */
+const BY_ID = new Map<string, ModelInfo>();
+/** Canonical id or alias → canonical id. */
+const RESOLVE = new Map<string, string>();
+
+for (const info of ALL) {
+  for (const name of [info.id, ...(info.aliases ?? [])]) {
+    const taken = RESOLVE.get(name);
+    if (taken !== undefined) throw new Error(`model registry: "${name}" names both ${taken} and ${info.id}`);
+    RESOLVE.set(name, info.id);
+  }
+  BY_ID.set(info.id, info);
+}
+
+function deepFreeze(info: ModelInfo): ModelInfo {
+  for (const v of Object.values(info)) if (v && typeof v === 'object') Object.freeze(v);
+  return Object.freeze(info);
+}
+
+interface Resolution {
+  canonical: string;
+  /** Matched only after removing an OpenRouter-style `vendor/` prefix. */
+  viaVendor: boolean;
+}
+
+function resolve(id: string): Resolution | undefined {
+  for (const c of candidateIds(id)) {
+    const canonical = RESOLVE.get(c.id);
+    if (canonical !== undefined) return { canonical, viaVendor: c.viaVendor };
+  }
+  return undefined;
+}
+
+const MEMO_LIMIT = 1_024;
+const memo = new Map<string, ModelInfo>();
 
 /**
- * Looks a model up by id (an alias, a dated snapshot, or an OpenRouter-style `vendor/model` id).
- * Never throws: an unknown id gets conservative defaults with `known: false`.
+ * Looks a model up by id: a canonical id, an alias, a dated snapshot (listed, or recognised by
+ * its suffix: `-2025-08-07`, `-20250929`, `-001`, `-preview-05-20`), a Gemini `models/…` name,
+ * a Vertex (`…@20250929`) or Bedrock (`us.anthropic.…-v1:0`) Claude id, or an OpenRouter-style
+ * `vendor/model[:variant]` id (`anthropic/claude-sonnet-4.5`, `openai/gpt-5`). Case-sensitive.
+ *
+ * A known model comes back with `known: true` and its canonical `id`. When `provider` is given
+ * and differs from the entry's (OpenRouter, a proxy), the result carries that provider and the
+ * wire APIs it speaks (`openai-chat` for OpenAI-compatible hosts); capabilities and the
+ * first-party price stay. A `vendor/model` id matched through its prefix with no `provider`
+ * given is attributed to `openrouter`.
+ *
+ * Never throws: an unknown id gets conservative defaults with `known: false` (see
+ * {@link unknownModel} for what the id's family adds), and keeps the id as given.
+ * The returned object is frozen and shared; copy it before changing it.
  * @param id the model id as the user or provider spelt it.
- * @param provider the provider the request goes to, used for defaults of unknown ids.
+ * @param provider the provider the request goes to (`openai`, `anthropic`, `google`,
+ *   `deepseek`, `mistral`, `groq`, `openrouter`, …).
  */
 export function lookupModel(id: string, provider?: string): ModelInfo {
-  return {
-    id,
-    provider: provider ?? 'unknown',
-    apis: ['openai-chat'],
-    known: false,
-    contextWindow: 32_000,
-    maxOutputTokens: 4_096,
-    defaultOutputTokens: 4_096,
-    vision: true,
-    pdf: false,
-    tools: true,
-    thinking: 'none',
-    reasoning: false,
-    thoughtSignatures: 'none',
-    functionResponseParts: false,
-    canDisableThinking: false,
-  };
+  const key = provider === undefined ? id : `${provider}\u0000${id}`;
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const found = resolve(id);
+  let info: ModelInfo;
+  if (!found) {
+    info = deepFreeze(unknownModel(id, provider));
+  } else {
+    const entry = BY_ID.get(found.canonical) as ModelInfo;
+    const target = provider ?? (found.viaVendor ? 'openrouter' : entry.provider);
+    info = target === entry.provider
+      ? entry
+      : deepFreeze({ ...entry, provider: target, apis: apisForProvider(target) ?? entry.apis });
+  }
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, info);
+  return info;
+}
+
+/**
+ * The canonical id for `id` (alias or snapshot → canonical entry id, with the same spellings
+ * {@link lookupModel} accepts); unknown ids come back unchanged.
+ */
+export function resolveModelId(id: string): string {
+  return resolve(id)?.canonical ?? id;
+}
+
+/**
+ * The known canonical entries, in registry order (newest first within each provider), for a
+ * model picker. Retired models (the provider no longer serves them) are left out unless
+ * `includeRetired` is set; deprecated ones stay, marked by `status`.
+ * @param provider only this provider's own entries (`listModels('openrouter')` is empty:
+ *   OpenRouter serves other vendors' models, found through {@link lookupModel}).
+ */
+export function listModels(provider?: string, options: { includeRetired?: boolean } = {}): ModelInfo[] {
+  return ALL.filter(
+    (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || m.status !== 'retired'),
+  );
+}
+
+/** Token counts of one request, as the estimate reads them. */
+export interface CostUsage {
+  /** Input tokens billed at the full input rate (not read from or written to the cache). */
+  inputTokens?: number;
+  /** Output tokens, reasoning included. */
+  outputTokens?: number;
+  /** Input tokens read from the prompt cache. */
+  cacheReadTokens?: number;
+  /** Input tokens written to the prompt cache. */
+  cacheWriteTokens?: number;
+}
+
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
+
+/**
+ * Estimated cost of one request in US dollars, from the model's list price (standard tier, no
+ * batch or priority discounts), or `undefined` when the price is not known.
+ *
+ * The four counts are disjoint: subtract cached tokens from OpenAI `input_tokens` and Gemini
+ * `promptTokenCount` (they include them) before calling; Anthropic's `input_tokens` already
+ * excludes cache reads and writes. Cache reads cost `cacheReadPerMTok` and cache writes
+ * `cacheWritePerMTok`, each falling back to the input price when the provider lists none
+ * (OpenAI's older models bill cache writes as plain input). When the prompt (input + cache
+ * read + cache write) exceeds `longContextPrice.thresholdInputTokens`, the whole request is
+ * priced at that tier.
+ * @throws TranscriptError (path `usage.<field>`) when a count is negative or not finite.
+ */
+export function estimateCostUsd(info: ModelInfo, usage: CostUsage): number | undefined {
+  for (const field of USAGE_FIELDS) {
+    const v = usage[field];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) {
+      throw new TranscriptError(`usage.${field}`, `must be a non-negative number of tokens, got ${String(v)}`);
+    }
+  }
+  if (!info.price) return undefined;
+  const input = usage.inputTokens ?? 0;
+  const cacheRead = usage.cacheReadTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens ?? 0;
+  const tier = info.longContextPrice;
+  const price: ModelPrice = tier && input + cacheRead + cacheWrite > tier.thresholdInputTokens ? tier : info.price;
+  const micro =
+    input * price.inputPerMTok +
+    (usage.outputTokens ?? 0) * price.outputPerMTok +
+    cacheRead * (price.cacheReadPerMTok ?? price.inputPerMTok) +
+    cacheWrite * (price.cacheWritePerMTok ?? price.inputPerMTok);
+  return micro / 1_000_000;
 }

@@ -63,4 +63,35 @@ export interface ModelInfo {
   canDisableThinking: boolean;
   /** Prices, when known. */
   price?: ModelPrice;
+
+  // ---- Optional additions (registry v1). Absent means "not recorded", never "false" unless noted.
+
+  /** Display name for a model picker, e.g. `Claude Sonnet 4.5`. */
+  name?: string;
+  /**
+   * Other ids that resolve to this entry: provider aliases (`gpt-5.5`, `claude-sonnet-4-5`,
+   * `claude-3-7-sonnet-latest`) and other dated snapshots of the same model.
+   */
+  aliases?: readonly string[];
+  /**
+   * true when no request parameter switches the model's reasoning off: Claude Opus 5.5 and
+   * Fable 5.x ("Adaptive (always on)"), o-series and gpt-5 (lowest effort still reasons),
+   * Gemini 2.5 Pro and Gemini 3 (lowest level is `minimal`/`low`). Absent means thinking is
+   * optional or absent (see `thinking`).
+   */
+  thinkingAlwaysOn?: boolean;
+  /**
+   * Price for requests whose prompt (input + cache read + cache write tokens) exceeds
+   * `thresholdInputTokens`: the whole request is billed at these rates (OpenAI > 272K,
+   * Gemini Pro > 200K, Claude Haiku 5.5 > 100K).
+   */
+  longContextPrice?: LongContextPrice;
+  /** Lifecycle, when the provider has announced one: `deprecated` still answers, `retired` does not. */
+  status?: 'deprecated' | 'retired';
+}
+
+/** A price tier that applies when the prompt is longer than a threshold. */
+export interface LongContextPrice extends ModelPrice {
+  /** Prompts longer than this many tokens use this tier. */
+  thresholdInputTokens: number;
 }
