@@ -1,0 +1,170 @@
+/**
+ * Transcript → OpenAI Chat Completions streaming request body (`POST /v1/chat/completions`), for
+ * OpenAI and the OpenAI-compatible backends of provider-rules.md §5 (Mistral, DeepSeek, Groq,
+ * OpenRouter, Ollama, Gemini's OpenAI-compatible endpoint, and any other endpoint as `generic`).
+ * Pure and synchronous: the shared pre-pass (`lib/transcript/prepare.ts`, X1–X8) repairs the
+ * history, then each prepared turn is encoded here and in `convert-openai-chat-blocks.ts`.
+ */
+import { lookupModel } from '../../models/registry';
+import type { ModelInfo } from '../../models/types';
+import { TranscriptError } from '../../transcript/codec';
+import { prepareTranscript, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import { ReportBuilder } from '../../transcript/report';
+import type { ToolDefinition, Transcript } from '../../transcript/schema';
+import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
+import type { ConvertResult } from '../types';
+import {
+  ASSISTANT_AFTER_TOOL_TEXT,
+  encodeAssistantTurn,
+  encodeToolTurn,
+  encodeUserTurn,
+  type EncodeContext,
+} from './convert-openai-chat-blocks';
+import { replayNativeMessage } from './convert-openai-chat-native';
+import { chatCapabilities, chatProfile, type ChatProfile } from './convert-openai-chat-profile';
+import type { OpenAIChatBody, OpenAIChatMessage, OpenAIChatTool, OpenAIChatUserMessage, OpenAIChatUserPart } from './convert-openai-chat-types';
+
+export type * from './convert-openai-chat-types';
+export { ASSISTANT_AFTER_TOOL_TEXT, EMPTY_RESULT_TEXT } from './convert-openai-chat-blocks';
+export { DUMMY_THOUGHT_SIGNATURE, dialectOf, isMistralFamily, type ChatDialect } from './convert-openai-chat-profile';
+
+/** C-T5: at most 128 tools per request. */
+export const MAX_TOOLS = 128;
+
+/**
+ * Converts a transcript into the body of one streaming Chat Completions request.
+ *
+ * - `target.provider` selects the §5 rules (`openai` default; `mistral`, `deepseek`, `groq`,
+ *   `openrouter`, `ollama`, `google`/`gemini` for Gemini's OpenAI-compatible endpoint; any other id is
+ *   a generic OpenAI-compatible endpoint). `target.api` is taken to be `openai-chat`.
+ * - Output limit in tokens: `target.maxOutputTokens`, else the registry's `defaultOutputTokens`,
+ *   as `max_completion_tokens` (OpenAI) or `max_tokens` (everyone else).
+ * - Same-origin assistant turns replay their native message (X3); others are rebuilt from blocks.
+ *
+ * Never throws for a valid transcript: what the target can't take is converted or dropped and
+ * reported.
+ * @throws TranscriptError when `target.maxOutputTokens` is not a positive integer.
+ */
+export function convertToOpenAIChat(transcript: Transcript, target: ConvertTarget): ConvertResult<OpenAIChatBody> {
+  const resolved = resolveTarget({ ...target, api: 'openai-chat' });
+  const info = lookupModel(resolved.model, resolved.provider);
+  const profile = chatProfile(resolved, info);
+  const report = new ReportBuilder(transcript);
+  const prepared = prepareTranscript(transcript, resolved, chatCapabilities(profile, info), report);
+  const ctx: EncodeContext = { profile, report };
+
+  const body: OpenAIChatBody = { model: resolved.model, messages: encodeMessages(prepared, ctx), stream: true };
+  if (profile.includeUsage) body.stream_options = { include_usage: true };
+  body[profile.maxTokensField] = outputLimit(resolved, info, report);
+  const tools = encodeTools(prepared.tools, report);
+  if (tools.length > 0) body.tools = tools;
+  if (prepared.toolChoiceNone && tools.length > 0) body.tool_choice = 'none'; // X8
+  Object.assign(body, reasoningParams(resolved, info, profile, report));
+  return { api: 'openai-chat', model: resolved.model, body, report: report.finish() };
+}
+
+/** System message, then one message per prepared user and assistant turn and one per tool result. */
+function encodeMessages(prepared: PreparedTranscript, ctx: EncodeContext): OpenAIChatMessage[] {
+  const messages: OpenAIChatMessage[] = [];
+  // C-R1: `developer` for OpenAI reasoning models, `system` elsewhere.
+  if (prepared.system !== undefined) messages.push({ role: ctx.profile.systemRole, content: prepared.system });
+  for (const turn of prepared.turns) {
+    switch (turn.role) {
+      case 'user': {
+        const msg = encodeUserTurn(turn, ctx);
+        if (msg) pushUser(messages, msg, ctx);
+        break;
+      }
+      case 'assistant': {
+        const id = turnLabel(turn);
+        const msg = replayNativeMessage(turn, ctx, id) ?? encodeAssistantTurn(turn, ctx, id);
+        if (msg) messages.push(msg);
+        break;
+      }
+      case 'tool':
+        messages.push(...encodeToolTurn(turn, ctx));
+        break;
+      default: {
+        const never: never = turn.role;
+        throw new Error(`unhandled role ${String(never)}`);
+      }
+    }
+  }
+  return messages;
+}
+
+/**
+ * Appends a user message. M-2: on Mistral a short assistant message separates it from a preceding
+ * tool message. Two user messages in a row (an assistant message left empty in between) merge.
+ */
+function pushUser(messages: OpenAIChatMessage[], msg: OpenAIChatUserMessage, ctx: EncodeContext): void {
+  const last = messages[messages.length - 1];
+  if (last?.role === 'tool' && ctx.profile.assistantAfterTool) {
+    messages.push({ role: 'assistant', content: ASSISTANT_AFTER_TOOL_TEXT });
+    ctx.report.synthesize('text', `assistant message "${ASSISTANT_AFTER_TOOL_TEXT}" between a tool message and a user message (M-2)`);
+  }
+  if (last?.role === 'user') {
+    messages[messages.length - 1] = { role: 'user', content: mergeUserContent(last.content, msg.content) };
+    return;
+  }
+  messages.push(msg);
+}
+
+function mergeUserContent(a: OpenAIChatUserMessage['content'], b: OpenAIChatUserMessage['content']): OpenAIChatUserMessage['content'] {
+  if (typeof a === 'string' && typeof b === 'string') return `${a}\n\n${b}`;
+  const parts = (c: OpenAIChatUserMessage['content']): OpenAIChatUserPart[] => (typeof c === 'string' ? [{ type: 'text', text: c }] : c);
+  return [...parts(a), ...parts(b)];
+}
+
+/** The input turn id(s) behind a prepared turn, for report details. */
+function turnLabel(turn: PreparedTurn): string {
+  return turn.sources.length > 0 ? turn.sources.map((t) => t.id).join('+') : '(synthesised)';
+}
+
+/** Requested output limit in tokens, capped at the model's known maximum (with a warning). */
+function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): number {
+  const wanted = target.maxOutputTokens ?? info.defaultOutputTokens;
+  if (!Number.isInteger(wanted) || wanted <= 0) throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${wanted}`);
+  if (info.known && wanted > info.maxOutputTokens) {
+    report.warn(`max output tokens ${wanted} exceeds the limit of ${target.model} (${info.maxOutputTokens}): sent ${info.maxOutputTokens}`);
+    return info.maxOutputTokens;
+  }
+  return wanted;
+}
+
+/** Function tools (names already mapped, X5); at most {@link MAX_TOOLS} (C-T5), the rest dropped with a warning. */
+function encodeTools(defs: ToolDefinition[], report: ReportBuilder): OpenAIChatTool[] {
+  if (defs.length > MAX_TOOLS) report.warn(`${defs.length} tools: only the first ${MAX_TOOLS} are sent (C-T5)`);
+  return defs.slice(0, MAX_TOOLS).map((t) => ({
+    type: 'function',
+    function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.inputSchema },
+  }));
+}
+
+/** Dialects that take `reasoning_effort` (OpenAI; Groq, Ollama and Gemini's endpoint document it too). */
+const EFFORT_DIALECTS = new Set(['openai', 'groq', 'ollama', 'google']);
+
+/**
+ * Thinking on or off: `reasoning_effort` where the model is effort-controlled, DeepSeek's
+ * `thinking` switch (D-1), or a warning when the request can't be honoured.
+ */
+function reasoningParams(target: ResolvedTarget, info: ModelInfo, profile: ChatProfile, report: ReportBuilder): Pick<OpenAIChatBody, 'reasoning_effort' | 'thinking'> {
+  const { model } = target;
+  if (profile.dialect === 'deepseek') {
+    if (target.thinking && model !== 'deepseek-reasoner') return { thinking: { type: 'enabled' } };
+    if (!target.thinking && model === 'deepseek-reasoner') report.warn('deepseek-reasoner always thinks: thinking stays on');
+    return {};
+  }
+  const controlled =
+    EFFORT_DIALECTS.has(profile.dialect) &&
+    (info.thinking === 'effort' || (profile.dialect === 'google' && (info.thinking === 'budget' || info.thinking === 'level')));
+  if (!controlled) {
+    if (target.thinking) report.warn(`thinking requested, but ${model} has no reasoning_effort control on ${profile.dialect} Chat Completions: sent without it`);
+    return {};
+  }
+  if (target.thinking) return { reasoning_effort: 'medium' };
+  const lowest = profile.dialect === 'google' && info.canDisableThinking ? 'none' : info.minReasoningEffort;
+  if (lowest !== undefined) return { reasoning_effort: lowest };
+  report.warn(`${model} cannot switch reasoning off: it reasons at its default effort`);
+  return {};
+}
