@@ -1,0 +1,177 @@
+/**
+ * Prepared blocks → Gemini parts, one small helper per block type (DESIGN.md, "Style to follow"
+ * 6). Used by `convert-to-gemini-generate-content.ts`; pure and synchronous.
+ *
+ * Every change beyond the shared pre-pass is recorded in the report with its rule id.
+ */
+import type { PreparedBlock } from '../../transcript/prepare';
+import type { BlockRef, ReportBuilder } from '../../transcript/report';
+import type {
+  DocumentBlock,
+  ImageBlock,
+  ProviderItemBlock,
+  TextBlock,
+  ThinkingBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+} from '../../transcript/schema';
+import type { GeminiPart } from './convert-to-gemini-generate-content-types';
+
+/** The API id of this module (`origin.api`, `native.api`, `provider_item.api`). */
+export const GEMINI_API = 'gemini-generate-content' as const;
+
+/** What the block encoders need to know about the request. */
+export interface GeminiEncodeContext {
+  report: ReportBuilder;
+  /** The endpoint is Vertex AI: no `functionCall.id` / `functionResponse.id` (G-T3, V-G1). */
+  vertex: boolean;
+  /** Gemini 3: images may travel inside `functionResponse.parts` (G-I3, X7). */
+  functionResponseParts: boolean;
+  /**
+   * Mapped call id → the call's (mapped) name and whether its id is Baton's own (`meta.generatedId`,
+   * or absent from the native part): such ids never travel (G-T3). Filled while model contents are
+   * encoded, read by the function responses that follow.
+   */
+  calls: Map<string, { name: string; generatedId: boolean }>;
+}
+
+/** Plain JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/** True for a non-null, non-array object. */
+export function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Encodes one prepared block as one Gemini part, or undefined when the block has no Gemini form
+ * (the drop is reported). Never merges or splits a block, so signed parts stay whole (G-K2).
+ */
+export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
+  const b = pb.block;
+  switch (b.type) {
+    case 'text':
+      return textPart(b);
+    case 'thinking':
+      return thoughtPart(b, pb, ctx);
+    case 'redacted_thinking':
+      ctx.report.add(pb.ref, 'dropped', 'redacted thinking has no Gemini form (G-K6)');
+      return undefined;
+    case 'tool_call':
+      return functionCallPart(b, pb.ref, ctx);
+    case 'tool_result':
+      return functionResponsePart(b, pb, ctx);
+    case 'image':
+      return imagePart(b, pb.ref, ctx);
+    case 'document':
+      return documentPart(b, pb.ref, ctx);
+    case 'provider_item':
+      return providerItemPart(b, pb, ctx);
+    default: {
+      const never: never = b;
+      throw new Error(`unhandled block type ${(never as { type: string }).type}`);
+    }
+  }
+}
+
+/**
+ * `{text, thoughtSignature?}`. A signature reaching here is same-origin (the pre-pass strips
+ * foreign ones, X3/G-K5) and goes back on the same part, even on empty text (G-K1, G-E2).
+ */
+export function textPart(b: TextBlock): GeminiPart {
+  return b.signature !== undefined ? { text: b.text, thoughtSignature: b.signature } : { text: b.text };
+}
+
+/**
+ * Same-origin thinking. Choice (G-K6): a thought summary without a signature is not replayed; one
+ * with a signature is replayed as the part it came as, `{text, thought: true, thoughtSignature}`,
+ * so the signature stays on its own part and no signed part is merged or split (G-K1, G-K2).
+ */
+export function thoughtPart(b: ThinkingBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
+  if (!pb.sameOrigin || b.signature === undefined) {
+    ctx.report.add(pb.ref, 'dropped', 'thought summary without a signature is not replayed (G-K6)');
+    return undefined;
+  }
+  return { text: b.text, thought: true, thoughtSignature: b.signature };
+}
+
+/**
+ * `{functionCall: {id?, name, args}, thoughtSignature?}`: the signature is a sibling of
+ * `functionCall`, never inside it (G-K1). The id travels unless Baton generated it
+ * (`meta.generatedId`) or the endpoint is Vertex (G-T3). `args` must be an object; anything else
+ * is wrapped as `{value}` and reported.
+ */
+export function functionCallPart(b: ToolCallBlock, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
+  const generatedId = b.meta?.generatedId === true;
+  const idTravels = !ctx.vertex && !generatedId;
+  if (ctx.vertex && !generatedId) ctx.report.add(ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, V-G1)');
+  ctx.calls.set(b.id, { name: b.name, generatedId });
+  let args: JsonObject;
+  if (isObject(b.input)) args = b.input;
+  else {
+    args = { value: b.input };
+    ctx.report.add(ref, 'converted', 'non-object arguments wrapped as {"value": …}: functionCall.args is a JSON object');
+  }
+  const functionCall = { ...(idTravels ? { id: b.id } : {}), name: b.name, args };
+  return b.signature !== undefined ? { functionCall, thoughtSignature: b.signature } : { functionCall };
+}
+
+/**
+ * `{functionResponse: {id?, name, response, parts?}}`. `response` is an object (G-T1):
+ * `{output: text}`, or `{error: text}` for a failed call (Gemini's only error marker). Text
+ * blocks of an array result are joined with newlines. Images travel in `functionResponse.parts`
+ * as inlineData when the model takes them (Gemini 3, G-I3); otherwise the pre-pass has already
+ * moved them to a following user content (X7). The id travels when the call's did (G-T3).
+ */
+export function functionResponsePart(b: ToolResultBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart {
+  const call = ctx.calls.get(b.callId);
+  const name = pb.toolName ?? call?.name ?? b.callId;
+  const generatedId = call?.generatedId ?? false;
+  const idTravels = !ctx.vertex && !generatedId;
+  if (ctx.vertex && !generatedId) ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionResponse.id (G-T3, V-G1)');
+  const texts: string[] = [];
+  const parts: { inlineData: { mimeType: string; data: string } }[] = [];
+  for (const c of typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : b.content) {
+    if (c.type === 'text') texts.push(c.text);
+    else if (c.data !== undefined && ctx.functionResponseParts) parts.push({ inlineData: { mimeType: c.mediaType, data: c.data } });
+    else {
+      // Unreachable after the pre-pass (X7 moves images, URLs become placeholders); never lose it silently.
+      texts.push(`[image omitted: ${c.mediaType} cannot travel in this function response]`);
+      ctx.report.add(pb.ref, 'converted', 'image in tool result replaced by a placeholder (G-I3)');
+    }
+  }
+  const text = texts.join('\n');
+  const response = b.isError ? { error: text } : { output: text };
+  return {
+    functionResponse: { ...(idTravels ? { id: b.callId } : {}), name, response, ...(parts.length > 0 ? { parts } : {}) },
+  };
+}
+
+/** `{inlineData: {mimeType, data}}`, raw base64 without a `data:` prefix (G-I1). */
+export function imagePart(b: ImageBlock, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
+  if (b.data === undefined) return placeholder('image', b.mediaType, ref, ctx);
+  return { inlineData: { mimeType: b.mediaType, data: b.data } };
+}
+
+/**
+ * A PDF as `{inlineData: {mimeType: 'application/pdf', data}}`. Gemini's Blob has no title field
+ * the API uses (`displayName` is for server-side tools only), so a title is reported as not carried.
+ */
+export function documentPart(b: DocumentBlock, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
+  if (b.data === undefined) return placeholder('document', b.mediaType, ref, ctx);
+  if (b.title !== undefined) ctx.report.add(ref, 'converted', `sent as inlineData; the title "${b.title}" is not carried (Gemini inlineData has no title)`);
+  return { inlineData: { mimeType: b.mediaType, data: b.data } };
+}
+
+/** A same-origin Gemini part stored as a provider item (e.g. `executableCode`) goes back as it was. */
+export function providerItemPart(b: ProviderItemBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
+  if (pb.sameOrigin && b.api === GEMINI_API && isObject(b.item) && Object.keys(b.item).length > 0) return { ...b.item } as GeminiPart;
+  ctx.report.add(pb.ref, 'dropped', `${b.api} item is not a Gemini part (G-E1)`);
+  return undefined;
+}
+
+/** Unreachable after the pre-pass (URLs become placeholders there); kept so nothing is lost silently. */
+function placeholder(kind: string, mediaType: string, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
+  ctx.report.add(ref, 'converted', `${kind} replaced by a placeholder: Gemini takes inline data only (G-I1)`);
+  return { text: `[${kind} omitted: ${mediaType} by URL is not accepted]` };
+}

@@ -1,0 +1,185 @@
+/**
+ * Baton transcript → Gemini `generateContent` request body, the REST shape `@google/genai` sends
+ * (provider-rules.md §4; DESIGN.md, "One module per wire API"). Pure and synchronous.
+ *
+ * Steps: resolve the target → look the model up → the shared pre-pass (X1–X8) with Gemini's
+ * capabilities → encode each prepared turn (role, then block type) → content passes (G-E1, G-R6,
+ * G-K4) → request-level fields (system, tools, tool config, generation config).
+ */
+import { lookupModel } from '../../models/registry';
+import type { ModelInfo } from '../../models/types';
+import { TranscriptError } from '../../transcript/codec';
+import type { IdPolicy } from '../../transcript/ids';
+import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import { ReportBuilder } from '../../transcript/report';
+import type { ToolDefinition, Transcript } from '../../transcript/schema';
+import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
+import type { ConvertResult } from '../types';
+import { encodeBlock, GEMINI_API, type GeminiEncodeContext } from './convert-gemini-generate-content-blocks';
+import { addDummySignatures, mergeContents, type DraftContent } from './convert-gemini-generate-content-contents';
+import { replayNativeParts } from './convert-gemini-generate-content-native';
+import type {
+  GeminiFunctionDeclaration,
+  GeminiGenerateContentBody,
+  GeminiThinkingConfig,
+} from './convert-to-gemini-generate-content-types';
+
+export type * from './convert-to-gemini-generate-content-types';
+export { DUMMY_THOUGHT_SIGNATURE } from './convert-gemini-generate-content-contents';
+
+/**
+ * Tool-call ids for Gemini: `functionCall.id` is optional and unconstrained in the docs (G-T3);
+ * Gemini's own ids (`call_` + 32 hex) must be echoed exactly, so the limit is generous. [INF]
+ */
+export const GEMINI_ID_POLICY: IdPolicy = { maxLength: 64, alphabet: 'alnum_-' };
+
+/** G-I1: the image types Gemini takes inline. */
+export const GEMINI_IMAGE_MEDIA_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
+
+/**
+ * What the pre-pass must know about a Gemini model: inline images only (G-I1, no URLs), images
+ * in model turns allowed, PDFs inline when the model reads them, and tool-result images inside
+ * `functionResponse.parts` only on Gemini 3 (G-I3, X7; otherwise moved to a user content).
+ */
+export function geminiCapabilities(info: ModelInfo): PrepareCapabilities {
+  return {
+    idPolicy: GEMINI_ID_POLICY,
+    toolResultImages: info.functionResponseParts,
+    vision: info.vision,
+    imageMediaTypes: GEMINI_IMAGE_MEDIA_TYPES,
+    imageUrls: false,
+    assistantImages: true,
+    documentMediaTypes: info.pdf ? ['application/pdf'] : [],
+    documentUrls: false,
+  };
+}
+
+/**
+ * Converts a transcript into the body of a streaming Gemini `generateContent` request (model and
+ * `:streamGenerateContent` go in the URL). Model facts come from `lookupModel`.
+ * @param transcript a decoded, valid transcript (never mutated).
+ * @param target the request's target (`api: 'gemini-generate-content'`).
+ * @returns `{api, model, body, report}` (transcript-v1.md, "The `baton convert` contract").
+ * @throws TranscriptError only for an invalid `maxOutputTokens` (not a positive integer); a valid
+ * transcript always converts.
+ */
+export function convertToGeminiGenerateContent(transcript: Transcript, target: ConvertTarget): ConvertResult<GeminiGenerateContentBody> {
+  const resolved = resolveTarget(target);
+  return encodeGeminiGenerateContent(transcript, resolved, lookupModel(resolved.model, resolved.provider));
+}
+
+/**
+ * {@link convertToGeminiGenerateContent} with the model facts given explicitly (for tests and
+ * callers that already looked the model up).
+ * @throws TranscriptError for an invalid `target.maxOutputTokens`.
+ */
+export function encodeGeminiGenerateContent(transcript: Transcript, target: ResolvedTarget, info: ModelInfo): ConvertResult<GeminiGenerateContentBody> {
+  const report = new ReportBuilder(transcript);
+  const maxOutputTokens = outputLimit(target, info, report);
+  const prepared = prepareTranscript(transcript, target, geminiCapabilities(info), report);
+  const ctx: GeminiEncodeContext = {
+    report,
+    vertex: target.endpoint?.includes('aiplatform.googleapis.com') ?? false,
+    functionResponseParts: info.functionResponseParts,
+    calls: new Map(),
+  };
+  let drafts = mergeContents(prepared.turns.map((turn) => encodeTurn(turn, ctx, prepared)));
+  // G-K4: only Gemini 3 enforces signatures on the current turn's calls (G-K1, G-K3).
+  if (info.thoughtSignatures === 'enforced') drafts = addDummySignatures(drafts, report);
+  const contents = drafts.map(({ role, parts }) => ({ role, parts }));
+
+  const body: GeminiGenerateContentBody = { contents, generationConfig: { maxOutputTokens } };
+  if (prepared.system !== undefined) {
+    if (/(^|\/)gemma-/i.test(target.model) && contents[0]) {
+      // G-R1: Gemma models reject systemInstruction; the system text opens the first user content.
+      contents[0] = { ...contents[0], parts: [{ text: prepared.system }, ...contents[0].parts] };
+      report.warn('Gemma models take no systemInstruction: the system prompt was sent as the first user part (G-R1)');
+    } else body.systemInstruction = { parts: [{ text: prepared.system }] };
+  }
+  if (prepared.tools.length > 0) body.tools = [{ functionDeclarations: prepared.tools.map(functionDeclaration) }];
+  // X8: stub definitions only describe history; the model must not call them.
+  if (prepared.toolChoiceNone) body.toolConfig = { functionCallingConfig: { mode: 'NONE' } };
+  const thinkingConfig = thinking(target, info, report);
+  if (thinkingConfig) body.generationConfig.thinkingConfig = thinkingConfig;
+  // Key order as the SDK writes it: contents, systemInstruction, tools, toolConfig, generationConfig.
+  const { generationConfig, ...rest } = body;
+  return { api: GEMINI_API, model: target.model, body: { ...rest, generationConfig }, report: report.finish() };
+}
+
+/** One prepared turn → one draft content. Roles `user`/`model` only (G-R1); function responses are `user` (G-R2). */
+function encodeTurn(turn: PreparedTurn, ctx: GeminiEncodeContext, prepared: PreparedTranscript): DraftContent {
+  switch (turn.role) {
+    case 'user':
+      return encodeBlocks('user', turn, ctx);
+    case 'tool':
+      return encodeBlocks('user', turn, ctx);
+    case 'assistant':
+      return turn.native ? encodeNative(turn, ctx, prepared) : encodeBlocks('model', turn, ctx);
+    default: {
+      const never: never = turn.role;
+      throw new Error(`unhandled role ${String(never)}`);
+    }
+  }
+}
+
+function encodeBlocks(role: 'user' | 'model', turn: PreparedTurn, ctx: GeminiEncodeContext): DraftContent {
+  const draft: DraftContent = { role, parts: [], refs: [] };
+  for (const pb of turn.blocks) {
+    const part = encodeBlock(pb, ctx);
+    if (part === undefined) continue;
+    draft.parts.push(part);
+    draft.refs.push(pb.ref);
+  }
+  return draft;
+}
+
+/** Same-origin replay (X3): the turn's own parts verbatim, each source block reported `replayed-native`. */
+function encodeNative(turn: PreparedTurn, ctx: GeminiEncodeContext, prepared: PreparedTranscript): DraftContent {
+  const replay = replayNativeParts(turn, ctx, prepared);
+  const ids = turn.sources.map((s) => s.id).join(', ');
+  if ('problem' in replay) {
+    ctx.report.warn(`turn ${ids}: its native Gemini parts were not replayed (${replay.problem}); rebuilt from its blocks`);
+    return encodeBlocks('model', turn, ctx);
+  }
+  for (const source of turn.sources)
+    source.blocks.forEach((_, index) => ctx.report.add({ turn: source.id, index }, 'replayed-native', 'same-origin Gemini parts sent as received'));
+  return { role: 'model', parts: replay.parts, refs: replay.refs };
+}
+
+/** `{name, description?, parametersJsonSchema}` with the schema as given (names mapped by the pre-pass, X5/G-T4). */
+function functionDeclaration(t: ToolDefinition): GeminiFunctionDeclaration {
+  return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parametersJsonSchema: t.inputSchema };
+}
+
+/**
+ * `maxOutputTokens` in tokens: the caller's, else the registry default; a known model's ceiling
+ * caps it (reported).
+ */
+function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): number {
+  const asked = target.maxOutputTokens;
+  if (asked === undefined) return info.defaultOutputTokens;
+  if (!Number.isInteger(asked) || asked < 1) throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${String(asked)}`);
+  if (info.known && asked > info.maxOutputTokens) {
+    report.warn(`maxOutputTokens ${asked} exceeds ${info.id}'s limit: sent ${info.maxOutputTokens}`);
+    return info.maxOutputTokens;
+  }
+  return asked;
+}
+
+/**
+ * Thinking on: thoughts included, at `thinkingLevel: 'high'` (Gemini 3) or a dynamic budget
+ * (`thinkingBudget: -1`, Gemini 2.5). Off: `thinkingBudget: 0` where the model allows it, the
+ * lowest common level `'low'` on Gemini 3 (which cannot switch thinking off), else the model's
+ * default. https://ai.google.dev/gemini-api/docs/thinking
+ */
+function thinking(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): GeminiThinkingConfig | undefined {
+  if (target.thinking) {
+    if (info.thinking === 'level') return { includeThoughts: true, thinkingLevel: 'high' };
+    if (info.thinking === 'budget') return { includeThoughts: true, thinkingBudget: -1 };
+    report.warn(`thinking was requested, but ${info.id} has no Gemini thinking control: sent without thinkingConfig`);
+    return undefined;
+  }
+  if (info.canDisableThinking) return { thinkingBudget: 0 };
+  if (info.thinking === 'level') return { thinkingLevel: 'low' };
+  return undefined;
+}
