@@ -1,0 +1,92 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Turn } from '../transcript/schema';
+import { ConversationStore, NotFoundError } from './conversations';
+import { openBatonDb, type BatonDb } from './db';
+
+let n = 0;
+let db: BatonDb | undefined;
+async function store(): Promise<ConversationStore> {
+  db = await openBatonDb(`test-${++n}`);
+  return new ConversationStore(db);
+}
+afterEach(() => db?.close());
+
+const T0 = '2026-11-30T10:00:00.000Z';
+const T1 = '2026-11-30T10:01:00.000Z';
+const T2 = '2026-11-30T10:02:00.000Z';
+const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
+const answer = (id: string, text: string, status?: Turn['status']): Turn => ({
+  id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, blocks: [{ type: 'text', text }], ...(status ? { status } : {}),
+});
+
+describe('ConversationStore', () => {
+  it('appends turns and keeps the list metadata in step (D4)', async () => {
+    const s = await store();
+    await s.create({ id: 'c1', now: T0 });
+    await s.appendTurn('c1', user('u1', 'Hello   there\nfriend'), T1, { title: 'Hello there friend' });
+    const meta = await s.appendTurn('c1', answer('a1', 'Hi!'), T2);
+    expect(meta).toEqual({ id: 'c1', title: 'Hello there friend', createdAt: T0, updatedAt: T2, turnCount: 2, preview: 'Hi!' });
+    expect(await s.list()).toEqual([meta]);
+    const { turns } = await s.get('c1');
+    expect(turns.map((t) => t.id)).toEqual(['u1', 'a1']);
+    expect((await s.get('c1', 1)).turns.map((t) => t.id)).toEqual(['a1']);
+  });
+
+  it('lists pinned first, then newest first', async () => {
+    const s = await store();
+    await s.create({ id: 'old', now: T0 });
+    await s.create({ id: 'new', now: T2 });
+    await s.create({ id: 'mid', now: T1 });
+    await s.update('old', { pinned: true });
+    expect((await s.list()).map((c) => c.id)).toEqual(['old', 'new', 'mid']);
+  });
+
+  it('writes nothing when the conversation is missing', async () => {
+    const s = await store();
+    await expect(s.appendTurn('nope', user('u1', 'x'), T1)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await db!.count('turns')).toBe(0);
+  });
+
+  it('rolls back the turn when the same turn id is appended twice (one transaction)', async () => {
+    const s = await store();
+    await s.create({ id: 'c1', now: T0 });
+    await s.appendTurn('c1', user('u1', 'x'), T1);
+    await expect(s.appendTurn('c1', user('u1', 'y'), T2)).rejects.toThrow();
+    const { record, turns } = await s.get('c1');
+    expect(turns).toHaveLength(1);
+    expect(record.turnCount).toBe(1);
+    expect(record.updatedAt).toBe(T1);
+  });
+
+  it('replaces a checkpointed turn in place and recovers streaming turns as interrupted (L2)', async () => {
+    const s = await store();
+    await s.create({ id: 'c1', now: T0 });
+    await s.appendTurn('c1', user('u1', 'x'), T0);
+    await s.appendTurn('c1', answer('a1', 'par', 'streaming'), T0);
+    await s.putTurn('c1', answer('a1', 'partial text', 'streaming'), T1);
+    expect(await s.recoverStreaming(T2)).toEqual([{ conversationId: 'c1', turnId: 'a1' }]);
+    const { turns } = await s.get('c1');
+    expect(turns[1]).toEqual(answer('a1', 'partial text', 'interrupted'));
+    expect(await s.recoverStreaming(T2)).toEqual([]);
+  });
+
+  it('deletes a conversation with all its turns', async () => {
+    const s = await store();
+    await s.create({ id: 'c1', now: T0 });
+    await s.create({ id: 'c2', now: T0 });
+    await s.appendTurn('c1', user('u1', 'x'), T0);
+    await s.appendTurn('c2', user('u1', 'y'), T0);
+    await s.delete('c1');
+    expect((await s.list()).map((c) => c.id)).toEqual(['c2']);
+    expect(await db!.count('turns')).toBe(1);
+    await expect(s.get('c1')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('exports the conversation as a transcript', async () => {
+    const s = await store();
+    await s.create({ id: 'c1', now: T0, system: 'Be brief.', title: 'T' });
+    await s.appendTurn('c1', user('u1', 'x'), T0);
+    expect(await s.toTranscript('c1')).toEqual({ format: 'baton.transcript', version: 1, id: 'c1', title: 'T', createdAt: T0, system: 'Be brief.', turns: [user('u1', 'x')] });
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The one typed IndexedDB module (DESIGN.md, "Storage"; "Style to follow" 5): the schema, the
+ * store names, the versioned upgrade ladder and a `tx()` helper that awaits `tx.done`.
+ *
+ * Stores:
+ * - `conversations`: list metadata only, so the conversation list never loads transcripts.
+ * - `turns`: one record per turn, keyed `[conversationId, seq]` so the newest N load by key range.
+ * - `disclosures`: what was sent to whom (the ledger).
+ * - `vault`: provider keys (never synced, never exported).
+ * - `settings`: provider configuration and preferences, one record per key.
+ */
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { ConversationMeta } from '../messaging/protocol';
+import type { Transcript, Turn } from '../transcript/schema';
+
+export const DB_NAME = 'baton';
+/** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
+export const DB_VERSION = 1;
+
+export const STORES = {
+  conversations: 'conversations',
+  turns: 'turns',
+  disclosures: 'disclosures',
+  vault: 'vault',
+  settings: 'settings',
+} as const;
+
+/** What the conversation list needs, plus the transcript-level fields that are not turns. */
+export interface ConversationRecord extends ConversationMeta {
+  /** Next `seq` for a new turn (monotonic; never reused after a delete). */
+  nextSeq: number;
+  system?: string;
+  tools?: Transcript['tools'];
+  meta?: Record<string, unknown>;
+}
+
+export interface TurnRecord {
+  conversationId: string;
+  /** Position in the conversation (monotonic). */
+  seq: number;
+  turn: Turn;
+}
+
+export interface DisclosureRecord {
+  id?: number;
+  conversationId: string;
+  at: string;
+  providerId: string;
+  api: string;
+  model: string;
+  endpoint: string;
+  /** `[turnId, contentHash]` of every turn sent. */
+  turns: [string, string][];
+  estimatedInputTokens?: number;
+  usage?: Turn['usage'];
+  costUsd?: number;
+  responseId?: string;
+}
+
+/** A stored key. `secret` is plain text in this version; passphrase mode (S2) adds an encrypted form. */
+export interface VaultRecord {
+  providerId: string;
+  version: 1;
+  secret: string;
+  /** The origin this key may be sent to (N2). */
+  boundOrigin: string;
+  savedAt: string;
+}
+
+export interface BatonDbSchema extends DBSchema {
+  conversations: { key: string; value: ConversationRecord; indexes: { byUpdatedAt: string } };
+  turns: { key: [string, number]; value: TurnRecord; indexes: { byTurnId: [string, string]; byStatus: string } };
+  disclosures: { key: number; value: DisclosureRecord; indexes: { byConversation: string } };
+  vault: { key: string; value: VaultRecord };
+  settings: { key: string; value: { key: string; value: unknown } };
+}
+
+export type BatonDb = IDBPDatabase<BatonDbSchema>;
+type StoreName = StoreNames<BatonDbSchema>;
+
+/** Hooks for the upgrade lifecycle (security-requirements.md D3). */
+export interface OpenHooks {
+  /** Another context holds an older version open and did not close it: show "close other extension pages". */
+  onBlocked?: () => void;
+  /** This connection blocks a newer version: it is closed before this is called. */
+  onBlocking?: () => void;
+  /** The browser closed the connection abnormally: the next {@link openBatonDb} reopens it. */
+  onTerminated?: () => void;
+}
+
+/**
+ * The upgrade ladder: one `if (oldVersion < N)` step per version, each tested from a seeded
+ * database of the version before (D4).
+ */
+export function upgradeDb(db: IDBPDatabase<BatonDbSchema>, oldVersion: number): void {
+  if (oldVersion < 1) {
+    const conversations = db.createObjectStore(STORES.conversations, { keyPath: 'id' });
+    conversations.createIndex('byUpdatedAt', 'updatedAt');
+    const turns = db.createObjectStore(STORES.turns, { keyPath: ['conversationId', 'seq'] });
+    turns.createIndex('byTurnId', ['conversationId', 'turn.id'], { unique: true });
+    // Only turns with an explicit status are indexed, so recovery at start-up reads just those (L2).
+    turns.createIndex('byStatus', 'turn.status');
+    const disclosures = db.createObjectStore(STORES.disclosures, { keyPath: 'id', autoIncrement: true });
+    disclosures.createIndex('byConversation', 'conversationId');
+    db.createObjectStore(STORES.vault, { keyPath: 'providerId' });
+    db.createObjectStore(STORES.settings, { keyPath: 'key' });
+  }
+}
+
+/**
+ * Opens (and upgrades) the database. A connection that blocks a newer version closes itself (D3).
+ * @param name database name (tests use their own).
+ */
+export async function openBatonDb(name = DB_NAME, hooks: OpenHooks = {}, version = DB_VERSION): Promise<BatonDb> {
+  const db: BatonDb = await openDB<BatonDbSchema>(name, version, {
+    upgrade: (database, oldVersion) => upgradeDb(database, oldVersion),
+    blocked: () => hooks.onBlocked?.(),
+    blocking: () => {
+      db.close();
+      hooks.onBlocking?.();
+    },
+    terminated: () => hooks.onTerminated?.(),
+  });
+  return db;
+}
+
+/**
+ * Runs `work` in one transaction over `stores` and resolves after it commits (`tx.done`).
+ * `work` must only await IndexedDB requests of this transaction (D5): any other await would let
+ * the transaction auto-commit midway.
+ */
+export async function tx<S extends StoreName[], R>(
+  db: BatonDb,
+  stores: S,
+  mode: 'readonly' | 'readwrite',
+  work: (t: IDBPTransaction<BatonDbSchema, S, 'readonly' | 'readwrite'>) => Promise<R>,
+  durability: 'strict' | 'default' | 'relaxed' = 'default',
+): Promise<R> {
+  const t = db.transaction(stores, mode, { durability });
+  try {
+    const result = await work(t);
+    await t.done;
+    return result;
+  } catch (e) {
+    try {
+      t.abort();
+    } catch {
+      // already finished or aborted
+    }
+    await t.done.catch(() => undefined);
+    throw e;
+  }
+}
