@@ -129,11 +129,11 @@ export async function openBatonDb(name = DB_NAME, hooks: OpenHooks = {}, version
  * `work` must only await IndexedDB requests of this transaction (D5): any other await would let
  * the transaction auto-commit midway.
  */
-export async function tx<S extends StoreName[], R>(
+export async function tx<S extends StoreName[], M extends 'readonly' | 'readwrite', R>(
   db: BatonDb,
   stores: S,
-  mode: 'readonly' | 'readwrite',
-  work: (t: IDBPTransaction<BatonDbSchema, S, 'readonly' | 'readwrite'>) => Promise<R>,
+  mode: M,
+  work: (t: IDBPTransaction<BatonDbSchema, S, M>) => Promise<R>,
   durability: 'strict' | 'default' | 'relaxed' = 'default',
 ): Promise<R> {
   const t = db.transaction(stores, mode, { durability });
