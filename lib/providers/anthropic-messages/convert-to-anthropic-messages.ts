@@ -104,6 +104,7 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
     report.warn('thinking off for this request: a tool loop is in progress and its last assistant message does not start with a thinking block from this model (A-K2)');
     thinking = undefined;
   }
+  // `thinkingAlwaysOn` is an optional registry field (read loosely so this compiles before it lands).
   if (!resolved.thinking && (info as { thinkingAlwaysOn?: boolean }).thinkingAlwaysOn === true)
     report.warn(`${info.id} always thinks: thinking cannot be switched off for it`);
   if (!thinking) messages = stripFinalThinking(messages, report); // A-K4
