@@ -126,12 +126,21 @@ function checkToolResult(block: Record<string, unknown>, path: Path, sink: Sink,
   });
 }
 
-/** A-K1, A-E2, A-K5: a replayed thinking block keeps its text and its own Claude signature. */
+/**
+ * A-K1, A-E2, A-K5: a replayed thinking block keeps its text and its own Claude signature.
+ * An empty `thinking` with a signature is legitimate (thinking `display: "omitted"` returns the
+ * text redacted with a signature "for multi-turn continuity", SDK ThinkingConfig doc); A-E2's
+ * remedy is to drop empty *unsigned* blocks, so only those are flagged as A-E2.
+ */
 function checkThinking(block: Record<string, unknown>, path: Path, sink: Sink): void {
+  const signed = isNonEmptyString(block.signature);
   if (typeof block.thinking !== 'string') sink.add('A-SHAPE', [...path, 'thinking'], 'thinking block needs a string `thinking`');
-  else if (block.thinking.length === 0) sink.add('A-E2', [...path, 'thinking'], 'each thinking block must contain thinking');
-  if (!isNonEmptyString(block.signature)) sink.add('A-K1', [...path, 'signature'], 'thinking block needs the `signature` exactly as returned');
-  else if (FOREIGN_SIGNATURE_SENTINELS.has(block.signature)) sink.add('A-K5', [...path, 'signature'], 'a Gemini sentinel is not a Claude signature');
+  else if (block.thinking.length === 0 && !signed) {
+    sink.add('A-E2', [...path, 'thinking'], 'each thinking block must contain thinking (drop empty unsigned thinking blocks)');
+    return;
+  }
+  if (!signed) sink.add('A-K1', [...path, 'signature'], 'thinking block needs the `signature` exactly as returned');
+  else if (FOREIGN_SIGNATURE_SENTINELS.has(block.signature as string)) sink.add('A-K5', [...path, 'signature'], 'a Gemini sentinel is not a Claude signature');
 }
 
 /** A-T1, A-T8, A-T9, X2, X5: a replayed client tool call. */
