@@ -1,0 +1,201 @@
+/**
+ * Assistant turns → Responses input items (R-1, R-T2, R-K1–R-K4): rebuilt from blocks, or the
+ * turn's own output items replayed verbatim when the pre-pass allows it (`PreparedTurn.native`).
+ * Pure; provider-rules.md §3.
+ */
+import type { PreparedTurn } from '../../transcript/prepare';
+import type { PreparedBlock } from '../../transcript/prepare-blocks';
+import type { IdMap } from '../../transcript/ids';
+import type { BlockRef, ReportBuilder } from '../../transcript/report';
+import type { Block, ProviderItemBlock, TextBlock, ThinkingBlock, ToolCallBlock, Turn } from '../../transcript/schema';
+import { isBlank } from '../../transcript/text';
+import { INVALID_PREFIX } from './convert-openai-responses-checks';
+import { type Entry } from './convert-openai-responses-content';
+import { INPUT_ITEM_TYPES, NativeIndex, RESPONSES_API, areAnnotations, isObject, nativeItemsOf, toInputItem } from './convert-openai-responses-native';
+import type { AssistantMessageItem, FunctionCallItem, OtherInputItem, OutputTextPart, ReasoningItem, RefusalPart } from './convert-openai-responses-types';
+
+/** What the assistant encoders need from the conversion. */
+export interface AssistantContext {
+  report: ReportBuilder;
+  ids: IdMap;
+  /** Input turns by id, to find a same-origin block's native items. */
+  sources: ReadonlyMap<string, Turn>;
+  /** Leave `id` off reasoning items (Azure rejects it when `store` is false, R-K2). */
+  omitReasoningIds: boolean;
+}
+
+/** Tracks, per response, whether a reasoning item was dropped: its calls must then lose their ids (R-K1). */
+export class Orphans {
+  private sourceTurn: string | undefined;
+  private orphaned = false;
+  /** Call at each block/item; resets at a new source turn (a new response). */
+  at(turn: string | undefined): void {
+    if (turn !== this.sourceTurn) this.orphaned = false;
+    this.sourceTurn = turn;
+  }
+  reasoningDropped(): void {
+    this.orphaned = true;
+  }
+  reasoningKept(): void {
+    this.orphaned = false;
+  }
+  /** Removes `id` from an item that follows a dropped reasoning item, reporting it. */
+  strip(item: { id?: string }, ref: BlockRef | undefined, report: ReportBuilder): void {
+    if (!this.orphaned || item.id === undefined) return;
+    report.add(ref, 'converted', `item id ${item.id} left out: its reasoning item could not be sent (R-K1)`);
+    delete item.id;
+  }
+}
+
+export const R_K3 = 'reasoning without encrypted_content cannot be replayed with store: false (R-K3)';
+
+/** Encodes an assistant turn rebuilt from its blocks, in block order. */
+export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx: AssistantContext): Entry[] {
+  const out: Entry[] = [];
+  const indexes = new Map<string, NativeIndex | undefined>();
+  const indexFor = (pb: PreparedBlock): NativeIndex | undefined => {
+    if (!pb.sameOrigin || !pb.ref) return undefined;
+    if (!indexes.has(pb.ref.turn)) {
+      const items = nativeItemsOf(ctx.sources.get(pb.ref.turn));
+      indexes.set(pb.ref.turn, items ? new NativeIndex(items) : undefined);
+    }
+    return indexes.get(pb.ref.turn);
+  };
+  const orphans = new Orphans();
+  const seen = new Map<string, number>();
+  const push = (item: Entry['item'], pb: PreparedBlock): void => {
+    out.push({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' });
+  };
+  for (const pb of turn.blocks) {
+    orphans.at(pb.ref?.turn);
+    if (pb.sameOrigin && pb.ref) {
+      // A same-origin thinking block the pre-pass removed (e.g. empty and unsigned) is a reasoning item that won't be sent (R-K1).
+      const source = ctx.sources.get(pb.ref.turn);
+      for (let i = (seen.get(pb.ref.turn) ?? -1) + 1; i < pb.ref.index; i++) if (source?.blocks[i]?.type === 'thinking') orphans.reasoningDropped();
+      seen.set(pb.ref.turn, Math.max(pb.ref.index, seen.get(pb.ref.turn) ?? -1));
+    }
+    const b: Block = pb.block;
+    switch (b.type) {
+      case 'text':
+        addText(out, b, pb, indexFor(pb), orphans, ctx, turnIndex);
+        break;
+      case 'thinking': {
+        const item = reasoningItem(b, pb, indexFor(pb), ctx);
+        if (item) {
+          orphans.reasoningKept();
+          push(item, pb);
+        } else orphans.reasoningDropped();
+        break;
+      }
+      case 'tool_call': {
+        const item = functionCall(b, pb, indexFor(pb), ctx);
+        orphans.strip(item, pb.ref, ctx.report);
+        push(item, pb);
+        break;
+      }
+      case 'provider_item':
+        out.push(providerItemEntry(b, pb, turnIndex, 'assistant'));
+        break;
+      case 'redacted_thinking':
+      case 'image':
+      case 'document':
+      case 'tool_result':
+        // The pre-pass leaves none of these in an assistant turn for this target; never lose one silently.
+        ctx.report.add(pb.ref, 'dropped', `a ${b.type} block has no Responses assistant item`);
+        break;
+      default: {
+        const never: never = b;
+        throw new Error(`unhandled block ${(never as Block).type}`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Text → `output_text` (or `refusal`, same origin). Same-origin text keeps its message's `msg_…`
+ * id, `phase` and annotations (from the native item, else the reader's `meta.itemId`,
+ * `meta.phase`, `meta.refusal` and `citations`); consecutive texts of one message (or all without
+ * id) share one message item.
+ */
+function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeIndex | undefined, orphans: Orphans, ctx: AssistantContext, turnIndex: number): void {
+  if (isBlank(b.text)) {
+    // Kept by the pre-pass for its signature (G-E2), but Responses has no use for either (X4).
+    ctx.report.add(pb.ref, 'dropped', 'empty text: Responses has no signature to carry (X4)');
+    return;
+  }
+  if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature left out: Responses text has none');
+  const native = index?.partFor(b.text);
+  let part: OutputTextPart | RefusalPart = { type: 'output_text', text: b.text };
+  if (native ? native.part.type === 'refusal' : pb.sameOrigin && b.meta?.refusal === true) part = { type: 'refusal', refusal: b.text };
+  else if (native && Array.isArray(native.part.annotations)) part.annotations = native.part.annotations;
+  else if (pb.sameOrigin && b.citations !== undefined && areAnnotations(b.citations)) part.annotations = b.citations;
+  if (b.citations !== undefined && part.type === 'output_text' && part.annotations === undefined)
+    ctx.report.add(pb.ref, 'converted', 'citations left out: they are not Responses annotations of this origin (A-C1)');
+  const id = native?.messageId ?? (pb.sameOrigin ? metaItemId(b) : undefined);
+  const phase = pb.sameOrigin && typeof b.meta?.phase === 'string' ? b.meta.phase : undefined;
+  const last = out[out.length - 1];
+  const lastItem = last?.item as AssistantMessageItem | undefined;
+  if (last && last.turn === turnIndex && lastItem?.type === 'message' && lastItem.role === 'assistant' && lastItem.id === id && last.refs[0]?.turn === pb.ref?.turn) {
+    lastItem.content.push(part);
+    if (pb.ref) last.refs.push(pb.ref);
+    return;
+  }
+  const item: AssistantMessageItem = { type: 'message', role: 'assistant', ...(id ? { id } : {}), ...(phase ? { phase } : {}), content: [part] };
+  orphans.strip(item, pb.ref, ctx.report);
+  out.push({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' });
+}
+
+/**
+ * Same-origin thinking whose signature is the `encrypted_content` → a reasoning item (R-K2, R-K4:
+ * summary and encrypted content, no `content`); the native item's id and summary parts are kept
+ * when found. Without a signature it is dropped (R-K3). Foreign thinking never reaches here (X3).
+ */
+function reasoningItem(b: ThinkingBlock, pb: PreparedBlock, index: NativeIndex | undefined, ctx: AssistantContext): ReasoningItem | undefined {
+  if (!pb.sameOrigin || b.signature === undefined) {
+    ctx.report.add(pb.ref, 'dropped', pb.sameOrigin ? R_K3 : 'reasoning of another origin (X3, R-K6)');
+    return undefined;
+  }
+  const native = index?.reasoningFor(b.signature);
+  const summary = native && Array.isArray(native.summary) ? (native.summary.filter(isSummary) as ReasoningItem['summary']) : isBlank(b.text) ? [] : [{ type: 'summary_text' as const, text: b.text }];
+  const nativeId = typeof native?.id === 'string' ? native.id : metaItemId(b);
+  const id = ctx.omitReasoningIds ? undefined : nativeId;
+  return { type: 'reasoning', ...(id ? { id } : {}), summary, encrypted_content: b.signature };
+}
+
+/** The Responses item id a reader kept in `meta.itemId` (`msg_…`, `rs_…`, `fc_…`), if any. */
+function metaItemId(b: Block): string | undefined {
+  const id = b.meta?.itemId;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+function isSummary(s: unknown): boolean {
+  return isObject(s) && s.type === 'summary_text' && typeof s.text === 'string';
+}
+
+/**
+ * tool_call (id and name mapped by the pre-pass, X2/X5) → `function_call` with `arguments` as a
+ * JSON string (R-1). The item `id` comes only from the same origin's native item, and only when it
+ * begins with `fc` — never the call id (R-T2).
+ */
+function functionCall(b: ToolCallBlock, pb: PreparedBlock, index: NativeIndex | undefined, ctx: AssistantContext): FunctionCallItem {
+  if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature left out: Responses function calls have none');
+  const original = ctx.ids.toOriginal(b.id) ?? b.id;
+  const found = index?.callFor(original)?.id;
+  const nativeId = typeof found === 'string' ? found : pb.sameOrigin ? metaItemId(b) : undefined;
+  const id = nativeId?.startsWith('fc') ? nativeId : undefined;
+  return { type: 'function_call', ...(id ? { id } : {}), call_id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) };
+}
+
+/**
+ * A same-origin provider item replays in place (output-only fields removed, R-K4) when the API
+ * takes its type as input; otherwise it is marked so that the request-level check sends its text
+ * instead (or drops it) and reports why.
+ */
+export function providerItemEntry(b: ProviderItemBlock, pb: PreparedBlock, turnIndex: number, role: Entry['role']): Entry {
+  const base = { refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role, ...(b.text !== undefined ? { text: b.text } : {}) };
+  if (pb.sameOrigin && b.api === RESPONSES_API && isObject(b.item) && typeof b.item.type === 'string' && INPUT_ITEM_TYPES.has(b.item.type))
+    return { item: toInputItem(b.item), ...base };
+  const type = isObject(b.item) && typeof b.item.type === 'string' ? b.item.type : 'unknown';
+  return { item: { type: `${INVALID_PREFIX}${type}` } as OtherInputItem, ...base };
+}

@@ -1,0 +1,177 @@
+/**
+ * Helpers for replaying the Responses API's own output items (a turn's `native` payload, or a
+ * same-origin `provider_item`) as input items: which item types the API takes as input, which
+ * fields are output-only, and lookups from transcript blocks back to the items they came from.
+ * Pure; provider-rules.md §3.
+ */
+import type { Turn } from '../../transcript/schema';
+import type { OtherInputItem } from './convert-openai-responses-types';
+
+/** The API id in `origin.api`, `native.api` and `provider_item.api`. */
+export const RESPONSES_API = 'openai-responses' as const;
+
+/** A plain JSON object. */
+export type JsonObject = Record<string, unknown>;
+
+/** True for a non-null, non-array object. */
+export function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Item types the API accepts in `input` (openai 7.59 `ResponseInputItem`, R-1). `item_reference`
+ * is left out: it only resolves with `store: true` (R-K2), and Baton always sends `store: false`.
+ */
+export const INPUT_ITEM_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'web_search_call',
+  'function_call',
+  'function_call_output',
+  'tool_search_call',
+  'tool_search_output',
+  'additional_tools',
+  'configuration_update',
+  'reasoning',
+  'compaction',
+  'compaction_trigger',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'program',
+  'program_output',
+]);
+
+/**
+ * Client-executed calls and the output item that must answer them in the same request (R-T3: "No
+ * tool output found for function call …"; the same pairing holds for the other client tools).
+ */
+export const OUTPUT_OF: Readonly<Record<string, string>> = {
+  function_call: 'function_call_output',
+  custom_tool_call: 'custom_tool_call_output',
+  computer_call: 'computer_call_output',
+  local_shell_call: 'local_shell_call_output',
+  shell_call: 'shell_call_output',
+  apply_patch_call: 'apply_patch_call_output',
+  tool_search_call: 'tool_search_output',
+};
+
+/** The call type an output item answers (inverse of {@link OUTPUT_OF}). */
+export const CALL_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(OUTPUT_OF).map(([c, o]) => [o, c]));
+
+/**
+ * The `call_id` that pairs a call with its output, when the item needs one. A `tool_search_call`
+ * needs an output only when the client executed it (`execution: 'client'`); `local_shell_call_output`
+ * names its call by `id` in the SDK types and by `call_id` in practice, so a local shell call and its
+ * output pair when any of their `id`/`call_id` values match.
+ */
+export function pairingKeys(item: JsonObject): string[] {
+  if (item.type === 'tool_search_call' && item.execution !== 'client') return [];
+  if (item.type === 'tool_search_output' && item.execution !== 'client') return [];
+  const keys: string[] = [];
+  if (typeof item.call_id === 'string') keys.push(item.call_id);
+  if ((item.type === 'local_shell_call' || item.type === 'local_shell_call_output') && typeof item.id === 'string') keys.push(item.id);
+  return keys;
+}
+
+/** Fields the API returns on output items but rejects (or some compatible servers reject) on input (R-K4). */
+const OUTPUT_ONLY_FIELDS = ['status', 'created_by'] as const;
+
+/**
+ * A copy of an output item fit for `input`: `status` and `created_by` removed (R-K4); a reasoning
+ * item also loses `content`, the raw reasoning text ("Expected an array with maximum length 0", R-K4).
+ */
+export function toInputItem(item: JsonObject): OtherInputItem {
+  const out: JsonObject = { ...item };
+  for (const f of OUTPUT_ONLY_FIELDS) delete out[f];
+  if (out.type === 'reasoning') delete out.content;
+  return out as OtherInputItem;
+}
+
+/**
+ * The Responses output items stored as a turn's `native` payload (an array of output items;
+ * a whole response object's `output` array is accepted too), or undefined when the turn has none
+ * from this API.
+ */
+export function nativeItemsOf(turn: Turn | undefined): JsonObject[] | undefined {
+  if (!turn?.native || turn.native.api !== RESPONSES_API) return undefined;
+  const p = turn.native.payload;
+  const list = Array.isArray(p) ? p : isObject(p) && Array.isArray(p.output) ? p.output : undefined;
+  return list?.filter(isObject);
+}
+
+/** One content part of a native assistant message, with the message's id. */
+interface NativePart {
+  messageId?: string;
+  part: JsonObject;
+  /** The part's text (`output_text.text` or `refusal.refusal`). */
+  text: string;
+}
+
+/**
+ * Looks up, for blocks rebuilt from a same-origin turn, the native items they came from: the
+ * reasoning item of an `encrypted_content`, the function call of a `call_id`, and the message
+ * part of a text (matched in order). Used to keep `msg_…`/`rs_…`/`fc_…` ids, annotations, refusals
+ * and multi-part summaries when the turn cannot be replayed verbatim.
+ */
+export class NativeIndex {
+  private readonly reasoning = new Map<string, JsonObject>();
+  private readonly calls = new Map<string, JsonObject>();
+  private readonly parts: NativePart[] = [];
+  private cursor = 0;
+
+  constructor(items: readonly JsonObject[]) {
+    for (const item of items) {
+      if (item.type === 'reasoning' && typeof item.encrypted_content === 'string') this.reasoning.set(item.encrypted_content, item);
+      else if (item.type === 'function_call' && typeof item.call_id === 'string' && !this.calls.has(item.call_id)) this.calls.set(item.call_id, item);
+      else if (item.type === 'message' && Array.isArray(item.content)) {
+        const messageId = typeof item.id === 'string' ? item.id : undefined;
+        for (const part of item.content.filter(isObject)) {
+          const text = part.type === 'refusal' ? part.refusal : part.text;
+          if (typeof text === 'string') this.parts.push({ ...(messageId ? { messageId } : {}), part, text });
+        }
+      }
+    }
+  }
+
+  /** The reasoning item whose `encrypted_content` is `signature`. */
+  reasoningFor(signature: string): JsonObject | undefined {
+    return this.reasoning.get(signature);
+  }
+
+  /** The function_call item with this (original, unmapped) `call_id`. */
+  callFor(callId: string): JsonObject | undefined {
+    return this.calls.get(callId);
+  }
+
+  /** The next message part (at or after the last match) whose text equals `text`. */
+  partFor(text: string): NativePart | undefined {
+    for (let i = this.cursor; i < this.parts.length; i++)
+      if (this.parts[i]!.text === text) {
+        this.cursor = i + 1;
+        return this.parts[i];
+      }
+    return undefined;
+  }
+}
+
+/** Annotation types of `output_text` (openai 7.59 `ResponseOutputText.annotations`). */
+const ANNOTATION_TYPES = new Set(['url_citation', 'file_citation', 'container_file_citation', 'file_path']);
+
+/** True when every entry of a same-origin text block's `citations` is a Responses annotation object. */
+export function areAnnotations(citations: readonly unknown[]): boolean {
+  return citations.every((c) => isObject(c) && typeof c.type === 'string' && ANNOTATION_TYPES.has(c.type));
+}

@@ -1,0 +1,217 @@
+/**
+ * Baton transcript → OpenAI Responses API request body (`POST /v1/responses`, streaming).
+ * Pure and synchronous (DESIGN.md, "One module per wire API"); rules from provider-rules.md §0
+ * and §3, cited where enforced.
+ *
+ * Baton talks to Responses statelessly: `store: false`, and for reasoning models
+ * `include: ['reasoning.encrypted_content']`, so reasoning travels back as full items rather than
+ * ids (R-K2). The system prompt goes in `instructions` (R-1).
+ */
+import { TranscriptError } from '../../transcript/codec';
+import { PORTABLE_ID_POLICY } from '../../transcript/ids';
+import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import type { ReportBuilder } from '../../transcript/report';
+import type { Block, Transcript, Turn } from '../../transcript/schema';
+import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
+import { lookupModel } from '../../models/registry';
+import type { ModelInfo } from '../../models/types';
+import type { ConvertResult } from '../types';
+import { encodeAssistantBlocks, providerItemEntry, type AssistantContext } from './convert-openai-responses-assistant';
+import { encodeNativeTurn } from './convert-openai-responses-replay';
+import { checkEntries } from './convert-openai-responses-checks';
+import { functionCallOutput, inputFile, inputImage, inputText, userMessage, type Entry } from './convert-openai-responses-content';
+import { RESPONSES_API } from './convert-openai-responses-native';
+import type { OpenAIResponsesBody, ResponsesFunctionTool, ResponsesReasoningParam, UserContentPart } from './convert-openai-responses-types';
+
+export type { OpenAIResponsesBody } from './convert-openai-responses-types';
+
+/** R-I1 → C-I1: PNG, JPEG, WEBP and non-animated GIF. */
+export const RESPONSES_IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+
+/**
+ * What the pre-pass must know about a Responses target: call ids in the portable set
+ * `^[a-zA-Z0-9_-]{1,40}$` (X2, Baton's converter contract, which also meets R-T1's 64-character
+ * `call_id` limit), images inside tool results (R-2, X7), images as URLs or data URLs but never
+ * in assistant messages (R-I1; assistant content is `output_text`/`refusal` only), PDFs as
+ * `input_file` when the model reads them.
+ */
+export function responsesCapabilities(info: ModelInfo): PrepareCapabilities {
+  return {
+    idPolicy: PORTABLE_ID_POLICY,
+    toolResultImages: true,
+    vision: info.vision,
+    imageMediaTypes: RESPONSES_IMAGE_MEDIA_TYPES,
+    imageUrls: true,
+    assistantImages: false,
+    documentMediaTypes: info.pdf ? ['application/pdf'] : [],
+    documentUrls: true,
+  };
+}
+
+/**
+ * Converts a transcript into the body of one streaming Responses request to `target.model`.
+ *
+ * Body: `{model, input, instructions?, stream: true, store: false, include?, max_output_tokens,
+ * tools?, tool_choice?, reasoning?}`; `max_output_tokens` (tokens) is `target.maxOutputTokens`,
+ * else the registry's `defaultOutputTokens`. Items (R-1): user messages with `input_text`,
+ * `input_image`, `input_file`; assistant messages with `output_text`; `function_call` (arguments as
+ * a JSON string, item id only when it begins with `fc`, R-T2) and `function_call_output` (failures
+ * prefixed `Error:`, R-2); same-origin `reasoning` items with `encrypted_content` right before the
+ * item they produced (R-K1–R-K4); same-origin provider items in place. A same-origin turn with
+ * `native` output items is replayed verbatim, minus what the API rejects on input.
+ *
+ * A valid transcript always converts: what Responses cannot take is converted or dropped and
+ * reported. @throws TranscriptError only when `target.api` is not `openai-responses`.
+ */
+export function convertToOpenAIResponses(transcript: Transcript, target: ConvertTarget): ConvertResult<OpenAIResponsesBody> {
+  if (target.api !== RESPONSES_API) throw new TranscriptError('target.api', `expected "${RESPONSES_API}", got "${target.api}"`);
+  const resolved = resolveTarget(target);
+  const info = lookupModel(resolved.model, resolved.provider);
+  const prepared = prepareTranscript(transcript, resolved, responsesCapabilities(info));
+  const { report } = prepared;
+
+  const ctx: AssistantContext = {
+    report,
+    ids: prepared.ids,
+    sources: new Map<string, Turn>(transcript.turns.map((t) => [t.id, t])),
+    omitReasoningIds: isAzure(resolved),
+  };
+  const entries = prepared.turns.flatMap((turn, i) => encodeTurn(turn, i, ctx));
+  const input = checkEntries(entries, report);
+
+  const reasoning = reasoningParam(resolved, info, report);
+  const body: OpenAIResponsesBody = {
+    model: resolved.model,
+    input,
+    ...(prepared.system !== undefined ? { instructions: prepared.system } : {}),
+    stream: true,
+    store: false,
+    ...(isReasoningModel(info) ? { include: ['reasoning.encrypted_content'] as ['reasoning.encrypted_content'] } : {}),
+    max_output_tokens: resolved.maxOutputTokens ?? info.defaultOutputTokens,
+    ...toolsOf(prepared),
+    ...(reasoning ? { reasoning } : {}),
+  };
+  return { api: RESPONSES_API, model: resolved.model, body, report: report.finish() };
+}
+
+/** One prepared turn → its entries: switch on role (DESIGN.md, style 6). */
+function encodeTurn(turn: PreparedTurn, index: number, ctx: AssistantContext): Entry[] {
+  switch (turn.role) {
+    case 'user':
+      return encodeUser(turn, index, ctx.report);
+    case 'assistant':
+      return Array.isArray(turn.native?.payload) ? encodeNativeTurn(turn, turn.native.payload, index, ctx) : encodeAssistantBlocks(turn, index, ctx);
+    case 'tool':
+      return encodeTool(turn, index, ctx.report);
+    default: {
+      const never: never = turn.role;
+      throw new Error(`unhandled role ${String(never)}`);
+    }
+  }
+}
+
+/** A user turn → one user message: text, images (R-I1) and documents (`input_file`). */
+function encodeUser(turn: PreparedTurn, index: number, report: ReportBuilder): Entry[] {
+  const parts: UserContentPart[] = [];
+  const refs = [];
+  for (const pb of turn.blocks) {
+    const b: Block = pb.block;
+    if (pb.ref) refs.push(pb.ref);
+    switch (b.type) {
+      case 'text':
+        parts.push(inputText(b.text));
+        break;
+      case 'image':
+        parts.push(inputImage(b));
+        break;
+      case 'document':
+        parts.push(inputFile(b));
+        break;
+      case 'thinking':
+      case 'redacted_thinking':
+      case 'tool_call':
+      case 'tool_result':
+      case 'provider_item':
+        // The pre-pass never leaves these in a user turn; never lose one silently.
+        report.add(pb.ref, 'dropped', `a ${b.type} block has no place in a Responses user message`);
+        break;
+      default: {
+        const never: never = b;
+        throw new Error(`unhandled block ${(never as Block).type}`);
+      }
+    }
+  }
+  return parts.length > 0 ? [{ item: userMessage(parts), refs, turn: index, role: 'user' }] : [];
+}
+
+/** A tool turn → one `function_call_output` per result, in call order (X1, R-2). */
+function encodeTool(turn: PreparedTurn, index: number, report: ReportBuilder): Entry[] {
+  const out: Entry[] = [];
+  for (const pb of turn.blocks) {
+    const b: Block = pb.block;
+    switch (b.type) {
+      case 'tool_result':
+        out.push({ item: functionCallOutput(b, pb.ref, report), refs: pb.ref ? [pb.ref] : [], turn: index, role: 'tool' });
+        break;
+      case 'provider_item':
+        out.push(providerItemEntry(b, pb, index, 'tool'));
+        break;
+      case 'text':
+      case 'image':
+      case 'document':
+      case 'thinking':
+      case 'redacted_thinking':
+      case 'tool_call':
+        report.add(pb.ref, 'dropped', `a ${b.type} block has no place among Responses tool outputs`);
+        break;
+      default: {
+        const never: never = b;
+        throw new Error(`unhandled block ${(never as Block).type}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Tools as `{type: 'function', name, description?, parameters, strict: false}`; `tool_choice: 'none'` for stubs only (X8). */
+function toolsOf(prepared: PreparedTranscript): Pick<OpenAIResponsesBody, 'tools' | 'tool_choice'> {
+  if (prepared.tools.length === 0) return {};
+  const tools: ResponsesFunctionTool[] = prepared.tools.map((t) => ({
+    type: 'function',
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    parameters: t.inputSchema,
+    strict: false,
+  }));
+  return { tools, ...(prepared.toolChoiceNone ? { tool_choice: 'none' as const } : {}) };
+}
+
+/** OpenAI reasoning model per the registry (`reasoning`, or effort-controlled thinking). */
+function isReasoningModel(info: ModelInfo): boolean {
+  return info.reasoning || info.thinking === 'effort';
+}
+
+/**
+ * `--thinking on` → `{effort: 'medium', summary: 'auto'}` on reasoning models; off → the model's
+ * lowest effort (`minReasoningEffort`). Non-reasoning models take no `reasoning` parameter.
+ */
+function reasoningParam(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): ResponsesReasoningParam | undefined {
+  if (!isReasoningModel(info)) {
+    if (target.thinking) report.warn(`thinking was requested, but ${target.model} is not a reasoning model: no reasoning parameter sent`);
+    return undefined;
+  }
+  if (target.thinking) return { effort: 'medium', summary: 'auto' };
+  if (info.minReasoningEffort !== undefined) return { effort: info.minReasoningEffort };
+  report.warn(`thinking off: no lowest reasoning effort is known for ${target.model}, so it reasons at its default effort`);
+  return undefined;
+}
+
+/** Azure OpenAI (by provider id or host): it rejects `id` on inline reasoning items when `store` is false (R-K2). */
+function isAzure(target: ResolvedTarget): boolean {
+  if (target.provider === 'azure' || target.provider === 'azure-openai') return true;
+  try {
+    return target.endpoint !== undefined && new URL(target.endpoint).hostname.endsWith('.azure.com');
+  } catch {
+    return false;
+  }
+}
