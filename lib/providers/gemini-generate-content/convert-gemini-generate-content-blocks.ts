@@ -43,6 +43,37 @@ export function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+const PART_KEYS: Readonly<Record<string, string>> = {
+  function_call: 'functionCall',
+  function_response: 'functionResponse',
+  inline_data: 'inlineData',
+  file_data: 'fileData',
+  thought_signature: 'thoughtSignature',
+  executable_code: 'executableCode',
+  code_execution_result: 'codeExecutionResult',
+  video_metadata: 'videoMetadata',
+};
+const BLOB_KEYS: Readonly<Record<string, string>> = { mime_type: 'mimeType', file_uri: 'fileUri', display_name: 'displayName' };
+
+/** The same object when no key needs renaming, else a copy with camelCase keys (order kept). */
+function renameKeys(obj: JsonObject, names: Readonly<Record<string, string>>): JsonObject {
+  if (!Object.keys(obj).some((k) => names[k] !== undefined)) return obj;
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [names[k] ?? k, v]));
+}
+
+/**
+ * A part with the camelCase field names `@google/genai` uses (REST also accepts the protobuf
+ * snake_case ones, e.g. `function_call`), its `inlineData` / `fileData` included; values untouched.
+ */
+export function camelPart(part: JsonObject): JsonObject {
+  const out = renameKeys(part, PART_KEYS);
+  const media = (['inlineData', 'fileData'] as const).filter((k) => isObject(out[k]) && renameKeys(out[k] as JsonObject, BLOB_KEYS) !== out[k]);
+  if (media.length === 0) return out;
+  const copy = { ...out };
+  for (const k of media) copy[k] = renameKeys(out[k] as JsonObject, BLOB_KEYS);
+  return copy;
+}
+
 /**
  * Encodes one prepared block as one Gemini part, or undefined when the block has no Gemini form
  * (the drop is reported). Never merges or splits a block, so signed parts stay whole (G-K2).
@@ -62,7 +93,7 @@ export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext): Gemini
     case 'tool_result':
       return functionResponsePart(b, pb, ctx);
     case 'image':
-      return imagePart(b, pb.ref, ctx);
+      return imagePart(b, pb, ctx);
     case 'document':
       return documentPart(b, pb.ref, ctx);
     case 'provider_item':
@@ -147,10 +178,16 @@ export function functionResponsePart(b: ToolResultBlock, pb: PreparedBlock, ctx:
   };
 }
 
-/** `{inlineData: {mimeType, data}}`, raw base64 without a `data:` prefix (G-I1). */
-export function imagePart(b: ImageBlock, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
-  if (b.data === undefined) return placeholder('image', b.mediaType, ref, ctx);
-  return { inlineData: { mimeType: b.mediaType, data: b.data } };
+/**
+ * `{inlineData: {mimeType, data}}`, raw base64 without a `data:` prefix (G-I1). A same-origin
+ * image part's signature, which the reader keeps in `meta.thoughtSignature` (image blocks have no
+ * signature field), goes back on the part (G-K1); another origin's never does (G-K5).
+ */
+export function imagePart(b: ImageBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart {
+  if (b.data === undefined) return placeholder('image', b.mediaType, pb.ref, ctx);
+  const inlineData = { mimeType: b.mediaType, data: b.data };
+  const signature = pb.sameOrigin ? b.meta?.thoughtSignature : undefined;
+  return typeof signature === 'string' ? { inlineData, thoughtSignature: signature } : { inlineData };
 }
 
 /**
@@ -163,10 +200,28 @@ export function documentPart(b: DocumentBlock, ref: BlockRef | undefined, ctx: G
   return { inlineData: { mimeType: b.mediaType, data: b.data } };
 }
 
-/** A same-origin Gemini part stored as a provider item (e.g. `executableCode`) goes back as it was. */
+/** The `data` oneof of a Gemini `Part` (G-E1: exactly one must be set). */
+const DATA_FIELDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse', 'executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'];
+
+/** True when a (camelCase) part sets exactly one data field (G-E1: "required oneof field 'data'"). */
+export function hasOneDataField(part: JsonObject): boolean {
+  return DATA_FIELDS.filter((k) => part[k] !== undefined).length === 1;
+}
+
+/**
+ * A same-origin Gemini part stored as a provider item (e.g. `executableCode`, a document the model
+ * returned) goes back as it was. An item that is not a valid part (G-E1) or that holds a function
+ * call or response (those pair only through tool_call / tool_result blocks, G-T2) is sent as its
+ * `text` when it has one, else dropped; either way reported.
+ */
 export function providerItemPart(b: ProviderItemBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
-  if (pb.sameOrigin && b.api === GEMINI_API && isObject(b.item) && Object.keys(b.item).length > 0) return { ...b.item } as GeminiPart;
-  ctx.report.add(pb.ref, 'dropped', `${b.api} item is not a Gemini part (G-E1)`);
+  const part = pb.sameOrigin && b.api === GEMINI_API && isObject(b.item) ? camelPart(b.item) : undefined;
+  if (part && hasOneDataField(part) && part.functionCall === undefined && part.functionResponse === undefined) return part as GeminiPart;
+  if (b.text !== undefined && b.text.trim() !== '') {
+    ctx.report.add(pb.ref, 'converted', `${b.api} item is not a Gemini part that can be replayed: sent as its text (G-E1)`);
+    return { text: b.text };
+  }
+  ctx.report.add(pb.ref, 'dropped', `${b.api} item is not a Gemini part that can be replayed (G-E1)`);
   return undefined;
 }
 

@@ -3,13 +3,15 @@
  * back verbatim, thought parts and `thoughtSignature`s included, exactly where they came (G-K1,
  * G-K2, G-E2). Only what this request needs changes: a `functionCall`'s `name` and `id` follow the
  * per-request maps (X5, X2) so they pair with the declarations and the function responses, and
- * ids are removed for Vertex, which rejects them (G-T3, V-G1).
+ * ids are removed for Vertex, which rejects them (G-T3, V-G1). Parts stored with the protobuf
+ * snake_case field names (`function_call`, `thought_signature`, which REST also accepts) are sent
+ * with the camelCase names `@google/genai` uses, so the body has one spelling throughout.
  */
 import type { IdMap, NameMap } from '../../transcript/ids';
 import type { PreparedBlock, PreparedTurn } from '../../transcript/prepare';
 import type { BlockRef } from '../../transcript/report';
 import type { ToolCallBlock } from '../../transcript/schema';
-import { isObject, type GeminiEncodeContext, type JsonObject } from './convert-gemini-generate-content-blocks';
+import { camelPart, hasOneDataField, isObject, type GeminiEncodeContext, type JsonObject } from './convert-gemini-generate-content-blocks';
 import type { GeminiPart } from './convert-to-gemini-generate-content-types';
 
 /**
@@ -29,12 +31,12 @@ export function replayNativeParts(turn: PreparedTurn, ctx: GeminiEncodeContext, 
   const payload = turn.native?.payload;
   const raw = Array.isArray(payload) ? payload : isObject(payload) && Array.isArray(payload.parts) ? payload.parts : undefined;
   if (!raw || raw.length === 0) return { problem: 'the payload is not a non-empty Gemini parts array' };
-  if (!raw.every((p) => isObject(p) && Object.keys(p).length > 0)) return { problem: 'a part is not a non-empty object (G-E1)' };
+  if (!raw.every((p) => isObject(p) && hasOneDataField(camelPart(p)))) return { problem: 'a part does not set exactly one data field (G-E1)' };
   const calls = turn.blocks.filter((pb): pb is PreparedBlock & { block: ToolCallBlock } => pb.block.type === 'tool_call');
   const parts: GeminiPart[] = [];
   const refs: (BlockRef | undefined)[] = [];
   let k = 0;
-  for (const part of raw as JsonObject[]) {
+  for (const part of (raw as JsonObject[]).map(camelPart)) {
     if (!isObject(part.functionCall)) {
       parts.push(part as GeminiPart);
       refs.push(undefined);

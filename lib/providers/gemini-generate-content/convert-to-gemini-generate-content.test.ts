@@ -221,7 +221,7 @@ describe('assistant turns', () => {
     });
   });
 
-  it('replays a same-origin Gemini part kept as a provider item, and drops one that is not a part', () => {
+  it('replays a same-origin Gemini part kept as a provider item; one that is not a part goes as its text or is dropped', () => {
     const t = transcript([
       user('u1', 'Compute'),
       {
@@ -231,17 +231,22 @@ describe('assistant turns', () => {
         blocks: [
           { type: 'provider_item', api: 'gemini-generate-content', item: { executableCode: { language: 'PYTHON', code: 'print(1)' } } },
           { type: 'provider_item', api: 'gemini-generate-content', item: 'not a part' },
+          { type: 'provider_item', api: 'gemini-generate-content', item: { type: 'server_tool_use', name: 'web_search' }, text: 'searched the web' },
           { type: 'text', text: '1' },
         ],
       },
       user('u2', 'Thanks'),
     ]);
     const { body, report } = convert(t, GEMINI_25_FLASH);
-    expect(body.contents[1]).toEqual({ role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { text: '1' }] });
-    expect(report.blocks.slice(1, 4)).toEqual([
+    expect(body.contents[1]).toEqual({
+      role: 'model',
+      parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { text: 'searched the web' }, { text: '1' }],
+    });
+    expect(report.blocks.slice(1, 5)).toEqual([
       kept('a1', 0),
-      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'gemini-generate-content item is not a Gemini part (G-E1)' }] },
-      kept('a1', 2),
+      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'gemini-generate-content item is not a Gemini part that can be replayed (G-E1)' }] },
+      { turn: 'a1', index: 2, fates: [{ fate: 'converted', detail: 'gemini-generate-content item is not a Gemini part that can be replayed: sent as its text (G-E1)' }] },
+      kept('a1', 3),
     ]);
   });
 });
