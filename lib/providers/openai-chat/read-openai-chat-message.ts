@@ -114,7 +114,7 @@ export function assistantBlocks(msg: Record<string, unknown>, path: JsonPath, op
     const name = expectString(fc.name, [...p, 'name'], true);
     const raw = optionalString(fc.arguments, [...p, 'arguments']) ?? '';
     const id = opts.legacyCallId ? opts.legacyCallId(name) : `${name}_0`;
-    blocks.push(withArguments({ type: 'tool_call', id, name, input: {}, meta: { generatedId: true, legacyFunctionCall: true } }, raw, opts));
+    blocks.push(applyArguments({ type: 'tool_call', id, name, input: {}, meta: { generatedId: true, legacyFunctionCall: true } }, raw, opts));
   }
   return blocks;
 }
@@ -144,10 +144,16 @@ function toolCallBlock(raw: unknown, p: JsonPath, index: number, opts: Assistant
   const google = isRecord(tc.extra_content) && isRecord(tc.extra_content.google) ? tc.extra_content.google : undefined;
   if (google && typeof google.thought_signature === 'string') block.signature = google.thought_signature;
   if (Object.keys(meta).length) block.meta = meta;
-  return withArguments(block, rawArgs, opts);
+  return applyArguments(block, rawArgs, opts);
 }
 
-function withArguments(block: ToolCallBlock, raw: string, opts: AssistantBlockOptions): Block {
+/**
+ * Sets a tool call's `input` from its arguments text (shared with the Responses readers). Text
+ * that does not parse gives `input: {}` with `meta.rawArguments` and `meta.partial: true`
+ * (`opts.incomplete`: the stream was cut) or `meta.invalidArguments: true`. Empty text is `{}`,
+ * except in an incomplete stream, where it is partial.
+ */
+export function applyArguments(block: ToolCallBlock, raw: string, opts: { incomplete?: boolean }): ToolCallBlock {
   const parsed = opts.incomplete && raw.trim() === '' ? { ok: false as const, reason: 'no arguments yet' } : parseArguments(raw);
   if (parsed.ok) {
     block.input = parsed.value as ToolCallBlock['input'];
