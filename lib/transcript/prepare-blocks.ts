@@ -45,7 +45,7 @@ export interface BlockContext {
   role: 'user' | 'assistant' | 'tool';
   sameOrigin: boolean;
   origin?: Origin;
-  /** The turn was cut short (status other than complete, or stopReason max_tokens). */
+  /** The turn stopped at its output limit (stopReason `max_tokens`), so its last call may be cut off (A-T9). */
   unfinished: boolean;
   /** Index of this block's turn's last block, to spot a call cut off at the end (A-T9). */
   isLastBlock: boolean;
@@ -140,8 +140,10 @@ function prepareImage(b: ImageBlock, ref: BlockRef, ctx: BlockContext, assistant
 function imageProblem(b: ImageBlock, media: MediaCapabilities, assistantForbidden: boolean): string | undefined {
   if (!media.vision) return 'the model does not accept images';
   if (assistantForbidden) return 'the API does not accept images in assistant turns (C-R2, A-I2)';
-  if (!media.imageMediaTypes.includes(b.mediaType)) return `${b.mediaType} is not an accepted image type (A-I1, C-I1, G-I1)`;
   if (b.url !== undefined && !media.imageUrls) return 'the API takes only inline image data, not URLs';
+  // A URL source carries no media type on the wire, so a generic one (`image/*`) is fine there.
+  const generic = b.url !== undefined && (b.mediaType === 'image/*' || b.mediaType === 'application/octet-stream');
+  if (!generic && !media.imageMediaTypes.includes(b.mediaType)) return `${b.mediaType} is not an accepted image type (A-I1, C-I1, G-I1)`;
   return undefined;
 }
 

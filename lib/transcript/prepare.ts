@@ -88,8 +88,13 @@ export function prepareTranscript(
 
   // 1. Blocks: X3, X4, X6, A-T9 and media, per input turn. Empty turns vanish (X4).
   let turns: PreparedTurn[] = [];
+  let lastAssistant: Turn | undefined;
   for (const turn of transcript.turns) {
-    const sameOrigin = turn.role === 'assistant' && isSameOrigin(turn.origin, target);
+    if (turn.role === 'assistant') lastAssistant = turn;
+    else if (turn.role === 'user') lastAssistant = undefined;
+    // A tool turn's provider items belong to the assistant turn they answer (its origin decides X3).
+    const origin = turn.role === 'tool' ? lastAssistant?.origin : turn.origin;
+    const sameOrigin = turn.role !== 'user' && isSameOrigin(origin, target);
     const blocks: PreparedBlock[] = [];
     const moved: PreparedBlock[] = [];
     turn.blocks.forEach((block, index) => {
@@ -100,17 +105,17 @@ export function prepareTranscript(
         report,
         role: turn.role,
         sameOrigin,
-        origin: turn.origin,
+        ...(origin ? { origin } : {}),
         unfinished: turn.stopReason === 'max_tokens',
         isLastBlock: index === turn.blocks.length - 1,
       });
       for (const b of out) {
-        const pb: PreparedBlock = { block: b, ref, sameOrigin, ...(turn.origin ? { origin: turn.origin } : {}) };
+        const pb: PreparedBlock = { block: b, ref, sameOrigin, ...(origin ? { origin } : {}) };
         // A provider item flattened to text inside a tool turn must travel as user text.
         (turn.role === 'tool' && b.type === 'text' ? moved : blocks).push(pb);
       }
     });
-    if (blocks.length > 0) turns.push({ role: turn.role, blocks, sources: [turn], ...nativeOf(turn, sameOrigin, target, report) });
+    if (blocks.length > 0) turns.push({ role: turn.role, blocks, sources: [turn], ...(turn.role === 'assistant' ? nativeOf(turn, sameOrigin, target, report) : {}) });
     if (moved.length > 0) turns.push({ role: 'user', blocks: moved, sources: [turn] });
   }
   turns = mergeSameRole(turns);

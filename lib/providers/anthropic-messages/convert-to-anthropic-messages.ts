@@ -18,6 +18,7 @@ import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { isBlank } from '../../transcript/text';
 import type { ConvertResult } from '../types';
+import { dropUnansweredServerTools } from './convert-anthropic-messages-server-tools';
 import { encodeBlock } from './convert-anthropic-messages-blocks';
 import {
   compactMessages,
@@ -96,7 +97,7 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   const { report } = prepared;
   const maxTokens = resolveMaxTokens(resolved, info, report);
 
-  let messages = compactMessages(prepared.turns.map((turn) => encodeTurn(turn, report)));
+  let messages = compactMessages(dropUnansweredServerTools(compactMessages(prepared.turns.map((turn) => encodeTurn(turn, report))), report));
   messages = enforceThinkingFirst(messages, report); // A-K3
   let thinking = resolved.thinking ? thinkingConfig(info, maxTokens, report) : undefined;
   if (thinking && !toolLoopStartsWithThinking(messages)) {
