@@ -101,5 +101,5 @@ export const DUMMY_FATE = {
 } as const;
 
 /** Generation config with thinking off on the pinned models. */
-export const OFF_3 = { maxOutputTokens: 1000, thinkingConfig: { thinkingLevel: 'low' } } as const;
+export const OFF_3 = { maxOutputTokens: 1000, thinkingConfig: { thinkingLevel: 'LOW' } } as const;
 export const OFF_25 = { maxOutputTokens: 1000, thinkingConfig: { thinkingBudget: 0 } } as const;

@@ -120,7 +120,7 @@ describe('cross-origin', () => {
         },
       ],
       toolConfig: { functionCallingConfig: { mode: 'NONE' } },
-      generationConfig: { maxOutputTokens: 1000, thinkingConfig: { includeThoughts: true, thinkingLevel: 'high' } },
+      generationConfig: { maxOutputTokens: 1000, thinkingConfig: { includeThoughts: true, thinkingLevel: 'HIGH' } },
     });
     const mapped = (from: string, to: string) => ({ fate: 'id-mapped', detail: `${from} → ${to}` });
     const named = (from: string, to: string) => ({ fate: 'name-mapped', detail: `${from} → ${to}` });
@@ -250,8 +250,8 @@ describe('request fields', () => {
   const hi = transcript([{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Hi' }] }]);
 
   it.each([
-    ['gemini-3-pro-preview', true, { includeThoughts: true, thinkingLevel: 'high' }, GEMINI_3_PRO],
-    ['gemini-3-pro-preview', false, { thinkingLevel: 'low' }, GEMINI_3_PRO],
+    ['gemini-3-pro-preview', true, { includeThoughts: true, thinkingLevel: 'HIGH' }, GEMINI_3_PRO],
+    ['gemini-3-pro-preview', false, { thinkingLevel: 'LOW' }, GEMINI_3_PRO],
     ['gemini-2.5-flash', true, { includeThoughts: true, thinkingBudget: -1 }, GEMINI_25_FLASH],
     ['gemini-2.5-flash', false, { thinkingBudget: 0 }, GEMINI_25_FLASH],
     ['gemini-2.5-pro', true, { includeThoughts: true, thinkingBudget: -1 }, GEMINI_25_PRO],

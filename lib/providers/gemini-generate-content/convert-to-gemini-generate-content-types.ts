@@ -33,7 +33,7 @@ export interface GeminiFunctionDeclaration {
 export interface GeminiThinkingConfig {
   includeThoughts?: boolean;
   thinkingBudget?: number;
-  thinkingLevel?: 'low' | 'high';
+  thinkingLevel?: 'LOW' | 'HIGH';
 }
 
 /** `generationConfig`: the output limit in tokens, and thinking. */

@@ -167,19 +167,19 @@ function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuil
 }
 
 /**
- * Thinking on: thoughts included, at `thinkingLevel: 'high'` (Gemini 3) or a dynamic budget
+ * Thinking on: thoughts included, at `thinkingLevel: 'HIGH'` (Gemini 3) or a dynamic budget
  * (`thinkingBudget: -1`, Gemini 2.5). Off: `thinkingBudget: 0` where the model allows it, the
  * lowest common level `'low'` on Gemini 3 (which cannot switch thinking off), else the model's
  * default. https://ai.google.dev/gemini-api/docs/thinking
  */
 function thinking(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): GeminiThinkingConfig | undefined {
   if (target.thinking) {
-    if (info.thinking === 'level') return { includeThoughts: true, thinkingLevel: 'high' };
+    if (info.thinking === 'level') return { includeThoughts: true, thinkingLevel: 'HIGH' };
     if (info.thinking === 'budget') return { includeThoughts: true, thinkingBudget: -1 };
     report.warn(`thinking was requested, but ${info.id} has no Gemini thinking control: sent without thinkingConfig`);
     return undefined;
   }
   if (info.canDisableThinking) return { thinkingBudget: 0 };
-  if (info.thinking === 'level') return { thinkingLevel: 'low' };
+  if (info.thinking === 'level') return { thinkingLevel: 'LOW' };
   return undefined;
 }
