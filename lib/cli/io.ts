@@ -1,0 +1,41 @@
+/** File and stdin input for the CLI. */
+import fs from 'node:fs';
+import { parseJson } from '../transcript/codec';
+import { CliError } from './errors';
+
+/** Reads FILE, or stdin for `-` / no file, as UTF-8 text. @throws CliError when the file can't be read. */
+export function readInput(file: string | undefined): string {
+  try {
+    return fs.readFileSync(file === undefined || file === '-' ? 0 : file, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new CliError(`${file ?? 'stdin'}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`, { cause: e });
+  }
+}
+
+/** Reads and parses one JSON document. @throws TranscriptError ("invalid JSON: …") or CliError. */
+export function readJson(file: string | undefined): unknown {
+  return parseJson(readInput(file));
+}
+
+/**
+ * Reads a `.jsonl` stream file: one event per non-blank line, each the JSON of one SSE `data:`
+ * line; a literal `[DONE]` line is passed through as the string `"[DONE]"`.
+ * @throws CliError naming the line number of invalid JSON.
+ */
+export function readJsonLines(file: string): unknown[] {
+  const events: unknown[] = [];
+  readInput(file)
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      const text = line.trim();
+      if (!text) return;
+      if (text === '[DONE]') return void events.push('[DONE]');
+      try {
+        events.push(JSON.parse(text));
+      } catch (e) {
+        throw new CliError(`${file}: line ${i + 1}: invalid JSON: ${(e as Error).message}`, { cause: e });
+      }
+    });
+  return events;
+}

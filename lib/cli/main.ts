@@ -1,0 +1,59 @@
+/**
+ * `baton` — the command line (transcript-v1.md, "The `baton convert` contract" and "Other
+ * commands"). Run with `npm run baton -- <command> …`.
+ *
+ * Errors in the input: exit status 2 and one `baton: ` line on stderr naming the problem and its
+ * JSON path; never a stack trace, never partial output on stdout.
+ */
+import { TranscriptError } from '../transcript/codec';
+import { runConvert } from './convert';
+import { CliError } from './errors';
+import { runRead } from './read';
+
+export const USAGE = `usage:
+  baton convert --to <api> --model <id> [--provider <id>] [--endpoint <url>]
+                [--thinking on|off] [--max-output-tokens N] [--foreign-reasoning drop|text]
+                [--from <api> [--from-model <id>] [--from-provider <id>]] [FILE | -]
+  baton read --api <api> (--stream FILE.jsonl | --response FILE.json)
+apis: anthropic-messages, openai-chat, openai-responses, gemini-generate-content`;
+
+const COMMANDS: Record<string, (args: string[]) => unknown> = {
+  convert: runConvert,
+  read: runRead,
+};
+
+/** Runs one CLI invocation; returns the exit status (0 ok, 2 bad input, 1 internal error). */
+export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    (command ? out : err)(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  const run = COMMANDS[command];
+  try {
+    if (!run) throw new CliError(`unknown command "${command}" (expected ${Object.keys(COMMANDS).join(', ')})`);
+    const result = run(rest);
+    out(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof CliError || e instanceof TranscriptError) {
+      err(`baton: ${oneLine(e.message)}\n`);
+      return 2;
+    }
+    err(`baton: internal error: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ');
+}
+
+const isEntry = process.argv[1] !== undefined && /lib[\\/]cli[\\/]main\.[cm]?[jt]s$/.test(process.argv[1]);
+if (isEntry) {
+  process.exitCode = main(
+    process.argv.slice(2),
+    (s) => process.stdout.write(s),
+    (s) => process.stderr.write(s),
+  );
+}
