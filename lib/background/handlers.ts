@@ -1,0 +1,184 @@
+/**
+ * The protocol implemented as one object of handlers (DESIGN.md, "Style to follow" 2). Payloads
+ * arrive parsed and sender-checked by the router.
+ */
+import type { ProviderStatus, Responses } from '../messaging/protocol';
+import { lookupModel } from '../models/registry';
+import { metaOf, type ConversationStore } from '../store/conversations';
+import type { ProviderSettings, SettingsStore } from '../store/settings';
+import { maskKey, type Vault } from '../vault/vault';
+import { BatonError } from './errors';
+import { BUILTIN, isBuiltin, resolveProvider, type ResolvedProvider } from './providers';
+import type { Handlers } from './router';
+import type { SendEngine } from './send';
+import type { Transport } from './transport';
+
+export interface HandlerDeps {
+  store: ConversationStore;
+  settings: SettingsStore;
+  vault: Vault;
+  engine: SendEngine;
+  transport: Transport;
+  hasHostPermission(origin: string): Promise<boolean>;
+  now(): string;
+  newId(): string;
+  /** Deletes every database record (keys included). */
+  wipe(): Promise<void>;
+}
+
+/** Custom endpoint URLs must be https unless local (N4). @throws BatonError bad_request */
+export function checkEndpointUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new BatonError('bad_request', `Not a URL: ${url.slice(0, 200)}`);
+  }
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && local))
+    throw new BatonError('bad_request', 'Endpoints must use https:// (http:// only for localhost, 127.0.0.1 or [::1]).');
+  if (u.username || u.password) throw new BatonError('bad_request', 'Put credentials in the key field, not in the URL.');
+  return u;
+}
+
+async function statusOf(p: ResolvedProvider, name: string, settings: ProviderSettings, vault: Vault, extra: Partial<ProviderStatus> = {}): Promise<ProviderStatus> {
+  const k = await vault.getKey(p.providerId);
+  return {
+    id: p.providerId,
+    name,
+    api: p.api,
+    ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+    hasKey: k !== undefined,
+    ...(k ? { maskedKey: maskKey(k.secret) } : {}),
+    ...(k && k.boundOrigin !== p.origin ? { keyUnbound: true } : {}),
+    ...(settings.invalidKeys.includes(p.providerId) ? { keyInvalid: true } : {}),
+    ...extra,
+  };
+}
+
+export function createHandlers(d: HandlerDeps): Handlers {
+  const providerStatuses = async (): Promise<ProviderStatus[]> => {
+    const s = await d.settings.get();
+    const out: ProviderStatus[] = [];
+    for (const id of Object.keys(BUILTIN) as (keyof typeof BUILTIN)[]) out.push(await statusOf(resolveProvider(id, s), BUILTIN[id].name, s, d.vault));
+    for (const ep of s.endpoints)
+      out.push(await statusOf(resolveProvider(ep.id, s), ep.name, s, d.vault, { flavor: ep.flavor, ...(ep.defaultModel ? { defaultModel: ep.defaultModel } : {}) }));
+    return out;
+  };
+  const statusFor = async (id: string): Promise<ProviderStatus> => {
+    const found = (await providerStatuses()).find((p) => p.id === id);
+    if (!found) throw new BatonError('not_found', `No provider "${id}".`);
+    return found;
+  };
+
+  return {
+    listConversations: () => d.store.list(),
+    getConversation: async ({ id }) => {
+      const rec = await d.store.getRecord(id);
+      if (!rec) throw new BatonError('not_found', 'This conversation no longer exists.');
+      const { turns } = await d.store.get(id);
+      return { meta: metaOf(rec), turns, busy: d.engine.isBusy(id) };
+    },
+    createConversation: async ({ title, target }) =>
+      d.store.create({ id: d.newId(), now: d.now(), ...(title ? { title } : {}), ...(target ? { lastTarget: target } : {}) }),
+    renameConversation: ({ id, title }) => d.store.update(id, { title }),
+    deleteConversation: async ({ id }) => {
+      d.engine.stop(id);
+      await d.engine.settled(id);
+      await d.store.delete(id);
+      return null;
+    },
+    sendMessage: (p) => d.engine.send({ conversationId: p.conversationId, text: p.text, target: p.target, ...(p.attachments ? { attachments: p.attachments } : {}) }),
+    retryTurn: async (p) => {
+      await d.engine.retry(p);
+      return null;
+    },
+    stopGeneration: async ({ conversationId }) => {
+      d.engine.stop(conversationId);
+      return null;
+    },
+    getSettings: async () => {
+      const s = await d.settings.get();
+      return { providers: await providerStatuses(), ...(s.defaultTarget ? { defaultTarget: s.defaultTarget } : {}) };
+    },
+    setDefaultTarget: async ({ target }) => {
+      await d.settings.update((s) => ({ ...s, defaultTarget: target }));
+      return null;
+    },
+    setKey: async ({ providerId, key }) => {
+      const p = resolveProvider(providerId, await d.settings.get());
+      // The key is bound to the origin the provider points at now (N2).
+      await d.vault.setKey(providerId, key.trim(), p.origin, d.now());
+      await d.settings.update((s) => ({ ...s, invalidKeys: s.invalidKeys.filter((x) => x !== providerId) }));
+      return statusFor(providerId);
+    },
+    deleteKey: async ({ providerId }) => {
+      await d.vault.deleteKey(providerId);
+      return null;
+    },
+    testKey: async ({ providerId }) => {
+      const s = await d.settings.get();
+      const p = resolveProvider(providerId, s);
+      const k = await d.vault.getKey(providerId);
+      if (!k || k.boundOrigin !== p.origin) return { ok: false, message: 'No key saved for this endpoint.' };
+      try {
+        const models = await d.transport.listModels({ providerId, api: p.api, apiKey: k.secret, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
+        await d.settings.update((x) => ({ ...x, invalidKeys: x.invalidKeys.filter((i) => i !== providerId) }));
+        return { ok: true, message: `The key works (${models.length} models available).` };
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code === 'invalid_key') await d.settings.update((x) => ({ ...x, invalidKeys: [...new Set([...x.invalidKeys, providerId])] }));
+        return { ok: false, message: code === 'invalid_key' ? 'The provider rejected this key.' : 'Could not reach the provider to test the key.' };
+      }
+    },
+    setBaseUrl: async ({ providerId, baseUrl }) => {
+      if (baseUrl !== null) {
+        const u = checkEndpointUrl(baseUrl);
+        // Saved only after its host permission was granted from the click that saves it (N1).
+        if (u.origin !== BUILTIN[providerId].origin && !(await d.hasHostPermission(u.origin)))
+          throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
+      }
+      await d.settings.update((s) => {
+        const baseUrls = { ...s.baseUrls };
+        if (baseUrl === null) delete baseUrls[providerId];
+        else baseUrls[providerId] = baseUrl;
+        return { ...s, baseUrls };
+      });
+      return statusFor(providerId);
+    },
+    saveEndpoint: async (input) => {
+      const u = checkEndpointUrl(input.baseUrl);
+      if (!(await d.hasHostPermission(u.origin))) throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
+      const id = input.id ?? `custom-${d.newId().replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 12)}`;
+      if (isBuiltin(id)) throw new BatonError('bad_request', 'Built-in providers are configured with setBaseUrl.');
+      await d.settings.update((s) => ({
+        ...s,
+        endpoints: [
+          ...s.endpoints.filter((e) => e.id !== id),
+          { id, name: input.name, baseUrl: input.baseUrl, flavor: input.flavor, ...(input.defaultModel ? { defaultModel: input.defaultModel } : {}) },
+        ],
+      }));
+      return statusFor(id);
+    },
+    deleteEndpoint: async ({ id }) => {
+      await d.settings.update((s) => ({ ...s, endpoints: s.endpoints.filter((e) => e.id !== id) }));
+      await d.vault.deleteKey(id);
+      return null;
+    },
+    listModels: async ({ providerId }) => {
+      const s = await d.settings.get();
+      const p = resolveProvider(providerId, s);
+      const k = await d.vault.getKey(providerId);
+      if (!k || k.boundOrigin !== p.origin) throw new BatonError('no_key', 'Add a key for this provider first.');
+      const models = await d.transport.listModels({ providerId, api: p.api, apiKey: k.secret, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
+      return models.map((m) => {
+        const info = lookupModel(m.id, p.originProvider);
+        return { id: m.id, ...(info.known ? { contextWindow: info.contextWindow, vision: info.vision } : {}) };
+      });
+    },
+    deleteAllData: async () => {
+      await d.wipe();
+      return null;
+    },
+  } satisfies Handlers as Handlers & Record<keyof Responses, unknown>;
+}

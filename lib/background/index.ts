@@ -1,0 +1,147 @@
+/**
+ * Wires the background service worker to the browser. `registerBackground()` registers every
+ * listener synchronously (L1) and lets handlers wait on one `ready` promise (DESIGN.md, "Style
+ * to follow" 1); `entrypoints/background.ts` only calls it.
+ */
+import { browser } from 'wxt/browser';
+import { PORTS, type BackgroundEvent } from '../messaging/protocol';
+import { ConversationStore } from '../store/conversations';
+import { openBatonDb, STORES, tx, type BatonDb } from '../store/db';
+import { SettingsStore } from '../store/settings';
+import { Vault } from '../vault/vault';
+import { createHandlers } from './handlers';
+import { classifySender, route, type Sender } from './router';
+import { SendEngine, type Clock } from './send';
+import type { Transport } from './transport';
+
+/** Calls an extension API every 20 s while work is in flight, so the worker is not stopped mid-stream (L3). */
+export class Keepalive {
+  private count = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  constructor(
+    private readonly ping: () => void,
+    private readonly everyMs = 20_000,
+  ) {}
+  start(): void {
+    if (this.count++ === 0) this.timer = setInterval(this.ping, this.everyMs);
+  }
+  stop(): void {
+    if (this.count === 0) return;
+    if (--this.count === 0 && this.timer !== undefined) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+  get active(): boolean {
+    return this.count > 0;
+  }
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const t = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+    }),
+};
+
+/** Everything the background holds once the database is open. */
+export interface Background {
+  db: BatonDb;
+  store: ConversationStore;
+  engine: SendEngine;
+  keepalive: Keepalive;
+}
+
+/**
+ * Registers the listeners and opens the database. `transport` is injected so the entrypoint picks
+ * the SDK transports (and tests could pick another).
+ */
+export function registerBackground(transport: Transport): { ready: Promise<Background> } {
+  const ports = new Set<Browser.runtime.Port>();
+  const broadcast = (event: BackgroundEvent) => {
+    for (const p of ports) {
+      try {
+        p.postMessage(event);
+      } catch {
+        ports.delete(p);
+      }
+    }
+  };
+  const keepalive = new Keepalive(() => void browser.runtime.getPlatformInfo());
+  const ownId = browser.runtime.id;
+  const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
+  const hasHostPermission = (origin: string) => browser.permissions.contains({ origins: [`${origin}/*`] });
+
+  let handlersRef: ReturnType<typeof createHandlers> | undefined;
+  let vaultRef: Vault | undefined;
+  let secretsCache: string[] = [];
+
+  const ready = (async (): Promise<Background> => {
+    const db = await openBatonDb(undefined, { onBlocking: () => undefined });
+    const store = new ConversationStore(db);
+    const settings = new SettingsStore(db);
+    const vault = new Vault(db);
+    // L2: whatever was streaming when the worker died is interrupted now.
+    for (const f of await store.recoverStreaming(new Date().toISOString())) {
+      const { turns } = await store.get(f.conversationId, 1);
+      if (turns[0]) broadcast({ type: 'turnUpdated', conversationId: f.conversationId, turn: turns[0] });
+    }
+    const engine = new SendEngine({
+      store,
+      settings,
+      vault,
+      transport,
+      hasHostPermission,
+      clock: realClock,
+      newId: () => crypto.randomUUID(),
+      broadcast,
+      keepalive,
+    });
+    const handlers = createHandlers({
+      store,
+      settings,
+      vault,
+      engine,
+      transport,
+      hasHostPermission,
+      now: () => new Date().toISOString(),
+      newId: () => crypto.randomUUID(),
+      wipe: () =>
+        tx(db, Object.values(STORES), 'readwrite', async (t) => {
+          for (const name of Object.values(STORES)) await t.objectStore(name).clear();
+        }, 'strict'),
+    });
+    secretsCache = await vault.allSecrets();
+    handlersRef = handlers;
+    vaultRef = vault;
+    return { db, store, engine, keepalive };
+  })();
+
+  // L1: registered synchronously at top level.
+  browser.runtime.onMessage.addListener((message: unknown, sender: Sender, sendResponse: (r: unknown) => void) => {
+    void (async () => {
+      // The sender is checked before waiting for anything (M1).
+      if (!classifySender(sender, ownId, extensionOrigin)) return sendResponse({ ok: false, error: { code: 'forbidden', message: 'sender not allowed' } });
+      await ready;
+      const reply = await route(message, sender, { ownId, extensionOrigin, handlers: handlersRef!, secrets: () => secretsCache });
+      if (vaultRef) secretsCache = await vaultRef.allSecrets();
+      sendResponse(reply);
+    })();
+    return true;
+  });
+
+  // M4: only allowlisted port names from our own pages; others are dropped before any listener.
+  browser.runtime.onConnect.addListener((port) => {
+    if (port.name !== PORTS.events || classifySender(port.sender ?? {}, ownId, extensionOrigin) !== 'extension') {
+      port.disconnect();
+      return;
+    }
+    ports.add(port);
+    port.onDisconnect.addListener(() => ports.delete(port));
+  });
+
+  return { ready };
+}
