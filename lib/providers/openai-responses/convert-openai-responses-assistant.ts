@@ -6,12 +6,11 @@
 import type { PreparedTurn } from '../../transcript/prepare';
 import type { PreparedBlock } from '../../transcript/prepare-blocks';
 import type { IdMap } from '../../transcript/ids';
-import type { BlockRef, ReportBuilder } from '../../transcript/report';
+import type { ReportBuilder } from '../../transcript/report';
 import type { Block, ProviderItemBlock, TextBlock, ThinkingBlock, ToolCallBlock, Turn } from '../../transcript/schema';
 import { isBlank } from '../../transcript/text';
-import { INVALID_PREFIX } from './convert-openai-responses-checks';
 import { type Entry } from './convert-openai-responses-content';
-import { INPUT_ITEM_TYPES, NativeIndex, RESPONSES_API, areAnnotations, isObject, nativeItemsOf, toInputItem } from './convert-openai-responses-native';
+import { ID_REQUIRED, INPUT_ITEM_TYPES, NOT_AN_INPUT_ITEM, NativeIndex, RESPONSES_API, areAnnotations, isObject, nativeItemsOf, toInputItem } from './convert-openai-responses-native';
 import type { AssistantMessageItem, FunctionCallItem, OtherInputItem, OutputTextPart, ReasoningItem, RefusalPart } from './convert-openai-responses-types';
 
 /** What the assistant encoders need from the conversion. */
@@ -24,7 +23,11 @@ export interface AssistantContext {
   omitReasoningIds: boolean;
 }
 
-/** Tracks, per response, whether a reasoning item was dropped: its calls must then lose their ids (R-K1). */
+/**
+ * Tracks, per response, whether a reasoning item was dropped: the items after it (up to the next
+ * reasoning item) must not name it through their ids (R-K1: "Item 'fc_…' of type 'function_call'
+ * was provided without its required 'reasoning' item").
+ */
 export class Orphans {
   private sourceTurn: string | undefined;
   private orphaned = false;
@@ -39,11 +42,17 @@ export class Orphans {
   reasoningKept(): void {
     this.orphaned = false;
   }
-  /** Removes `id` from an item that follows a dropped reasoning item, reporting it. */
-  strip(item: { id?: string }, ref: BlockRef | undefined, report: ReportBuilder): void {
-    if (!this.orphaned || item.id === undefined) return;
-    report.add(ref, 'converted', `item id ${item.id} left out: its reasoning item could not be sent (R-K1)`);
-    delete item.id;
+  /**
+   * After a dropped reasoning item: removes the entry's item `id` (reported), or — when the
+   * API requires an id for that item type — marks the entry to be sent as text.
+   */
+  apply(entry: Entry, report: ReportBuilder): Entry {
+    const item = entry.item as { type: string; id?: unknown };
+    if (!this.orphaned || item.id === undefined || item.type === 'reasoning' || entry.invalid !== undefined) return entry;
+    if (ID_REQUIRED.has(item.type)) return { ...entry, invalid: 'the reasoning item before it could not be sent, R-K1' };
+    for (const ref of entry.refs) report.add(ref, 'converted', `item id ${String(item.id)} left out: its reasoning item could not be sent (R-K1)`);
+    const { id: _, ...rest } = item;
+    return { ...entry, item: rest as Entry['item'] };
   }
 }
 
@@ -87,14 +96,11 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
         } else orphans.reasoningDropped();
         break;
       }
-      case 'tool_call': {
-        const item = functionCall(b, pb, indexFor(pb), ctx);
-        orphans.strip(item, pb.ref, ctx.report);
-        push(item, pb);
+      case 'tool_call':
+        out.push(orphans.apply({ item: functionCall(b, pb, indexFor(pb), ctx), refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' }, ctx.report));
         break;
-      }
       case 'provider_item':
-        out.push(providerItemEntry(b, pb, turnIndex, 'assistant'));
+        out.push(orphans.apply(providerItemEntry(b, pb, turnIndex, 'assistant'), ctx.report));
         break;
       case 'redacted_thinking':
       case 'image':
@@ -136,14 +142,14 @@ function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeInd
   const phase = pb.sameOrigin && typeof b.meta?.phase === 'string' ? b.meta.phase : undefined;
   const last = out[out.length - 1];
   const lastItem = last?.item as AssistantMessageItem | undefined;
-  if (last && last.turn === turnIndex && lastItem?.type === 'message' && lastItem.role === 'assistant' && lastItem.id === id && last.refs[0]?.turn === pb.ref?.turn) {
+  const key = id ?? '';
+  if (last && last.turn === turnIndex && lastItem?.type === 'message' && lastItem.role === 'assistant' && last.messageKey === key && last.refs[0]?.turn === pb.ref?.turn) {
     lastItem.content.push(part);
     if (pb.ref) last.refs.push(pb.ref);
     return;
   }
   const item: AssistantMessageItem = { type: 'message', role: 'assistant', ...(id ? { id } : {}), ...(phase ? { phase } : {}), content: [part] };
-  orphans.strip(item, pb.ref, ctx.report);
-  out.push({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' });
+  out.push(orphans.apply({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant', messageKey: key }, ctx.report));
 }
 
 /**
@@ -184,6 +190,7 @@ function functionCall(b: ToolCallBlock, pb: PreparedBlock, index: NativeIndex | 
   const found = index?.callFor(original)?.id;
   const nativeId = typeof found === 'string' ? found : pb.sameOrigin ? metaItemId(b) : undefined;
   const id = nativeId?.startsWith('fc') ? nativeId : undefined;
+  if (nativeId !== undefined && id === undefined) ctx.report.add(pb.ref, 'converted', `item id ${nativeId} left out: a function_call id must begin with "fc" (R-T2)`);
   return { type: 'function_call', ...(id ? { id } : {}), call_id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) };
 }
 
@@ -197,5 +204,5 @@ export function providerItemEntry(b: ProviderItemBlock, pb: PreparedBlock, turnI
   if (pb.sameOrigin && b.api === RESPONSES_API && isObject(b.item) && typeof b.item.type === 'string' && INPUT_ITEM_TYPES.has(b.item.type))
     return { item: toInputItem(b.item), ...base };
   const type = isObject(b.item) && typeof b.item.type === 'string' ? b.item.type : 'unknown';
-  return { item: { type: `${INVALID_PREFIX}${type}` } as OtherInputItem, ...base };
+  return { item: { type } as OtherInputItem, ...base, invalid: NOT_AN_INPUT_ITEM };
 }

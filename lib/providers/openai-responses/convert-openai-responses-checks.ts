@@ -1,16 +1,13 @@
 /**
  * Request-level checks of the Responses converter, run over the whole input list once every turn
- * is encoded: provider items the API would not take (not an input type, or a call without its
- * output and vice versa, R-T3) become labelled text or are dropped, and a reasoning item left
+ * is encoded: provider items the API would not take (marked `invalid` by the encoders, or a call
+ * without its output and vice versa, R-T3) become labelled text or are dropped, and a reasoning item left
  * without a following item in its turn is dropped (R-K1). Every change is reported.
  */
 import type { ReportBuilder } from '../../transcript/report';
 import { fallbackText, type Entry } from './convert-openai-responses-content';
 import { CALL_OF, OUTPUT_OF, pairingKeys, type JsonObject } from './convert-openai-responses-native';
 import type { ResponsesInputItem } from './convert-openai-responses-types';
-
-/** Marker type prefix of an item that is not a Responses input item (set by the encoders). */
-export const INVALID_PREFIX = 'invalid:';
 
 /**
  * Applies the request-level checks and returns the final `input` list.
@@ -31,8 +28,7 @@ function fallback(e: Entry, type: string, why: string, report: ReportBuilder): E
 }
 
 function replaceInvalid(e: Entry, report: ReportBuilder): Entry[] {
-  if (!e.item.type.startsWith(INVALID_PREFIX)) return [e];
-  return fallback(e, e.item.type.slice(INVALID_PREFIX.length), 'not an input item of the Responses API', report);
+  return e.invalid === undefined ? [e] : fallback(e, e.item.type, e.invalid, report);
 }
 
 /** R-T3: a client tool call must be answered in the same request, and an output needs its call. */

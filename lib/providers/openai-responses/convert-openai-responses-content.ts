@@ -27,6 +27,10 @@ export interface Entry {
   role: 'user' | 'assistant' | 'tool';
   /** For replayed provider items: a readable rendering, sent instead when the item can't be replayed. */
   text?: string;
+  /** For assistant messages rebuilt from text blocks: the message id they came from (`''` for none), to group parts of one message. */
+  messageKey?: string;
+  /** Why the item cannot be sent as it is: the request-level check sends `text` instead (or drops it) and reports this. */
+  invalid?: string;
 }
 
 /** `input_text` part. */

@@ -56,6 +56,30 @@ export const INPUT_ITEM_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Input item types whose `id` is required (openai 7.59 `ResponseInputItem`). Such an item cannot
+ * lose its id when the reasoning item before it is not sent ("Item 'ws_…' of type
+ * 'web_search_call' was provided without its required 'reasoning' item", R-K1), so it is sent as
+ * text instead; items with an optional id just lose it.
+ */
+export const ID_REQUIRED: ReadonlySet<string> = new Set([
+  'file_search_call',
+  'computer_call',
+  'web_search_call',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_call',
+  'program',
+  'program_output',
+]);
+
+/** Why a provider item is not replayed: its type is not an input item type. */
+export const NOT_AN_INPUT_ITEM = 'not an input item of the Responses API';
+
+/**
  * Client-executed calls and the output item that must answer them in the same request (R-T3: "No
  * tool output found for function call …"; the same pairing holds for the other client tools).
  */

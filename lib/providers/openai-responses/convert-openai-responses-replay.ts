@@ -10,18 +10,17 @@ import type { BlockRef } from '../../transcript/report';
 import type { ToolCallBlock, Turn } from '../../transcript/schema';
 import { isBlank } from '../../transcript/text';
 import { Orphans, R_K3, type AssistantContext } from './convert-openai-responses-assistant';
-import { INVALID_PREFIX } from './convert-openai-responses-checks';
 import type { Entry } from './convert-openai-responses-content';
-import { INPUT_ITEM_TYPES, isObject, toInputItem, type JsonObject } from './convert-openai-responses-native';
+import { INPUT_ITEM_TYPES, NOT_AN_INPUT_ITEM, isObject, toInputItem, type JsonObject } from './convert-openai-responses-native';
 import type { FunctionCallItem, OtherInputItem } from './convert-openai-responses-types';
 
 /**
  * Replays a same-origin turn's own output items (`native.payload`), every source block reported
  * `replayed-native`. Only what the API rejects on input is changed: output-only fields (R-K4),
  * empty `output_text` parts (X4), reasoning without `encrypted_content` (dropped, R-K3; the items
- * after it lose their ids, R-K1),
+ * after it lose their ids, or are sent as text when the API requires their id, R-K1),
  * function-call ids that do not begin with `fc` (R-T2), and call ids and names, which follow the
- * request's maps (X2, X5).
+ * request's maps (X2, X5). Items that are not input items become text (request-level check).
  */
 export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], turnIndex: number, ctx: AssistantContext): Entry[] {
   const source = turn.sources[0]!;
@@ -31,7 +30,8 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
   const out: Entry[] = [];
   for (const raw of items) {
     const item: JsonObject = isObject(raw) ? raw : { type: 'unknown' };
-    const type = typeof item.type === 'string' ? item.type : 'unknown';
+    // A history's EasyInputMessage may leave out `type: "message"`.
+    const type = typeof item.type === 'string' ? item.type : item.role !== undefined ? 'message' : 'unknown';
     const blockRefs = refs.of(item, type);
     const ref = blockRefs[0];
     const entry = (i: Entry['item'], extra: Partial<Entry> = {}): Entry => ({ item: i, refs: blockRefs, turn: turnIndex, role: 'assistant', ...extra });
@@ -47,15 +47,19 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
       out.push(entry(r));
     } else if (type === 'function_call') {
       const fc = { ...toInputItem(item), ...refs.mappedCall(item) } as FunctionCallItem & OtherInputItem;
-      if (typeof fc.id !== 'string' || !fc.id.startsWith('fc')) delete fc.id; // R-T2
-      orphans.strip(fc, ref, ctx.report);
-      out.push(entry(fc));
+      if (fc.id !== undefined && (typeof fc.id !== 'string' || !fc.id.startsWith('fc'))) {
+        ctx.report.add(ref, 'converted', `item id ${String(fc.id)} left out: a function_call id must begin with "fc" (R-T2)`);
+        delete fc.id;
+      }
+      out.push(orphans.apply(entry(fc), ctx.report));
     } else if (type === 'message') {
-      const m = withoutBlankText(toInputItem(item)) as OtherInputItem & { id?: string; content?: unknown };
+      const m = withoutBlankText(toInputItem(item));
       if (Array.isArray(m.content) && m.content.length === 0) continue; // nothing but empty text (X4)
-      orphans.strip(m, ref, ctx.report);
-      out.push(entry(m));
-    } else out.push(entry(INPUT_ITEM_TYPES.has(type) ? toInputItem(item) : { type: `${INVALID_PREFIX}${type}` }, refs.textOf(ref)));
+      out.push(orphans.apply(entry(m), ctx.report));
+    } else {
+      const valid = INPUT_ITEM_TYPES.has(type);
+      out.push(orphans.apply(entry(valid ? toInputItem(item) : { type }, { ...refs.textOf(ref), ...(valid ? {} : { invalid: NOT_AN_INPUT_ITEM }) }), ctx.report));
+    }
   }
   return out;
 }

@@ -10,7 +10,7 @@
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
 import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
-import type { ReportBuilder } from '../../transcript/report';
+import type { BlockRef, ReportBuilder } from '../../transcript/report';
 import type { Block, Transcript, Turn } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { lookupModel } from '../../models/registry';
@@ -110,13 +110,22 @@ function encodeTurn(turn: PreparedTurn, index: number, ctx: AssistantContext): E
   }
 }
 
-/** A user turn → one user message: text, images (R-I1) and documents (`input_file`). */
+/**
+ * A user turn → a user message of text, images (R-I1) and documents (`input_file`). Provider items
+ * that reach a user turn (a tool turn's items whose assistant turn made no function call) replay
+ * in place, between messages, when they are the target's own.
+ */
 function encodeUser(turn: PreparedTurn, index: number, report: ReportBuilder): Entry[] {
-  const parts: UserContentPart[] = [];
-  const refs = [];
+  const out: Entry[] = [];
+  let parts: UserContentPart[] = [];
+  let refs: BlockRef[] = [];
+  const flush = (): void => {
+    if (parts.length > 0) out.push({ item: userMessage(parts), refs, turn: index, role: 'user' });
+    parts = [];
+    refs = [];
+  };
   for (const pb of turn.blocks) {
     const b: Block = pb.block;
-    if (pb.ref) refs.push(pb.ref);
     switch (b.type) {
       case 'text':
         parts.push(inputText(b.text));
@@ -127,21 +136,26 @@ function encodeUser(turn: PreparedTurn, index: number, report: ReportBuilder): E
       case 'document':
         parts.push(inputFile(b));
         break;
+      case 'provider_item':
+        flush();
+        out.push(providerItemEntry(b, pb, index, 'user'));
+        continue;
       case 'thinking':
       case 'redacted_thinking':
       case 'tool_call':
       case 'tool_result':
-      case 'provider_item':
         // The pre-pass never leaves these in a user turn; never lose one silently.
         report.add(pb.ref, 'dropped', `a ${b.type} block has no place in a Responses user message`);
-        break;
+        continue;
       default: {
         const never: never = b;
         throw new Error(`unhandled block ${(never as Block).type}`);
       }
     }
+    if (pb.ref) refs.push(pb.ref);
   }
-  return parts.length > 0 ? [{ item: userMessage(parts), refs, turn: index, role: 'user' }] : [];
+  flush();
+  return out;
 }
 
 /** A tool turn → one `function_call_output` per result, in call order (X1, R-2). */
