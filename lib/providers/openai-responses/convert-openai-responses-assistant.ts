@@ -8,7 +8,7 @@ import type { PreparedBlock } from '../../transcript/prepare-blocks';
 import type { IdMap } from '../../transcript/ids';
 import type { ReportBuilder } from '../../transcript/report';
 import type { Block, ProviderItemBlock, TextBlock, ThinkingBlock, ToolCallBlock, Turn } from '../../transcript/schema';
-import { isBlank } from '../../transcript/text';
+import { isBlank, repairSurrogatesDeep } from '../../transcript/text';
 import { type Entry } from './convert-openai-responses-content';
 import { ID_REQUIRED, INPUT_ITEM_TYPES, NOT_AN_INPUT_ITEM, NativeIndex, RESPONSES_API, areAnnotations, isObject, nativeItemsOf, toInputItem } from './convert-openai-responses-native';
 import type { AssistantMessageItem, FunctionCallItem, OtherInputItem, OutputTextPart, ReasoningItem, RefusalPart } from './convert-openai-responses-types';
@@ -66,7 +66,8 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     if (!pb.sameOrigin || !pb.ref) return undefined;
     if (!indexes.has(pb.ref.turn)) {
       const items = nativeItemsOf(ctx.sources.get(pb.ref.turn));
-      indexes.set(pb.ref.turn, items ? new NativeIndex(items) : undefined);
+      // X6 over the native items too: their text is matched against (repaired) blocks and copied into the body.
+      indexes.set(pb.ref.turn, items ? new NativeIndex(repairSurrogatesDeep(items)) : undefined);
     }
     return indexes.get(pb.ref.turn);
   };
@@ -158,7 +159,7 @@ function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeInd
  * when found. Without a signature it is dropped (R-K3). Foreign thinking never reaches here (X3).
  */
 function reasoningItem(b: ThinkingBlock, pb: PreparedBlock, index: NativeIndex | undefined, ctx: AssistantContext): ReasoningItem | undefined {
-  if (!pb.sameOrigin || b.signature === undefined) {
+  if (!pb.sameOrigin || b.signature === undefined || b.signature === '') {
     ctx.report.add(pb.ref, 'dropped', pb.sameOrigin ? R_K3 : 'reasoning of another origin (X3, R-K6)');
     return undefined;
   }
@@ -187,11 +188,23 @@ function isSummary(s: unknown): boolean {
 function functionCall(b: ToolCallBlock, pb: PreparedBlock, index: NativeIndex | undefined, ctx: AssistantContext): FunctionCallItem {
   if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature left out: Responses function calls have none');
   const original = ctx.ids.toOriginal(b.id) ?? b.id;
-  const found = index?.callFor(original)?.id;
-  const nativeId = typeof found === 'string' ? found : pb.sameOrigin ? metaItemId(b) : undefined;
+  const native = index?.callFor(original);
+  const nativeId = typeof native?.id === 'string' ? native.id : pb.sameOrigin ? metaItemId(b) : undefined;
   const id = nativeId?.startsWith('fc') ? nativeId : undefined;
   if (nativeId !== undefined && id === undefined) ctx.report.add(pb.ref, 'converted', `item id ${nativeId} left out: a function_call id must begin with "fc" (R-T2)`);
-  return { type: 'function_call', ...(id ? { id } : {}), call_id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) };
+  const serialised = JSON.stringify(b.input ?? {});
+  // The model's own argument text, byte for byte, when it still says exactly what the block says.
+  const args = typeof native?.arguments === 'string' && sameJson(native.arguments, serialised) ? native.arguments : serialised;
+  return { type: 'function_call', ...(id ? { id } : {}), call_id: b.id, name: b.name, arguments: args };
+}
+
+/** True when `text` parses to the value whose `JSON.stringify` is `serialised`. */
+function sameJson(text: string, serialised: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === serialised;
+  } catch {
+    return false;
+  }
 }
 
 /**

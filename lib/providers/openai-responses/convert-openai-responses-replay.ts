@@ -36,7 +36,7 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
     const ref = blockRefs[0];
     const entry = (i: Entry['item'], extra: Partial<Entry> = {}): Entry => ({ item: i, refs: blockRefs, turn: turnIndex, role: 'assistant', ...extra });
     if (type === 'reasoning') {
-      if (typeof item.encrypted_content !== 'string') {
+      if (typeof item.encrypted_content !== 'string' || item.encrypted_content === '') {
         ctx.report.add(ref, 'dropped', R_K3);
         orphans.reasoningDropped();
         continue;

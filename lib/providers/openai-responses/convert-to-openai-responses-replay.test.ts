@@ -206,14 +206,20 @@ describe('same-origin replay', () => {
   it('drops unsigned reasoning of an interrupted turn (R-K3) and the fc id of its call (R-K1)', () => {
     const t = loop([thinking('Partial plan', { meta: { itemId: 'rs_1', partial: true } }), fcBlock], [rsItem, fcItem], { status: 'interrupted' });
     const out = convert(t);
-    expect(out.body).toEqual(body([userMsg('Weather in Oslo?'), fnCall('call_1', 'get_weather', '{"city":"Oslo"}'), fnOut('call_1', '4°C'), userMsg('Thanks')], { tools: [WEATHER_TOOL] }));
+    // Rebuilt from blocks, the call keeps the model's own argument text from native.
+    expect(out.body).toEqual(body([userMsg('Weather in Oslo?'), fnCall('call_1', 'get_weather', '{"city": "Oslo"}'), fnOut('call_1', '4°C'), userMsg('Thanks')], { tools: [WEATHER_TOOL] }));
     expect(out.report).toEqual(report(t, [at('u1', 0), at('a1', 0, fate('dropped', R_K3)), at('a1', 1, fate('converted', R_K1_ID('fc_1'))), at('t1', 0), at('u2', 0)]));
+  });
+
+  it('re-serialises arguments when the native text does not say what the block says', () => {
+    const t = loop([thinking('', { meta: { itemId: 'rs_1' } }), call('call_1', 'get_weather', { city: 'Bergen' }, { meta: { itemId: 'fc_1' } })], [{ id: 'rs_1', type: 'reasoning', summary: [] }, fcItem]);
+    expect(convert(t).body.input[1]).toEqual(fnCall('call_1', 'get_weather', '{"city":"Bergen"}'));
   });
 
   it('takes the fc id off a call whose empty reasoning the pre-pass removed (R-K1)', () => {
     const t = loop([thinking('', { meta: { itemId: 'rs_1' } }), fcBlock], [{ id: 'rs_1', type: 'reasoning', summary: [] }, fcItem]);
     const out = convert(t);
-    expect(out.body.input.slice(1, 3)).toEqual([fnCall('call_1', 'get_weather', '{"city":"Oslo"}'), fnOut('call_1', '4°C')]);
+    expect(out.body.input.slice(1, 3)).toEqual([fnCall('call_1', 'get_weather', '{"city": "Oslo"}'), fnOut('call_1', '4°C')]);
     expect(out.report.blocks.slice(1, 3)).toEqual([at('a1', 0, fate('dropped', 'empty thinking without signature (A-E2, X4)')), at('a1', 1, fate('converted', R_K1_ID('fc_1')))]);
   });
 
