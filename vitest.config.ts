@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['lib/**/*.test.ts', 'test/**/*.test.ts', 'components/**/*.test.tsx'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     testTimeout: 20_000,
+    setupFiles: ['test/setup.ts'],
     // CI also writes a JSON summary that .ci/run turns into one closing "N passed, N failed" line.
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: 'test-results/vitest.json' },

@@ -2,7 +2,8 @@
  * Shapes shared by the per-API modules in `lib/providers/<api>/` (DESIGN.md, "One module per
  * wire API"). Pure types: no runtime, so every layer-2 module can import them.
  */
-import type { Turn } from '../transcript/schema';
+import type { ConversionReport } from '../transcript/report';
+import type { Turn, WireApi } from '../transcript/schema';
 
 /** What a reader needs to know about the request that produced a response. */
 export interface ReadContext {
@@ -48,9 +49,9 @@ export interface StreamAssembler {
  * body of a streaming request (no credentials) and the report.
  */
 export interface ConvertResult<Body = Record<string, unknown>> {
-  api: import('../transcript/schema').WireApi;
+  api: WireApi;
   /** The model id as requested. */
   model: string;
   body: Body;
-  report: import('../transcript/report').ConversionReport;
+  report: ConversionReport;
 }

@@ -226,7 +226,8 @@ describe('same-origin replay', () => {
   it('drops reasoning whose call was cut off (A-T9): a reasoning item needs the item after it (R-K1)', () => {
     const t = transcript([user('u1', text('Weather?')), assistant('a1', SAME, [rsBlock(), fcBlock], { stopReason: 'max_tokens' }), user('u2', text('Again'))], { tools: [WEATHER] });
     const out = convert(t);
-    expect(out.body).toEqual(body([userMsg('Weather?'), userMsg('Again')], { tools: [WEATHER_TOOL] }));
+    // The assistant turn vanished, so the two user messages merge into one.
+    expect(out.body).toEqual(body([userMsg('Weather?', 'Again')], { tools: [WEATHER_TOOL] }));
     expect(out.report).toEqual(
       report(t, [
         at('u1', 0),
@@ -399,5 +400,16 @@ describe.skipIf(!has)('same-origin replay of recorded responses (shared fixtures
         at('u2', 0),
       ]),
     );
+  });
+});
+
+describe('adjacent user messages', () => {
+  it('merge when the assistant turn between them had nothing Responses can carry', () => {
+    const t = transcript([
+      user('u1', text('first')),
+      assistant('a1', { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' }, [{ type: 'redacted_thinking', data: 'EmwK' }]),
+      user('u2', text('second')),
+    ]);
+    expect(convert(t).body.input).toEqual([userMsg('first', 'second')]);
   });
 });

@@ -21,7 +21,7 @@ import { encodeNativeTurn } from './convert-openai-responses-replay';
 import { checkEntries } from './convert-openai-responses-checks';
 import { functionCallOutput, inputFile, inputImage, inputText, userMessage, type Entry } from './convert-openai-responses-content';
 import { RESPONSES_API } from './convert-openai-responses-native';
-import type { OpenAIResponsesBody, ResponsesFunctionTool, ResponsesReasoningParam, UserContentPart } from './convert-openai-responses-types';
+import type { OpenAIResponsesBody, ResponsesFunctionTool, ResponsesInputItem, ResponsesReasoningParam, UserContentPart, UserMessageItem } from './convert-openai-responses-types';
 
 export type { OpenAIResponsesBody } from './convert-openai-responses-types';
 
@@ -77,7 +77,7 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
     omitReasoningIds: isAzure(resolved),
   };
   const entries = prepared.turns.flatMap((turn, i) => encodeTurn(turn, i, ctx));
-  const input = checkEntries(entries, report);
+  const input = mergeUserMessages(checkEntries(entries, report));
 
   const reasoning = reasoningParam(resolved, info, report);
   const body: OpenAIResponsesBody = {
@@ -92,6 +92,24 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
     ...(reasoning ? { reasoning } : {}),
   };
   return { api: RESPONSES_API, model: resolved.model, body, report: report.finish() };
+}
+
+/**
+ * Adjacent user messages become one (as every other target does, A-R2/G-R6): they appear when an
+ * assistant turn between them had nothing Responses can carry (e.g. only redacted thinking).
+ */
+function mergeUserMessages(input: OpenAIResponsesBody['input']): OpenAIResponsesBody['input'] {
+  const out: OpenAIResponsesBody['input'] = [];
+  for (const item of input) {
+    const last = out[out.length - 1];
+    if (isUserMessage(last) && isUserMessage(item)) out[out.length - 1] = userMessage([...last.content, ...item.content]);
+    else out.push(item);
+  }
+  return out;
+}
+
+function isUserMessage(item: ResponsesInputItem | undefined): item is UserMessageItem {
+  return item !== undefined && item.type === 'message' && item.role === 'user' && !('id' in item);
 }
 
 /** One prepared turn → its entries: switch on role (DESIGN.md, style 6). */
