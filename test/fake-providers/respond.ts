@@ -164,3 +164,24 @@ export async function respond(res: ServerResponse, reply: Reply, ctx: RespondCon
     }
   }
 }
+
+/**
+ * Answers a model-list request: the list by default (or for a `text` reply), or the queued
+ * `error` / `json` / `stall` (then the list) / `cut`.
+ * @throws FakeConfigError for a reply that only makes sense on a generation endpoint.
+ */
+export async function respondModelList(res: ServerResponse, reply: Reply | undefined, list: unknown, ctx: RespondContext): Promise<void> {
+  if (!reply || reply.kind === 'text') return sendJson(res, 200, list);
+  if (reply.kind === 'error' || reply.kind === 'json') return respond(res, reply, ctx);
+  if (reply.kind === 'stall') {
+    await pause(reply.ms, ctx.closed);
+    if (!ctx.closed.aborted) sendJson(res, 200, list);
+    return;
+  }
+  if (reply.kind === 'cut') {
+    ctx.markCut();
+    res.socket?.destroy();
+    return;
+  }
+  throw new FakeConfigError(`a ${reply.kind} reply cannot answer a model list`);
+}

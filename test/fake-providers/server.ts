@@ -13,7 +13,7 @@ import type { ContractApi } from '../contract';
 import { checkAnthropicVersion, checkAuth, checkContract, findKeyViolations, type Rejection } from './checks';
 import { errorBody } from './errors';
 import { modelList } from './model-lists';
-import { FakeConfigError, respond, sendJson } from './respond';
+import { FakeConfigError, respond, respondModelList, sendJson, type RespondContext } from './respond';
 import { matchRoute, type Route } from './routes';
 import type { FakeApi, FakeKeys, FakeProviders, FakeProvidersOptions, FakeSettings, RecordedRequest, Reply } from './types';
 
@@ -149,23 +149,24 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     }
 
     const reply = queues.get(route.api)?.shift();
-    if (!isContractApi(route.api) && (!reply || reply.kind === 'text')) return sendJson(res, 200, modelList(route.api, settings.models));
-    const model = route.model ?? (typeof (body as { model?: unknown }).model === 'string' ? (body as { model: string }).model : 'fake-model');
+    const obj = (typeof body === 'object' && body !== null ? body : {}) as { model?: unknown; stream_options?: { include_usage?: unknown } };
+    const ctx: RespondContext = {
+      api: route.api,
+      stream,
+      defaultText: settings.defaultText,
+      fixturesDir,
+      closed: closed.signal,
+      markCut: () => (cutByServer = true),
+      answer: {
+        model: route.model ?? (typeof obj.model === 'string' ? obj.model : 'fake-model'),
+        inputTokens: Math.max(1, Math.ceil(raw.length / 4)),
+        includeUsage: Boolean(obj.stream_options?.include_usage),
+        seq: ++seq,
+      },
+    };
     try {
-      await respond(res, reply ?? { kind: 'text' }, {
-        api: route.api,
-        stream,
-        defaultText: settings.defaultText,
-        fixturesDir,
-        closed: closed.signal,
-        markCut: () => (cutByServer = true),
-        answer: {
-          model,
-          inputTokens: Math.max(1, Math.ceil(raw.length / 4)),
-          includeUsage: Boolean((body as { stream_options?: { include_usage?: unknown } }).stream_options?.include_usage),
-          seq: ++seq,
-        },
-      });
+      if (isContractApi(route.api)) await respond(res, reply ?? { kind: 'text' }, ctx);
+      else await respondModelList(res, reply, modelList(route.api, settings.models), ctx);
     } catch (e) {
       const message = e instanceof FakeConfigError ? `fake providers misconfigured: ${e.message}` : `fake providers failed: ${(e as Error).message}`;
       console.error(message);
@@ -212,6 +213,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
       requests.length = 0;
       queues.clear();
       disconnects = 0;
+      seq = 0;
     },
     waitForDisconnects(count, timeoutMs = 2000) {
       if (disconnects >= count) return Promise.resolve();
