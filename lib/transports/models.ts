@@ -1,0 +1,71 @@
+/**
+ * Model lists from each provider's models endpoint — also Baton's cheap key test (a 401 here
+ * means the key is wrong). OpenAI and compatible: `GET {base}/models`; Anthropic:
+ * `GET /v1/models` (paginated); Gemini: `GET /v1beta/models` (paginated, only models that
+ * support `generateContent` are kept when the provider says which).
+ */
+import { classifyError, TransportError } from './errors';
+import { createAnthropicClient, createGeminiClient, createOpenAIClient } from './clients';
+import { makeNoRedirectFetch, tapFetch, type ResponseTap } from './fetch';
+import type { ListedModel, ListModelsOptions, ProviderConnection } from './types';
+
+/** Most models read from one list (guards against a runaway paginator). */
+const MAX_MODELS = 2_000;
+/** Default whole-call limit, in ms. */
+export const DEFAULT_LIST_TIMEOUT_MS = 30_000;
+
+async function collect<T>(items: AsyncIterable<T>, map: (item: T) => ListedModel | undefined): Promise<ListedModel[]> {
+  const out: ListedModel[] = [];
+  for await (const item of items) {
+    const m = map(item);
+    if (m) out.push(m);
+    if (out.length >= MAX_MODELS) break;
+  }
+  return out;
+}
+
+/**
+ * Lists the models `conn` can use.
+ * @returns `{id, displayName?}` in the provider's order.
+ * @throws TransportError (`invalid_key` for a 401, `timeout` after `opts.timeoutMs`, default
+ *   30 s, …; see `classifyError`); an `AbortError` when `opts.signal` aborts.
+ */
+export async function listModels(conn: ProviderConnection, opts: ListModelsOptions = {}): Promise<ListedModel[]> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS);
+  const tap: ResponseTap = { events: [] };
+  const fetch = tapFetch(makeNoRedirectFetch(opts.fetch), tap);
+  const signal = controller.signal;
+  try {
+    switch (conn.api) {
+      case 'openai-responses':
+      case 'openai-chat':
+        return await collect(createOpenAIClient(conn, fetch).models.list({ signal }), (m) => ({ id: m.id }));
+      case 'anthropic-messages':
+        return await collect(createAnthropicClient(conn, fetch).models.list({ limit: 1000 }, { signal }), (m) => ({ id: m.id, displayName: m.display_name }));
+      case 'gemini-generate-content': {
+        const pager = await createGeminiClient(conn, fetch).models.list({ config: { pageSize: 1000, abortSignal: signal } });
+        return await collect(pager, (m) => {
+          if (!m.name) return undefined;
+          if (m.supportedActions && !m.supportedActions.includes('generateContent')) return undefined;
+          return { id: m.name.replace(/^models\//, ''), ...(m.displayName ? { displayName: m.displayName } : {}) };
+        });
+      }
+      default:
+        throw new TransportError('internal', `no model list for API ${String(conn.api)}`);
+    }
+  } catch (err) {
+    if (timedOut) throw new TransportError('timeout', 'The provider did not list its models in time', { retryable: true });
+    if (opts.signal?.aborted) throw new DOMException('The request was stopped', 'AbortError');
+    throw classifyError(err, { secrets: [conn.apiKey], api: conn.api, headers: tap.headers });
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
