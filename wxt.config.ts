@@ -15,7 +15,9 @@ const PROVIDER_ORIGINS = [
 const TEST_BUILD = process.env.BATON_TEST_BUILD === '1';
 
 export default defineConfig({
-  vite: () => ({ plugins: [preact()] }),
+  // Test builds go to their own folder so they never overwrite a production build.
+  ...(TEST_BUILD ? { outDirTemplate: '{{browser}}-mv{{manifestVersion}}-test' } : {}),
+  vite: () => ({ plugins: [preact()], define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) } }),
   manifest: ({ browser }) => ({
     name: 'Baton',
     description: 'Continue a conversation with another LLM, with your own keys.',
