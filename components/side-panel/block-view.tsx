@@ -1,0 +1,81 @@
+import type { Block } from '../../lib/transcript/schema';
+
+/** Safe JSON for display (tool inputs are arbitrary values). */
+function pretty(v: unknown): string {
+  try {
+    return JSON.stringify(v, null, 2) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+function imageText(b: { mediaType: string; url?: string | undefined }, what: string): string {
+  // R3: a remote image is never fetched; its full URL is shown as text instead.
+  return b.url ? `[${what}: ${b.url}]` : `[${what} attached: ${b.mediaType}]`;
+}
+
+/**
+ * One block of a turn. Every piece of model output is a JSX text child (rendered as
+ * `textContent`, `white-space: pre-wrap`), never HTML (R1–R3). Thinking, tool calls, tool results
+ * and provider items are collapsed, labelled with who produced them.
+ */
+export function BlockView({ block: b, from }: { block: Block; from: string | undefined }) {
+  const by = from ? ` · ${from}` : '';
+  switch (b.type) {
+    case 'text':
+      return <div class="block-text">{b.text}</div>;
+    case 'thinking':
+      return (
+        <details class="block-thinking">
+          <summary>Thinking{by}</summary>
+          <div class="block-text">{b.text || '(the provider did not show this reasoning)'}</div>
+        </details>
+      );
+    case 'redacted_thinking':
+      return (
+        <details class="block-thinking">
+          <summary>Thinking, redacted{by}</summary>
+          <div class="block-text">The provider keeps this reasoning encrypted.</div>
+        </details>
+      );
+    case 'tool_call':
+      return (
+        <details class="block-tool">
+          <summary>
+            Tool call: {b.name}
+            {by}
+          </summary>
+          <pre class="block-code">{pretty(b.input)}</pre>
+        </details>
+      );
+    case 'tool_result':
+      return (
+        <details class="block-tool">
+          <summary>
+            Tool result{b.isError ? ' (error)' : ''} for {b.callId}
+            {by}
+          </summary>
+          <div class="block-text">
+            {typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : imageText(c, 'Image'))).join('\n')}
+          </div>
+        </details>
+      );
+    case 'image':
+      return <div class="block-placeholder">{imageText(b, 'Image')}</div>;
+    case 'document':
+      return <div class="block-placeholder">{b.url ? `[Document: ${b.url}]` : `[Document attached: ${b.title ?? b.mediaType}]`}</div>;
+    case 'provider_item':
+      return (
+        <details class="block-tool">
+          <summary>
+            Provider item ({b.api}){by}
+          </summary>
+          <pre class="block-code">{b.text ?? pretty(b.item)}</pre>
+        </details>
+      );
+    default: {
+      const _exhaustive: never = b;
+      return _exhaustive;
+    }
+  }
+}

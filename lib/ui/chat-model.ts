@@ -1,0 +1,281 @@
+/**
+ * The side panel's model: conversation list, the open conversation, the send target and the
+ * draft. It talks to the background only through a {@link Connector} (DESIGN.md, "Style to
+ * follow" 4) and reloads everything after the events port reconnects (L2).
+ */
+import type { Connector } from '../messaging/client';
+import type { BackgroundEvent, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
+import type { Turn } from '../transcript/schema';
+import { Store } from './store';
+import { applyTextDelta, sortNewestFirst, upsertMeta, upsertTurn } from './turns';
+import { configuredProviders, pickTarget, toProtocolError } from './targets';
+
+export interface ChatState {
+  conversations: ConversationMeta[];
+  /** The open conversation; undefined for a new chat not yet sent. */
+  currentId: string | undefined;
+  turns: Turn[];
+  /** An answer is in flight in the open conversation. */
+  busy: boolean;
+  phase: 'idle' | 'sending' | 'streaming' | 'retrying';
+  /** Seconds until the background retries (while `phase === 'retrying'`). */
+  retryInSec?: number;
+  /** The last answer's failure as the background reported it (richer than `turn.error`); cleared by the next send. */
+  answerError?: ProtocolError;
+  /** A request that failed before anything was stored; the draft is kept (D2). */
+  error?: ProtocolError;
+  settings?: Settings;
+  /** Providers usable for a send: with a key bound to their origin, or a local endpoint. */
+  providers: ProviderStatus[];
+  /** Where the next send goes; `providerId` is '' when no provider is configured. */
+  target: { providerId: string; model: string; thinking?: boolean };
+  /** Model lists per provider, cached in memory for the page's life. */
+  models: Record<string, ModelOption[]>;
+  draft: string;
+  loading: boolean;
+}
+
+const initial: ChatState = {
+  conversations: [],
+  currentId: undefined,
+  turns: [],
+  busy: false,
+  phase: 'idle',
+  providers: [],
+  target: { providerId: '', model: '' },
+  models: {},
+  draft: '',
+  loading: true,
+};
+
+export class ChatModel extends Store<ChatState> {
+  private unsubscribe: (() => void) | undefined;
+  /** The model last chosen per provider in this page, so switching back restores it. */
+  private readonly lastModel = new Map<string, string>();
+  private readonly modelRequests = new Map<string, Promise<void>>();
+
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
+
+  /** `stateTimeoutMs`: after a reconnect, how long "waiting" may show before the reload has answered (L2: < 5 s). */
+  constructor(
+    private readonly connector: Connector,
+    private readonly stateTimeoutMs = 4000,
+  ) {
+    super(initial);
+  }
+
+  /** Subscribes to background events and loads the initial state. Returns `dispose`. */
+  start(): () => void {
+    this.unsubscribe ??= this.connector.subscribe(
+      (e) => this.onEvent(e),
+      () => void this.onReconnect(),
+    );
+    void this.reload();
+    return () => this.dispose();
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    clearTimeout(this.watchdog);
+  }
+
+  /**
+   * The worker restarted (L2): reload everything. Should the background not answer in time, stop
+   * showing an answer as in flight, so the person is never left with a spinner; the reload still
+   * sets the true state when it lands.
+   */
+  private async onReconnect(): Promise<void> {
+    clearTimeout(this.watchdog);
+    let done = false;
+    this.watchdog = setTimeout(() => {
+      if (!done) this.set({ busy: false, phase: 'idle' });
+    }, this.stateTimeoutMs);
+    await this.reload();
+    done = true;
+    clearTimeout(this.watchdog);
+  }
+
+  /** Reloads settings, the list and the open conversation (after a reconnect: events may have been missed). */
+  async reload(): Promise<void> {
+    try {
+      const [settings, list] = await Promise.all([this.connector.request('getSettings', {}), this.connector.request('listConversations', {})]);
+      this.set((s) => {
+        const providers = configuredProviders(settings);
+        const target = providers.some((p) => p.id === s.target.providerId) ? s.target : pickTarget(settings, providers);
+        return { settings, providers, target, conversations: sortNewestFirst(list), loading: false };
+      });
+      if (this.state.currentId) await this.open(this.state.currentId, { keepTarget: true });
+      if (this.state.target.providerId) void this.loadModels(this.state.target.providerId);
+    } catch (e) {
+      // Never leave a spinner behind (L2): show the failure instead.
+      this.set({ loading: false, busy: false, phase: 'idle', error: toProtocolError(e) });
+    }
+  }
+
+  /** Opens a conversation; the target becomes its last target when that provider is usable. */
+  async open(id: string, opts: { keepTarget?: boolean } = {}): Promise<void> {
+    try {
+      const view = await this.connector.request('getConversation', { id });
+      this.set((s) => {
+        const fromConversation = view.meta.lastTarget && s.providers.some((p) => p.id === view.meta.lastTarget!.providerId) ? view.meta.lastTarget : undefined;
+        const target = opts.keepTarget && s.currentId === id ? s.target : (fromConversation ?? (s.settings ? pickTarget(s.settings, s.providers) : s.target));
+        const switched = s.currentId !== id;
+        return {
+          currentId: id,
+          turns: view.turns,
+          busy: view.busy,
+          phase: view.busy ? (s.phase === 'idle' ? 'streaming' : s.phase) : 'idle',
+          conversations: upsertMeta(s.conversations, view.meta),
+          target,
+          ...(switched ? { answerError: undefined, error: undefined } : {}),
+        };
+      });
+      if (this.state.target.providerId) void this.loadModels(this.state.target.providerId);
+    } catch (e) {
+      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+    }
+  }
+
+  /** Starts a new chat: nothing is created until the first send. */
+  newChat(): void {
+    this.set((s) => ({
+      currentId: undefined,
+      turns: [],
+      busy: false,
+      phase: 'idle',
+      answerError: undefined,
+      error: undefined,
+      target: s.settings ? pickTarget(s.settings, s.providers) : s.target,
+    }));
+  }
+
+  setDraft(draft: string): void {
+    this.set({ draft });
+  }
+
+  /** Chooses the provider; the model becomes the one last used with it, or its default. */
+  setProvider(providerId: string): void {
+    this.set((s) => {
+      const p = s.providers.find((x) => x.id === providerId);
+      const fromDefault = s.settings?.defaultTarget?.providerId === providerId ? s.settings.defaultTarget.model : undefined;
+      return { target: { providerId, model: this.lastModel.get(providerId) ?? fromDefault ?? p?.defaultModel ?? '' } };
+    });
+    void this.loadModels(providerId);
+  }
+
+  setModel(model: string): void {
+    this.lastModel.set(this.state.target.providerId, model);
+    this.set((s) => ({ target: { ...s.target, model } }));
+  }
+
+  /** Loads a provider's model list once (cached in memory); failures leave free text only. */
+  loadModels(providerId: string, refresh = false): Promise<void> {
+    if (!providerId) return Promise.resolve();
+    if (!refresh && (this.state.models[providerId] || this.modelRequests.has(providerId))) return this.modelRequests.get(providerId) ?? Promise.resolve();
+    const req = this.connector
+      .request('listModels', { providerId, ...(refresh ? { refresh } : {}) })
+      .then((list) => this.set((s) => ({ models: { ...s.models, [providerId]: list } })))
+      .catch(() => undefined)
+      .finally(() => this.modelRequests.delete(providerId));
+    this.modelRequests.set(providerId, req);
+    return req;
+  }
+
+  /** The target to send to, or undefined when no provider or model is chosen. */
+  sendTarget(): SendTarget | undefined {
+    const t = this.state.target;
+    const model = t.model.trim();
+    if (!t.providerId || !model) return undefined;
+    return { providerId: t.providerId, model, ...(t.thinking !== undefined ? { thinking: t.thinking } : {}) };
+  }
+
+  /** Sends the draft (creating the conversation first for a new chat). Returns whether it was accepted. */
+  async send(): Promise<boolean> {
+    const text = this.state.draft;
+    const target = this.sendTarget();
+    if (!text.trim() || !target || this.state.busy) return false;
+    this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
+    try {
+      let id = this.state.currentId;
+      if (!id) {
+        const meta = await this.connector.request('createConversation', { target });
+        id = meta.id;
+        this.set((s) => ({ currentId: meta.id, turns: [], conversations: upsertMeta(s.conversations, meta) }));
+      }
+      const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target });
+      this.set((s) => ({ draft: s.draft === text ? '' : s.draft }));
+      // The user turn normally arrives as an event first; if it was missed, load it.
+      if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId)) await this.open(id, { keepTarget: true });
+      return true;
+    } catch (e) {
+      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+      return false;
+    }
+  }
+
+  /** Answers again after a failed, interrupted or stopped answer, without a new user turn (L2). */
+  async retry(): Promise<void> {
+    const id = this.state.currentId;
+    const target = this.sendTarget();
+    if (!id || !target || this.state.busy) return;
+    const last = this.state.turns[this.state.turns.length - 1];
+    const failed = last?.role === 'assistant' && last.status !== undefined && last.status !== 'complete' ? last.id : undefined;
+    this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
+    try {
+      await this.connector.request('retryTurn', { conversationId: id, target });
+      // The background removed the failed answer before answering again (send.ts `retry`).
+      if (failed && this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => t.id !== failed) }));
+    } catch (e) {
+      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+    }
+  }
+
+  /** Stops the answer in flight; the partial text is kept as `stopped` (L5). */
+  async stop(): Promise<void> {
+    const id = this.state.currentId;
+    if (!id) return;
+    try {
+      await this.connector.request('stopGeneration', { conversationId: id });
+    } catch (e) {
+      this.set({ error: toProtocolError(e) });
+    }
+  }
+
+  /** Applies one background event. */
+  onEvent(e: BackgroundEvent): void {
+    switch (e.type) {
+      case 'turnUpdated':
+        if (e.conversationId !== this.state.currentId) return;
+        this.set((s) => {
+          const streaming = e.turn.role === 'assistant' && e.turn.status === 'streaming';
+          return { turns: upsertTurn(s.turns, e.turn), ...(streaming ? { busy: true, phase: e.turn.blocks.length ? 'streaming' : s.phase === 'idle' ? 'sending' : s.phase } : {}) };
+        });
+        return;
+      case 'textDelta':
+        if (e.conversationId !== this.state.currentId) return;
+        this.set((s) => ({ turns: applyTextDelta(s.turns, e), phase: 'streaming' }));
+        return;
+      case 'conversationUpdated':
+        this.set((s) => ({ conversations: upsertMeta(s.conversations, e.meta) }));
+        return;
+      case 'conversationDeleted':
+        this.set((s) => ({ conversations: s.conversations.filter((c) => c.id !== e.id) }));
+        if (this.state.currentId === e.id) this.newChat();
+        return;
+      case 'sendStateChanged':
+        if (e.conversationId !== this.state.currentId) return;
+        this.set({
+          busy: e.state !== 'idle',
+          phase: e.state,
+          retryInSec: e.retryInSec,
+          ...(e.error ? { answerError: e.error } : {}),
+        });
+        return;
+      default: {
+        const _exhaustive: never = e;
+        return _exhaustive;
+      }
+    }
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Pure helpers over turns and conversation metadata for the side panel: applying background
+ * events to local state, and reading what to show (origins, provider switches, retry offers).
+ */
+import type { BackgroundEvent, ConversationMeta, ProviderStatus } from '../messaging/protocol';
+import type { Origin, Turn } from '../transcript/schema';
+
+/** Replaces the turn with the same id, or appends it. */
+export function upsertTurn(turns: readonly Turn[], turn: Turn): Turn[] {
+  const i = turns.findIndex((t) => t.id === turn.id);
+  if (i < 0) return [...turns, turn];
+  const out = [...turns];
+  out[i] = turn;
+  return out;
+}
+
+/**
+ * Appends a `textDelta` to block `index` of its turn. A delta that does not fit (unknown turn,
+ * a gap in blocks, another block type) is ignored: the next `turnUpdated` snapshot repairs it.
+ */
+export function applyTextDelta(turns: readonly Turn[], d: Extract<BackgroundEvent, { type: 'textDelta' }>): Turn[] {
+  const i = turns.findIndex((t) => t.id === d.turnId);
+  const turn = turns[i];
+  if (!turn) return [...turns];
+  const blocks = [...turn.blocks];
+  const b = blocks[d.index];
+  if (b === undefined && d.index === blocks.length) blocks.push({ type: d.kind, text: d.text });
+  else if (b && b.type === d.kind) blocks[d.index] = { ...b, text: b.text + d.text };
+  else return [...turns];
+  const out = [...turns];
+  out[i] = { ...turn, blocks };
+  return out;
+}
+
+/** Replaces or adds a conversation's metadata and keeps the list newest first. */
+export function upsertMeta(list: readonly ConversationMeta[], meta: ConversationMeta): ConversationMeta[] {
+  return sortNewestFirst([...list.filter((c) => c.id !== meta.id), meta]);
+}
+
+/** Newest `updatedAt` first (ISO 8601 strings sort as time). */
+export function sortNewestFirst(list: readonly ConversationMeta[]): ConversationMeta[] {
+  return [...list].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+}
+
+/** A provider's display name: its configured name, else the id as stored in the origin. */
+export function providerName(id: string, providers: readonly ProviderStatus[]): string {
+  return providers.find((p) => p.id === id)?.name ?? id;
+}
+
+/** `Anthropic · claude-sonnet-4-5` (plus the endpoint when not the default). */
+export function originLabel(origin: Origin | undefined, providers: readonly ProviderStatus[]): string {
+  if (!origin) return 'unknown model';
+  const where = origin.endpoint ? ` at ${origin.endpoint}` : '';
+  return `${providerName(origin.provider, providers)} · ${origin.model}${where}`;
+}
+
+const originKey = (o: Origin) => `${o.provider}|${o.endpoint ?? ''}`;
+
+/**
+ * For each assistant turn whose provider differs from the previous assistant turn's, the
+ * previous origin (so the UI can say "switched from X to Y"). Keyed by turn id.
+ */
+export function providerSwitches(turns: readonly Turn[]): Map<string, Origin> {
+  const out = new Map<string, Origin>();
+  let prev: Origin | undefined;
+  for (const t of turns) {
+    if (t.role !== 'assistant' || !t.origin) continue;
+    if (prev && originKey(prev) !== originKey(t.origin)) out.set(t.id, prev);
+    prev = t.origin;
+  }
+  return out;
+}
+
+/** What the end of the conversation offers: nothing, or a retry after a failed/cut/missing answer. */
+export type RetryOffer = { kind: 'none' } | { kind: 'retry'; reason: 'interrupted' | 'stopped' | 'error' | 'no_answer'; turn?: Turn };
+
+/**
+ * A retry is offered when no answer is in flight and the last turn is an assistant turn left
+ * `interrupted`, `stopped` or `error` (or still `streaming` though nothing is in flight: the
+ * worker died, L2), or a user turn that never got an answer.
+ */
+export function retryOffer(turns: readonly Turn[], busy: boolean): RetryOffer {
+  const last = turns[turns.length - 1];
+  if (busy || !last) return { kind: 'none' };
+  if (last.role === 'user') return { kind: 'retry', reason: 'no_answer' };
+  if (last.role !== 'assistant') return { kind: 'none' };
+  switch (last.status) {
+    case 'interrupted':
+    case 'streaming':
+      return { kind: 'retry', reason: 'interrupted', turn: last };
+    case 'stopped':
+      return { kind: 'retry', reason: 'stopped', turn: last };
+    case 'error':
+      return { kind: 'retry', reason: 'error', turn: last };
+    default:
+      return { kind: 'none' };
+  }
+}
+
+/** A sentence for a finish that is not a normal end (P4), or undefined. */
+export function finishNote(turn: Turn): string | undefined {
+  const raw = typeof turn.meta?.rawStopReason === 'string' ? turn.meta.rawStopReason : undefined;
+  switch (turn.stopReason) {
+    case 'max_tokens':
+      return 'The answer was cut off: the model reached its output limit.';
+    case 'refusal':
+      return 'The model declined to answer.';
+    case 'content_filter':
+      return `The provider's content filter stopped this answer${raw ? ` (${raw})` : ''}.`;
+    case 'other':
+      return raw ? `The answer ended early (${raw}).` : undefined;
+    default:
+      return undefined;
+  }
+}
