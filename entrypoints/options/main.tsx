@@ -1,4 +1,7 @@
 import { render } from 'preact';
-import { App } from '../../components/App';
+import { browser } from 'wxt/browser';
+import { OptionsPage } from '../../components/options/options-page';
+import { createClient } from '../../lib/messaging/client';
+import '../../components/base.css';
 
-render(<App title="Baton options" />, document.getElementById('app')!);
+render(<OptionsPage connector={createClient()} permissions={browser.permissions} />, document.getElementById('app')!);

@@ -1,0 +1,195 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ProviderStatus, Settings } from '../../lib/messaging/protocol';
+import type { PermissionsLike } from '../../lib/ui/options-model';
+import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { OptionsPage } from './options-page';
+
+afterEach(cleanup);
+
+const FULL_KEY = 'sk-proj-THISISTHEWHOLESECRETKEY-1234567890abcd';
+
+/** A permissions stub that records every request and the order relative to requests. */
+function permissionsStub(grant: boolean, log: string[]): PermissionsLike & { asked: string[][] } {
+  const asked: string[][] = [];
+  return {
+    asked,
+    request: (p) => {
+      asked.push(p.origins);
+      log.push(`permissions.request ${p.origins.join(',')}`);
+      return Promise.resolve(grant);
+    },
+  };
+}
+
+function setup(extra: MockHandlers = {}, settings: Settings = sampleSettings()) {
+  let current = settings;
+  const m: MockConnector = mockConnector({
+    getSettings: () => current,
+    setKey: ({ providerId }) => {
+      const status: ProviderStatus = { ...current.providers.find((p) => p.id === providerId)!, hasKey: true, maskedKey: '••••abcd' };
+      current = { ...current, providers: current.providers.map((p) => (p.id === providerId ? status : p)) };
+      return status;
+    },
+    ...extra,
+  });
+  return m;
+}
+
+async function renderPage(m: MockConnector, permissions: PermissionsLike) {
+  render(<OptionsPage connector={m.connector} permissions={permissions} />);
+  await screen.findByRole('heading', { name: 'Baton options' });
+}
+
+const section = (id: string) => document.querySelector(`[data-provider="${id}"]`) as HTMLElement;
+
+describe('keys (S5)', () => {
+  it('one section per provider, with masked keys only', async () => {
+    await renderPage(setup(), permissionsStub(true, []));
+    expect([...document.querySelectorAll('[data-provider]')].map((e) => e.getAttribute('data-provider'))).toEqual(['openai', 'anthropic', 'google']);
+    expect(section('openai').textContent).toContain('Key saved: ••••abcd');
+    expect(section('google').textContent).toContain('No key saved.');
+    expect((screen.getByLabelText('OpenAI API key') as HTMLInputElement).type).toBe('password');
+  });
+
+  it('saving a key clears the input and leaves only the masked key in the DOM', async () => {
+    const m = setup();
+    await renderPage(m, permissionsStub(true, []));
+    const input = screen.getByLabelText('Google Gemini API key') as HTMLInputElement;
+    fireEvent.input(input, { target: { value: FULL_KEY } });
+    fireEvent.click(within(section('google')).getByRole('button', { name: 'Save key' }));
+    await waitFor(() => expect(section('google').textContent).toContain('Key saved (••••abcd).'));
+    expect(m.callsOf('setKey')).toEqual([{ providerId: 'google', key: FULL_KEY }]);
+    expect((screen.getByLabelText('Google Gemini API key') as HTMLInputElement).value).toBe('');
+    expect(document.body.innerHTML).not.toContain(FULL_KEY);
+    // S5's definition of key material: no 12-character piece of it either
+    for (let i = 0; i + 12 <= FULL_KEY.length; i++) expect(document.body.innerHTML).not.toContain(FULL_KEY.slice(i, i + 12));
+    expect(section('google').textContent).toContain('Key saved: ••••abcd');
+  });
+
+  it('Test key shows the background message; Delete key deletes', async () => {
+    const m = setup({ testKey: () => ({ ok: false, message: 'The provider rejected this key.' }), deleteKey: () => null });
+    await renderPage(m, permissionsStub(true, []));
+    fireEvent.click(within(section('openai')).getByRole('button', { name: 'Test key' }));
+    await waitFor(() => expect(section('openai').textContent).toContain('The provider rejected this key.'));
+    fireEvent.click(within(section('openai')).getByRole('button', { name: 'Delete key' }));
+    await waitFor(() => expect(m.callsOf('deleteKey')).toEqual([{ providerId: 'openai' }]));
+    expect(m.callsOf('testKey')).toEqual([{ providerId: 'openai' }]);
+  });
+});
+
+describe('base URLs (N1)', () => {
+  it('asks for the host permission first, synchronously in the click, then saves', async () => {
+    const log: string[] = [];
+    const m = setup({
+      setBaseUrl: ({ providerId, baseUrl }) => {
+        log.push(`setBaseUrl ${baseUrl}`);
+        return { ...sampleSettings().providers.find((p) => p.id === providerId)!, baseUrl: baseUrl! };
+      },
+    });
+    const perms = permissionsStub(true, log);
+    await renderPage(m, perms);
+    fireEvent.input(screen.getByLabelText('Anthropic base URL'), { target: { value: 'http://127.0.0.1:8787' } });
+    fireEvent.click(within(section('anthropic')).getByRole('button', { name: 'Save base URL' }));
+    // synchronous: asked before the click handler returned
+    expect(perms.asked).toEqual([['http://127.0.0.1:8787/*']]);
+    await waitFor(() => expect(log).toEqual(['permissions.request http://127.0.0.1:8787/*', 'setBaseUrl http://127.0.0.1:8787']));
+    await waitFor(() => expect(section('anthropic').textContent).toContain('Base URL saved: http://127.0.0.1:8787.'));
+  });
+
+  it('when the permission is denied, does not call setBaseUrl and says nothing will be sent there', async () => {
+    const m = setup({ setBaseUrl: () => sampleSettings().providers[0]! });
+    await renderPage(m, permissionsStub(false, []));
+    fireEvent.input(screen.getByLabelText('OpenAI base URL'), { target: { value: 'https://proxy.example.com/v1' } });
+    fireEvent.click(within(section('openai')).getByRole('button', { name: 'Save base URL' }));
+    await waitFor(() => expect(section('openai').textContent).toContain('nothing will be sent there'));
+    expect(m.callsOf('setBaseUrl')).toEqual([]);
+  });
+
+  it('the default origin needs no permission; http:// elsewhere is refused before asking (N4)', async () => {
+    const m = setup({ setBaseUrl: ({ baseUrl }) => ({ ...sampleSettings().providers[0]!, baseUrl: baseUrl! }) });
+    const perms = permissionsStub(true, []);
+    await renderPage(m, perms);
+    fireEvent.input(screen.getByLabelText('OpenAI base URL'), { target: { value: 'http://proxy.example.com' } });
+    fireEvent.click(within(section('openai')).getByRole('button', { name: 'Save base URL' }));
+    expect(section('openai').textContent).toContain('Endpoints must use https://');
+    fireEvent.input(screen.getByLabelText('OpenAI base URL'), { target: { value: 'https://api.openai.com/v1' } });
+    fireEvent.click(within(section('openai')).getByRole('button', { name: 'Save base URL' }));
+    await waitFor(() => expect(m.callsOf('setBaseUrl')).toEqual([{ providerId: 'openai', baseUrl: 'https://api.openai.com/v1' }]));
+    expect(perms.asked).toEqual([]);
+  });
+});
+
+describe('custom endpoints (N1, N4)', () => {
+  const added: ProviderStatus = { id: 'custom-abc', name: 'Local Ollama', api: 'openai-chat', baseUrl: 'http://localhost:11434/v1', hasKey: false, flavor: 'ollama' };
+
+  it('rejects an http:// non-local URL without asking for a permission', async () => {
+    const m = setup({ saveEndpoint: () => added });
+    const perms = permissionsStub(true, []);
+    await renderPage(m, perms);
+    fireEvent.input(screen.getByLabelText('Endpoint name'), { target: { value: 'Sneaky' } });
+    fireEvent.input(screen.getByLabelText('Endpoint base URL'), { target: { value: 'http://evil.example/v1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    expect(await screen.findByText(/Endpoints must use https:\/\//)).toBeTruthy();
+    expect(perms.asked).toEqual([]);
+    expect(m.callsOf('saveEndpoint')).toEqual([]);
+  });
+
+  it('asks first, then saves; the new endpoint gets its own key fields', async () => {
+    const log: string[] = [];
+    const m = setup({
+      saveEndpoint: (input) => {
+        log.push('saveEndpoint');
+        expect(input).toEqual({ name: 'Local Ollama', baseUrl: 'http://localhost:11434/v1', flavor: 'ollama', defaultModel: 'llama3.2' });
+        return added;
+      },
+    });
+    const perms = permissionsStub(true, log);
+    await renderPage(m, perms);
+    fireEvent.input(screen.getByLabelText('Endpoint name'), { target: { value: 'Local Ollama' } });
+    fireEvent.input(screen.getByLabelText('Endpoint base URL'), { target: { value: 'http://localhost:11434/v1' } });
+    fireEvent.change(screen.getByLabelText('Endpoint flavour'), { target: { value: 'ollama' } });
+    fireEvent.input(screen.getByLabelText('Endpoint model'), { target: { value: 'llama3.2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    expect(perms.asked).toEqual([['http://localhost:11434/*']]);
+    await waitFor(() => expect(section('custom-abc')).not.toBeNull());
+    expect(log).toEqual(['permissions.request http://localhost:11434/*', 'saveEndpoint']);
+    expect(screen.getByLabelText('Local Ollama API key')).toBeTruthy();
+    expect((screen.getByLabelText('Endpoint name') as HTMLInputElement).value).toBe('');
+  });
+
+  it('a denied permission adds nothing', async () => {
+    const m = setup({ saveEndpoint: () => added });
+    await renderPage(m, permissionsStub(false, []));
+    fireEvent.input(screen.getByLabelText('Endpoint name'), { target: { value: 'OR' } });
+    fireEvent.input(screen.getByLabelText('Endpoint base URL'), { target: { value: 'https://openrouter.ai/api/v1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    expect(await screen.findByText(/the endpoint was not added and nothing will be sent there/)).toBeTruthy();
+    expect(m.callsOf('saveEndpoint')).toEqual([]);
+  });
+});
+
+describe('default target and delete all data', () => {
+  it('saves the default provider and model', async () => {
+    const m = setup({ setDefaultTarget: () => null });
+    await renderPage(m, permissionsStub(true, []));
+    fireEvent.change(screen.getByLabelText('Default provider'), { target: { value: 'anthropic' } });
+    fireEvent.input(screen.getByLabelText('Default model'), { target: { value: 'claude-sonnet-4-5' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save default' }));
+    await waitFor(() => expect(m.callsOf('setDefaultTarget')).toEqual([{ target: { providerId: 'anthropic', model: 'claude-sonnet-4-5' } }]));
+  });
+
+  it('deletes only after a confirmation step', async () => {
+    const m = setup({ deleteAllData: () => null });
+    await renderPage(m, permissionsStub(true, []));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete all data' }));
+    expect(m.callsOf('deleteAllData')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(m.callsOf('deleteAllData')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete all data' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, delete everything' }));
+    await waitFor(() => expect(screen.getByText('All data deleted.')).toBeTruthy());
+    expect(m.callsOf('deleteAllData')).toEqual([{ confirm: true }]);
+  });
+});

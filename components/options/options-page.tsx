@@ -1,0 +1,76 @@
+import { useEffect, useMemo } from 'preact/hooks';
+import type { Connector } from '../../lib/messaging/client';
+import { describeError } from '../../lib/ui/error-text';
+import { OptionsModel, type PermissionsLike } from '../../lib/ui/options-model';
+import { useStore } from '../../lib/ui/store';
+import { DefaultTargetForm } from './default-target-form';
+import { EndpointForm } from './endpoint-form';
+import { NoteLine } from './note-line';
+import { ProviderSection } from './provider-section';
+
+export interface OptionsPageProps {
+  connector: Connector;
+  /** `browser.permissions` in the extension; a stub in tests. */
+  permissions: PermissionsLike;
+}
+
+/** Keys, base URLs, custom endpoints, the default model and "delete all data". */
+export function OptionsPage({ connector, permissions }: OptionsPageProps) {
+  const model = useMemo(() => new OptionsModel(connector, permissions), [connector, permissions]);
+  useEffect(() => void model.load(), [model]);
+  const s = useStore(model);
+
+  if (s.loading) return <main class="options"><p>Loading…</p></main>;
+  if (!s.settings)
+    return (
+      <main class="options">
+        <h1>Baton options</h1>
+        <p role="alert">{s.loadError ? describeError(s.loadError).sentence : 'Could not load the settings.'}</p>
+      </main>
+    );
+  const settings = s.settings;
+  return (
+    <main class="options">
+      <h1>Baton options</h1>
+      <p class="hint">Keys stay in this browser's extension storage: never synced, never exported, sent only to their own provider, and shown again only masked.</p>
+
+      <section aria-labelledby="providers-h">
+        <h2 id="providers-h">Providers</h2>
+        {settings.providers.map((p) => (
+          <ProviderSection key={`${p.id}|${p.baseUrl ?? ''}`} provider={p} model={model} note={s.notes[p.id]} />
+        ))}
+      </section>
+
+      <section aria-labelledby="endpoints-h">
+        <h2 id="endpoints-h">Add an OpenAI-compatible endpoint</h2>
+        <p class="hint">OpenRouter, Ollama, LM Studio or any server speaking Chat Completions. Baton asks your browser for permission to reach it.</p>
+        <EndpointForm model={model} note={s.notes.endpoint} />
+      </section>
+
+      <section aria-labelledby="default-h">
+        <h2 id="default-h">Default for new chats</h2>
+        <DefaultTargetForm key={`${settings.defaultTarget?.providerId}|${settings.defaultTarget?.model}`} settings={settings} model={model} note={s.notes.default} />
+      </section>
+
+      <section aria-labelledby="delete-h">
+        <h2 id="delete-h">Delete all data</h2>
+        {s.confirmingDelete ? (
+          <div class="confirm" role="group" aria-label="Confirm deletion">
+            <p>This deletes every conversation, API key, endpoint and setting in Baton. It cannot be undone.</p>
+            <button type="button" class="danger" onClick={() => void model.deleteAll()}>
+              Yes, delete everything
+            </button>
+            <button type="button" onClick={() => model.cancelDeleteAll()}>
+              Cancel
+            </button>
+          </div>
+        ) : (
+          <button type="button" class="danger" onClick={() => model.askDeleteAll()}>
+            Delete all data
+          </button>
+        )}
+        <NoteLine note={s.notes.delete} />
+      </section>
+    </main>
+  );
+}

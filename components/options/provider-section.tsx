@@ -1,0 +1,100 @@
+import { useState } from 'preact/hooks';
+import type { ProviderStatus } from '../../lib/messaging/protocol';
+import { DEFAULT_API_ORIGINS } from '../../lib/ui/endpoint-url';
+import type { Note, OptionsModel } from '../../lib/ui/options-model';
+import { NoteLine } from './note-line';
+
+export interface ProviderSectionProps {
+  provider: ProviderStatus;
+  model: OptionsModel;
+  note: Note | undefined;
+}
+
+/**
+ * One provider: its key (masked once saved, S5), test and delete; the base URL for built-ins;
+ * the address and a delete button for custom endpoints.
+ */
+export function ProviderSection({ provider: p, model, note }: ProviderSectionProps) {
+  const [key, setKey] = useState('');
+  const [base, setBase] = useState(p.baseUrl ?? '');
+  const defaultOrigin = DEFAULT_API_ORIGINS[p.id];
+  const headingId = `provider-${p.id}`;
+
+  const saveKey = async () => {
+    const typed = key;
+    // S5: the full key leaves the page state at once; it comes back only if saving failed.
+    setKey('');
+    if (!(await model.saveKey(p.id, typed))) setKey(typed);
+  };
+
+  return (
+    <section class="provider" data-provider={p.id} aria-labelledby={headingId}>
+      <h3 id={headingId}>{p.name}</h3>
+      <p class="key-status">{p.hasKey ? `Key saved: ${p.maskedKey ?? '••••'}` : p.baseUrl && !defaultOrigin ? 'No key saved (local servers may not need one).' : 'No key saved.'}</p>
+      {p.keyInvalid ? <p class="warn">The provider rejected this key the last time it was used. Enter a new one.</p> : null}
+      {p.keyUnbound ? <p class="warn">The saved key was entered for another address. Enter it again to use it with the current one.</p> : null}
+      <div class="row">
+        <input
+          type="password"
+          aria-label={`${p.name} API key`}
+          autocomplete="off"
+          spellcheck={false}
+          placeholder={p.hasKey ? 'Enter a new key to replace it' : 'Paste the API key'}
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              void saveKey();
+            }
+          }}
+        />
+        <button type="button" onClick={() => void saveKey()}>
+          Save key
+        </button>
+        <button type="button" onClick={() => void model.testKey(p.id)}>
+          Test key
+        </button>
+        <button type="button" onClick={() => void model.deleteKey(p.id)} disabled={!p.hasKey}>
+          Delete key
+        </button>
+      </div>
+      {defaultOrigin ? (
+        <div class="row">
+          <input
+            type="url"
+            aria-label={`${p.name} base URL`}
+            placeholder={`${defaultOrigin} (default)`}
+            value={base}
+            onInput={(e) => setBase(e.currentTarget.value)}
+          />
+          {/* N1: saveBaseUrl asks for the host permission before its first await, inside this click. */}
+          <button type="button" onClick={() => void model.saveBaseUrl(p.id, base)}>
+            Save base URL
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setBase('');
+              void model.resetBaseUrl(p.id);
+            }}
+          >
+            Reset
+          </button>
+        </div>
+      ) : (
+        <p class="row">
+          <span>
+            {p.baseUrl} ({p.flavor ?? 'generic'}
+            {p.defaultModel ? `, default model ${p.defaultModel}` : ''})
+          </span>
+          <button type="button" onClick={() => void model.deleteEndpoint(p.id)}>
+            Delete endpoint
+          </button>
+        </p>
+      )}
+      {defaultOrigin ? <p class="hint">Address: {p.baseUrl ?? `${defaultOrigin} (default)`}</p> : null}
+      <NoteLine note={note} />
+    </section>
+  );
+}
