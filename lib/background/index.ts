@@ -45,6 +45,10 @@ export const realClock: Clock = {
       const t = setTimeout(resolve, ms);
       signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
     }),
+  setTimer: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
 };
 
 /** Everything the background holds once the database is open. */

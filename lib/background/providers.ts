@@ -71,9 +71,9 @@ function endpointProvider(ep: EndpointConfig): ResolvedProvider {
   };
 }
 
-/** Endpoints that may be used without a key (local servers). */
+/** Custom endpoints on this machine (Ollama, LM Studio) may be used without a key; built-in providers never. */
 export function keyOptional(p: ResolvedProvider): boolean {
-  return /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(p.origin);
+  return !isBuiltin(p.providerId) && /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(p.origin);
 }
 
 /**

@@ -26,6 +26,8 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms`, or rejects when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Calls `fn` after `ms`; returns a function that cancels it. */
+  setTimer(fn: () => void, ms: number): () => void;
 }
 
 export interface SendDeps {
@@ -213,15 +215,25 @@ export class SendEngine {
           continue;
         }
         const partial = received > 0 && assembler ? assembler.finish() : placeholder;
-        const status = partial.status === 'error' ? partial : { ...partial, status: 'error' as const, error: { type: err.code, message: err.message } };
-        await checkpoint.final(status);
+        // A stream cut short keeps its text as `interrupted` (P3); anything else is an error turn.
+        const ended: Turn =
+          partial.status === 'error'
+            ? partial
+            : partial.status === 'interrupted' && received > 0
+              ? { ...partial, meta: { ...partial.meta, interruptedBy: { type: err.code, message: err.message } } }
+              : { ...partial, status: 'error', error: { type: err.code, message: err.message } };
+        await checkpoint.final(ended);
         broadcast({ type: 'sendStateChanged', conversationId, state: 'idle', error: err });
         return;
       }
     }
   }
 
-  /** Persists snapshots at least every `checkpointMs` or `checkpointChars` (D1) and throttles broadcasts. */
+  /**
+   * Persists snapshots at least every `checkpointMs` or `checkpointChars` (D1): a change that
+   * arrives inside the window is saved when the window ends (a timer), so a stream that stalls
+   * after a burst still has its latest text on disk. Broadcasts are throttled the same way.
+   */
   private checkpointer(conversationId: string, snapshot: () => Turn | undefined) {
     const { store, clock, broadcast } = this.deps;
     const everyMs = this.deps.checkpointMs ?? 1000;
@@ -230,31 +242,46 @@ export class SendEngine {
     let lastSave = clock.now();
     let lastBroadcast = 0;
     let chars = 0;
+    let dirty = false;
+    let finished = false;
+    let timer: (() => void) | undefined;
     let saving: Promise<unknown> = Promise.resolve();
-    let pending = false;
     const save = (turn: Turn) => {
       saving = saving.then(() => store.putTurn(conversationId, turn, new Date(clock.now()).toISOString())).catch(() => undefined);
       return saving;
     };
+    const flush = () => {
+      timer = undefined;
+      if (!dirty || finished) return;
+      const s = snapshot();
+      if (!s) return;
+      dirty = false;
+      chars = 0;
+      lastSave = clock.now();
+      void save(s);
+      broadcast({ type: 'turnUpdated', conversationId, turn: s });
+      lastBroadcast = lastSave;
+    };
     return {
       onEvent(event: unknown) {
+        dirty = true;
         chars += JSON.stringify(event).length;
         const now = clock.now();
+        if (now - lastSave >= everyMs || chars >= everyChars) {
+          timer?.();
+          flush();
+          return;
+        }
         if (now - lastBroadcast >= broadcastMs) {
           const s = snapshot();
           if (s) broadcast({ type: 'turnUpdated', conversationId, turn: s });
           lastBroadcast = now;
         }
-        if ((now - lastSave >= everyMs || chars >= everyChars) && !pending) {
-          const s = snapshot();
-          if (!s) return;
-          pending = true;
-          lastSave = now;
-          chars = 0;
-          void save(s).finally(() => (pending = false));
-        }
+        timer ??= clock.setTimer(flush, Math.max(0, everyMs - (now - lastSave)));
       },
       async final(turn: Turn) {
+        finished = true;
+        timer?.();
         await save(turn);
         broadcast({ type: 'turnUpdated', conversationId, turn });
         const rec = await store.getRecord(conversationId);
