@@ -21,7 +21,7 @@ const answer = (id: string, text: string, status?: Turn['status']): Turn => ({
 });
 
 describe('ConversationStore', () => {
-  it('appends turns and keeps the list metadata in step (D4)', async () => {
+  it('D4 appends turns and keeps the list metadata in step, in one transaction', async () => {
     const s = await store();
     await s.create({ id: 'c1', now: T0 });
     await s.appendTurn('c1', user('u1', 'Hello   there\nfriend'), T1, { title: 'Hello there friend' });
@@ -48,7 +48,7 @@ describe('ConversationStore', () => {
     expect(await db!.count('turns')).toBe(0);
   });
 
-  it('rolls back the turn when the same turn id is appended twice (one transaction)', async () => {
+  it('D4 rolls back the turn and the metadata together when the write fails (one transaction)', async () => {
     const s = await store();
     await s.create({ id: 'c1', now: T0 });
     await s.appendTurn('c1', user('u1', 'x'), T1);
@@ -59,7 +59,7 @@ describe('ConversationStore', () => {
     expect(record.updatedAt).toBe(T1);
   });
 
-  it('replaces a checkpointed turn in place and recovers streaming turns as interrupted (L2)', async () => {
+  it('L2 replaces a checkpointed turn in place and recovers streaming turns as interrupted', async () => {
     const s = await store();
     await s.create({ id: 'c1', now: T0 });
     await s.appendTurn('c1', user('u1', 'x'), T0);
@@ -88,5 +88,29 @@ describe('ConversationStore', () => {
     await s.create({ id: 'c1', now: T0, system: 'Be brief.', title: 'T' });
     await s.appendTurn('c1', user('u1', 'x'), T0);
     expect(await s.toTranscript('c1')).toEqual({ format: 'baton.transcript', version: 1, id: 'c1', title: 'T', createdAt: T0, system: 'Be brief.', turns: [user('u1', 'x')] });
+  });
+});
+
+describe('upgrade ladder (D4)', () => {
+  it('D4 builds every store and index from an empty database', async () => {
+    const s = await store();
+    expect([...s.db.objectStoreNames].sort()).toEqual(['conversations', 'disclosures', 'settings', 'turns', 'vault']);
+    const t = s.db.transaction('turns');
+    expect([...t.store.indexNames].sort()).toEqual(['byStatus', 'byTurnId']);
+    await t.done;
+  });
+
+  it('D4 a migration that throws leaves the old data readable', async () => {
+    const name = `test-${++n}`;
+    const v1 = await openBatonDb(name);
+    const s = new ConversationStore(v1);
+    await s.create({ id: 'c1', now: T0 });
+    await s.appendTurn('c1', user('u1', 'keep me'), T1);
+    v1.close();
+    const { openDB } = await import('idb');
+    await expect(openDB(name, 2, { upgrade: () => { throw new Error('migration bug'); } })).rejects.toThrow();
+    db = await openBatonDb(name);
+    expect(db.version).toBe(1);
+    expect((await new ConversationStore(db).get('c1')).turns).toEqual([user('u1', 'keep me')]);
   });
 });
