@@ -29,7 +29,14 @@ export function blockCounts(t: Transcript): Record<string, number> {
 /** Roles as one letter each (`u`, `a`, `t`), in order. */
 export const roles = (t: Transcript): string => t.turns.map((x) => x.role[0]).join('');
 
-export const TARGETS: readonly { api: WireApi; model: string }[] = [
+/** A conversion target of these tests. */
+export interface TestTarget {
+  api: WireApi;
+  model: string;
+  provider?: string;
+}
+
+export const TARGETS: readonly TestTarget[] = [
   { api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
   { api: 'openai-chat', model: 'gpt-4o' },
   { api: 'openai-responses', model: 'gpt-5.5' },
@@ -40,7 +47,7 @@ export const TARGETS: readonly { api: WireApi; model: string }[] = [
  * The transcript decodes to itself, and converts to each of the four APIs (plus, where given, its
  * own origins: same-origin replay) with a body the contract validators accept.
  */
-export function expectConvertsEverywhere(t: Transcript, extra: readonly { api: WireApi; model: string; provider?: string }[] = []): void {
+export function expectConvertsEverywhere(t: Transcript, extra: readonly TestTarget[] = []): void {
   expect(decodeTranscript(t)).toEqual(t);
   for (const target of [...TARGETS, ...extra]) {
     const res = convertTranscript(t, { ...target, maxOutputTokens: 1024 });
