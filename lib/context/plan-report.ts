@@ -1,0 +1,81 @@
+/**
+ * The plan's report: the converter's report for the fitted transcript, mapped back to the input
+ * transcript's block indices, with a `dropped` fate for every block that is not sent.
+ */
+import type { BlockFate, BlockReport, ConversionReport } from '../transcript/report';
+import type { Transcript } from '../transcript/schema';
+import { blockKey, type Candidate } from './select';
+import type { DroppedTurn, PlanStats } from './types';
+
+export interface ReportInput {
+  transcript: Transcript;
+  /** Included candidates by input turn index. */
+  included: Map<number, Candidate>;
+  /** Dropped turns by input turn index. */
+  dropped: Map<number, DroppedTurn>;
+  /** Block fates from the person's choices (`select.ts`). */
+  fates: Map<string, BlockFate>;
+  /** The converter's report for the fitted transcript (absent when nothing was converted). */
+  converted?: ConversionReport;
+  /** Images removed by the policy. */
+  imagesOmitted: number;
+}
+
+/** Builds the report and the summary counts in one pass over the input blocks. */
+export function assembleReport(input: ReportInput): { report: ConversionReport; stats: PlanStats } {
+  const { transcript, included, dropped, fates, converted } = input;
+  const convertedBlocks = converted?.blocks ?? [];
+  let cursor = 0;
+  const blocks: BlockReport[] = [];
+  let total = 0;
+  const stats: PlanStats = { turns: transcript.turns.length, includedTurns: included.size, thinkingDropped: 0, imagesOmitted: input.imagesOmitted, blocksDropped: 0 };
+  transcript.turns.forEach((turn, i) => {
+    total += turn.blocks.length;
+    const candidate = included.get(i);
+    if (!candidate) {
+      const why = dropped.get(i);
+      const detail = why ? `turn not sent: ${why.detail}` : 'turn not sent';
+      for (let k = 0; k < turn.blocks.length; k++) {
+        const own = fates.get(blockKey(i, k));
+        blocks.push({ turn: turn.id, index: k, fates: [own && own.fate === 'dropped' ? own : { fate: 'dropped', detail }] });
+      }
+      return;
+    }
+    // Blocks of the sent turn, in order, map back to input indices.
+    const sentFates: BlockFate[][] = [];
+    for (let j = 0; j < candidate.sent.blocks.length; j++) {
+      const r = convertedBlocks[cursor];
+      if (r && r.turn === turn.id && r.index === j) {
+        sentFates.push(r.fates);
+        cursor++;
+      } else sentFates.push([{ fate: 'kept', detail: 'sent as is' }]);
+    }
+    for (let k = 0, j = 0; k < turn.blocks.length; k++) {
+      const own = fates.get(blockKey(i, k));
+      let list: BlockFate[];
+      if (candidate.skip?.has(k)) list = [own ?? { fate: 'dropped', detail: 'left out of this send' }];
+      else {
+        const conv = sentFates[j] ?? [{ fate: 'kept', detail: 'sent as is' }];
+        j++;
+        list = own ? [own, ...conv.filter((f) => f.fate !== 'kept')] : conv;
+      }
+      const isDropped = list.some((f) => f.fate === 'dropped');
+      if (isDropped) {
+        stats.blocksDropped++;
+        const type = turn.blocks[k]!.type;
+        if (type === 'thinking' || type === 'redacted_thinking') stats.thinkingDropped++;
+        if (type === 'image' && !own) stats.imagesOmitted++;
+      }
+      blocks.push({ turn: turn.id, index: k, fates: list });
+    }
+  });
+  return {
+    report: {
+      input: { format: 'baton', turns: transcript.turns.length, blocks: total },
+      blocks,
+      synthesized: converted?.synthesized ?? [],
+      warnings: converted?.warnings ?? [],
+    },
+    stats,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Planner properties over generated transcripts (issue 6, "Tests"): never over budget when it
+ * says it fits, never a split tool pair, never starting on an assistant turn, pinned turns always
+ * kept, the oldest exchanges go first, deterministic, and a warm cache never changes the answer.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validateRequest } from '../../test/contract';
+import { transcriptArb } from '../../test/property/arbitraries';
+import type { Transcript } from '../transcript/schema';
+import type { ConvertTarget } from '../transcript/target';
+import { plan } from './plan';
+import { createTokenCache } from './token-cache';
+import type { Policy } from './types';
+
+const TARGETS: ConvertTarget[] = [
+  { api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
+  { api: 'openai-chat', model: 'gpt-4o' },
+  { api: 'openai-responses', model: 'gpt-5.5' },
+  { api: 'gemini-generate-content', model: 'gemini-2.5-flash' },
+];
+
+/** Generated transcripts with some turns pinned. */
+const pinnedTranscriptArb: fc.Arbitrary<Transcript> = transcriptArb.chain((t) =>
+  fc.subarray(t.turns.map((x) => x.id), { maxLength: Math.min(3, t.turns.length) }).map((pinned) => ({
+    ...t,
+    turns: t.turns.map((x) => (pinned.includes(x.id) ? { ...x, meta: { ...x.meta, pinned: true } } : x)),
+  })),
+);
+
+const policyArb: fc.Arbitrary<Policy> = fc.record(
+  { maxTokens: fc.integer({ min: 1, max: 6_000 }), maxTurns: fc.integer({ min: 1, max: 12 }) },
+  { requiredKeys: [] },
+);
+
+describe.each(TARGETS.map((t) => [`${t.api} ${t.model}`, t] as const))('plan properties → %s', (_name, target) => {
+  it('fits within the budget, keeps pairs, pins and the newest exchange, drops oldest first', () => {
+    fc.assert(
+      fc.property(pinnedTranscriptArb, policyArb, (t, policy) => {
+        const p = plan(t, target, policy);
+        const included = new Set(p.included);
+        const turns = t.turns;
+
+        // Never over budget (or over maxTurns) when it says it fits; otherwise it says why.
+        if (p.fits) {
+          expect(p.estimatedInputTokens).toBeLessThanOrEqual(p.inputBudget);
+          if (policy.maxTurns !== undefined) expect(p.included.length).toBeLessThanOrEqual(policy.maxTurns);
+        } else {
+          expect(p.notFit).toBeDefined();
+          expect(p.notFit!.required).toBeGreaterThan(p.notFit!.allowed);
+        }
+        // Never a split tool pair: a tool turn goes with the assistant turn it answers.
+        turns.forEach((x, i) => {
+          if (x.role !== 'tool') return;
+          let j = i - 1;
+          while (j >= 0 && turns[j]!.role === 'tool') j--;
+          if (j >= 0 && turns[j]!.role === 'assistant') expect(included.has(x.id)).toBe(included.has(turns[j]!.id));
+        });
+        // Never starting on an assistant turn (unless the transcript itself does and nothing before it was dropped).
+        if (p.included.length > 0 && p.included[0] !== turns[0]!.id) expect(turns.find((x) => x.id === p.included[0])!.role).toBe('user');
+        // Pinned turns are always kept.
+        for (const x of turns) if (x.meta?.pinned === true) expect(included.has(x.id)).toBe(true);
+        // The newest exchange (from the last user turn on) is always sent.
+        const lastUser = turns.map((x) => x.role).lastIndexOf('user');
+        for (const x of turns.slice(Math.max(0, lastUser))) expect(included.has(x.id)).toBe(true);
+        // Oldest first: a dropped turn has no included turn of an unpinned exchange before it.
+        const exchange = exchangeIndex(t);
+        const pinnedExchange = new Set(turns.filter((x) => x.meta?.pinned === true).map((x) => exchange.get(x.id)));
+        const lastDropped = turns.map((x) => x.id).findLastIndex((id) => !included.has(id));
+        if (lastDropped >= 0) turns.slice(0, lastDropped).forEach((x) => {
+          if (!pinnedExchange.has(exchange.get(x.id))) expect(included.has(x.id)).toBe(false);
+        });
+        // Every dropped turn has a reason; included and dropped partition the turns.
+        expect(p.included.length + p.dropped.length).toBe(turns.length);
+        for (const d of p.dropped) expect(['over-budget', 'over-max-turns']).toContain(d.reason);
+        // The report names every input block once, in order.
+        expect(p.report.blocks.map((b) => `${b.turn}#${b.index}`)).toEqual(turns.flatMap((x) => x.blocks.map((_, k) => `${x.id}#${k}`)));
+        // The body is a valid request for the target.
+        if (p.included.length > 0) expect(validateRequest(target.api, p.body, { model: target.model })).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('is deterministic, and a warm cache gives the same plan as none', () => {
+    const cache = createTokenCache();
+    fc.assert(
+      fc.property(pinnedTranscriptArb, policyArb, (t, policy) => {
+        const cold = JSON.stringify(plan(t, target, policy));
+        expect(JSON.stringify(plan(t, target, policy))).toBe(cold);
+        expect(JSON.stringify(plan(t, target, policy, cache))).toBe(cold);
+        expect(JSON.stringify(plan(structuredClone(t), target, policy, cache))).toBe(cold);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+/** Turn id → index of its exchange (a new exchange at every user turn). */
+function exchangeIndex(t: Transcript): Map<string, number> {
+  const out = new Map<string, number>();
+  let e = 0;
+  t.turns.forEach((x, i) => {
+    if (x.role === 'user' && i > 0) e++;
+    out.set(x.id, e);
+  });
+  return out;
+}

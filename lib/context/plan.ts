@@ -1,0 +1,201 @@
+/**
+ * The context planner (issue 6, "Context planner"): transcript + target + policy → what one
+ * request would disclose. Pure: no network, no storage; token counts come from `tokens.ts` and
+ * are cached per turn in a {@link TokenCache}.
+ */
+import { estimateCostUsd, lookupModel } from '../models/registry';
+import type { ModelInfo } from '../models/types';
+import { convertTranscript } from '../providers';
+import type { ConvertResult } from '../providers/types';
+import { TranscriptError } from '../transcript/codec';
+import type { Transcript } from '../transcript/schema';
+import { isSameOrigin, resolveTarget, type ConvertTarget, type ResolvedTarget } from '../transcript/target';
+import { corrected, fitTurns } from './fit';
+import { contentHash } from './hash';
+import { assembleReport } from './plan-report';
+import { forbiddenReason, validatePolicy } from './policy';
+import { selectTurns, type Candidate } from './select';
+import { cachedCount, cachedTurnCount, cachedTurnHash, correctionRatio, createTokenCache, type TokenCache } from './token-cache';
+import { countRequestBase, countTurn, isExactFamily, tokenizerFamily, type TurnCount, type TurnCountOptions } from './tokens';
+import type { DroppedTurn, Plan, PlanTarget, Policy } from './types';
+
+/** Internal options (used by `planSummary`). */
+export interface PlanOptions {
+  /** Never drop a turn to fit: a request that is too large is reported as not fitting. */
+  keepAll?: boolean;
+}
+
+const FIT_DETAIL: Record<'over-budget' | 'over-max-turns', (p: Policy) => string> = {
+  'over-budget': () => 'over the token budget: the oldest exchanges are dropped first',
+  'over-max-turns': (p) => `over the turn limit (at most ${p.maxTurns} turns): the oldest exchanges are dropped first`,
+};
+
+/**
+ * Plans one request of `transcript` to `target` under `policy` (merge global and conversation
+ * policies first with `mergePolicies`).
+ *
+ * - Input budget = min(`policy.maxTokens`, context window − output reserve), in tokens; the
+ *   output reserve is `target.maxOutputTokens`, else the registry's default output, clamped to
+ *   the model's maximum (as the converters do).
+ * - The person's exclusions and the image policy apply first (`select.ts`); then the oldest
+ *   unpinned exchanges are dropped until the request fits (`fit.ts`). When even the pinned turns
+ *   or the newest exchange do not fit, `fits` is false and `notFit` says why.
+ * - The fitted transcript is converted with `convertTranscript` (policy `foreignReasoning`
+ *   overrides the target's); the report maps every input block to its fate.
+ * - A provider the policy forbids gives `allowed: false`, `forbidden`, nothing included and no body.
+ *
+ * @param cache token counts and corrections to reuse (recommended: one per conversation).
+ * @throws TranscriptError for an invalid policy or `target.maxOutputTokens`.
+ */
+export function plan(transcript: Transcript, target: ConvertTarget, policy: Policy = {}, cache?: TokenCache): Plan {
+  return planTranscript(transcript, target, policy, cache, {});
+}
+
+/** {@link plan} with internal options. */
+export function planTranscript(transcript: Transcript, target: ConvertTarget, policy: Policy, cache: TokenCache | undefined, options: PlanOptions): Plan {
+  validatePolicy(policy);
+  const convertTarget: ConvertTarget = policy.foreignReasoning ? { ...target, foreignReasoning: policy.foreignReasoning } : target;
+  const resolved = resolveTarget(convertTarget);
+  const info = lookupModel(resolved.model, resolved.provider);
+  const maxOutputTokens = outputReserve(resolved, info);
+  const inputBudget = Math.max(0, Math.min(policy.maxTokens ?? Infinity, info.contextWindow - maxOutputTokens));
+  const family = tokenizerFamily(resolved.model);
+  const ratio = isExactFamily(family) ? 1 : correctionRatio(cache, resolved.provider);
+  const planTarget: PlanTarget = { api: resolved.api, model: resolved.model, provider: resolved.provider, ...(resolved.endpoint ? { endpoint: resolved.endpoint } : {}) };
+  const common = { target: planTarget, tokenizer: family, contextWindow: info.contextWindow, maxOutputTokens, inputBudget, correction: ratio };
+
+  const forbidden = forbiddenReason(policy, resolved.provider);
+  if (forbidden) {
+    const dropped = new Map<number, DroppedTurn>();
+    transcript.turns.forEach((t, i) => dropped.set(i, { turn: t.id, reason: 'provider-forbidden', detail: forbidden.message }));
+    const { report, stats } = assembleReport({ transcript, included: new Map(), dropped, fates: new Map(), imagesOmitted: 0 });
+    return {
+      ...common, allowed: false, forbidden, estimatedInputTokens: 0, uncorrectedInputTokens: 0, fits: false, included: [],
+      dropped: [...dropped.values()], turns: transcript.turns.map((t) => ({ id: t.id, role: t.role, tokens: 0, included: false, pinned: t.meta?.pinned === true })),
+      stats, report,
+    };
+  }
+
+  const store = cache ?? createTokenCache();
+  const selection = selectTurns(transcript.turns, policy);
+  const { candidates } = selection;
+  const counts = countCandidates(candidates, resolved, family, policy.images === 'omit', store);
+  const toolActivity = counts.some((c) => c.toolCalls);
+  const systemKey = contentHash([transcript.system ?? null, transcript.tools ?? null]);
+  const baseTokens = cachedCount(store, `${family}\u0001base\u0001${toolActivity ? 1 : 0}\u0001${systemKey}`, () => ({
+    tokens: countRequestBase(transcript.system, transcript.tools, toolActivity, family),
+    toolCalls: false,
+  })).tokens;
+
+  const tokens = counts.map((c) => c.tokens);
+  const fit = fitTurns({ turns: candidates, tokens, keepAll: options.keepAll === true, baseTokens, ratio, budget: inputBudget, ...(policy.maxTurns !== undefined ? { maxTurns: policy.maxTurns } : {}) });
+
+  const droppedByIndex = new Map<number, DroppedTurn>(selection.removed);
+  const includedByIndex = new Map<number, Candidate>();
+  const kept: Candidate[] = [];
+  const tokensByIndex: number[] = new Array<number>(transcript.turns.length).fill(0);
+  candidates.forEach((c, i) => {
+    tokensByIndex[c.index] = tokens[i]!;
+    const reason = fit.dropped[i];
+    if (reason === undefined) {
+      kept.push(c);
+      includedByIndex.set(c.index, c);
+    } else droppedByIndex.set(c.index, { turn: c.turn.id, reason, detail: FIT_DETAIL[reason as 'over-budget' | 'over-max-turns'](policy) });
+  });
+
+  const estimatedInputTokens = corrected(fit.tokens, ratio);
+  const cost = estimateCostUsd(info, { inputTokens: estimatedInputTokens });
+  const result: Omit<Plan, 'report' | 'stats' | 'transcript' | 'body'> = {
+    ...common,
+    allowed: true,
+    estimatedInputTokens,
+    uncorrectedInputTokens: fit.tokens,
+    ...(cost !== undefined ? { estimatedCostUsd: cost } : {}),
+    fits: fit.fits,
+    ...(fit.notFit ? { notFit: fit.notFit } : {}),
+    included: kept.map((c) => c.turn.id),
+    dropped: [...droppedByIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, d]) => d),
+    turns: transcript.turns.map((t, i) => ({ id: t.id, role: t.role, tokens: tokensByIndex[i]!, included: includedByIndex.has(i), pinned: t.meta?.pinned === true })),
+  };
+  // The conversion (the costly part for long histories) runs when its results are first read.
+  return withLazyConversion(result, () => {
+    const fitted: Transcript = { ...transcript, turns: kept.map((c) => c.sent) };
+    const conversion = convertCached(store, fitted, kept, convertTarget, resolved, systemKey, policy.images === 'omit');
+    const { report, stats } = assembleReport({
+      transcript, included: includedByIndex, dropped: droppedByIndex, fates: selection.fates, converted: conversion.result.report, imagesOmitted: selection.imagesOmitted,
+    });
+    return { report, stats, transcript: conversion.transcript, body: conversion.result.body };
+  });
+}
+
+type Lazy = Pick<Plan, 'report' | 'stats' | 'transcript' | 'body'>;
+
+/**
+ * Adds `report`, `stats`, `transcript` and `body` as enumerable properties computed together on
+ * first read (then plain data), so `JSON.stringify`, structured clone and spreads see them.
+ */
+function withLazyConversion(plan: Omit<Plan, keyof Lazy>, compute: () => Lazy): Plan {
+  let done: Lazy | undefined;
+  const keys = ['report', 'stats', 'transcript', 'body'] as const;
+  for (const key of keys) {
+    Object.defineProperty(plan, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        done ??= compute();
+        for (const k of keys) Object.defineProperty(plan, k, { value: done[k], enumerable: true, writable: true, configurable: true });
+        return done[key];
+      },
+    });
+  }
+  return plan as Plan;
+}
+
+/** Output reserve in tokens: the target's limit, else the registry default; never above a known model's maximum. */
+function outputReserve(target: ResolvedTarget, info: ModelInfo): number {
+  const asked = target.maxOutputTokens;
+  if (asked !== undefined && !(Number.isSafeInteger(asked) && asked > 0))
+    throw new TranscriptError('target.maxOutputTokens', `expected a positive integer (tokens), got ${String(asked)}`);
+  const tokens = asked ?? info.defaultOutputTokens;
+  return info.known ? Math.min(tokens, info.maxOutputTokens) : tokens;
+}
+
+/** Per candidate: its uncorrected count, cached by family, counting flags, turn id and content hash. */
+function countCandidates(candidates: readonly Candidate[], target: ResolvedTarget, family: ReturnType<typeof tokenizerFamily>, omitImages: boolean, cache: TokenCache): TurnCount[] {
+  const reasoningAsText = target.foreignReasoning === 'text';
+  const out: TurnCount[] = new Array<TurnCount>(candidates.length);
+  // Variant keys: family and counting options (same origin, reasoning as text, images omitted).
+  const flags = `${reasoningAsText ? 't' : 'd'}${omitImages ? 'o' : 's'}`;
+  const same = `${family}:same:${flags}`;
+  const other = `${family}:other:${flags}`;
+  const sameOpts: TurnCountOptions = { family, sameOrigin: true, reasoningAsText, omitImages };
+  const otherOpts: TurnCountOptions = { family, sameOrigin: false, reasoningAsText, omitImages };
+  let lastAssistantSame = false;
+  for (let i = 0; i < candidates.length; i++) {
+    const { turn, skip } = candidates[i]!;
+    let sameOrigin = false;
+    if (turn.role === 'assistant') sameOrigin = lastAssistantSame = isSameOrigin(turn.origin, target);
+    else if (turn.role === 'tool') sameOrigin = lastAssistantSame;
+    else lastAssistantSame = false;
+    if (skip && skip.size > 0) out[i] = countTurn(turn, { ...(sameOrigin ? sameOpts : otherOpts), skip }); // Rare: not cached.
+    else out[i] = sameOrigin ? cachedTurnCount(cache, turn, same, sameOpts) : cachedTurnCount(cache, turn, other, otherOpts);
+  }
+  return out;
+}
+
+/** Converts the fitted transcript, reusing the cache's last conversion when nothing that matters changed. */
+function convertCached(
+  cache: TokenCache, fitted: Transcript, kept: readonly Candidate[], target: ConvertTarget, resolved: ResolvedTarget, systemKey: string, omitImages: boolean,
+): { transcript: Transcript; result: ConvertResult } {
+  const parts: string[] = [JSON.stringify(resolved), systemKey, omitImages ? '1' : '0'];
+  for (const c of kept) {
+    const h = cachedTurnHash(cache, c.turn);
+    parts.push(c.skip && c.skip.size > 0 ? `${c.turn.id}\u0000${h}\u0000${[...c.skip].join(',')}` : `${c.turn.id}\u0000${h}`);
+  }
+  const key = parts.join('\u0001');
+  if (cache.conversion?.key === key) return cache.conversion;
+  const result = convertTranscript(fitted, target);
+  cache.conversion = { key, transcript: fitted, result };
+  return cache.conversion;
+}
+

@@ -1,0 +1,194 @@
+/**
+ * Token estimates per target (issue 6, "Token estimates per target").
+ *
+ * OpenAI-family models are counted exactly with `gpt-tokenizer` (o200k_base or cl100k_base; only
+ * those two encodings are imported). Claude, Gemini and other models are estimated from
+ * characters and corrected later by the usage their responses report (`token-cache.ts`).
+ * Every count here is in tokens and uncorrected. The numbers and their sources:
+ *
+ * - Characters per token: Claude ≈ 3.5 ("a token approximately represents 3.5 English
+ *   characters", https://docs.anthropic.com/en/docs/about-claude/glossary); Gemini ≈ 4 ("a token
+ *   is equivalent to about 4 characters", https://ai.google.dev/gemini-api/docs/tokens); others
+ *   3.5 (assumed, the more conservative of the two).
+ * - Per message 3 tokens, plus 3 priming the reply (OpenAI Cookbook, "How to count tokens with
+ *   tiktoken", https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken); the same
+ *   numbers are assumed for the other providers (the learned correction absorbs the difference).
+ * - Images (no dimensions are read, one fixed estimate per image): OpenAI 765 = a 1024×1024
+ *   image at high detail, 85 + 4 × 170 (https://platform.openai.com/docs/guides/images-vision,
+ *   "Calculating costs"); Claude 1,600 ≈ the largest unresized image, 1.15 megapixels / 750
+ *   (https://docs.anthropic.com/en/docs/build-with-claude/vision, "Evaluate image size");
+ *   Gemini 1,120 = Gemini 3's default (high) image resolution
+ *   (https://ai.google.dev/gemini-api/docs/media-resolution; a 1024×1024 image on Gemini 2.x is
+ *   four 258-token tiles, 1,032); others 1,600 (assumed).
+ * - PDF pages (pages counted from `/Type /Page` in base64 data, else 1): Claude 3,000, the top of
+ *   "1,500-3,000 tokens per page" (https://docs.anthropic.com/en/docs/build-with-claude/pdf-support);
+ *   Gemini 560 = Gemini 3's default (medium) PDF resolution (media-resolution page above; 258 per
+ *   page on Gemini 2.x); OpenAI 1,500 (assumed: the page's text plus its image,
+ *   https://platform.openai.com/docs/guides/pdf-files); others 3,000 (assumed).
+ * - Claude tool use adds a system prompt of 346 tokens (tool_choice auto/none, Claude 4 and 3.7,
+ *   https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/overview#pricing).
+ * - Tool calls and results: name, id and JSON input or content, plus 5 tokens of framing (assumed).
+ */
+import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { bareModelName } from '../models/normalize';
+import type { Block, ToolDefinition, Turn } from '../transcript/schema';
+import type { TokenizerFamily } from './types';
+
+/** Characters per token of the estimated families. */
+export const CHARS_PER_TOKEN: Readonly<Record<'anthropic' | 'gemini' | 'generic', number>> = { anthropic: 3.5, gemini: 4, generic: 3.5 };
+/** Tokens per image, by family (see the module comment for sources). */
+export const IMAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = { o200k: 765, cl100k: 765, anthropic: 1_600, gemini: 1_120, generic: 1_600 };
+/** Tokens per PDF page, by family. */
+export const PDF_PAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = { o200k: 1_500, cl100k: 1_500, anthropic: 3_000, gemini: 560, generic: 3_000 };
+/** Framing of one message (OpenAI Cookbook; assumed for the others). */
+export const MESSAGE_OVERHEAD = 3;
+/** Tokens priming the reply, once per request (OpenAI Cookbook). */
+export const REPLY_PRIMING = 3;
+/** Framing of one tool call or tool result (assumed). */
+export const TOOL_FRAMING = 5;
+/** Claude's tool-use system prompt (tool_choice auto/none), added when tools are defined or used. */
+export const ANTHROPIC_TOOL_SYSTEM_PROMPT = 346;
+
+/** `gpt-tokenizer` treats special-token text (`<|endoftext|>`) in user content as plain text, as the API does. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/**
+ * The tokenizer family of a model: OpenAI gpt-4o / gpt-4.1 / gpt-4.5 / gpt-5+ / o-series /
+ * gpt-oss → `o200k`; gpt-4 / gpt-4-turbo / gpt-3.5 → `cl100k`; `claude-*` → `anthropic`;
+ * `gemini-*` / `gemma-*` → `gemini`; anything else `generic`. The model id may carry a `models/`
+ * prefix, a `vendor/` prefix or a Bedrock wrapper (`bareModelName`).
+ */
+export function tokenizerFamily(model: string): TokenizerFamily {
+  const bare = bareModelName(model);
+  if (bare.startsWith('claude-')) return 'anthropic';
+  if (bare.startsWith('gemini-') || bare.startsWith('gemma-')) return 'gemini';
+  if (/^gpt-(3\.5|35)|^gpt-4(-|$)/.test(bare)) return 'cl100k';
+  if (/^(gpt-|o\d|chatgpt-|codex-)/.test(bare)) return 'o200k';
+  return 'generic';
+}
+
+/** True for the families counted exactly (no learned correction applies). */
+export function isExactFamily(family: TokenizerFamily): boolean {
+  return family === 'o200k' || family === 'cl100k';
+}
+
+/** Tokens in `text` for a family: exact for OpenAI encodings, ⌈characters / chars-per-token⌉ otherwise. */
+export function countText(text: string, family: TokenizerFamily): number {
+  if (text.length === 0) return 0;
+  switch (family) {
+    case 'o200k':
+      return countO200k(text, PLAIN_TEXT);
+    case 'cl100k':
+      return countCl100k(text, PLAIN_TEXT);
+    default:
+      return Math.ceil(text.length / CHARS_PER_TOKEN[family]);
+  }
+}
+
+/** How the blocks of one turn are counted. */
+export interface TurnCountOptions {
+  family: TokenizerFamily;
+  /** The turn (or, for a tool turn, the assistant turn it answers) is from the target's own origin: its reasoning and provider items are replayed. */
+  sameOrigin: boolean;
+  /** Foreign reasoning is sent as labelled text. */
+  reasoningAsText: boolean;
+  /** Images are left out. */
+  omitImages: boolean;
+  /** Block indices left out of this send. */
+  skip?: ReadonlySet<number>;
+}
+
+/** Uncorrected tokens of one turn as it would be sent, and whether it makes tool calls. */
+export interface TurnCount {
+  tokens: number;
+  toolCalls: boolean;
+}
+
+/** Counts one turn: {@link MESSAGE_OVERHEAD} plus its blocks (see the module comment). */
+export function countTurn(turn: Turn, opts: TurnCountOptions): TurnCount {
+  let tokens = MESSAGE_OVERHEAD;
+  let toolCalls = false;
+  const blocks = turn.blocks;
+  for (let i = 0; i < blocks.length; i++) {
+    if (opts.skip?.has(i)) continue;
+    const block = blocks[i]!;
+    if (block.type === 'tool_call') toolCalls = true;
+    tokens += countBlock(block, opts);
+  }
+  return { tokens, toolCalls };
+}
+
+function countBlock(block: Block, opts: TurnCountOptions): number {
+  const { family } = opts;
+  switch (block.type) {
+    case 'text':
+      return countText(block.text, family);
+    case 'thinking':
+      // Own reasoning is replayed; foreign reasoning only as labelled text (X3).
+      return opts.sameOrigin || opts.reasoningAsText ? countText(block.text, family) : 0;
+    case 'redacted_thinking':
+      // Opaque; providers strip earlier turns' reasoning from the context they bill.
+      return 0;
+    case 'tool_call':
+      return TOOL_FRAMING + countText(block.id, family) + countText(block.name, family) + countText(JSON.stringify(block.input) ?? '', family);
+    case 'tool_result': {
+      let n = TOOL_FRAMING + countText(block.callId, family);
+      if (typeof block.content === 'string') return n + countText(block.content, family);
+      for (const c of block.content) n += c.type === 'text' ? countText(c.text, family) : opts.omitImages ? 0 : IMAGE_TOKENS[family];
+      return n;
+    }
+    case 'image':
+      return opts.omitImages ? 0 : IMAGE_TOKENS[family];
+    case 'document':
+      return countDocument(block.mediaType, block.data, family);
+    case 'provider_item':
+      return opts.sameOrigin ? countText(JSON.stringify(block.item) ?? '', family) : countText(block.text ?? '', family);
+  }
+}
+
+/** PDF: pages × per-page tokens; `text/*`: decoded size / chars-per-token; other types are not sent (0). */
+function countDocument(mediaType: string, data: string | undefined, family: TokenizerFamily): number {
+  if (mediaType === 'application/pdf') return Math.max(1, data === undefined ? 1 : pdfPages(data)) * PDF_PAGE_TOKENS[family];
+  if (mediaType.startsWith('text/')) {
+    const bytes = data === undefined ? 0 : Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+    return Math.ceil(bytes / (isExactFamily(family) ? 4 : CHARS_PER_TOKEN[family as 'anthropic' | 'gemini' | 'generic']));
+  }
+  return 0;
+}
+
+/** Page objects in a base64 PDF (`/Type /Page`, not `/Pages`); 1 when the data cannot be read. */
+export function pdfPages(base64: string): number {
+  let text: string;
+  try {
+    text = atob(base64);
+  } catch {
+    return 1;
+  }
+  const matches = text.match(/\/Type\s*\/Page(?![a-zA-Z])/g);
+  return Math.max(1, matches?.length ?? 0);
+}
+
+/**
+ * Uncorrected tokens of what every request carries besides the turns: {@link REPLY_PRIMING}, the
+ * system prompt (as one message), the tool definitions as JSON, and Claude's tool-use system
+ * prompt when tools are defined or the history uses them.
+ */
+export function countRequestBase(system: string | undefined, tools: readonly ToolDefinition[] | undefined, toolActivity: boolean, family: TokenizerFamily): number {
+  let n = REPLY_PRIMING;
+  if (system !== undefined && system.trim() !== '') n += MESSAGE_OVERHEAD + countText(system, family);
+  if (tools && tools.length > 0) n += countText(JSON.stringify(tools), family);
+  if (family === 'anthropic' && ((tools?.length ?? 0) > 0 || toolActivity)) n += ANTHROPIC_TOOL_SYSTEM_PROMPT;
+  return n;
+}
+
+/**
+ * Whether to ask a provider's token-count endpoint (Anthropic `count_tokens`, Gemini
+ * `countTokens`) instead of estimating: only when `provider` has already received this
+ * conversation, since the call itself discloses the conversation (issue 6).
+ * @param disclosedProviders provider ids the ledger lists for this conversation.
+ */
+export function shouldUseCountEndpoint(provider: string, disclosedProviders: Iterable<string>): boolean {
+  for (const p of disclosedProviders) if (p === provider) return true;
+  return false;
+}

@@ -1,0 +1,158 @@
+/**
+ * Shapes of the context planner (issue 6, "Context planner"): policies, the disclosure plan and
+ * the reasons behind it. Pure types. Units: tokens for every count, US dollars for costs.
+ */
+import type { ConversionReport } from '../transcript/report';
+import type { Role, Transcript, WireApi } from '../transcript/schema';
+
+/**
+ * What may be disclosed, global or per conversation (merge them with `mergePolicies`).
+ * Every field is optional; absent means "no limit" / the default.
+ */
+export interface Policy {
+  /** Most turns one request may carry (a positive integer). */
+  maxTurns?: number;
+  /** Most input tokens one request may carry (a positive integer, estimated). */
+  maxTokens?: number;
+  /** Reasoning another origin produced: dropped (default) or sent as labelled text (X3). */
+  foreignReasoning?: 'drop' | 'text';
+  /** Images sent (default) or left out of every request (reported as dropped). */
+  images?: 'send' | 'omit';
+  /** The only provider id this conversation may go to. */
+  lockedProvider?: string;
+  /** Provider ids this conversation must never go to. */
+  neverProviders?: string[];
+  /** Turn ids the person left out of this send. */
+  excludeTurns?: string[];
+  /** Blocks the person left out of this send (turn id and index in that turn's `blocks`). */
+  excludeBlocks?: { turn: string; index: number }[];
+}
+
+/** How a target's input tokens are counted. */
+export type TokenizerFamily =
+  /** OpenAI gpt-4o, gpt-4.1, gpt-4.5, gpt-5+, o-series, gpt-oss: exact count with o200k_base. */
+  | 'o200k'
+  /** OpenAI gpt-4 / gpt-4-turbo / gpt-3.5: exact count with cl100k_base. */
+  | 'cl100k'
+  /** Claude: characters / 3.5, corrected by reported usage. */
+  | 'anthropic'
+  /** Gemini / Gemma: characters / 4, corrected by reported usage. */
+  | 'gemini'
+  /** Anything else (DeepSeek, Mistral, Llama, unknown): characters / 3.5, corrected by reported usage. */
+  | 'generic';
+
+/** The target a plan is for, with defaults applied (`endpoint` only when not the provider's default). */
+export interface PlanTarget {
+  api: WireApi;
+  model: string;
+  provider: string;
+  endpoint?: string;
+}
+
+/** Why a turn is not in the request. */
+export type DropReason =
+  /** The person left it out (`excludeTurns`, every block in `excludeBlocks`, or the other half of an excluded tool pair). */
+  | 'excluded'
+  /** It held only images and the policy omits images. */
+  | 'images-omitted'
+  /** Its exchange was among the oldest and the request was over the token budget. */
+  | 'over-budget'
+  /** Its exchange was among the oldest and the request was over `maxTurns`. */
+  | 'over-max-turns'
+  /** The policy forbids the target provider: nothing is sent. */
+  | 'provider-forbidden';
+
+export interface DroppedTurn {
+  turn: string;
+  reason: DropReason;
+  /** One readable sentence. */
+  detail: string;
+}
+
+/** Why a target may not receive this conversation (typed, never thrown). */
+export type ForbiddenReason =
+  | { kind: 'locked'; provider: string; lockedProvider: string; message: string }
+  | { kind: 'never'; provider: string; message: string };
+
+/** Why a plan does not fit. */
+export interface NotFitReason {
+  /** Which limit is exceeded. */
+  limit: 'tokens' | 'turns';
+  /**
+   * What alone exceeds it: the system prompt and tool definitions (`system`), the pinned turns
+   * with their exchanges (`pinned`), or the newest exchange, which is always sent (`newest`).
+   */
+  cause: 'system' | 'pinned' | 'newest';
+  /** Tokens (corrected estimate) or turns the request needs at least. */
+  required: number;
+  /** The limit: the input budget in tokens, or `maxTurns`. */
+  allowed: number;
+  message: string;
+}
+
+/** One input turn as planned. */
+export interface PlannedTurn {
+  id: string;
+  role: Role;
+  /** Uncorrected token estimate of the turn as it would be sent (after exclusions and image policy). */
+  tokens: number;
+  included: boolean;
+  pinned: boolean;
+}
+
+/** Counts for the one-line summary above the composer. */
+export interface PlanStats {
+  turns: number;
+  includedTurns: number;
+  /** Thinking / redacted-thinking blocks of included turns that the conversion drops. */
+  thinkingDropped: number;
+  /** Images left out (policy `images: 'omit'`, or dropped by the conversion). */
+  imagesOmitted: number;
+  /** Blocks of included turns that are not sent, all kinds. */
+  blocksDropped: number;
+}
+
+/**
+ * What one request to one target would disclose (issue 6): the turns and blocks, each block's
+ * fate, the estimated input tokens and cost, the window and output reserve, whether it fits,
+ * and what was dropped and why.
+ */
+export interface Plan {
+  target: PlanTarget;
+  /** false when the policy forbids the provider; then nothing is included and there is no body. */
+  allowed: boolean;
+  forbidden?: ForbiddenReason;
+  tokenizer: TokenizerFamily;
+  /** The model's context window (tokens, input + output), from the registry. */
+  contextWindow: number;
+  /** Output reserve: `target.maxOutputTokens`, else the registry default, clamped to the model's maximum (tokens). */
+  maxOutputTokens: number;
+  /** min(policy.maxTokens, contextWindow − maxOutputTokens), never below 0 (tokens). */
+  inputBudget: number;
+  /** Corrected estimate of the request's input tokens (what `fits` compares with `inputBudget`). */
+  estimatedInputTokens: number;
+  /** The same estimate before the learned correction; pass this to `recordUsage`. */
+  uncorrectedInputTokens: number;
+  /** The correction ratio applied (1 for exact tokenizers and before any usage was recorded). */
+  correction: number;
+  /** Input cost in US dollars at the registry's list price; undefined when the price is unknown. */
+  estimatedCostUsd?: number;
+  fits: boolean;
+  notFit?: NotFitReason;
+  /** Ids of the turns sent, in conversation order. */
+  included: string[];
+  /** Turns not sent, in conversation order. */
+  dropped: DroppedTurn[];
+  /** Every input turn, in order. */
+  turns: PlannedTurn[];
+  stats: PlanStats;
+  /**
+   * Every input block once, in input order: the converter's fates for sent blocks (indices of the
+   * input transcript), `dropped` with the reason for everything left out.
+   */
+  report: ConversionReport;
+  /** The transcript actually converted (included turns, excluded blocks and omitted images removed). Absent when not allowed. */
+  transcript?: Transcript;
+  /** The exact request body the converter produced for {@link transcript} (no credentials). Absent when not allowed. */
+  body?: Record<string, unknown>;
+}
