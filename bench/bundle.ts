@@ -1,0 +1,91 @@
+/**
+ * Bundle sizes (issue 9, "Bundle and start-up"): gzip sizes of the built Chrome MV3 extension's
+ * background script, and of the side panel and options pages, each counted as its HTML plus
+ * every file the page loads (scripts, module preloads, stylesheets) and every JS chunk those
+ * import, each shared chunk counted in each page that loads it. Runs `npx wxt build` first when
+ * `.output/chrome-mv3` is missing.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OUTPUT_DIR = path.join(ROOT, '.output/chrome-mv3');
+
+/** One bundle: its files and sizes in bytes. */
+export interface BundleSize {
+  name: 'background' | 'side panel' | 'options';
+  files: string[];
+  rawBytes: number;
+  /** Sum of each file gzipped on its own (level 9), in bytes. */
+  gzipBytes: number;
+}
+
+export type BundleResult = { ok: true; built: boolean; bundles: BundleSize[] } | { ok: false; note: string };
+
+function gzipOf(file: string): { raw: number; gzip: number } {
+  const bytes = fs.readFileSync(file);
+  return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+/** Files an HTML page loads directly (src/href pointing into the extension). */
+function htmlRefs(html: string): string[] {
+  const refs: string[] = [];
+  for (const m of html.matchAll(/\b(?:src|href)="([^"]+)"/g)) {
+    const ref = m[1]!;
+    if (/^(?:[a-z]+:)?\/\//i.test(ref) || ref.startsWith('data:')) continue;
+    refs.push(ref.replace(/^\//, ''));
+  }
+  return refs;
+}
+
+/** Relative JS imports of a module (static and dynamic), resolved against its own folder. */
+function jsImports(file: string, code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+\.js)["']/g)) out.push(path.join(path.dirname(file), m[1]!));
+  return out;
+}
+
+function pageFiles(html: string): string[] {
+  const seen = new Set<string>([html]);
+  const queue = htmlRefs(fs.readFileSync(path.join(OUTPUT_DIR, html), 'utf8'));
+  while (queue.length > 0) {
+    const file = path.normalize(queue.shift()!);
+    if (seen.has(file) || !fs.existsSync(path.join(OUTPUT_DIR, file))) continue;
+    seen.add(file);
+    if (file.endsWith('.js')) queue.push(...jsImports(file, fs.readFileSync(path.join(OUTPUT_DIR, file), 'utf8')));
+  }
+  return [...seen];
+}
+
+function sizeOf(name: BundleSize['name'], files: string[]): BundleSize {
+  let rawBytes = 0;
+  let gzipBytes = 0;
+  for (const f of files) {
+    const s = gzipOf(path.join(OUTPUT_DIR, f));
+    rawBytes += s.raw;
+    gzipBytes += s.gzip;
+  }
+  return { name, files, rawBytes, gzipBytes };
+}
+
+/** Measures the three bundles, building the extension first if needed (never throws: failures become a note). */
+export function benchBundles(progress: (line: string) => void = () => {}): BundleResult {
+  let built = false;
+  if (!fs.existsSync(path.join(OUTPUT_DIR, 'background.js'))) {
+    progress('  .output/chrome-mv3 missing: running npx wxt build');
+    try {
+      execFileSync('npx', ['wxt', 'build'], { cwd: ROOT, stdio: 'pipe' });
+      built = true;
+    } catch (e) {
+      return { ok: false, note: `npx wxt build failed: ${(e as Error).message.split('\n')[0]}` };
+    }
+  }
+  const missing = ['background.js', 'sidepanel.html', 'options.html'].filter((f) => !fs.existsSync(path.join(OUTPUT_DIR, f)));
+  if (missing.length > 0) return { ok: false, note: `not in .output/chrome-mv3: ${missing.join(', ')}` };
+  const bundles = [sizeOf('background', ['background.js']), sizeOf('side panel', pageFiles('sidepanel.html')), sizeOf('options', pageFiles('options.html'))];
+  for (const b of bundles) progress(`  ${b.name}: ${(b.gzipBytes / 1024).toFixed(1)} KB gzip (${b.files.join(', ')})`);
+  return { ok: true, built, bundles };
+}

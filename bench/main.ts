@@ -1,0 +1,150 @@
+/**
+ * `npm run bench [-- --quick] [-- --only conversion,planning,bundle]` (issue 9): runs the
+ * benchmarks, prints one table (each figure, its target, whether it is met) and writes
+ * `bench-results/results.json`. `--quick` is the CI smoke run: smaller inputs and fewer samples,
+ * the same figures and the same table. Run with `--expose-gc` (the npm script does) so every
+ * sample starts from a collected heap.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeTranscript } from '../lib/transcript/codec';
+import { benchBundles, type BundleResult } from './bundle';
+import { captureCount, installCaptureFetch } from './capture';
+import { benchConversion, type ConversionCell, type ConversionInput } from './conversion';
+import { generateTranscript } from './generate';
+import { GC_BETWEEN_SAMPLES, type MeasureOptions } from './harness';
+import { loadPiSession } from './pi-session';
+import { benchPlanning, type PlanningResult } from './planning';
+import { bundleRows, chromiumPendingRows, conversionRows, formatTable, growthOf, planningRows, summary, type Row } from './table';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'bench-results/results.json');
+const SECTIONS = ['conversion', 'planning', 'bundle'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** Sample plan per generated size: full run, and the quick (CI smoke) run. */
+interface Profile {
+  /** Generated sizes (turns); the last is the "large" one planning runs on. */
+  sizes: number[];
+  /** Sizes that carry the floor-ratio target (issue: 1,000 and 10,000 turns). */
+  floorTargetSizes: number[];
+  conversion: (turns: number) => MeasureOptions;
+  planWarm: MeasureOptions;
+  planCold: MeasureOptions;
+}
+
+const FULL: Profile = {
+  sizes: [100, 1_000, 10_000],
+  floorTargetSizes: [1_000, 10_000],
+  conversion: (turns) =>
+    turns <= 100 ? { warmup: 10, minSamples: 25, budgetMs: 4_000, maxSamples: 80 }
+    : turns <= 1_000 ? { warmup: 4, minSamples: 15, budgetMs: 10_000, maxSamples: 40 }
+    : { warmup: 2, minSamples: 7, budgetMs: 45_000, maxSamples: 15 },
+  planWarm: { warmup: 3, minSamples: 15, budgetMs: 3_000, maxSamples: 50 },
+  planCold: { warmup: 1, minSamples: 3, budgetMs: 20_000, maxSamples: 7 },
+};
+
+/** CI smoke run (< 60 s): the large input is 2,000 turns and every figure gets a few samples. */
+const QUICK: Profile = {
+  sizes: [100, 1_000, 2_000],
+  floorTargetSizes: [1_000, 2_000],
+  conversion: (turns) => (turns <= 100 ? { warmup: 3, minSamples: 5, budgetMs: 300, maxSamples: 10 } : { warmup: 1, minSamples: 3, budgetMs: 1_000, maxSamples: 5 }),
+  planWarm: { warmup: 1, minSamples: 5, budgetMs: 300, maxSamples: 10 },
+  planCold: { warmup: 0, minSamples: 1, budgetMs: 0, maxSamples: 1 },
+};
+
+function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Section> } {
+  const quick = argv.includes('--quick');
+  const i = argv.indexOf('--only');
+  const listed = i >= 0 ? (argv[i + 1] ?? '').split(',') : [...SECTIONS];
+  const bad = listed.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+  if (bad.length > 0) throw new Error(`bench: unknown section(s) ${bad.join(', ')}; expected ${SECTIONS.join(', ')}`);
+  return { quick, only: new Set(listed as Section[]) };
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function generated(turns: number): ConversionInput {
+  const t0 = performance.now();
+  const transcript = decodeTranscript(generateTranscript({ turns }));
+  log(`generated ${turns.toLocaleString('en')} turns (${(JSON.stringify(transcript).length / 1e6).toFixed(1)} MB JSON) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return { label: `${turns.toLocaleString('en')} turns`, turns, transcript, generated: true };
+}
+
+async function main(): Promise<void> {
+  const { quick, only } = parseArgs(process.argv.slice(2));
+  const profile = quick ? QUICK : FULL;
+  const started = performance.now();
+  installCaptureFetch(); // No library reaches the network, whatever it tries.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+  if (!GC_BETWEEN_SAMPLES) log('note: run with node --expose-gc (npm run bench does) to collect the heap between samples');
+  const notes: string[] = [];
+
+  const cells: ConversionCell[] = [];
+  let planning: PlanningResult = { ok: false, note: 'not run (--only)' };
+  const largest = profile.sizes.at(-1)!;
+  for (const turns of profile.sizes) {
+    const plans = only.has('planning') && turns === largest;
+    if (!only.has('conversion') && !plans) continue;
+    const input = generated(turns);
+    if (only.has('conversion')) cells.push(...(await benchConversion(input, profile.conversion(turns), log)));
+    if (plans) {
+      log(`planning on ${largest.toLocaleString('en')} turns`);
+      planning = await benchPlanning(input.transcript, profile.planWarm, profile.planCold, log);
+      if (!planning.ok) notes.push(planning.note);
+    }
+  }
+  if (only.has('conversion')) {
+    const pi = await loadPiSession();
+    if (pi.ok) {
+      if (pi.note) notes.push(`pi session: ${pi.note}`);
+      const input: ConversionInput = { label: `pi session (${pi.transcript.turns.length} turns)`, turns: pi.transcript.turns.length, transcript: pi.transcript, generated: false };
+      log(`pi session via ${pi.reader}: ${input.turns} turns`);
+      cells.push(...(await benchConversion(input, profile.conversion(input.turns), log)));
+    } else {
+      notes.push(`pi session ${pi.note}`);
+      log(`pi session ${pi.note}`);
+    }
+  }
+  let bundles: BundleResult = { ok: false, note: 'not run (--only)' };
+  if (only.has('bundle')) {
+    log('bundle sizes');
+    bundles = benchBundles(log);
+  }
+
+  const rows: Row[] = [
+    ...(only.has('conversion') ? conversionRows(cells, profile.floorTargetSizes) : []),
+    ...(only.has('planning') ? planningRows(planning, largest) : []),
+    ...(only.has('bundle') ? bundleRows(bundles) : []),
+    ...chromiumPendingRows('pending: Chromium benchmarks not part of this runner yet'),
+  ];
+  const elapsedS = (performance.now() - started) / 1000;
+  process.stdout.write(`\nBaton benchmarks${quick ? ' (--quick smoke run: smaller inputs, fewer samples)' : ''} · node ${process.version} · ${os.cpus().length} CPUs · load ${os.loadavg()[0]!.toFixed(1)} · gc between samples: ${GC_BETWEEN_SAMPLES ? 'yes' : 'no'}\n\n`);
+  process.stdout.write(`${formatTable(rows)}\n\n${summary(rows)} · ${elapsedS.toFixed(0)} s · ${captureCount()} peer requests intercepted, none sent\n`);
+  for (const n of notes) process.stdout.write(`note: ${n}\n`);
+
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  const json = {
+    date: new Date().toISOString(),
+    quick,
+    sections: [...only],
+    machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
+    gcBetweenSamples: GC_BETWEEN_SAMPLES,
+    elapsedS,
+    conversion: cells,
+    growth: growthOf(cells),
+    planning,
+    bundles,
+    notes,
+    rows,
+  };
+  fs.writeFileSync(RESULTS, `${JSON.stringify(json, null, 2)}\n`);
+  process.stdout.write(`results: ${path.relative(process.cwd(), RESULTS)}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench: ${(e as Error).stack ?? String(e)}\n`);
+  process.exitCode = 1;
+});
