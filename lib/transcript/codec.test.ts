@@ -91,3 +91,26 @@ describe('formatPath', () => {
     expect(formatPath(['meta', 'a-b'])).toBe('meta["a-b"]');
   });
 });
+
+describe('deep input', () => {
+  it('rejects JSON nested deeper than MAX_JSON_DEPTH with a shortened path, in linear time', () => {
+    let input: unknown = 'leaf';
+    for (let i = 0; i < 50_000; i++) input = { a: input };
+    const t = { format: 'baton.transcript', version: 1, id: 'deep', turns: [
+      { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'x' }] },
+      { id: 'a', role: 'assistant', origin: { provider: 'openai', api: 'openai-chat', model: 'gpt-4o' }, blocks: [{ type: 'tool_call', id: 'c', name: 'f', input }] },
+    ] };
+    const started = performance.now();
+    expect(errorOf(t)).toBe('turns[1].blocks[0].input.a.a.a.a.a.a.a…(988 more levels): nested deeper than 1000 levels');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('accepts nesting up to the limit', () => {
+    let input: unknown = 1;
+    for (let i = 0; i < 990; i++) input = [input];
+    const t = decodeTranscript({ format: 'baton.transcript', version: 1, id: 'ok', turns: [
+      { id: 'a', role: 'assistant', origin: { provider: 'openai', api: 'openai-chat', model: 'gpt-4o' }, blocks: [{ type: 'tool_call', id: 'c', name: 'f', input }] },
+    ] });
+    expect(t.turns).toHaveLength(1);
+  });
+});

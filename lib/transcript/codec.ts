@@ -34,10 +34,18 @@ export class TranscriptError extends Error {
   }
 }
 
-/** Formats path segments the way JavaScript would address them: `turns[3].blocks[0].text`. */
+/** Segments shown before a very deep path is shortened with `…`. */
+const PATH_SEGMENTS_SHOWN = 12;
+
+/**
+ * Formats path segments the way JavaScript would address them: `turns[3].blocks[0].text`.
+ * Paths deeper than 12 segments are cut after the 12th with `…(N more levels)`.
+ */
 export function formatPath(path: JsonPath): string {
   let out = '';
-  for (const seg of path) {
+  const shown = path.length > PATH_SEGMENTS_SHOWN + 2 ? path.slice(0, PATH_SEGMENTS_SHOWN) : path;
+  if (shown !== path) return `${formatPath(shown)}…(${path.length - shown.length} more levels)`;
+  for (const seg of shown) {
     if (typeof seg === 'number') out += `[${seg}]`;
     else if (/^[A-Za-z_$][\w$]*$/.test(seg)) out += out ? `.${seg}` : seg;
     else out += `[${JSON.stringify(seg)}]`;
@@ -49,21 +57,42 @@ export function formatPath(path: JsonPath): string {
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
+ * Deepest JSON nesting a transcript may hold (levels below its root). Real tool inputs and
+ * provider payloads are a few dozen levels deep; this bound keeps every later step (the pre-pass,
+ * the converters, `JSON.stringify`) well inside the call stack.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+interface PathNode {
+  parent: PathNode | undefined;
+  key: string | number;
+}
+
+function pathOf(node: PathNode | undefined, root: JsonPath): JsonPath {
+  const out: (string | number)[] = [];
+  for (let n = node; n; n = n.parent) out.push(n.key);
+  return [...root, ...out.reverse()];
+}
+
+/**
  * Throws a {@link TranscriptError} when `value` holds a `__proto__`, `constructor` or `prototype`
- * key at any depth (security-requirements.md I2). Iterative, so deep input cannot overflow the stack.
+ * key at any depth (security-requirements.md I2), or nests deeper than {@link MAX_JSON_DEPTH}.
+ * Iterative and linear in the size of the value, so deep input can neither overflow the stack
+ * nor take quadratic time.
  */
 export function assertNoPrototypeKeys(value: unknown, root: JsonPath = []): void {
-  const stack: [unknown, JsonPath][] = [[value, root]];
+  const stack: [unknown, PathNode | undefined, number][] = [[value, undefined, 0]];
   while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
+    const [v, node, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) throw new TranscriptError(formatPath(pathOf(node, root)), `nested deeper than ${MAX_JSON_DEPTH} levels`);
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...path, i]]);
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], { parent: node, key: i }, depth + 1]);
       continue;
     }
     for (const key of Object.keys(v)) {
-      if (FORBIDDEN_KEYS.has(key)) throw new TranscriptError(formatPath([...path, key]), 'forbidden key');
-      stack.push([(v as Record<string, unknown>)[key], [...path, key]]);
+      if (FORBIDDEN_KEYS.has(key)) throw new TranscriptError(formatPath(pathOf({ parent: node, key }, root)), 'forbidden key');
+      stack.push([(v as Record<string, unknown>)[key], { parent: node, key }, depth + 1]);
     }
   }
 }
