@@ -59,13 +59,14 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
         j++;
         list = own ? [own, ...conv.filter((f) => f.fate !== 'kept')] : conv;
       }
+      const type = turn.blocks[k]!.type;
       const isDropped = list.some((f) => f.fate === 'dropped');
       if (isDropped) {
         stats.blocksDropped++;
-        const type = turn.blocks[k]!.type;
         if (type === 'thinking' || type === 'redacted_thinking') stats.thinkingDropped++;
-        if (type === 'image' && !own) stats.imagesOmitted++;
       }
+      // The converter drops an image or replaces it with a placeholder when the target cannot take it.
+      if (type === 'image' && !own && list.some((f) => f.fate === 'dropped' || f.fate === 'converted')) stats.imagesOmitted++;
       blocks.push({ turn: turn.id, index: k, fates: list });
     }
   });

@@ -79,7 +79,8 @@ export function planTranscript(transcript: Transcript, target: ConvertTarget, po
   const store = cache ?? createTokenCache();
   const selection = selectTurns(transcript.turns, policy);
   const { candidates } = selection;
-  const counts = countCandidates(candidates, resolved, family, policy.images === 'omit', store);
+  // A model without vision gets no images (the converter drops them): count none.
+  const counts = countCandidates(candidates, resolved, family, policy.images === 'omit' || !info.vision, store);
   const toolActivity = counts.some((c) => c.toolCalls);
   const systemKey = contentHash([transcript.system ?? null, transcript.tools ?? null]);
   const baseTokens = cachedCount(store, `${family}\u0001base\u0001${toolActivity ? 1 : 0}\u0001${systemKey}`, () => ({

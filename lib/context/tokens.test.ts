@@ -146,3 +146,16 @@ describe('shouldUseCountEndpoint', () => {
   });
 });
 
+
+describe('models without vision', () => {
+  it('count no image tokens, as the converter sends no images', () => {
+    const t = transcript([turn('u0', 'user', [{ type: 'text', text: 'see' }, { type: 'image', mediaType: 'image/png', data: PNG }])]);
+    const withVision = plan(t, { api: 'openai-chat', model: 'gpt-4o' });
+    const without = plan(t, { api: 'openai-chat', model: 'deepseek-chat', provider: 'deepseek' });
+    expect(withVision.turns[0]!.tokens).toBe(MESSAGE_OVERHEAD + encodeO200k('see').length + 765);
+    expect(without.turns[0]!.tokens).toBe(MESSAGE_OVERHEAD + Math.ceil(3 / 3.5));
+    expect(without.report.blocks[1]!.fates).toEqual([{ fate: 'converted', detail: 'image replaced by a placeholder: the model does not accept images' }]);
+    expect(without.stats.imagesOmitted).toBe(1);
+    expect(withVision.stats.imagesOmitted).toBe(0);
+  });
+});

@@ -106,7 +106,7 @@ export interface PlanStats {
   includedTurns: number;
   /** Thinking / redacted-thinking blocks of included turns that the conversion drops. */
   thinkingDropped: number;
-  /** Images left out (policy `images: 'omit'`, or dropped by the conversion). */
+  /** Images left out: by the policy `images: 'omit'`, or dropped / replaced by a placeholder in the conversion (the model takes no images, or not that type). */
   imagesOmitted: number;
   /** Blocks of included turns that are not sent, all kinds. */
   blocksDropped: number;
@@ -115,7 +115,9 @@ export interface PlanStats {
 /**
  * What one request to one target would disclose (issue 6): the turns and blocks, each block's
  * fate, the estimated input tokens and cost, the window and output reserve, whether it fits,
- * and what was dropped and why.
+ * and what was dropped and why. `report`, `stats`, `transcript` and `body` come from the
+ * conversion, which runs when one of them is first read (they are ordinary enumerable
+ * properties: JSON and structured clone include them).
  */
 export interface Plan {
   target: PlanTarget;
@@ -153,6 +155,9 @@ export interface Plan {
   report: ConversionReport;
   /** The transcript actually converted (included turns, excluded blocks and omitted images removed). Absent when not allowed. */
   transcript?: Transcript;
-  /** The exact request body the converter produced for {@link transcript} (no credentials). Absent when not allowed. */
+  /**
+   * The exact request body the converter produced for {@link transcript} (no credentials). Absent
+   * when not allowed. Shared with the cache's last conversion: read it, copy it, never change it.
+   */
   body?: Record<string, unknown>;
 }
