@@ -8,6 +8,7 @@
 import { TranscriptError } from '../transcript/codec';
 import { runConvert } from './convert';
 import { CliError } from './errors';
+import { runImport, StreamedOutput, type CommandIo } from './import';
 import { runPlan } from './plan';
 import { runRead } from './read';
 
@@ -16,12 +17,14 @@ export const USAGE = `usage:
                 [--thinking on|off] [--max-output-tokens N] [--foreign-reasoning drop|text]
                 [--from <api> [--from-model <id>] [--from-provider <id>]] [FILE | -]
   baton read --api <api> (--stream FILE.jsonl | --response FILE.json)
+  baton import <kind> FILE        (kinds: chatgpt-export, claude-export, baton, <api>, claude-code, codex, gemini-cli, pi)
   baton plan --to <api> --model <id> [--budget-tokens N] [--max-turns N] [FILE | -]
 apis: anthropic-messages, openai-chat, openai-responses, gemini-generate-content`;
 
-const COMMANDS: Record<string, (args: string[]) => unknown> = {
+const COMMANDS: Record<string, (args: string[], io: CommandIo) => unknown> = {
   convert: runConvert,
   read: runRead,
+  import: runImport,
   plan: runPlan,
 };
 
@@ -35,7 +38,8 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
   const run = COMMANDS[command];
   try {
     if (!run) throw new CliError(`unknown command "${command}" (expected ${Object.keys(COMMANDS).join(', ')})`);
-    const result = run(rest);
+    const result = run(rest, { out, err });
+    if (result instanceof StreamedOutput) return result.status;
     out(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (e) {
