@@ -194,9 +194,9 @@ function convertCached(
     parts.push(c.skip && c.skip.size > 0 ? `${c.turn.id}\u0000${h}\u0000${[...c.skip].join(',')}` : `${c.turn.id}\u0000${h}`);
   }
   const key = parts.join('\u0001');
-  if (cache.conversion?.key === key) return cache.conversion;
+  if (cache.conversion?.key === key) return { transcript: fitted, result: cache.conversion.result };
   const result = convertTranscript(fitted, target);
-  cache.conversion = { key, transcript: fitted, result };
-  return cache.conversion;
+  cache.conversion = { key, result };
+  return { transcript: fitted, result };
 }
 

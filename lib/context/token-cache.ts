@@ -6,7 +6,7 @@
  */
 import { TranscriptError } from '../transcript/codec';
 import type { ConvertResult } from '../providers/types';
-import type { Transcript, Turn } from '../transcript/schema';
+import type { Turn } from '../transcript/schema';
 import { turnContentHash } from './hash';
 import { countTurn, type TurnCount, type TurnCountOptions } from './tokens';
 
@@ -30,7 +30,7 @@ export interface TokenCache {
    */
   memo: WeakMap<Turn, TurnMemo>;
   /** The last conversion (one slot): reused when the fitted transcript and target are the same. */
-  conversion?: { key: string; transcript: Transcript; result: ConvertResult };
+  conversion?: { key: string; result: ConvertResult };
 }
 
 /** What the cache remembers about one turn object. */
