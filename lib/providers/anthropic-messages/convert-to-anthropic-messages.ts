@@ -16,10 +16,10 @@ import { prepareTranscript, type PrepareCapabilities, type PreparedTurn } from '
 import type { ReportBuilder } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
-import { isBlank } from '../../transcript/text';
 import type { ConvertResult } from '../types';
 import { dropUnansweredServerTools } from './convert-anthropic-messages-server-tools';
 import { encodeBlock } from './convert-anthropic-messages-blocks';
+import { replayNative } from './convert-anthropic-messages-native';
 import {
   compactMessages,
   enforceThinkingFirst,
@@ -29,12 +29,11 @@ import {
   trimFinalAssistant,
 } from './convert-anthropic-messages-thinking';
 import type {
-  AnthropicContentBlock,
   AnthropicMessagesBody,
   DraftBlock,
   DraftMessage,
 } from './convert-anthropic-messages-types';
-import { ANTHROPIC_API, isObject } from './read-anthropic-messages-content';
+import { ANTHROPIC_API } from './read-anthropic-messages-content';
 
 export type { AnthropicContentBlock, AnthropicMessage, AnthropicMessagesBody } from './convert-anthropic-messages-types';
 
@@ -146,28 +145,6 @@ function encodeTurn(turn: PreparedTurn, report: ReportBuilder): DraftMessage {
   for (const pb of turn.blocks)
     for (const block of encodeBlock(pb, { report })) blocks.push({ block, ...(pb.ref ? { ref: pb.ref } : {}) });
   return { role, blocks };
-}
-
-/**
- * Same-origin replay (A-K1, X3): the turn's own content array (or string), verbatim. The pre-pass
- * sets `native` only when no block of the turn was changed, ids and names included. Undefined
- * (rebuild from blocks, with a warning) when the payload is not an Anthropic content array.
- */
-function replayNative(turn: PreparedTurn, report: ReportBuilder): DraftBlock[] | undefined {
-  const source = turn.sources[0];
-  if (!source || turn.sources.length !== 1) return undefined;
-  const payload = turn.native?.payload;
-  const content: unknown[] | undefined =
-    typeof payload === 'string'
-      ? isBlank(payload) ? undefined : [{ type: 'text', text: payload }]
-      : Array.isArray(payload) && payload.length > 0 && payload.every((b) => isObject(b) && typeof b.type === 'string') ? payload : undefined;
-  if (!content) {
-    report.warn(`turn ${source.id}: its native payload is not an Anthropic content array; rebuilt from its blocks`);
-    return undefined;
-  }
-  source.blocks.forEach((_, index) => report.add({ turn: source.id, index }, 'replayed-native', 'same-origin content replayed verbatim (A-K1)'));
-  const aligned = content.length === source.blocks.length;
-  return content.map((block, index) => ({ block: block as AnthropicContentBlock, ...(aligned ? { ref: { turn: source.id, index } } : {}) }));
 }
 
 /**
