@@ -212,6 +212,16 @@ describe('baton and native histories', () => {
     expect(r.skipped).toEqual([{ id: 'bad', reason: '[1]: turns[0].origin: required on assistant turns' }]);
   });
 
+  it('baton: a broken pretty-printed document is one JSON error, not a list of bad lines', () => {
+    expect(() => run('baton', enc(JSON.stringify(transcript('a'), null, 2).slice(0, -2)))).toThrow(/^invalid JSON: /);
+  });
+
+  it('records the import time when asked, and only then', () => {
+    const bytes = enc(JSON.stringify(transcript('a')));
+    expect(importFile('baton', bytes, { now: '2026-05-05T05:05:05.000Z' }).conversations[0]!.meta).toEqual({ importedAt: '2026-05-05T05:05:05.000Z' });
+    expect(importFile('baton', bytes).conversations[0]!.meta).toBeUndefined();
+  });
+
   it('baton: JSONL, with a line that is not JSON skipped by line number', () => {
     const r = run('baton', jsonl(transcript('a'), '{oops', transcript('b')));
     expect(r.conversations.map((t) => t.id)).toEqual(['a', 'b']);

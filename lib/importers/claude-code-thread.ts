@@ -18,6 +18,8 @@ export interface ClaudeCodeEntry {
   parentUuid?: string;
   sidechain: boolean;
   agentId?: string;
+  /** The entry's `type`: who wrote the message. */
+  role: 'user' | 'assistant';
   isMeta: boolean;
   timestamp?: string;
   message: JsonObject;
@@ -37,7 +39,7 @@ const SYNTHETIC_MODEL = '<synthetic>';
 function groups(entries: readonly ClaudeCodeEntry[]): Group[] {
   const out: Group[] = [];
   for (const e of entries) {
-    const role = e.message.role === 'assistant' ? 'assistant' : 'user';
+    const role = e.role;
     const content = e.message.content;
     const id = str(e.message.id);
     const last = out[out.length - 1];

@@ -32,7 +32,7 @@ function sidechainKey(e: ClaudeCodeEntry, byUuid: Map<string, ClaudeCodeEntry>):
 function userTitle(entries: readonly ClaudeCodeEntry[]): string | undefined {
   let fallback: string | undefined;
   for (const e of entries) {
-    if (e.message.role !== 'user') continue;
+    if (e.role !== 'user') continue;
     const c = e.message.content;
     const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('') : '';
     if (!text.trim()) continue;
@@ -88,7 +88,7 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
     }
     if (uuid !== undefined) seen.add(uuid);
     sessionId ??= str(v.sessionId);
-    const e: ClaudeCodeEntry = { line: l.line, sidechain: v.isSidechain === true, isMeta: v.isMeta === true, message: { ...v.message, role: v.type } };
+    const e: ClaudeCodeEntry = { line: l.line, role: v.type, sidechain: v.isSidechain === true, isMeta: v.isMeta === true, message: v.message };
     if (uuid !== undefined) e.uuid = uuid;
     if (str(v.parentUuid)) e.parentUuid = str(v.parentUuid)!;
     if (str(v.agentId)) e.agentId = str(v.agentId)!;

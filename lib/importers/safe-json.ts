@@ -62,7 +62,8 @@ export function parseJsonLines(text: string): JsonLine[] {
 
 /**
  * A file that is one JSON document, or JSONL (one document per line): the whole text is tried as
- * one document first; when that fails and the text has several lines, it is read as JSONL.
+ * one document first; when that fails and the text has several lines of which at least one
+ * parses, it is read as JSONL.
  * @throws TranscriptError when the text is neither.
  */
 export function parseJsonOrLines(text: string): { kind: 'json'; doc: SafeJson } | { kind: 'jsonl'; lines: JsonLine[] } {
@@ -70,7 +71,8 @@ export function parseJsonOrLines(text: string): { kind: 'json'; doc: SafeJson } 
     return { kind: 'json', doc: parseJsonSafe(text) };
   } catch (e) {
     const lines = parseJsonLines(text);
-    if (lines.length < 2) throw e;
+    // A broken pretty-printed document is not JSONL: report the document's own error.
+    if (lines.length < 2 || lines.every((l) => 'error' in l)) throw e;
     return { kind: 'jsonl', lines };
   }
 }
