@@ -25,7 +25,8 @@ import type {
   ToolCallBlock,
   ToolResultBlock,
 } from '../../transcript/schema';
-import { isBlank } from '../../transcript/text';
+import { fenced, isBlank } from '../../transcript/text';
+import { assistantBlockProblem } from './convert-anthropic-messages-native';
 import type { AnthropicContentBlock, AnthropicVerbatimBlock } from './convert-anthropic-messages-types';
 import { ANTHROPIC_API, isObject } from './read-anthropic-messages-content';
 
@@ -35,6 +36,8 @@ export const EMPTY_RESULT_TEXT = '(empty result)';
 /** What the block encoders need besides the block itself. */
 export interface EncodeContext {
   report: ReportBuilder;
+  /** The role of the message the blocks go into (A-R1: some blocks belong in one role only). */
+  role: 'user' | 'assistant';
 }
 
 /**
@@ -180,13 +183,34 @@ export function encodeDocument(b: DocumentBlock, ref: BlockRef | undefined, ctx:
 
 /**
  * `provider_item` of this API from the same origin → the item verbatim, in place (server tool
- * use and results, MCP blocks, compaction…; transcript-v1.md). Anything else cannot be sent: the
- * pre-pass has already converted foreign items, so this only drops malformed ones.
+ * use and results, MCP blocks, compaction…; transcript-v1.md), when it is a well-formed block of a
+ * type an assistant message takes ({@link assistantBlockProblem}; A-R1). Not replayed: a client
+ * `tool_use` (it pairs with a result only as a `tool_call` block, A-T3), and any item in a user
+ * message (a tool turn's item). Such an item is sent as its `text`, fenced and labelled, or
+ * dropped when it has none; either way reported. The pre-pass has already converted foreign items.
  */
 export function encodeProviderItem(b: ProviderItemBlock, pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock[] {
-  if (pb.sameOrigin && b.api === ANTHROPIC_API && isObject(b.item) && typeof b.item.type === 'string')
-    return [b.item as AnthropicVerbatimBlock];
-  const why = !pb.sameOrigin || b.api !== ANTHROPIC_API ? `a ${b.api} item replays only to its own origin (X3)` : 'the item is not a typed content block';
-  ctx.report.add(pb.ref, 'dropped', why);
+  if (!pb.sameOrigin || b.api !== ANTHROPIC_API) {
+    ctx.report.add(pb.ref, 'dropped', `a ${b.api} item replays only to its own origin (X3)`);
+    return [];
+  }
+  const problem = providerItemProblem(b.item, ctx.role);
+  if (problem === undefined) return [b.item as AnthropicVerbatimBlock];
+  const type = isObject(b.item) && typeof b.item.type === 'string' ? `${b.item.type} ` : '';
+  if (b.text !== undefined && !isBlank(b.text)) {
+    ctx.report.add(pb.ref, 'converted', `item not replayed (${problem}): its text was sent instead`);
+    return [{ type: 'text', text: fenced(`[${ANTHROPIC_API} ${type}item, as text]`, b.text) }];
+  }
+  ctx.report.add(pb.ref, 'dropped', `item not replayed (${problem}) and has no text`);
   return [];
+}
+
+/** Why a same-origin item cannot be replayed in a message of `role`, or undefined when it can. */
+function providerItemProblem(item: unknown, role: EncodeContext['role']): string | undefined {
+  const problem = assistantBlockProblem(item);
+  if (problem !== undefined) return problem;
+  const type = (item as { type: string }).type;
+  if (type === 'tool_use') return 'a client tool_use pairs with its result only as a tool_call block (A-T3)';
+  if (role === 'user') return `${type} belongs in an assistant message (A-R1)`;
+  return undefined;
 }

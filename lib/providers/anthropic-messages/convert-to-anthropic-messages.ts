@@ -143,7 +143,7 @@ function encodeTurn(turn: PreparedTurn, report: ReportBuilder): DraftMessage {
   if (native) return { role, blocks: native };
   const blocks: DraftBlock[] = [];
   for (const pb of turn.blocks)
-    for (const block of encodeBlock(pb, { report })) blocks.push({ block, ...(pb.ref ? { ref: pb.ref } : {}) });
+    for (const block of encodeBlock(pb, { report, role })) blocks.push({ block, ...(pb.ref ? { ref: pb.ref } : {}) });
   return { role, blocks };
 }
 
