@@ -114,3 +114,20 @@ describe('deep input', () => {
     expect(t.turns).toHaveLength(1);
   });
 });
+
+describe('media sources', () => {
+  const withImage = (image: Record<string, unknown>) => base([user([{ type: 'image', mediaType: 'image/png', ...image }])]);
+  it.each([
+    [{ data: 'data:image/png;base64,AAAA' }, 'turns[0].blocks[0].data: base64 without a "data:" prefix expected'],
+    [{ data: '' }, 'turns[0].blocks[0].data: empty data'],
+    [{ data: 'not base64!' }, 'turns[0].blocks[0].data: not standard base64'],
+    [{ url: '' }, 'turns[0].blocks[0].url: expected an http(s) or gs:// URL'],
+    [{ url: 'file:///etc/passwd' }, 'turns[0].blocks[0].url: expected an http(s) or gs:// URL'],
+  ])('rejects an image source %j', (image, message) => {
+    expect(errorOf(withImage(image))).toBe(message);
+  });
+  it('accepts base64 data and http(s) URLs', () => {
+    expect(() => decodeTranscript(withImage({ data: 'iVBORw0KGgo=' }))).not.toThrow();
+    expect(() => decodeTranscript(withImage({ url: 'https://example.com/a.png?x=1' }))).not.toThrow();
+  });
+});

@@ -141,6 +141,7 @@ function imageProblem(b: ImageBlock, media: MediaCapabilities, assistantForbidde
   if (!media.vision) return 'the model does not accept images';
   if (assistantForbidden) return 'the API does not accept images in assistant turns (C-R2, A-I2)';
   if (b.url !== undefined && !media.imageUrls) return 'the API takes only inline image data, not URLs';
+  if (b.url !== undefined && !/^https?:/i.test(b.url)) return `${b.url.split(':')[0]}: URIs can only be read on Google Cloud`;
   // A URL source carries no media type on the wire, so a generic one (`image/*`) is fine there.
   const generic = b.url !== undefined && (b.mediaType === 'image/*' || b.mediaType === 'application/octet-stream');
   if (!generic && !media.imageMediaTypes.includes(b.mediaType)) return `${b.mediaType} is not an accepted image type (A-I1, C-I1, G-I1)`;
@@ -149,7 +150,7 @@ function imageProblem(b: ImageBlock, media: MediaCapabilities, assistantForbidde
 
 function prepareDocument(b: DocumentBlock, ref: BlockRef, ctx: BlockContext): Block[] {
   const { media, report } = ctx;
-  const ok = media.documentMediaTypes.includes(b.mediaType) && (b.url === undefined || media.documentUrls);
+  const ok = media.documentMediaTypes.includes(b.mediaType) && (b.url === undefined || (media.documentUrls && /^https?:/i.test(b.url)));
   if (ok) return [b];
   const title = b.title ? `"${b.title}" ` : '';
   if (b.mediaType.startsWith('text/') && b.data !== undefined) {

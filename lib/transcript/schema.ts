@@ -83,12 +83,21 @@ export const toolCallBlockSchema = z.strictObject({
 });
 export type ToolCallBlock = z.infer<typeof toolCallBlockSchema>;
 
+/** Standard base64 (RFC 4648 §4), no `data:` prefix, no line breaks, not empty. */
+const base64Data = z
+  .string()
+  .min(1, 'empty data')
+  .refine((s) => !s.startsWith('data:'), 'base64 without a "data:" prefix expected')
+  .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s), 'not standard base64');
+/** An absolute http(s) URL, or a Cloud Storage `gs://` URI (Gemini `fileData`): nothing else can be fetched by a provider. */
+const httpUrl = z.string().refine((s) => /^(https?|gs):\/\/[^\s/$.?#][^\s]*$/i.test(s), 'expected an http(s) or gs:// URL');
+
 const imageFields = {
   type: z.literal('image'),
   mediaType: z.string().min(1),
   /** base64 without a `data:` prefix. */
-  data: z.string().optional(),
-  url: z.string().optional(),
+  data: base64Data.optional(),
+  url: httpUrl.optional(),
   meta: metaSchema.optional(),
 };
 const exactlyOneSource = (v: { data?: string | undefined; url?: string | undefined }) =>
@@ -102,8 +111,8 @@ export const documentBlockSchema = z
   .strictObject({
     type: z.literal('document'),
     mediaType: z.string().min(1),
-    data: z.string().optional(),
-    url: z.string().optional(),
+    data: base64Data.optional(),
+    url: httpUrl.optional(),
     title: z.string().optional(),
     meta: metaSchema.optional(),
   })
