@@ -1,4 +1,5 @@
 import type { Block } from '../../lib/transcript/schema';
+import { MarkdownView } from '../markdown/markdown-view';
 
 /** Safe JSON for display (tool inputs are arbitrary values). */
 function pretty(v: unknown): string {
@@ -14,16 +15,27 @@ function imageText(b: { mediaType: string; url?: string | undefined }, what: str
   return b.url ? `[${what}: ${b.url}]` : `[${what} attached: ${b.mediaType}]`;
 }
 
+export interface BlockViewProps {
+  block: Block;
+  /** Who produced it (`Anthropic · claude-…`), shown on collapsed blocks. */
+  from: string | undefined;
+  /** Render text as markdown (assistant answers); otherwise text stays literal (what the person typed). */
+  markdown?: boolean;
+  /** The turn is still streaming (its last text block stays open). */
+  streaming?: boolean;
+}
+
 /**
- * One block of a turn. Every piece of model output is a JSX text child (rendered as
- * `textContent`, `white-space: pre-wrap`), never HTML (R1–R3). Thinking, tool calls, tool results
- * and provider items are collapsed, labelled with who produced them.
+ * One block of a turn. Assistant text is markdown through the R1–R3 pipeline
+ * (`components/markdown`); everything else from a model is a JSX text child (rendered as
+ * `textContent`, `white-space: pre-wrap`), never HTML. Thinking, tool calls, tool results and
+ * provider items are collapsed, labelled with who produced them.
  */
-export function BlockView({ block: b, from }: { block: Block; from: string | undefined }) {
+export function BlockView({ block: b, from, markdown = false, streaming = false }: BlockViewProps) {
   const by = from ? ` · ${from}` : '';
   switch (b.type) {
     case 'text':
-      return <div class="block-text">{b.text}</div>;
+      return markdown ? <MarkdownView text={b.text} streaming={streaming} /> : <div class="block-text">{b.text}</div>;
     case 'thinking':
       return (
         <details class="block-thinking">

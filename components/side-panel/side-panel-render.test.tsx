@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../testing/happy-dom-compat';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMeta, ErrorCode } from '../../lib/messaging/protocol';

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import '../testing/happy-dom-compat';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMeta, ConversationView } from '../../lib/messaging/protocol';

@@ -25,7 +25,13 @@ export function TurnView({ turn, providers, showError }: TurnViewProps) {
         {from ? <span class="turn-origin">{from}</span> : null}
       </header>
       {turn.blocks.map((b, i) => (
-        <BlockView key={i} block={b} from={b.type === 'text' ? undefined : from} />
+        <BlockView
+          key={i}
+          block={b}
+          from={b.type === 'text' ? undefined : from}
+          markdown={turn.role === 'assistant'}
+          streaming={turn.status === 'streaming' && i === turn.blocks.length - 1}
+        />
       ))}
       {turn.status === 'streaming' && turn.blocks.length === 0 ? <p class="turn-note">Waiting for the first words…</p> : null}
       {note ? <p class="turn-note">{note}</p> : null}

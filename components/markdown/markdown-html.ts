@@ -1,0 +1,80 @@
+/**
+ * Markdown → HTML *string* for model output, with every place where raw markup could pass made
+ * inert before the sanitiser even runs (security-requirements.md R1–R3):
+ * - raw HTML (block or inline) is escaped and shown as the literal text the model wrote;
+ * - images never become `<img>`: a `<span class="md-image" title=URL>` marker is emitted, which
+ *   `sanitize.ts` turns into a click-to-open placeholder showing the full URL (R3);
+ * - links are emitted with their destination escaped exactly once; `sanitize.ts` decides whether
+ *   they stay anchors (R2);
+ * - task-list checkboxes become text (no `<input>`).
+ * The string still goes through DOMPurify (`sanitize.ts`) before it touches a document.
+ */
+import { Lexer, Marked, type Token, type Tokens, type TokensList } from 'marked';
+
+/** Escapes text for HTML text and double-quoted attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** A code fence's language as a class-safe word, or '' (it only ever names the block). */
+export function fenceLanguage(lang: string | undefined): string {
+  const word = (lang ?? '').trim().split(/\s+/)[0] ?? '';
+  return /^[\w+#.-]{1,30}$/.test(word) ? word : '';
+}
+
+const marked = new Marked({
+  gfm: true,
+  // Chat models write single newlines as line breaks.
+  breaks: true,
+  renderer: {
+    html({ text, block }: Tokens.HTML | Tokens.Tag): string {
+      // R1: no raw HTML passthrough at all; the model's markup is shown as text.
+      return block ? `<p class="md-raw">${escapeHtml(text.replace(/\n+$/, ''))}</p>\n` : escapeHtml(text);
+    },
+    image({ href, text }: Tokens.Image): string {
+      // R3: never an <img>. The marker carries the URL in `title` (a URI-safe attribute for the sanitiser).
+      return `<span class="md-image" title="${escapeHtml(href)}">${escapeHtml(text)}</span>`;
+    },
+    link(token: Tokens.Link): string {
+      const inner = this.parser.parseInline(token.tokens);
+      return `<a href="${escapeHtml(token.href)}">${inner}</a>`;
+    },
+    code({ text, lang }: Tokens.Code): string {
+      const l = fenceLanguage(lang);
+      return `<pre><code${l ? ` class="language-${l}"` : ''}>${escapeHtml(text.replace(/\n$/, ''))}</code></pre>\n`;
+    },
+    text(token: Tokens.Text | Tokens.Escape | Tokens.Tag): string | false {
+      // Text inside an inline raw-text element (`<script>…`, `<pre>…`) comes from marked unescaped,
+      // as HTML passthrough; here the tag itself is shown as text, so its content must be too (R1).
+      if (token.type === 'text' && token.escaped && !token.tokens) return escapeHtml(token.text);
+      return false;
+    },
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return checked ? '☑ ' : '☐ ';
+    },
+  },
+});
+
+/** Reference definitions seen so far: `[tag]: href "title"`. */
+export type LinkDefs = TokensList['links'];
+
+/**
+ * Lexes `src` into block tokens, with `links` (reference definitions from earlier in the
+ * message) already known. New definitions found in `src` are added to the returned list's
+ * `links` (the first definition of a tag wins, as in CommonMark).
+ */
+export function lexBlocks(src: string, links?: LinkDefs): TokensList {
+  const lexer = new Lexer(marked.defaults);
+  if (links) Object.assign(lexer.tokens.links, links);
+  return lexer.lex(src);
+}
+
+/** HTML for already-lexed block tokens (not yet sanitised: pass it to `sanitizeToFragment`). */
+export function tokensToHtml(tokens: Token[]): string {
+  return marked.parser(tokens);
+}
+
+/** HTML for a whole markdown text (not yet sanitised). */
+export function markdownToHtml(src: string): string {
+  return tokensToHtml(lexBlocks(src));
+}
