@@ -20,22 +20,27 @@ export function readJson(file: string | undefined): unknown {
 
 /**
  * Reads a `.jsonl` stream file: one event per non-blank line, each the JSON of one SSE `data:`
- * line; a literal `[DONE]` line is passed through as the string `"[DONE]"`.
- * @throws CliError naming the line number of invalid JSON.
+ * line; a literal `[DONE]` line is passed through as the string `"[DONE]"`; a half-written last
+ * line is ignored (the stream was cut there).
+ * @throws CliError naming the line number of invalid JSON before the last line.
  */
 export function readJsonLines(file: string): unknown[] {
   const events: unknown[] = [];
-  readInput(file)
-    .split(/\r?\n/)
-    .forEach((line, i) => {
-      const text = line.trim();
-      if (!text) return;
-      if (text === '[DONE]') return void events.push('[DONE]');
-      try {
-        events.push(JSON.parse(text));
-      } catch (e) {
-        throw new CliError(`${file}: line ${i + 1}: invalid JSON: ${(e as Error).message}`, { cause: e });
-      }
-    });
+  const lines = readInput(file).split(/\r?\n/);
+  let last = lines.length - 1;
+  while (last >= 0 && !lines[last]!.trim()) last--;
+  lines.forEach((line, i) => {
+    const text = line.trim();
+    if (!text) return;
+    if (text === '[DONE]') return void events.push('[DONE]');
+    try {
+      events.push(JSON.parse(text));
+    } catch (e) {
+      // A recording cut off mid-write ends in half a line: that is a stream cut before its
+      // terminal event (the turn ends `interrupted`), not bad input. Anywhere else it is.
+      if (i === last) return;
+      throw new CliError(`${file}: line ${i + 1}: invalid JSON: ${(e as Error).message}`, { cause: e });
+    }
+  });
   return events;
 }

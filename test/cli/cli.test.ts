@@ -136,8 +136,16 @@ describe.skipIf(!hasShared)('baton read', () => {
     expect(turn.blocks.some((b: { type: string }) => b.type === 'tool_call')).toBe(true);
   });
 
+  it('reads a recording cut mid-line (half a last line) as interrupted', () => {
+    const lines = fs.readFileSync(path.join(SHARED, 'recorded-streams/anthropic/text.chunks.jsonl'), 'utf8').trim().split('\n');
+    const cut = tmpFile('cut-mid-line.jsonl', [...lines.slice(0, -1), lines.at(-1)!.slice(0, 12)].join('\n'));
+    const r = run(['read', '--api', 'anthropic-messages', '--stream', cut]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).status).toBe('interrupted');
+  });
+
   it('rejects a line of invalid JSON with its line number', () => {
-    const r = run(['read', '--api', 'openai-chat', '--stream', tmpFile('x.jsonl', '{}\n{oops\n')]);
+    const r = run(['read', '--api', 'openai-chat', '--stream', tmpFile('x.jsonl', '{}\n{oops\n{}\n')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^baton: .*x\.jsonl: line 2: invalid JSON/);
   });
