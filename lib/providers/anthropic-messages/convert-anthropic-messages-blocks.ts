@@ -26,7 +26,7 @@ import type {
   ToolResultBlock,
 } from '../../transcript/schema';
 import { fenced, isBlank } from '../../transcript/text';
-import { assistantBlockProblem } from './convert-anthropic-messages-native';
+import { assistantBlockProblem, SERVER_TOOL_RESULT_TYPES } from './convert-anthropic-messages-native';
 import type { AnthropicContentBlock, AnthropicVerbatimBlock } from './convert-anthropic-messages-types';
 import { ANTHROPIC_API, isObject } from './read-anthropic-messages-content';
 
@@ -186,7 +186,8 @@ export function encodeDocument(b: DocumentBlock, ref: BlockRef | undefined, ctx:
  * use and results, MCP blocks, compaction…; transcript-v1.md), when it is a well-formed block of a
  * type an assistant message takes ({@link assistantBlockProblem}; A-R1). Not replayed: a client
  * `tool_use` (it pairs with a result only as a `tool_call` block, A-T3), and any item in a user
- * message (a tool turn's item). Such an item is sent as its `text`, fenced and labelled, or
+ * message (a tool turn's item) but a server tool result, which the converter then moves behind its
+ * call in the assistant message (`moveServerToolResults`, A-R1, A-T2). Such an item is sent as its `text`, fenced and labelled, or
  * dropped when it has none; either way reported. The pre-pass has already converted foreign items.
  */
 export function encodeProviderItem(b: ProviderItemBlock, pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock[] {
@@ -211,6 +212,7 @@ function providerItemProblem(item: unknown, role: EncodeContext['role']): string
   if (problem !== undefined) return problem;
   const type = (item as { type: string }).type;
   if (type === 'tool_use') return 'a client tool_use pairs with its result only as a tool_call block (A-T3)';
-  if (role === 'user') return `${type} belongs in an assistant message (A-R1)`;
+  // A tool turn's server tool result goes back behind its call (`moveServerToolResults`, A-T2).
+  if (role === 'user' && !SERVER_TOOL_RESULT_TYPES.has(type)) return `${type} belongs in an assistant message (A-R1)`;
   return undefined;
 }

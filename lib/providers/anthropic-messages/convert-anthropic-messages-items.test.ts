@@ -111,3 +111,85 @@ describe('same-origin provider items that are not Anthropic assistant blocks (A-
     expectValid(out.body);
   });
 });
+
+describe('a same-origin server tool result in a tool turn (A-R1, A-T2)', () => {
+  const use = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } };
+  const result = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] };
+
+  it('moves into the assistant message, right after its server_tool_use', () => {
+    const t = transcript([
+      user('u1', text('go')),
+      assistant('a1', CLAUDE, [item(use)]),
+      tool('t1', item(result)),
+      user('u2', text('next')),
+    ]);
+    const out = convert(t);
+    expect(out).toEqual({
+      api: 'anthropic-messages',
+      model: MODEL,
+      body: {
+        ...base,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'go' }] },
+          { role: 'assistant', content: [use, result] },
+          { role: 'user', content: [{ type: 'text', text: 'next' }] },
+        ],
+      },
+      report: {
+        ...reportOf(4, 4),
+        blocks: [
+          kept('u1'),
+          kept('a1'),
+          { turn: 't1', index: 0, fates: [{ fate: 'converted', detail: 'moved into the assistant message, right after its server_tool_use srvtoolu_1 (A-R1, A-T2)' }] },
+          kept('u2'),
+        ],
+      },
+    });
+    expectValid(out.body);
+  });
+
+  it('moves behind its call when the turn also called a client tool, whose result stays in the user message', () => {
+    const t = transcript(
+      [
+        user('u1', text('go')),
+        assistant('a1', CLAUDE, [item(use), text('Also:'), { type: 'tool_call', id: 'toolu_1', name: 'f', input: {} }]),
+        tool('t1', { type: 'tool_result', callId: 'toolu_1', content: 'ok' }, item(result)),
+      ],
+      { tools: [{ name: 'f', inputSchema: { type: 'object' } }] },
+    );
+    const out = convert(t);
+    expect(out.body.messages.slice(1)).toEqual([
+      { role: 'assistant', content: [use, result, { type: 'text', text: 'Also:' }, { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
+    ]);
+    expectValid(out.body);
+  });
+
+  it('is dropped, and reported, when its call is not in the assistant message before it', () => {
+    const t = transcript([user('u1', text('go')), assistant('a1', CLAUDE, [text('Hm.')]), tool('t1', item(result)), user('u2', text('next'))]);
+    const out = convert(t);
+    expect(out.body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hm.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'next' }] },
+    ]);
+    expect(out.report.blocks[2]).toEqual({
+      turn: 't1',
+      index: 0,
+      fates: [{ fate: 'dropped', detail: 'web_search_tool_result for srvtoolu_1: its server tool call is not in the assistant message before it (A-R1, A-T2)' }],
+    });
+    expectValid(out.body);
+  });
+
+  it('is dropped, and reported, when the assistant message already holds the result', () => {
+    const t = transcript([user('u1', text('go')), assistant('a1', CLAUDE, [item(use), item(result)]), tool('t1', item(result)), user('u2', text('next'))]);
+    const out = convert(t);
+    expect(out.body.messages[1]).toEqual({ role: 'assistant', content: [use, result] });
+    expect(out.report.blocks[3]).toEqual({
+      turn: 't1',
+      index: 0,
+      fates: [{ fate: 'dropped', detail: 'web_search_tool_result for srvtoolu_1: the assistant message already holds its result' }],
+    });
+    expectValid(out.body);
+  });
+});

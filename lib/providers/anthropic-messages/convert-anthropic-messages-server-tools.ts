@@ -7,7 +7,8 @@
  * message; Baton always ends a request on a user turn, so such a call is dropped the same way.)
  */
 import type { ReportBuilder } from '../../transcript/report';
-import type { DraftMessage } from './convert-anthropic-messages-types';
+import { SERVER_TOOL_RESULT_TYPES } from './convert-anthropic-messages-native';
+import type { DraftBlock, DraftMessage } from './convert-anthropic-messages-types';
 import { isObject } from './read-anthropic-messages-content';
 
 const SERVER_CALL_TYPES = new Set(['server_tool_use', 'mcp_tool_use']);
@@ -44,4 +45,43 @@ export function dropUnansweredServerTools(messages: DraftMessage[], report: Repo
     });
     return kept.length === m.blocks.length ? m : { ...m, blocks: kept };
   });
+}
+
+const isServerResult = ({ block }: DraftBlock): boolean => SERVER_TOOL_RESULT_TYPES.has(block.type);
+/** A block's field, read loosely (verbatim blocks are typed only by `type`). */
+const field = ({ block }: DraftBlock, key: 'id' | 'tool_use_id'): unknown => (block as Record<string, unknown>)[key];
+
+/**
+ * A-R1, A-T2: a server tool's result (e.g. `web_search_tool_result`) lives in the assistant
+ * message, right after its `server_tool_use` / `mcp_tool_use`. A same-origin result that a tool
+ * turn holds arrives in the user message after that assistant message; it is moved back behind its
+ * call (after any result already following it). One whose call is not in the assistant message
+ * just before, or whose call already has a result, is dropped. Both are reported. Leaves user
+ * messages that become empty for {@link compactMessages} to remove.
+ */
+export function moveServerToolResults(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
+  const out = messages.map((m) => ({ ...m, blocks: [...m.blocks] }));
+  out.forEach((m, i) => {
+    if (m.role !== 'user' || !m.blocks.some(isServerResult)) return;
+    const prev = out[i - 1]?.role === 'assistant' ? out[i - 1] : undefined;
+    m.blocks = m.blocks.filter((d) => {
+      if (!isServerResult(d)) return true;
+      const id = field(d, 'tool_use_id');
+      const at = prev ? prev.blocks.findIndex((p) => SERVER_CALL_TYPES.has(p.block.type) && field(p, 'id') === id) : -1;
+      if (!prev || at < 0) {
+        report.add(d.ref, 'dropped', `${d.block.type} for ${String(id)}: its server tool call is not in the assistant message before it (A-R1, A-T2)`);
+        return false;
+      }
+      if (prev.blocks.some((p) => p.block.type === d.block.type && field(p, 'tool_use_id') === id)) {
+        report.add(d.ref, 'dropped', `${d.block.type} for ${String(id)}: the assistant message already holds its result`);
+        return false;
+      }
+      let end = at + 1;
+      while (end < prev.blocks.length && field(prev.blocks[end]!, 'tool_use_id') === id) end++;
+      prev.blocks.splice(end, 0, d);
+      report.add(d.ref, 'converted', `moved into the assistant message, right after its ${String(prev.blocks[at]!.block.type)} ${String(id)} (A-R1, A-T2)`);
+      return false;
+    });
+  });
+  return out;
 }

@@ -17,7 +17,7 @@ import type { ReportBuilder } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import type { ConvertResult } from '../types';
-import { dropUnansweredServerTools } from './convert-anthropic-messages-server-tools';
+import { dropUnansweredServerTools, moveServerToolResults } from './convert-anthropic-messages-server-tools';
 import { encodeBlock } from './convert-anthropic-messages-blocks';
 import { replayNative } from './convert-anthropic-messages-native';
 import {
@@ -96,7 +96,9 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   const { report } = prepared;
   const maxTokens = resolveMaxTokens(resolved, info, report);
 
-  let messages = compactMessages(dropUnansweredServerTools(compactMessages(prepared.turns.map((turn) => encodeTurn(turn, report))), report));
+  let messages = compactMessages(prepared.turns.map((turn) => encodeTurn(turn, report)));
+  messages = compactMessages(moveServerToolResults(messages, report)); // A-R1, A-T2
+  messages = compactMessages(dropUnansweredServerTools(messages, report));
   messages = enforceThinkingFirst(messages, report); // A-K3
   let thinking = resolved.thinking ? thinkingConfig(info, maxTokens, report) : undefined;
   if (thinking && !toolLoopStartsWithThinking(messages)) {
