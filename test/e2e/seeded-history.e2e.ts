@@ -100,6 +100,14 @@ describe.skipIf(!HAS_CHROMIUM)('seeded conversations with tools, thinking and me
 
   it('images and documents: valid native requests with the media inline on every target', async () => {
     const b = await continueOnEachProvider('images-and-documents');
+    // The seeded PNG and PDF travel as base64 data on every target.
+    const blocks = seedOf('images-and-documents').turns[0]!.blocks;
+    const png = blocks.find((x) => x.type === 'image' && 'data' in x && x.data) as { data: string };
+    const pdf = blocks.find((x) => x.type === 'document' && x.mediaType === 'application/pdf') as { data: string };
+    for (const body of Object.values(b)) {
+      expect(body).toContain(png.data);
+      expect(body).toContain(pdf.data);
+    }
     expect(b.openai).toContain('"type":"input_image"');
     expect(b.anthropic).toContain('"type":"image"');
     expect(b.anthropic).toContain('"type":"document"');
