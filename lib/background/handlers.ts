@@ -2,13 +2,13 @@
  * The protocol implemented as one object of handlers (DESIGN.md, "Style to follow" 2). Payloads
  * arrive parsed and sender-checked by the router.
  */
-import type { ProviderStatus, Responses } from '../messaging/protocol';
+import type { Attachment, ProviderStatus, Responses, SendTarget } from '../messaging/protocol';
 import { lookupModel } from '../models/registry';
 import { metaOf, type ConversationStore } from '../store/conversations';
 import type { ProviderSettings, SettingsStore } from '../store/settings';
 import { maskKey, type Vault } from '../vault/vault';
 import { BatonError } from './errors';
-import { BUILTIN, isBuiltin, resolveProvider, type ResolvedProvider } from './providers';
+import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Handlers } from './router';
 import type { SendEngine } from './send';
 import type { Transport } from './transport';
@@ -69,6 +69,22 @@ export function createHandlers(d: HandlerDeps): Handlers {
     const found = (await providerStatuses()).find((p) => p.id === id);
     if (!found) throw new BatonError('not_found', `No provider "${id}".`);
     return found;
+  };
+
+  /**
+   * The checks a send makes before it starts (the engine's own `connect`), run before turns are
+   * removed, so a regenerate or edit that cannot be sent removes nothing.
+   * @throws BatonError `busy`, `endpoint_not_permitted`, `no_key`
+   */
+  const checkSendable = async (conversationId: string, target: SendTarget): Promise<void> => {
+    if (d.engine.isBusy(conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
+    const p = resolveProvider(target.providerId, await d.settings.get());
+    if (p.baseUrl && !(await d.hasHostPermission(p.origin))) throw new BatonError('endpoint_not_permitted', `Baton has no permission to reach ${p.origin}. Grant it in the options page.`);
+    await keyFor(p, d.vault);
+  };
+  const turnsOf = async (conversationId: string) => {
+    if (!(await d.store.getRecord(conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+    return (await d.store.get(conversationId)).turns;
   };
 
   return {
@@ -179,6 +195,42 @@ export function createHandlers(d: HandlerDeps): Handlers {
     deleteAllData: async () => {
       await d.wipe();
       return null;
+    },
+    regenerateTurn: async ({ conversationId, target }) => {
+      const turns = await turnsOf(conversationId);
+      const lastUser = turns.findLastIndex((t) => t.role === 'user');
+      if (lastUser < 0) throw new BatonError('bad_request', 'There is no message to answer.');
+      await checkSendable(conversationId, target);
+      const first = turns[lastUser + 1];
+      if (first) await d.store.deleteTurnsFrom(conversationId, first.id, d.now());
+      // The last turn is now the user's: the engine answers it without adding a user turn.
+      await d.engine.retry({ conversationId, target });
+      return null;
+    },
+    editAndResend: async ({ conversationId, turnId, text, target }) => {
+      const turns = await turnsOf(conversationId);
+      const i = turns.findIndex((t) => t.id === turnId);
+      const turn = turns[i];
+      if (!turn || turn.role !== 'user') throw new BatonError('not_found', 'That message is not in this conversation.');
+      if (turns.slice(i + 1).some((t) => t.role === 'user')) throw new BatonError('bad_request', 'Only the last message can be edited.');
+      const attachments = turn.blocks.flatMap((b): Attachment[] =>
+        (b.type === 'image' || b.type === 'document') && b.data
+          ? [{ kind: b.type, mediaType: b.mediaType, data: b.data, ...(b.type === 'document' && b.title ? { name: b.title } : {}) }]
+          : [],
+      );
+      if (!text.trim() && attachments.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
+      await checkSendable(conversationId, target);
+      await d.store.deleteTurnsFrom(conversationId, turnId, d.now());
+      return d.engine.send({ conversationId, text, target, ...(attachments.length ? { attachments } : {}) });
+    },
+    pinConversation: async ({ id, pinned }) => {
+      if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');
+      return d.store.update(id, { pinned });
+    },
+    getModelInfo: async ({ providerId, model }) => {
+      const p = resolveProvider(providerId, await d.settings.get());
+      const info = lookupModel(model, p.originProvider);
+      return { vision: info.vision, pdf: info.pdf, contextWindow: info.contextWindow, known: info.known };
     },
   } satisfies Handlers as Handlers & Record<keyof Responses, unknown>;
 }

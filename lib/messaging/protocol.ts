@@ -102,6 +102,19 @@ export const REQUESTS = {
   deleteEndpoint: { input: z.strictObject({ id: providerIdSchema }), from: ['extension'] },
   listModels: { input: z.strictObject({ providerId: providerIdSchema, refresh: z.boolean().optional() }), from: ['extension'] },
   deleteAllData: { input: z.strictObject({ confirm: z.literal(true) }), from: ['extension'] },
+  /** Removes the turns after the last user turn (the last answer) and answers that turn again. */
+  regenerateTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema }), from: ['extension'] },
+  /**
+   * Replaces the last user turn (and every turn after it) with `text` and sends it; the original
+   * turn's attached images and documents are sent again.
+   */
+  editAndResend: {
+    input: z.strictObject({ conversationId: id, turnId: id, text: z.string().max(LIMITS.messageText), target: sendTargetSchema }),
+    from: ['extension'],
+  },
+  pinConversation: { input: z.strictObject({ id, pinned: z.boolean() }), from: ['extension'] },
+  /** What a model accepts, from the model registry (the UI may not import `lib/models`). */
+  getModelInfo: { input: z.strictObject({ providerId: providerIdSchema, model: modelId }), from: ['extension'] },
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -213,6 +226,21 @@ export interface Responses {
   deleteEndpoint: null;
   listModels: ModelOption[];
   deleteAllData: null;
+  regenerateTurn: null;
+  editAndResend: { userTurnId: string };
+  pinConversation: ConversationMeta;
+  getModelInfo: ModelCapabilities;
+}
+
+/** What a model accepts (from the registry; `known: false` means conservative defaults were used). */
+export interface ModelCapabilities {
+  /** Accepts image input. */
+  vision: boolean;
+  /** Accepts PDF documents. */
+  pdf: boolean;
+  /** Context window in tokens. */
+  contextWindow: number;
+  known: boolean;
 }
 
 /** Port names the background accepts (M4: others are disconnected at once). */

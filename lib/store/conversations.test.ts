@@ -123,3 +123,36 @@ describe('upgrade ladder (D4)', () => {
     expect((await new ConversationStore(db).get('c1')).turns).toEqual([user('u1', 'keep me')]);
   });
 });
+
+describe('ConversationStore.deleteTurnsFrom', () => {
+  it('removes a turn and everything after it, with the metadata, in one transaction', async () => {
+    const s = await store();
+    await s.create({ id: 'c1', now: T0 });
+    await s.appendTurn('c1', user('u1', 'first'), T0);
+    await s.appendTurn('c1', answer('a1', 'one'), T0);
+    await s.appendTurn('c1', user('u2', 'second'), T1);
+    await s.appendTurn('c1', answer('a2', 'two'), T1);
+    await s.create({ id: 'c2', now: T0 });
+    await s.appendTurn('c2', user('x1', 'other conversation'), T0);
+
+    const r = await s.deleteTurnsFrom('c1', 'u2', T2);
+    expect(r).toEqual({ deleted: ['u2', 'a2'], meta: { id: 'c1', title: 'New chat', createdAt: T0, updatedAt: T2, turnCount: 2, preview: 'one' } });
+    expect((await s.get('c1')).turns.map((t) => t.id)).toEqual(['u1', 'a1']);
+    expect((await s.get('c2')).turns.map((t) => t.id)).toEqual(['x1']);
+    // sequence numbers are not reused: a new turn goes after the deleted ones
+    await s.appendTurn('c1', user('u3', 'third'), T2);
+    expect((await s.get('c1')).turns.map((t) => t.id)).toEqual(['u1', 'a1', 'u3']);
+
+    expect(await s.deleteTurnsFrom('c1', 'u1', T2)).toMatchObject({ deleted: ['u1', 'a1', 'u3'], meta: { turnCount: 0, preview: '' } });
+  });
+
+  it('writes nothing for a missing turn or conversation', async () => {
+    const s = await store();
+    await s.create({ id: 'c1', now: T0 });
+    await s.appendTurn('c1', user('u1', 'x'), T1);
+    await expect(s.deleteTurnsFrom('c1', 'nope', T2)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(s.deleteTurnsFrom('nope', 'u1', T2)).rejects.toBeInstanceOf(NotFoundError);
+    const { record, turns } = await s.get('c1');
+    expect([record.turnCount, record.updatedAt, turns.length]).toEqual([1, T1, 1]);
+  });
+});

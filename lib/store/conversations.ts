@@ -161,6 +161,33 @@ export class ConversationStore {
     });
   }
 
+  /**
+   * Removes turn `turnId` and every later turn (regenerate, edit-and-resend), and updates the
+   * metadata (count, preview, time) in the same transaction (D4). Returns the removed turn ids in
+   * order and the new metadata. @throws NotFoundError when the conversation or the turn is missing
+   * (nothing is written).
+   */
+  async deleteTurnsFrom(conversationId: string, turnId: string, now: string): Promise<{ deleted: string[]; meta: ConversationMeta }> {
+    return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+      const turns = t.objectStore('turns');
+      const key = await turns.index('byTurnId').getKey([conversationId, turnId]);
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!key || !rec) throw new NotFoundError(`turn ${turnId} of conversation ${conversationId} not found`);
+      const from = IDBKeyRange.bound([conversationId, key[1]], [conversationId, Infinity]);
+      const deleted = (await turns.getAll(from)).map((r) => r.turn.id);
+      await turns.delete(from);
+      const before = await turns.openCursor(IDBKeyRange.bound([conversationId, -Infinity], [conversationId, key[1]], false, true), 'prev');
+      const next: ConversationRecord = {
+        ...rec,
+        turnCount: Math.max(0, rec.turnCount - deleted.length),
+        updatedAt: now,
+        preview: previewOf(before?.value.turn),
+      };
+      await t.objectStore('conversations').put(next);
+      return { deleted, meta: metaOf(next) };
+    });
+  }
+
   async update(id: string, patch: Partial<Pick<ConversationRecord, 'title' | 'pinned' | 'lastTarget'>>): Promise<ConversationMeta> {
     return tx(this.db, ['conversations'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(id);

@@ -1,0 +1,132 @@
+/**
+ * Handlers added for the side panel (issue 5): regenerate, edit-and-resend, pin and model
+ * capabilities. Real stores over fake-indexeddb; the send engine is a recording stub (its own
+ * behaviour is covered by send.test.ts).
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Attachment, SendTarget } from '../messaging/protocol';
+import { ConversationStore } from '../store/conversations';
+import { openBatonDb, type BatonDb } from '../store/db';
+import { SettingsStore } from '../store/settings';
+import type { Turn } from '../transcript/schema';
+import { Vault } from '../vault/vault';
+import { createHandlers } from './handlers';
+import { BUILTIN } from './providers';
+import type { SendEngine } from './send';
+import type { Transport } from './transport';
+
+const NOW = '2026-05-01T10:00:00.000Z';
+const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
+const user = (id: string, text: string, extra: Turn['blocks'] = []): Turn => ({ id, role: 'user', blocks: [...extra, { type: 'text', text }] });
+const answer = (id: string, text: string): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, status: 'complete', blocks: [{ type: 'text', text }] });
+
+let n = 0;
+let db: BatonDb | undefined;
+afterEach(() => db?.close());
+
+async function setup(opts: { key?: boolean; busy?: boolean } = {}) {
+  db = await openBatonDb(`handlers-${++n}`);
+  const store = new ConversationStore(db);
+  const settings = new SettingsStore(db);
+  const vault = new Vault(db);
+  if (opts.key !== false) await vault.setKey('openai', 'sk-test-key-0123456789', BUILTIN.openai.origin, NOW);
+  const calls = { retry: [] as unknown[], send: [] as { conversationId: string; text: string; target: SendTarget; attachments?: Attachment[] }[] };
+  const engine = {
+    isBusy: () => opts.busy === true,
+    retry: async (p: unknown) => void calls.retry.push(p),
+    send: async (p: (typeof calls.send)[number]) => {
+      calls.send.push(p);
+      return { userTurnId: 'u-new' };
+    },
+    stop: () => undefined,
+    settled: async () => undefined,
+  } as unknown as SendEngine;
+  const h = createHandlers({ store, settings, vault, engine, transport: {} as Transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `id-${++n}`, wipe: async () => undefined });
+  await store.create({ id: 'c1', now: NOW });
+  return { h, store, calls };
+}
+
+const ids = async (store: ConversationStore) => (await store.get('c1')).turns.map((t) => t.id);
+
+describe('regenerateTurn', () => {
+  it('removes everything after the last user turn and answers it again', async () => {
+    const { h, store, calls } = await setup();
+    for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'c'), answer('a2', 'd')]) await store.appendTurn('c1', t, NOW);
+    expect(await h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).toBeNull();
+    expect(await ids(store)).toEqual(['u1', 'a1', 'u2']);
+    expect(calls.retry).toEqual([{ conversationId: 'c1', target: OPENAI }]);
+  });
+
+  it('removes nothing when the send cannot start (no key, busy), and refuses a conversation with no message', async () => {
+    const noKey = await setup({ key: false });
+    for (const t of [user('u1', 'a'), answer('a1', 'b')]) await noKey.store.appendTurn('c1', t, NOW);
+    await expect(noKey.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'no_key' });
+    expect(await ids(noKey.store)).toEqual(['u1', 'a1']);
+    expect(noKey.calls.retry).toEqual([]);
+
+    const busy = await setup({ busy: true });
+    for (const t of [user('u1', 'a'), answer('a1', 'b')]) await busy.store.appendTurn('c1', t, NOW);
+    await expect(busy.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'busy' });
+    expect(await ids(busy.store)).toEqual(['u1', 'a1']);
+
+    const empty = await setup();
+    await expect(empty.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(empty.h.regenerateTurn({ conversationId: 'gone', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('editAndResend', () => {
+  it('replaces the last user turn and what follows, sending its attachments again', async () => {
+    const { h, store, calls } = await setup();
+    const image = { type: 'image' as const, mediaType: 'image/png', data: 'iVBORw0KGgo=' };
+    const doc = { type: 'document' as const, mediaType: 'application/pdf', data: 'JVBERi0=', title: 'spec.pdf' };
+    for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'old text', [image, doc]), answer('a2', 'd')]) await store.appendTurn('c1', t, NOW);
+    expect(await h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: 'new text', target: OPENAI }, 'extension')).toEqual({ userTurnId: 'u-new' });
+    expect(await ids(store)).toEqual(['u1', 'a1']);
+    expect(calls.send).toEqual([
+      {
+        conversationId: 'c1',
+        text: 'new text',
+        target: OPENAI,
+        attachments: [
+          { kind: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
+          { kind: 'document', mediaType: 'application/pdf', data: 'JVBERi0=', name: 'spec.pdf' },
+        ],
+      },
+    ]);
+  });
+
+  it('edits only the last user message, and removes nothing when refused', async () => {
+    const { h, store, calls } = await setup();
+    for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'c')]) await store.appendTurn('c1', t, NOW);
+    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'u1', text: 'x', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'a1', text: 'x', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: '  ', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: 'x', target: { providerId: 'anthropic', model: 'claude-sonnet-4-6' } }, 'extension')).rejects.toMatchObject({ code: 'no_key' });
+    expect(await ids(store)).toEqual(['u1', 'a1', 'u2']);
+    expect(calls.send).toEqual([]);
+  });
+});
+
+describe('pinConversation and getModelInfo', () => {
+  it('pins and unpins; pinned conversations list first', async () => {
+    const { h, store } = await setup();
+    await store.create({ id: 'c2', now: '2026-05-02T00:00:00.000Z' });
+    expect(await h.pinConversation({ id: 'c1', pinned: true }, 'extension')).toMatchObject({ id: 'c1', pinned: true });
+    expect((await h.listConversations({}, 'extension')).map((c) => c.id)).toEqual(['c1', 'c2']);
+    expect(await h.pinConversation({ id: 'c1', pinned: false }, 'extension')).toMatchObject({ id: 'c1', pinned: false });
+    expect((await h.listConversations({}, 'extension')).map((c) => c.id)).toEqual(['c2', 'c1']);
+    await expect(h.pinConversation({ id: 'gone', pinned: true }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('reports what a model accepts, from the registry', async () => {
+    const { h } = await setup();
+    const claude = await h.getModelInfo({ providerId: 'anthropic', model: 'claude-sonnet-4-5' }, 'extension');
+    expect(claude).toMatchObject({ vision: true, pdf: true, known: true });
+    expect(claude.contextWindow).toBeGreaterThanOrEqual(200_000);
+    const unknown = await h.getModelInfo({ providerId: 'openai', model: 'no-such-model-xyz' }, 'extension');
+    expect(unknown.known).toBe(false);
+    expect(Object.keys(unknown).sort()).toEqual(['contextWindow', 'known', 'pdf', 'vision']);
+  });
+});
