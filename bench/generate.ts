@@ -113,7 +113,7 @@ function thinkingBlocks(s: State): Block[] {
   const text = prose(s.rng, s.rng.int(60, 600));
   switch (s.origin) {
     case 'anthropic':
-      if (s.rng.chance(0.02)) return [{ type: 'redacted_thinking', data: `EmwK${s.rng.chars(s.rng.int(300, 800), SIG_CHARS)}` }];
+      if (s.rng.chance(0.04)) return [{ type: 'redacted_thinking', data: `EmwK${s.rng.chars(s.rng.int(300, 800), SIG_CHARS)}` }];
       return [{ type: 'thinking', text, signature: `EqQB${s.rng.chars(s.rng.int(200, 600), SIG_CHARS)}` }];
     case 'responses':
       return [{ type: 'thinking', text, signature: `gAAAAA${s.rng.chars(s.rng.int(400, 1600), SIG_CHARS)}`, meta: { itemId: nextId(s, 'rs_') } }];

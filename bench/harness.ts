@@ -2,7 +2,8 @@
  * Timing harness: warm-up, then rounds in which every candidate runs once, in an order that
  * rotates each round (interleaving, so drift on a shared machine hits all candidates alike).
  * With `--expose-gc` the heap is collected before every sample, outside the timed region, so no
- * candidate pays for another's garbage. Reports medians (ms).
+ * candidate pays for another's garbage (a full collection for large inputs; only the young
+ * generation for small ones, where a full one would cost more than the sample). Reports medians (ms).
  */
 
 /** One thing to time. `run` returns the elapsed time of one sample in ms (it times itself, so async peers can stop the clock at the network). */
@@ -21,6 +22,8 @@ export interface MeasureOptions {
   budgetMs: number;
   /** …up to this many. */
   maxSamples: number;
+  /** Collection before each sample (with `--expose-gc`): `major` (default) or `minor` (young generation only). */
+  gc?: 'major' | 'minor';
 }
 
 /** The samples of one candidate (ms) and their median. */
@@ -30,7 +33,7 @@ export interface Measurement {
   medianMs: number;
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
+const gc = (globalThis as { gc?: (options?: { type: 'major' | 'minor'; execution: 'sync' }) => void }).gc;
 
 /** True when the process runs with `--expose-gc` (samples start from a collected heap). */
 export const GC_BETWEEN_SAMPLES = typeof gc === 'function';
@@ -54,12 +57,13 @@ export async function measure(candidates: readonly Candidate[], options: Measure
   const samples = candidates.map(() => [] as number[]);
   const started = performance.now();
   const rounds = options.warmup + options.maxSamples;
+  const gcOptions = { type: options.gc ?? 'major', execution: 'sync' } as const;
   for (let round = 0; round < rounds; round++) {
     const timed = round >= options.warmup;
     if (timed && round - options.warmup >= options.minSamples && performance.now() - started > options.budgetMs) break;
     for (let k = 0; k < candidates.length; k++) {
       const i = (k + round) % candidates.length;
-      gc?.();
+      gc?.(gcOptions);
       const ms = await candidates[i]!.run();
       if (timed) samples[i]!.push(ms);
     }

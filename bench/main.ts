@@ -39,10 +39,10 @@ const FULL: Profile = {
   sizes: [100, 1_000, 10_000],
   floorTargetSizes: [1_000, 10_000],
   conversion: (turns) =>
-    turns <= 100 ? { warmup: 10, minSamples: 25, budgetMs: 4_000, maxSamples: 80 }
-    : turns <= 1_000 ? { warmup: 4, minSamples: 15, budgetMs: 10_000, maxSamples: 40 }
+    turns <= 100 ? { warmup: 10, minSamples: 30, budgetMs: 4_000, maxSamples: 100, gc: 'minor' }
+    : turns <= 1_000 ? { warmup: 4, minSamples: 15, budgetMs: 12_000, maxSamples: 40 }
     : { warmup: 2, minSamples: 7, budgetMs: 45_000, maxSamples: 15 },
-  planWarm: { warmup: 3, minSamples: 15, budgetMs: 3_000, maxSamples: 50 },
+  planWarm: { warmup: 3, minSamples: 15, budgetMs: 3_000, maxSamples: 50, gc: 'minor' },
   planCold: { warmup: 1, minSamples: 3, budgetMs: 20_000, maxSamples: 7 },
 };
 
@@ -50,9 +50,9 @@ const FULL: Profile = {
 const QUICK: Profile = {
   sizes: [100, 1_000, 2_000],
   floorTargetSizes: [1_000, 2_000],
-  conversion: (turns) => (turns <= 100 ? { warmup: 3, minSamples: 5, budgetMs: 300, maxSamples: 10 } : { warmup: 1, minSamples: 3, budgetMs: 1_000, maxSamples: 5 }),
-  planWarm: { warmup: 1, minSamples: 5, budgetMs: 300, maxSamples: 10 },
-  planCold: { warmup: 0, minSamples: 1, budgetMs: 0, maxSamples: 1 },
+  conversion: (turns) => ({ warmup: 1, minSamples: 3, budgetMs: 0, maxSamples: 3, gc: turns <= 100 ? 'minor' : 'major' }),
+  planWarm: { warmup: 1, minSamples: 3, budgetMs: 0, maxSamples: 3, gc: 'minor' },
+  planCold: { warmup: 0, minSamples: 1, budgetMs: 0, maxSamples: 1, gc: 'minor' },
 };
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Section> } {
@@ -64,7 +64,8 @@ function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Section
   return { quick, only: new Set(listed as Section[]) };
 }
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const T0 = performance.now();
+const log = (line: string) => process.stderr.write(`[${((performance.now() - T0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
 
 function generated(turns: number): ConversionInput {
   const t0 = performance.now();
