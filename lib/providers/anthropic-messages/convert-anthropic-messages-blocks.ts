@@ -99,10 +99,17 @@ export function encodeThinking(b: ThinkingBlock, pb: PreparedBlock, ctx: EncodeC
   return [{ type: 'thinking', thinking: b.text, signature: b.signature }];
 }
 
-/** `redacted_thinking` → `{type: 'redacted_thinking', data}`, opaque and unchanged (A-K1); same origin only (X3). */
+/**
+ * `redacted_thinking` → `{type: 'redacted_thinking', data}`, opaque and unchanged (A-K1); same
+ * origin only (X3). Empty `data` is no data: there is nothing to replay, so the block is dropped.
+ */
 export function encodeRedactedThinking(b: RedactedThinkingBlock, pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock[] {
   if (!pb.sameOrigin) {
     ctx.report.add(pb.ref, 'dropped', 'redacted thinking is opaque state of another origin (X3)');
+    return [];
+  }
+  if (b.data === '') {
+    ctx.report.add(pb.ref, 'dropped', 'redacted thinking with empty data has nothing to replay (A-K1)');
     return [];
   }
   return [{ type: 'redacted_thinking', data: b.data }];

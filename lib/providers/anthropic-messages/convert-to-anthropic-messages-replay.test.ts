@@ -251,3 +251,29 @@ describe('thinking', () => {
     expect(out.report.warnings).toEqual(['claude-opus-5-5 always thinks: thinking cannot be switched off for it']);
   });
 });
+
+describe('empty opaque values', () => {
+  it('drops same-origin redacted thinking whose data is empty: there is nothing to replay (A-K1)', () => {
+    const t = transcript([user('u1', text('go')), assistant('a1', CLAUDE, [{ type: 'redacted_thinking', data: '' }, text('answer')]), user('u2', text('q'))]);
+    const out = convert(t);
+    expect(out).toEqual({
+      api: 'anthropic-messages',
+      model: MODEL,
+      body: {
+        model: MODEL,
+        max_tokens: 1000,
+        stream: true,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'go' }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'answer' }] },
+          { role: 'user', content: [{ type: 'text', text: 'q' }] },
+        ],
+      },
+      report: {
+        ...reportOf(3, 4),
+        blocks: [kept('u1'), { turn: 'a1', index: 0, fates: [{ fate: 'dropped', detail: 'redacted thinking with empty data has nothing to replay (A-K1)' }] }, kept('a1', 1), kept('u2')],
+      },
+    });
+    expectValid(out.body);
+  });
+});

@@ -82,7 +82,7 @@ export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext): Gemini
   const b = pb.block;
   switch (b.type) {
     case 'text':
-      return textPart(b);
+      return textPart(b, pb, ctx);
     case 'thinking':
       return thoughtPart(b, pb, ctx);
     case 'redacted_thinking':
@@ -107,20 +107,35 @@ export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext): Gemini
 
 /**
  * `{text, thoughtSignature?}`. A signature reaching here is same-origin (the pre-pass strips
- * foreign ones, X3/G-K5) and goes back on the same part, even on empty text (G-K1, G-E2).
+ * foreign ones, X3/G-K5) and goes back on the same part, even on empty text (G-K1, G-E2). An
+ * empty signature is no signature (G-K1: a non-empty base64 string): it is left out, and an empty
+ * text that only carried it is dropped (X4); both reported.
  */
-export function textPart(b: TextBlock): GeminiPart {
+export function textPart(b: TextBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
+  if (b.signature === '') {
+    if (b.text.trim() === '') {
+      ctx.report.add(pb.ref, 'dropped', 'empty text whose thoughtSignature is empty too: nothing to replay (G-E2, X4)');
+      return undefined;
+    }
+    ctx.report.add(pb.ref, 'converted', 'empty thoughtSignature left out: an empty signature is no signature (G-K1)');
+    return { text: b.text };
+  }
   return b.signature !== undefined ? { text: b.text, thoughtSignature: b.signature } : { text: b.text };
 }
 
 /**
  * Same-origin thinking. Choice (G-K6): a thought summary without a signature is not replayed; one
  * with a signature is replayed as the part it came as, `{text, thought: true, thoughtSignature}`,
- * so the signature stays on its own part and no signed part is merged or split (G-K1, G-K2).
+ * so the signature stays on its own part and no signed part is merged or split (G-K1, G-K2). An
+ * empty signature is no signature.
  */
 export function thoughtPart(b: ThinkingBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
   if (!pb.sameOrigin || b.signature === undefined) {
     ctx.report.add(pb.ref, 'dropped', 'thought summary without a signature is not replayed (G-K6)');
+    return undefined;
+  }
+  if (b.signature === '') {
+    ctx.report.add(pb.ref, 'dropped', 'thought summary with an empty signature is not replayed: an empty signature is no signature (G-K1, G-K6)');
     return undefined;
   }
   return { text: b.text, thought: true, thoughtSignature: b.signature };
@@ -144,7 +159,9 @@ export function functionCallPart(b: ToolCallBlock, ref: BlockRef | undefined, ct
     ctx.report.add(ref, 'converted', 'non-object arguments wrapped as {"value": …}: functionCall.args is a JSON object');
   }
   const functionCall = { ...(idTravels ? { id: b.id } : {}), name: b.name, args };
-  return b.signature !== undefined ? { functionCall, thoughtSignature: b.signature } : { functionCall };
+  // An empty signature is no signature (G-K1); on Gemini 3 the call may then get the dummy (G-K4).
+  if (b.signature === '') ctx.report.add(ref, 'converted', 'empty thoughtSignature left out: an empty signature is no signature (G-K1)');
+  return b.signature ? { functionCall, thoughtSignature: b.signature } : { functionCall };
 }
 
 /**
@@ -187,7 +204,7 @@ export function imagePart(b: ImageBlock, pb: PreparedBlock, ctx: GeminiEncodeCon
   if (b.data === undefined) return placeholder('image', b.mediaType, pb.ref, ctx);
   const inlineData = { mimeType: b.mediaType, data: b.data };
   const signature = pb.sameOrigin ? b.meta?.thoughtSignature : undefined;
-  return typeof signature === 'string' ? { inlineData, thoughtSignature: signature } : { inlineData };
+  return typeof signature === 'string' && signature !== '' ? { inlineData, thoughtSignature: signature } : { inlineData };
 }
 
 /**

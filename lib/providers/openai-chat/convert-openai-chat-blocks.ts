@@ -202,12 +202,13 @@ function reasoningDropDetail(profile: ChatProfile): string {
   }
 }
 
-/** A function call; `arguments` is the JSON of the input. G-K7: a same-origin Gemini signature rides along. */
+/** A function call; `arguments` is the JSON of the input. G-K7: a same-origin Gemini signature rides along (an empty one is none). */
 function toolCall(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeContext): OpenAIChatToolCall {
   // The reader keeps unparsable arguments in meta.rawArguments with `input: {}`; `{}` is what travels.
   if (b.meta?.invalidArguments === true) ctx.report.add(pb.ref, 'converted', 'arguments were not valid JSON: sent as {}');
   const call: OpenAIChatToolCall = { id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input) } };
-  if (b.signature !== undefined) {
+  if (b.signature === '') ctx.report.add(pb.ref, 'converted', 'empty signature left out: an empty signature is no signature (G-K1)');
+  else if (b.signature !== undefined) {
     if (ctx.profile.toolCallSignatures) call.extra_content = { google: { thought_signature: b.signature } };
     else ctx.report.add(pb.ref, 'converted', 'tool call sent without its signature: no field for it on this endpoint');
   }

@@ -74,6 +74,9 @@ function nativeToolCalls(raw: unknown, calls: ToolCallBlock[], ctx: EncodeContex
     const fn = nc.function;
     if (!isObject(fn) || fn.name !== call.name || typeof fn.arguments !== 'string') return undefined;
     const tc: OpenAIChatToolCall = { id: nc.id, type: 'function', function: { name: fn.name, arguments: fn.arguments } };
+    const google = isObject(nc.extra_content) && isObject(nc.extra_content.google) ? nc.extra_content.google : undefined;
+    // G-K1: a signature is a non-empty string; an empty one is none, so the call is rebuilt from its block.
+    if (google?.thought_signature !== undefined && (typeof google.thought_signature !== 'string' || google.thought_signature === '')) return undefined;
     if (ctx.profile.toolCallSignatures && isObject(nc.extra_content)) tc.extra_content = nc.extra_content as OpenAIChatGoogleExtra; // G-K7
     out.push(tc);
   }

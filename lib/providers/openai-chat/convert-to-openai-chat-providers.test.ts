@@ -205,6 +205,20 @@ describe("Gemini's OpenAI-compatible endpoint (G-K4, G-K7)", () => {
     expectValid(r.body, 'google');
   });
 
+  it('treats an empty signature as none: left out of the call, and a native message carrying one is rebuilt (G-K1)', () => {
+    const model = 'gemini-2.5-flash';
+    const payload = { role: 'assistant', content: null, tool_calls: [{ id: 'fc_1', type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: { google: { thought_signature: '' } } }] };
+    const t = transcript([
+      user('u1', text('Go')),
+      assistant('a1', gemini(model), [call('fc_1', 'f', {}, { signature: '' })], { native: { api: 'openai-chat', payload } }),
+      tool('t1', result('fc_1', 'one')),
+    ]);
+    const r = convert(t, { model, provider: 'google' });
+    expect(r.body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'fc_1', type: 'function', function: { name: 'f', arguments: '{}' } }] });
+    expect(r.report.blocks[1]).toEqual(fates('a1', 0, { fate: 'converted', detail: 'empty signature left out: an empty signature is no signature (G-K1)' }));
+    expectValid(r.body, 'google');
+  });
+
   it('adds no dummy signature for Gemini 2.5, turns image URLs into placeholders, and switches thinking off with reasoning_effort none', () => {
     const model = 'gemini-2.5-flash';
     const t = transcript([
