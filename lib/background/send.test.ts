@@ -278,3 +278,14 @@ describe('stop and checkpoints (L5, D1)', () => {
     restarted.db.close();
   });
 });
+
+describe('P1 a 401 marks the key invalid', () => {
+  it('P1 one request, an invalid_key error turn, and the provider flagged until the key is saved again', async () => {
+    await setup();
+    fake.enqueue('anthropic-messages', { kind: 'error', status: 401 });
+    const turn = await say('Hi', ANTHROPIC);
+    expect(turn.error?.type).toBe('invalid_key');
+    expect(bodies()).toHaveLength(1);
+    expect((await new SettingsStore(db).get()).invalidKeys).toEqual(['anthropic']);
+  });
+});

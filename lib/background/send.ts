@@ -223,6 +223,9 @@ export class SendEngine {
               ? { ...partial, meta: { ...partial.meta, interruptedBy: { type: err.code, message: err.message } } }
               : { ...partial, status: 'error', error: { type: err.code, message: err.message } };
         await checkpoint.final(ended);
+        // P1: a 401 marks the key invalid until it is saved again or passes "Test key".
+        if (err.code === 'invalid_key')
+          await this.deps.settings.update((s) => ({ ...s, invalidKeys: [...new Set([...s.invalidKeys, provider.providerId])] }));
         broadcast({ type: 'sendStateChanged', conversationId, state: 'idle', error: err });
         return;
       }
