@@ -5,12 +5,14 @@
  * per-request maps (X5, X2) so they pair with the declarations and the function responses, and
  * ids are removed for Vertex, which rejects them (G-T3, V-G1). Parts stored with the protobuf
  * snake_case field names (`function_call`, `thought_signature`, which REST also accepts) are sent
- * with the camelCase names `@google/genai` uses, so the body has one spelling throughout.
+ * with the camelCase names `@google/genai` uses, so the body has one spelling throughout. A payload
+ * that is malformed, all empty, or not the turn's blocks part for part is not replayed: the turn is
+ * rebuilt from its blocks, with a warning.
  */
 import type { IdMap, NameMap } from '../../transcript/ids';
 import type { PreparedBlock, PreparedTurn } from '../../transcript/prepare';
 import type { BlockRef } from '../../transcript/report';
-import type { ToolCallBlock } from '../../transcript/schema';
+import type { Block, ToolCallBlock } from '../../transcript/schema';
 import { camelPart, hasOneDataField, isObject, type GeminiEncodeContext, type JsonObject } from './convert-gemini-generate-content-blocks';
 import type { GeminiPart } from './convert-to-gemini-generate-content-types';
 
@@ -21,36 +23,106 @@ import type { GeminiPart } from './convert-to-gemini-generate-content-types';
 export type NativeReplay = { parts: GeminiPart[]; refs: (BlockRef | undefined)[] } | { problem: string };
 
 /**
- * Replays `turn.native.payload` (a Gemini `parts` array, or a Content `{parts}`). The k-th
- * `functionCall` part stands for the k-th `tool_call` block; their names (and ids, when the part
- * has one) must agree through the request's maps, else the turn is rebuilt from blocks. A part
- * without an id keeps none, and its function response carries none either (G-T3).
- * @returns the parts to send, or a problem when the payload does not match the turn's blocks.
+ * Replays `turn.native.payload` (a Gemini `parts` array, or a Content `{parts}`). The payload must
+ * be well formed ({@link modelPartProblem} for every part), must not be all empty text (X4, G-E1),
+ * and must stand for the turn's blocks one to one, in order (the readers keep one block per part),
+ * so that every block the report calls `replayed-native` is in the body. The k-th `functionCall`
+ * part is the k-th `tool_call` block; their names (and ids, when the part has one) must agree
+ * through the request's maps. A part without an id keeps none, and its function response carries
+ * none either (G-T3).
+ * @returns the parts to send, or a problem: the caller then rebuilds the turn from its blocks.
  */
 export function replayNativeParts(turn: PreparedTurn, ctx: GeminiEncodeContext, maps: { ids: IdMap; names: NameMap }): NativeReplay {
   const payload = turn.native?.payload;
+  const source = turn.sources.length === 1 ? turn.sources[0] : undefined;
   const raw = Array.isArray(payload) ? payload : isObject(payload) && Array.isArray(payload.parts) ? payload.parts : undefined;
-  if (!raw || raw.length === 0) return { problem: 'the payload is not a non-empty Gemini parts array' };
-  if (!raw.every((p) => isObject(p) && hasOneDataField(camelPart(p)))) return { problem: 'a part does not set exactly one data field (G-E1)' };
+  if (!raw || raw.length === 0 || !source) return { problem: 'the payload is not a non-empty Gemini parts array' };
+  const camel = raw.map((p) => (isObject(p) ? camelPart(p) : p));
+  for (let i = 0; i < camel.length; i++) {
+    const problem = modelPartProblem(camel[i]);
+    if (problem) return { problem: `part ${i}: ${problem}` };
+  }
+  const parts0 = camel as JsonObject[];
+  if (parts0.every((p) => typeof p.text === 'string' && p.text.trim() === '' && p.thoughtSignature === undefined))
+    return { problem: 'it holds only empty text (X4, G-E1)' };
   const calls = turn.blocks.filter((pb): pb is PreparedBlock & { block: ToolCallBlock } => pb.block.type === 'tool_call');
+  const callParts = parts0.filter((p) => p.functionCall !== undefined).length;
+  if (callParts !== calls.length) return { problem: `it has ${callParts > calls.length ? 'more' : 'fewer'} functionCall parts than tool calls` };
+  if (parts0.length !== source.blocks.length) return { problem: `it has ${parts0.length} parts for ${source.blocks.length} blocks` };
+  const mismatch = source.blocks.findIndex((b, i) => !standsFor(b, parts0[i]!));
+  if (mismatch >= 0) return { problem: `part ${mismatch} does not match block ${mismatch} (${source.blocks[mismatch]!.type})` };
+
   const parts: GeminiPart[] = [];
   const refs: (BlockRef | undefined)[] = [];
   let k = 0;
-  for (const part of (raw as JsonObject[]).map(camelPart)) {
+  for (const [i, part] of parts0.entries()) {
     if (!isObject(part.functionCall)) {
       parts.push(part as GeminiPart);
-      refs.push(undefined);
+      refs.push({ turn: source.id, index: i });
       continue;
     }
-    const pb = calls[k++];
-    if (!pb) return { problem: 'it has more functionCall parts than tool calls' };
+    const pb = calls[k++]!;
     const mapped = functionCallFromNative(part.functionCall, pb, ctx, maps);
     if ('problem' in mapped) return mapped;
     parts.push({ ...part, functionCall: mapped.functionCall } as GeminiPart);
     refs.push(pb.ref);
   }
-  if (k !== calls.length) return { problem: 'it has fewer functionCall parts than tool calls' };
   return { parts, refs };
+}
+
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+/** The data fields of a Part besides text, media and function parts (G-E1's oneof). */
+const CODE_FIELDS = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'] as const;
+
+/**
+ * Why a (camelCase) part cannot be replayed in a `model` content, or undefined: it must set
+ * exactly one data field (G-E1) of the right shape — string `text`; `inlineData` with a
+ * `mimeType` and raw base64 `data` (G-I1); `fileData` with a `fileUri`; `functionCall` with a
+ * `name` and object `args` when present (G-T3); code-execution parts as objects — and no
+ * `functionResponse`, which belongs in a user content (G-R2). A `thoughtSignature` must be a
+ * non-empty string (G-K1), `thought` a boolean.
+ */
+export function modelPartProblem(part: unknown): string | undefined {
+  if (!isObject(part)) return 'not an object';
+  if (!hasOneDataField(part)) return 'it does not set exactly one data field (G-E1)';
+  if (part.thoughtSignature !== undefined && !nonEmpty(part.thoughtSignature)) return 'thoughtSignature is not a non-empty string (G-K1)';
+  if (part.thought !== undefined && typeof part.thought !== 'boolean') return 'thought is not a boolean';
+  if (part.text !== undefined) return typeof part.text === 'string' ? undefined : 'text is not a string';
+  if (part.inlineData !== undefined) {
+    const d = part.inlineData;
+    if (!isObject(d) || !nonEmpty(d.mimeType)) return 'inlineData without a mimeType (G-I1)';
+    return nonEmpty(d.data) && !d.data.startsWith('data:') && BASE64.test(d.data) ? undefined : 'inlineData without raw base64 data (G-I1)';
+  }
+  if (part.fileData !== undefined) return isObject(part.fileData) && nonEmpty(part.fileData.fileUri) ? undefined : 'fileData without a fileUri';
+  if (part.functionCall !== undefined) {
+    const fc = part.functionCall;
+    if (!isObject(fc) || !nonEmpty(fc.name)) return 'functionCall without a name (G-T3)';
+    return fc.args === undefined || fc.args === null || isObject(fc.args) ? undefined : 'functionCall args is not a JSON object';
+  }
+  if (part.functionResponse !== undefined) return 'a functionResponse belongs in a user content (G-R2)';
+  // executableCode, codeExecutionResult, toolCall, toolResponse: opaque objects.
+  const other = CODE_FIELDS.find((k) => part[k] !== undefined)!;
+  return isObject(part[other]) ? undefined : `${other} is not an object`;
+}
+
+/** True when the (camelCase, well-formed) part is the one input block `block` was read from. */
+function standsFor(block: Block, part: JsonObject): boolean {
+  switch (block.type) {
+    case 'text':
+      return part.text === block.text && part.thought !== true && part.thoughtSignature === block.signature;
+    case 'thinking':
+      return part.text === block.text && part.thought === true && part.thoughtSignature === block.signature;
+    case 'tool_call':
+      return part.functionCall !== undefined;
+    case 'image':
+    case 'document':
+      return part.inlineData !== undefined || part.fileData !== undefined;
+    case 'provider_item':
+      return part.text === undefined && part.functionCall === undefined;
+    default:
+      return false;
+  }
 }
 
 function functionCallFromNative(
