@@ -130,6 +130,31 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
     expect(own.providers.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('M4 a port from our own page under a name that is not allowlisted is disconnected at once; the allowlisted one stays open', async () => {
+    const result = await page.evaluate(
+      () =>
+        new Promise<{ badClosed: boolean; goodClosed: boolean }>((resolve) => {
+          type Port = { onDisconnect: { addListener(fn: () => void): void }; disconnect(): void };
+          const runtime = (globalThis as unknown as { chrome: { runtime: { connect(o: { name: string }): Port } } }).chrome.runtime;
+          const state = { badClosed: false, goodClosed: false };
+          const bad = runtime.connect({ name: 'not-allowlisted' });
+          const good = runtime.connect({ name: 'baton-events' });
+          bad.onDisconnect.addListener(() => (state.badClosed = true));
+          good.onDisconnect.addListener(() => (state.goodClosed = true));
+          const started = Date.now();
+          const poll = () => {
+            if (state.badClosed && Date.now() - started > 300) {
+              good.disconnect();
+              resolve(state);
+            } else if (Date.now() - started > 5_000) resolve(state);
+            else setTimeout(poll, 25);
+          };
+          poll();
+        }),
+    );
+    expect(result).toEqual({ badClosed: true, goodClosed: false });
+  });
+
   it('S4 no key material in the console output of the worker and the pages', async () => {
     const logs = await browser.capturedLogs(page);
     expect(findKeyMaterial(logs.join('\n'))).toEqual([]);
