@@ -16,6 +16,7 @@ import { prepareTranscript, type PrepareCapabilities, type PreparedTurn } from '
 import type { ReportBuilder } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
+import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
 import { dropUnansweredServerTools, moveServerToolResults } from './convert-anthropic-messages-server-tools';
 import { encodeBlock } from './convert-anthropic-messages-blocks';
@@ -119,7 +120,8 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
     ...(prepared.system !== undefined ? { system: prepared.system } : {}),
     messages: messages.map((m) => ({ role: m.role, content: m.blocks.map((d) => d.block) })),
   };
-  if (prepared.tools.length > 0) body.tools = prepared.tools.map((t) => encodeTool(t, report));
+  const tools = uniqueTools(prepared.tools, report); // each name once
+  if (tools.length > 0) body.tools = tools.map((t) => encodeTool(t, report));
   if (prepared.toolChoiceNone) body.tool_choice = { type: 'none' }; // X8, A-T6
   if (thinking) body.thinking = thinking;
   return { api: ANTHROPIC_API, model: resolved.model, body, report: report.finish() };

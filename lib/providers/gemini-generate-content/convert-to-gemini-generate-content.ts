@@ -14,6 +14,7 @@ import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, t
 import { ReportBuilder } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
+import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
 import { encodeBlock, GEMINI_API, type GeminiEncodeContext } from './convert-gemini-generate-content-blocks';
 import { addDummySignatures, mergeContents, type DraftContent } from './convert-gemini-generate-content-contents';
@@ -96,7 +97,8 @@ export function encodeGeminiGenerateContent(transcript: Transcript, target: Reso
       report.warn('Gemma models take no systemInstruction: the system prompt was sent as the first user part (G-R1)');
     } else body.systemInstruction = { parts: [{ text: prepared.system }] };
   }
-  if (prepared.tools.length > 0) body.tools = [{ functionDeclarations: prepared.tools.map(functionDeclaration) }];
+  const tools = uniqueTools(prepared.tools, report); // each name once
+  if (tools.length > 0) body.tools = [{ functionDeclarations: tools.map(functionDeclaration) }];
   // X8: stub definitions only describe history; the model must not call them.
   if (prepared.toolChoiceNone) body.toolConfig = { functionCallingConfig: { mode: 'NONE' } };
   const thinkingConfig = thinking(target, info, report);

@@ -12,6 +12,7 @@ import { prepareTranscript, type PreparedTranscript, type PreparedTurn } from '.
 import { ReportBuilder } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
+import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
 import {
   ASSISTANT_AFTER_TOOL_TEXT,
@@ -132,8 +133,12 @@ function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuil
   return wanted;
 }
 
-/** Function tools (names already mapped, X5); at most {@link MAX_TOOLS} (C-T5), the rest dropped with a warning. */
-function encodeTools(defs: ToolDefinition[], report: ReportBuilder): OpenAIChatTool[] {
+/**
+ * Function tools (names already mapped, X5), each name once (the first definition wins, the rest
+ * left out with a warning); at most {@link MAX_TOOLS} (C-T5), the rest dropped with a warning.
+ */
+function encodeTools(all: ToolDefinition[], report: ReportBuilder): OpenAIChatTool[] {
+  const defs = uniqueTools(all, report);
   if (defs.length > MAX_TOOLS) report.warn(`${defs.length} tools: only the first ${MAX_TOOLS} are sent (C-T5)`);
   return defs.slice(0, MAX_TOOLS).map((t) => ({
     type: 'function',

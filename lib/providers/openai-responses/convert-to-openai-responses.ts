@@ -15,6 +15,7 @@ import type { Block, Transcript, Turn } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
+import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
 import { encodeAssistantBlocks, providerItemEntry, type AssistantContext } from './convert-openai-responses-assistant';
 import { encodeNativeTurn } from './convert-openai-responses-replay';
@@ -205,10 +206,13 @@ function encodeTool(turn: PreparedTurn, index: number, report: ReportBuilder): E
   return out;
 }
 
-/** Tools as `{type: 'function', name, description?, parameters, strict: false}`; `tool_choice: 'none'` for stubs only (X8). */
+/**
+ * Tools as `{type: 'function', name, description?, parameters, strict: false}`, each name once
+ * (the first definition wins, the rest left out with a warning); `tool_choice: 'none'` for stubs only (X8).
+ */
 function toolsOf(prepared: PreparedTranscript): Pick<OpenAIResponsesBody, 'tools' | 'tool_choice'> {
   if (prepared.tools.length === 0) return {};
-  const tools: ResponsesFunctionTool[] = prepared.tools.map((t) => ({
+  const tools: ResponsesFunctionTool[] = uniqueTools(prepared.tools, prepared.report).map((t) => ({
     type: 'function',
     name: t.name,
     ...(t.description !== undefined ? { description: t.description } : {}),
