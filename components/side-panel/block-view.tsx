@@ -10,9 +10,15 @@ function pretty(v: unknown): string {
   }
 }
 
-function imageText(b: { mediaType: string; url?: string | undefined }, what: string): string {
+/** Approximate size of base64 data, e.g. `34 KB`. */
+export function base64Size(data: string): string {
+  const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function imageText(b: { mediaType: string; url?: string | undefined; data?: string | undefined }, what: string): string {
   // R3: a remote image is never fetched; its full URL is shown as text instead.
-  return b.url ? `[${what}: ${b.url}]` : `[${what} attached: ${b.mediaType}]`;
+  return b.url ? `[${what}: ${b.url}]` : `[${what} attached: ${b.mediaType}${b.data ? `, ${base64Size(b.data)}` : ''}]`;
 }
 
 export interface BlockViewProps {
@@ -23,6 +29,8 @@ export interface BlockViewProps {
   markdown?: boolean;
   /** The turn is still streaming (its last text block stays open). */
   streaming?: boolean;
+  /** For a tool result: the called tool's name and who called it. */
+  call?: { name: string; from?: string | undefined } | undefined;
 }
 
 /**
@@ -31,28 +39,28 @@ export interface BlockViewProps {
  * `textContent`, `white-space: pre-wrap`), never HTML. Thinking, tool calls, tool results and
  * provider items are collapsed, labelled with who produced them.
  */
-export function BlockView({ block: b, from, markdown = false, streaming = false }: BlockViewProps) {
+export function BlockView({ block: b, from, markdown = false, streaming = false, call }: BlockViewProps) {
   const by = from ? ` · ${from}` : '';
   switch (b.type) {
     case 'text':
       return markdown ? <MarkdownView text={b.text} streaming={streaming} /> : <div class="block-text">{b.text}</div>;
     case 'thinking':
       return (
-        <details class="block-thinking">
-          <summary>Thinking{by}</summary>
+        <details class="block-thinking" data-block="thinking">
+          <summary>{streaming ? 'Thinking…' : 'Thinking'}{by}</summary>
           <div class="block-text">{b.text || '(the provider did not show this reasoning)'}</div>
         </details>
       );
     case 'redacted_thinking':
       return (
-        <details class="block-thinking">
+        <details class="block-thinking" data-block="redacted_thinking">
           <summary>Thinking, redacted{by}</summary>
           <div class="block-text">The provider keeps this reasoning encrypted.</div>
         </details>
       );
     case 'tool_call':
       return (
-        <details class="block-tool">
+        <details class="block-tool" data-block="tool_call">
           <summary>
             Tool call: {b.name}
             {by}
@@ -60,31 +68,35 @@ export function BlockView({ block: b, from, markdown = false, streaming = false 
           <pre class="block-code">{pretty(b.input)}</pre>
         </details>
       );
-    case 'tool_result':
+    case 'tool_result': {
+      const byCall = call?.from ? ` · called by ${call.from}` : '';
       return (
-        <details class="block-tool">
+        <details class="block-tool" data-block="tool_result">
           <summary>
-            Tool result{b.isError ? ' (error)' : ''} for {b.callId}
-            {by}
+            Tool result{b.isError ? ' (error)' : ''}{call ? `: ${call.name}` : ''} for {b.callId}
+            {byCall}
           </summary>
           <div class="block-text">
             {typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : imageText(c, 'Image'))).join('\n')}
           </div>
         </details>
       );
+    }
     case 'image':
       return <div class="block-placeholder">{imageText(b, 'Image')}</div>;
     case 'document':
-      return <div class="block-placeholder">{b.url ? `[Document: ${b.url}]` : `[Document attached: ${b.title ?? b.mediaType}]`}</div>;
-    case 'provider_item':
+      return <div class="block-placeholder">{b.url ? `[Document: ${b.url}]` : `[Document attached: ${b.title ?? b.mediaType}${b.data ? `, ${base64Size(b.data)}` : ''}]`}</div>;
+    case 'provider_item': {
+      const kind = typeof (b.item as { type?: unknown } | null)?.type === 'string' ? `: ${(b.item as { type: string }).type}` : '';
       return (
-        <details class="block-tool">
+        <details class="block-tool" data-block="provider_item">
           <summary>
-            Provider item ({b.api}){by}
+            Provider item ({b.api}{kind}){by}
           </summary>
           <pre class="block-code">{b.text ?? pretty(b.item)}</pre>
         </details>
       );
+    }
     default: {
       const _exhaustive: never = b;
       return _exhaustive;

@@ -1,9 +1,13 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ProtocolError, ProviderStatus } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { turnError } from '../../lib/ui/error-text';
-import { providerName, providerSwitches, retryOffer, type RetryOffer } from '../../lib/ui/turns';
+import { copyText } from '../../lib/ui/clipboard';
+import { interruptionError, turnError } from '../../lib/ui/error-text';
+import { turnMarkdown } from '../../lib/ui/export-markdown';
+import { hasVisibleContent } from '../../lib/ui/finish';
+import { originLabel, providerName, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
 import { ErrorNotice } from './error-notice';
-import { TurnView } from './turn-view';
+import { PureTurnView, type TurnAction } from './turn-view';
 
 export interface ChatViewProps {
   turns: readonly Turn[];
@@ -14,19 +18,62 @@ export interface ChatViewProps {
   /** Retry is possible (a provider and a model are chosen). */
   canRetry: boolean;
   onRetry(): void;
+  /** Answers the last user message again, replacing the last complete answer. */
+  onRegenerate?: (() => void) | undefined;
+  /** Replaces the last user message with `text` and sends it again. */
+  onEditResend?: ((turnId: string, text: string) => void) | undefined;
   openOptions?: (() => void) | undefined;
 }
 
-/** The turns of the open conversation, with provider-switch markers and the retry offer. */
+/** Which actions each message offers. */
+function actionsFor(t: Turn, i: number, turns: readonly Turn[], lastUser: number, busy: boolean, canRetry: boolean): TurnAction[] {
+  const out: TurnAction[] = [];
+  if (t.role !== 'tool' && hasVisibleContent(t) && t.blocks.some((b) => b.type === 'text')) out.push('copy');
+  if (!busy && i === lastUser && t.blocks.some((b) => b.type === 'text') && canRetry) out.push('edit');
+  if (!busy && canRetry && i === turns.length - 1 && t.role === 'assistant' && (t.status === undefined || t.status === 'complete')) out.push('regenerate');
+  return out;
+}
+
+/** The turns of the open conversation, with provider-switch markers, message actions and the retry offer. */
 export function ChatView(p: ChatViewProps) {
+  const [editing, setEditing] = useState<{ id: string; text: string } | undefined>(undefined);
+  const [flash, setFlash] = useState<{ id: string; text: string } | undefined>(undefined);
+  const flashTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(flashTimer.current), []);
+
+  const switches = useMemo(() => providerSwitches(p.turns), [p.turns]);
+  const calls = useMemo(() => {
+    const out = new Map<string, { name: string; from?: string }>();
+    for (const [id, c] of toolCallIndex(p.turns)) out.set(id, { name: c.name, ...(c.origin ? { from: originLabel(c.origin, p.providers) } : {}) });
+    return out;
+  }, [p.turns, p.providers]);
   if (p.turns.length === 0) return <p class="empty">Write a message below to start.</p>;
-  const switches = providerSwitches(p.turns);
+
   const offer = retryOffer(p.turns, p.busy);
   const lastId = p.turns[p.turns.length - 1]!.id;
+  let lastUser = -1;
+  for (let i = p.turns.length - 1; i >= 0; i--)
+    if (p.turns[i]!.role === 'user') {
+      lastUser = i;
+      break;
+    }
+
+  const onAction = (a: TurnAction, t: Turn) => {
+    if (a === 'copy') {
+      void copyText(turnMarkdown(t)).then((ok) => {
+        setFlash({ id: t.id, text: ok ? 'Copied' : 'Copy failed' });
+        clearTimeout(flashTimer.current);
+        flashTimer.current = setTimeout(() => setFlash(undefined), 1500);
+      });
+    } else if (a === 'edit') {
+      setEditing({ id: t.id, text: t.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n') });
+    } else if (a === 'regenerate') p.onRegenerate?.();
+  };
+
   return (
     <>
       <ol class="turns" aria-label="Chat">
-        {p.turns.map((t) => {
+        {p.turns.map((t, i) => {
           const prev = switches.get(t.id);
           return (
             <li key={t.id}>
@@ -35,7 +82,29 @@ export function ChatView(p: ChatViewProps) {
                   Switched from {providerName(prev.provider, p.providers)} to {providerName(t.origin.provider, p.providers)}
                 </p>
               ) : null}
-              <TurnView turn={t} providers={p.providers} showError={t.id !== lastId} />
+              {editing?.id === t.id && !p.busy ? (
+                <EditBox
+                  turn={t}
+                  text={editing.text}
+                  onText={(text) => setEditing({ id: t.id, text })}
+                  onCancel={() => setEditing(undefined)}
+                  onSave={() => {
+                    const text = editing.text;
+                    setEditing(undefined);
+                    p.onEditResend?.(t.id, text);
+                  }}
+                />
+              ) : (
+                <PureTurnView
+                  turn={t}
+                  providers={p.providers}
+                  showError={t.id !== lastId}
+                  calls={t.role === 'tool' ? calls : undefined}
+                  actions={actionsFor(t, i, p.turns, lastUser, p.busy, p.canRetry && !!p.onEditResend)}
+                  onAction={onAction}
+                  flash={flash?.id === t.id ? flash.text : undefined}
+                />
+              )}
             </li>
           );
         })}
@@ -45,19 +114,55 @@ export function ChatView(p: ChatViewProps) {
   );
 }
 
+function EditBox({ turn, text, onText, onSave, onCancel }: { turn: Turn; text: string; onText(t: string): void; onSave(): void; onCancel(): void }) {
+  const attached = turn.blocks.filter((b) => b.type === 'image' || b.type === 'document').length;
+  return (
+    <div class="turn turn-user turn-editing" data-turn-id={turn.id} data-editing="">
+      <textarea
+        aria-label="Edit message"
+        rows={4}
+        value={text}
+        ref={(el) => el?.focus()}
+        onInput={(e) => onText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onCancel();
+          else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            if (text.trim()) onSave();
+          }
+        }}
+      />
+      {attached ? <p class="hint">{attached === 1 ? 'The attachment is sent again.' : `The ${attached} attachments are sent again.`}</p> : null}
+      <p class="hint">The answers after this message are replaced.</p>
+      <div class="composer-actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" class="primary" disabled={!text.trim()} onClick={onSave}>
+          Save and resend
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function RetryBar({ offer, answerError, canRetry, onRetry, openOptions }: ChatViewProps & { offer: Extract<RetryOffer, { kind: 'retry' }> }) {
+  const why = offer.reason === 'interrupted' && offer.turn ? (answerError ?? interruptionError(offer.turn)) : undefined;
   return (
     <div class="retry-bar" data-retry-reason={offer.reason}>
       {offer.reason === 'error' && offer.turn ? (
         <ErrorNotice error={answerError ?? turnError(offer.turn)} openOptions={openOptions} live />
       ) : (
-        <p role="status">
-          {offer.reason === 'interrupted'
-            ? 'Response interrupted.'
-            : offer.reason === 'stopped'
-              ? 'Response interrupted: you stopped it.'
-              : 'No answer was received.'}
-        </p>
+        <div class="retry-text">
+          <p role="status">
+            {offer.reason === 'interrupted'
+              ? 'Response interrupted.'
+              : offer.reason === 'stopped'
+                ? 'Response interrupted: you stopped it.'
+                : 'No answer was received.'}
+          </p>
+          {why ? <ErrorNotice error={why} openOptions={openOptions} /> : null}
+        </div>
       )}
       <button type="button" onClick={onRetry} disabled={!canRetry} title={canRetry ? undefined : 'Choose a provider and a model first'}>
         Retry

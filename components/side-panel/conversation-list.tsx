@@ -1,4 +1,6 @@
+import { useState } from 'preact/hooks';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
+import { arrangeConversations } from '../../lib/ui/conversation-list';
 
 export interface ConversationListProps {
   conversations: readonly ConversationMeta[];
@@ -6,18 +8,38 @@ export interface ConversationListProps {
   onOpen(id: string): void;
 }
 
-/** The conversations, newest first (the model keeps them sorted). Titles and previews are text only. */
+/**
+ * The conversations: pinned first, then newest first, searchable by title. Each item is one
+ * button that opens it (its actions are in the chat header). Titles and previews are text only.
+ */
 export function ConversationList({ conversations, currentId, onOpen }: ConversationListProps) {
+  const [query, setQuery] = useState('');
+  const shown = arrangeConversations(conversations, query);
   return (
     <nav class="conversations" aria-label="Conversations">
+      {conversations.length > 0 ? (
+        <div class="conversation-search">
+          <input type="search" aria-label="Search conversations" placeholder="Search titles" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        </div>
+      ) : null}
       {conversations.length === 0 ? (
         <p class="empty">No conversations yet.</p>
+      ) : shown.length === 0 ? (
+        <p class="empty">No title matches “{query}”.</p>
       ) : (
         <ul>
-          {conversations.map((c) => (
-            <li key={c.id} data-conversation-id={c.id}>
+          {shown.map((c) => (
+            <li key={c.id} data-conversation-id={c.id} data-pinned={c.pinned ? '' : undefined}>
               <button type="button" aria-current={c.id === currentId ? 'true' : undefined} onClick={() => onOpen(c.id)}>
-                <span class="conversation-title">{c.title || 'Untitled'}</span>
+                <span class="conversation-title">
+                  {c.pinned ? (
+                    <span class="pin-mark" title="Pinned">
+                      <span aria-hidden="true">📌 </span>
+                      <span class="visually-hidden">Pinned: </span>
+                    </span>
+                  ) : null}
+                  {c.title || 'Untitled'}
+                </span>
                 {c.preview ? <span class="conversation-preview">{c.preview}</span> : null}
               </button>
             </li>

@@ -168,7 +168,9 @@ describe('origins and provider switches', () => {
   it('names P4 finishes instead of showing a plain answer', async () => {
     await openWith([user('u1'), answer('a1', 'google', 'gemini-2.5-pro', [], { status: 'error', stopReason: 'content_filter', meta: { rawStopReason: 'SAFETY' }, error: { type: 'blocked', message: 'prompt blocked: SAFETY' } })]);
     const a1 = document.querySelector('[data-turn-id="a1"]')!;
-    expect(a1.textContent).toContain("The provider's content filter stopped this answer (SAFETY).");
+    // P4: a blocked prompt is its own labelled state, never an empty bubble
+    expect(a1.querySelector('[data-finish]')!.getAttribute('data-finish')).toBe('prompt_blocked');
+    expect(a1.textContent).toContain('prompt blocked: SAFETY.');
     expect(screen.getByRole('alert').textContent).toContain('Details: prompt blocked: SAFETY');
   });
 });

@@ -1,7 +1,11 @@
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
-import { ChatModel } from '../../lib/ui/chat-model';
+import { copyText } from '../../lib/ui/clipboard';
+import { conversationMarkdown } from '../../lib/ui/export-markdown';
+import { PanelModel } from '../../lib/ui/panel-model';
 import { useStore } from '../../lib/ui/store';
+import { applyTheme, loadTheme, nextTheme, THEME_LABEL, type ThemeChoice } from '../../lib/ui/theme';
+import { ChatHead } from './chat-head';
 import { ChatView } from './chat-view';
 import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
@@ -23,21 +27,62 @@ function phaseText(phase: string, retryInSec: number | undefined): string {
 
 /** The side panel: conversation list, chat, provider/model picker and composer. */
 export function SidePanel({ connector, openOptions }: SidePanelProps) {
-  const model = useMemo(() => new ChatModel(connector), [connector]);
+  const model = useMemo(() => new PanelModel(connector), [connector]);
   useEffect(() => model.start(), [model]);
+  useEffect(() => {
+    // A pending delete is sent before the page goes away (no undo is possible after that).
+    const flush = () => model.flushDelete();
+    addEventListener('pagehide', flush);
+    return () => removeEventListener('pagehide', flush);
+  }, [model]);
   const s = useStore(model);
+  const x = useStore(model.extras);
+  const [theme, setTheme] = useState<ThemeChoice>(() => loadTheme());
+  const [listOpen, setListOpen] = useState(true);
   const ready = model.sendTarget() !== undefined;
   const status = s.busy ? phaseText(s.phase, s.retryInSec) : '';
+  const meta = s.currentId ? s.conversations.find((c) => c.id === s.currentId) : undefined;
+  const providers = s.settings?.providers ?? [];
 
   return (
     <div class="side-panel">
       <header class="panel-bar">
         <strong class="brand">Baton</strong>
-        <button type="button" onClick={() => model.newChat()}>
-          New chat
-        </button>
+        <span class="bar-actions">
+          <button type="button" class="mini" aria-expanded={listOpen ? 'true' : 'false'} aria-controls="baton-conversations" onClick={() => setListOpen(!listOpen)}>
+            {listOpen ? 'Hide list' : 'Show list'}
+          </button>
+          <button
+            type="button"
+            class="mini"
+            aria-label={`Theme: ${THEME_LABEL[theme]}`}
+            title="Switch between the system theme, light and dark"
+            onClick={() => {
+              const t = nextTheme(theme);
+              applyTheme(t);
+              setTheme(t);
+            }}
+          >
+            {THEME_LABEL[theme]}
+          </button>
+          <button type="button" onClick={() => model.newChat()}>
+            New chat
+          </button>
+        </span>
       </header>
-      <ConversationList conversations={s.conversations} currentId={s.currentId} onOpen={(id) => void model.open(id)} />
+      <div id="baton-conversations" hidden={!listOpen}>
+        <ConversationList conversations={s.conversations} currentId={s.currentId} onOpen={(id) => void model.open(id)} />
+      </div>
+      {meta ? (
+        <ChatHead
+          meta={meta}
+          busy={s.busy}
+          onRename={(title) => model.rename(meta.id, title)}
+          onPin={(pinned) => void model.pin(meta.id, pinned)}
+          onDelete={() => model.remove(meta.id)}
+          onCopyAll={() => copyText(conversationMarkdown(meta.title, s.turns, providers))}
+        />
+      ) : null}
       <main class="chat">
         {s.loading ? (
           <p class="empty">Loading…</p>
@@ -45,10 +90,12 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           <ChatView
             turns={s.turns}
             busy={s.busy}
-            providers={s.settings?.providers ?? []}
+            providers={providers}
             answerError={s.answerError}
             canRetry={ready}
             onRetry={() => void model.retry()}
+            onRegenerate={() => void model.regenerate()}
+            onEditResend={(id, text) => void model.editResend(id, text)}
             openOptions={openOptions}
           />
         )}
@@ -57,6 +104,14 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
         <p class="phase" role="status">
           {status}
         </p>
+        {x.pendingDelete ? (
+          <div class="toast" role="status">
+            <span>Deleted “{x.pendingDelete.title || 'Untitled'}”.</span>
+            <button type="button" class="mini" onClick={() => model.undoRemove()}>
+              Undo
+            </button>
+          </div>
+        ) : null}
         {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
         <TargetPicker
           providers={s.providers}
@@ -75,6 +130,12 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onDraft={(t) => model.setDraft(t)}
           onSend={() => void model.send()}
           onStop={() => void model.stop()}
+          attachments={s.attachments}
+          onFiles={(files) => void model.addFiles(files)}
+          onRemoveAttachment={(id) => model.removeAttachment(id)}
+          caps={model.currentCaps()}
+          attachVerdict={model.attachmentVerdict()}
+          attachNote={x.attachNote}
         />
       </footer>
     </div>

@@ -25,3 +25,13 @@ if (proto && base?.get && base.configurable) {
   });
 }
 export {};
+
+/**
+ * Preact picks an event's name from the element's `on<name>` property: when `ondrop` is missing
+ * (happy-dom 21 has no drag-and-drop handlers), it would listen for `Drop` instead of `drop`.
+ * Browsers have these properties; declare them so Preact listens as it does there.
+ */
+const elementProto = (globalThis as unknown as { HTMLElement?: { prototype: object } }).HTMLElement?.prototype;
+if (elementProto)
+  for (const name of ['ondrop', 'ondragover', 'ondragenter', 'ondragleave'])
+    if (!(name in elementProto)) Object.defineProperty(elementProto, name, { configurable: true, writable: true, value: null });

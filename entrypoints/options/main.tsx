@@ -3,5 +3,9 @@ import { browser } from 'wxt/browser';
 import { OptionsPage } from '../../components/options/options-page';
 import { createClient } from '../../lib/messaging/client';
 import '../../components/base.css';
+import { applyTheme, loadTheme } from '../../lib/ui/theme';
+
+// The person's light/dark choice (or the system's), before the first paint.
+applyTheme(loadTheme());
 
 render(<OptionsPage connector={createClient()} permissions={browser.permissions} />, document.getElementById('app')!);

@@ -6,6 +6,7 @@
 import type { Connector } from '../messaging/client';
 import type { BackgroundEvent, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
+import type { PendingAttachment } from './attachments';
 import { Store } from './store';
 import { applyTextDelta, sortNewestFirst, upsertMeta, upsertTurn } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
@@ -32,6 +33,8 @@ export interface ChatState {
   /** Model lists per provider, cached in memory for the page's life. */
   models: Record<string, ModelOption[]>;
   draft: string;
+  /** Files attached to the draft (sent with it). */
+  attachments: PendingAttachment[];
   loading: boolean;
 }
 
@@ -45,6 +48,7 @@ const initial: ChatState = {
   target: { providerId: '', model: '' },
   models: {},
   draft: '',
+  attachments: [],
   loading: true,
 };
 
@@ -58,7 +62,7 @@ export class ChatModel extends Store<ChatState> {
 
   /** `stateTimeoutMs`: after a reconnect, how long "waiting" may show before the reload has answered (L2: < 5 s). */
   constructor(
-    private readonly connector: Connector,
+    protected readonly connector: Connector,
     private readonly stateTimeoutMs = 4000,
   ) {
     super(initial);
@@ -193,8 +197,9 @@ export class ChatModel extends Store<ChatState> {
   /** Sends the draft (creating the conversation first for a new chat). Returns whether it was accepted. */
   async send(): Promise<boolean> {
     const text = this.state.draft;
+    const pending = this.state.attachments;
     const target = this.sendTarget();
-    if (!text.trim() || !target || this.state.busy) return false;
+    if ((!text.trim() && pending.length === 0) || !target || this.state.busy || this.sendBlocked()) return false;
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
       let id = this.state.currentId;
@@ -203,8 +208,9 @@ export class ChatModel extends Store<ChatState> {
         id = meta.id;
         this.set((s) => ({ currentId: meta.id, turns: [], conversations: upsertMeta(s.conversations, meta) }));
       }
-      const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target });
-      this.set((s) => ({ draft: s.draft === text ? '' : s.draft }));
+      const attachments = pending.map(({ id: _id, bytes: _bytes, ...a }) => a);
+      const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target, ...(attachments.length ? { attachments } : {}) });
+      this.set((s) => ({ draft: s.draft === text ? '' : s.draft, attachments: s.attachments === pending ? [] : s.attachments }));
       // The user turn normally arrives as an event first; if it was missed, load it.
       if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId)) await this.open(id, { keepTarget: true });
       return true;
@@ -212,6 +218,11 @@ export class ChatModel extends Store<ChatState> {
       this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
       return false;
     }
+  }
+
+  /** True when something other than the draft forbids sending (e.g. attachments the model refuses). */
+  protected sendBlocked(): boolean {
+    return false;
   }
 
   /** Answers again after a failed, interrupted or stopped answer, without a new user turn (L2). */

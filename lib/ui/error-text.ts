@@ -27,9 +27,13 @@ const SENTENCES: Record<ErrorCode, (e: ProtocolError) => string> = {
   rate_limited: (e) => `The provider is limiting how fast you can send requests. ${wait(e.retryAfterSec)}`,
   quota: () => "Your account with this provider has run out of quota or credit. Check your plan and billing on the provider's website; retrying will not help until then.",
   overloaded: (e) => `The provider is overloaded right now. ${wait(e.retryAfterSec ?? 30)} Or pick another provider.`,
-  context_too_long: () => 'This conversation is too long for the selected model. Pick a model with a larger context window, or start a new chat.',
+  context_too_long: () =>
+    'This conversation is too long for the selected model. Pick a model with a larger context window, remove large attachments, or start a new chat (copy the conversation first to keep it).',
   endpoint_not_permitted: () => 'Baton has no permission to reach this address, so nothing was sent. Save the base URL again in the options page and allow access.',
-  network: () => 'Could not reach the provider. Check your internet connection (or that the local server is running) and try again.',
+  network: () =>
+    isOffline()
+      ? 'You are offline, so the provider could not be reached. Reconnect, then press Retry.'
+      : 'Could not reach the provider. Check your internet connection (or that the local server is running) and try again.',
   timeout: () => 'The provider took too long to answer. Try again.',
   blocked: () => "The provider's safety filter blocked this request or its answer.",
   bad_request: () => 'The provider refused the request as invalid.',
@@ -40,6 +44,11 @@ const SENTENCES: Record<ErrorCode, (e: ProtocolError) => string> = {
   busy: () => 'An answer is still being written in this conversation. Wait for it, or press Stop.',
   internal: () => 'Something went wrong inside Baton. Try again; if it keeps happening, reopen the side panel.',
 };
+
+/** The browser says there is no network (`navigator.onLine === false`). */
+function isOffline(): boolean {
+  return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+}
 
 const OPTIONS_ACTION: readonly ErrorCode[] = ['no_key', 'invalid_key', 'locked', 'endpoint_not_permitted'];
 const MAX_DETAIL = 300;
@@ -114,4 +123,16 @@ export function turnError(turn: Pick<Turn, 'error'>): ProtocolError {
             ? 'blocked'
             : 'provider_error';
   return { code, message };
+}
+
+/**
+ * Why a stream was cut short, when the background recorded it (`turn.meta.interruptedBy`, set
+ * for P3 errors that arrive after some text); undefined otherwise.
+ */
+export function interruptionError(turn: Pick<Turn, 'meta'>): ProtocolError | undefined {
+  const by = turn.meta?.interruptedBy;
+  if (typeof by !== 'object' || by === null) return undefined;
+  const { type, message } = by as { type?: unknown; message?: unknown };
+  if (typeof type !== 'string' || !type) return undefined;
+  return turnError({ error: { type, message: typeof message === 'string' ? message : '' } });
 }

@@ -97,19 +97,10 @@ export function retryOffer(turns: readonly Turn[], busy: boolean): RetryOffer {
   }
 }
 
-/** A sentence for a finish that is not a normal end (P4), or undefined. */
-export function finishNote(turn: Turn): string | undefined {
-  const raw = typeof turn.meta?.rawStopReason === 'string' ? turn.meta.rawStopReason : undefined;
-  switch (turn.stopReason) {
-    case 'max_tokens':
-      return 'The answer was cut off: the model reached its output limit.';
-    case 'refusal':
-      return 'The model declined to answer.';
-    case 'content_filter':
-      return `The provider's content filter stopped this answer${raw ? ` (${raw})` : ''}.`;
-    case 'other':
-      return raw ? `The answer ended early (${raw}).` : undefined;
-    default:
-      return undefined;
-  }
+/** Each tool call's name and the origin of the turn that made it, keyed by call id (for labelling results). */
+export function toolCallIndex(turns: readonly Turn[]): Map<string, { name: string; origin?: Origin }> {
+  const out = new Map<string, { name: string; origin?: Origin }>();
+  for (const t of turns)
+    for (const b of t.blocks) if (b.type === 'tool_call') out.set(b.id, { name: b.name, ...(t.origin ? { origin: t.origin } : {}) });
+  return out;
 }

@@ -58,6 +58,16 @@ describe('request', () => {
     expect(out.body.max_output_tokens).toBe(lookupModel('gpt-5.5', 'openai').defaultOutputTokens);
   });
 
+  it('caps max_output_tokens at the model\'s limit, with a warning, and rejects a limit that is not a positive integer', () => {
+    const t = transcript([user('u1', text('Hi'))]);
+    const max = lookupModel('gpt-5.5', 'openai').maxOutputTokens;
+    const out = convert(t, { maxOutputTokens: 999_999_999 });
+    expect(out.body).toEqual(body([userMsg('Hi')], { max_output_tokens: max }));
+    expect(out.report).toEqual(report(t, [at('u1', 0)], [], [`max_output_tokens 999999999 exceeds the limit of gpt-5.5 (${max}): sent ${max}`]));
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => convertToOpenAIResponses(t, { api: 'openai-responses', model: 'gpt-5.5', maxOutputTokens: bad })).toThrow(TranscriptError);
+  });
+
   it('asks for medium effort with summaries when thinking is on', () => {
     const t = transcript([user('u1', text('Think.'))]);
     expect(convert(t, { thinking: true }).body).toEqual(body([userMsg('Think.')], { reasoning: { effort: 'medium', summary: 'auto' } }));

@@ -62,7 +62,9 @@ export function responsesCapabilities(info: ModelInfo): PrepareCapabilities {
  * `native` output items is replayed verbatim, minus what the API rejects on input.
  *
  * A valid transcript always converts: what Responses cannot take is converted or dropped and
- * reported. @throws TranscriptError only when `target.api` is not `openai-responses`.
+ * reported. `max_output_tokens` is capped, with a warning, at a known model's `maxOutputTokens`.
+ * @throws TranscriptError when `target.api` is not `openai-responses` or `target.maxOutputTokens`
+ *   is not a positive integer.
  */
 export function convertToOpenAIResponses(transcript: Transcript, target: ConvertTarget): ConvertResult<OpenAIResponsesBody> {
   if (target.api !== RESPONSES_API) throw new TranscriptError('target.api', `expected "${RESPONSES_API}", got "${target.api}"`);
@@ -88,7 +90,7 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
     stream: true,
     store: false,
     ...(isReasoningModel(info) ? { include: ['reasoning.encrypted_content'] as ['reasoning.encrypted_content'] } : {}),
-    max_output_tokens: resolved.maxOutputTokens ?? info.defaultOutputTokens,
+    max_output_tokens: outputLimit(resolved, info, report),
     ...toolsOf(prepared),
     ...(reasoning ? { reasoning } : {}),
   };
@@ -220,6 +222,17 @@ function toolsOf(prepared: PreparedTranscript): Pick<OpenAIResponsesBody, 'tools
     strict: false,
   }));
   return { tools, ...(prepared.toolChoiceNone ? { tool_choice: 'none' as const } : {}) };
+}
+
+/** Requested output limit in tokens (default: the registry's), capped at a known model's maximum with a warning. */
+function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): number {
+  const wanted = target.maxOutputTokens ?? info.defaultOutputTokens;
+  if (!Number.isInteger(wanted) || wanted <= 0) throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${wanted}`);
+  if (info.known && wanted > info.maxOutputTokens) {
+    report.warn(`max_output_tokens ${wanted} exceeds the limit of ${target.model} (${info.maxOutputTokens}): sent ${info.maxOutputTokens}`);
+    return info.maxOutputTokens;
+  }
+  return wanted;
 }
 
 /** OpenAI reasoning model per the registry (`reasoning`, or effort-controlled thinking). */

@@ -1,0 +1,238 @@
+/**
+ * The side panel's model beyond sending ({@link ChatModel}): attachments and what the chosen
+ * model accepts, regenerate and edit-and-resend, and the conversation list's actions (rename,
+ * pin, delete with undo).
+ *
+ * Delete with undo: the conversation disappears from the list at once, and the `deleteConversation`
+ * request is sent only when the undo window ends (or when another delete starts, or the page is
+ * hidden). Until then nothing is removed from storage, so Undo is exact; closing the browser in
+ * that window keeps the conversation (the safe direction).
+ */
+import type { BackgroundEvent, ConversationMeta, ModelCapabilities } from '../messaging/protocol';
+import { attachmentVerdict, MAX_ATTACHMENTS, readAttachment, type AttachmentVerdict } from './attachments';
+import { ChatModel } from './chat-model';
+import { toProtocolError } from './targets';
+import { Store } from './store';
+import { upsertMeta } from './turns';
+
+export interface PanelExtras {
+  /** What each `providerId|model` accepts (undefined: not asked yet, or the background could not say). */
+  caps: Record<string, ModelCapabilities>;
+  /** Why some picked files were not attached (cleared by the next pick). */
+  attachNote?: string | undefined;
+  /** A conversation hidden from the list, waiting for its delete (undo possible). */
+  pendingDelete?: ConversationMeta | undefined;
+}
+
+const capsKey = (providerId: string, model: string) => `${providerId}|${model}`;
+
+/** The panel's extra state, observable on its own (so `ChatState` keeps its shape). */
+export class ExtrasStore extends Store<PanelExtras> {
+  update(p: Partial<PanelExtras>): void {
+    this.set(p);
+  }
+}
+
+export class PanelModel extends ChatModel {
+  readonly extras = new ExtrasStore({ caps: {} });
+
+  private capsTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly capsAsked = new Set<string>();
+  private deleteTimer: ReturnType<typeof setTimeout> | undefined;
+  private nextAttachment = 0;
+
+  /** `undoMs`: how long a delete can be undone. `capsDelayMs`: wait after typing a model id before asking what it accepts. */
+  constructor(
+    connector: ConstructorParameters<typeof ChatModel>[0],
+    private readonly undoMs = 8000,
+    private readonly capsDelayMs = 250,
+  ) {
+    super(connector);
+  }
+
+  override dispose(): void {
+    clearTimeout(this.capsTimer);
+    this.flushDelete();
+    super.dispose();
+  }
+
+  /** Reloads as {@link ChatModel.reload}, keeping a conversation whose delete is pending hidden. */
+  override async reload(): Promise<void> {
+    await super.reload();
+    this.hidePending();
+    this.askCaps(0);
+  }
+
+  override onEvent(e: BackgroundEvent): void {
+    super.onEvent(e);
+    if (e.type === 'conversationUpdated') this.hidePending();
+  }
+
+  private hidePending(): void {
+    const p = this.extras.state.pendingDelete;
+    if (p && this.state.conversations.some((c) => c.id === p.id)) this.set((s) => ({ conversations: s.conversations.filter((c) => c.id !== p.id) }));
+  }
+
+  // ---- What the chosen model accepts
+
+  /** Capabilities of the current target's model, if known. */
+  currentCaps(): ModelCapabilities | undefined {
+    const t = this.state.target;
+    return this.extras.state.caps[capsKey(t.providerId, t.model.trim())];
+  }
+
+  /** Whether the draft's attachments can go to the current model. */
+  attachmentVerdict(): AttachmentVerdict {
+    return attachmentVerdict(this.state.attachments, this.state.target.model.trim(), this.currentCaps());
+  }
+
+  protected override sendBlocked(): boolean {
+    return this.attachmentVerdict().blocked;
+  }
+
+  override setProvider(providerId: string): void {
+    super.setProvider(providerId);
+    this.askCaps(0);
+  }
+
+  override setModel(model: string): void {
+    super.setModel(model);
+    this.askCaps(this.capsDelayMs);
+  }
+
+  /** Asks the background what the current model accepts (once per provider and model), after `delayMs`. */
+  askCaps(delayMs = 0): void {
+    clearTimeout(this.capsTimer);
+    const run = () => {
+      const { providerId, model } = this.state.target;
+      const key = capsKey(providerId, model.trim());
+      if (!providerId || !model.trim() || this.capsAsked.has(key)) return;
+      this.capsAsked.add(key);
+      this.connector
+        .request('getModelInfo', { providerId, model: model.trim() })
+        .then((caps) => this.extras.update({ caps: { ...this.extras.state.caps, [key]: caps } }))
+        .catch(() => this.capsAsked.delete(key));
+    };
+    if (delayMs <= 0) run();
+    else this.capsTimer = setTimeout(run, delayMs);
+  }
+
+  // ---- Attachments
+
+  /** Reads and attaches files (pasted, dropped or picked); refused files are named in `attachNote`. */
+  async addFiles(files: readonly File[]): Promise<void> {
+    const notes: string[] = [];
+    const room = MAX_ATTACHMENTS - this.state.attachments.length;
+    if (files.length > room) notes.push(`At most ${MAX_ATTACHMENTS} attachments per message.`);
+    const read = await Promise.all(
+      files.slice(0, Math.max(0, room)).map((f) =>
+        readAttachment(f, `att-${++this.nextAttachment}`).catch((e: unknown) => {
+          notes.push(e instanceof Error ? e.message : String(e));
+          return undefined;
+        }),
+      ),
+    );
+    const ok = read.filter((a) => a !== undefined);
+    if (ok.length) this.set((s) => ({ attachments: [...s.attachments, ...ok] }));
+    this.extras.update({ attachNote: notes.length ? notes.join(' ') : undefined });
+    this.askCaps(0);
+  }
+
+  removeAttachment(id: string): void {
+    this.set((s) => ({ attachments: s.attachments.filter((a) => a.id !== id) }));
+    this.extras.update({ attachNote: undefined });
+  }
+
+  // ---- Regenerate and edit
+
+  /** Replaces the last complete answer with a new one from the current target. */
+  async regenerate(): Promise<void> {
+    const id = this.state.currentId;
+    const target = this.sendTarget();
+    if (!id || !target || this.state.busy) return;
+    let lastUser = -1;
+    this.state.turns.forEach((t, i) => (t.role === 'user' ? (lastUser = i) : undefined));
+    const removed = new Set(this.state.turns.slice(lastUser + 1).map((t) => t.id));
+    this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
+    try {
+      await this.connector.request('regenerateTurn', { conversationId: id, target });
+      if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
+    } catch (e) {
+      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+    }
+  }
+
+  /** Replaces the last user message (and the answers after it) with `text`, and sends it. */
+  async editResend(turnId: string, text: string): Promise<void> {
+    const id = this.state.currentId;
+    const target = this.sendTarget();
+    if (!id || !target || this.state.busy) return;
+    const at = this.state.turns.findIndex((t) => t.id === turnId);
+    if (at < 0) return;
+    const removed = new Set(this.state.turns.slice(at).map((t) => t.id));
+    this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
+    try {
+      await this.connector.request('editAndResend', { conversationId: id, turnId, text, target });
+      if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
+    } catch (e) {
+      // Nothing was removed: keep the edited words in the box so they are not lost.
+      this.set((s) => ({ busy: false, phase: 'idle', error: toProtocolError(e), draft: s.draft.trim() ? s.draft : text }));
+    }
+  }
+
+  // ---- Conversation list
+
+  async rename(id: string, title: string): Promise<boolean> {
+    const t = title.replace(/\s+/g, ' ').trim();
+    if (!t) return false;
+    try {
+      const meta = await this.connector.request('renameConversation', { id, title: t.slice(0, 500) });
+      this.set((s) => ({ conversations: upsertMeta(s.conversations, meta) }));
+      return true;
+    } catch (e) {
+      this.set({ error: toProtocolError(e) });
+      return false;
+    }
+  }
+
+  async pin(id: string, pinned: boolean): Promise<void> {
+    try {
+      const meta = await this.connector.request('pinConversation', { id, pinned });
+      this.set((s) => ({ conversations: upsertMeta(s.conversations, meta) }));
+    } catch (e) {
+      this.set({ error: toProtocolError(e) });
+    }
+  }
+
+  /** Hides a conversation at once and deletes it when the undo window ends. */
+  remove(id: string): void {
+    const meta = this.state.conversations.find((c) => c.id === id);
+    if (!meta) return;
+    this.flushDelete();
+    this.set((s) => ({ conversations: s.conversations.filter((c) => c.id !== id) }));
+    if (this.state.currentId === id) this.newChat();
+    this.extras.update({ pendingDelete: meta });
+    this.deleteTimer = setTimeout(() => this.flushDelete(), this.undoMs);
+  }
+
+  /** Brings the conversation being deleted back (nothing was removed from storage yet). */
+  undoRemove(): void {
+    const meta = this.extras.state.pendingDelete;
+    if (!meta) return;
+    clearTimeout(this.deleteTimer);
+    this.extras.update({ pendingDelete: undefined });
+    this.set((s) => ({ conversations: upsertMeta(s.conversations, meta) }));
+  }
+
+  /** Sends the pending delete now (undo window over, another delete, or the page is going away). */
+  flushDelete(): void {
+    const meta = this.extras.state.pendingDelete;
+    clearTimeout(this.deleteTimer);
+    if (!meta) return;
+    this.extras.update({ pendingDelete: undefined });
+    this.connector.request('deleteConversation', { id: meta.id }).catch((e: unknown) => {
+      // It could not be deleted: show it again, with the reason.
+      this.set((s) => ({ conversations: upsertMeta(s.conversations, meta), error: toProtocolError(e) }));
+    });
+  }
+}
