@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['lib/**/*.test.ts', 'test/**/*.test.ts', 'components/**/*.test.tsx'],
+    include: ['lib/**/*.test.ts', 'test/**/*.test.ts', 'components/**/*.test.tsx', 'bench/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
     testTimeout: 20_000,
     setupFiles: ['test/setup.ts'],
