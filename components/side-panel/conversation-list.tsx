@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import { arrangeConversations } from '../../lib/ui/conversation-list';
+import { cleanDetail } from '../../lib/ui/error-text';
 
 export interface ConversationListProps {
   conversations: readonly ConversationMeta[];
@@ -32,15 +33,10 @@ export function ConversationList({ conversations, currentId, onOpen }: Conversat
             <li key={c.id} data-conversation-id={c.id} data-pinned={c.pinned ? '' : undefined}>
               <button type="button" aria-current={c.id === currentId ? 'true' : undefined} onClick={() => onOpen(c.id)}>
                 <span class="conversation-title">
-                  {c.pinned ? (
-                    <span class="pin-mark" title="Pinned">
-                      <span aria-hidden="true">📌 </span>
-                      <span class="visually-hidden">Pinned: </span>
-                    </span>
-                  ) : null}
+                  {c.pinned ? <span class="pin-mark">Pinned: </span> : null}
                   {c.title || 'Untitled'}
                 </span>
-                {c.preview ? <span class="conversation-preview">{c.preview}</span> : null}
+                {c.preview ? <span class="conversation-preview">{cleanDetail(c.preview) ?? ''}</span> : null}
               </button>
             </li>
           ))}

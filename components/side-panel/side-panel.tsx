@@ -63,6 +63,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
               setTheme(t);
             }}
           >
+            <span aria-hidden="true">◐ </span>
             {THEME_LABEL[theme]}
           </button>
           <button type="button" onClick={() => model.newChat()}>
