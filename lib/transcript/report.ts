@@ -49,41 +49,52 @@ export interface BlockRef {
  * a converter only records what it changed.
  */
 export class ReportBuilder {
-  private readonly fates = new Map<string, BlockFate[]>();
-  private readonly order: BlockRef[] = [];
+  /** Fates by turn id, then block index; created on the first fate (most blocks never get one). */
+  private readonly fates = new Map<string, (BlockFate[] | undefined)[]>();
+  /** Number of blocks of every input turn, to ignore refs that name no input block. */
+  private readonly blockCounts = new Map<string, number>();
   private readonly synthesized: Synthesized[] = [];
   private readonly warnings: string[] = [];
   private readonly warned = new Set<string>();
+  private readonly turns: Transcript['turns'];
+  private readonly blockTotal: number;
 
   constructor(
     transcript: Transcript,
     private readonly inputFormat = 'baton',
   ) {
-    for (const turn of transcript.turns)
-      turn.blocks.forEach((_, index) => {
-        this.order.push({ turn: turn.id, index });
-        this.fates.set(key({ turn: turn.id, index }), []);
-      });
-    this.turnCount = transcript.turns.length;
+    this.turns = transcript.turns;
+    let total = 0;
+    for (const turn of transcript.turns) {
+      this.blockCounts.set(turn.id, turn.blocks.length);
+      total += turn.blocks.length;
+    }
+    this.blockTotal = total;
   }
-  private readonly turnCount: number;
+
+  private listFor(ref: BlockRef): BlockFate[] | undefined {
+    return this.fates.get(ref.turn)?.[ref.index];
+  }
 
   /** Records a fate for an input block. Unknown refs (synthesised blocks) are ignored. */
   add(ref: BlockRef | undefined, fate: Fate, detail: string): void {
     if (!ref) return;
-    const list = this.fates.get(key(ref));
-    if (!list) return;
+    const count = this.blockCounts.get(ref.turn);
+    if (count === undefined || !(ref.index >= 0 && ref.index < count)) return;
+    let perTurn = this.fates.get(ref.turn);
+    if (!perTurn) this.fates.set(ref.turn, (perTurn = []));
+    const list = (perTurn[ref.index] ??= []);
     if (!list.some((f) => f.fate === fate && f.detail === detail)) list.push({ fate, detail });
   }
 
   /** True when any fate was recorded for the block so far. */
   hasFates(ref: BlockRef): boolean {
-    return (this.fates.get(key(ref))?.length ?? 0) > 0;
+    return (this.listFor(ref)?.length ?? 0) > 0;
   }
 
   /** True when the block already has a fate that removes it from the body. */
   isDropped(ref: BlockRef): boolean {
-    return this.fates.get(key(ref))?.some((f) => f.fate === 'dropped') ?? false;
+    return this.listFor(ref)?.some((f) => f.fate === 'dropped') ?? false;
   }
 
   synthesize(kind: SynthesizedKind, detail: string): void {
@@ -98,18 +109,20 @@ export class ReportBuilder {
   }
 
   finish(): ConversionReport {
+    const blocks: BlockReport[] = new Array(this.blockTotal);
+    let i = 0;
+    for (const turn of this.turns) {
+      const perTurn = this.fates.get(turn.id);
+      for (let index = 0; index < turn.blocks.length; index++) {
+        const list = perTurn?.[index];
+        blocks[i++] = { turn: turn.id, index, fates: list && list.length > 0 ? list : [{ fate: 'kept', detail: 'sent as is' }] };
+      }
+    }
     return {
-      input: { format: this.inputFormat, turns: this.turnCount, blocks: this.order.length },
-      blocks: this.order.map((ref) => {
-        const fates = this.fates.get(key(ref))!;
-        return { turn: ref.turn, index: ref.index, fates: fates.length ? fates : [{ fate: 'kept', detail: 'sent as is' }] };
-      }),
+      input: { format: this.inputFormat, turns: this.turns.length, blocks: this.blockTotal },
+      blocks,
       synthesized: this.synthesized,
       warnings: this.warnings,
     };
   }
-}
-
-function key(ref: BlockRef): string {
-  return `${ref.index}\u0000${ref.turn}`;
 }
