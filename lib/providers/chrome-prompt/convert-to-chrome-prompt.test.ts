@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Transcript, Turn } from '../../transcript/schema';
 import { convertToChromePrompt } from './convert-to-chrome-prompt';
 
-const transcript = (turns: Turn[], extra: Partial<Transcript> = {}): Transcript => ({ format: 'baton.transcript', version: 1, turns, ...extra });
+const transcript = (turns: Turn[], extra: Partial<Transcript> = {}): Transcript => ({ format: 'baton.transcript', version: 1, id: 't', turns, ...extra });
 const user = (id: string, ...blocks: Turn['blocks']): Turn => ({ id, role: 'user', blocks });
 const text = (t: string) => ({ type: 'text' as const, text: t });
 const GPT = { provider: 'openai', api: 'openai-responses' as const, model: 'gpt-5' };
