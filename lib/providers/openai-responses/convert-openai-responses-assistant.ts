@@ -10,7 +10,18 @@ import type { ReportBuilder } from '../../transcript/report';
 import type { Block, ProviderItemBlock, TextBlock, ThinkingBlock, ToolCallBlock, Turn } from '../../transcript/schema';
 import { isBlank, repairSurrogatesDeep } from '../../transcript/text';
 import { type Entry } from './convert-openai-responses-content';
-import { ID_REQUIRED, INPUT_ITEM_TYPES, NOT_AN_INPUT_ITEM, NativeIndex, RESPONSES_API, areAnnotations, isObject, nativeItemsOf, toInputItem } from './convert-openai-responses-native';
+import {
+  ID_REQUIRED,
+  NOT_AN_INPUT_ITEM,
+  NativeIndex,
+  RESPONSES_API,
+  areAnnotations,
+  isObject,
+  nativeItemsOf,
+  providerItemProblem,
+  toInputItem,
+  type JsonObject,
+} from './convert-openai-responses-native';
 import type { AssistantMessageItem, FunctionCallItem, OtherInputItem, OutputTextPart, ReasoningItem, RefusalPart } from './convert-openai-responses-types';
 
 /** What the assistant encoders need from the conversion. */
@@ -208,14 +219,15 @@ function sameJson(text: string, serialised: string): boolean {
 }
 
 /**
- * A same-origin provider item replays in place (output-only fields removed, R-K4) when the API
- * takes its type as input; otherwise it is marked so that the request-level check sends its text
- * instead (or drops it) and reports why.
+ * A same-origin provider item replays in place (output-only fields removed, R-K4) when it is an
+ * input item the API takes and that has no block form ({@link providerItemProblem}); otherwise it
+ * is marked so that the request-level check sends its text instead (or drops it) and reports why.
+ * The same holds for the items of a tool turn.
  */
 export function providerItemEntry(b: ProviderItemBlock, pb: PreparedBlock, turnIndex: number, role: Entry['role']): Entry {
   const base = { refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role, ...(b.text !== undefined ? { text: b.text } : {}) };
-  if (pb.sameOrigin && b.api === RESPONSES_API && isObject(b.item) && typeof b.item.type === 'string' && INPUT_ITEM_TYPES.has(b.item.type))
-    return { item: toInputItem(b.item), ...base };
+  const problem = pb.sameOrigin && b.api === RESPONSES_API ? providerItemProblem(b.item) : NOT_AN_INPUT_ITEM;
+  if (problem === undefined) return { item: toInputItem(b.item as JsonObject), ...base };
   const type = isObject(b.item) && typeof b.item.type === 'string' ? b.item.type : 'unknown';
-  return { item: { type } as OtherInputItem, ...base, invalid: NOT_AN_INPUT_ITEM };
+  return { item: { type } as OtherInputItem, ...base, invalid: problem };
 }

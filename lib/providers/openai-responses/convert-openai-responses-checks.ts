@@ -31,7 +31,7 @@ function replaceInvalid(e: Entry, report: ReportBuilder): Entry[] {
   return e.invalid === undefined ? [e] : fallback(e, e.item.type, e.invalid, report);
 }
 
-/** R-T3: a client tool call must be answered in the same request, and an output needs its call. */
+/** R-T3, X1: a client tool call must be answered in the same request, once, and an output needs its call. */
 function pairCalls(list: Entry[], report: ReportBuilder): Entry[] {
   const keysOf = (type: string): Set<string> => {
     const s = new Set<string>();
@@ -43,13 +43,18 @@ function pairCalls(list: Entry[], report: ReportBuilder): Entry[] {
     if (!cache.has(type)) cache.set(type, keysOf(type));
     return cache.get(type)!;
   };
+  const sent = new Set<string>(); // `type\0key` of the calls and outputs already in the list
   return list.flatMap((e) => {
     const type = e.item.type;
     const partner = OUTPUT_OF[type] ?? CALL_OF[type];
     if (partner === undefined) return [e];
     const keys = pairingKeys(e.item as JsonObject);
-    if (keys.length === 0 || keys.some((k) => present(partner).has(k))) return [e];
-    return fallback(e, type, `no ${partner} with its call_id in this request, R-T3`, report);
+    if (keys.length === 0) return [e];
+    // X1: one call per call_id, answered by exactly one output.
+    if (keys.every((k) => sent.has(`${type}\u0000${k}`))) return fallback(e, type, `a second ${type} with call_id ${keys[0]!}, X1`, report);
+    if (!keys.some((k) => present(partner).has(k))) return fallback(e, type, `no ${partner} with its call_id in this request, R-T3`, report);
+    for (const k of keys) sent.add(`${type}\u0000${k}`);
+    return [e];
   });
 }
 

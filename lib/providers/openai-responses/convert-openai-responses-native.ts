@@ -111,6 +111,74 @@ export function pairingKeys(item: JsonObject): string[] {
   return keys;
 }
 
+/**
+ * Item types with a transcript block form (text, thinking, tool_call, tool_result): the pre-pass
+ * maps, pairs and repairs them only as blocks (X1, X2), so they never replay as provider items.
+ */
+export const BLOCK_FORM_TYPES: ReadonlySet<string> = new Set(['message', 'reasoning', 'function_call', 'function_call_output']);
+
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/** Why a client call or output item lacks what pairs it (R-T3), or undefined. */
+function pairingProblem(item: JsonObject, type: string): string | undefined {
+  if (OUTPUT_OF[type] === undefined && CALL_OF[type] === undefined) return undefined;
+  if ((type === 'tool_search_call' || type === 'tool_search_output') && item.execution !== 'client') return undefined;
+  return pairingKeys(item).length > 0 ? undefined : `${type} without a call_id (R-T3)`;
+}
+
+/**
+ * Why a same-origin provider item cannot be replayed as an input item, or undefined: its type must
+ * be an input item type (R-1) without a block form ({@link BLOCK_FORM_TYPES}), an item whose `id`
+ * the API requires must have one, and a client call or output must carry its `call_id` (R-T3).
+ */
+export function providerItemProblem(item: unknown): string | undefined {
+  if (!isObject(item) || typeof item.type !== 'string' || !INPUT_ITEM_TYPES.has(item.type)) return NOT_AN_INPUT_ITEM;
+  const type = item.type;
+  if (BLOCK_FORM_TYPES.has(type)) return `a ${type} item replays only as its transcript block`;
+  if (ID_REQUIRED.has(type) && !nonEmpty(item.id)) return `${type} without its id`;
+  return pairingProblem(item, type);
+}
+
+/**
+ * Why an item of a same-origin turn's `native` output items cannot be replayed, or undefined: an
+ * assistant `message` of `output_text` / `refusal` parts (string text, annotations an array),
+ * non-blank when its content is a string (X4); a `reasoning` item with a `summary` of
+ * `summary_text` entries and a string `encrypted_content` when present (R-1); a `function_call`
+ * with `call_id`, `name` and string `arguments` (R-1). An output item (`…_output`) has no place in
+ * an assistant turn (X1), and client calls need their `call_id` (R-T3). Other types are left to the
+ * replay, which sends items the API does not take as text.
+ */
+export function nativeItemProblem(raw: unknown): string | undefined {
+  if (!isObject(raw)) return 'not an object';
+  const type = typeof raw.type === 'string' ? raw.type : raw.type === undefined && raw.role !== undefined ? 'message' : undefined;
+  if (type === undefined) return 'no item type';
+  switch (type) {
+    case 'message':
+      if (raw.role !== 'assistant') return `a ${JSON.stringify(raw.role)} message in an assistant turn`;
+      if (typeof raw.content === 'string') return raw.content.trim() === '' ? 'empty message content (X4)' : undefined;
+      if (!Array.isArray(raw.content)) return 'message content is neither a string nor a list of parts';
+      return raw.content.every(isAssistantPart) ? undefined : 'a message part that is not output_text or refusal';
+    case 'reasoning':
+      if (!Array.isArray(raw.summary) || !raw.summary.every((x) => isObject(x) && x.type === 'summary_text' && typeof x.text === 'string'))
+        return 'reasoning summary is not a list of summary_text entries (R-1)';
+      return raw.encrypted_content === undefined || raw.encrypted_content === null || typeof raw.encrypted_content === 'string'
+        ? undefined
+        : 'encrypted_content is not a string';
+    case 'function_call':
+      if (!nonEmpty(raw.call_id) || !nonEmpty(raw.name)) return 'function_call without call_id or name (R-1)';
+      return typeof raw.arguments === 'string' ? undefined : 'function_call arguments are not a JSON string (R-1)';
+    default:
+      if (CALL_OF[type] !== undefined) return `${type} is an output item, not part of an assistant turn (X1)`;
+      return pairingProblem(raw, type);
+  }
+}
+
+function isAssistantPart(p: unknown): boolean {
+  if (!isObject(p)) return false;
+  if (p.type === 'refusal') return typeof p.refusal === 'string';
+  return p.type === 'output_text' && typeof p.text === 'string' && (p.annotations === undefined || p.annotations === null || Array.isArray(p.annotations));
+}
+
 /** Fields the API returns on output items but rejects (or some compatible servers reject) on input (R-K4). */
 const OUTPUT_ONLY_FIELDS = ['status', 'created_by'] as const;
 

@@ -7,11 +7,12 @@ import type { IdMap } from '../../transcript/ids';
 import type { PreparedTurn } from '../../transcript/prepare';
 import type { PreparedBlock } from '../../transcript/prepare-blocks';
 import type { BlockRef } from '../../transcript/report';
-import type { ToolCallBlock, Turn } from '../../transcript/schema';
+import type { Block, ToolCallBlock, Turn } from '../../transcript/schema';
 import { isBlank } from '../../transcript/text';
 import { Orphans, R_K3, type AssistantContext } from './convert-openai-responses-assistant';
 import type { Entry } from './convert-openai-responses-content';
-import { INPUT_ITEM_TYPES, NOT_AN_INPUT_ITEM, isObject, toInputItem, type JsonObject } from './convert-openai-responses-native';
+import { INPUT_ITEM_TYPES, NOT_AN_INPUT_ITEM, isObject, nativeItemProblem, toInputItem, type JsonObject } from './convert-openai-responses-native';
+import { outputItemBlocks } from './read-openai-responses-items';
 import type { FunctionCallItem, OtherInputItem } from './convert-openai-responses-types';
 
 /**
@@ -62,6 +63,41 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
     }
   }
   return out;
+}
+
+/**
+ * Why a same-origin turn's own output items (`native.payload`) cannot be replayed for it, or
+ * undefined when they can: every item must pass {@link nativeItemProblem}, and the items must
+ * read back (as the Responses readers read them) as exactly the turn's blocks, in order, so that
+ * every block the report calls `replayed-native` is in the body and the calls are the ones the
+ * pre-pass paired with results (X1, R-T3). The caller then rebuilds the turn from its blocks.
+ */
+export function nativeTurnProblem(source: Turn, items: readonly unknown[]): string | undefined {
+  for (let i = 0; i < items.length; i++) {
+    const problem = nativeItemProblem(items[i]);
+    if (problem) return `item ${i}: ${problem}`;
+  }
+  let derived: Block[];
+  try {
+    derived = items.flatMap((raw, i) => {
+      const item = raw as JsonObject;
+      return outputItemBlocks(item.type === undefined ? { ...item, type: 'message' } : item, ['native', i]);
+    });
+  } catch (e) {
+    return `the items do not read as blocks (${(e as Error).message})`;
+  }
+  if (derived.length !== source.blocks.length) return `its items stand for ${derived.length} blocks, the turn has ${source.blocks.length}`;
+  const at = source.blocks.findIndex((b, i) => !sameBlock(b, derived[i]!));
+  return at >= 0 ? `its items do not match block ${at} (${source.blocks[at]!.type})` : undefined;
+}
+
+/** True when `b` is the block `read` (read back from a native item) in what replay depends on. */
+function sameBlock(b: Block, read: Block): boolean {
+  if (b.type === 'text' && read.type === 'text') return b.text === read.text;
+  if (b.type === 'thinking' && read.type === 'thinking') return b.text === read.text && b.signature === read.signature;
+  if (b.type === 'tool_call' && read.type === 'tool_call') return b.id === read.id && b.name === read.name;
+  if (b.type === 'provider_item' && read.type === 'provider_item') return isObject(b.item) && isObject(read.item) && b.item.type === read.item.type;
+  return false;
 }
 
 /** True for an `output_text` or `refusal` part with empty or whitespace-only text (it has no block: the pre-pass would have dropped it, X4). */

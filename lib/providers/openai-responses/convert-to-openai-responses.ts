@@ -18,7 +18,7 @@ import type { ModelInfo } from '../../models/types';
 import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
 import { encodeAssistantBlocks, providerItemEntry, type AssistantContext } from './convert-openai-responses-assistant';
-import { encodeNativeTurn } from './convert-openai-responses-replay';
+import { encodeNativeTurn, nativeTurnProblem } from './convert-openai-responses-replay';
 import { checkEntries } from './convert-openai-responses-checks';
 import { functionCallOutput, inputFile, inputImage, inputText, userMessage, type Entry } from './convert-openai-responses-content';
 import { RESPONSES_API } from './convert-openai-responses-native';
@@ -121,7 +121,7 @@ function encodeTurn(turn: PreparedTurn, index: number, ctx: AssistantContext): E
     case 'user':
       return encodeUser(turn, index, ctx.report);
     case 'assistant':
-      return Array.isArray(turn.native?.payload) ? encodeNativeTurn(turn, turn.native.payload, index, ctx) : encodeAssistantBlocks(turn, index, ctx);
+      return encodeAssistant(turn, index, ctx);
     case 'tool':
       return encodeTool(turn, index, ctx.report);
     default: {
@@ -129,6 +129,23 @@ function encodeTurn(turn: PreparedTurn, index: number, ctx: AssistantContext): E
       throw new Error(`unhandled role ${String(never)}`);
     }
   }
+}
+
+/**
+ * An assistant turn: its own output items replayed (same origin, `native` set by the pre-pass) when
+ * they check out ({@link nativeTurnProblem}), else rebuilt from its blocks with a warning; a
+ * rebuilt turn then takes nothing (ids, annotations) from those items.
+ */
+function encodeAssistant(turn: PreparedTurn, index: number, ctx: AssistantContext): Entry[] {
+  const items = turn.native?.payload;
+  const source = turn.sources[0];
+  if (!Array.isArray(items) || !source) return encodeAssistantBlocks(turn, index, ctx);
+  const problem = nativeTurnProblem(source, items);
+  if (problem === undefined) return encodeNativeTurn(turn, items, index, ctx);
+  ctx.report.warn(`turn ${source.id}: its native output items were not replayed (${problem}); rebuilt from its blocks`);
+  const sources = new Map(ctx.sources);
+  sources.delete(source.id);
+  return encodeAssistantBlocks(turn, index, { ...ctx, sources });
 }
 
 /**
