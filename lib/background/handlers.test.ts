@@ -130,3 +130,49 @@ describe('pinConversation and getModelInfo', () => {
     expect(Object.keys(unknown).sort()).toEqual(['contextWindow', 'known', 'pdf', 'vision']);
   });
 });
+
+describe('on-device answers (startOnDevice, saveOnDeviceAnswer)', () => {
+  it('stores the user turn and an empty on-device answer, and returns the Prompt API input', async () => {
+    const { h, store } = await setup({ key: false });
+    await store.appendTurn('c1', user('u1', 'Hi'), NOW);
+    await store.appendTurn('c1', answer('a1', 'Hello!'), NOW);
+    const r = await h.startOnDevice({ conversationId: 'c1', text: 'Summarise this chat' }, 'extension');
+    expect(r.userTurn).toMatchObject({ role: 'user', blocks: [{ type: 'text', text: 'Summarise this chat' }] });
+    expect(r.answerTurn).toMatchObject({ role: 'assistant', status: 'streaming', blocks: [], origin: { provider: 'chrome', api: 'chrome-prompt', model: 'gemini-nano' } });
+    expect(r.body).toEqual({
+      initialPrompts: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello!' },
+      ],
+      prompt: 'Summarise this chat',
+    });
+    expect(r.warnings).toEqual([]);
+    expect(r.meta.turnCount).toBe(4);
+    expect(await ids(store)).toEqual(['u1', 'a1', r.userTurn.id, r.answerTurn.id]);
+  });
+
+  it('checkpoints and finishes only an on-device answer', async () => {
+    const { h, store } = await setup({ key: false });
+    await store.appendTurn('c1', answer('a1', 'from OpenAI'), NOW);
+    const { answerTurn } = await h.startOnDevice({ conversationId: 'c1', text: 'Go' }, 'extension');
+    await h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: answerTurn.id, text: 'Partial', status: 'streaming' }, 'extension');
+    const meta = await h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: answerTurn.id, text: 'Partial and done.', status: 'complete' }, 'extension');
+    expect(meta.preview).toBe('Partial and done.');
+    const stored = (await store.get('c1')).turns.find((t) => t.id === answerTurn.id)!;
+    expect(stored).toMatchObject({ status: 'complete', blocks: [{ type: 'text', text: 'Partial and done.' }] });
+    await h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: answerTurn.id, text: '', status: 'error', error: 'NotSupportedError: model unavailable' }, 'extension');
+    expect((await store.get('c1')).turns.find((t) => t.id === answerTurn.id)).toMatchObject({ status: 'error', blocks: [], error: { type: 'provider_error', message: 'NotSupportedError: model unavailable' } });
+    // a provider's answer, or a missing turn, cannot be written this way
+    await expect(h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: 'a1', text: 'forged', status: 'complete' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: 'nope', text: 'x', status: 'complete' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+    expect((await store.get('c1')).turns[0]).toEqual(answer('a1', 'from OpenAI'));
+  });
+
+  it('refuses while a provider answer streams, and for a missing conversation', async () => {
+    const busy = await setup({ busy: true });
+    await expect(busy.h.startOnDevice({ conversationId: 'c1', text: 'x' }, 'extension')).rejects.toMatchObject({ code: 'busy' });
+    expect(await ids(busy.store)).toEqual([]);
+    const free = await setup();
+    await expect(free.h.startOnDevice({ conversationId: 'gone', text: 'x' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

@@ -4,6 +4,8 @@
  */
 import type { Attachment, ProviderStatus, Responses, SendTarget } from '../messaging/protocol';
 import { lookupModel } from '../models/registry';
+import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convertToChromePrompt } from '../providers/chrome-prompt/convert-to-chrome-prompt';
+import type { Turn } from '../transcript/schema';
 import { metaOf, type ConversationStore } from '../store/conversations';
 import type { ProviderSettings, SettingsStore } from '../store/settings';
 import { maskKey, type Vault } from '../vault/vault';
@@ -226,6 +228,40 @@ export function createHandlers(d: HandlerDeps): Handlers {
     pinConversation: async ({ id, pinned }) => {
       if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');
       return d.store.update(id, { pinned });
+    },
+    startOnDevice: async ({ conversationId, text }) => {
+      if (d.engine.isBusy(conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
+      const record = await d.store.getRecord(conversationId);
+      if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
+      if (!text.trim()) throw new BatonError('bad_request', 'Nothing to send.');
+      const now = d.now();
+      const userTurn: Turn = { id: d.newId(), role: 'user', createdAt: now, blocks: [{ type: 'text', text }] };
+      const title = record.turnCount === 0 ? text.replace(/\s+/g, ' ').trim().slice(0, 60) : undefined;
+      await d.store.appendTurn(conversationId, userTurn, now, title ? { title } : {});
+      const { body, report } = convertToChromePrompt(await d.store.toTranscript(conversationId));
+      const answerTurn: Turn = {
+        id: d.newId(),
+        role: 'assistant',
+        origin: { provider: CHROME_PROMPT_PROVIDER, api: CHROME_PROMPT_API, model: CHROME_PROMPT_MODEL },
+        createdAt: now,
+        status: 'streaming',
+        blocks: [],
+      };
+      const meta = await d.store.appendTurn(conversationId, answerTurn, now);
+      return { userTurn, answerTurn, meta, body, warnings: report.warnings };
+    },
+    saveOnDeviceAnswer: async ({ conversationId, turnId, text, status, error }) => {
+      const turns = await turnsOf(conversationId);
+      const t = turns.find((x) => x.id === turnId);
+      // Only an on-device answer can be written this way: never a provider's turn or a user's.
+      if (!t || t.role !== 'assistant' || t.origin?.api !== CHROME_PROMPT_API) throw new BatonError('not_found', 'No on-device answer with this id.');
+      const turn: Turn = {
+        ...t,
+        status,
+        blocks: text ? [{ type: 'text', text }] : [],
+        ...(status === 'error' ? { error: { type: 'provider_error', message: (error ?? 'The on-device model failed.').slice(0, 500) } } : {}),
+      };
+      return d.store.putTurn(conversationId, turn, d.now());
     },
     getModelInfo: async ({ providerId, model }) => {
       const p = resolveProvider(providerId, await d.settings.get());

@@ -115,6 +115,23 @@ export const REQUESTS = {
   pinConversation: { input: z.strictObject({ id, pinned: z.boolean() }), from: ['extension'] },
   /** What a model accepts, from the model registry (the UI may not import `lib/models`). */
   getModelInfo: { input: z.strictObject({ providerId: providerIdSchema, model: modelId }), from: ['extension'] },
+  /**
+   * On-device answers (Chrome's Prompt API runs in the page, not the worker): stores the user
+   * turn and an empty `streaming` assistant turn of origin `chrome/chrome-prompt`, and returns
+   * the conversation converted for the Prompt API. Nothing leaves the device.
+   */
+  startOnDevice: { input: z.strictObject({ conversationId: id, text: z.string().min(1).max(LIMITS.messageText) }), from: ['extension'] },
+  /** Checkpoints or finishes an on-device answer started by `startOnDevice` (only such a turn can be written). */
+  saveOnDeviceAnswer: {
+    input: z.strictObject({
+      conversationId: id,
+      turnId: id,
+      text: z.string().max(LIMITS.messageText),
+      status: z.enum(['streaming', 'complete', 'stopped', 'interrupted', 'error']),
+      error: z.string().max(500).optional(),
+    }),
+    from: ['extension'],
+  },
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -230,6 +247,20 @@ export interface Responses {
   editAndResend: { userTurnId: string };
   pinConversation: ConversationMeta;
   getModelInfo: ModelCapabilities;
+  startOnDevice: OnDeviceStart;
+  saveOnDeviceAnswer: ConversationMeta;
+}
+
+/** What `startOnDevice` returns: the stored turns and the Prompt API input. */
+export interface OnDeviceStart {
+  userTurn: z.infer<typeof turnSchema>;
+  /** The empty assistant turn the answer goes into (status `streaming`). */
+  answerTurn: z.infer<typeof turnSchema>;
+  meta: ConversationMeta;
+  /** For `LanguageModel.create({ initialPrompts })` and `session.promptStreaming(prompt)`. */
+  body: { initialPrompts: { role: 'system' | 'user' | 'assistant'; content: string }[]; prompt: string };
+  /** Conversion warnings (e.g. tools the on-device model cannot call). */
+  warnings: string[];
 }
 
 /** What a model accepts (from the registry; `known: false` means conservative defaults were used). */
