@@ -15,6 +15,7 @@ import type {
   ToolCallBlock,
   ToolResultBlock,
 } from '../../transcript/schema';
+import { itemPartProblem } from './convert-gemini-generate-content-part-checks';
 import type { GeminiPart } from './convert-to-gemini-generate-content-types';
 
 /** The API id of this module (`origin.api`, `native.api`, `provider_item.api`). */
@@ -78,7 +79,7 @@ export function camelPart(part: JsonObject): JsonObject {
  * Encodes one prepared block as one Gemini part, or undefined when the block has no Gemini form
  * (the drop is reported). Never merges or splits a block, so signed parts stay whole (G-K2).
  */
-export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
+export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext, role: 'user' | 'model'): GeminiPart | undefined {
   const b = pb.block;
   switch (b.type) {
     case 'text':
@@ -97,7 +98,7 @@ export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext): Gemini
     case 'document':
       return documentPart(b, pb.ref, ctx);
     case 'provider_item':
-      return providerItemPart(b, pb, ctx);
+      return providerItemPart(b, pb, ctx, role);
     default: {
       const never: never = b;
       throw new Error(`unhandled block type ${(never as { type: string }).type}`);
@@ -217,28 +218,22 @@ export function documentPart(b: DocumentBlock, ref: BlockRef | undefined, ctx: G
   return { inlineData: { mimeType: b.mediaType, data: b.data } };
 }
 
-/** The `data` oneof of a Gemini `Part` (G-E1: exactly one must be set). */
-const DATA_FIELDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse', 'executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'];
-
-/** True when a (camelCase) part sets exactly one data field (G-E1: "required oneof field 'data'"). */
-export function hasOneDataField(part: JsonObject): boolean {
-  return DATA_FIELDS.filter((k) => part[k] !== undefined).length === 1;
-}
-
 /**
  * A same-origin Gemini part stored as a provider item (e.g. `executableCode`, a document the model
- * returned) goes back as it was. An item that is not a valid part (G-E1) or that holds a function
- * call or response (those pair only through tool_call / tool_result blocks, G-T2) is sent as its
- * `text` when it has one, else dropped; either way reported.
+ * returned) goes back as it was, when it is a part a content of `role` takes ({@link
+ * itemPartProblem}: well formed, no function call or response — those pair only through tool_call /
+ * tool_result blocks, G-T2 — and, in the user content of a tool turn, only text or media). Any
+ * other item is sent as its `text` when it has one, else dropped; either way reported.
  */
-export function providerItemPart(b: ProviderItemBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
+export function providerItemPart(b: ProviderItemBlock, pb: PreparedBlock, ctx: GeminiEncodeContext, role: 'user' | 'model'): GeminiPart | undefined {
   const part = pb.sameOrigin && b.api === GEMINI_API && isObject(b.item) ? camelPart(b.item) : undefined;
-  if (part && hasOneDataField(part) && part.functionCall === undefined && part.functionResponse === undefined) return part as GeminiPart;
+  const problem = part === undefined ? (pb.sameOrigin && b.api === GEMINI_API ? 'not an object' : 'another origin') : itemPartProblem(part, role);
+  if (part && problem === undefined) return part as GeminiPart;
   if (b.text !== undefined && b.text.trim() !== '') {
-    ctx.report.add(pb.ref, 'converted', `${b.api} item is not a Gemini part that can be replayed: sent as its text (G-E1)`);
+    ctx.report.add(pb.ref, 'converted', `${b.api} item is not a Gemini part that can be replayed (${problem}): sent as its text`);
     return { text: b.text };
   }
-  ctx.report.add(pb.ref, 'dropped', `${b.api} item is not a Gemini part that can be replayed (G-E1)`);
+  ctx.report.add(pb.ref, 'dropped', `${b.api} item is not a Gemini part that can be replayed (${problem})`);
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelPartProblem } from './convert-gemini-generate-content-native';
+import { modelPartProblem } from './convert-gemini-generate-content-part-checks';
 import { convert, GEMINI_25_FLASH, GEMINI_25_ORIGIN, kept, native, OFF_25, transcript } from './convert-gemini-generate-content.test-helper';
 
 const user = (id: string, text: string) => ({ id, role: 'user', blocks: [{ type: 'text', text }] });

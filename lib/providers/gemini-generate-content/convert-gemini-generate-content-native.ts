@@ -13,7 +13,8 @@ import type { IdMap, NameMap } from '../../transcript/ids';
 import type { PreparedBlock, PreparedTurn } from '../../transcript/prepare';
 import type { BlockRef } from '../../transcript/report';
 import type { Block, ToolCallBlock } from '../../transcript/schema';
-import { camelPart, hasOneDataField, isObject, type GeminiEncodeContext, type JsonObject } from './convert-gemini-generate-content-blocks';
+import { camelPart, isObject, type GeminiEncodeContext, type JsonObject } from './convert-gemini-generate-content-blocks';
+import { modelPartProblem } from './convert-gemini-generate-content-part-checks';
 import type { GeminiPart } from './convert-to-gemini-generate-content-types';
 
 /**
@@ -68,42 +69,6 @@ export function replayNativeParts(turn: PreparedTurn, ctx: GeminiEncodeContext, 
     refs.push(pb.ref);
   }
   return { parts, refs };
-}
-
-const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
-/** The data fields of a Part besides text, media and function parts (G-E1's oneof). */
-const CODE_FIELDS = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'] as const;
-
-/**
- * Why a (camelCase) part cannot be replayed in a `model` content, or undefined: it must set
- * exactly one data field (G-E1) of the right shape — string `text`; `inlineData` with a
- * `mimeType` and raw base64 `data` (G-I1); `fileData` with a `fileUri`; `functionCall` with a
- * `name` and object `args` when present (G-T3); code-execution parts as objects — and no
- * `functionResponse`, which belongs in a user content (G-R2). A `thoughtSignature` must be a
- * non-empty string (G-K1), `thought` a boolean.
- */
-export function modelPartProblem(part: unknown): string | undefined {
-  if (!isObject(part)) return 'not an object';
-  if (!hasOneDataField(part)) return 'it does not set exactly one data field (G-E1)';
-  if (part.thoughtSignature !== undefined && !nonEmpty(part.thoughtSignature)) return 'thoughtSignature is not a non-empty string (G-K1)';
-  if (part.thought !== undefined && typeof part.thought !== 'boolean') return 'thought is not a boolean';
-  if (part.text !== undefined) return typeof part.text === 'string' ? undefined : 'text is not a string';
-  if (part.inlineData !== undefined) {
-    const d = part.inlineData;
-    if (!isObject(d) || !nonEmpty(d.mimeType)) return 'inlineData without a mimeType (G-I1)';
-    return nonEmpty(d.data) && !d.data.startsWith('data:') && BASE64.test(d.data) ? undefined : 'inlineData without raw base64 data (G-I1)';
-  }
-  if (part.fileData !== undefined) return isObject(part.fileData) && nonEmpty(part.fileData.fileUri) ? undefined : 'fileData without a fileUri';
-  if (part.functionCall !== undefined) {
-    const fc = part.functionCall;
-    if (!isObject(fc) || !nonEmpty(fc.name)) return 'functionCall without a name (G-T3)';
-    return fc.args === undefined || fc.args === null || isObject(fc.args) ? undefined : 'functionCall args is not a JSON object';
-  }
-  if (part.functionResponse !== undefined) return 'a functionResponse belongs in a user content (G-R2)';
-  // executableCode, codeExecutionResult, toolCall, toolResponse: opaque objects.
-  const other = CODE_FIELDS.find((k) => part[k] !== undefined)!;
-  return isObject(part[other]) ? undefined : `${other} is not an object`;
 }
 
 /** True when the (camelCase, well-formed) part is the one input block `block` was read from. */

@@ -244,8 +244,12 @@ describe('assistant turns', () => {
     });
     expect(report.blocks.slice(1, 5)).toEqual([
       kept('a1', 0),
-      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'gemini-generate-content item is not a Gemini part that can be replayed (G-E1)' }] },
-      { turn: 'a1', index: 2, fates: [{ fate: 'converted', detail: 'gemini-generate-content item is not a Gemini part that can be replayed: sent as its text (G-E1)' }] },
+      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'gemini-generate-content item is not a Gemini part that can be replayed (not an object)' }] },
+      {
+        turn: 'a1',
+        index: 2,
+        fates: [{ fate: 'converted', detail: 'gemini-generate-content item is not a Gemini part that can be replayed (it does not set exactly one data field (G-E1)): sent as its text' }],
+      },
       kept('a1', 3),
     ]);
   });

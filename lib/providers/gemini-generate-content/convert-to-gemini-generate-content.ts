@@ -127,7 +127,7 @@ function encodeTurn(turn: PreparedTurn, ctx: GeminiEncodeContext, prepared: Prep
 function encodeBlocks(role: 'user' | 'model', turn: PreparedTurn, ctx: GeminiEncodeContext): DraftContent {
   const draft: DraftContent = { role, parts: [], refs: [] };
   for (const pb of turn.blocks) {
-    const part = encodeBlock(pb, ctx);
+    const part = encodeBlock(pb, ctx, role);
     if (part === undefined) continue;
     draft.parts.push(part);
     draft.refs.push(pb.ref);
