@@ -6,6 +6,7 @@ import { useStore } from '../../lib/ui/store';
 import { DefaultTargetForm } from './default-target-form';
 import { EndpointForm } from './endpoint-form';
 import { NoteLine } from './note-line';
+import { OnDeviceNote } from './on-device-note';
 import { ProviderSection } from './provider-section';
 
 export interface OptionsPageProps {
@@ -45,6 +46,11 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
         <h2 id="endpoints-h">Add an OpenAI-compatible endpoint</h2>
         <p class="hint">OpenRouter, Ollama, LM Studio or any server speaking Chat Completions. Baton asks your browser for permission to reach it.</p>
         <EndpointForm model={model} note={s.notes.endpoint} />
+      </section>
+
+      <section aria-labelledby="on-device-h">
+        <h2 id="on-device-h">On-device model</h2>
+        <OnDeviceNote />
       </section>
 
       <section aria-labelledby="default-h">

@@ -17,6 +17,8 @@ export interface ChatViewProps {
   answerError?: ProtocolError | undefined;
   /** Retry is possible (a provider and a model are chosen). */
   canRetry: boolean;
+  /** Why Retry is not possible (shown on the disabled button). */
+  retryHint?: string | undefined;
   onRetry(): void;
   /** Answers the last user message again, replacing the last complete answer. */
   onRegenerate?: (() => void) | undefined;
@@ -146,7 +148,7 @@ function EditBox({ turn, text, onText, onSave, onCancel }: { turn: Turn; text: s
   );
 }
 
-function RetryBar({ offer, answerError, canRetry, onRetry, openOptions }: ChatViewProps & { offer: Extract<RetryOffer, { kind: 'retry' }> }) {
+function RetryBar({ offer, answerError, canRetry, retryHint, onRetry, openOptions }: ChatViewProps & { offer: Extract<RetryOffer, { kind: 'retry' }> }) {
   const why = offer.reason === 'interrupted' && offer.turn ? (answerError ?? interruptionError(offer.turn)) : undefined;
   return (
     <div class="retry-bar" data-retry-reason={offer.reason}>
@@ -164,7 +166,7 @@ function RetryBar({ offer, answerError, canRetry, onRetry, openOptions }: ChatVi
           {why ? <ErrorNotice error={why} openOptions={openOptions} /> : null}
         </div>
       )}
-      <button type="button" onClick={onRetry} disabled={!canRetry} title={canRetry ? undefined : 'Choose a provider and a model first'}>
+      <button type="button" onClick={onRetry} disabled={!canRetry} title={canRetry ? undefined : (retryHint ?? 'Choose a provider and a model first')}>
         Retry
       </button>
     </div>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
 import { copyText } from '../../lib/ui/clipboard';
 import { conversationMarkdown } from '../../lib/ui/export-markdown';
-import { PanelModel } from '../../lib/ui/panel-model';
+import { SidePanelModel } from '../../lib/ui/side-panel-model';
 import { useStore } from '../../lib/ui/store';
 import { applyTheme, loadTheme, nextTheme, THEME_LABEL, type ThemeChoice } from '../../lib/ui/theme';
 import { ChatHead } from './chat-head';
@@ -27,7 +27,7 @@ function phaseText(phase: string, retryInSec: number | undefined): string {
 
 /** The side panel: conversation list, chat, provider/model picker and composer. */
 export function SidePanel({ connector, openOptions }: SidePanelProps) {
-  const model = useMemo(() => new PanelModel(connector), [connector]);
+  const model = useMemo(() => new SidePanelModel(connector), [connector]);
   useEffect(() => model.start(), [model]);
   useEffect(() => {
     // A pending delete is sent before the page goes away (no undo is possible after that).
@@ -40,6 +40,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const [theme, setTheme] = useState<ThemeChoice>(() => loadTheme());
   const [listOpen, setListOpen] = useState(true);
   const ready = model.sendTarget() !== undefined;
+  const onDevice = model.onDeviceTarget();
   const status = s.busy ? phaseText(s.phase, s.retryInSec) : '';
   const meta = s.currentId ? s.conversations.find((c) => c.id === s.currentId) : undefined;
   const providers = s.settings?.providers ?? [];
@@ -93,7 +94,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             busy={s.busy}
             providers={providers}
             answerError={s.answerError}
-            canRetry={ready}
+            canRetry={ready && !onDevice}
+            retryHint={onDevice ? 'Not available with the on-device model yet: choose another provider' : undefined}
             onRetry={() => void model.retry()}
             onRegenerate={() => void model.regenerate()}
             onEditResend={(id, text) => void model.editResend(id, text)}
@@ -124,6 +126,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           openOptions={openOptions}
         />
         {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
+        {onDevice ? <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p> : null}
         <Composer
           draft={s.draft}
           busy={s.busy}

@@ -9,6 +9,7 @@
  * that window keeps the conversation (the safe direction).
  */
 import type { BackgroundEvent, ConversationMeta, ModelCapabilities } from '../messaging/protocol';
+import type { OnDeviceAvailability } from './on-device';
 import { attachmentVerdict, MAX_ATTACHMENTS, readAttachment, type AttachmentVerdict } from './attachments';
 import { ChatModel } from './chat-model';
 import { toProtocolError } from './targets';
@@ -22,6 +23,8 @@ export interface PanelExtras {
   attachNote?: string | undefined;
   /** A conversation hidden from the list, waiting for its delete (undo possible). */
   pendingDelete?: ConversationMeta | undefined;
+  /** Chrome's built-in model in this page (undefined until checked). */
+  onDevice?: OnDeviceAvailability | undefined;
 }
 
 const capsKey = (providerId: string, model: string) => `${providerId}|${model}`;

@@ -42,9 +42,12 @@ export function sortNewestFirst(list: readonly ConversationMeta[]): Conversation
   return [...list].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
 }
 
-/** A provider's display name: its configured name, else the id as stored in the origin. */
+/** Names of origins that are not configured providers. */
+const ORIGIN_NAMES: Readonly<Record<string, string>> = { chrome: 'On-device' };
+
+/** A provider's display name: its configured name, else a known origin's name, else the id as stored in the origin. */
 export function providerName(id: string, providers: readonly ProviderStatus[]): string {
-  return providers.find((p) => p.id === id)?.name ?? id;
+  return providers.find((p) => p.id === id)?.name ?? ORIGIN_NAMES[id] ?? id;
 }
 
 /** `Anthropic · claude-sonnet-4-5` (plus the endpoint when not the default). */
