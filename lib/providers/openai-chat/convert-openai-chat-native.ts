@@ -3,11 +3,12 @@
  * (transcript-v1.md `native`; X3). Only fields valid on input travel: role, content, refusal,
  * name, tool_calls (`id`, `type`, `function`), and the provider extras the same provider accepts
  * back (D-1, D-G2, OR-2, G-K7). Output-only fields (`annotations`, `audio`, whose id expires, a
- * streamed `index`, nulls) are left out. When the id or name map changed a call, or the payload is
- * not a message Baton can vouch for, the caller rebuilds the message from blocks instead.
+ * streamed `index`, nulls) are left out. When the id or name map changed a call, the payload is
+ * not a message Baton can vouch for, or it says other things than the turn's blocks (texts, calls,
+ * reasoning), the caller rebuilds the message from blocks instead.
  */
 import type { PreparedTurn } from '../../transcript/prepare';
-import type { ToolCallBlock } from '../../transcript/schema';
+import type { Block, ToolCallBlock } from '../../transcript/schema';
 import type { EncodeContext } from './convert-openai-chat-blocks';
 import type { OpenAIChatAssistantMessage, OpenAIChatGoogleExtra, OpenAIChatRefusalPart, OpenAIChatTextPart, OpenAIChatToolCall } from './convert-openai-chat-types';
 
@@ -49,6 +50,11 @@ export function replayNativeMessage(turn: PreparedTurn, ctx: EncodeContext, turn
   if (toolCalls.length > 0) msg.tool_calls = toolCalls;
 
   const kept = copyExtras(p, msg, ctx);
+  if (!carriesBlocks(msg, source.blocks)) {
+    // Only a message that stands for every block may be reported `replayed-native`.
+    ctx.report.warn(`turn ${turnId}: its native message says other things than its blocks; rebuilt from its blocks`);
+    return undefined;
+  }
   if (ctx.profile.deepseekThinking && toolCalls.length > 0 && msg.reasoning_content === undefined) {
     msg.reasoning_content = ''; // D-1, D-3
     ctx.report.synthesize('dummy-signature', `reasoning_content "" on the tool-call message of turn ${turnId} (D-1, D-3)`);
@@ -60,6 +66,22 @@ export function replayNativeMessage(turn: PreparedTurn, ctx: EncodeContext, turn
     (left.length > 0 ? `; not sent: ${left.join(', ')} (output-only or not accepted by ${ctx.profile.dialect})` : '');
   source.blocks.forEach((_, index) => ctx.report.add({ turn: source.id, index }, 'replayed-native', detail));
   return msg;
+}
+
+/**
+ * True when the message says what the turn's blocks say: its texts (content, then refusal) are the
+ * turn's text blocks in order, and any reasoning string it sends back is the text of one of the
+ * turn's thinking blocks. (Calls are matched one to one by {@link nativeToolCalls}.)
+ */
+function carriesBlocks(msg: OpenAIChatAssistantMessage, blocks: readonly Block[]): boolean {
+  const texts: string[] = [];
+  if (typeof msg.content === 'string') texts.push(msg.content);
+  else for (const part of msg.content ?? []) texts.push(part.type === 'text' ? part.text : part.refusal);
+  if (msg.refusal !== undefined) texts.push(msg.refusal);
+  const own = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : []));
+  if (JSON.stringify(texts.filter((t) => t !== '')) !== JSON.stringify(own)) return false;
+  const thoughts = new Set(blocks.flatMap((b) => (b.type === 'thinking' ? [b.text] : [])));
+  return [msg.reasoning_content, msg.reasoning].every((r) => r === undefined || r === '' || thoughts.has(r));
 }
 
 /** The native calls, whitelisted, when they match the prepared calls one to one (ids and names as mapped, X2, X5). */

@@ -48,6 +48,19 @@ describe('same-origin replay', () => {
     expect(rebuilt.report.blocks[1]).toEqual(fates('a1', 0));
   });
 
+  it('rebuilds from blocks, with a warning, when the native message says other things than the blocks', () => {
+    const t = transcript([
+      user('u1', text('Go')),
+      assistant('a1', GPT4O, [text('Calling.'), call('call_1', 'f')], native({ role: 'assistant', content: 'Something else.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] })),
+      tool('t1', result('call_1', 'ok')),
+    ]);
+    const r = convert(t);
+    expect(r.body.messages[1]).toEqual({ role: 'assistant', content: 'Calling.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }] });
+    expect(r.report.blocks.slice(1, 3)).toEqual([fates('a1', 0), fates('a1', 1)]);
+    expect(r.report.warnings).toEqual(['turn a1: its native message says other things than its blocks; rebuilt from its blocks']);
+    expectValid(r.body);
+  });
+
   it('rebuilds from blocks when the id map changed a call id (X2), or the turn is not complete', () => {
     const long = 'call_' + 'x'.repeat(40);
     const payload = { role: 'assistant', content: 'Running.', tool_calls: [{ id: long, type: 'function', function: { name: 'f', arguments: '{}' } }] };
