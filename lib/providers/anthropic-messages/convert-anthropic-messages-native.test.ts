@@ -124,3 +124,47 @@ describe('assistantBlockProblem', () => {
     expect(assistantBlockProblem(block)).toBe(problem);
   });
 });
+
+describe('same-origin citations that point at documents (A-C1)', () => {
+  const cite = { type: 'char_location', document_index: 0, document_title: null, cited_text: 'x', start_char_index: 0, end_char_index: 1 };
+  const turns = (...first: Block[]) => [
+    user('u1', ...first, text('Summarise.')),
+    assistant('a1', CLAUDE, [{ type: 'text', text: 'It says x.', citations: [cite] }]),
+    user('u2', text('More.')),
+  ];
+
+  it('are left out, text kept, when the request holds no document they could point at', () => {
+    const out = convert(transcript(turns()));
+    expect(out).toEqual({
+      api: 'anthropic-messages',
+      model: 'claude-sonnet-4-5',
+      body: {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1000,
+        stream: true,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Summarise.' }] },
+          { role: 'assistant', content: [{ type: 'text', text: 'It says x.' }] },
+          { role: 'user', content: [{ type: 'text', text: 'More.' }] },
+        ],
+      },
+      report: {
+        ...reportOf(3, 3),
+        blocks: [
+          kept('u1'),
+          { turn: 'a1', index: 0, fates: [{ fate: 'converted', detail: 'citations left out, text kept: they point at a document that is not in this request (0 documents, A-C1)' }] },
+          kept('u2'),
+        ],
+      },
+    });
+    expectValid(out.body);
+  });
+
+  it('stay when the document is in the request', () => {
+    const doc: Block = { type: 'document', mediaType: 'text/plain', data: btoa('x marks the spot') };
+    const out = convert(transcript(turns(doc)));
+    expect(out.body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'It says x.', citations: [cite] }] });
+    expect(out.report.warnings).toEqual([]);
+    expectValid(out.body);
+  });
+});

@@ -10,7 +10,7 @@ import type { PreparedTurn } from '../../transcript/prepare';
 import type { ReportBuilder } from '../../transcript/report';
 import type { Block } from '../../transcript/schema';
 import { isBlank } from '../../transcript/text';
-import type { AnthropicContentBlock, DraftBlock } from './convert-anthropic-messages-types';
+import type { AnthropicContentBlock, DraftBlock, DraftMessage } from './convert-anthropic-messages-types';
 import { isObject, type JsonObject } from './read-anthropic-messages-content';
 
 /** A-T1: the tool_use id pattern (server and MCP tool ids too). */
@@ -163,4 +163,40 @@ export function replayNative(turn: PreparedTurn, report: ReportBuilder): DraftBl
   }
   source.blocks.forEach((_, index) => report.add({ turn: source.id, index }, 'replayed-native', 'same-origin content replayed verbatim (A-K1)'));
   return content.map((block, index) => ({ block: block as AnthropicContentBlock, ref: { turn: source.id, index } }));
+}
+
+/** The number of document blocks in the request, tool results included (A-C1: what `document_index` counts). */
+function countDocuments(messages: readonly DraftMessage[]): number {
+  let n = 0;
+  for (const m of messages)
+    for (const { block } of m.blocks) {
+      if (block.type === 'document') n++;
+      const inner = (block as { content?: unknown }).content;
+      if (block.type === 'tool_result' && Array.isArray(inner)) n += inner.filter((c) => isObject(c) && c.type === 'document').length;
+    }
+  return n;
+}
+
+/**
+ * A-C1: document-based citations (`char_location`, `page_location`, `content_block_location`)
+ * point by `document_index` into the documents of this request. Same-origin text replays its
+ * citations, but the documents they point at may not be in this request any more: such citations
+ * are left out (the text stays), and reported.
+ */
+export function dropDanglingCitations(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
+  const documents = countDocuments(messages);
+  const dangling = (c: unknown): boolean =>
+    isObject(c) && c.document_index !== undefined && !(Number.isInteger(c.document_index) && (c.document_index as number) >= 0 && (c.document_index as number) < documents);
+  return messages.map((m) => {
+    if (!m.blocks.some(({ block }) => block.type === 'text' && Array.isArray(block.citations) && block.citations.some(dangling))) return m;
+    const blocks = m.blocks.map((d) => {
+      const citations = d.block.type === 'text' ? (d.block as { citations?: unknown }).citations : undefined;
+      if (!Array.isArray(citations) || !citations.some(dangling)) return d;
+      const kept = citations.filter((c) => !dangling(c));
+      const { citations: _dropped, ...rest } = d.block as JsonObject;
+      report.add(d.ref, 'converted', `citations left out, text kept: they point at a document that is not in this request (${documents} documents, A-C1)`);
+      return { ...d, block: (kept.length > 0 ? { ...rest, citations: kept } : rest) as AnthropicContentBlock };
+    });
+    return { ...m, blocks };
+  });
 }

@@ -20,7 +20,7 @@ import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
 import { dropUnansweredServerTools, moveServerToolResults } from './convert-anthropic-messages-server-tools';
 import { encodeBlock } from './convert-anthropic-messages-blocks';
-import { replayNative } from './convert-anthropic-messages-native';
+import { dropDanglingCitations, replayNative } from './convert-anthropic-messages-native';
 import {
   compactMessages,
   enforceThinkingFirst,
@@ -112,6 +112,7 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
     report.warn(`${info.id} always thinks: thinking cannot be switched off for it`);
   if (!thinking) messages = stripFinalThinking(messages, report); // A-K4
   messages = compactMessages(trimFinalAssistant(messages, report)); // A-R4
+  messages = dropDanglingCitations(messages, report); // A-C1
 
   const body: AnthropicMessagesBody = {
     model: resolved.model,
