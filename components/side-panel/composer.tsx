@@ -1,3 +1,4 @@
+import type { Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { ModelCapabilities } from '../../lib/messaging/protocol';
 import { formatBytes, IMAGE_TYPES, PDF_TYPE, type PendingAttachment } from '../../lib/ui/attachments';
@@ -21,6 +22,8 @@ export interface ComposerProps {
   attachVerdict?: { blocked: boolean; note?: string | undefined } | undefined;
   /** Why picked files were not attached. */
   attachNote?: string | undefined;
+  /** The message box, for focusing it from outside (e.g. after "New chat"). */
+  inputRef?: Ref<HTMLTextAreaElement> | undefined;
 }
 
 const ACCEPT = [...IMAGE_TYPES, PDF_TYPE].join(',');
@@ -32,7 +35,7 @@ function filesOf(list: FileList | null | undefined): File[] {
 /**
  * The message box: Enter sends, Shift+Enter starts a new line; Stop while an answer is in flight.
  * Images and PDFs can be pasted, dropped or picked; a note says when the chosen model does not
- * accept them.
+ * accept them. Escape stops an answer in flight.
  */
 export function Composer(p: ComposerProps) {
   const { draft, busy, ready, onDraft, onSend, onStop, attachments = [], onFiles, caps, attachVerdict } = p;
@@ -60,6 +63,7 @@ export function Composer(p: ComposerProps) {
       }}
     >
       <textarea
+        ref={p.inputRef}
         aria-label="Message"
         rows={3}
         placeholder="Message (Enter to send, Shift+Enter for a new line)"
@@ -72,6 +76,11 @@ export function Composer(p: ComposerProps) {
           onFiles(files);
         }}
         onKeyDown={(e) => {
+          if (e.key === 'Escape' && busy) {
+            e.preventDefault();
+            onStop();
+            return;
+          }
           if (e.key !== 'Enter' || e.shiftKey || e.isComposing) return;
           e.preventDefault();
           if (canSend) onSend();

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMeta, OnDeviceStart } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { appendChunk } from '../../lib/ui/on-device';
+import { appendChunk, onDeviceLanguage } from '../../lib/ui/on-device';
 import { mockConnector, sampleSettings, type MockConnector } from '../testing/mock-connector';
 import { SidePanel } from './side-panel';
 
@@ -131,6 +131,10 @@ describe('the on-device provider (Prompt API in the page)', () => {
   it('joins streamed chunks given as deltas or as the whole text so far', () => {
     expect(['Hel', 'lo', ' you'].reduce(appendChunk, '')).toBe('Hello you');
     expect(['Hel', 'Hello', 'Hello you'].reduce(appendChunk, '')).toBe('Hello you');
+  });
+
+  it('names an output language the model supports (the browser language, else English)', () => {
+    expect([onDeviceLanguage(['fr-CA', 'en']), onDeviceLanguage(['pt-BR', 'ja']), onDeviceLanguage(['nl']), onDeviceLanguage([])]).toEqual(['fr', 'ja', 'en', 'en']);
   });
 });
 

@@ -226,6 +226,17 @@ describe('conversation list', () => {
   });
 });
 
+describe('keyboard', () => {
+  it('New chat puts the focus in the message box; Escape there stops an answer in flight', async () => {
+    const m = await openWith([user('u1', 'q'), answer('a1', 'so far', { status: 'streaming' })], { stopGeneration: () => null });
+    act(() => m.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'streaming' }));
+    fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Escape' });
+    await waitFor(() => expect(m.callsOf('stopGeneration')).toEqual([{ conversationId: 'c1' }]));
+    fireEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Message'));
+  });
+});
+
 describe('themes', () => {
   it('the toggle cycles system, light and dark, and remembers the choice', async () => {
     await renderPanel(setup());

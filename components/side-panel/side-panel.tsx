@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
 import { copyText } from '../../lib/ui/clipboard';
 import { conversationMarkdown } from '../../lib/ui/export-markdown';
@@ -39,6 +39,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const x = useStore(model.extras);
   const [theme, setTheme] = useState<ThemeChoice>(() => loadTheme());
   const [listOpen, setListOpen] = useState(true);
+  const messageBox = useRef<HTMLTextAreaElement>(null);
   const ready = model.sendTarget() !== undefined;
   const onDevice = model.onDeviceTarget();
   const status = s.busy ? phaseText(s.phase, s.retryInSec) : '';
@@ -67,7 +68,13 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             <span aria-hidden="true">◐ </span>
             {THEME_LABEL[theme]}
           </button>
-          <button type="button" onClick={() => model.newChat()}>
+          <button
+            type="button"
+            onClick={() => {
+              model.newChat();
+              messageBox.current?.focus();
+            }}
+          >
             New chat
           </button>
         </span>
@@ -140,6 +147,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           caps={model.currentCaps()}
           attachVerdict={model.attachmentVerdict()}
           attachNote={x.attachNote}
+          inputRef={messageBox}
         />
       </footer>
     </div>

@@ -25,7 +25,22 @@ export interface PromptApi {
   create(options: { initialPrompts?: OnDeviceStart['body']['initialPrompts']; signal?: AbortSignal; expectedInputs?: unknown; expectedOutputs?: unknown }): Promise<PromptSession>;
 }
 
-const TEXT_IO = { expectedInputs: [{ type: 'text' }], expectedOutputs: [{ type: 'text' }] };
+/** Output languages the Prompt API accepts today (Chrome asks for one to be named). */
+export const ON_DEVICE_LANGUAGES: readonly string[] = ['en', 'de', 'es', 'fr', 'ja'];
+
+/** The person's first browser language the model supports, else English. */
+export function onDeviceLanguage(languages: readonly string[] = (globalThis as { navigator?: { languages?: readonly string[] } }).navigator?.languages ?? []): string {
+  for (const l of languages) {
+    const base = l.toLowerCase().split('-')[0]!;
+    if (ON_DEVICE_LANGUAGES.includes(base)) return base;
+  }
+  return 'en';
+}
+
+function textIo() {
+  const languages = [onDeviceLanguage()];
+  return { expectedInputs: [{ type: 'text', languages }], expectedOutputs: [{ type: 'text', languages }] };
+}
 
 /** The page's `LanguageModel`, or undefined where the Prompt API is missing. */
 export function promptApi(scope: object = globalThis): PromptApi | undefined {
@@ -37,7 +52,7 @@ export function promptApi(scope: object = globalThis): PromptApi | undefined {
 export async function onDeviceAvailability(api: PromptApi | undefined = promptApi()): Promise<OnDeviceAvailability> {
   if (!api) return 'unavailable';
   try {
-    const a = await api.availability(TEXT_IO);
+    const a = await api.availability(textIo());
     return a === 'available' || a === 'downloadable' || a === 'downloading' ? a : 'unavailable';
   } catch {
     return 'unavailable';
@@ -92,7 +107,7 @@ async function* chunksOf(stream: AsyncIterable<string> | ReadableStream<string>)
  * @throws whatever the Prompt API throws (an `AbortError` when `signal` aborts).
  */
 export async function streamOnDevice(api: PromptApi, body: OnDeviceStart['body'], onText: (text: string) => void, signal: AbortSignal): Promise<string> {
-  const session = await api.create({ initialPrompts: body.initialPrompts, signal, ...TEXT_IO });
+  const session = await api.create({ initialPrompts: body.initialPrompts, signal, ...textIo() });
   try {
     let text = '';
     for await (const chunk of chunksOf(session.promptStreaming(body.prompt, { signal }))) {
