@@ -11,6 +11,9 @@ const PROVIDER_ORIGINS = [
   'https://generativelanguage.googleapis.com/*',
 ];
 
+/** Endpoints a person may add (OpenRouter, a proxy, Ollama or LM Studio on this machine). */
+const OPTIONAL_ORIGINS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
+
 /** Test builds (BATON_TEST_BUILD=1) may also reach the fake providers on loopback. */
 const TEST_BUILD = process.env.BATON_TEST_BUILD === '1';
 
@@ -28,8 +31,14 @@ export default defineConfig({
       'contextMenus',
     ],
     host_permissions: [...PROVIDER_ORIGINS, ...(TEST_BUILD ? ['http://127.0.0.1/*'] : [])],
-    optional_host_permissions: ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'],
-    externally_connectable: { ids: [] },
+    // Custom endpoints: granted at runtime from the click that saves them (N1). Firefox's MV2
+    // build takes them as optional_permissions.
+    ...(browser === 'firefox'
+      ? {
+          optional_permissions: [...OPTIONAL_ORIGINS],
+          browser_specific_settings: { gecko: { id: 'baton@baton-extension.org', data_collection_permissions: { required: ['none'] } } },
+        }
+      : { optional_host_permissions: [...OPTIONAL_ORIGINS], externally_connectable: { ids: [] } }),
     incognito: 'not_allowed',
     content_security_policy: {
       extension_pages:
