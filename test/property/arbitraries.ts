@@ -64,10 +64,22 @@ const documentArb = fc.record({
 const signatureFor = (o: Origin): string =>
   o.api === 'anthropic-messages' ? 'EqQBCkYIBxgCKkBsig' : o.api === 'openai-responses' ? 'gAAAAABenc' : 'CiQBjz1rXsig';
 
-const jsonInput: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 5, arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
-  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
-);
+/** Keys the decoder rejects anywhere (security-requirements.md I2): a valid transcript never holds them. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+function withoutForbiddenKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutForbiddenKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (!FORBIDDEN_KEYS.has(k)) out[k] = withoutForbiddenKeys(x);
+  return out;
+}
+
+const jsonInput: fc.Arbitrary<unknown> = fc
+  .oneof(
+    { weight: 5, arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) },
+  )
+  .map(withoutForbiddenKeys);
 
 interface CallSpec {
   id: string;
