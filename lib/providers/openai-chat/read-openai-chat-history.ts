@@ -15,6 +15,7 @@ import {
   imageTypeFromUrl,
   optionalString,
   parseDataUrl,
+  joinTextParts,
 } from './read-openai-chat-util';
 
 /** The provider an openai-chat history belongs to when the caller does not say. */
@@ -80,7 +81,7 @@ export function readOpenAIChatHistory(body: unknown, opts: HistoryReadOptions = 
         if (turns.length > 0) warnings.push(`messages[${i}]: ${role} message inside the conversation moved to transcript.system`);
         const extra = extraFields(m, ['role', 'content']);
         if (extra) warnings.push(`messages[${i}]: fields not kept: ${Object.keys(extra).join(', ')}`);
-        const text = textOnly(m.content, [...p, 'content']);
+        const text = joinTextParts(m.content, [...p, 'content'], 'text');
         if (text) system.push(text);
         return;
       }
@@ -145,20 +146,6 @@ export function readOpenAIChatHistory(body: unknown, opts: HistoryReadOptions = 
   if (warnings.length) meta.warnings = warnings;
   if (Object.keys(meta).length) transcript.meta = meta;
   return decodeTranscript(transcript);
-}
-
-/** System/developer content: a string or text parts, joined with a blank line. */
-function textOnly(content: unknown, path: JsonPath): string {
-  if (typeof content === 'string') return content;
-  return expectArray(content, path)
-    .map((raw, j) => {
-      const part = expectRecord(raw, [...path, j]);
-      const type = expectString(part.type, [...path, j, 'type']);
-      if (type !== 'text') fail([...path, j, 'type'], `expected "text", got ${JSON.stringify(type)}`);
-      return expectString(part.text, [...path, j, 'text']);
-    })
-    .filter((t) => t !== '')
-    .join('\n\n');
 }
 
 function userBlocks(content: unknown, path: JsonPath): Block[] {

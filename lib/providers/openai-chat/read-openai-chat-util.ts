@@ -117,3 +117,21 @@ export function parseArguments(raw: string): ParsedArguments {
 export function tokenCount(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 }
+
+/**
+ * System or developer content: a string, or text parts of type `partType` (`text` in Chat,
+ * `input_text` in Responses) joined with a blank line; empty parts are left out.
+ * @throws TranscriptError naming the path of a part of another type.
+ */
+export function joinTextParts(content: unknown, path: JsonPath, partType: string): string {
+  if (typeof content === 'string') return content;
+  return expectArray(content, path)
+    .map((raw, j) => {
+      const part = expectRecord(raw, [...path, j]);
+      const type = expectString(part.type, [...path, j, 'type']);
+      if (type !== partType) fail([...path, j, 'type'], `expected "${partType}", got ${JSON.stringify(type)}`);
+      return expectString(part.text, [...path, j, 'text']);
+    })
+    .filter((t) => t !== '')
+    .join('\n\n');
+}

@@ -14,6 +14,7 @@ import {
   imageTypeFromUrl,
   optionalString,
   parseDataUrl,
+  joinTextParts,
 } from '../openai-chat/read-openai-chat-util';
 import { RESPONSES_API, outputItemBlocks } from './read-openai-responses-items';
 
@@ -140,7 +141,7 @@ export function readOpenAIResponsesHistory(body: unknown, opts: HistoryReadOptio
         } else if (role === 'system' || role === 'developer') {
           if (role === 'developer') developer = true;
           if (turns.length > 0) warnings.push(`input[${i}]: ${role} message inside the conversation moved to transcript.system`);
-          const text = systemText(item.content, [...p, 'content']);
+          const text = joinTextParts(item.content, [...p, 'content'], 'input_text');
           if (text) system.push(text);
         } else fail([...p, 'role'], `unknown role ${JSON.stringify(role)} (expected user, assistant, system or developer)`);
       } else if (type === 'function_call_output') {
@@ -172,19 +173,6 @@ export function readOpenAIResponsesHistory(body: unknown, opts: HistoryReadOptio
   if (warnings.length) meta.warnings = warnings;
   if (Object.keys(meta).length) transcript.meta = meta;
   return decodeTranscript(transcript);
-}
-
-function systemText(content: unknown, path: JsonPath): string {
-  if (typeof content === 'string') return content;
-  return expectArray(content, path)
-    .map((raw, j) => {
-      const part = expectRecord(raw, [...path, j]);
-      const type = expectString(part.type, [...path, j, 'type']);
-      if (type !== 'input_text') fail([...path, j, 'type'], `expected "input_text", got ${JSON.stringify(type)}`);
-      return expectString(part.text, [...path, j, 'text']);
-    })
-    .filter((t) => t !== '')
-    .join('\n\n');
 }
 
 function userBlocks(content: unknown, path: JsonPath): Block[] {
