@@ -30,6 +30,8 @@ export default defineConfig({
       ...(browser === 'chrome' ? ['sidePanel'] : []),
       'contextMenus',
     ],
+    // The toolbar button opens the side panel (Chrome) or toggles the sidebar (Firefox).
+    ...(browser === 'chrome' ? { action: { default_title: 'Open Baton' } } : {}),
     host_permissions: [...PROVIDER_ORIGINS, ...(TEST_BUILD ? ['http://127.0.0.1/*'] : [])],
     // Custom endpoints: granted at runtime from the click that saves them (N1). Firefox's MV2
     // build takes them as optional_permissions.

@@ -115,6 +115,11 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     return true;
   });
 
+  // Chrome: the toolbar button opens the side panel.
+  void (browser as unknown as { sidePanel?: { setPanelBehavior(o: { openPanelOnActionClick: boolean }): Promise<void> } }).sidePanel
+    ?.setPanelBehavior({ openPanelOnActionClick: true })
+    .catch(() => undefined);
+
   // M4: only allowlisted port names from our own pages; others are dropped before any listener.
   browser.runtime.onConnect.addListener((port) => {
     if (port.name !== PORTS.events || classifySender(port.sender ?? {}, ownId, extensionOrigin) !== 'extension') {

@@ -58,6 +58,11 @@ function oneLine(s: string): string {
 
 const isEntry = process.argv[1] !== undefined && /lib[\\/]cli[\\/]main\.[cm]?[jt]s$/.test(process.argv[1]);
 if (isEntry) {
+  // Output piped into a reader that stops early (`| head`) is not an error: end quietly.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   process.exitCode = main(
     process.argv.slice(2),
     (s) => process.stdout.write(s),

@@ -2,7 +2,7 @@
  * `baton` CLI (transcript-v1.md, "The `baton convert` contract" and "Other commands"): output shape,
  * and bad input → exit 2 with one `baton: ` line naming the problem and its path, nothing on stdout.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,6 +109,22 @@ describe('baton convert', () => {
     expect(p.status).toBe(2);
     expect(p.stdout).toBe('');
     expect(p.stderr).toBe('baton: turns[0].blocks[0].text: required field missing (expected string)\n');
+  });
+});
+
+describe('output piped into a reader that stops early', () => {
+  it('ends quietly (no stack trace, exit 0) when stdout closes, as with `| head`', async () => {
+    const big = tmpFile('big.json', JSON.stringify({
+      format: 'baton.transcript', version: 1, id: 'big',
+      turns: Array.from({ length: 4000 }, (_, i) => ({ id: `u${i}`, role: 'user', blocks: [{ type: 'text', text: `message ${i} `.repeat(20) }] })),
+    }));
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'lib/cli/main.ts'), 'convert', '--to', 'openai-chat', '--model', 'gpt-4o', big], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
 
