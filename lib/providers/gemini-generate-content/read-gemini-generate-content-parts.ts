@@ -6,40 +6,15 @@
  * REST API also accepts the protobuf snake_case spellings (`function_call`, `inline_data`,
  * `thought_signature`, …), so {@link partView} reads both.
  */
-import { TranscriptError, formatPath, type JsonPath } from '../../transcript/codec';
+import type { JsonPath } from '../../transcript/codec';
 import type { Block, DocumentBlock, ImageBlock, Origin, StopReason, ToolResultBlock, ToolResultContentBlock, Usage } from '../../transcript/schema';
 import type { ReadContext } from '../types';
 
 /** The API id used in `origin.api`, `native.api` and `provider_item.api`. */
 export const GEMINI_API = 'gemini-generate-content' as const;
 
-/** Plain JSON object. */
-export type JsonObject = Record<string, unknown>;
-
-/** True for a non-null, non-array object. */
-export function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-/** Throws a {@link TranscriptError} at `path`. */
-export function fail(path: JsonPath, problem: string): never {
-  throw new TranscriptError(formatPath(path), problem);
-}
-
-/** Short description of a value for error messages. */
-export function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  return typeof v === 'object' ? 'object' : String(v);
-}
-
-/** Reads a required string field. @throws TranscriptError naming `path.key`. */
-export function str(obj: JsonObject, key: string, path: JsonPath): string {
-  const v = obj[key];
-  if (typeof v !== 'string') fail([...path, key], v === undefined ? 'required field missing (expected string)' : `expected string, got ${describe(v)}`);
-  return v;
-}
+export { describe, fail, isObject, str, type JsonObject } from '../json-read';
+import { describe, fail, isObject, str, type JsonObject } from '../json-read';
 
 const SNAKE: Record<string, string> = {
   function_call: 'functionCall',
