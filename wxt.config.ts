@@ -17,7 +17,14 @@ const OPTIONAL_ORIGINS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1
 /** Test builds (BATON_TEST_BUILD=1) may also reach the fake providers on loopback. */
 const TEST_BUILD = process.env.BATON_TEST_BUILD === '1';
 
+/**
+ * Where builds go: `.output/` unless `BATON_OUT_DIR` names another folder (so several checkouts or
+ * developers can build and run the e2e suite side by side without overwriting each other's build).
+ */
+const OUT_DIR = process.env.BATON_OUT_DIR ?? '.output';
+
 export default defineConfig({
+  outDir: OUT_DIR,
   // Test builds go to their own folder so they never overwrite a production build.
   ...(TEST_BUILD ? { outDirTemplate: '{{browser}}-mv{{manifestVersion}}-test' } : {}),
   vite: () => ({ plugins: [preact()], define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) } }),

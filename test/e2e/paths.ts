@@ -5,10 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 /** The project root (absolute). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The build folder: `.output/`, or `BATON_OUT_DIR` (as in wxt.config.ts) for side-by-side runs. */
+export const OUT_DIR = path.resolve(ROOT, process.env.BATON_OUT_DIR ?? '.output');
 /** The test build (`BATON_TEST_BUILD=1 wxt build`): loopback host permission, `globalThis.batonReady`. */
-export const TEST_BUILD_DIR = path.join(ROOT, '.output/chrome-mv3-test');
+export const TEST_BUILD_DIR = path.join(OUT_DIR, 'chrome-mv3-test');
 /** The production build (`wxt build`). */
-export const PROD_BUILD_DIR = path.join(ROOT, '.output/chrome-mv3');
+export const PROD_BUILD_DIR = path.join(OUT_DIR, 'chrome-mv3');
 /** The system Chromium (toolchain.md); no browser download is possible here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Whether the browser files can run; they skip with a visible message otherwise. */
