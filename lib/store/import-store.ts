@@ -1,0 +1,188 @@
+/**
+ * Imported conversations into the store (issue 7, "File import"; security-requirements.md I3, D4):
+ * each conversation is written whole in its own transaction (its metadata and every turn) or not
+ * at all, and a batch is idempotent — a conversation already in the store (same id, same
+ * `source` kind + id, or, for a source without an id, the same content hash) is skipped as a
+ * duplicate, so importing the same file twice adds nothing.
+ */
+import { contentHash } from '../context/hash';
+import { decodeTranscript } from '../transcript/codec';
+import type { Transcript, Turn } from '../transcript/schema';
+import { previewOf } from './conversations';
+import { tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+
+/** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
+const MAX_ID_CHARS = 200;
+
+/** Where the store keeps an imported conversation's dedupe key and content hash: `record.meta[IMPORT_META_KEY]`. */
+export const IMPORT_META_KEY = 'batonImport';
+
+/** What the store records about an import, under `meta.batonImport` of the conversation. */
+export interface ImportStamp {
+  /** `source:<kind>:<id>` or `hash:<16 hex>` (see {@link dedupeKey}). */
+  key: string;
+  /** Content hash of the conversation as imported: system, tools and turns. */
+  hash: string;
+  /** ISO 8601 time of the import. */
+  at: string;
+  /** The imported file's name, when known. */
+  file?: string;
+}
+
+/** One conversation written by {@link importConversations}. */
+export interface ImportedConversation {
+  id: string;
+  title: string;
+  turns: number;
+}
+
+/** One conversation left out, and why (shown to the person as is). */
+export interface NotImported {
+  /** The transcript's id (the stored id for duplicates). */
+  id: string;
+  title?: string;
+  reason: string;
+}
+
+/** The outcome of one batch: every input transcript is in exactly one list, in input order. */
+export interface ImportOutcome {
+  imported: ImportedConversation[];
+  duplicates: NotImported[];
+  failed: NotImported[];
+}
+
+/**
+ * The dedupe key of a transcript: `source:<kind>:<id>` when its source names an id (every
+ * importer sets one), else `hash:<contentHash>` of its content (system, tools and turns).
+ */
+export function dedupeKey(t: Transcript): string {
+  if (t.source?.id !== undefined) return `source:${t.source.kind}:${t.source.id}`;
+  return `hash:${bodyHash(t)}`;
+}
+
+/** {@link contentHash} of what a conversation says: system, tools and turns (not its id, title or meta). */
+function bodyHash(t: Transcript): string {
+  return contentHash({ system: t.system, tools: t.tools, turns: t.turns });
+}
+
+/** The dedupe key of a stored conversation (its import stamp, else its source), if it has one. */
+function storedKey(rec: ConversationRecord): string | undefined {
+  const stamp = rec.meta?.[IMPORT_META_KEY] as Partial<ImportStamp> | undefined;
+  if (stamp && typeof stamp.key === 'string') return stamp.key;
+  if (rec.source?.id !== undefined) return `source:${rec.source.kind}:${rec.source.id}`;
+  return undefined;
+}
+
+/** A file cannot be mid-stream: a `streaming` turn in it is stored as `interrupted` (L2 would do the same at the next start). */
+function settle(turn: Turn): Turn {
+  return turn.status === 'streaming' ? { ...turn, status: 'interrupted' } : turn;
+}
+
+/** The conversation record of an imported transcript (list metadata from its turns). */
+function recordOf(t: Transcript, id: string, stamp: ImportStamp): ConversationRecord {
+  let preview = '';
+  let last: string | undefined;
+  for (const turn of t.turns) {
+    preview = previewOf(turn) || preview;
+    if (turn.createdAt && (!last || turn.createdAt > last)) last = turn.createdAt;
+  }
+  const createdAt = t.createdAt ?? last ?? stamp.at;
+  return {
+    id,
+    title: t.title?.replace(/\s+/g, ' ').trim() || 'Imported conversation',
+    createdAt,
+    // The source's own times, so an old conversation sorts among the old ones.
+    updatedAt: last && last > createdAt ? last : createdAt,
+    turnCount: t.turns.length,
+    preview,
+    nextSeq: t.turns.length,
+    ...(t.system !== undefined ? { system: t.system } : {}),
+    ...(t.tools !== undefined ? { tools: t.tools } : {}),
+    ...(t.source !== undefined ? { source: t.source } : {}),
+    meta: { ...t.meta, [IMPORT_META_KEY]: stamp },
+  };
+}
+
+/** Options of {@link importConversations}. */
+export interface ImportBatchOptions {
+  /** ISO 8601 time of the import (stamped on each conversation). */
+  now: string;
+  /** The file's name, recorded in the stamp. */
+  file?: string;
+}
+
+/**
+ * Writes `transcripts` into the store, one transaction per conversation (metadata and every turn
+ * together, D4): a conversation whose write fails (a storage error, a duplicate turn id) leaves
+ * nothing behind and is listed in `failed` with the reason, and the others still import (I3).
+ *
+ * Each transcript is validated with `decodeTranscript` first (failure → `failed`, with the JSON
+ * path). It is a duplicate — skipped, nothing written — when a stored conversation has its id, or
+ * the same {@link dedupeKey} (an earlier import of the same source, or a capture with the same
+ * source kind and id); the reason says whether the stored copy differs from the file's. The
+ * stored id is the transcript's id (importers derive it from the source id, so it is stable),
+ * or `import:<hash>` when that id is longer than the protocol's 200 characters.
+ *
+ * Never throws for bad transcripts; only for a database that cannot be read at all.
+ */
+export async function importConversations(db: BatonDb, transcripts: readonly Transcript[], opts: ImportBatchOptions): Promise<ImportOutcome> {
+  const out: ImportOutcome = { imported: [], duplicates: [], failed: [] };
+  const byKey = new Map<string, ConversationRecord>();
+  for (const rec of await db.getAll('conversations')) {
+    const k = storedKey(rec);
+    if (k !== undefined && !byKey.has(k)) byKey.set(k, rec);
+  }
+  for (const input of transcripts) {
+    const label = { id: typeof input?.id === 'string' ? input.id : '?', ...(typeof input?.title === 'string' ? { title: input.title } : {}) };
+    let t: Transcript;
+    try {
+      t = decodeTranscript(input);
+    } catch (e) {
+      out.failed.push({ ...label, reason: `not a valid transcript: ${(e as Error).message}` });
+      continue;
+    }
+    const key = dedupeKey(t);
+    const hash = bodyHash(t);
+    const id = t.id.length <= MAX_ID_CHARS ? t.id : `import:${contentHash(t.id)}`;
+    const known = byKey.get(key);
+    const stamp: ImportStamp = { key, hash, at: opts.now, ...(opts.file !== undefined ? { file: opts.file } : {}) };
+    const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp);
+    try {
+      const clash = await tx(db, ['conversations', 'turns'], 'readwrite', async (w) => {
+        const existing = (await w.objectStore('conversations').get(id)) ?? known;
+        if (existing) return existing;
+        await w.objectStore('conversations').add(rec);
+        const turns = w.objectStore('turns');
+        for (const [seq, turn] of t.turns.entries()) {
+          const r: TurnRecord = { conversationId: id, seq, turn: settle(turn) };
+          await turns.add(r);
+        }
+        return undefined;
+      }, 'strict');
+      if (clash) {
+        out.duplicates.push({ id: clash.id, ...(t.title !== undefined ? { title: t.title } : {}), reason: duplicateReason(clash, key, hash) });
+        continue;
+      }
+    } catch (e) {
+      out.failed.push({ id, ...(t.title !== undefined ? { title: t.title } : {}), reason: `could not be stored (nothing was written): ${describe(e)}` });
+      continue;
+    }
+    byKey.set(key, rec);
+    out.imported.push({ id, title: rec.title, turns: t.turns.length });
+  }
+  return out;
+}
+
+function duplicateReason(existing: ConversationRecord, key: string, hash: string): string {
+  const stamp = existing.meta?.[IMPORT_META_KEY] as Partial<ImportStamp> | undefined;
+  const same = storedKey(existing) === key;
+  if (same && stamp?.hash === hash) return 'already imported (unchanged)';
+  if (same && stamp) return 'already imported; the file holds a different version — delete the stored one to import this one';
+  if (same) return `already in Baton (same source ${existing.source?.kind ?? ''})`.replace(/ \)$/, ')');
+  return 'a conversation with this id is already in Baton';
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) return e.name && e.name !== 'Error' ? `${e.name}: ${e.message}` : e.message;
+  return String(e);
+}
