@@ -57,12 +57,32 @@ export interface DisclosureRecord {
   responseId?: string;
 }
 
-/** A stored key. `secret` is plain text in this version; passphrase mode (S2) adds an encrypted form. */
-export interface VaultRecord {
+/** A stored key: plain text (version 1, no passphrase) or sealed with the passphrase (version 2, S2). */
+export type VaultRecord = PlainVaultRecord | SealedVaultRecord;
+
+/** A key stored without a passphrase (the default; S1: still never in chrome.storage). */
+export interface PlainVaultRecord {
   providerId: string;
   version: 1;
   secret: string;
   /** The origin this key may be sent to (N2). */
+  boundOrigin: string;
+  savedAt: string;
+}
+
+/**
+ * A key sealed with the passphrase-derived key (S2): PBKDF2 parameters, the 16-byte salt and
+ * 12-byte IV (base64), and the AES-GCM ciphertext of the key (base64, additional data
+ * `providerId|boundOrigin`). See lib/vault/vault.ts.
+ */
+export interface SealedVaultRecord {
+  providerId: string;
+  version: 2;
+  kdf: { name: 'PBKDF2'; hash: 'SHA-256'; iterations: number };
+  salt: string;
+  iv: string;
+  ciphertext: string;
+  /** The origin this key may be sent to (N2); not secret. */
   boundOrigin: string;
   savedAt: string;
 }
