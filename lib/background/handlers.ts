@@ -10,6 +10,7 @@ import { metaOf, type ConversationStore } from '../store/conversations';
 import type { ProviderSettings, SettingsStore } from '../store/settings';
 import { maskKey, type Vault } from '../vault/vault';
 import { BatonError } from './errors';
+import { createTransferHandlers } from './handlers-transfer';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Handlers } from './router';
 import type { SendEngine } from './send';
@@ -90,6 +91,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
   };
 
   return {
+    ...createTransferHandlers(d),
     listConversations: () => d.store.list(),
     getConversation: async ({ id }) => {
       const rec = await d.store.getRecord(id);

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { type turnSchema, type wireApiSchema } from '../transcript/schema';
+import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -132,6 +133,8 @@ export const REQUESTS = {
     }),
     from: ['extension'],
   },
+  /** Import and export (issue 7): `importFile`, `exportConversation`, `exportAll` (transfer-protocol.ts). */
+  ...TRANSFER_REQUESTS,
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -224,7 +227,7 @@ export interface ModelOption {
 }
 
 /** The result type of each request. */
-export interface Responses {
+export interface Responses extends TransferResponses {
   listConversations: ConversationMeta[];
   getConversation: ConversationView;
   createConversation: ConversationMeta;

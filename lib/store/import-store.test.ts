@@ -35,8 +35,7 @@ describe('importConversations', () => {
     const { record, turns } = await store.get('chatgpt-export:a');
     expect(turns).toEqual(a.turns);
     expect(record.meta).toEqual({
-      importWarnings: ['x'],
-      batonImport: { key: 'source:chatgpt-export:a', hash: expect.stringMatching(/^[0-9a-f]{16}$/), at: NOW, file: 'conversations.json' },
+      batonImport: { key: 'source:chatgpt-export:a', hash: expect.stringMatching(/^[0-9a-f]{16}$/), at: NOW, file: 'conversations.json', meta: { importWarnings: ['x'] } },
     });
     // A new turn goes after the imported ones.
     await store.appendTurn('chatgpt-export:a', user('u2', 'More'), LATER);

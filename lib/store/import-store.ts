@@ -27,6 +27,11 @@ export interface ImportStamp {
   at: string;
   /** The imported file's name, when known. */
   file?: string;
+  /**
+   * The transcript's own `meta` (e.g. `importWarnings`), kept here rather than at the top of the
+   * record's `meta`, which holds store-internal state that an export must never carry.
+   */
+  meta?: Record<string, unknown>;
 }
 
 /** One conversation written by {@link importConversations}. */
@@ -73,6 +78,12 @@ function storedKey(rec: ConversationRecord): string | undefined {
   return undefined;
 }
 
+/** The import stamp of a stored conversation, if it was imported. */
+export function importStampOf(rec: ConversationRecord): ImportStamp | undefined {
+  const stamp = rec.meta?.[IMPORT_META_KEY] as ImportStamp | undefined;
+  return stamp && typeof stamp === 'object' && typeof stamp.key === 'string' ? stamp : undefined;
+}
+
 /** A file cannot be mid-stream: a `streaming` turn in it is stored as `interrupted` (L2 would do the same at the next start). */
 function settle(turn: Turn): Turn {
   return turn.status === 'streaming' ? { ...turn, status: 'interrupted' } : turn;
@@ -99,7 +110,7 @@ function recordOf(t: Transcript, id: string, stamp: ImportStamp): ConversationRe
     ...(t.system !== undefined ? { system: t.system } : {}),
     ...(t.tools !== undefined ? { tools: t.tools } : {}),
     ...(t.source !== undefined ? { source: t.source } : {}),
-    meta: { ...t.meta, [IMPORT_META_KEY]: stamp },
+    meta: { [IMPORT_META_KEY]: { ...stamp, ...(t.meta !== undefined ? { meta: t.meta } : {}) } },
   };
 }
 

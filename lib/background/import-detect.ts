@@ -1,0 +1,58 @@
+/**
+ * Telling an import file's kind from its content, for an `importFile` request without `kind`.
+ * Looks only at the start of the text (the first line of JSONL, the first 64 KiB of JSON) and
+ * never guesses between look-alikes: an undecidable file is an error asking for the kind.
+ */
+import { TranscriptError } from '../transcript/codec';
+import type { ImportKind } from '../importers/types';
+
+const HEAD_CHARS = 64 * 1024;
+
+function firstLine(text: string): Record<string, unknown> | undefined {
+  const nl = text.indexOf('\n');
+  const line = (nl < 0 ? text : text.slice(0, nl)).trim();
+  if (!line.startsWith('{') || line.length > HEAD_CHARS) return undefined;
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const has = (s: string, key: string) => new RegExp(`"${key}"\\s*:`).test(s);
+
+/**
+ * The kind of an import file's text (a zip's `conversations.json` for zips).
+ *
+ * JSONL agent sessions by their first record: Codex `type: "session_meta"`, pi `type: "session"`,
+ * Gemini CLI `sessionId` + `projectHash`, Claude Code `sessionId` + `uuid`/`parentUuid`. JSON by
+ * its keys: Baton `format: "baton.transcript"`, ChatGPT `mapping`, Claude export `chat_messages`,
+ * Gemini CLI `projectHash`, native histories `contents` (Gemini), `input` (Responses),
+ * `messages` with Anthropic blocks (`tool_use`, `tool_result`, top-level `system`) or Chat
+ * fields (`tool_calls`, a `system`/`developer`/`tool` role).
+ * @throws TranscriptError when the kind cannot be told (the person picks it).
+ */
+export function detectImportKind(text: string): ImportKind {
+  const head = text.slice(0, HEAD_CHARS);
+  const first = firstLine(head);
+  if (first) {
+    if (first.format === 'baton.transcript') return 'baton';
+    if (first.type === 'session_meta') return 'codex';
+    if (first.type === 'session' && typeof first.id === 'string') return 'pi';
+    if (typeof first.sessionId === 'string' && 'projectHash' in first) return 'gemini-cli';
+    if (typeof first.sessionId === 'string' && ('uuid' in first || 'parentUuid' in first)) return 'claude-code';
+  }
+  if (/"format"\s*:\s*"baton\.transcript"/.test(head)) return 'baton';
+  if (has(head, 'mapping') && (has(head, 'current_node') || has(head, 'create_time'))) return 'chatgpt-export';
+  if (has(head, 'chat_messages')) return 'claude-export';
+  if (has(head, 'sessionId') && has(head, 'projectHash')) return 'gemini-cli';
+  if (has(head, 'contents')) return 'gemini-generate-content';
+  if (has(head, 'input') && !has(head, 'messages')) return 'openai-responses';
+  if (has(head, 'messages')) {
+    const anthropic = /"type"\s*:\s*"(tool_use|tool_result|thinking)"/.test(head) || /^\s*\{\s*"system"\s*:/.test(head);
+    const chat = has(head, 'tool_calls') || /"role"\s*:\s*"(system|developer|tool)"/.test(head);
+    if (anthropic !== chat) return anthropic ? 'anthropic-messages' : 'openai-chat';
+  }
+  throw new TranscriptError('', 'could not tell what kind of file this is: choose its kind and import it again');
+}
