@@ -8,6 +8,7 @@ import { PORTS, type BackgroundEvent } from '../messaging/protocol';
 import { ConversationStore } from '../store/conversations';
 import { openBatonDb, STORES, tx, type BatonDb } from '../store/db';
 import { SettingsStore } from '../store/settings';
+import { storageSession } from '../vault/session';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
 import { Keepalive } from './keepalive';
@@ -65,7 +66,8 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     const db = await openBatonDb(undefined, { onBlocking: () => undefined });
     const store = new ConversationStore(db);
     const settings = new SettingsStore(db);
-    const vault = new Vault(db);
+    // S3: the session secret lives in storage.session (default access level: trusted contexts only, S1).
+    const vault = new Vault(db, { session: storageSession(browser.storage.session) });
     // L2: whatever was streaming when the worker died is interrupted now.
     for (const f of await store.recoverStreaming(new Date().toISOString())) {
       const { turns } = await store.get(f.conversationId, 1);

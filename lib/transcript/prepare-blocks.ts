@@ -6,7 +6,7 @@
 import type { ReportBuilder, BlockRef } from './report';
 import type { Block, DocumentBlock, ImageBlock, Origin, ToolResultBlock } from './schema';
 import { describeOrigin, type ResolvedTarget } from './target';
-import { fenced, isBlank, repairSurrogatesDeep } from './text';
+import { fenced, isBlank, isWellFormedDeep, repairSurrogatesDeep } from './text';
 
 /** What the target can take, as the converter tells the pre-pass. */
 export interface MediaCapabilities {
@@ -54,65 +54,69 @@ export interface BlockContext {
 const text = (t: string): Block => ({ type: 'text', text: t });
 
 /**
- * Prepares one input block: returns the blocks that stand for it (none when dropped, several
- * when e.g. a provider item becomes labelled text), with every change reported against `ref`.
+ * Prepares one input block: returns the block that stands for it (undefined when dropped; a
+ * provider item or foreign reasoning may come back as labelled text), with every change reported
+ * against `ref`. Returns the input block itself when nothing changed.
  */
-export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Block[] {
+export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Block | undefined {
   const { report } = ctx;
-  const repaired = repairSurrogatesDeep(block);
-  if (repaired !== block) report.add(ref, 'converted', 'lone surrogates replaced with U+FFFD (X6)');
-  const b = repaired;
+  let b = block;
+  // X6: the allocation-free check first; a copy only for the rare block that needs repair.
+  if (!isWellFormedDeep(block)) {
+    b = repairSurrogatesDeep(block);
+    report.add(ref, 'converted', 'lone surrogates replaced with U+FFFD (X6)');
+  }
   switch (b.type) {
     case 'text': {
       if (isBlank(b.text) && !(b.signature !== undefined && ctx.sameOrigin)) {
         report.add(ref, 'dropped', 'empty or whitespace-only text (X4, A-E1)');
-        return [];
+        return undefined;
       }
-      if (ctx.sameOrigin || (b.signature === undefined && b.citations === undefined)) return [b];
+      if (ctx.sameOrigin || (b.signature === undefined && b.citations === undefined)) return b;
       const { signature, citations, ...rest } = b;
       if (signature !== undefined) report.add(ref, 'converted', `signature dropped: opaque state of ${describeOrigin(ctx.origin)} (X3)`);
       if (citations !== undefined) report.add(ref, 'converted', `citations dropped, text kept (A-C1, G-C1)`);
-      return [rest];
+      return rest;
     }
     case 'thinking': {
       if (ctx.sameOrigin) {
         if (isBlank(b.text) && b.signature === undefined) {
           report.add(ref, 'dropped', 'empty thinking without signature (A-E2, X4)');
-          return [];
+          return undefined;
         }
-        return [b];
+        return b;
       }
       return foreignReasoning(b.text, ref, ctx, 'reasoning');
     }
     case 'redacted_thinking':
-      if (ctx.sameOrigin) return [b];
+      if (ctx.sameOrigin) return b;
       report.add(ref, 'dropped', `redacted thinking is opaque state of ${describeOrigin(ctx.origin)} (X3)`);
-      return [];
+      return undefined;
     case 'tool_call': {
       if (b.meta?.partial === true || (ctx.unfinished && ctx.isLastBlock && ctx.role === 'assistant' && b.meta?.partial !== false)) {
         report.add(ref, 'dropped', 'unfinished tool call: its arguments were cut off (A-T9)');
-        return [];
+        return undefined;
       }
-      if (ctx.sameOrigin || b.signature === undefined) return [b];
+      if (ctx.sameOrigin || b.signature === undefined) return b;
       const { signature: _s, ...rest } = b;
       report.add(ref, 'converted', `signature dropped: opaque state of ${describeOrigin(ctx.origin)} (X3, G-K5)`);
-      return [rest];
+      return rest;
     }
     case 'provider_item': {
-      if (ctx.sameOrigin && b.api === ctx.target.api) return [b];
+      if (ctx.sameOrigin && b.api === ctx.target.api) return b;
       if (b.text !== undefined && !isBlank(b.text)) {
         report.add(ref, 'converted', `${b.api} item from ${describeOrigin(ctx.origin)} sent as labelled text`);
-        return [text(fenced(`[${b.api} item from ${describeOrigin(ctx.origin)}, as text]`, b.text))];
+        return text(fenced(`[${b.api} item from ${describeOrigin(ctx.origin)}, as text]`, b.text));
       }
       report.add(ref, 'dropped', `${b.api} item has no meaning outside ${describeOrigin(ctx.origin)}`);
-      return [];
+      return undefined;
     }
     case 'image':
-      return [prepareImage(b, ref, ctx, ctx.role === 'assistant' && !ctx.media.assistantImages)];
+      return prepareImage(b, ref, ctx, ctx.role === 'assistant' && !ctx.media.assistantImages);
     case 'document':
       return prepareDocument(b, ref, ctx);
     case 'tool_result':
-      return [prepareToolResultMedia(b, ref, ctx)];
+      return prepareToolResultMedia(b, ref, ctx);
     default: {
       const never: never = b;
       throw new Error(`unhandled block ${(never as Block).type}`);
@@ -120,13 +124,13 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
   }
 }
 
-function foreignReasoning(body: string, ref: BlockRef, ctx: BlockContext, what: string): Block[] {
+function foreignReasoning(body: string, ref: BlockRef, ctx: BlockContext, what: string): Block | undefined {
   if (ctx.target.foreignReasoning === 'text' && !isBlank(body)) {
     ctx.report.add(ref, 'converted', `${what} from ${describeOrigin(ctx.origin)} sent as labelled plain text`);
-    return [text(fenced(`[Reasoning by ${describeOrigin(ctx.origin)}, shared as plain text]`, body))];
+    return text(fenced(`[Reasoning by ${describeOrigin(ctx.origin)}, shared as plain text]`, body));
   }
   ctx.report.add(ref, 'dropped', `${what} from ${describeOrigin(ctx.origin)} cannot be replayed to another model (X3, A-K6, R-K6)`);
-  return [];
+  return undefined;
 }
 
 /** An image the target can take stays; any other becomes a short placeholder, reported. */
@@ -148,20 +152,20 @@ function imageProblem(b: ImageBlock, media: MediaCapabilities, assistantForbidde
   return undefined;
 }
 
-function prepareDocument(b: DocumentBlock, ref: BlockRef, ctx: BlockContext): Block[] {
+function prepareDocument(b: DocumentBlock, ref: BlockRef, ctx: BlockContext): Block {
   const { media, report } = ctx;
   const ok = media.documentMediaTypes.includes(b.mediaType) && (b.url === undefined || (media.documentUrls && /^https?:/i.test(b.url)));
-  if (ok) return [b];
+  if (ok) return b;
   const title = b.title ? `"${b.title}" ` : '';
   if (b.mediaType.startsWith('text/') && b.data !== undefined) {
     const decoded = decodeBase64Utf8(b.data);
     if (decoded !== undefined) {
       report.add(ref, 'converted', `${b.mediaType} document sent as labelled text`);
-      return [text(fenced(`[Document ${title}(${b.mediaType})]`, decoded))];
+      return text(fenced(`[Document ${title}(${b.mediaType})]`, decoded));
     }
   }
   report.add(ref, 'converted', `document replaced by a placeholder: ${b.mediaType} is not accepted by this target`);
-  return [text(`[document ${title}omitted: ${b.mediaType} is not accepted by this model]`)];
+  return text(`[document ${title}omitted: ${b.mediaType} is not accepted by this model]`);
 }
 
 function prepareToolResultMedia(b: ToolResultBlock, ref: BlockRef, ctx: BlockContext): ToolResultBlock {

@@ -17,7 +17,7 @@
  * Everything it changes is recorded in the report; it never throws for a valid transcript.
  */
 import { IdMap, NameMap, type IdPolicy } from './ids';
-import { prepareBlock, type MediaCapabilities, type PreparedBlock } from './prepare-blocks';
+import { prepareBlock, type BlockContext, type MediaCapabilities, type PreparedBlock } from './prepare-blocks';
 import { ReportBuilder } from './report';
 import type { Block, Native, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
 import { isSameOrigin, type ResolvedTarget } from './target';
@@ -89,34 +89,36 @@ export function prepareTranscript(
   // 1. Blocks: X3, X4, X6, A-T9 and media, per input turn. Empty turns vanish (X4).
   let turns: PreparedTurn[] = [];
   let lastAssistant: Turn | undefined;
+  // One context, updated per turn and block (prepareBlock keeps no reference to it).
+  const ctx: BlockContext = { target, media: caps, report, role: 'user', sameOrigin: false, unfinished: false, isLastBlock: false };
   for (const turn of transcript.turns) {
     if (turn.role === 'assistant') lastAssistant = turn;
     else if (turn.role === 'user') lastAssistant = undefined;
     // A tool turn's provider items belong to the assistant turn they answer (its origin decides X3).
     const origin = turn.role === 'tool' ? lastAssistant?.origin : turn.origin;
     const sameOrigin = turn.role !== 'user' && isSameOrigin(origin, target);
+    ctx.role = turn.role;
+    ctx.sameOrigin = sameOrigin;
+    ctx.origin = origin;
+    ctx.unfinished = turn.stopReason === 'max_tokens';
     const blocks: PreparedBlock[] = [];
-    const moved: PreparedBlock[] = [];
-    turn.blocks.forEach((block, index) => {
+    let moved: PreparedBlock[] | undefined;
+    const input = turn.blocks;
+    for (let index = 0; index < input.length; index++) {
       const ref = { turn: turn.id, index };
-      const out = prepareBlock(block, ref, {
-        target,
-        media: caps,
-        report,
-        role: turn.role,
-        sameOrigin,
-        ...(origin ? { origin } : {}),
-        unfinished: turn.stopReason === 'max_tokens',
-        isLastBlock: index === turn.blocks.length - 1,
-      });
-      for (const b of out) {
-        const pb: PreparedBlock = { block: b, ref, sameOrigin, ...(origin ? { origin } : {}) };
-        // A provider item flattened to text inside a tool turn must travel as user text.
-        (turn.role === 'tool' && b.type === 'text' ? moved : blocks).push(pb);
-      }
-    });
-    if (blocks.length > 0) turns.push({ role: turn.role, blocks, sources: [turn], ...(turn.role === 'assistant' ? nativeOf(turn, sameOrigin, target, report) : {}) });
-    if (moved.length > 0) turns.push({ role: 'user', blocks: moved, sources: [turn] });
+      ctx.isLastBlock = index === input.length - 1;
+      const b = prepareBlock(input[index]!, ref, ctx);
+      if (b === undefined) continue;
+      const pb: PreparedBlock = origin ? { block: b, ref, sameOrigin, origin } : { block: b, ref, sameOrigin };
+      // A provider item flattened to text inside a tool turn must travel as user text.
+      if (turn.role === 'tool' && b.type === 'text') (moved ??= []).push(pb);
+      else blocks.push(pb);
+    }
+    if (blocks.length > 0) {
+      const native = turn.role === 'assistant' ? nativeOf(turn, sameOrigin, target, report) : undefined;
+      turns.push(native ? { role: turn.role, blocks, sources: [turn], native } : { role: turn.role, blocks, sources: [turn] });
+    }
+    if (moved) turns.push({ role: 'user', blocks: moved, sources: [turn] });
   }
   turns = mergeSameRole(turns);
 
@@ -165,10 +167,10 @@ export function prepareTranscript(
   };
 }
 
-function nativeOf(turn: Turn, sameOrigin: boolean, target: ResolvedTarget, report: ReportBuilder): { native?: Native } {
-  if (!sameOrigin || !turn.native || turn.native.api !== target.api) return {};
-  if (turn.status !== undefined && turn.status !== 'complete') return {};
-  return untouched(turn, report) ? { native: repairSurrogatesDeep(turn.native) } : {};
+function nativeOf(turn: Turn, sameOrigin: boolean, target: ResolvedTarget, report: ReportBuilder): Native | undefined {
+  if (!sameOrigin || !turn.native || turn.native.api !== target.api) return undefined;
+  if (turn.status !== undefined && turn.status !== 'complete') return undefined;
+  return untouched(turn, report) ? repairSurrogatesDeep(turn.native) : undefined;
 }
 
 /** True when the pre-pass recorded no fate for any block of `turn`. */
@@ -183,11 +185,22 @@ function synthUser(text: string): PreparedTurn {
 /** X4, A-R2, G-R6: consecutive turns of the same role become one; a merged turn loses `native`. */
 export function mergeSameRole(turns: PreparedTurn[]): PreparedTurn[] {
   const out: PreparedTurn[] = [];
+  // True when the last output turn is a merge made here, whose arrays this function owns.
+  let owned = false;
   for (const t of turns) {
     const last = out[out.length - 1];
     if (last && last.role === t.role) {
-      out[out.length - 1] = { role: last.role, blocks: [...last.blocks, ...t.blocks], sources: [...last.sources, ...t.sources] };
-    } else out.push(t);
+      if (owned) {
+        for (const b of t.blocks) last.blocks.push(b);
+        for (const s of t.sources) last.sources.push(s);
+      } else {
+        out[out.length - 1] = { role: last.role, blocks: last.blocks.concat(t.blocks), sources: last.sources.concat(t.sources) };
+        owned = true;
+      }
+    } else {
+      out.push(t);
+      owned = false;
+    }
   }
   return out;
 }
@@ -217,30 +230,43 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
       out.push(turn);
       continue;
     }
-    const calls = turn.blocks.filter((b) => b.block.type === 'tool_call');
-    if (calls.length === 0) {
+    if (!turn.blocks.some((b) => b.block.type === 'tool_call')) {
       out.push(turn);
       continue;
     }
     const next = turns[i + 1]?.role === 'tool' ? turns[++i] : undefined;
-    const available = next ? [...next.blocks] : [];
+    const available = next ? next.blocks : [];
+    // Results matched to a call; what is left over stays in `available` order.
+    const taken: boolean[] = new Array<boolean>(available.length).fill(false);
     const resultBlocks: PreparedBlock[] = [];
     const imageBlocks: PreparedBlock[] = [];
-    const assistantBlocks = turn.blocks.map((pb) => {
-      if (pb.block.type !== 'tool_call') return pb;
+    let changed = false;
+    const assistantBlocks: PreparedBlock[] = new Array<PreparedBlock>(turn.blocks.length);
+    for (let k = 0; k < turn.blocks.length; k++) {
+      const pb = turn.blocks[k]!;
+      assistantBlocks[k] = pb;
+      if (pb.block.type !== 'tool_call') continue;
       const call = pb.block;
       const mappedId = ids.assign(call.id);
       const mappedName = names.map(call.name);
       if (mappedId !== call.id) report.add(pb.ref, 'id-mapped', `${call.id} → ${mappedId}`);
       if (mappedName !== call.name) report.add(pb.ref, 'name-mapped', `${call.name} → ${mappedName}`);
-      const at = available.findIndex((r) => r.block.type === 'tool_result' && r.block.callId === call.id);
+      let at = -1;
+      for (let j = 0; j < available.length; j++) {
+        const r = available[j]!.block;
+        if (!taken[j] && r.type === 'tool_result' && r.callId === call.id) {
+          at = j;
+          break;
+        }
+      }
       if (at >= 0) {
-        const r = available.splice(at, 1)[0]!;
+        taken[at] = true;
+        const r = available[at]!;
         const result = r.block as ToolResultBlock;
         if (mappedId !== call.id) report.add(r.ref, 'id-mapped', `${call.id} → ${mappedId}`);
         const { kept, images } = ctx.toolResultImages ? { kept: result, images: [] } : splitImages(result, r, report);
-        resultBlocks.push({ ...r, block: { ...kept, callId: mappedId }, toolName: mappedName });
-        imageBlocks.push(...images);
+        resultBlocks.push({ ...r, block: kept.callId === mappedId ? kept : { ...kept, callId: mappedId }, toolName: mappedName });
+        for (const img of images) imageBlocks.push(img);
       } else {
         resultBlocks.push({
           block: { type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true },
@@ -249,14 +275,23 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
         });
         report.synthesize('error-result', `call ${call.id} (${call.name}) in turn ${pb.ref?.turn ?? '?'} had no result (X1)`);
       }
-      return { ...pb, block: { ...call, id: mappedId, name: mappedName } };
-    });
-    out.push({ ...turn, blocks: assistantBlocks });
+      // The usual case, id and name unchanged, keeps the block itself.
+      if (mappedId !== call.id || mappedName !== call.name) {
+        assistantBlocks[k] = { ...pb, block: { ...call, id: mappedId, name: mappedName } };
+        changed = true;
+      }
+    }
+    out.push(changed ? { ...turn, blocks: assistantBlocks } : turn);
     // Provider items of the tool turn travel with the results (same-origin only; others were flattened earlier).
-    const extras = available.filter((r) => r.block.type !== 'tool_result');
-    out.push({ role: 'tool', blocks: [...resultBlocks, ...extras], sources: next?.sources ?? [] });
+    const orphans: PreparedBlock[] = [];
+    for (let j = 0; j < available.length; j++) {
+      if (taken[j]) continue;
+      const r = available[j]!;
+      (r.block.type === 'tool_result' ? orphans : resultBlocks).push(r);
+    }
+    out.push({ role: 'tool', blocks: resultBlocks, sources: next?.sources ?? [] });
     if (imageBlocks.length > 0) out.push({ role: 'user', blocks: imageBlocks, sources: [] });
-    out.push(...orphanResults(available.filter((r) => r.block.type === 'tool_result'), next?.sources ?? [], report));
+    for (const t of orphanResults(orphans, next?.sources ?? [], report)) out.push(t);
   }
   return out;
 }

@@ -4,10 +4,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 type WellFormedString = string & { isWellFormed?: () => boolean; toWellFormed?: () => string };
 
+/** The native `String.prototype.isWellFormed` (Node 20, current browsers), looked up once. */
+const nativeIsWellFormed = (String.prototype as WellFormedString).isWellFormed;
+
 /** True when `s` holds no lone UTF-16 surrogate. */
 export function isWellFormed(s: string): boolean {
-  const w = s as WellFormedString;
-  if (typeof w.isWellFormed === 'function') return w.isWellFormed();
+  if (nativeIsWellFormed !== undefined) return nativeIsWellFormed.call(s);
   LONE_SURROGATE.lastIndex = 0;
   return !LONE_SURROGATE.test(s);
 }
@@ -18,6 +20,26 @@ export function toWellFormed(s: string): string {
   const w = s as WellFormedString;
   if (typeof w.toWellFormed === 'function') return w.toWellFormed();
   return s.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/**
+ * True when no string in a JSON value, keys included, holds a lone surrogate: exactly when
+ * {@link repairSurrogatesDeep} would return the value itself. Allocates nothing, so the pre-pass
+ * can check every block and copy only the rare one that needs repair (X6).
+ */
+export function isWellFormedDeep(value: unknown): boolean {
+  if (typeof value === 'string') return isWellFormed(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!isWellFormedDeep(value[i])) return false;
+    return true;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+    if (!isWellFormed(key) || !isWellFormedDeep(obj[key])) return false;
+  }
+  return true;
 }
 
 /**
