@@ -8,8 +8,9 @@ import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convert
 import type { Turn } from '../transcript/schema';
 import { metaOf, type ConversationStore } from '../store/conversations';
 import type { ProviderSettings, SettingsStore } from '../store/settings';
-import { maskKey, type Vault } from '../vault/vault';
+import type { Vault } from '../vault/vault';
 import { BatonError } from './errors';
+import { createVaultHandlers } from './handlers-vault';
 import { createTransferHandlers } from './handlers-transfer';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Handlers } from './router';
@@ -45,14 +46,15 @@ export function checkEndpointUrl(url: string): URL {
 }
 
 async function statusOf(p: ResolvedProvider, name: string, settings: ProviderSettings, vault: Vault, extra: Partial<ProviderStatus> = {}): Promise<ProviderStatus> {
-  const k = await vault.getKey(p.providerId);
+  // describe, not getKey: the status lists keys (without masks) while Baton is locked (S3).
+  const k = await vault.describe(p.providerId);
   return {
     id: p.providerId,
     name,
     api: p.api,
     ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
     hasKey: k !== undefined,
-    ...(k ? { maskedKey: maskKey(k.secret) } : {}),
+    ...(k?.masked ? { maskedKey: k.masked } : {}),
     ...(k && k.boundOrigin !== p.origin ? { keyUnbound: true } : {}),
     ...(settings.invalidKeys.includes(p.providerId) ? { keyInvalid: true } : {}),
     ...extra,
@@ -92,6 +94,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
 
   return {
     ...createTransferHandlers(d),
+    ...createVaultHandlers(d),
     listConversations: () => d.store.list(),
     getConversation: async ({ id }) => {
       const rec = await d.store.getRecord(id);

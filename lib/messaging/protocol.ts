@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { type turnSchema, type wireApiSchema } from '../transcript/schema';
+import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
@@ -135,6 +136,8 @@ export const REQUESTS = {
   },
   /** Import and export (issue 7): `importFile`, `exportConversation`, `exportAll` (transfer-protocol.ts). */
   ...TRANSFER_REQUESTS,
+  /** Passphrase mode (S2, S3): `vaultStatus`, `setPassphrase`, `unlockVault`, `lockVault`, `removePassphrase` (vault-protocol.ts). */
+  ...VAULT_REQUESTS,
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -227,7 +230,7 @@ export interface ModelOption {
 }
 
 /** The result type of each request. */
-export interface Responses extends TransferResponses {
+export interface Responses extends TransferResponses, VaultResponses {
   listConversations: ConversationMeta[];
   getConversation: ConversationView;
   createConversation: ConversationMeta;
