@@ -95,7 +95,8 @@ export class SidePanel {
   }
 
   async newChat(): Promise<void> {
-    await this.page.getByRole('button', { name: 'New chat', exact: true }).click();
+    // The header's button (a conversation titled "New chat" in the list has the same name).
+    await this.page.getByRole('banner').getByRole('button', { name: 'New chat', exact: true }).click();
     await waitFor('an empty chat', async () => (await this.turns().count()) === 0);
   }
 
