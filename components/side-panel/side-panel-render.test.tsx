@@ -65,6 +65,8 @@ const EXPECTED: Record<ErrorCode, string> = {
   forbidden: 'Access was refused',
   not_found: 'check the model id',
   internal: 'Something went wrong inside Baton',
+  confirmation_required: 'has not received this conversation yet',
+  policy_forbidden: 'does not allow this provider, so nothing was sent',
 };
 const OPTIONS_LINK: ErrorCode[] = ['no_key', 'invalid_key', 'locked', 'endpoint_not_permitted'];
 

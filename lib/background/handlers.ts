@@ -10,6 +10,7 @@ import { metaOf, type ConversationStore } from '../store/conversations';
 import type { ProviderSettings, SettingsStore } from '../store/settings';
 import type { Vault } from '../vault/vault';
 import { BatonError } from './errors';
+import { disclosureHandlers } from './handlers-disclosure';
 import { createVaultHandlers } from './handlers-vault';
 import { createTransferHandlers } from './handlers-transfer';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
@@ -111,7 +112,16 @@ export function createHandlers(d: HandlerDeps): Handlers {
       await d.store.delete(id);
       return null;
     },
-    sendMessage: (p) => d.engine.send({ conversationId: p.conversationId, text: p.text, target: p.target, ...(p.attachments ? { attachments: p.attachments } : {}) }),
+    // Issue 6: a first disclosure to a provider needs `confirmedDisclosure: true`; exclusions leave turns or blocks out.
+    sendMessage: (p) =>
+      d.engine.send({
+        conversationId: p.conversationId,
+        text: p.text,
+        target: p.target,
+        ...(p.attachments ? { attachments: p.attachments } : {}),
+        confirmed: p.confirmedDisclosure === true,
+        exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
+      }),
     retryTurn: async (p) => {
       await d.engine.retry(p);
       return null;
@@ -273,5 +283,6 @@ export function createHandlers(d: HandlerDeps): Handlers {
       const info = lookupModel(model, p.originProvider);
       return { vision: info.vision, pdf: info.pdf, contextWindow: info.contextWindow, known: info.known };
     },
+    ...disclosureHandlers({ store: d.store, engine: d.engine }),
   } satisfies Handlers as Handlers & Record<keyof Responses, unknown>;
 }

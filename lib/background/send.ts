@@ -8,16 +8,25 @@
  * own bounded policy (P1) and never happen once content has arrived. When a provider rejects
  * opaque state it produced itself (an invalid signature), the send is retried once without that
  * state, and the turn says so.
+ *
+ * Every request body is the context planner's (issue 6, `disclosure-plan.ts`): bounded by the
+ * policies, with the person's exclusions, and recorded in the disclosure ledger in the same
+ * transaction as the answer turn it produced.
  */
+import type { DisclosurePreview } from '../messaging/disclosure-types';
 import type { Attachment, BackgroundEvent, SendTarget } from '../messaging/protocol';
 import { WIRE_API_MODULES } from '../providers';
+import { DisclosureStore } from '../store/disclosures';
 import type { StreamAssembler } from '../providers/types';
 import { metaOf, type ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
 import type { Block, Transcript, Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
+import { Discloser, previewSend, type PreparedSend } from './disclosure-engine';
+import { assertSendable, type Exclusions } from './disclosure-plan';
 import { BatonError, toProtocolError } from './errors';
-import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from './providers';
+import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
+import { keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Transport } from './transport';
 
 /** Time, injectable so tests run in milliseconds (issue: "Timers and intervals are injectable"). */
@@ -61,8 +70,12 @@ const OPAQUE_STATE_REJECTED = /signature|thought_signature|encrypted_content|rea
 
 export class SendEngine {
   private readonly inflight = new Map<string, InFlight>();
+  /** Plans every request and keeps the ledger (issue 6). */
+  readonly discloser: Discloser;
 
-  constructor(private readonly deps: SendDeps) {}
+  constructor(private readonly deps: SendDeps) {
+    this.discloser = new Discloser(new DisclosureStore(deps.store.db));
+  }
 
   isBusy(conversationId: string): boolean {
     return this.inflight.has(conversationId);
@@ -75,10 +88,13 @@ export class SendEngine {
 
   /**
    * Persists the user turn and starts the answer; resolves once the user turn is stored (the
-   * answer streams on). @throws BatonError (`busy`, `no_key`, `endpoint_not_permitted`, `not_found`, …)
-   * before anything is written when the send cannot start.
+   * answer streams on). The request is planned first (issue 6): `exclusions` leave turns or blocks
+   * out; with `confirmed: false`, a first disclosure of the conversation's history to this
+   * provider (id + origin) is refused with `confirmation_required` (undefined: not asked).
+   * @throws BatonError (`busy`, `no_key`, `endpoint_not_permitted`, `not_found`, `policy_forbidden`,
+   * `context_too_long`, `confirmation_required`, …) before anything is written when the send cannot start.
    */
-  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget }): Promise<{ userTurnId: string }> {
+  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: boolean; exclusions?: Exclusions }): Promise<{ userTurnId: string }> {
     const { store, clock, newId } = this.deps;
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
     const record = await store.getRecord(input.conversationId);
@@ -91,12 +107,28 @@ export class SendEngine {
     const connection = await this.connect(input.target);
     const now = new Date(clock.now()).toISOString();
     const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
+    const exclusions = input.exclusions ?? {};
+    const stored = await store.toTranscript(input.conversationId);
+    const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...stored.turns, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
+    assertSendable(prepared.planned);
+    if (input.confirmed === false && prepared.firstDisclosure)
+      throw new BatonError('confirmation_required', `${connection.provider.providerId} (${connection.provider.origin}) has not received this conversation yet: confirm the disclosure first.`);
     const title = record.turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
     const meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
     this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
     this.deps.broadcast({ type: 'conversationUpdated', meta });
-    this.start(input.conversationId, input.target, connection);
+    this.start(input.conversationId, input.target, connection, exclusions);
     return { userTurnId: userTurn.id };
+  }
+
+  /**
+   * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
+   * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
+   * previewed with an empty account id.
+   * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
+   */
+  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; exclusions?: Exclusions }): Promise<DisclosurePreview> {
+    return previewSend(this.deps, this.discloser, input);
   }
 
   /**
@@ -114,7 +146,7 @@ export class SendEngine {
       if (last.status === undefined || last.status === 'complete') throw new BatonError('bad_request', 'The last answer completed; send a new message instead.');
       await store.deleteTurn(input.conversationId, last.id, new Date(clock.now()).toISOString());
     }
-    this.start(input.conversationId, input.target, connection);
+    this.start(input.conversationId, input.target, connection, {});
   }
 
   /** Aborts the in-flight request; the partial answer is kept as `stopped` (L5). */
@@ -132,12 +164,12 @@ export class SendEngine {
     return { provider, key: await keyFor(provider, this.deps.vault) };
   }
 
-  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }): void {
+  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions): void {
     const abort = new AbortController();
     const flight: InFlight = { abort, stopped: false, done: Promise.resolve() };
     this.inflight.set(conversationId, flight);
     this.deps.keepalive.start();
-    flight.done = this.generate(conversationId, target, connection, flight)
+    flight.done = this.generate(conversationId, target, connection, flight, exclusions)
       .catch(() => undefined)
       .finally(() => {
         this.inflight.delete(conversationId);
@@ -146,7 +178,7 @@ export class SendEngine {
       });
   }
 
-  private async generate(conversationId: string, target: SendTarget, { provider, key }: { provider: ResolvedProvider; key: string }, flight: InFlight): Promise<void> {
+  private async generate(conversationId: string, target: SendTarget, { provider, key }: { provider: ResolvedProvider; key: string }, flight: InFlight, exclusions: Exclusions): Promise<void> {
     const { store, clock, newId, broadcast, transport } = this.deps;
     const iso = () => new Date(clock.now()).toISOString();
     const module = WIRE_API_MODULES[provider.api];
@@ -169,10 +201,24 @@ export class SendEngine {
     let stripOpaque = false;
     let assembler: StreamAssembler | undefined;
     const checkpoint = this.checkpointer(conversationId, () => assembler?.snapshot());
+    let prepared: PreparedSend | undefined;
+    // The ledger record is written with the final turn, in one transaction (issue 6).
+    const finish = (turn: Turn) => (prepared ? this.discloser.finish(conversationId, turn, iso(), provider, target.model, prepared) : store.putTurn(conversationId, turn, iso()));
     for (let pass = 0; ; pass++) {
-      const convertTarget = convertTargetFor(provider, target);
       const source = stripOpaque ? withoutOwnOpaqueState(history) : history;
-      const { body } = module.convert(source, convertTarget);
+      let body: Record<string, unknown>;
+      try {
+        prepared = await this.discloser.prepare(conversationId, source, target, provider, key, exclusions);
+        assertSendable(prepared.planned);
+        body = prepared.planned.body;
+      } catch (e) {
+        // Nothing was sent: an error turn, no ledger record.
+        prepared = undefined;
+        const err = toProtocolError(e, [key]);
+        await checkpoint.final({ ...placeholder, status: 'error', error: { type: err.code, message: err.message } });
+        broadcast({ type: 'sendStateChanged', conversationId, state: 'idle', error: err });
+        return;
+      }
       let received = 0;
       try {
         await transport.withRetries(
@@ -200,12 +246,12 @@ export class SendEngine {
           },
         );
         const final = assembler!.finish();
-        await checkpoint.final(stripOpaque ? noteStripped(final) : final);
+        await checkpoint.final(stripOpaque ? noteStripped(final) : final, finish);
         return;
       } catch (e) {
         if (flight.stopped) {
           const partial = assembler?.snapshot() ?? placeholder;
-          await checkpoint.final({ ...partial, status: 'stopped' });
+          await checkpoint.final({ ...partial, status: 'stopped' }, finish);
           return;
         }
         const err = toProtocolError(e, [key]);
@@ -222,7 +268,7 @@ export class SendEngine {
             : partial.status === 'interrupted' && received > 0
               ? { ...partial, meta: { ...partial.meta, interruptedBy: { type: err.code, message: err.message } } }
               : { ...partial, status: 'error', error: { type: err.code, message: err.message } };
-        await checkpoint.final(ended);
+        await checkpoint.final(ended, finish);
         // P1: a 401 marks the key invalid until it is saved again or passes "Test key".
         if (err.code === 'invalid_key')
           await this.deps.settings.update((s) => ({ ...s, invalidKeys: [...new Set([...s.invalidKeys, provider.providerId])] }));
@@ -282,35 +328,18 @@ export class SendEngine {
         }
         timer ??= clock.setTimer(flush, Math.max(0, everyMs - (now - lastSave)));
       },
-      async final(turn: Turn) {
+      /** Stores the final turn (with `persist`, e.g. together with its ledger record), then broadcasts it. */
+      async final(turn: Turn, persist?: (turn: Turn) => Promise<unknown>) {
         finished = true;
         timer?.();
-        await save(turn);
+        if (persist) {
+          await saving;
+          await persist(turn).catch(() => save(turn));
+        } else await save(turn);
         broadcast({ type: 'turnUpdated', conversationId, turn });
         const rec = await store.getRecord(conversationId);
         if (rec) broadcast({ type: 'conversationUpdated', meta: metaOf(rec) });
       },
     };
   }
-}
-
-/** The history without any opaque state (signatures, redacted thinking, native payloads) — for the one retry. */
-function withoutOwnOpaqueState(t: Transcript): Transcript {
-  return {
-    ...t,
-    turns: t.turns.map((turn) => {
-      if (turn.role !== 'assistant') return turn;
-      const { native: _n, ...rest } = turn;
-      return {
-        ...rest,
-        blocks: turn.blocks
-          .filter((b) => b.type !== 'redacted_thinking' && !(b.type === 'thinking'))
-          .map((b) => ('signature' in b && b.signature !== undefined ? (({ signature: _s, ...x }) => x)(b) : b) as Block),
-      };
-    }),
-  };
-}
-
-function noteStripped(turn: Turn): Turn {
-  return { ...turn, meta: { ...turn.meta, opaqueStateStripped: 'the provider rejected earlier reasoning state; it was sent without it' } };
 }

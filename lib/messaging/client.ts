@@ -23,6 +23,8 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   quota: true,
   overloaded: true,
   context_too_long: true,
+  confirmation_required: true,
+  policy_forbidden: true,
   blocked: true,
   network: true,
   timeout: true,

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { type turnSchema, type wireApiSchema } from '../transcript/schema';
+import { disclosurePolicySchema, exclusionFields, type DisclosureLedger, type DisclosurePolicy, type DisclosurePreview } from './disclosure-types';
 import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 
@@ -85,9 +86,23 @@ export const REQUESTS = {
       text: z.string().max(LIMITS.messageText),
       attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
       target: sendTargetSchema,
+      /** The person confirmed disclosing this conversation to a provider that has not received it (issue 6). */
+      confirmedDisclosure: z.boolean().optional(),
+      ...exclusionFields,
     }),
     from: ['extension'],
   },
+  /** What a send would disclose (plan summary, per-turn fates) and the exact JSON body, without sending (issue 6). */
+  previewSend: {
+    input: z.strictObject({ conversationId: id.optional(), target: sendTargetSchema, text: z.string().max(LIMITS.messageText).optional(), ...exclusionFields }),
+    from: ['extension'],
+  },
+  /** The disclosure ledger of a conversation and who has seen it, per conversation and per turn (issue 6). */
+  listDisclosures: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
+  /** The global disclosure policy and, with `conversationId`, that conversation's. */
+  getDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional() }), from: ['extension'] },
+  /** Replaces the global policy, or with `conversationId` that conversation's. */
+  setDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional(), policy: disclosurePolicySchema }), from: ['extension'] },
   /** Sends the conversation again after a failed, interrupted or stopped answer, without a new user turn (L2). */
   retryTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema }), from: ['extension'] },
   stopGeneration: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
@@ -168,6 +183,10 @@ export const errorCodeSchema = z.enum([
   'storage_full',
   'busy',
   'internal',
+  /** A first send of this conversation to a provider needs `confirmedDisclosure: true` (issue 6). */
+  'confirmation_required',
+  /** A disclosure policy forbids this provider for this conversation (issue 6). */
+  'policy_forbidden',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
@@ -255,6 +274,10 @@ export interface Responses extends TransferResponses, VaultResponses {
   getModelInfo: ModelCapabilities;
   startOnDevice: OnDeviceStart;
   saveOnDeviceAnswer: ConversationMeta;
+  previewSend: DisclosurePreview;
+  listDisclosures: DisclosureLedger;
+  getDisclosurePolicy: { global: DisclosurePolicy; conversation?: DisclosurePolicy };
+  setDisclosurePolicy: null;
 }
 
 /** What `startOnDevice` returns: the stored turns and the Prompt API input. */

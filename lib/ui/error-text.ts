@@ -42,6 +42,8 @@ const SENTENCES: Record<ErrorCode, (e: ProtocolError) => string> = {
   provider_error: () => 'The provider had a problem answering. Try again in a moment.',
   storage_full: () => 'Browser storage is full, so Baton could not save. Your message is still in the box; delete old conversations and try again.',
   busy: () => 'An answer is still being written in this conversation. Wait for it, or press Stop.',
+  confirmation_required: () => 'This provider has not received this conversation yet: confirm what will be disclosed, then send.',
+  policy_forbidden: () => "This conversation's disclosure policy does not allow this provider, so nothing was sent. Pick another provider.",
   internal: () => 'Something went wrong inside Baton. Try again; if it keeps happening, reopen the side panel.',
 };
 

@@ -142,9 +142,11 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     // straight into the settings, since saving it through Baton asks for the permission first.
     const baseUrl = `http://localhost:${s.fakes.custom.port}/compat/v1`;
     await s.browser.evalInWorker(async (baseUrl) => {
-      type Db = { get(store: string, key: string): Promise<{ key: string; value: { endpoints: unknown[] } } | undefined>; put(store: string, v: unknown): Promise<unknown> };
+      type Rec = { key: string; value: { endpoints: unknown[] } };
+      type Db = { get(store: string, key: string): Promise<Rec | undefined>; put(store: string, v: unknown): Promise<unknown> };
       const { db } = await (globalThis as unknown as { batonReady: Promise<{ db: Db }> }).batonReady;
-      const rec = (await db.get('settings', 'providers')) ?? { key: 'providers', value: { baseUrls: {}, endpoints: [], invalidKeys: [] } };
+      const empty: Rec = { key: 'providers', value: { endpoints: [] } };
+      const rec = (await db.get('settings', 'providers')) ?? empty;
       rec.value.endpoints.push({ id: 'custom-revoked', name: 'Revoked host', baseUrl, flavor: 'generic' });
       await db.put('settings', rec);
     }, baseUrl);

@@ -1,0 +1,101 @@
+/**
+ * The send pipeline's disclosure step (issue 6): loads the policies and the receipt, plans the
+ * request, decides whether the person must confirm a first disclosure, and writes the ledger
+ * record with the answer turn. One per {@link SendEngine}; holds the token cache, so estimates
+ * learn from reported usage (`recordUsage`) for the life of the worker.
+ */
+import { contentHash } from '../context/hash';
+import { providerSessionKey, type DeliveryReceipt } from '../context/delivery';
+import { createTokenCache, recordUsage, type TokenCache } from '../context/token-cache';
+import type { DisclosurePreview } from '../messaging/disclosure-types';
+import type { SendTarget } from '../messaging/protocol';
+import { DisclosureStore } from '../store/disclosures';
+import type { ConversationStore } from '../store/conversations';
+import type { SettingsStore } from '../store/settings';
+import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
+import type { Vault } from '../vault/vault';
+import { buildPreview } from './disclosure-preview';
+import { finishRecord } from './disclosure-ledger';
+import { planSend, type Exclusions, type PlannedSend } from './disclosure-plan';
+import { BatonError } from './errors';
+import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from './providers';
+
+/** A planned send with what is needed to record it afterwards. */
+export interface PreparedSend {
+  planned: PlannedSend;
+  receipt?: DeliveryReceipt | undefined;
+  sessionKey: string;
+  /** True when this provider (id + origin) has not received this conversation and the body carries stored turns. */
+  firstDisclosure: boolean;
+}
+
+export class Discloser {
+  readonly cache: TokenCache = createTokenCache();
+
+  constructor(readonly store: DisclosureStore) {}
+
+  /**
+   * Plans the send of `transcript` (stored turns plus the new user turn or draft) to `provider`.
+   * `conversationId` undefined: a new chat (no policy of its own, nothing received yet).
+   * @param newTurnId the turn not stored yet (it alone never needs a confirmation).
+   * @throws BatonError `bad_request` for an invalid stored policy.
+   */
+  async prepare(conversationId: string | undefined, transcript: Transcript, target: SendTarget, provider: ResolvedProvider, key: string, exclusions: Exclusions, newTurnId?: string): Promise<PreparedSend> {
+    const global = await this.store.getGlobalPolicy();
+    const state = conversationId ? await this.store.getConversationState(conversationId) : { policy: {} };
+    const convertTarget = convertTargetFor(provider, target);
+    // An opaque account id (never the key): a new key is a new provider session.
+    const sessionKey = providerSessionKey(convertTarget, contentHash(key));
+    const planned = planSend({ transcript, target: convertTarget, global, conversation: state.policy, exclusions, cache: this.cache, receipt: state.receipt, sessionKey });
+    const carriesHistory = planned.plan.included.some((id) => id !== newTurnId);
+    const firstDisclosure = carriesHistory && (!conversationId || !(await this.store.hasReceived(conversationId, provider.providerId, provider.origin)));
+    return { planned, receipt: state.receipt, sessionKey, firstDisclosure };
+  }
+
+  /** The preview of a prepared send. */
+  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string): DisclosurePreview {
+    return buildPreview({
+      planned: prepared.planned,
+      transcript,
+      draftId,
+      target: { providerId: provider.providerId, api: provider.api, model: target.model, origin: provider.origin },
+      needsConfirmation: prepared.firstDisclosure,
+    });
+  }
+
+  /**
+   * Stores the final turn with its ledger record (and receipt) in one transaction, then corrects
+   * future estimates with the usage the provider reported (`recordUsage`).
+   */
+  async finish(conversationId: string, turn: Turn, now: string, provider: ResolvedProvider, model: string, prepared: PreparedSend): Promise<void> {
+    const out = finishRecord({ conversationId, at: now, provider, model, planned: prepared.planned, turn, previous: prepared.receipt, sessionKey: prepared.sessionKey });
+    await this.store.finishSend(conversationId, turn, now, { record: out.record, ...(out.receipt !== undefined ? { receipt: out.receipt } : {}) });
+    if (out.actualInputTokens !== undefined) recordUsage(this.cache, provider.originProvider, prepared.planned.plan.uncorrectedInputTokens, out.actualInputTokens);
+  }
+}
+
+/**
+ * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
+ * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
+ * previewed with an empty account id. The draft is planned exactly as `SendEngine.send` plans
+ * the stored user turn, so the body is the one then sent.
+ * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
+ */
+export async function previewSend(
+  deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
+  discloser: Discloser,
+  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; exclusions?: Exclusions | undefined },
+): Promise<DisclosurePreview> {
+  const { store, settings, vault } = deps;
+  const provider = resolveProvider(input.target.providerId, await settings.get());
+  const key = await keyFor(provider, vault).catch(() => '');
+  let stored: Transcript;
+  if (input.conversationId) {
+    if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+    stored = await store.toTranscript(input.conversationId);
+  } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
+  const draft: Turn | undefined = input.text?.trim() ? { id: 'draft', role: 'user', blocks: [{ type: 'text', text: input.text }] } : undefined;
+  const transcript: Transcript = draft ? { ...stored, turns: [...stored.turns, draft] } : stored;
+  const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, input.exclusions ?? {}, draft?.id);
+  return discloser.preview(prepared, transcript, provider, input.target, draft?.id);
+}

@@ -1,0 +1,118 @@
+/**
+ * The disclosure ledger, disclosure policies and delivery receipts in IndexedDB (issue 6).
+ *
+ * - Ledger: one `disclosures` record per completed or failed send, written in the same
+ *   transaction as the answer turn it produced ({@link DisclosureStore.finishSend}, D4).
+ * - Global policy: the `settings` record `disclosurePolicy`.
+ * - Per-conversation policy and the delivery receipt: in the conversation record's `meta`
+ *   (`disclosurePolicy`, `deliveryReceipt`), so deleting the conversation removes them and an
+ *   export (which never includes the record's `meta`) never carries a receipt.
+ */
+import type { DeliveryReceipt } from '../context/delivery';
+import type { ConversationMeta } from '../messaging/protocol';
+import type { DisclosureEntry, DisclosurePolicy } from '../messaging/disclosure-types';
+import type { Turn } from '../transcript/schema';
+import { metaOf, NotFoundError, previewOf } from './conversations';
+import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
+
+const GLOBAL_POLICY_KEY = 'disclosurePolicy';
+const POLICY_META = 'disclosurePolicy';
+const RECEIPT_META = 'deliveryReceipt';
+
+/** A ledger record as Baton writes it: the stored shape plus how the send ended and how it was delivered. */
+export interface LedgerRecord extends DisclosureRecord {
+  status: 'completed' | 'failed';
+  mode: 'snapshot' | 'delta';
+}
+
+/** What {@link DisclosureStore.finishSend} writes with the answer turn. */
+export interface FinishedSend {
+  record: Omit<LedgerRecord, 'id'>;
+  /** The new receipt (stateful delivery), `null` to clear the old one, undefined to leave it. */
+  receipt?: DeliveryReceipt | null;
+}
+
+export class DisclosureStore {
+  constructor(private readonly db: BatonDb) {}
+
+  async getGlobalPolicy(): Promise<DisclosurePolicy> {
+    const rec = await this.db.get('settings', GLOBAL_POLICY_KEY);
+    return (rec?.value as DisclosurePolicy | undefined) ?? {};
+  }
+
+  async setGlobalPolicy(policy: DisclosurePolicy): Promise<void> {
+    await tx(this.db, ['settings'], 'readwrite', async (t) => {
+      await t.objectStore('settings').put({ key: GLOBAL_POLICY_KEY, value: policy });
+    });
+  }
+
+  /** The conversation's policy and internal delivery receipt. @throws NotFoundError */
+  async getConversationState(conversationId: string): Promise<{ policy: DisclosurePolicy; receipt?: DeliveryReceipt }> {
+    const rec = await this.db.get('conversations', conversationId);
+    if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
+    const policy = (rec.meta?.[POLICY_META] as DisclosurePolicy | undefined) ?? {};
+    const receipt = rec.meta?.[RECEIPT_META] as DeliveryReceipt | undefined;
+    return { policy, ...(receipt ? { receipt } : {}) };
+  }
+
+  /** @throws NotFoundError */
+  async setConversationPolicy(conversationId: string, policy: DisclosurePolicy): Promise<void> {
+    await tx(this.db, ['conversations'], 'readwrite', async (t) => {
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
+      await t.objectStore('conversations').put({ ...rec, meta: { ...rec.meta, [POLICY_META]: policy } });
+    });
+  }
+
+  /** The conversation's ledger, oldest first. */
+  async list(conversationId: string): Promise<LedgerRecord[]> {
+    const all = (await this.db.getAllFromIndex('disclosures', 'byConversation', conversationId)) as LedgerRecord[];
+    return all.sort((a, b) => (a.id ?? 0) - (b.id ?? 0));
+  }
+
+  /** Whether `providerId` at `endpoint` (an origin) has received any of this conversation. */
+  async hasReceived(conversationId: string, providerId: string, endpoint: string): Promise<boolean> {
+    return (await this.list(conversationId)).some((r) => r.providerId === providerId && r.endpoint === endpoint);
+  }
+
+  /**
+   * Stores the final answer turn, its ledger record and the receipt change in ONE transaction
+   * (D4), so the ledger never lists a send whose answer is missing, or the reverse.
+   * @throws NotFoundError when the turn or conversation is gone (nothing is written).
+   */
+  async finishSend(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
+    return tx(this.db, ['conversations', 'turns', 'disclosures'], 'readwrite', async (t) => {
+      const turns = t.objectStore('turns');
+      const key = await turns.index('byTurnId').getKey([conversationId, turn.id]);
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!key || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
+      await turns.put({ conversationId, seq: key[1], turn });
+      await t.objectStore('disclosures').add(done.record as DisclosureRecord);
+      const meta: Record<string, unknown> = { ...rec.meta };
+      if (done.receipt === null) delete meta[RECEIPT_META];
+      else if (done.receipt) meta[RECEIPT_META] = done.receipt;
+      const next: ConversationRecord = { ...rec, meta, updatedAt: now, preview: previewOf(turn) || rec.preview };
+      await t.objectStore('conversations').put(next);
+      return metaOf(next);
+    });
+  }
+}
+
+/** A ledger record as listed: no internal fields. */
+export function toEntry(r: LedgerRecord): DisclosureEntry {
+  return {
+    id: r.id ?? 0,
+    at: r.at,
+    providerId: r.providerId,
+    api: r.api,
+    model: r.model,
+    endpoint: r.endpoint,
+    status: r.status,
+    mode: r.mode,
+    turns: r.turns,
+    ...(r.estimatedInputTokens !== undefined ? { estimatedInputTokens: r.estimatedInputTokens } : {}),
+    ...(r.usage ? { usage: r.usage } : {}),
+    ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
+    ...(r.responseId ? { responseId: r.responseId } : {}),
+  };
+}
