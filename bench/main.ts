@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only conversion,planning,bundle]` (issue 9): runs the
+ * `npm run bench [-- --quick] [-- --only conversion,planning,bundle,chromium]` (issue 9): runs the
  * benchmarks, prints one table (each figure, its target, whether it is met) and writes
  * `bench-results/results.json`. `--quick` is the CI smoke run: smaller inputs and fewer samples,
  * the same figures and the same table. Run with `--expose-gc` (the npm script does) so every
@@ -12,16 +12,18 @@ import { fileURLToPath } from 'node:url';
 import { decodeTranscript } from '../lib/transcript/codec';
 import { benchBundles, type BundleResult } from './bundle';
 import { captureCount, installCaptureFetch } from './capture';
+import { benchChromium, CHROMIUM_FULL, CHROMIUM_QUICK, type ChromiumProfile } from './chromium-run';
+import { chromiumRows, type ChromiumResult } from './chromium-rows';
 import { benchConversion, type ConversionCell, type ConversionInput } from './conversion';
 import { generateTranscript } from './generate';
 import { GC_BETWEEN_SAMPLES, type MeasureOptions } from './harness';
 import { loadPiSession } from './pi-session';
 import { benchPlanning, type PlanningResult } from './planning';
-import { bundleRows, chromiumPendingRows, conversionRows, formatTable, growthOf, planningRows, summary, type Row } from './table';
+import { bundleRows, conversionRows, formatTable, growthOf, planningRows, summary, type Row } from './table';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench-results/results.json');
-const SECTIONS = ['conversion', 'planning', 'bundle'] as const;
+const SECTIONS = ['conversion', 'planning', 'bundle', 'chromium'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Sample plan per generated size: full run, and the quick (CI smoke) run. */
@@ -33,6 +35,8 @@ interface Profile {
   conversion: (turns: number) => MeasureOptions;
   planWarm: MeasureOptions;
   planCold: MeasureOptions;
+  /** Storage, streaming render, heap and cold start in Chromium (`chromium-run.ts`). */
+  chromium: ChromiumProfile;
 }
 
 const FULL: Profile = {
@@ -44,6 +48,7 @@ const FULL: Profile = {
     : { warmup: 2, minSamples: 7, budgetMs: 45_000, maxSamples: 15 },
   planWarm: { warmup: 3, minSamples: 15, budgetMs: 3_000, maxSamples: 50, gc: 'minor' },
   planCold: { warmup: 1, minSamples: 3, budgetMs: 20_000, maxSamples: 7 },
+  chromium: CHROMIUM_FULL,
 };
 
 /** CI smoke run (< 60 s): the large input is 2,000 turns and every figure gets a few samples. */
@@ -53,6 +58,7 @@ const QUICK: Profile = {
   conversion: (turns) => ({ warmup: 1, minSamples: 3, budgetMs: 0, maxSamples: 3, gc: turns <= 100 ? 'minor' : 'major' }),
   planWarm: { warmup: 1, minSamples: 3, budgetMs: 0, maxSamples: 3, gc: 'minor' },
   planCold: { warmup: 0, minSamples: 1, budgetMs: 0, maxSamples: 1, gc: 'minor' },
+  chromium: CHROMIUM_QUICK,
 };
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Section> } {
@@ -114,12 +120,21 @@ async function main(): Promise<void> {
     log('bundle sizes');
     bundles = benchBundles(log);
   }
+  let chromium: ChromiumResult = { ok: false, note: 'not run (--only)' };
+  if (only.has('chromium')) {
+    log('chromium: storage, streaming render, heap, service worker cold start');
+    chromium = await benchChromium(profile.chromium, log);
+    if (!chromium.ok) {
+      notes.push(`chromium: ${chromium.note}`);
+      log(`chromium skipped: ${chromium.note}`);
+    }
+  }
 
   const rows: Row[] = [
     ...(only.has('conversion') ? conversionRows(cells, profile.floorTargetSizes) : []),
     ...(only.has('planning') ? planningRows(planning, largest) : []),
     ...(only.has('bundle') ? bundleRows(bundles) : []),
-    ...chromiumPendingRows('pending: Chromium benchmarks not part of this runner yet'),
+    ...(only.has('chromium') ? chromiumRows(chromium) : []),
   ];
   const elapsedS = (performance.now() - started) / 1000;
   process.stdout.write(`\nBaton benchmarks${quick ? ' (--quick smoke run: smaller inputs, fewer samples)' : ''} · node ${process.version} · ${os.cpus().length} CPUs · load ${os.loadavg()[0]!.toFixed(1)} · gc between samples: ${GC_BETWEEN_SAMPLES ? 'yes' : 'no'}\n\n`);
@@ -138,6 +153,7 @@ async function main(): Promise<void> {
     growth: growthOf(cells),
     planning,
     bundles,
+    chromium,
     notes,
     rows,
   };

@@ -144,16 +144,3 @@ export function summary(rows: readonly Row[]): string {
   const count = (m: Met) => rows.filter((r) => r.met === m).length;
   return `targets met: ${count('yes')}, not met: ${count('no')}, pending: ${count('pending')}, skipped: ${count('skipped')}, report-only figures: ${count('—')}`;
 }
-
-/** The Chromium figures of issue 9 not measured by this runner yet: listed so the table shows every figure. */
-export function chromiumPendingRows(reason: string): Row[] {
-  const rows: [string, string, string][] = [
-    ['storage', 'append 1 turn to a 10,000-turn conversation', '< 5 ms (floor: raw IndexedDB put)'],
-    ['storage', 'open a 10,000-turn conversation (load + first paint of newest 50)', '< 150 ms'],
-    ['storage', 'list 5,000 conversations', '< 100 ms (floor: raw IndexedDB getAll)'],
-    ['rendering', 'streaming 200 KB in 2,000 chunks · main-thread ms per chunk', '< 2 ms, first-100 ≈ last-100 (floor: naive re-render)'],
-    ['heap', '10,000-turn conversation open in the side panel', '< 150 MB JS heap'],
-    ['start-up', 'service worker cold start (evaluate background.js)', 'report'],
-  ];
-  return rows.map(([section, figure, target]) => ({ section, figure, value: reason, target, met: 'pending' }));
-}

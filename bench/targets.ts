@@ -25,3 +25,17 @@ export const API_LABEL: Readonly<Record<WireApi, string>> = {
   'openai-chat': 'chat',
   'gemini-generate-content': 'gemini',
 };
+
+/** Chromium targets of issue 9 ("Storage and rendering"), in ms or bytes. */
+export const CHROMIUM_TARGETS = {
+  /** Append one turn to a 10,000-turn conversation (median, ms). */
+  appendMs: 5,
+  /** Open a 10,000-turn conversation: load + first paint of the newest 50 turns (median, ms). */
+  openMs: 150,
+  /** List 5,000 conversations (median, ms). */
+  listMs: 100,
+  /** Main-thread time per streamed chunk (median, ms). */
+  chunkMs: 2,
+  /** JS heap of the side panel with a 10,000-turn conversation open (bytes). */
+  heapBytes: 150 * 1024 * 1024,
+} as const;

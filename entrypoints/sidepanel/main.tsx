@@ -1,5 +1,8 @@
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
+import { markdownToHtml } from '../../components/markdown/markdown-html';
+import { MarkdownStream } from '../../components/markdown/markdown-stream';
+import { sanitizeToFragment } from '../../components/markdown/sanitize';
 import { SidePanel } from '../../components/side-panel/side-panel';
 import { createClient } from '../../lib/messaging/client';
 import '../../components/base.css';
@@ -10,5 +13,8 @@ void navigator.storage?.persist?.().catch(() => false);
 
 // The person's light/dark choice (or the system's), before the first paint.
 applyTheme(loadTheme());
+
+// Test builds expose the markdown renderers to the Chromium benchmarks (bench/chromium-render.ts).
+if (__BATON_TEST_BUILD__) (globalThis as { batonBench?: unknown }).batonBench = { MarkdownStream, markdownToHtml, sanitizeToFragment };
 
 render(<SidePanel connector={createClient()} openOptions={() => void browser.runtime.openOptionsPage()} />, document.getElementById('app')!);

@@ -1,0 +1,80 @@
+/**
+ * Streaming render (issue 9): a long markdown answer arriving in many chunks, rendered in the
+ * side panel page of the built extension by the real `MarkdownStream`
+ * (components/markdown/markdown-stream.ts, exposed by the test build as `globalThis.batonBench`),
+ * against the floor: a naive re-render of the whole message per chunk (marked + DOMPurify on the
+ * full text, with Baton's own renderer and sanitiser settings, replacing the container's
+ * children). Per chunk, timed in the page: the update plus the style and layout it causes (a
+ * forced `offsetHeight`), each chunk in its own task.
+ */
+import type { Page } from 'playwright-core';
+import { chunkStats, chunkText, type ChunkStats } from './chromium-data';
+
+/** The renderers the test build's side panel exposes (entrypoints/sidepanel/main.tsx). */
+interface BenchGlobals {
+  batonBench?: {
+    MarkdownStream: new (root: HTMLElement) => { update(text: string, final?: boolean): void };
+    markdownToHtml(src: string): string;
+    sanitizeToFragment(html: string, doc?: Document): DocumentFragment;
+  };
+}
+
+/** Per-chunk statistics of Baton and of the floor, and whether both ended with the same text. */
+export interface RenderResult {
+  chars: number;
+  baton: ChunkStats;
+  floor: ChunkStats;
+  /** The final rendered text (whitespace collapsed) is the same for both. */
+  sameText: boolean;
+}
+
+/** Streams `chunks` into a fresh container with `kind`; returns per-chunk times (ms) and the final text. */
+function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[]): Promise<{ times: number[]; text: string }> {
+  return page.evaluate(
+    async (a) => {
+      const bench = (globalThis as unknown as BenchGlobals).batonBench;
+      if (!bench) throw new Error('bench: globalThis.batonBench is missing (not a test build, or a stale one)');
+      const root = document.createElement('div');
+      root.className = 'block-text markdown';
+      root.style.width = '400px';
+      document.body.append(root);
+      const stream = a.kind === 'baton' ? new bench.MarkdownStream(root) : undefined;
+      const nextTask = () =>
+        new Promise<void>((resolve) => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => resolve();
+          ch.port2.postMessage(0);
+        });
+      const times: number[] = [];
+      let text = '';
+      for (const chunk of a.chunks) {
+        text += chunk;
+        await nextTask();
+        const t0 = performance.now();
+        if (stream) stream.update(text, false);
+        else root.replaceChildren(bench.sanitizeToFragment(bench.markdownToHtml(text)));
+        void root.offsetHeight;
+        times.push(performance.now() - t0);
+      }
+      stream?.update(text, true);
+      const shown = (root.textContent ?? '').replace(/\s+/g, ' ').trim();
+      root.remove();
+      return { times, text: shown };
+    },
+    { kind, chunks },
+  );
+}
+
+/**
+ * Runs the warm-up text (untimed; a different text, so Baton's block cache starts cold on the
+ * measured one), then Baton and the floor on `text` in `chunks` chunks.
+ */
+export async function benchRender(page: Page, text: string, chunks: number, warmText: string, warmChunks: number): Promise<RenderResult> {
+  const warm = chunkText(warmText, warmChunks);
+  await streamIn(page, 'baton', warm);
+  await streamIn(page, 'floor', warm);
+  const parts = chunkText(text, chunks);
+  const baton = await streamIn(page, 'baton', parts);
+  const floor = await streamIn(page, 'floor', parts);
+  return { chars: text.length, baton: chunkStats(baton.times), floor: chunkStats(floor.times), sameText: baton.text === floor.text };
+}

@@ -1,0 +1,125 @@
+/**
+ * The Chromium section of `npm run bench` (issue 9, "Storage and rendering", and the service
+ * worker's cold start): builds the test build when needed (`chromium-build.ts`), launches the
+ * system Chromium with it (the e2e harness, `test/e2e/harness.ts`), seeds the store, and runs
+ * each part in turn. Never throws: a part that fails becomes a `skipped` row with the reason, and
+ * no Chromium at all skips the section with a visible note.
+ */
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { decodeTranscript } from '../lib/transcript/codec';
+import { ExtensionBrowser } from '../test/e2e/harness';
+import { CHROMIUM_PATH } from '../test/e2e/paths';
+import { ensureTestBuild } from './chromium-build';
+import { conversationRecords, listRecords } from './chromium-data';
+import { benchListRoundTrip, benchOpen, NAME_SHIM, openPanel } from './chromium-panel';
+import { benchRender } from './chromium-render';
+import type { ChromiumResult, ChromiumSizes, Part } from './chromium-rows';
+import { benchStartup } from './chromium-startup';
+import { benchAppend, benchList, seedStore } from './chromium-storage';
+import { generateTranscript } from './generate';
+import { Rng } from './random';
+import { markdown } from './text';
+
+/** Sizes and sample counts of one run. */
+export interface ChromiumProfile {
+  sizes: ChromiumSizes;
+  /** Untimed + timed repetitions per figure. */
+  append: [number, number];
+  list: [number, number];
+  roundTrip: [number, number];
+  open: [number, number];
+  startup: [number, number];
+}
+
+/** The full run: the sizes of issue 9. */
+export const CHROMIUM_FULL: ChromiumProfile = {
+  sizes: { turns: 10_000, conversations: 5_000, chars: 200_000, chunks: 2_000 },
+  append: [5, 50],
+  list: [3, 30],
+  roundTrip: [3, 20],
+  open: [1, 3],
+  startup: [1, 10],
+};
+
+/** The CI smoke run (< 60 s with the build): a tenth of the sizes, a few samples. */
+export const CHROMIUM_QUICK: ChromiumProfile = {
+  sizes: { turns: 1_000, conversations: 500, chars: 20_000, chunks: 200 },
+  append: [2, 10],
+  list: [1, 5],
+  roundTrip: [1, 5],
+  open: [1, 3],
+  startup: [1, 3],
+};
+
+const CONVERSATION_ID = 'bench-conversation';
+
+async function part<V>(name: string, log: (line: string) => void, run: () => Promise<V>): Promise<Part<V>> {
+  log(`  ${name}`);
+  try {
+    return { ok: true, value: await run() };
+  } catch (e) {
+    const note = `failed: ${((e as Error).message ?? String(e)).split('\n')[0]}`;
+    log(`  ${name} ${note}`);
+    return { ok: false, note };
+  }
+}
+
+/** Runs the Chromium benchmarks with `profile`; `log` gets progress lines. */
+export async function benchChromium(profile: ChromiumProfile, log: (line: string) => void): Promise<ChromiumResult> {
+  if (!fs.existsSync(CHROMIUM_PATH)) return { ok: false, note: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)` };
+  const build = ensureTestBuild(log);
+  if (!build.ok) return { ok: false, note: build.note };
+  const { sizes } = profile;
+
+  const transcript = decodeTranscript(generateTranscript({ turns: sizes.turns }));
+  const { record, turns } = conversationRecords(transcript, CONVERSATION_ID);
+  const list = listRecords(sizes.conversations);
+  const newest = transcript.turns.map((t) => t.id).reverse();
+  const sample = transcript.turns.find((t) => t.role === 'assistant' && t.blocks.some((b) => b.type === 'text')) ?? transcript.turns[0]!;
+  const rng = new Rng(9);
+  const answer = markdown(rng, sizes.chars).slice(0, sizes.chars);
+  const warmAnswer = markdown(new Rng(10), Math.round(sizes.chars / 10)).slice(0, Math.round(sizes.chars / 10));
+
+  let browser: ExtensionBrowser;
+  try {
+    browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
+  } catch (e) {
+    return { ok: false, note: `Chromium did not start with the test build: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
+  }
+  const shim = async () => {
+    await browser.wakeServiceWorker();
+    await browser.worker().evaluate(NAME_SHIM);
+  };
+  const pages: Page[] = [];
+  try {
+    log(`  seeding ${sizes.conversations.toLocaleString('en')} conversations and a ${sizes.turns.toLocaleString('en')}-turn one`);
+    await shim();
+    await seedStore(browser, [...list, record], turns);
+    const startup = await part('service worker cold start', log, () => benchStartup(browser, ...profile.startup));
+    const append = await part('append', log, async () => (await shim(), benchAppend(browser, CONVERSATION_ID, sample, ...profile.append)));
+    const listed = await part('list', log, async () => (await shim(), benchList(browser, ...profile.list)));
+    let panel: Page | undefined;
+    const roundTrip = await part('list round trip from the side panel', log, async () => {
+      panel = await openPanel(browser, CONVERSATION_ID);
+      pages.push(panel);
+      return benchListRoundTrip(panel, ...profile.roundTrip);
+    });
+    const open = await part('open in the side panel, heap', log, async () => {
+      if (!panel) throw new Error('the side panel did not open');
+      return benchOpen(panel, CONVERSATION_ID, list[1]?.id ?? list[0]!.id, newest, ...profile.open);
+    });
+    await panel?.close();
+    const render = await part('streaming render', log, async () => {
+      const page = await openPanel(browser, CONVERSATION_ID);
+      pages.push(page);
+      return benchRender(page, answer, sizes.chunks, warmAnswer, Math.max(1, Math.round(sizes.chunks / 10)));
+    });
+    return { ok: true, sizes, builtNow: build.built, startup, append, list: listed, roundTrip, open, render };
+  } catch (e) {
+    return { ok: false, note: `failed: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
+  } finally {
+    for (const p of pages) await p.close().catch(() => undefined);
+    await browser.close();
+  }
+}
