@@ -7,6 +7,7 @@ import { DefaultTargetForm } from './default-target-form';
 import { EndpointForm } from './endpoint-form';
 import { NoteLine } from './note-line';
 import { OnDeviceNote } from './on-device-note';
+import { PassphraseSection } from './passphrase-section';
 import { ProviderSection } from './provider-section';
 
 export interface OptionsPageProps {
@@ -40,6 +41,11 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
         {settings.providers.map((p) => (
           <ProviderSection key={`${p.id}|${p.baseUrl ?? ''}`} provider={p} model={model} note={s.notes[p.id]} />
         ))}
+      </section>
+
+      <section aria-labelledby="passphrase-h">
+        <h2 id="passphrase-h">Passphrase</h2>
+        <PassphraseSection connector={connector} onChange={() => void model.load()} />
       </section>
 
       <section aria-labelledby="endpoints-h">
