@@ -9,6 +9,7 @@ import { NoteLine } from './note-line';
 import { OnDeviceNote } from './on-device-note';
 import { PassphraseSection } from './passphrase-section';
 import { ProviderSection } from './provider-section';
+import { TransferSection } from './transfer-section';
 
 export interface OptionsPageProps {
   connector: Connector;
@@ -62,6 +63,11 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
       <section aria-labelledby="default-h">
         <h2 id="default-h">Default for new chats</h2>
         <DefaultTargetForm key={`${settings.defaultTarget?.providerId}|${settings.defaultTarget?.model}`} settings={settings} model={model} note={s.notes.default} />
+      </section>
+
+      <section aria-labelledby="transfer-h">
+        <h2 id="transfer-h">Import and export</h2>
+        <TransferSection connector={connector} />
       </section>
 
       <section aria-labelledby="delete-h">

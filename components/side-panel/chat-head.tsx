@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 
@@ -8,10 +9,12 @@ export interface ChatHeadProps {
   onPin(pinned: boolean): void;
   onDelete(): void;
   onCopyAll(): Promise<boolean>;
+  /** More actions shown first (the export menu, transfer-actions.tsx). */
+  extra?: ComponentChildren;
 }
 
 /** The open conversation's title and its actions: rename, pin, delete (with undo), copy as Markdown. */
-export function ChatHead({ meta, busy, onRename, onPin, onDelete, onCopyAll }: ChatHeadProps) {
+export function ChatHead({ meta, busy, onRename, onPin, onDelete, onCopyAll, extra }: ChatHeadProps) {
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState<string | undefined>(undefined);
   if (editing !== undefined) {
@@ -44,6 +47,7 @@ export function ChatHead({ meta, busy, onRename, onPin, onDelete, onCopyAll }: C
         {meta.title || 'Untitled'}
       </h2>
       <div class="chat-actions">
+        {extra}
         {copied ? (
           <span class="turn-flash" role="status">
             {copied}

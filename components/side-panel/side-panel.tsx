@@ -11,6 +11,7 @@ import { Composer } from './composer';
 import { ConversationList } from './conversation-list';
 import { ErrorNotice } from './error-notice';
 import { TargetPicker } from './target-picker';
+import { ExportMenu, ImportEntry } from './transfer-actions';
 
 export interface SidePanelProps {
   connector: Connector;
@@ -68,6 +69,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             <span aria-hidden="true">◐ </span>
             {THEME_LABEL[theme]}
           </button>
+          <ImportEntry connector={connector} onImported={(r) => void model.reload().then(() => model.open(r.imported[0]!.id))} />
           <button
             type="button"
             onClick={() => {
@@ -90,6 +92,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onPin={(pinned) => void model.pin(meta.id, pinned)}
           onDelete={() => model.remove(meta.id)}
           onCopyAll={() => copyText(conversationMarkdown(meta.title, s.turns, providers))}
+          extra={<ExportMenu connector={connector} conversationId={meta.id} />}
         />
       ) : null}
       <main class="chat">
