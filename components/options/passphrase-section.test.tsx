@@ -36,7 +36,7 @@ function vaultMock(initial: VaultState) {
 
 const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
 const click = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
-const mode = (c: HTMLElement) => c.querySelector('[data-vault]')?.getAttribute('data-vault');
+const mode = (c: Element) => c.querySelector('[data-vault]')?.getAttribute('data-vault');
 
 describe('PassphraseSection', () => {
   it('S3 sets a passphrase, locks, refuses a wrong one with the generic error, unlocks; passphrases never stay in the DOM', async () => {
