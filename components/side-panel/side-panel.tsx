@@ -8,6 +8,9 @@ import { applyTheme, loadTheme, nextTheme, THEME_LABEL, type ThemeChoice } from 
 import { ChatHead } from './chat-head';
 import { ChatView } from './chat-view';
 import { Composer } from './composer';
+import { DisclosureBar } from './disclosure-bar';
+import { DisclosureConfirm } from './disclosure-confirm';
+import { useDisclosure, useLedger } from './disclosure-hooks';
 import { ConversationList } from './conversation-list';
 import { ErrorNotice } from './error-notice';
 import { TargetPicker } from './target-picker';
@@ -46,6 +49,13 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const status = s.busy ? phaseText(s.phase, s.retryInSec) : '';
   const meta = s.currentId ? s.conversations.find((c) => c.id === s.currentId) : undefined;
   const providers = s.settings?.providers ?? [];
+  // Issue 6: what the next send discloses, the confirmation of a first disclosure, the ledger.
+  const turnsKey = s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',');
+  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, turnsKey }, (extra) => model.send(extra));
+  const [ledgerOpen, setLedgerOpen] = useState(false);
+  const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
+  const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));
+  const targetName = providerNames[s.target.providerId] ?? s.target.providerId;
 
   return (
     <div class="side-panel">
@@ -137,12 +147,24 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
         />
         {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
         {onDevice ? <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p> : null}
+        <DisclosureBar
+          preview={disclosure.preview}
+          providerName={targetName}
+          excludeTurns={disclosure.excludeTurns}
+          excludeBlocks={disclosure.excludeBlocks}
+          onToggleTurn={disclosure.toggleTurn}
+          onToggleBlock={disclosure.toggleBlock}
+          ledger={ledger}
+          hasConversation={s.currentId !== undefined}
+          onLedgerOpen={setLedgerOpen}
+          providerNames={providerNames}
+        />
         <Composer
           draft={s.draft}
           busy={s.busy}
           ready={ready}
           onDraft={(t) => model.setDraft(t)}
-          onSend={() => void model.send()}
+          onSend={() => void disclosure.send()}
           onStop={() => void model.stop()}
           attachments={s.attachments}
           onFiles={(files) => void model.addFiles(files)}
@@ -153,6 +175,9 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           inputRef={messageBox}
         />
       </footer>
+      {disclosure.confirming ? (
+        <DisclosureConfirm preview={disclosure.confirming} providerName={targetName} onConfirm={disclosure.confirm} onCancel={disclosure.cancel} />
+      ) : null}
     </div>
   );
 }

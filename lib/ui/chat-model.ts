@@ -52,6 +52,22 @@ const initial: ChatState = {
   loading: true,
 };
 
+/** The disclosure choices a send may carry (issue 6; see `sendMessage` in the protocol). */
+export interface SendExtras {
+  confirmedDisclosure?: boolean;
+  excludeTurns?: string[];
+  excludeBlocks?: { turn: string; index: number }[];
+}
+
+/** Only the extras that say something, so a plain send's payload stays as it was. */
+function extrasOf(x: SendExtras): SendExtras {
+  return {
+    ...(x.confirmedDisclosure ? { confirmedDisclosure: true } : {}),
+    ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
+    ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
+  };
+}
+
 export class ChatModel extends Store<ChatState> {
   private unsubscribe: (() => void) | undefined;
   /** The model last chosen per provider in this page, so switching back restores it. */
@@ -194,8 +210,11 @@ export class ChatModel extends Store<ChatState> {
     return { providerId: t.providerId, model, ...(t.thinking !== undefined ? { thinking: t.thinking } : {}) };
   }
 
-  /** Sends the draft (creating the conversation first for a new chat). Returns whether it was accepted. */
-  async send(): Promise<boolean> {
+  /**
+   * Sends the draft (creating the conversation first for a new chat). Returns whether it was accepted.
+   * `extra`: the disclosure choices for this send (issue 6): a confirmed first disclosure, turns or blocks left out.
+   */
+  async send(extra: SendExtras = {}): Promise<boolean> {
     const text = this.state.draft;
     const pending = this.state.attachments;
     const target = this.sendTarget();
@@ -209,7 +228,7 @@ export class ChatModel extends Store<ChatState> {
         this.set((s) => ({ currentId: meta.id, turns: [], conversations: upsertMeta(s.conversations, meta) }));
       }
       const attachments = pending.map(({ id: _id, bytes: _bytes, ...a }) => a);
-      const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target, ...(attachments.length ? { attachments } : {}) });
+      const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target, ...(attachments.length ? { attachments } : {}), ...extrasOf(extra) });
       this.set((s) => ({ draft: s.draft === text ? '' : s.draft, attachments: s.attachments === pending ? [] : s.attachments }));
       // The user turn normally arrives as an event first; if it was missed, load it.
       if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId)) await this.open(id, { keepTarget: true });

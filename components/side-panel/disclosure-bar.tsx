@@ -1,0 +1,123 @@
+/**
+ * The line above the composer (issue 6): what the next send discloses, to whom, at what cost. It
+ * expands into the per-turn list with each block's fate and toggles to leave turns or blocks out
+ * of this send, "View request" (the exact JSON body, never a key) and "Who has seen this?".
+ */
+import { useState } from 'preact/hooks';
+import type { DisclosureLedger, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
+import { blockLine, summaryLine } from './disclosure-format';
+import type { BlockRef } from './disclosure-hooks';
+import { DisclosureLedgerView } from './disclosure-ledger';
+import './disclosure.css';
+
+export interface DisclosureBarProps {
+  preview: DisclosurePreview | undefined;
+  /** The provider's display name ("Anthropic"). */
+  providerName: string;
+  excludeTurns: readonly string[];
+  excludeBlocks: readonly BlockRef[];
+  onToggleTurn(id: string): void;
+  onToggleBlock(ref: BlockRef): void;
+  /** The ledger, when "Who has seen this?" is open (undefined while loading or for a new chat). */
+  ledger: DisclosureLedger | undefined;
+  /** Whether this conversation exists yet (a new chat has no ledger). */
+  hasConversation: boolean;
+  onLedgerOpen(open: boolean): void;
+  providerNames: Readonly<Record<string, string>>;
+}
+
+const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
+
+export function DisclosureBar(p: DisclosureBarProps) {
+  const [open, setOpen] = useState(false);
+  const [showBody, setShowBody] = useState(false);
+  const [showLedger, setShowLedger] = useState(false);
+  const { preview } = p;
+  if (!preview) return null;
+  const line = summaryLine(preview, p.providerName);
+  const warn = !preview.allowed || !preview.fits;
+  return (
+    <section class="disclosure" aria-label="Disclosure">
+      <button
+        type="button"
+        class={`disclosure-line${warn ? ' warn' : ''}`}
+        aria-expanded={open ? 'true' : 'false'}
+        aria-controls="baton-disclosure-details"
+        title="What this send discloses: show the details"
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
+        <span data-disclosure-summary="">{line}</span>
+      </button>
+      {open ? (
+        <div id="baton-disclosure-details" class="disclosure-details">
+          <p class="hint">
+            {preview.delivery.mode === 'delta' ? `Delta: ${preview.delivery.detail}. ` : ''}
+            Window {preview.contextWindow.toLocaleString('en')} tokens, {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
+            {preview.notFit ? `. ${preview.notFit}` : ''}.
+          </p>
+          <ul class="disclosure-turns" aria-label="Turns in this send">
+            {preview.perTurn.map((t, i) => (
+              <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
+            ))}
+          </ul>
+          <div class="disclosure-actions">
+            <button type="button" class="mini" aria-expanded={showBody ? 'true' : 'false'} onClick={() => setShowBody(!showBody)}>
+              {showBody ? 'Hide request' : 'View request'}
+            </button>
+            {p.hasConversation ? (
+              <button
+                type="button"
+                class="mini"
+                aria-expanded={showLedger ? 'true' : 'false'}
+                onClick={() => {
+                  setShowLedger(!showLedger);
+                  p.onLedgerOpen(!showLedger);
+                }}
+              >
+                Who has seen this?
+              </button>
+            ) : null}
+          </div>
+          {showBody ? (
+            <pre class="disclosure-body" aria-label="Request body" tabIndex={0}>
+              {JSON.stringify(preview.body, null, 2)}
+            </pre>
+          ) : null}
+          {showLedger ? <DisclosureLedgerView ledger={p.ledger} turns={preview.perTurn} providerNames={p.providerNames} /> : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleBlock }: DisclosureBarProps & { turn: PreviewTurn; n: number }) {
+  const excluded = excludeTurns.includes(turn.id);
+  const label = `${n}. ${turn.draft ? 'Your new message' : (ROLE[turn.role] ?? turn.role)}`;
+  return (
+    <li data-disclosure-turn={turn.id} data-included={turn.included ? 'true' : 'false'}>
+      <label class="disclosure-turn">
+        <input type="checkbox" checked={!excluded} disabled={turn.draft === true} onChange={() => onToggleTurn(turn.id)} aria-label={`Send turn ${n} (${label.slice(label.indexOf(' ') + 1)})`} />
+        <span class="disclosure-turn-label">
+          <strong>{label}</strong> <span class="hint">{turn.included ? `~${turn.tokens} tokens` : (turn.droppedReason ?? 'not sent')}</span>
+          <span class="disclosure-preview-text">{turn.preview}</span>
+        </span>
+      </label>
+      {turn.blocks.length > 1 || turn.blocks.some((b) => b.fate !== 'kept') ? (
+        <ul class="disclosure-blocks">
+          {turn.blocks.map((b) => {
+            const off = excludeBlocks.some((x) => x.turn === turn.id && x.index === b.index);
+            return (
+              <li key={b.index} data-fate={b.fate}>
+                <label>
+                  <input type="checkbox" checked={!off} disabled={excluded || turn.draft === true} onChange={() => onToggleBlock({ turn: turn.id, index: b.index })} aria-label={`Send block ${b.index + 1} of turn ${n}`} />
+                  <span>{blockLine(b)}</span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </li>
+  );
+}

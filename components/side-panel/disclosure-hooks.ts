@@ -1,0 +1,141 @@
+/**
+ * The side panel's disclosure state (issue 6): the preview of the next send, refreshed (debounced)
+ * when the target, the draft, the turns or the person's exclusions change; the exclusions; and the
+ * first-disclosure confirmation around a send. Talks to the background only through the connector.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { Connector } from '../../lib/messaging/client';
+import type { DisclosureLedger, DisclosurePreview } from '../../lib/messaging/disclosure-types';
+import type { SendTarget } from '../../lib/messaging/protocol';
+import type { SendExtras } from '../../lib/ui/chat-model';
+
+export interface BlockRef {
+  turn: string;
+  index: number;
+}
+
+export interface DisclosureInputs {
+  conversationId: string | undefined;
+  /** Undefined when no provider/model is chosen, or for the on-device model (nothing leaves the device). */
+  target: SendTarget | undefined;
+  draft: string;
+  /** Changes whenever the stored turns change (e.g. ids and statuses joined). */
+  turnsKey: string;
+}
+
+export interface Disclosure {
+  preview: DisclosurePreview | undefined;
+  excludeTurns: string[];
+  excludeBlocks: BlockRef[];
+  toggleTurn(id: string): void;
+  toggleBlock(ref: BlockRef): void;
+  /** The preview awaiting the person's confirmation (the dialog is open). */
+  confirming: DisclosurePreview | undefined;
+  /** Sends through `doSend`, after the confirmation when this provider has not received the conversation. */
+  send(): Promise<void>;
+  confirm(): void;
+  cancel(): void;
+}
+
+/**
+ * @param doSend sends the draft with the given extras (the panel model's `send`).
+ * @param delayMs debounce of the preview refresh, in ms.
+ */
+export function useDisclosure(connector: Connector, inputs: DisclosureInputs, doSend: (extra: SendExtras) => Promise<unknown>, delayMs = 300): Disclosure {
+  const [preview, setPreview] = useState<{ key: string; value: DisclosurePreview } | undefined>(undefined);
+  const [excludeTurns, setExcludeTurns] = useState<string[]>([]);
+  const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
+  const [confirming, setConfirming] = useState<DisclosurePreview | undefined>(undefined);
+  const { conversationId, target, draft, turnsKey } = inputs;
+
+  // Exclusions belong to one conversation.
+  useEffect(() => {
+    setExcludeTurns([]);
+    setExcludeBlocks([]);
+  }, [conversationId]);
+
+  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, turnsKey, excludeTurns, excludeBlocks]);
+  const keyRef = useRef(key);
+  keyRef.current = key;
+
+  const fetchPreview = useCallback(async (): Promise<DisclosurePreview | undefined> => {
+    if (!target || (!conversationId && !draft.trim())) return undefined;
+    const asked = key;
+    try {
+      const value = await connector.request('previewSend', {
+        target,
+        ...(conversationId ? { conversationId } : {}),
+        ...(draft.trim() ? { text: draft } : {}),
+        ...(excludeTurns.length ? { excludeTurns } : {}),
+        ...(excludeBlocks.length ? { excludeBlocks } : {}),
+      });
+      if (keyRef.current === asked) setPreview({ key: asked, value });
+      return value;
+    } catch {
+      // No preview (an older background, an unknown endpoint): the send itself still goes through the planner.
+      return undefined;
+    }
+  }, [connector, key]);
+
+  useEffect(() => {
+    if (!target || (!conversationId && !draft.trim())) {
+      setPreview(undefined);
+      return;
+    }
+    const t = setTimeout(() => void fetchPreview(), delayMs);
+    return () => clearTimeout(t);
+  }, [fetchPreview, delayMs]);
+
+  const extras = (): SendExtras => ({
+    ...(excludeTurns.length ? { excludeTurns } : {}),
+    ...(excludeBlocks.length ? { excludeBlocks } : {}),
+  });
+
+  return {
+    preview: preview?.value,
+    excludeTurns,
+    excludeBlocks,
+    toggleTurn: (id) => setExcludeTurns((xs) => (xs.includes(id) ? xs.filter((x) => x !== id) : [...xs, id])),
+    toggleBlock: (ref) =>
+      setExcludeBlocks((xs) => (xs.some((x) => x.turn === ref.turn && x.index === ref.index) ? xs.filter((x) => !(x.turn === ref.turn && x.index === ref.index)) : [...xs, ref])),
+    confirming,
+    send: async () => {
+      if (!target) {
+        await doSend({});
+        return;
+      }
+      // Decide on a preview of exactly what is about to be sent.
+      const current = preview?.key === key ? preview.value : await fetchPreview();
+      if (current?.needsConfirmation) {
+        setConfirming(current);
+        return;
+      }
+      await doSend(extras());
+    },
+    confirm: () => {
+      setConfirming(undefined);
+      void doSend({ ...extras(), confirmedDisclosure: true });
+    },
+    cancel: () => setConfirming(undefined),
+  };
+}
+
+/** The conversation's ledger, loaded when `open` and reloaded when the turns change. */
+export function useLedger(connector: Connector, conversationId: string | undefined, open: boolean, turnsKey: string): DisclosureLedger | undefined {
+  const [ledger, setLedger] = useState<DisclosureLedger | undefined>(undefined);
+  useEffect(() => {
+    if (!open || !conversationId) {
+      setLedger(undefined);
+      return;
+    }
+    let live = true;
+    connector
+      .request('listDisclosures', { conversationId })
+      .then((l) => live && setLedger(l))
+      .catch(() => live && setLedger(undefined));
+    return () => {
+      live = false;
+    };
+  }, [connector, conversationId, open, turnsKey]);
+  return ledger;
+}

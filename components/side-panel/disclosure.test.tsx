@@ -1,0 +1,170 @@
+// @vitest-environment happy-dom
+/**
+ * The disclosure preview in the side panel (issue 6): the one line, its expansion with per-turn
+ * toggles, "View request", "Who has seen this?", and the first-disclosure confirmation.
+ */
+import '../testing/happy-dom-compat';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DisclosureLedger, DisclosurePreview } from '../../lib/messaging/disclosure-types';
+import type { ConversationMeta } from '../../lib/messaging/protocol';
+import type { Turn } from '../../lib/transcript/schema';
+import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { formatCost, formatTokens, summaryLine } from './disclosure-format';
+import { SidePanel } from './side-panel';
+
+afterEach(cleanup);
+
+const T0 = '2026-11-30T08:00:00.000Z';
+const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
+const TURNS: Turn[] = [
+  { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
+  { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'First answer' }] },
+];
+const BODY = { model: 'gpt-5', input: [{ role: 'user', content: [{ type: 'input_text', text: 'First question' }] }], store: false };
+
+function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
+  return {
+    target: { providerId: 'openai', api: 'openai-responses', model: 'gpt-5', origin: 'https://api.openai.com' },
+    allowed: true,
+    turns: 3,
+    includedTurns: 3,
+    estimatedInputTokens: 3240,
+    estimatedCostUsd: 0.0123,
+    contextWindow: 400000,
+    maxOutputTokens: 16000,
+    inputBudget: 384000,
+    fits: true,
+    thinkingDropped: 1,
+    imagesOmitted: 0,
+    blocksDropped: 1,
+    droppedByReason: {},
+    convertedBlocks: 0,
+    perTurn: [
+      { id: 'u1', role: 'user', included: true, pinned: false, tokens: 5, preview: 'First question', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] },
+      {
+        id: 'a1', role: 'assistant', included: true, pinned: false, tokens: 7, preview: 'First answer',
+        blocks: [{ index: 0, type: 'thinking', fate: 'dropped', detail: 'reasoning from another model' }, { index: 1, type: 'text', fate: 'kept', detail: '' }],
+      },
+      { id: 'draft', role: 'user', draft: true, included: true, pinned: false, tokens: 3, preview: 'Next', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] },
+    ],
+    delivery: { mode: 'snapshot', detail: 'the conversation sends the bounded snapshot every time' },
+    needsConfirmation: false,
+    body: BODY,
+    ...over,
+  };
+}
+
+async function open(extra: MockHandlers = {}): Promise<MockConnector> {
+  const m = mockConnector({
+    getSettings: () => sampleSettings(),
+    listConversations: () => [meta],
+    listModels: () => [{ id: 'gpt-5' }],
+    getConversation: () => ({ meta, turns: TURNS, busy: false }),
+    sendMessage: () => ({ userTurnId: 'u2' }),
+    ...extra,
+  });
+  render(<SidePanel connector={m.connector} />);
+  await screen.findByLabelText('Provider');
+  fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
+  await screen.findAllByRole('article');
+  return m;
+}
+
+const type = (text: string) => fireEvent.input(screen.getByLabelText('Message'), { target: { value: text } });
+const line = () => screen.findByText((_, el) => el?.hasAttribute('data-disclosure-summary') ?? false);
+
+describe('disclosure text', () => {
+  it('formats tokens and cost', () => {
+    expect([formatTokens(950), formatTokens(3240), formatTokens(12_400), formatTokens(1_250_000)]).toEqual(['950', '3.2k', '12k', '1.3M']);
+    expect([formatCost(undefined), formatCost(0.001), formatCost(0.0123), formatCost(1.2)]).toEqual([undefined, '<$0.01', '$0.01', '$1.20']);
+  });
+
+  it('the one line says turns, tokens, cost, target and what was dropped', () => {
+    expect(summaryLine(preview({ turns: 20, includedTurns: 14, thinkingDropped: 2, imagesOmitted: 1, droppedByReason: { excluded: 1, 'over-budget': 5 } }), 'Anthropic')).toBe(
+      '14 of 20 turns · ~3.2k tokens · ~$0.01 · to Anthropic gpt-5 · 2 thinking blocks dropped · 1 image omitted · 1 turn left out · 5 old turns over the limit',
+    );
+    expect(summaryLine(preview({ allowed: false, forbidden: 'locked to openai' }), 'Anthropic')).toBe('Not sent to Anthropic: locked to openai');
+  });
+});
+
+describe('the preview above the composer', () => {
+  it('refreshes for the draft and shows the line; expands into turns with fates and the exact request', async () => {
+    const m = await open({ previewSend: () => preview() });
+    type('Next');
+    expect((await line()).textContent).toBe('3 of 3 turns · ~3.2k tokens · ~$0.01 · to OpenAI gpt-5 · 1 thinking block dropped');
+    expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, text: 'Next' });
+    fireEvent.click(screen.getByRole('button', { name: /3 of 3 turns/ }));
+    const list = screen.getByRole('list', { name: 'Turns in this send' });
+    expect([...list.querySelectorAll('[data-disclosure-turn]')].map((li) => li.getAttribute('data-disclosure-turn'))).toEqual(['u1', 'a1', 'draft']);
+    expect(within(list).getByText('thinking: not sent (reasoning from another model)')).toBeTruthy();
+    expect((screen.getByLabelText('Send turn 3 (Your new message)') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'View request' }));
+    expect(screen.getByLabelText('Request body').textContent).toBe(JSON.stringify(BODY, null, 2));
+  });
+
+  it('a turn left out is asked for in the preview and sent with the message', async () => {
+    const m = await open({ previewSend: () => preview() });
+    type('Next');
+    fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
+    fireEvent.click(screen.getByLabelText('Send turn 1 (You)'));
+    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ excludeTurns: ['u1'] }));
+    fireEvent.click(screen.getByLabelText('Send block 1 of turn 2'));
+    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ excludeTurns: ['u1'], excludeBlocks: [{ turn: 'a1', index: 0 }] }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));
+    expect(m.callsOf('sendMessage')[0]).toEqual({ conversationId: 'c1', text: 'Next', target: { providerId: 'openai', model: 'gpt-5' }, excludeTurns: ['u1'], excludeBlocks: [{ turn: 'a1', index: 0 }] });
+  });
+
+  it('"Who has seen this?" lists providers per conversation and per turn', async () => {
+    const ledger: DisclosureLedger = {
+      entries: [],
+      seenBy: [
+        { providerId: 'openai', endpoint: 'https://api.openai.com', models: ['gpt-5'], sends: 2, firstAt: T0, lastAt: T0 },
+        { providerId: 'anthropic', endpoint: 'https://api.anthropic.com', models: ['claude-sonnet-4-5'], sends: 1, firstAt: T0, lastAt: T0 },
+      ],
+      turns: { u1: [0, 1], a1: [1] },
+    };
+    const m = await open({ previewSend: () => preview(), listDisclosures: () => ledger });
+    type('Next');
+    fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Who has seen this?' }));
+    const providers = await screen.findByRole('list', { name: 'Providers' });
+    expect([...providers.querySelectorAll('li')].map((li) => li.getAttribute('data-seen-provider'))).toEqual(['openai', 'anthropic']);
+    const perTurn = screen.getByRole('list', { name: 'Per turn' });
+    expect([...perTurn.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['1. First question: OpenAI, Anthropic', '2. First answer: Anthropic']);
+    expect(m.callsOf('listDisclosures')).toEqual([{ conversationId: 'c1' }]);
+  });
+});
+
+describe('first-time provider confirmation', () => {
+  it('asks before a first disclosure; Cancel sends nothing; confirming sends with confirmedDisclosure', async () => {
+    const m = await open({ previewSend: () => preview({ needsConfirmation: true }) });
+    type('Next');
+    await line();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to OpenAI?' });
+    expect(within(dialog).getByText(/2 earlier turns and your new message/)).toBeTruthy();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(m.callsOf('sendMessage')).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    fireEvent.keyDown(await screen.findByRole('dialog'), { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(m.callsOf('sendMessage')).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disclose and send' }));
+    await waitFor(() => expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next', target: { providerId: 'openai', model: 'gpt-5' }, confirmedDisclosure: true }]));
+  });
+
+  it('sends at once when the provider has seen the conversation, even before the debounced preview arrived', async () => {
+    const m = await open({ previewSend: () => preview() });
+    type('Next');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
