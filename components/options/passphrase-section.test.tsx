@@ -59,12 +59,12 @@ describe('PassphraseSection', () => {
     await waitFor(() => expect(mode(container)).toBe('locked'));
     expect(screen.getByText('Baton is locked: nothing can be sent until you unlock it.')).toBeTruthy();
 
-    type('Passphrase', 'wrong passphrase');
+    type('Passphrase to unlock', 'wrong passphrase');
     click('Unlock');
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('That passphrase does not unlock the keys.'));
     expect(mode(container)).toBe('locked');
 
-    type('Passphrase', PASS);
+    type('Passphrase to unlock', PASS);
     click('Unlock');
     await waitFor(() => expect(mode(container)).toBe('unlocked'));
     expect(changes).toBe(3);

@@ -62,7 +62,7 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
         <>
           <p class="warn">Baton is locked: nothing can be sent until you unlock it.</p>
           <div class="row">
-            {field('Passphrase', pass, setPass)}
+            {field('Passphrase to unlock', pass, setPass)}
             <button type="button" onClick={() => void run(() => connector.request('unlockVault', { passphrase: pass }), 'Unlocked.')}>
               Unlock
             </button>
