@@ -13,6 +13,8 @@ import { BatonError } from './errors';
 import { disclosureHandlers } from './handlers-disclosure';
 import { createVaultHandlers } from './handlers-vault';
 import { createTransferHandlers } from './handlers-transfer';
+import { captureHandlers } from './handlers-capture';
+import type { CaptureService } from './capture';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Handlers } from './router';
 import type { SendEngine } from './send';
@@ -29,6 +31,8 @@ export interface HandlerDeps {
   newId(): string;
   /** Deletes every database record (keys included). */
   wipe(): Promise<void>;
+  /** Capture from chat pages (issue 7); without it the capture requests refuse. */
+  capture?: CaptureService;
 }
 
 /** Custom endpoint URLs must be https unless local (N4). @throws BatonError bad_request */
@@ -95,6 +99,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
 
   return {
     ...createTransferHandlers(d),
+    ...captureHandlers(d.capture),
     ...createVaultHandlers(d),
     listConversations: () => d.store.list(),
     getConversation: async ({ id }) => {

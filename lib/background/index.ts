@@ -11,6 +11,8 @@ import { SettingsStore } from '../store/settings';
 import { storageSession } from '../vault/session';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
+import type { CaptureService } from './capture';
+import { registerCapture } from './capture-wiring';
 import { Keepalive } from './keepalive';
 import { classifySender, route, type Sender } from './router';
 import { SendEngine, type Clock } from './send';
@@ -42,7 +44,7 @@ export interface Background {
  * Registers the listeners and opens the database. `transport` is injected so the entrypoint picks
  * the SDK transports (and tests could pick another).
  */
-export function registerBackground(transport: Transport): { ready: Promise<Background> } {
+export function registerBackground(transport: Transport): { ready: Promise<Background>; capture: CaptureService } {
   const ports = new Set<Browser.runtime.Port>();
   const broadcast = (event: BackgroundEvent) => {
     for (const p of ports) {
@@ -59,6 +61,12 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
   const hasHostPermission = (origin: string) => browser.permissions.contains({ origins: [`${origin}/*`] });
 
   let handlersRef: ReturnType<typeof createHandlers> | undefined;
+  // Issue 7: context menus and their click handler, registered now (L1); they wait for `ready` themselves.
+  const capture = registerCapture({
+    db: () => ready.then((b) => b.db),
+    settings: () => ready.then(() => handlersRef!.getSettings({}, 'extension')),
+    broadcast: (e) => broadcast(e),
+  });
   let vaultRef: Vault | undefined;
   let secretsCache: string[] = [];
 
@@ -93,6 +101,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       hasHostPermission,
       now: () => new Date().toISOString(),
       newId: () => crypto.randomUUID(),
+      capture,
       wipe: () =>
         tx(db, Object.values(STORES), 'readwrite', async (t) => {
           for (const name of Object.values(STORES)) await t.objectStore(name).clear();
@@ -113,6 +122,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       const reply = await route(message, sender, { ownId, extensionOrigin, handlers: handlersRef!, secrets: () => secretsCache });
       if (vaultRef) secretsCache = await vaultRef.allSecrets();
       sendResponse(reply);
+      if (reply.ok) capture.afterRequest(message);
     })();
     return true;
   });
@@ -132,5 +142,5 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     port.onDisconnect.addListener(() => ports.delete(port));
   });
 
-  return { ready };
+  return { ready, capture };
 }

@@ -42,7 +42,8 @@ function originOf(url: string | undefined): string | undefined {
   }
 }
 
-export type Handlers = { [T in RequestType]: (payload: RequestPayload<T>, sender: SenderKind) => Promise<Responses[T]> };
+/** One handler per request type; `from` is the raw sender (the capture handler checks the page it names against it, M2). */
+export type Handlers = { [T in RequestType]: (payload: RequestPayload<T>, sender: SenderKind, from?: Sender) => Promise<Responses[T]> };
 
 /**
  * Routes one message. Sender first: a request from a sender the type does not accept is refused
@@ -67,8 +68,8 @@ export async function route(
       const issue = parsed.error.issues[0]!;
       throw new BatonError('bad_request', `${type}: ${formatPath(issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))) || 'payload'}: ${issue.message}`);
     }
-    const handler = env.handlers[type as RequestType] as (p: unknown, s: SenderKind) => Promise<unknown>;
-    return { ok: true, data: await handler(parsed.data, kind) };
+    const handler = env.handlers[type as RequestType] as (p: unknown, s: SenderKind, from: Sender) => Promise<unknown>;
+    return { ok: true, data: await handler(parsed.data, kind, sender) };
   } catch (e) {
     return { ok: false, error: toProtocolError(e, env.secrets?.() ?? []) };
   }

@@ -13,6 +13,7 @@ import { type turnSchema, type wireApiSchema } from '../transcript/schema';
 import { disclosurePolicySchema, exclusionFields, type DisclosureLedger, type DisclosurePolicy, type DisclosurePreview } from './disclosure-types';
 import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
+import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -153,6 +154,8 @@ export const REQUESTS = {
   ...TRANSFER_REQUESTS,
   /** Passphrase mode (S2, S3): `vaultStatus`, `setPassphrase`, `unlockVault`, `lockVault`, `removePassphrase` (vault-protocol.ts). */
   ...VAULT_REQUESTS,
+  /** Capture from chat pages (issue 7): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
+  ...CAPTURE_REQUESTS,
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -249,7 +252,7 @@ export interface ModelOption {
 }
 
 /** The result type of each request. */
-export interface Responses extends TransferResponses, VaultResponses {
+export interface Responses extends TransferResponses, VaultResponses, CaptureResponses {
   listConversations: ConversationMeta[];
   getConversation: ConversationView;
   createConversation: ConversationMeta;
@@ -314,4 +317,6 @@ export type BackgroundEvent =
   | { type: 'textDelta'; conversationId: string; turnId: string; index: number; kind: 'text' | 'thinking'; text: string }
   | { type: 'conversationUpdated'; meta: ConversationMeta }
   | { type: 'conversationDeleted'; id: string }
+  /** A context-menu capture finished: open `conversationId` (its `lastTarget` is the chosen target), or show `error`. */
+  | ({ type: 'captureReady' } & CaptureOutcome)
   | { type: 'sendStateChanged'; conversationId: string; state: 'sending' | 'streaming' | 'retrying' | 'idle'; error?: ProtocolError; retryInSec?: number };

@@ -90,7 +90,8 @@ export class ChatModel extends Store<ChatState> {
       (e) => this.onEvent(e),
       () => void this.onReconnect(),
     );
-    void this.reload();
+    // A context-menu capture may have finished before this page loaded (issue 7).
+    void this.reload().then(() => this.openPendingCapture());
     return () => this.dispose();
   }
 
@@ -272,6 +273,16 @@ export class ChatModel extends Store<ChatState> {
     }
   }
 
+  /** Opens the conversation a context-menu capture stored (its `lastTarget` preselects the chosen model), or shows why it failed. */
+  private async openPendingCapture(): Promise<void> {
+    try {
+      const outcome = await this.connector.request('takePendingCapture', {});
+      if (outcome) this.onEvent({ type: 'captureReady', ...outcome });
+    } catch {
+      // An older background without capture: nothing to open.
+    }
+  }
+
   /** Applies one background event. */
   onEvent(e: BackgroundEvent): void {
     switch (e.type) {
@@ -301,6 +312,10 @@ export class ChatModel extends Store<ChatState> {
           retryInSec: e.retryInSec,
           ...(e.error ? { answerError: e.error } : {}),
         });
+        return;
+      case 'captureReady':
+        if (e.conversationId) void this.open(e.conversationId);
+        else if (e.error) this.set({ error: e.error });
         return;
       default: {
         const _exhaustive: never = e;

@@ -1,0 +1,50 @@
+/**
+ * A captured page stored as a NEW conversation (issue 7): its metadata and every turn in one
+ * transaction (security-requirements.md D4), so a failed write leaves nothing behind. Captures are
+ * never deduplicated: capturing the same page twice makes two conversations.
+ */
+import type { ConversationMeta, SendTarget } from '../messaging/protocol';
+import type { Source, Turn } from '../transcript/schema';
+import { metaOf, previewOf } from './conversations';
+import { tx, type BatonDb, type ConversationRecord } from './db';
+
+/** What {@link storeCapturedConversation} writes. */
+export interface CapturedRecord {
+  id: string;
+  title: string;
+  /** ISO 8601 time of the capture. */
+  now: string;
+  source: Source;
+  turns: Turn[];
+  /** The target the person chose in the menu: the side panel preselects it. */
+  lastTarget?: SendTarget;
+}
+
+/** Writes a new conversation with all its turns in one transaction. @throws when the id exists or storage fails (nothing written). */
+export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord): Promise<ConversationMeta> {
+  let preview = '';
+  for (const t of c.turns) preview = previewOf(t) || preview;
+  const rec: ConversationRecord = {
+    id: c.id,
+    title: c.title,
+    createdAt: c.now,
+    updatedAt: c.now,
+    turnCount: c.turns.length,
+    preview,
+    nextSeq: c.turns.length,
+    source: c.source,
+    ...(c.lastTarget ? { lastTarget: c.lastTarget } : {}),
+  };
+  await tx(
+    db,
+    ['conversations', 'turns'],
+    'readwrite',
+    async (t) => {
+      await t.objectStore('conversations').add(rec);
+      const turns = t.objectStore('turns');
+      for (const [seq, turn] of c.turns.entries()) await turns.add({ conversationId: c.id, seq, turn });
+    },
+    'strict',
+  );
+  return metaOf(rec);
+}
