@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import { arrangeConversations } from '../../lib/ui/conversation-list';
 import { cleanDetail } from '../../lib/ui/error-text';
+import { plainPreview } from './preview-text';
 
 export interface ConversationListProps {
   conversations: readonly ConversationMeta[];
@@ -11,7 +12,8 @@ export interface ConversationListProps {
 
 /**
  * The conversations: pinned first, then newest first, searchable by title. Each item is one
- * button that opens it (its actions are in the chat header). Titles and previews are text only.
+ * button that opens it (its actions are in the chat header). Titles and previews are text only;
+ * a preview shows no JSON and no markdown syntax.
  */
 export function ConversationList({ conversations, currentId, onOpen }: ConversationListProps) {
   const [query, setQuery] = useState('');
@@ -36,7 +38,7 @@ export function ConversationList({ conversations, currentId, onOpen }: Conversat
                   {c.pinned ? <span class="pin-mark">Pinned: </span> : null}
                   {c.title || 'Untitled'}
                 </span>
-                {c.preview ? <span class="conversation-preview">{cleanDetail(c.preview) ?? ''}</span> : null}
+                {c.preview ? <span class="conversation-preview">{plainPreview(cleanDetail(c.preview) ?? '')}</span> : null}
               </button>
             </li>
           ))}
