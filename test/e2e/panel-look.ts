@@ -1,0 +1,85 @@
+/**
+ * Page-side checks of how the panel looks: text contrast (WCAG 2 ratio, colours resolved by the
+ * browser itself through a canvas, so `color-mix()`/`light-dark()` values are measured as drawn)
+ * and horizontal overflow at a narrow width.
+ */
+import type { Page } from 'playwright-core';
+
+/** One text element whose contrast is below the threshold. */
+export interface LowContrast {
+  what: string;
+  text: string;
+  ratio: number;
+}
+
+/**
+ * The visible elements matching `selector` that have text of their own (`checked`), and those
+ * whose text has a contrast ratio below `min` against the first opaque background behind it
+ * (`low`; WCAG 2.x relative luminance).
+ */
+export function lowContrast(page: Page, selector: string, min = 4.5): Promise<{ checked: number; low: LowContrast[] }> {
+  return page.evaluate(
+    ({ selector, min }) => {
+      const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+      const rgba = (css: string): [number, number, number, number] => {
+        ctx.clearRect(0, 0, 1, 1);
+        ctx.fillStyle = '#000';
+        ctx.fillStyle = css;
+        ctx.fillRect(0, 0, 1, 1);
+        const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+        return [r!, g!, b!, a! / 255];
+      };
+      const lum = ([r, g, b]: number[]) => {
+        const c = [r!, g!, b!].map((v) => {
+          const s = v / 255;
+          return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
+      };
+      const background = (el: Element): number[] => {
+        for (let e: Element | null = el; e; e = e.parentElement) {
+          const c = rgba(getComputedStyle(e).backgroundColor);
+          if (c[3] > 0.99) return c;
+        }
+        return rgba(getComputedStyle(document.documentElement).backgroundColor)[3] > 0.99 ? rgba(getComputedStyle(document.documentElement).backgroundColor) : rgba('Canvas');
+      };
+      const out: { what: string; text: string; ratio: number }[] = [];
+      let checked = 0;
+      for (const el of document.querySelectorAll(selector)) {
+        const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
+        const box = el.getBoundingClientRect();
+        if (!own || box.width === 0 || box.height === 0) continue;
+        checked++;
+        const fg = rgba(getComputedStyle(el).color);
+        const bg = background(el);
+        // A translucent text colour is drawn over the background.
+        const drawn = [0, 1, 2].map((i) => fg[i]! * fg[3] + bg[i]! * (1 - fg[3]));
+        const [hi, lo] = [lum(drawn), lum(bg)].sort((a, b) => b - a);
+        const ratio = (hi! + 0.05) / (lo! + 0.05);
+        if (ratio < min) out.push({ what: `${el.localName}.${[...el.classList].join('.')}`, text: own.slice(0, 40), ratio: Math.round(ratio * 100) / 100 });
+      }
+      return { checked, low: out };
+    },
+    { selector, min },
+  );
+}
+
+/**
+ * Elements that stick out past the right edge of the viewport (not counting content inside a
+ * scrolling container, which scrolls on its own), and whether the page scrolls sideways.
+ */
+export function horizontalOverflow(page: Page): Promise<{ pageScrolls: boolean; outside: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (e: Element) => /auto|scroll|hidden|clip/.test(getComputedStyle(e).overflowX);
+    const outside: string[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= width + 0.5) continue;
+      let inScroller = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) if (scrolls(p)) inScroller = true;
+      if (!inScroller) outside.push(`${el.localName}.${[...el.classList].join('.')} right=${Math.round(box.right)}`);
+    }
+    return { pageScrolls: document.documentElement.scrollWidth > width, outside };
+  });
+}
