@@ -106,10 +106,32 @@ export class SidePanel {
     await this.page.getByLabel('Model', { exact: true }).fill(model);
   }
 
-  /** Types `text` and clicks Send. */
-  async send(text: string): Promise<void> {
-    await this.page.getByLabel('Message', { exact: true }).fill(text);
-    await this.page.getByRole('button', { name: 'Send', exact: true }).click();
+  /**
+   * Types `text` and clicks Send. A first disclosure of the conversation to a provider opens a
+   * confirmation (issue 6): with `confirm` (the default) it is accepted; with `confirm: false`
+   * it is left open for the test.
+   */
+  async send(text: string, opts: { confirm?: boolean } = {}): Promise<void> {
+    const box = this.page.getByLabel('Message', { exact: true });
+    await box.fill(text);
+    const sendButton = this.page.getByRole('button', { name: 'Send', exact: true });
+    await sendButton.click();
+    if (opts.confirm === false) return;
+    const dialog = this.page.getByRole('dialog', { name: /^Send this conversation to / });
+    // Settled: the confirmation opened, the draft was taken (sent), or the send was refused (error shown, draft kept: D2).
+    const outcome = await waitFor(
+      'the send to be taken, refused, or to ask for confirmation',
+      async () =>
+        (await dialog.isVisible())
+          ? 'dialog'
+          : (await box.inputValue()) !== text
+            ? 'sent'
+            : (await this.page.locator('[data-error-code]').count()) > 0 && (await sendButton.isEnabled())
+              ? 'refused'
+              : undefined,
+      5_000,
+    ).catch(() => 'unknown');
+    if (outcome === 'dialog') await dialog.getByRole('button', { name: 'Disclose and send' }).click();
   }
 
   /**
