@@ -1,9 +1,10 @@
 import 'fake-indexeddb/auto';
+import { unwrap } from 'idb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Transcript, Turn } from '../transcript/schema';
 import { ConversationStore } from './conversations';
 import { openBatonDb, type BatonDb } from './db';
-import { dedupeKey, importConversations } from './import-store';
+import { dedupeKey, importConversations, isQuotaError, STORAGE_FULL } from './import-store';
 
 let n = 0;
 let db: BatonDb | undefined;
@@ -123,5 +124,55 @@ describe('importConversations', () => {
     const got = await store.get(id);
     expect(got.turns[1]).toEqual(answer('a1', 'partial', { status: 'interrupted' }));
     expect(got.record).toMatchObject({ title: 'Imported conversation', createdAt: NOW, updatedAt: NOW, turnCount: 2, preview: 'partial' });
+  });
+
+  it('D2 storage full: the conversation being written and every later one are left out whole, earlier ones stay', async () => {
+    const { db, store } = await open();
+    await importConversations(db, [conv('old', [user('u1', 'kept')])], { now: NOW });
+    const before = { convs: await db.getAll('conversations'), turns: await db.getAll('turns') };
+    // Fault injection on the raw IndexedDB objects (under idb's wrappers): from the second turn
+    // written on, a write fails as a full disk makes it fail.
+    let writes = 0;
+    const raw = unwrap(db) as IDBDatabase;
+    const transaction = raw.transaction;
+    raw.transaction = function (this: IDBDatabase, ...args: Parameters<IDBDatabase['transaction']>) {
+      const t = transaction.apply(this, args);
+      const objectStore = t.objectStore;
+      t.objectStore = function (this: IDBTransaction, name: string) {
+        const s = objectStore.call(this, name);
+        const add = s.add;
+        if (name === 'turns')
+          s.add = function (this: IDBObjectStore, ...a: Parameters<IDBObjectStore['add']>) {
+            if (++writes > 1) throw new DOMException('quota', 'QuotaExceededError');
+            return add.apply(this, a);
+          };
+        return s;
+      };
+      return t;
+    } as IDBDatabase['transaction'];
+    const out = await importConversations(db, [conv('a', [user('u1', 'x')]), conv('b', [user('u1', 'y'), answer('a1', 'z')]), conv('c', [user('u1', 'w')])], { now: LATER });
+    raw.transaction = transaction;
+    expect(out).toEqual({
+      imported: [{ id: 'chatgpt-export:a', title: 'Chat a', turns: 1 }],
+      duplicates: [],
+      failed: [
+        { id: 'chatgpt-export:b', title: 'Chat b', reason: STORAGE_FULL },
+        { id: 'chatgpt-export:c', title: 'Chat c', reason: STORAGE_FULL },
+      ],
+    });
+    expect((await store.list()).map((c) => c.id).sort()).toEqual(['chatgpt-export:a', 'chatgpt-export:old']);
+    // The earlier conversation's records are byte-identical.
+    expect(await db.get('conversations', 'chatgpt-export:old')).toEqual(before.convs[0]);
+    expect((await db.getAll('turns')).filter((r) => r.conversationId === 'chatgpt-export:old')).toEqual(before.turns);
+    expect(await store.getRecord('chatgpt-export:b')).toBeUndefined();
+  });
+
+  it('D2 recognises a quota error, also inside an AbortError', () => {
+    expect([
+      isQuotaError(new DOMException('q', 'QuotaExceededError')),
+      isQuotaError(Object.assign(new DOMException('a', 'AbortError'), { inner: new DOMException('q', 'QuotaExceededError') })),
+      isQuotaError(new DOMException('a', 'AbortError')),
+      isQuotaError(new Error('x')),
+    ]).toEqual([true, true, false, false]);
   });
 });

@@ -134,10 +134,14 @@ export interface ImportBatchOptions {
  * stored id is the transcript's id (importers derive it from the source id, so it is stable),
  * or `import:<hash>` when that id is longer than the protocol's 200 characters.
  *
+ * When storage is full (`QuotaExceededError`, D2) the conversation being written and every later
+ * one are listed in `failed` with {@link STORAGE_FULL}; conversations already imported stay.
+ *
  * Never throws for bad transcripts; only for a database that cannot be read at all.
  */
 export async function importConversations(db: BatonDb, transcripts: readonly Transcript[], opts: ImportBatchOptions): Promise<ImportOutcome> {
   const out: ImportOutcome = { imported: [], duplicates: [], failed: [] };
+  let full = false;
   const byKey = new Map<string, ConversationRecord>();
   for (const rec of await db.getAll('conversations')) {
     const k = storedKey(rec);
@@ -150,6 +154,10 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
       t = decodeTranscript(input);
     } catch (e) {
       out.failed.push({ ...label, reason: `not a valid transcript: ${(e as Error).message}` });
+      continue;
+    }
+    if (full) {
+      out.failed.push({ ...label, reason: STORAGE_FULL });
       continue;
     }
     const key = dedupeKey(t);
@@ -175,7 +183,14 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
         continue;
       }
     } catch (e) {
-      out.failed.push({ id, ...(t.title !== undefined ? { title: t.title } : {}), reason: `could not be stored (nothing was written): ${describe(e)}` });
+      const title = t.title !== undefined ? { title: t.title } : {};
+      if (isQuotaError(e)) {
+        // D2: storage is full — this conversation and every later one are left out whole; nothing is half-written.
+        full = true;
+        out.failed.push({ id, ...title, reason: STORAGE_FULL });
+        continue;
+      }
+      out.failed.push({ id, ...title, reason: `could not be stored (nothing was written): ${describe(e)}` });
       continue;
     }
     byKey.set(key, rec);
@@ -191,6 +206,17 @@ function duplicateReason(existing: ConversationRecord, key: string, hash: string
   if (same && stamp) return 'already imported; the file holds a different version — delete the stored one to import this one';
   if (same) return `already in Baton (same source ${existing.source?.kind ?? ''})`.replace(/ \)$/, ')');
   return 'a conversation with this id is already in Baton';
+}
+
+/** The reason given for conversations not stored because the browser's storage is full (D2). */
+export const STORAGE_FULL = 'not stored: the browser storage for Baton is full (nothing was written); free some space and import the file again';
+
+/** A `QuotaExceededError`, or an `AbortError` whose inner error is one (D2). */
+export function isQuotaError(e: unknown): boolean {
+  const name = (x: unknown) => (typeof x === 'object' && x !== null ? (x as { name?: unknown }).name : undefined);
+  if (name(e) === 'QuotaExceededError') return true;
+  const inner = typeof e === 'object' && e !== null ? ((e as { inner?: unknown; cause?: unknown }).inner ?? (e as { cause?: unknown }).cause) : undefined;
+  return name(e) === 'AbortError' && name(inner) === 'QuotaExceededError';
 }
 
 function describe(e: unknown): string {
