@@ -11,6 +11,9 @@ const PROVIDER_ORIGINS = [
   'https://generativelanguage.googleapis.com/*',
 ];
 
+/** The only pages the capture content script runs on (security-requirements.md N1, M2). */
+const CHAT_SITES = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'];
+
 /** Endpoints a person may add (OpenRouter, a proxy, Ollama or LM Studio on this machine). */
 const OPTIONAL_ORIGINS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
 
@@ -40,6 +43,9 @@ export default defineConfig({
     // The toolbar button opens the side panel (Chrome) or toggles the sidebar (Firefox).
     ...(browser === 'chrome' ? { action: { default_title: 'Open Baton' } } : {}),
     host_permissions: [...PROVIDER_ORIGINS, ...(TEST_BUILD ? ['http://127.0.0.1/*'] : [])],
+    // The chat sites' capture script (entrypoints/capture.ts, an unlisted script: WXT's content-script
+    // wrapper would add window postMessage and DOM CustomEvent bridges, M5): exactly three sites, top frame only (N1).
+    content_scripts: [{ matches: [...CHAT_SITES], js: ['capture.js'], all_frames: false, run_at: 'document_idle' }],
     // Custom endpoints: granted at runtime from the click that saves them (N1). Firefox's MV2
     // build takes them as optional_permissions.
     ...(browser === 'firefox'
