@@ -3,11 +3,13 @@ import { sdkTransport } from '../lib/background/sdk-transport';
 
 // Every listener is registered synchronously inside registerBackground (L1); logic lives in lib/background.
 export default defineBackground(() => {
-  const { ready } = registerBackground(sdkTransport);
+  const { ready, capture } = registerBackground(sdkTransport);
   // WXT wraps the background in a closure: test builds expose the engine for end-to-end tests (toolchain.md).
   if (__BATON_TEST_BUILD__) {
     const g = globalThis as { batonReady?: unknown; batonStartup?: { evaluatedMs: number; readyMs?: number } };
     g.batonReady = ready;
+    // The context-menu click handler, called by test/e2e/capture.e2e.ts with the data Chrome passes (issue 7).
+    (globalThis as { batonCapture?: unknown }).batonCapture = capture;
     // Start-up marks for bench/chromium-startup.ts, in ms since the worker's time origin.
     const marks: { evaluatedMs: number; readyMs?: number } = (g.batonStartup = { evaluatedMs: performance.now() });
     void ready.then(() => (marks.readyMs = performance.now()));

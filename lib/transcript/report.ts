@@ -126,3 +126,25 @@ export class ReportBuilder {
     };
   }
 }
+
+/**
+ * Adds `report` to a converter's result as an enumerable property that runs `builder.finish()` on
+ * first read and then holds the report as plain data: a request that is only sent never builds
+ * the per-block entries (issue 9, conversion cost), while any reader — `JSON.stringify`, a spread,
+ * `structuredClone`, a test's `toEqual` — sees the same report as an eager `finish()` would give.
+ * The builder must receive no more fates after this call.
+ */
+export function withLazyReport<T extends object>(result: T, builder: ReportBuilder): T & { report: ConversionReport } {
+  return Object.defineProperty(result, 'report', {
+    enumerable: true,
+    configurable: true,
+    get(this: T): ConversionReport {
+      const report = builder.finish();
+      Object.defineProperty(this, 'report', { value: report, enumerable: true, writable: true, configurable: true });
+      return report;
+    },
+    set(this: T, value: ConversionReport) {
+      Object.defineProperty(this, 'report', { value, enumerable: true, writable: true, configurable: true });
+    },
+  }) as T & { report: ConversionReport };
+}

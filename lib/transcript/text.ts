@@ -76,6 +76,12 @@ export function repairSurrogatesDeep<T>(value: T): T {
 
 /** True for an empty or whitespace-only string (X4, A-E1). */
 export function isBlank(s: string): boolean {
+  // Fast path: a printable ASCII first or last character is not whitespace (no trimmed copy made).
+  if (s.length === 0) return true;
+  const first = s.charCodeAt(0);
+  if (first > 32 && first < 127) return false;
+  const last = s.charCodeAt(s.length - 1);
+  if (last > 32 && last < 127) return false;
   return s.trim().length === 0;
 }
 

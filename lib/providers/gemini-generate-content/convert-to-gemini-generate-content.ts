@@ -11,7 +11,7 @@ import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import type { IdPolicy } from '../../transcript/ids';
 import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
-import { ReportBuilder } from '../../transcript/report';
+import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
@@ -105,7 +105,7 @@ export function encodeGeminiGenerateContent(transcript: Transcript, target: Reso
   if (thinkingConfig) body.generationConfig.thinkingConfig = thinkingConfig;
   // Key order as the SDK writes it: contents, systemInstruction, tools, toolConfig, generationConfig.
   const { generationConfig, ...rest } = body;
-  return { api: GEMINI_API, model: target.model, body: { ...rest, generationConfig }, report: report.finish() };
+  return withLazyReport({ api: GEMINI_API, model: target.model, body: { ...rest, generationConfig } }, report);
 }
 
 /** One prepared turn → one draft content. Roles `user`/`model` only (G-R1); function responses are `user` (G-R2). */

@@ -9,7 +9,7 @@ import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import { prepareTranscript, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
-import { ReportBuilder } from '../../transcript/report';
+import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
@@ -61,7 +61,7 @@ export function convertToOpenAIChat(transcript: Transcript, target: ConvertTarge
   if (tools.length > 0) body.tools = tools;
   if (prepared.toolChoiceNone && tools.length > 0) body.tool_choice = 'none'; // X8
   Object.assign(body, reasoningParams(resolved, info, profile, report));
-  return { api: 'openai-chat', model: resolved.model, body, report: report.finish() };
+  return withLazyReport({ api: 'openai-chat' as const, model: resolved.model, body }, report);
 }
 
 /** System message, then one message per prepared user and assistant turn and one per tool result. */
