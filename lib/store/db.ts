@@ -12,6 +12,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationMeta } from '../messaging/protocol';
 import type { Transcript, Turn } from '../transcript/schema';
+import { isQuotaExceeded, storageFullError } from './quota';
 
 export const DB_NAME = 'baton';
 /** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
@@ -148,6 +149,7 @@ export async function openBatonDb(name = DB_NAME, hooks: OpenHooks = {}, version
  * Runs `work` in one transaction over `stores` and resolves after it commits (`tx.done`).
  * `work` must only await IndexedDB requests of this transaction (D5): any other await would let
  * the transaction auto-commit midway.
+ * @throws BatonError `storage_full` when the browser reports the storage full (D2), else what `work` or the commit threw.
  */
 export async function tx<S extends StoreName[], M extends 'readonly' | 'readwrite', R>(
   db: BatonDb,
@@ -168,6 +170,8 @@ export async function tx<S extends StoreName[], M extends 'readonly' | 'readwrit
       // already finished or aborted
     }
     await t.done.catch(() => undefined);
+    // D2: a full storage is one clear error; the transaction is aborted, so nothing is half-written.
+    if (isQuotaExceeded(e, t.error)) throw storageFullError();
     throw e;
   }
 }
