@@ -155,6 +155,22 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
     expect(await options.locator('[data-export-note]').textContent()).toBe(`Exported 3 conversations to ${md.name}.`);
   });
 
+  it('I2 a file with __proto__ / constructor / prototype keys imports without polluting any prototype', async () => {
+    const evil = path.join(tmp, 'evil.baton.json');
+    fs.writeFileSync(
+      evil,
+      '{"format":"baton.transcript","version":1,"id":"evil-1","title":"Evil","__proto__":{"polluted":"yes"},' +
+        '"turns":[{"id":"u1","role":"user","blocks":[{"type":"text","text":"hi","constructor":{"prototype":{"polluted":"yes"}}}]}],' +
+        '"meta":{"x":{"__proto__":{"polluted":"yes"}}}}',
+    );
+    expect(await importThrough(evil)).toBe('evil.baton.json: Imported 1 conversation.');
+    expect(await browser.evalInWorker(() => [({} as { polluted?: unknown }).polluted, Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')], undefined)).toEqual([undefined, false]);
+    expect(await options.evaluate(() => (({}) as { polluted?: unknown }).polluted ?? 'absent')).toBe('absent');
+    const stored = await storedTurns(options, 'evil-1');
+    expect(stored).toEqual([{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }]);
+    expect(JSON.stringify((await readDb(options)).conversations.find((c) => c.id === 'evil-1'))).not.toContain('polluted');
+  });
+
   it('N2: keys went only to their own origins', () => {
     expect(expectKeysOnlyToTheirOrigins(fakes)).toBeGreaterThanOrEqual(1);
   });
