@@ -28,7 +28,7 @@ export function summaryLine(p: DisclosurePreview, providerName: string): string 
   if (!p.allowed) return `Not sent to ${providerName}: ${p.forbidden ?? 'the disclosure policy forbids it'}`;
   const parts = [`${p.includedTurns} of ${plural(p.turns, 'turn')}`, `~${formatTokens(p.estimatedInputTokens)} tokens`];
   const cost = formatCost(p.estimatedCostUsd);
-  if (cost) parts.push(`~${cost}`);
+  if (cost) parts.push(cost.startsWith('<') ? cost : `~${cost}`);
   parts.push(`to ${providerName} ${p.target.model}`);
   if (p.thinkingDropped) parts.push(`${plural(p.thinkingDropped, 'thinking block')} dropped`);
   if (p.imagesOmitted) parts.push(`${plural(p.imagesOmitted, 'image')} omitted`);

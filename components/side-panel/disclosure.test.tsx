@@ -84,6 +84,7 @@ describe('disclosure text', () => {
     expect(summaryLine(preview({ turns: 20, includedTurns: 14, thinkingDropped: 2, imagesOmitted: 1, droppedByReason: { excluded: 1, 'over-budget': 5 } }), 'Anthropic')).toBe(
       '14 of 20 turns · ~3.2k tokens · ~$0.01 · to Anthropic gpt-5 · 2 thinking blocks dropped · 1 image omitted · 1 turn left out · 5 old turns over the limit',
     );
+    expect(summaryLine(preview({ estimatedCostUsd: 0.001, estimatedInputTokens: 40, thinkingDropped: 0 }), 'OpenAI')).toBe('3 of 3 turns · ~40 tokens · <$0.01 · to OpenAI gpt-5');
     expect(summaryLine(preview({ allowed: false, forbidden: 'locked to openai' }), 'Anthropic')).toBe('Not sent to Anthropic: locked to openai');
   });
 });

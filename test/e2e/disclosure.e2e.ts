@@ -1,0 +1,113 @@
+/**
+ * Issue 6 end to end, through the side panel UI against the fake providers: the request the
+ * preview shows ("View request") is the JSON the provider then receives; Cancel on the
+ * first-disclosure confirmation sends nothing; the ledger lists both providers after a switch;
+ * a screenshot of the expanded preview (`test-results/screenshots/disclosure-preview.png`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DisclosureLedger } from '../../lib/messaging/disclosure-types';
+import { expectValid, findKeyMaterial, posts, startFakes, type FakeSet } from './fakes';
+import { ExtensionBrowser, waitFor } from './harness';
+import { configureProviders, request, SidePanel } from './pages';
+import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
+
+warnIfNoChromium('disclosure.e2e.ts');
+
+const SHOTS = path.join(ROOT, 'test-results/screenshots');
+
+describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (issue 6)', () => {
+  let fakes: FakeSet;
+  let browser: ExtensionBrowser;
+  let page: Page;
+  let panel: SidePanel;
+
+  beforeAll(async () => {
+    fakes = await startFakes();
+    browser = await ExtensionBrowser.launch();
+    const options = await browser.openPage('options.html');
+    await configureProviders(options, fakes);
+    await options.close();
+    page = await browser.openPage('sidepanel.html');
+    await page.setViewportSize({ width: 420, height: 1000 });
+    panel = new SidePanel(page);
+    await panel.ready();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await fakes?.close();
+  });
+
+  const summary = () => page.locator('[data-disclosure-summary]');
+
+  it('preview = received body; Cancel sends nothing; the ledger lists both providers', async () => {
+    // A new conversation's first message discloses nothing earlier: no confirmation.
+    fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'Hello from OpenAI.' });
+    await panel.choose('openai', 'gpt-5.5');
+    await panel.send('Hi, please remember the number 42.', { confirm: false });
+    expect(await panel.waitForAnswer(1)).toBe('complete');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    const conversationId = await panel.currentConversationId();
+
+    // Switch to Anthropic and type: the line refreshes for the new target and draft.
+    await panel.choose('anthropic', 'claude-sonnet-4-6');
+    const draft = 'And you, Claude: which number was it?';
+    await page.getByLabel('Message', { exact: true }).fill(draft);
+    await waitFor('the preview for Anthropic', async () => ((await summary().textContent()) ?? '').includes('to Anthropic claude-sonnet-4-6') || undefined);
+    expect(await summary().textContent()).toMatch(/^3 of 3 turns · ~\d+ tokens · (~\$\d+\.\d\d · |<\$0\.01 · )?to Anthropic claude-sonnet-4-6$/);
+
+    // Expand it and view the request.
+    await summary().click();
+    await page.getByRole('button', { name: 'View request', exact: true }).click();
+    const shown = JSON.parse((await page.getByLabel('Request body').textContent()) ?? '') as { messages: unknown[] };
+    expect(shown.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Hi, please remember the number 42.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello from OpenAI.' }] },
+      { role: 'user', content: [{ type: 'text', text: draft }] },
+    ]);
+    expect(findKeyMaterial(JSON.stringify(shown))).toEqual([]);
+    expect(await page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-included')))).toEqual(['true', 'true', 'true']);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'disclosure-preview.png'), fullPage: true });
+    expect(fs.statSync(path.join(SHOTS, 'disclosure-preview.png')).size).toBeGreaterThan(1000);
+
+    // Anthropic has not received this conversation: Send asks first; Cancel sends nothing.
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send this conversation to Anthropic?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('2 earlier turns and your new message (3 of 3 turns)');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts(fakes.anthropic)).toEqual([]);
+    expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe(draft);
+
+    // Confirmed: the provider receives exactly the body the preview showed.
+    fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'It was 42.' });
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Disclose and send', exact: true }).click();
+    expect(await panel.waitForAnswer(2)).toBe('complete');
+    const received = posts(fakes.anthropic);
+    expect(received).toHaveLength(1);
+    expectValid(received[0]!);
+    expect(received[0]!.body).toEqual(shown);
+
+    // The ledger: both providers, per conversation and per turn.
+    const ledger = await request<DisclosureLedger>(page, 'listDisclosures', { conversationId });
+    expect(ledger.seenBy.map((s) => [s.providerId, s.endpoint, s.sends])).toEqual([
+      ['openai', new URL(fakes.baseUrls.openai).origin, 1],
+      ['anthropic', new URL(fakes.baseUrls.anthropic).origin, 1],
+    ]);
+    expect(ledger.entries.map((e) => [e.providerId, e.status, e.turns.length])).toEqual([['openai', 'completed', 1], ['anthropic', 'completed', 3]]);
+    // And in the panel: "Who has seen this?".
+    await page.getByLabel('Message', { exact: true }).fill('One more');
+    await waitFor('a fresh preview', async () => ((await summary().textContent()) ?? '').startsWith('5 of 5 turns') || undefined);
+    if ((await page.getByRole('button', { name: 'Who has seen this?' }).count()) === 0) await summary().click();
+    await page.getByRole('button', { name: 'Who has seen this?' }).click();
+    const providers = page.getByRole('list', { name: 'Providers' });
+    await providers.waitFor();
+    expect(await providers.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-seen-provider')))).toEqual(['openai', 'anthropic']);
+  });
+});
