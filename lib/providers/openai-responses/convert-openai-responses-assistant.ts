@@ -160,7 +160,7 @@ function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeInd
     if (pb.ref) last.refs.push(pb.ref);
     return;
   }
-  const item: AssistantMessageItem = { type: 'message', role: 'assistant', ...(id ? { id } : {}), ...(phase ? { phase } : {}), content: [part] };
+  const item: AssistantMessageItem = id || phase ? { type: 'message', role: 'assistant', ...(id ? { id } : {}), ...(phase ? { phase } : {}), content: [part] } : { type: 'message', role: 'assistant', content: [part] };
   out.push(orphans.apply({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant', messageKey: key }, ctx.report));
 }
 
@@ -178,7 +178,7 @@ function reasoningItem(b: ThinkingBlock, pb: PreparedBlock, index: NativeIndex |
   const summary = native && Array.isArray(native.summary) ? (native.summary.filter(isSummary) as ReasoningItem['summary']) : isBlank(b.text) ? [] : [{ type: 'summary_text' as const, text: b.text }];
   const nativeId = typeof native?.id === 'string' ? native.id : metaItemId(b);
   const id = ctx.omitReasoningIds ? undefined : nativeId;
-  return { type: 'reasoning', ...(id ? { id } : {}), summary, encrypted_content: b.signature };
+  return id ? { type: 'reasoning', id, summary, encrypted_content: b.signature } : { type: 'reasoning', summary, encrypted_content: b.signature };
 }
 
 /** The Responses item id a reader kept in `meta.itemId` (`msg_…`, `rs_…`, `fc_…`), if any. */
@@ -206,7 +206,7 @@ function functionCall(b: ToolCallBlock, pb: PreparedBlock, index: NativeIndex | 
   const serialised = JSON.stringify(b.input ?? {});
   // The model's own argument text, byte for byte, when it still says exactly what the block says.
   const args = typeof native?.arguments === 'string' && sameJson(native.arguments, serialised) ? native.arguments : serialised;
-  return { type: 'function_call', ...(id ? { id } : {}), call_id: b.id, name: b.name, arguments: args };
+  return id ? { type: 'function_call', id, call_id: b.id, name: b.name, arguments: args } : { type: 'function_call', call_id: b.id, name: b.name, arguments: args };
 }
 
 /** True when `text` parses to the value whose `JSON.stringify` is `serialised`. */

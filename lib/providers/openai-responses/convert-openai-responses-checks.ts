@@ -14,8 +14,12 @@ import type { ResponsesInputItem } from './convert-openai-responses-types';
  * @param entries every encoded item in request order (not mutated).
  */
 export function checkEntries(entries: readonly Entry[], report: ReportBuilder): ResponsesInputItem[] {
-  const valid = entries.flatMap((e) => replaceInvalid(e, report));
-  return dropTrailingReasoning(pairCalls(valid, report), report).map((e) => e.item);
+  const valid: Entry[] = [];
+  for (const e of entries) {
+    if (e.invalid === undefined) valid.push(e);
+    else for (const f of fallback(e, e.item.type, e.invalid, report)) valid.push(f);
+  }
+  return dropTrailingReasoning(pairCalls(valid, report), report);
 }
 
 /** Turns an entry into its text fallback (or removes it), reporting why. */
@@ -27,40 +31,51 @@ function fallback(e: Entry, type: string, why: string, report: ReportBuilder): E
   return item ? [{ item, refs: e.refs, turn: e.turn, role: e.role }] : [];
 }
 
-function replaceInvalid(e: Entry, report: ReportBuilder): Entry[] {
-  return e.invalid === undefined ? [e] : fallback(e, e.item.type, e.invalid, report);
-}
-
 /** R-T3, X1: a client tool call must be answered in the same request, once, and an output needs its call. */
 function pairCalls(list: Entry[], report: ReportBuilder): Entry[] {
-  const keysOf = (type: string): Set<string> => {
-    const s = new Set<string>();
-    for (const e of list) if (e.item.type === type) for (const k of pairingKeys(e.item as JsonObject)) s.add(k);
-    return s;
-  };
+  // Pairing keys of every call and output type in the list, built on first need.
   const cache = new Map<string, Set<string>>();
   const present = (type: string): Set<string> => {
-    if (!cache.has(type)) cache.set(type, keysOf(type));
-    return cache.get(type)!;
+    let keys = cache.get(type);
+    if (keys === undefined) {
+      keys = new Set<string>();
+      for (const e of list) if (e.item.type === type) for (const k of pairingKeys(e.item as JsonObject)) keys.add(k);
+      cache.set(type, keys);
+    }
+    return keys;
   };
-  const sent = new Set<string>(); // `type\0key` of the calls and outputs already in the list
-  return list.flatMap((e) => {
+  const sent = new Map<string, Set<string>>(); // keys of the calls and outputs already in the list, by type
+  const out: Entry[] = [];
+  for (const e of list) {
     const type = e.item.type;
     const partner = OUTPUT_OF[type] ?? CALL_OF[type];
-    if (partner === undefined) return [e];
-    const keys = pairingKeys(e.item as JsonObject);
-    if (keys.length === 0) return [e];
+    const keys = partner === undefined ? [] : pairingKeys(e.item as JsonObject);
+    if (partner === undefined || keys.length === 0) {
+      out.push(e);
+      continue;
+    }
+    let sentOfType = sent.get(type);
+    if (sentOfType === undefined) sent.set(type, (sentOfType = new Set<string>()));
+    const done = sentOfType;
     // X1: one call per call_id, answered by exactly one output.
-    if (keys.every((k) => sent.has(`${type}\u0000${k}`))) return fallback(e, type, `a second ${type} with call_id ${keys[0]!}, X1`, report);
-    if (!keys.some((k) => present(partner).has(k))) return fallback(e, type, `no ${partner} with its call_id in this request, R-T3`, report);
-    for (const k of keys) sent.add(`${type}\u0000${k}`);
-    return [e];
-  });
+    if (keys.every((k) => done.has(k))) {
+      for (const f of fallback(e, type, `a second ${type} with call_id ${keys[0]!}, X1`, report)) out.push(f);
+      continue;
+    }
+    const partners = present(partner);
+    if (!keys.some((k) => partners.has(k))) {
+      for (const f of fallback(e, type, `no ${partner} with its call_id in this request, R-T3`, report)) out.push(f);
+      continue;
+    }
+    for (const k of keys) done.add(k);
+    out.push(e);
+  }
+  return out;
 }
 
-/** R-K1: a reasoning item must be followed by the item it produced, in the same turn. */
-function dropTrailingReasoning(list: Entry[], report: ReportBuilder): Entry[] {
-  const out: Entry[] = [];
+/** R-K1: a reasoning item must be followed by the item it produced, in the same turn. Returns the items. */
+function dropTrailingReasoning(list: Entry[], report: ReportBuilder): ResponsesInputItem[] {
+  const out: ResponsesInputItem[] = [];
   for (let i = 0; i < list.length; i++) {
     const e = list[i]!;
     if (e.item.type === 'reasoning') {
@@ -72,7 +87,7 @@ function dropTrailingReasoning(list: Entry[], report: ReportBuilder): Entry[] {
         continue;
       }
     }
-    out.push(e);
+    out.push(e.item);
   }
   return out;
 }

@@ -10,7 +10,7 @@
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
 import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
-import type { BlockRef, ReportBuilder } from '../../transcript/report';
+import { withLazyReport, type BlockRef, type ReportBuilder } from '../../transcript/report';
 import type { Block, Transcript, Turn } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { lookupModel } from '../../models/registry';
@@ -76,10 +76,11 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
   const ctx: AssistantContext = {
     report,
     ids: prepared.ids,
-    sources: new Map<string, Turn>(transcript.turns.map((t) => [t.id, t])),
+    sources: turnsById(transcript.turns),
     omitReasoningIds: isAzure(resolved),
   };
-  const entries = prepared.turns.flatMap((turn, i) => encodeTurn(turn, i, ctx));
+  const entries: Entry[] = [];
+  for (let i = 0; i < prepared.turns.length; i++) for (const e of encodeTurn(prepared.turns[i]!, i, ctx)) entries.push(e);
   const input = mergeUserMessages(checkEntries(entries, report));
 
   const reasoning = reasoningParam(resolved, info, report);
@@ -94,7 +95,14 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
     ...toolsOf(prepared),
     ...(reasoning ? { reasoning } : {}),
   };
-  return { api: RESPONSES_API, model: resolved.model, body, report: report.finish() };
+  return withLazyReport({ api: RESPONSES_API, model: resolved.model, body }, report);
+}
+
+/** Input turns by id. */
+function turnsById(turns: readonly Turn[]): Map<string, Turn> {
+  const map = new Map<string, Turn>();
+  for (const t of turns) map.set(t.id, t);
+  return map;
 }
 
 /**
