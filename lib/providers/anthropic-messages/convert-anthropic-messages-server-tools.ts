@@ -24,8 +24,10 @@ export function dropUnansweredServerTools(messages: DraftMessage[], report: Repo
   const seenCalls = new Set<unknown>();
   const seenResults = new Set<unknown>();
   const drop = (ref: DraftMessage['blocks'][number]['ref'], why: string) => (ref ? report.add(ref, 'dropped', why) : report.warn(`dropped: ${why}`));
+  // Only messages holding a server tool call or result need the checks below (the usual request has none).
+  if (!messages.some((m) => m.role === 'assistant' && m.blocks.some(isServerBlock))) return messages;
   return messages.map((m, i) => {
-    if (m.role !== 'assistant') return m;
+    if (m.role !== 'assistant' || !m.blocks.some(isServerBlock)) return m;
     const keepUnanswered = onlyToolResults(messages[i + 1]);
     const answered = new Set<unknown>();
     for (const { block } of m.blocks) if (isObject(block) && typeof block.tool_use_id === 'string') answered.add(block.tool_use_id);
@@ -48,6 +50,9 @@ export function dropUnansweredServerTools(messages: DraftMessage[], report: Repo
 }
 
 const isServerResult = ({ block }: DraftBlock): boolean => SERVER_TOOL_RESULT_TYPES.has(block.type);
+/** A block {@link dropUnansweredServerTools} looks at: a server tool call, or a non-client result naming a call. */
+const isServerBlock = ({ block }: DraftBlock): boolean =>
+  isObject(block) && (SERVER_CALL_TYPES.has(String(block.type)) || (typeof block.tool_use_id === 'string' && block.type !== 'tool_result'));
 /** A block's field, read loosely (verbatim blocks are typed only by `type`). */
 const field = ({ block }: DraftBlock, key: 'id' | 'tool_use_id'): unknown => (block as Record<string, unknown>)[key];
 
@@ -60,6 +65,7 @@ const field = ({ block }: DraftBlock, key: 'id' | 'tool_use_id'): unknown => (bl
  * messages that become empty for {@link compactMessages} to remove.
  */
 export function moveServerToolResults(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
+  if (!messages.some((m) => m.role === 'user' && m.blocks.some(isServerResult))) return messages;
   const out = messages.map((m) => ({ ...m, blocks: [...m.blocks] }));
   out.forEach((m, i) => {
     if (m.role !== 'user' || !m.blocks.some(isServerResult)) return;

@@ -48,10 +48,13 @@ const isThinking = (b: AnthropicContentBlock): boolean => b.type === 'thinking' 
  * since thinking may not be moved or changed (A-K1).
  */
 export function enforceThinkingFirst(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
-  return messages.map((m) => {
-    if (m.role !== 'assistant' || !m.blocks.some((d) => isThinking(d.block)) || isThinking(m.blocks[0]!.block)) return m;
-    return { ...m, blocks: dropThinking(m.blocks, report, 'the message does not start with thinking once merged with the turn before it (A-K3)') };
-  });
+  let out: DraftMessage[] | undefined;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || m.blocks.length === 0 || isThinking(m.blocks[0]!.block) || !m.blocks.some((d) => isThinking(d.block))) continue;
+    (out ??= messages.slice())[i] = { ...m, blocks: dropThinking(m.blocks, report, 'the message does not start with thinking once merged with the turn before it (A-K3)') };
+  }
+  return out ?? messages;
 }
 
 /**
@@ -98,18 +101,41 @@ export function trimFinalAssistant(messages: DraftMessage[], report: ReportBuild
  */
 export function compactMessages(messages: readonly DraftMessage[]): DraftMessage[] {
   const out: DraftMessage[] = [];
+  let owned = false; // the last message of `out` is a merge made here, whose blocks may be appended to
   for (const m of messages) {
     if (m.blocks.length === 0) continue;
     const prev = out[out.length - 1];
-    if (prev && prev.role === m.role) out[out.length - 1] = { role: m.role, blocks: [...prev.blocks, ...m.blocks] };
-    else out.push(m);
+    if (prev && prev.role === m.role) {
+      if (owned) for (const d of m.blocks) prev.blocks.push(d);
+      else {
+        out[out.length - 1] = { role: m.role, blocks: prev.blocks.concat(m.blocks) };
+        owned = true;
+      }
+    } else {
+      out.push(m);
+      owned = false;
+    }
   }
-  return out.map((m) => {
-    if (m.role !== 'user') return m;
-    const results = m.blocks.filter((d) => d.block.type === 'tool_result');
-    if (results.length === 0 || results.length === m.blocks.length) return m;
-    return { role: m.role, blocks: [...results, ...m.blocks.filter((d) => d.block.type !== 'tool_result')] };
-  });
+  for (let i = 0; i < out.length; i++) {
+    const m = out[i]!;
+    if (m.role !== 'user') continue;
+    // A-T2: results first. Nothing to do when no non-result block comes before a result.
+    let sorted = true;
+    let other = false;
+    for (const d of m.blocks) {
+      if (d.block.type !== 'tool_result') other = true;
+      else if (other) {
+        sorted = false;
+        break;
+      }
+    }
+    if (sorted) continue;
+    const results: DraftBlock[] = [];
+    const rest: DraftBlock[] = [];
+    for (const d of m.blocks) (d.block.type === 'tool_result' ? results : rest).push(d);
+    out[i] = { role: m.role, blocks: results.concat(rest) };
+  }
+  return out;
 }
 
 function dropThinking(blocks: readonly DraftBlock[], report: ReportBuilder, why: string): DraftBlock[] {

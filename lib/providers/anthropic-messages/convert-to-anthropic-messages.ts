@@ -13,13 +13,13 @@ import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
 import { prepareTranscript, type PrepareCapabilities, type PreparedTurn } from '../../transcript/prepare';
-import type { ReportBuilder } from '../../transcript/report';
+import { withLazyReport, type ReportBuilder } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
 import { dropUnansweredServerTools, moveServerToolResults } from './convert-anthropic-messages-server-tools';
-import { encodeBlock } from './convert-anthropic-messages-blocks';
+import { encodeBlock, type EncodeContext } from './convert-anthropic-messages-blocks';
 import { dropDanglingCitations, replayNative } from './convert-anthropic-messages-native';
 import {
   compactMessages,
@@ -97,9 +97,14 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   const { report } = prepared;
   const maxTokens = resolveMaxTokens(resolved, info, report);
 
-  let messages = compactMessages(prepared.turns.map((turn) => encodeTurn(turn, report)));
-  messages = compactMessages(moveServerToolResults(messages, report)); // A-R1, A-T2
-  messages = compactMessages(dropUnansweredServerTools(messages, report));
+  const drafts: DraftMessage[] = new Array<DraftMessage>(prepared.turns.length);
+  for (let i = 0; i < prepared.turns.length; i++) drafts[i] = encodeTurn(prepared.turns[i]!, report);
+  let messages = compactMessages(drafts);
+  // Each step returns its input when it changes nothing; compacting again is needed only after a change.
+  const moved = moveServerToolResults(messages, report); // A-R1, A-T2
+  if (moved !== messages) messages = compactMessages(moved);
+  const answered = dropUnansweredServerTools(messages, report);
+  if (answered !== messages) messages = compactMessages(answered);
   messages = enforceThinkingFirst(messages, report); // A-K3
   let thinking = resolved.thinking ? thinkingConfig(info, maxTokens, report) : undefined;
   if (thinking && !toolLoopStartsWithThinking(messages)) {
@@ -110,8 +115,10 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   // `thinkingAlwaysOn` is an optional registry field (read loosely so this compiles before it lands).
   if (!resolved.thinking && (info as { thinkingAlwaysOn?: boolean }).thinkingAlwaysOn === true)
     report.warn(`${info.id} always thinks: thinking cannot be switched off for it`);
+  const beforeTail = messages;
   if (!thinking) messages = stripFinalThinking(messages, report); // A-K4
-  messages = compactMessages(trimFinalAssistant(messages, report)); // A-R4
+  messages = trimFinalAssistant(messages, report); // A-R4
+  if (messages !== beforeTail) messages = compactMessages(messages);
   messages = dropDanglingCitations(messages, report); // A-C1
 
   const body: AnthropicMessagesBody = {
@@ -125,7 +132,7 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   if (tools.length > 0) body.tools = tools.map((t) => encodeTool(t, report));
   if (prepared.toolChoiceNone) body.tool_choice = { type: 'none' }; // X8, A-T6
   if (thinking) body.thinking = thinking;
-  return { api: ANTHROPIC_API, model: resolved.model, body, report: report.finish() };
+  return withLazyReport({ api: ANTHROPIC_API, model: resolved.model, body }, report);
 }
 
 /** `max_tokens` in tokens: the caller's limit, else the registry default; never above a known model's maximum. */
@@ -147,8 +154,8 @@ function encodeTurn(turn: PreparedTurn, report: ReportBuilder): DraftMessage {
   const native = turn.native ? replayNative(turn, report) : undefined;
   if (native) return { role, blocks: native };
   const blocks: DraftBlock[] = [];
-  for (const pb of turn.blocks)
-    for (const block of encodeBlock(pb, { report, role })) blocks.push({ block, ...(pb.ref ? { ref: pb.ref } : {}) });
+  const ctx: EncodeContext = { report, role };
+  for (const pb of turn.blocks) for (const block of encodeBlock(pb, ctx)) blocks.push(pb.ref ? { block, ref: pb.ref } : { block });
   return { role, blocks };
 }
 
