@@ -6,10 +6,14 @@ import { sanitizeToFragment } from '../../components/markdown/sanitize';
 import { SidePanel } from '../../components/side-panel/side-panel';
 import { createClient } from '../../lib/messaging/client';
 import '../../components/base.css';
+import { zodWithoutEval } from '../../lib/messaging/zod-no-eval';
 import { applyTheme, loadTheme } from '../../lib/ui/theme';
 
 // D5: ask once for persistent storage, so the browser does not evict conversations under pressure.
 void navigator.storage?.persist?.().catch(() => false);
+
+// zod never probes for eval here (the CSP forbids it; see zod-no-eval.ts).
+zodWithoutEval();
 
 // The person's light/dark choice (or the system's), before the first paint.
 applyTheme(loadTheme());
