@@ -1,8 +1,11 @@
 import { registerBackground } from '../lib/background';
 import { sdkTransport } from '../lib/background/sdk-transport';
+import { zodWithoutEval } from '../lib/messaging/zod-no-eval';
 
 // Every listener is registered synchronously inside registerBackground (L1); logic lives in lib/background.
 export default defineBackground(() => {
+  // zod never probes for eval in the worker (the CSP forbids it; see zod-no-eval.ts).
+  zodWithoutEval();
   const { ready, capture } = registerBackground(sdkTransport);
   // WXT wraps the background in a closure: test builds expose the engine for end-to-end tests (toolchain.md).
   if (__BATON_TEST_BUILD__) {
