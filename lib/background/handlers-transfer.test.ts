@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { BackgroundEvent } from '../messaging/protocol';
 import { IMPORT_LIMITS, TRANSFER_REQUESTS } from '../messaging/transfer-protocol';
 import { ConversationStore } from '../store/conversations';
 import { openBatonDb, type BatonDb } from '../store/db';
@@ -17,7 +18,8 @@ const NOW = '2026-11-30T10:00:00.000Z';
 async function setup(exportPartChars?: number) {
   db = await openBatonDb(`transfer-test-${++n}`);
   const store = new ConversationStore(db);
-  return { db, store, h: createTransferHandlers({ store, now: () => NOW, ...(exportPartChars ? { exportPartChars } : {}) }) };
+  const events: BackgroundEvent[] = [];
+  return { db, store, events, h: createTransferHandlers({ store, now: () => NOW, broadcast: (e) => events.push(e), ...(exportPartChars ? { exportPartChars } : {}) }) };
 }
 
 const node = (id: string, parent: string | null, children: string[], message?: object) => ({ id, parent, children, ...(message ? { message } : {}) });
@@ -40,7 +42,7 @@ const zip = (files: Record<string, string>) => zipSync(Object.fromEntries(Object
 
 describe('importFile', () => {
   it('I3 imports a ChatGPT export zip (kind told from the content), then the same file again adds nothing', async () => {
-    const { store, h } = await setup();
+    const { store, h, events } = await setup();
     const data = b64(zip({ 'conversations.json': chatgpt, 'user.json': '{}' }));
     const first = await h.importFile({ name: 'export.zip', data, encoding: 'base64' }, 'extension');
     expect(first).toEqual({
@@ -56,7 +58,10 @@ describe('importFile', () => {
       ['user', [{ type: 'text', text: 'Weather in Oslo?' }]],
       ['assistant', [{ type: 'text', text: 'Rain, 4°C.' }]],
     ]);
+    // Open pages hear about each new conversation.
+    expect(events).toEqual(await Promise.all(['chatgpt-export:c-one', 'chatgpt-export:c-two'].map(async (id) => ({ type: 'conversationUpdated', meta: (await store.list()).find((c) => c.id === id) }))));
     const again = await h.importFile({ name: 'export.zip', data, encoding: 'base64' }, 'extension');
+    expect(events).toHaveLength(2);
     expect(again).toEqual({
       kind: 'chatgpt-export',
       file: 'export.zip',

@@ -7,11 +7,12 @@ import { IMPORTERS } from '../importers/import-file';
 import { decodeInput } from '../importers/input';
 import type { ImportKind, ImportOptions } from '../importers/types';
 import { isZip } from '../importers/zip';
+import type { BackgroundEvent } from '../messaging/protocol';
 import { EXPORT_PART_CHARS, IMPORT_LIMITS, type ExportFile, type ExportFormat, type ImportSummary, type SkippedItem } from '../messaging/transfer-protocol';
 import { CONVERSATION_SEPARATOR, transcriptsToMarkdown, transcriptToMarkdown } from '../export/markdown';
 import { decodeTranscript, TranscriptError } from '../transcript/codec';
 import type { Transcript } from '../transcript/schema';
-import type { ConversationStore } from '../store/conversations';
+import { metaOf, type ConversationStore } from '../store/conversations';
 import { importConversations, importStampOf } from '../store/import-store';
 import { BatonError } from './errors';
 import { detectImportKind } from './import-detect';
@@ -23,6 +24,8 @@ export interface TransferDeps {
   now(): string;
   /** Size of one `exportAll` part, in characters (default {@link EXPORT_PART_CHARS}; tests use a small one). */
   exportPartChars?: number;
+  /** Tells open pages: each imported conversation is announced as `conversationUpdated`, so their lists show it. */
+  broadcast?(event: BackgroundEvent): void;
 }
 
 type TransferHandlers = Pick<Handlers, 'importFile' | 'exportConversation' | 'exportAll'>;
@@ -110,6 +113,11 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
           throw e;
         }
         const outcome = await importConversations(d.store.db, read.result.conversations, { now: d.now(), ...(name ? { file: name } : {}) });
+        if (d.broadcast)
+          for (const c of outcome.imported) {
+            const rec = await d.store.getRecord(c.id);
+            if (rec) d.broadcast({ type: 'conversationUpdated', meta: metaOf(rec) });
+          }
         const skipped: SkippedItem[] = [
           ...read.result.skipped.map((s): SkippedItem => ({ ...(s.id !== undefined ? { id: s.id } : {}), ...(s.title !== undefined ? { title: s.title } : {}), why: 'invalid', reason: s.reason })),
           ...outcome.duplicates.map((s): SkippedItem => ({ ...s, why: 'duplicate' })),

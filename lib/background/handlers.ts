@@ -12,7 +12,7 @@ import type { Vault } from '../vault/vault';
 import { BatonError } from './errors';
 import { disclosureHandlers } from './handlers-disclosure';
 import { createVaultHandlers } from './handlers-vault';
-import { createTransferHandlers } from './handlers-transfer';
+import { createTransferHandlers, type TransferDeps } from './handlers-transfer';
 import { captureHandlers } from './handlers-capture';
 import type { CaptureService } from './capture';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
@@ -31,6 +31,8 @@ export interface HandlerDeps {
   newId(): string;
   /** Deletes every database record (keys included). */
   wipe(): Promise<void>;
+  /** Tells open pages about changes made outside a send (imported conversations). */
+  broadcast?: TransferDeps['broadcast'];
   /** Capture from chat pages (issue 7); without it the capture requests refuse. */
   capture?: CaptureService;
 }

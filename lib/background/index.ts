@@ -102,6 +102,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       now: () => new Date().toISOString(),
       newId: () => crypto.randomUUID(),
       capture,
+      broadcast,
       wipe: () =>
         tx(db, Object.values(STORES), 'readwrite', async (t) => {
           for (const name of Object.values(STORES)) await t.objectStore(name).clear();
