@@ -12,6 +12,7 @@ import { DisclosureBar } from './disclosure-bar';
 import { DisclosureConfirm } from './disclosure-confirm';
 import { useDisclosure, useLedger } from './disclosure-hooks';
 import { ConversationList } from './conversation-list';
+import { CaptureNotice } from './capture-notice';
 import { ErrorNotice } from './error-notice';
 import { TargetPicker } from './target-picker';
 import { ExportMenu, ImportEntry } from './transfer-actions';
@@ -106,6 +107,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
         />
       ) : null}
       <main class="chat">
+        <CaptureNotice turns={s.turns} />
         {s.loading ? (
           <p class="empty">Loading…</p>
         ) : (
