@@ -18,6 +18,8 @@ export interface LaunchOptions {
   extraExtensions?: string[];
   /** Profile directory to reuse; default a fresh temporary one (removed by `close()`). */
   profileDir?: string;
+  /** More Chromium flags (e.g. `--host-resolver-rules=…` to serve saved pages under their real host names). */
+  extraArgs?: string[];
 }
 
 /** `ServiceWorker.workerVersionUpdated` running states (CDP). */
@@ -92,7 +94,7 @@ export class ExtensionBrowser {
     this.context = await chromium.launchPersistentContext(this.profileDir, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [`--disable-extensions-except=${extensions.join(',')}`, `--load-extension=${extensions.join(',')}`, ...BASE_ARGS],
+      args: [`--disable-extensions-except=${extensions.join(',')}`, `--load-extension=${extensions.join(',')}`, ...BASE_ARGS, ...(this.opts.extraArgs ?? [])],
     });
     this.context.on('console', (m) => {
       const where = m.worker()?.url() ?? m.page()?.url() ?? '?';
