@@ -26,7 +26,7 @@ describe('classifyError', () => {
     expect(classifyError(e)).toBe(e);
   });
 
-  it('a fetch that refused a redirect (undici cause chain) is a provider error naming the redirect (N3)', () => {
+  it('N3 a fetch that refused a redirect (undici cause chain) is a provider error naming the redirect', () => {
     const err = new Error('Connection error.', { cause: new TypeError('fetch failed', { cause: new Error('unexpected redirect') }) });
     expect(classifyError(err)).toMatchObject({ code: 'provider_error', retryable: false, providerType: 'redirect', message: expect.stringMatching(/redirect/) });
   });

@@ -100,7 +100,7 @@ describe.each(APIS)('%s', (api) => {
     expect(run.error).toMatchObject({ code: 'network', midStream: true, retryable: false });
   });
 
-  it('refuses a redirect: a provider error naming it, and the target receives nothing (N3)', async () => {
+  it('N3 refuses a redirect: a provider error naming it, and the target receives nothing (x-api-key and x-goog-api-key included)', async () => {
     fake.enqueue(FAKE_API[api], { kind: 'error', status: 302, headers: { location: `${other.url}/v1/messages` } });
     const run = await runStream(conn(), bodyFor(simple, api));
     expect(run.error).toBeInstanceOf(TransportError);
