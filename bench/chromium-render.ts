@@ -5,7 +5,9 @@
  * against the floor: a naive re-render of the whole message per chunk (marked + DOMPurify on the
  * full text, with Baton's own renderer and sanitiser settings, replacing the container's
  * children). Per chunk, timed in the page: the update plus the style and layout it causes (a
- * forced `offsetHeight`), each chunk in its own task.
+ * forced `offsetHeight`), each chunk in its own task. The floor keeps no state between chunks, so
+ * it is timed on every `floorStride`-th chunk only (its cost depends only on the text so far);
+ * Baton is timed on every chunk.
  */
 import type { Page } from 'playwright-core';
 import { chunkStats, chunkText, type ChunkStats } from './chromium-data';
@@ -22,14 +24,19 @@ interface BenchGlobals {
 /** Per-chunk statistics of Baton and of the floor, and whether both ended with the same text. */
 export interface RenderResult {
   chars: number;
+  /** The floor was timed on every this-many-th chunk. */
+  floorStride: number;
   baton: ChunkStats;
   floor: ChunkStats;
   /** The final rendered text (whitespace collapsed) is the same for both. */
   sameText: boolean;
 }
 
-/** Streams `chunks` into a fresh container with `kind`; returns per-chunk times (ms) and the final text. */
-function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[]): Promise<{ times: number[]; text: string }> {
+/**
+ * Streams `chunks` into a fresh container with `kind`; returns per-chunk times (ms) and the final
+ * text. The floor renders only every `stride`-th chunk (and the last one).
+ */
+function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[], stride = 1): Promise<{ times: number[]; text: string }> {
   return page.evaluate(
     async (a) => {
       const bench = (globalThis as unknown as BenchGlobals).batonBench;
@@ -47,8 +54,9 @@ function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[]
         });
       const times: number[] = [];
       let text = '';
-      for (const chunk of a.chunks) {
+      for (const [i, chunk] of a.chunks.entries()) {
         text += chunk;
+        if (!stream && (i + 1) % a.stride !== 0 && i !== a.chunks.length - 1) continue;
         await nextTask();
         const t0 = performance.now();
         if (stream) stream.update(text, false);
@@ -56,25 +64,27 @@ function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[]
         void root.offsetHeight;
         times.push(performance.now() - t0);
       }
-      stream?.update(text, true);
+      if (stream) stream.update(text, true);
       const shown = (root.textContent ?? '').replace(/\s+/g, ' ').trim();
       root.remove();
       return { times, text: shown };
     },
-    { kind, chunks },
+    { kind, chunks, stride },
   );
 }
 
 /**
  * Runs the warm-up text (untimed; a different text, so Baton's block cache starts cold on the
- * measured one), then Baton and the floor on `text` in `chunks` chunks.
+ * measured one), then Baton and the floor on `text` in `chunks` chunks. The floor is timed on
+ * every `floorStride`-th chunk: its first-100/last-100 windows hold `100 / floorStride` samples.
  */
-export async function benchRender(page: Page, text: string, chunks: number, warmText: string, warmChunks: number): Promise<RenderResult> {
+export async function benchRender(page: Page, text: string, chunks: number, warmText: string, warmChunks: number, floorStride = 1): Promise<RenderResult> {
   const warm = chunkText(warmText, warmChunks);
   await streamIn(page, 'baton', warm);
-  await streamIn(page, 'floor', warm);
+  await streamIn(page, 'floor', warm, floorStride);
   const parts = chunkText(text, chunks);
   const baton = await streamIn(page, 'baton', parts);
-  const floor = await streamIn(page, 'floor', parts);
-  return { chars: text.length, baton: chunkStats(baton.times), floor: chunkStats(floor.times), sameText: baton.text === floor.text };
+  const floor = await streamIn(page, 'floor', parts, floorStride);
+  const edge = Math.max(1, Math.round(100 / floorStride));
+  return { chars: text.length, floorStride, baton: chunkStats(baton.times), floor: { ...chunkStats(floor.times, edge), chunks: parts.length }, sameText: baton.text === floor.text };
 }

@@ -78,7 +78,7 @@ export function chromiumRows(result: ChromiumResult, fallback: ChromiumSizes = {
       met: yes(flat(v.baton)),
     })),
     row(r?.render, 'rendering', `${stream} · vs floor (naive full re-render per chunk)`, 'Baton < floor', (v) => ({
-      value: `Baton ${ms(v.baton.medianMs)} ms / floor ${ms(v.floor.medianMs)} ms per chunk = ${(v.baton.medianMs / v.floor.medianMs).toFixed(2)}×${v.sameText ? '' : ' (final text differs from the floor!)'}`,
+      value: `Baton ${ms(v.baton.medianMs)} ms / floor ${ms(v.floor.medianMs)} ms per chunk = ${(v.baton.medianMs / v.floor.medianMs).toFixed(2)}×${v.floorStride > 1 ? ` (floor timed on every ${v.floorStride}th chunk)` : ''}${v.sameText ? '' : ' (final text differs from the floor!)'}`,
       met: yes(v.baton.medianMs < v.floor.medianMs),
     })),
     row(r?.open, 'heap', `${conv} open in the side panel`, `< ${mb(T.heapBytes)} JS heap`, (v) => ({
