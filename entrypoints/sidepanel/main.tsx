@@ -7,10 +7,11 @@ import { SidePanel } from '../../components/side-panel/side-panel';
 import { createClient } from '../../lib/messaging/client';
 import '../../components/base.css';
 import { zodWithoutEval } from '../../lib/messaging/zod-no-eval';
+import { requestPersistentStorage } from '../../lib/ui/persist';
 import { applyTheme, loadTheme } from '../../lib/ui/theme';
 
-// D5: ask once for persistent storage, so the browser does not evict conversations under pressure.
-void navigator.storage?.persist?.().catch(() => false);
+// D5: ask once for persistent storage, so the browser does not evict conversations under pressure; the answer is recorded.
+void requestPersistentStorage();
 
 // zod never probes for eval here (the CSP forbids it; see zod-no-eval.ts).
 zodWithoutEval();

@@ -1,0 +1,126 @@
+/**
+ * D5, static: no IndexedDB transaction spans a `fetch` or any other non-IDB await. Every
+ * `tx(db, stores, mode, work)` callback in the source is parsed with the TypeScript compiler, and
+ * each `await` inside it must wait on an IDB request of that transaction: a call chain rooted at
+ * the transaction parameter, or at a variable taken from it (a store, an index, a cursor).
+ * Anything else (`fetch`, `crypto.subtle`, a method of another object, a timer) would let the
+ * transaction auto-commit midway and fail with `TransactionInactiveError`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** The identifier a call / property / element chain starts from (`t` in `t.objectStore('x').index('y').get(k)`). */
+function rootOf(e: ts.Expression): string | undefined {
+  let x: ts.Expression = e;
+  for (;;) {
+    if (ts.isParenthesizedExpression(x) || ts.isNonNullExpression(x) || ts.isAsExpression(x) || ts.isAwaitExpression(x)) x = x.expression;
+    else if (ts.isCallExpression(x) || ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x)) x = x.expression;
+    else return ts.isIdentifier(x) ? x.text : undefined;
+  }
+}
+
+/** Every `await` in `work` that does not wait on its transaction, as `file:line text`. */
+function foreignAwaits(work: ts.ArrowFunction | ts.FunctionExpression, file: ts.SourceFile): string[] {
+  const param = work.parameters[0]?.name;
+  const roots = new Set<string>(param && ts.isIdentifier(param) ? [param.text] : []);
+  const bad: string[] = [];
+  const isIdb = (e: ts.Expression): boolean => {
+    const r = rootOf(e);
+    if (r !== undefined && roots.has(r)) return true;
+    // `Promise.all([...])` of requests of this transaction.
+    if (ts.isCallExpression(e) && e.expression.getText(file) === 'Promise.all') {
+      const arg = e.arguments[0];
+      return !!arg && ts.isArrayLiteralExpression(arg) && arg.elements.every((x) => ts.isExpression(x) && isIdb(x));
+    }
+    return false;
+  };
+  const visit = (n: ts.Node): void => {
+    // Variables taken from the transaction (stores, indexes, cursors) are IDB roots too.
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isIdb(n.initializer)) roots.add(n.name.text);
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && isIdb(n.right)) roots.add(n.left.text);
+    if (ts.isAwaitExpression(n) && !isIdb(n.expression)) {
+      const { line } = file.getLineAndCharacterOfPosition(n.getStart(file));
+      bad.push(`${path.relative(ROOT, file.fileName)}:${line + 1} ${n.getText(file).slice(0, 80)}`);
+    }
+    if (ts.isForOfStatement(n) && n.awaitModifier) bad.push(`${path.relative(ROOT, file.fileName)}: for await in a transaction`);
+    ts.forEachChild(n, visit);
+  };
+  visit(work.body);
+  return bad;
+}
+
+/** Every `tx(…, work)` callback in `files`. */
+function txCallbacks(files: string[]): { file: ts.SourceFile; work: ts.ArrowFunction | ts.FunctionExpression }[] {
+  const out: { file: ts.SourceFile; work: ts.ArrowFunction | ts.FunctionExpression }[] = [];
+  for (const f of files) {
+    const file = ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true, f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const visit = (n: ts.Node): void => {
+      if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'tx') {
+        const work = n.arguments[3];
+        if (work && (ts.isArrowFunction(work) || ts.isFunctionExpression(work))) out.push({ file, work });
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(file);
+  }
+  return out;
+}
+
+const LIB = sourceFiles(path.join(ROOT, 'lib'));
+
+describe('D5 no awaits across transactions', () => {
+  it('D5 every tx() callback in lib/ awaits only requests of its own transaction (no fetch, no crypto, no other promise)', () => {
+    const callbacks = txCallbacks(LIB);
+    // The check has something to check: the stores and the vault write through tx().
+    expect(callbacks.length).toBeGreaterThanOrEqual(15);
+    const files = new Set(callbacks.map((c) => path.relative(ROOT, c.file.fileName)));
+    for (const f of ['lib/store/conversations.ts', 'lib/store/settings.ts', 'lib/vault/vault.ts']) expect(files.has(f), f).toBe(true);
+    expect(callbacks.flatMap((c) => foreignAwaits(c.work, c.file))).toEqual([]);
+  });
+
+  it('D5 the only direct db.transaction() call is inside tx() (lib/store/db.ts)', () => {
+    const direct = LIB.filter((f) => /\.transaction\(/.test(fs.readFileSync(f, 'utf8'))).map((f) => path.relative(ROOT, f));
+    expect(direct).toEqual(['lib/store/db.ts']);
+  });
+
+  it('D5 the checker itself flags fetch, crypto and foreign awaits, and accepts stores, indexes, cursors and Promise.all of requests', () => {
+    const src = `
+      tx(db, ['a'], 'readwrite', async (t) => {
+        const s = t.objectStore('a');
+        await s.put(1);
+        await Promise.all([s.get(1), t.objectStore('a').index('i').get(2)]);
+        let c = await s.openCursor();
+        while (c) c = await c.continue();
+        await fetch('https://x.test');
+        await crypto.subtle.digest('SHA-256', new Uint8Array());
+        await other.save();
+        await Promise.all([s.get(1), fetch('y')]);
+      });`;
+    const file = ts.createSourceFile('lib/fixture.ts', src, ts.ScriptTarget.Latest, true);
+    let work: ts.ArrowFunction | undefined;
+    const find = (n: ts.Node): void => {
+      if (ts.isArrowFunction(n) && !work) work = n;
+      ts.forEachChild(n, find);
+    };
+    find(file);
+    expect(foreignAwaits(work!, file).map((l) => l.replace(/^.*?:\d+ /, ''))).toEqual([
+      "await fetch('https://x.test')",
+      "await crypto.subtle.digest('SHA-256', new Uint8Array())",
+      'await other.save()',
+      "await Promise.all([s.get(1), fetch('y')])",
+    ]);
+  });
+});
