@@ -3,6 +3,7 @@ import type { Connector } from '../../lib/messaging/client';
 import type { ImportKind, ImportSummary } from '../../lib/messaging/transfer-protocol';
 import { useStore } from '../../lib/ui/store';
 import { KIND_LABELS, summaryLine, TransferModel, type SaveFn } from '../../lib/ui/transfer';
+import '../transfer.css';
 
 const WHY: Record<ImportSummary['skipped'][number]['why'], string> = { duplicate: 'already in Baton', invalid: 'could not be read', failed: 'could not be stored' };
 

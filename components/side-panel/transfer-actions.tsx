@@ -3,6 +3,7 @@ import type { Connector } from '../../lib/messaging/client';
 import type { ImportSummary } from '../../lib/messaging/transfer-protocol';
 import { useStore } from '../../lib/ui/store';
 import { summaryLine, TransferModel, type SaveFn } from '../../lib/ui/transfer';
+import '../transfer.css';
 
 export interface ExportMenuProps {
   connector: Connector;

@@ -5,6 +5,7 @@ import type { Transcript, Turn } from '../transcript/schema';
 import { ConversationStore } from './conversations';
 import { openBatonDb, type BatonDb } from './db';
 import { dedupeKey, importConversations, isQuotaError, STORAGE_FULL } from './import-store';
+import { storageFullError } from './quota';
 
 let n = 0;
 let db: BatonDb | undefined;
@@ -173,6 +174,7 @@ describe('importConversations', () => {
       isQuotaError(Object.assign(new DOMException('a', 'AbortError'), { inner: new DOMException('q', 'QuotaExceededError') })),
       isQuotaError(new DOMException('a', 'AbortError')),
       isQuotaError(new Error('x')),
-    ]).toEqual([true, true, false, false]);
+      isQuotaError(storageFullError()),
+    ]).toEqual([true, true, false, false, true]);
   });
 });

@@ -9,6 +9,7 @@ import { contentHash } from '../context/hash';
 import { decodeTranscript } from '../transcript/codec';
 import type { Transcript, Turn } from '../transcript/schema';
 import { previewOf } from './conversations';
+import { isQuotaExceeded } from './quota';
 import { tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
 
 /** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
@@ -177,7 +178,9 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
           await turns.add(r);
         }
         return undefined;
-      }, 'strict');
+        // Default durability: a batch may hold thousands of conversations, and an import cut short
+        // by a crash is simply run again (idempotent); each conversation is still all or nothing.
+      });
       if (clash) {
         out.duplicates.push({ id: clash.id, ...(t.title !== undefined ? { title: t.title } : {}), reason: duplicateReason(clash, key, hash) });
         continue;
@@ -211,12 +214,13 @@ function duplicateReason(existing: ConversationRecord, key: string, hash: string
 /** The reason given for conversations not stored because the browser's storage is full (D2). */
 export const STORAGE_FULL = 'not stored: the browser storage for Baton is full (nothing was written); free some space and import the file again';
 
-/** A `QuotaExceededError`, or an `AbortError` whose inner error is one (D2). */
+/**
+ * True when a write failed because storage is full (D2): the `storage_full` error `tx()` turns
+ * it into, or a raw `QuotaExceededError` / `AbortError` around one (see `quota.ts`).
+ */
 export function isQuotaError(e: unknown): boolean {
-  const name = (x: unknown) => (typeof x === 'object' && x !== null ? (x as { name?: unknown }).name : undefined);
-  if (name(e) === 'QuotaExceededError') return true;
-  const inner = typeof e === 'object' && e !== null ? ((e as { inner?: unknown; cause?: unknown }).inner ?? (e as { cause?: unknown }).cause) : undefined;
-  return name(e) === 'AbortError' && name(inner) === 'QuotaExceededError';
+  if (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'storage_full') return true;
+  return isQuotaExceeded(e, typeof e === 'object' && e !== null ? (e as { inner?: unknown }).inner : undefined);
 }
 
 function describe(e: unknown): string {
