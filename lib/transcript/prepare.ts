@@ -18,8 +18,8 @@
  */
 import { IdMap, NameMap, type IdPolicy } from './ids';
 import { prepareBlock, type BlockContext, type MediaCapabilities, type PreparedBlock } from './prepare-blocks';
-import { ReportBuilder } from './report';
-import type { Block, Native, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
+import { ReportBuilder, type BlockRef } from './report';
+import type { Block, Native, Origin, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
 import { isSameOrigin, type ResolvedTarget } from './target';
 import { repairSurrogatesDeep } from './text';
 
@@ -109,16 +109,16 @@ export function prepareTranscript(
       ctx.isLastBlock = index === input.length - 1;
       const b = prepareBlock(input[index]!, ref, ctx);
       if (b === undefined) continue;
-      const pb: PreparedBlock = origin ? { block: b, ref, sameOrigin, origin } : { block: b, ref, sameOrigin };
+      const pb = preparedBlock(b, ref, sameOrigin, origin);
       // A provider item flattened to text inside a tool turn must travel as user text.
       if (turn.role === 'tool' && b.type === 'text') (moved ??= []).push(pb);
       else blocks.push(pb);
     }
     if (blocks.length > 0) {
       const native = turn.role === 'assistant' ? nativeOf(turn, sameOrigin, target, report) : undefined;
-      turns.push(native ? { role: turn.role, blocks, sources: [turn], native } : { role: turn.role, blocks, sources: [turn] });
+      turns.push(preparedTurn(turn.role, blocks, [turn], native));
     }
-    if (moved) turns.push({ role: 'user', blocks: moved, sources: [turn] });
+    if (moved) turns.push(preparedTurn('user', moved, [turn]));
   }
   turns = mergeSameRole(turns);
 
@@ -126,7 +126,7 @@ export function prepareTranscript(
   turns = pairToolCalls(turns, { ids, names, report, toolResultImages: caps.toolResultImages });
   turns = mergeSameRole(turns);
   // `native` replays verbatim only if nothing above touched the turn's blocks (ids and names included).
-  for (const turn of turns) if (turn.native && !untouched(turn.sources[0]!, report)) delete turn.native;
+  for (const turn of turns) if (turn.native && !untouched(turn.sources[0]!, report)) turn.native = undefined;
 
   // 3. Start on a user turn, never end on an assistant turn (A-R3, G-R5, G-R6, M-3).
   if (turns[0]?.role !== 'user') {
@@ -146,13 +146,15 @@ export function prepareTranscript(
   const defined = new Set(tools.map((t) => t.name));
   let stubs = 0;
   for (const turn of turns)
-    for (const { block } of turn.blocks)
+    for (let k = 0; k < turn.blocks.length; k++) {
+      const block = turn.blocks[k]!.block;
       if (block.type === 'tool_call' && !defined.has(block.name)) {
         defined.add(block.name);
         tools.push({ name: block.name, description: SYNTHETIC.stubDescription, inputSchema: { type: 'object', properties: {} } });
         report.synthesize('stub-tool', `${block.name}: used in the history but not defined by the request (X8, A-T6)`);
         stubs++;
       }
+    }
 
   const system = transcript.system !== undefined && transcript.system.trim() !== '' ? repairSurrogatesDeep(transcript.system) : undefined;
   return {
@@ -178,8 +180,21 @@ function untouched(turn: Turn, report: ReportBuilder): boolean {
   return turn.blocks.every((_, index) => !report.hasFates({ turn: turn.id, index }));
 }
 
+/**
+ * A prepared block, always of one shape (absent fields are `undefined`), so the converters' hot
+ * loops read `block`, `ref` and `sameOrigin` from a single hidden class (issue 9).
+ */
+function preparedBlock(block: Block, ref: BlockRef | undefined, sameOrigin: boolean, origin?: Origin, toolName?: string): PreparedBlock {
+  return { block, ref, sameOrigin, origin, toolName };
+}
+
+/** A prepared turn, always of one shape (`native` undefined when absent). */
+function preparedTurn(role: PreparedTurn['role'], blocks: PreparedBlock[], sources: Turn[], native?: Native): PreparedTurn {
+  return { role, blocks, sources, native };
+}
+
 function synthUser(text: string): PreparedTurn {
-  return { role: 'user', blocks: [{ block: { type: 'text', text }, sameOrigin: false }], sources: [] };
+  return preparedTurn('user', [preparedBlock({ type: 'text', text }, undefined, false)], []);
 }
 
 /** X4, A-R2, G-R6: consecutive turns of the same role become one; a merged turn loses `native`. */
@@ -194,7 +209,7 @@ export function mergeSameRole(turns: PreparedTurn[]): PreparedTurn[] {
         for (const b of t.blocks) last.blocks.push(b);
         for (const s of t.sources) last.sources.push(s);
       } else {
-        out[out.length - 1] = { role: last.role, blocks: last.blocks.concat(t.blocks), sources: last.sources.concat(t.sources) };
+        out[out.length - 1] = preparedTurn(last.role, last.blocks.concat(t.blocks), last.sources.concat(t.sources));
         owned = true;
       }
     } else {
@@ -265,23 +280,19 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
         const result = r.block as ToolResultBlock;
         if (mappedId !== call.id) report.add(r.ref, 'id-mapped', `${call.id} → ${mappedId}`);
         const { kept, images } = ctx.toolResultImages ? { kept: result, images: [] } : splitImages(result, r, report);
-        resultBlocks.push({ ...r, block: kept.callId === mappedId ? kept : { ...kept, callId: mappedId }, toolName: mappedName });
+        resultBlocks.push(preparedBlock(kept.callId === mappedId ? kept : { ...kept, callId: mappedId }, r.ref, r.sameOrigin, r.origin, mappedName));
         for (const img of images) imageBlocks.push(img);
       } else {
-        resultBlocks.push({
-          block: { type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true },
-          sameOrigin: false,
-          toolName: mappedName,
-        });
+        resultBlocks.push(preparedBlock({ type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true }, undefined, false, undefined, mappedName));
         report.synthesize('error-result', `call ${call.id} (${call.name}) in turn ${pb.ref?.turn ?? '?'} had no result (X1)`);
       }
       // The usual case, id and name unchanged, keeps the block itself.
       if (mappedId !== call.id || mappedName !== call.name) {
-        assistantBlocks[k] = { ...pb, block: { ...call, id: mappedId, name: mappedName } };
+        assistantBlocks[k] = preparedBlock({ ...call, id: mappedId, name: mappedName }, pb.ref, pb.sameOrigin, pb.origin, pb.toolName);
         changed = true;
       }
     }
-    out.push(changed ? { ...turn, blocks: assistantBlocks } : turn);
+    out.push(changed ? preparedTurn(turn.role, assistantBlocks, turn.sources, turn.native) : turn);
     // Provider items of the tool turn travel with the results (same-origin only; others were flattened earlier).
     const orphans: PreparedBlock[] = [];
     for (let j = 0; j < available.length; j++) {
@@ -289,8 +300,8 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
       const r = available[j]!;
       (r.block.type === 'tool_result' ? orphans : resultBlocks).push(r);
     }
-    out.push({ role: 'tool', blocks: resultBlocks, sources: next?.sources ?? [] });
-    if (imageBlocks.length > 0) out.push({ role: 'user', blocks: imageBlocks, sources: [] });
+    out.push(preparedTurn('tool', resultBlocks, next?.sources ?? []));
+    if (imageBlocks.length > 0) out.push(preparedTurn('user', imageBlocks, []));
     for (const t of orphanResults(orphans, next?.sources ?? [], report)) out.push(t);
   }
   return out;
@@ -302,13 +313,13 @@ function splitImages(result: ToolResultBlock, from: PreparedBlock, report: Repor
   const images: PreparedBlock[] = [];
   const content: Exclude<ToolResultBlock['content'], string> = [];
   for (const c of result.content) {
-    if (c.type === 'image') images.push({ block: c, ...(from.ref ? { ref: from.ref } : {}), sameOrigin: false });
+    if (c.type === 'image') images.push(preparedBlock(c, from.ref, false));
     else content.push(c);
   }
   const note = `[${images.length} image${images.length > 1 ? 's' : ''} from this result follow${images.length > 1 ? '' : 's'} in the next user message]`;
   content.push({ type: 'text', text: note });
   report.add(from.ref, 'converted', `${images.length} image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)`);
-  const label: PreparedBlock = { block: { type: 'text', text: `[Images returned by tool call ${result.callId}]` }, sameOrigin: false };
+  const label = preparedBlock({ type: 'text', text: `[Images returned by tool call ${result.callId}]` }, undefined, false);
   report.synthesize('text', `label for images moved out of the result of call ${result.callId} (X7)`);
   return { kept: { ...result, content }, images: [label, ...images] };
 }
@@ -328,7 +339,7 @@ function orphanResults(blocks: PreparedBlock[], sources: Turn[], report: ReportB
         ? [{ type: 'text', text: `${label}\n${b.content}` }]
         : [{ type: 'text', text: label }, ...b.content.filter((c) => c.type !== 'text' || c.text.trim() !== '')];
     report.add(pb.ref, 'converted', 'tool result without a matching call sent as labelled user text (X1)');
-    for (const p of parts) out.push({ block: p, ...(pb.ref ? { ref: pb.ref } : {}), sameOrigin: false });
+    for (const p of parts) out.push(preparedBlock(p, pb.ref, false));
   }
-  return out.length > 0 ? [{ role: 'user', blocks: out, sources }] : [];
+  return out.length > 0 ? [preparedTurn('user', out, sources)] : [];
 }
