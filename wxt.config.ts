@@ -39,6 +39,8 @@ export default defineConfig({
       'unlimitedStorage',
       ...(browser === 'chrome' ? ['sidePanel'] : []),
       'contextMenus',
+      // L4: a retry wait longer than 30 s is also held by a persisted alarm (lib/background/retry-alarm.ts).
+      'alarms',
     ],
     // The toolbar button opens the side panel (Chrome) or toggles the sidebar (Firefox).
     ...(browser === 'chrome' ? { action: { default_title: 'Open Baton' } } : {}),
