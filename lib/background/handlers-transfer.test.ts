@@ -1,4 +1,7 @@
 import 'fake-indexeddb/auto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackgroundEvent } from '../messaging/protocol';
@@ -126,6 +129,7 @@ describe('detectImportKind', () => {
       ['{"sessionId":"s","projectHash":"h","startTime":"t"}\n{}', 'gemini-cli'],
       ['{\n  "sessionId": "s",\n  "projectHash": "h",\n  "messages": []\n}', 'gemini-cli'],
       ['{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u","message":{}}\n', 'claude-code'],
+      ['{"type":"summary","summary":"Fix it","leafUuid":"l1"}\n{"parentUuid":null,"sessionId":"s","type":"user","uuid":"u","message":{"content":[{"type":"tool_use","input":{}}]}}\n', 'claude-code'],
       [chatgpt, 'chatgpt-export'],
       ['[{"uuid":"u","name":"n","chat_messages":[]}]', 'claude-export'],
       ['{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}', 'gemini-generate-content'],
@@ -135,6 +139,22 @@ describe('detectImportKind', () => {
     ];
     expect(cases.map(([text]) => detectImportKind(text))).toEqual(cases.map(([, k]) => k));
     expect(() => detectImportKind('{"messages":[{"role":"user","content":"hi"}]}')).toThrow(/could not tell/);
+  });
+});
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SHARED = path.resolve(ROOT, '../shared/fixtures');
+const hasShared = fs.existsSync(SHARED);
+if (!hasShared) console.warn('skipping: ../shared/fixtures not found');
+
+describe.skipIf(!hasShared)('detectImportKind on every shared import fixture', () => {
+  it('tells the kind of each file of chatgpt-export, claude-export and agent-transcripts', () => {
+    const kindOf = (dir: string, f: string) =>
+      dir === 'agent-transcripts' ? (['claude-code', 'codex', 'gemini-cli', 'pi'] as const).find((k) => f.startsWith(`${k}-`)) ?? f : dir;
+    const files = ['chatgpt-export', 'claude-export', 'agent-transcripts'].flatMap((d) => fs.readdirSync(path.join(SHARED, d)).map((f) => [d, f] as const));
+    expect(files.length).toBeGreaterThanOrEqual(15);
+    const got = files.map(([d, f]) => [f, detectImportKind(fs.readFileSync(path.join(SHARED, d, f), 'utf8'))]);
+    expect(got).toEqual(files.map(([d, f]) => [f, kindOf(d, f)]));
   });
 });
 

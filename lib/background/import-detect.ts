@@ -8,16 +8,32 @@ import type { ImportKind } from '../importers/types';
 
 const HEAD_CHARS = 64 * 1024;
 
-function firstLine(text: string): Record<string, unknown> | undefined {
-  const nl = text.indexOf('\n');
-  const line = (nl < 0 ? text : text.slice(0, nl)).trim();
-  if (!line.startsWith('{') || line.length > HEAD_CHARS) return undefined;
-  try {
-    const v: unknown = JSON.parse(line);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
+/** The first few lines of JSONL that parse as JSON objects (none for pretty-printed JSON). */
+function firstRecords(text: string, max = 5): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const raw of text.split('\n', max)) {
+    const line = raw.trim();
+    if (!line.startsWith('{') || !line.endsWith('}')) continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) out.push(v as Record<string, unknown>);
+    } catch {
+      // not a JSONL record (a line of pretty-printed JSON)
+    }
   }
+  return out;
+}
+
+/** The agent-session kind one JSONL record shows, if any. */
+function recordKind(r: Record<string, unknown>): ImportKind | undefined {
+  if (r.format === 'baton.transcript') return 'baton';
+  if (r.type === 'session_meta') return 'codex';
+  if (r.type === 'session' && typeof r.id === 'string') return 'pi';
+  if (typeof r.sessionId === 'string' && 'projectHash' in r) return 'gemini-cli';
+  if (typeof r.sessionId === 'string' && ('uuid' in r || 'parentUuid' in r)) return 'claude-code';
+  // Claude Code sessions may open with summary records.
+  if (r.type === 'summary' && 'leafUuid' in r) return 'claude-code';
+  return undefined;
 }
 
 const has = (s: string, key: string) => new RegExp(`"${key}"\\s*:`).test(s);
@@ -25,8 +41,9 @@ const has = (s: string, key: string) => new RegExp(`"${key}"\\s*:`).test(s);
 /**
  * The kind of an import file's text (a zip's `conversations.json` for zips).
  *
- * JSONL agent sessions by their first record: Codex `type: "session_meta"`, pi `type: "session"`,
- * Gemini CLI `sessionId` + `projectHash`, Claude Code `sessionId` + `uuid`/`parentUuid`. JSON by
+ * JSONL by its first records (up to 5): Baton `format: "baton.transcript"`, Codex
+ * `type: "session_meta"`, pi `type: "session"`, Gemini CLI `sessionId` + `projectHash`, Claude
+ * Code `sessionId` + `uuid`/`parentUuid` (or a leading `type: "summary"` record). JSON by
  * its keys: Baton `format: "baton.transcript"`, ChatGPT `mapping`, Claude export `chat_messages`,
  * Gemini CLI `projectHash`, native histories `contents` (Gemini), `input` (Responses),
  * `messages` with Anthropic blocks (`tool_use`, `tool_result`, top-level `system`) or Chat
@@ -35,13 +52,9 @@ const has = (s: string, key: string) => new RegExp(`"${key}"\\s*:`).test(s);
  */
 export function detectImportKind(text: string): ImportKind {
   const head = text.slice(0, HEAD_CHARS);
-  const first = firstLine(head);
-  if (first) {
-    if (first.format === 'baton.transcript') return 'baton';
-    if (first.type === 'session_meta') return 'codex';
-    if (first.type === 'session' && typeof first.id === 'string') return 'pi';
-    if (typeof first.sessionId === 'string' && 'projectHash' in first) return 'gemini-cli';
-    if (typeof first.sessionId === 'string' && ('uuid' in first || 'parentUuid' in first)) return 'claude-code';
+  for (const r of firstRecords(head)) {
+    const k = recordKind(r);
+    if (k) return k;
   }
   if (/"format"\s*:\s*"baton\.transcript"/.test(head)) return 'baton';
   if (has(head, 'mapping') && (has(head, 'current_node') || has(head, 'create_time'))) return 'chatgpt-export';
