@@ -24,6 +24,9 @@ export interface DisclosureBarProps {
   hasConversation: boolean;
   onLedgerOpen(open: boolean): void;
   providerNames: Readonly<Record<string, string>>;
+  /** The conversation lets a stateful target (OpenAI Responses) keep it server-side; undefined: not offered. */
+  stateful?: boolean | undefined;
+  onStateful?: ((on: boolean) => void) | undefined;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
@@ -61,6 +64,12 @@ export function DisclosureBar(p: DisclosureBarProps) {
               <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
             ))}
           </ul>
+          {p.hasConversation && p.onStateful && preview.target.api === 'openai-responses' ? (
+            <label class="disclosure-stateful">
+              <input type="checkbox" checked={p.stateful === true} onChange={(e) => p.onStateful?.(e.currentTarget.checked)} />
+              <span>Let {p.providerName} store this conversation and send only new turns (off: the whole bounded history every time)</span>
+            </label>
+          ) : null}
           <div class="disclosure-actions">
             <button type="button" class="mini" aria-expanded={showBody ? 'true' : 'false'} onClick={() => setShowBody(!showBody)}>
               {showBody ? 'Hide request' : 'View request'}

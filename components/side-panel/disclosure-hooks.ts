@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
-import type { DisclosureLedger, DisclosurePreview } from '../../lib/messaging/disclosure-types';
+import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { SendTarget } from '../../lib/messaging/protocol';
 import type { SendExtras } from '../../lib/ui/chat-model';
 
@@ -138,4 +138,37 @@ export function useLedger(connector: Connector, conversationId: string | undefin
     };
   }, [connector, conversationId, open, turnsKey]);
   return ledger;
+}
+
+/**
+ * The conversation's delivery policy (issue 6, "Snapshot or delta"): `stateful` lets an OpenAI
+ * Responses target keep the conversation server-side and receive only new turns. Off by default.
+ * `version` changes after every change, so the preview can refresh.
+ */
+export function useDeliveryPolicy(connector: Connector, conversationId: string | undefined): { stateful: boolean; version: number; setStateful(on: boolean): void } {
+  const [state, setState] = useState<{ id: string | undefined; policy: DisclosurePolicy | undefined; version: number }>({ id: undefined, policy: undefined, version: 0 });
+  useEffect(() => {
+    if (!conversationId) return;
+    let live = true;
+    connector
+      .request('getDisclosurePolicy', { conversationId })
+      .then((r) => live && setState((s) => ({ id: conversationId, policy: r.conversation ?? {}, version: s.version })))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [connector, conversationId]);
+  const policy = state.id === conversationId ? state.policy : undefined;
+  return {
+    stateful: policy?.delivery === 'stateful',
+    version: state.version,
+    setStateful: (on) => {
+      if (!conversationId) return;
+      const next: DisclosurePolicy = { ...policy, delivery: on ? 'stateful' : 'snapshot' };
+      void connector
+        .request('setDisclosurePolicy', { conversationId, policy: next })
+        .then(() => setState((s) => ({ id: conversationId, policy: next, version: s.version + 1 })))
+        .catch(() => undefined);
+    },
+  };
 }

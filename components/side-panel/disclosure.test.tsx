@@ -138,6 +138,21 @@ describe('the preview above the composer', () => {
   });
 });
 
+describe('snapshot or delta toggle', () => {
+  it('off by default; turning it on stores the conversation policy and refreshes the preview', async () => {
+    const m = await open({ previewSend: () => preview(), getDisclosurePolicy: () => ({ global: {}, conversation: { maxTurns: 40 } }), setDisclosurePolicy: () => null });
+    type('Next');
+    fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
+    const box = screen.getByLabelText(/Let OpenAI store this conversation and send only new turns/) as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    const before = m.callsOf('previewSend').length;
+    fireEvent.click(box);
+    await waitFor(() => expect(m.callsOf('setDisclosurePolicy')).toEqual([{ conversationId: 'c1', policy: { maxTurns: 40, delivery: 'stateful' } }]));
+    await waitFor(() => expect(m.callsOf('previewSend').length).toBeGreaterThan(before));
+    expect((screen.getByLabelText(/Let OpenAI store/) as HTMLInputElement).checked).toBe(true);
+  });
+});
+
 describe('first-time provider confirmation', () => {
   it('asks before a first disclosure; Cancel sends nothing; confirming sends with confirmedDisclosure', async () => {
     const m = await open({ previewSend: () => preview({ needsConfirmation: true }) });

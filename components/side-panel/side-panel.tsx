@@ -10,7 +10,7 @@ import { ChatView } from './chat-view';
 import { Composer } from './composer';
 import { DisclosureBar } from './disclosure-bar';
 import { DisclosureConfirm } from './disclosure-confirm';
-import { useDisclosure, useLedger } from './disclosure-hooks';
+import { useDeliveryPolicy, useDisclosure, useLedger } from './disclosure-hooks';
 import { ConversationList } from './conversation-list';
 import { CaptureNotice } from './capture-notice';
 import { ErrorNotice } from './error-notice';
@@ -51,7 +51,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const meta = s.currentId ? s.conversations.find((c) => c.id === s.currentId) : undefined;
   const providers = s.settings?.providers ?? [];
   // Issue 6: what the next send discloses, the confirmation of a first disclosure, the ledger.
-  const turnsKey = s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',');
+  const delivery = useDeliveryPolicy(connector, s.currentId);
+  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}`;
   const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, turnsKey }, (extra) => model.send(extra));
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
@@ -160,6 +161,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           hasConversation={s.currentId !== undefined}
           onLedgerOpen={setLedgerOpen}
           providerNames={providerNames}
+          stateful={delivery.stateful}
+          onStateful={delivery.setStateful}
         />
         <Composer
           draft={s.draft}
