@@ -7,6 +7,7 @@ import { browser } from 'wxt/browser';
 import { PORTS, type BackgroundEvent } from '../messaging/protocol';
 import { ConversationStore } from '../store/conversations';
 import { openBatonDb, STORES, tx, type BatonDb } from '../store/db';
+import { BLOCKED_MESSAGE, openLiveDb } from '../store/db-lifecycle';
 import { SettingsStore } from '../store/settings';
 import { storageSession } from '../vault/session';
 import { Vault } from '../vault/vault';
@@ -70,8 +71,12 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
   let vaultRef: Vault | undefined;
   let secretsCache: string[] = [];
 
+  // D3: an old connection elsewhere closes on `blocking` (openBatonDb); while our upgrade is blocked
+  // requests are answered at once; a terminated connection is reopened behind the same handle.
+  const live = openLiveDb((hooks) => openBatonDb(undefined, hooks));
   const ready = (async (): Promise<Background> => {
-    const db = await openBatonDb(undefined, { onBlocking: () => undefined });
+    await live.ready;
+    const db = live.db;
     const store = new ConversationStore(db);
     const settings = new SettingsStore(db);
     // S3: the session secret lives in storage.session (default access level: trusted contexts only, S1).
@@ -119,6 +124,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     void (async () => {
       // The sender is checked before waiting for anything (M1).
       if (!classifySender(sender, ownId, extensionOrigin)) return sendResponse({ ok: false, error: { code: 'forbidden', message: 'sender not allowed' } });
+      if (live.blocked()) return sendResponse({ ok: false, error: { code: 'busy', message: BLOCKED_MESSAGE } });
       await ready;
       const reply = await route(message, sender, { ownId, extensionOrigin, handlers: handlersRef!, secrets: () => secretsCache });
       if (vaultRef) secretsCache = await vaultRef.allSecrets();
