@@ -27,6 +27,8 @@ export interface RenderResult {
   /** The floor was timed on every this-many-th chunk. */
   floorStride: number;
   baton: ChunkStats;
+  /** Baton's update alone, without the style and layout it causes. */
+  batonUpdate: ChunkStats;
   floor: ChunkStats;
   /** The final rendered text (whitespace collapsed) is the same for both. */
   sameText: boolean;
@@ -36,7 +38,7 @@ export interface RenderResult {
  * Streams `chunks` into a fresh container with `kind`; returns per-chunk times (ms) and the final
  * text. The floor renders only every `stride`-th chunk (and the last one).
  */
-function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[], stride = 1): Promise<{ times: number[]; text: string }> {
+function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[], stride = 1): Promise<{ times: number[]; updates: number[]; text: string }> {
   return page.evaluate(
     async (a) => {
       const bench = (globalThis as unknown as BenchGlobals).batonBench;
@@ -53,6 +55,7 @@ function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[]
           ch.port2.postMessage(0);
         });
       const times: number[] = [];
+      const updates: number[] = [];
       let text = '';
       for (const [i, chunk] of a.chunks.entries()) {
         text += chunk;
@@ -61,13 +64,14 @@ function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[]
         const t0 = performance.now();
         if (stream) stream.update(text, false);
         else root.replaceChildren(bench.sanitizeToFragment(bench.markdownToHtml(text)));
+        updates.push(performance.now() - t0);
         void root.offsetHeight;
         times.push(performance.now() - t0);
       }
       if (stream) stream.update(text, true);
       const shown = (root.textContent ?? '').replace(/\s+/g, ' ').trim();
       root.remove();
-      return { times, text: shown };
+      return { times, updates, text: shown };
     },
     { kind, chunks, stride },
   );
@@ -86,5 +90,5 @@ export async function benchRender(page: Page, text: string, chunks: number, warm
   const baton = await streamIn(page, 'baton', parts);
   const floor = await streamIn(page, 'floor', parts, floorStride);
   const edge = Math.max(1, Math.round(100 / floorStride));
-  return { chars: text.length, floorStride, baton: chunkStats(baton.times), floor: { ...chunkStats(floor.times, edge), chunks: parts.length }, sameText: baton.text === floor.text };
+  return { chars: text.length, floorStride, baton: chunkStats(baton.times), batonUpdate: chunkStats(baton.updates), floor: { ...chunkStats(floor.times, edge), chunks: parts.length }, sameText: baton.text === floor.text };
 }
