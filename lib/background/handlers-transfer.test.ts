@@ -12,6 +12,7 @@ import { decodeTranscript } from '../transcript/codec';
 import { BatonError } from './errors';
 import { createTransferHandlers, fileBytes, slug } from './handlers-transfer';
 import { detectImportKind } from './import-detect';
+import { route, type Handlers } from './router';
 
 let n = 0;
 let db: BatonDb | undefined;
@@ -106,6 +107,19 @@ describe('importFile', () => {
     // Multi-byte text under the cap in characters but over it in bytes.
     expect(() => fileBytes('é'.repeat(IMPORT_LIMITS.fileBytes / 2 + 1), 'text')).toThrow(/bytes, over Baton's 32 MiB import limit/);
     await expect(h.importFile({ name: 'x', data: 'not base64!', encoding: 'base64' }, 'extension')).rejects.toThrow('The file data is not valid base64.');
+  });
+
+  it('I3 M1 the router refuses an oversized importFile, or one from a chat page, before any handler runs', async () => {
+    const called: string[] = [];
+    const handlers = new Proxy({}, { get: (_t, k) => () => (called.push(String(k)), Promise.resolve(null)) }) as Handlers;
+    const env = { ownId: 'ext', extensionOrigin: 'chrome-extension://ext', handlers };
+    const page = { id: 'ext', url: 'chrome-extension://ext/options.html', origin: 'chrome-extension://ext' };
+    const big = await route({ type: 'importFile', payload: { name: 'x', data: 'A'.repeat(IMPORT_LIMITS.dataChars + 4), encoding: 'base64' } }, page, env);
+    expect(big).toEqual({ ok: false, error: { code: 'bad_request', message: expect.stringMatching(/^importFile: data: /) } });
+    const content = { id: 'ext', url: 'https://chatgpt.com/c/1', origin: 'https://chatgpt.com', tab: {}, frameId: 0 };
+    const fromPage = await route({ type: 'exportAll', payload: { format: 'baton' } }, content, env);
+    expect(fromPage).toEqual({ ok: false, error: { code: 'forbidden', message: 'exportAll is not allowed from this sender' } });
+    expect(called).toEqual([]);
   });
 
   it('says when the kind cannot be told, and names the file on a whole-file error', async () => {
