@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTURE_TAB_REQUEST } from '../messaging/capture-tab';
 import { createCaptureListener, type ContentDeps } from './content-listener';
+import { fitCapture } from './fit';
 import type { CapturedConversation } from './types';
 
 const OWN = 'abcdefghijklmnopabcdefghijklmnop';
@@ -82,5 +83,32 @@ describe('content script listener (M5)', () => {
     const acks: unknown[] = [];
     await new Promise<void>((done) => broken({ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' }, { id: OWN }, (a) => (acks.push(a), done())));
     expect(acks).toEqual([{ type: 'baton.captureAck', requestId: 'req-12345678', ok: false, message: 'boom' }]);
+  });
+});
+
+describe('fitCapture (I1 caps, before sending)', () => {
+  const msg = (i: number, chars = 10): CapturedConversation['messages'][number] => ({ role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `${i}:`.padEnd(chars, 'x') }] });
+  it('keeps a capture within the caps as it is', () => {
+    expect(fitCapture(PAGE)).toBe(PAGE);
+  });
+  it('keeps the newest messages within the message cap and says so', () => {
+    const page = { ...PAGE, messages: Array.from({ length: 7 }, (_, i) => msg(i)) };
+    expect(fitCapture(page, { bytes: 2_000_000, messages: 3 })).toEqual({
+      ...page,
+      messages: [msg(4), msg(5), msg(6)],
+      partial: true,
+      partialReason: 'The conversation is larger than a capture may be (3 messages, 2000000 bytes): Baton kept the newest 3 message(s) and left out 4 earlier one(s).',
+    });
+  });
+  it('keeps the newest messages within the byte cap; a single oversized message is cut from its start', () => {
+    const page = { ...PAGE, messages: Array.from({ length: 10 }, (_, i) => msg(i, 1_000)) };
+    const fitted = fitCapture(page, { bytes: 12_000, messages: 100 });
+    expect(fitted.messages.map((m) => (m.parts[0] as { text: string }).text.slice(0, 2))).toEqual(['7:', '8:', '9:']);
+    expect(fitted.partial).toBe(true);
+    const huge = fitCapture({ ...PAGE, messages: [msg(0, 50_000)] }, { bytes: 20_000, messages: 100 });
+    const text = (huge.messages[0]!.parts[0] as { text: string }).text;
+    expect(text.startsWith('[Baton: the start of this message was cut; it is longer than a capture may be]\n\n')).toBe(true);
+    expect(text.endsWith('xxx')).toBe(true);
+    expect(JSON.stringify(huge).length).toBeLessThan(20_000);
   });
 });

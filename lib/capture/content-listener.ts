@@ -6,6 +6,7 @@
  * `message` listener, dispatches no DOM event, reads no cookie or storage and injects no UI.
  */
 import { isCaptureTabRequest, type CaptureTabAck } from '../messaging/capture-tab';
+import { fitCapture } from './fit';
 import type { CapturedConversation } from './types';
 
 /** What the listener needs from the browser and the page. */
@@ -36,7 +37,8 @@ export function createCaptureListener(d: ContentDeps): (message: unknown, sender
     const ack = (ok: boolean, why?: string): CaptureTabAck => ({ type: 'baton.captureAck', requestId, ok, ...(why ? { message: why.slice(0, 200) } : {}) });
     void (async () => {
       try {
-        const page = d.read();
+        // Within the caps the background enforces (I1): the newest messages, marked partial.
+        const page = fitCapture(d.read());
         if (!page.messages.length) return sendResponse(ack(false, 'The page shows no conversation to capture.'));
         const reply = (await d.send({ type: 'captureSubmit', payload: { requestId, ...page } })) as { ok?: boolean; error?: { message?: string } } | undefined;
         sendResponse(reply?.ok ? ack(true) : ack(false, reply?.error?.message ?? 'Baton did not answer.'));

@@ -9,17 +9,9 @@
  * included, are rejected), roles `user` / `assistant` only, text always a string.
  */
 import { z } from 'zod';
+import { CAPTURE_LIMITS, jsonBytes } from './capture-tab';
 
-/** Caps on capture payloads (I1). `bytes`: UTF-8 bytes of the payload's JSON text. */
-export const CAPTURE_LIMITS = {
-  bytes: 2_000_000,
-  messages: 2_000,
-  partsPerMessage: 500,
-  url: 2_000,
-  title: 500,
-  model: 200,
-  reason: 500,
-} as const;
+export { CAPTURE_LIMITS, jsonBytes };
 
 /** Sites a capture may come from (`lib/capture` readers; router.ts CAPTURE_ORIGINS). */
 export const CAPTURE_SITES = ['chatgpt', 'claude', 'gemini'] as const;
@@ -49,16 +41,6 @@ export const captureBodySchema = z.strictObject({
   messages: z.array(messageSchema).max(CAPTURE_LIMITS.messages),
 });
 export type CaptureSubmit = z.infer<typeof captureBodySchema>;
-
-/** UTF-8 bytes of `v`'s JSON text (Infinity when it has none: a cycle, a BigInt). */
-export function jsonBytes(v: unknown): number {
-  try {
-    const s = JSON.stringify(v);
-    return s === undefined ? 0 : new TextEncoder().encode(s).length;
-  } catch {
-    return Infinity;
-  }
-}
 
 /** The `captureSubmit` payload: the total size is checked first (I1: > 2 MB rejected), then the fields. */
 export const captureSubmitSchema = z

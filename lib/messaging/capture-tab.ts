@@ -5,6 +5,27 @@
  * bundle stays small.
  */
 
+/** Caps on capture payloads (I1). `bytes`: UTF-8 bytes of the payload's JSON text. */
+export const CAPTURE_LIMITS = {
+  bytes: 2_000_000,
+  messages: 2_000,
+  partsPerMessage: 500,
+  url: 2_000,
+  title: 500,
+  model: 200,
+  reason: 500,
+} as const;
+
+/** UTF-8 bytes of `v`'s JSON text (Infinity when it has none: a cycle, a BigInt). */
+export function jsonBytes(v: unknown): number {
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? 0 : new TextEncoder().encode(s).length;
+  } catch {
+    return Infinity;
+  }
+}
+
 /** The only message the background sends to a tab (M5): "read your page and submit it". */
 export const CAPTURE_TAB_REQUEST = 'baton.captureRequest' as const;
 export interface CaptureTabRequest {
