@@ -150,7 +150,7 @@ describe('site readers on small pages', () => {
   it('chatgpt: a page starting at turn 5 is partial; images are references in order; fallback to article[data-turn]', () => {
     const c = read(
       `<article data-testid="conversation-turn-5" data-turn="user"><div data-message-author-role="user">` +
-        `<img src="/backend-api/estuary/content?id=file_1" width="400" height="300" alt="Uploaded image"><div class="whitespace-pre-wrap">What is this?</div></div></article>` +
+        `<button aria-label="Open image"><img src="/backend-api/estuary/content?id=file_1" width="400" height="300" alt="Uploaded image"><span>Open</span></button><div class="whitespace-pre-wrap">What is this?</div></div></article>` +
         `<article data-testid="conversation-turn-6" data-turn="assistant"><div data-message-author-role="assistant"><div class="markdown"><p>A cat. \`x\`</p><p><img src="https://files.example/cat.png"></p><pre><div>python</div><code class="language-python">print("\`\`\`")\n</code></pre></div></div></article>`,
       'https://chatgpt.com/c/1',
     );

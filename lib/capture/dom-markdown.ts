@@ -107,7 +107,10 @@ class Writer {
 
   element(el: Element): string {
     const t = tag(el);
-    if (SKIP_TAGS.has(t) || this.opts.skip?.(el)) return '';
+    if (this.opts.skip?.(el)) return '';
+    // A control's label is not conversation, but an uploaded image is often shown inside a button (click to enlarge).
+    if (t === 'button') return Array.from(el.querySelectorAll('img')).map((img) => this.element(img)).join('');
+    if (SKIP_TAGS.has(t)) return '';
     const replaced = this.opts.replace?.(el);
     if (replaced !== undefined) return `\n\n${replaced}\n\n`;
     // Formulas first: their visible copy is aria-hidden, their source is in an annotation or data-math.
