@@ -11,7 +11,7 @@ afterEach(cleanup);
 const SUMMARY: ImportSummary = {
   kind: 'chatgpt-export',
   file: 'export.zip',
-  imported: [{ id: 'chatgpt-export:a', title: 'Oslo weather', turns: 2 }],
+  imported: [{ id: 'chatgpt-export:a', title: 'Oslo weather', turns: 2, warnings: ['image sediment://file_1: the ChatGPT export has no image bytes'] }],
   skipped: [
     { id: 'chatgpt-export:b', title: 'Pasta', why: 'duplicate', reason: 'already imported (unchanged)' },
     { id: 'c-bad', title: 'Broken', why: 'invalid', reason: 'mapping: missing: the conversation has no message tree' },
@@ -31,7 +31,9 @@ describe('TransferSection', () => {
     choose(screen.getByLabelText('Import a file'), new File(['PK\u0003\u0004zip?'], 'export.zip'));
     await screen.findByText('export.zip: Imported 1 conversation; skipped 2 (1 already in Baton, 1 could not be read).');
     expect(m.callsOf('importFile')).toEqual([{ name: 'export.zip', data: btoa('PK\u0003\u0004zip?'), encoding: 'base64', kind: 'chatgpt-export' }]);
-    expect(screen.getByRole('list', { name: 'Imported conversations' }).textContent).toBe('Oslo weather (2 turns)');
+    expect(screen.getByRole('list', { name: 'Imported conversations' }).textContent).toBe(
+      'Oslo weather (2 turns)1 note on what was left outimage sediment://file_1: the ChatGPT export has no image bytes',
+    );
     expect([...screen.getByRole('list', { name: 'Skipped conversations' }).querySelectorAll('li')].map((li) => li.textContent)).toEqual([
       'Pasta: already in Baton — already imported (unchanged)',
       'Broken: could not be read — mapping: missing: the conversation has no message tree',

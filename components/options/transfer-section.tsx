@@ -20,6 +20,18 @@ export function ImportSummaryView({ summary }: { summary: ImportSummary }) {
           {summary.imported.map((c) => (
             <li key={c.id}>
               {c.title} ({c.turns} turn{c.turns === 1 ? '' : 's'})
+              {c.warnings?.length ? (
+                <details>
+                  <summary>
+                    {c.warnings.length} note{c.warnings.length === 1 ? '' : 's'} on what was left out
+                  </summary>
+                  <ul>
+                    {c.warnings.map((w, i) => (
+                      <li key={i}>{w}</li>
+                    ))}
+                  </ul>
+                </details>
+              ) : null}
             </li>
           ))}
         </ul>

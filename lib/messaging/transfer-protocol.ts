@@ -70,6 +70,8 @@ export interface ImportedItem {
   id: string;
   title: string;
   turns: number;
+  /** What was left out or repaired inside it (the importer's `meta.importWarnings`). */
+  warnings?: string[];
 }
 
 /** A conversation an import left out: `duplicate` (already in Baton), `invalid` (the file's content), `failed` (the write). */

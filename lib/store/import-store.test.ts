@@ -30,7 +30,7 @@ describe('importConversations', () => {
     const { db, store } = await open();
     const a = conv('a', [user('u1', 'Hello', '2024-01-01T10:00:00.000Z'), answer('a1', 'Hi there', { createdAt: '2024-01-01T10:00:05.000Z' })], { createdAt: '2024-01-01T09:59:00.000Z', meta: { importWarnings: ['x'] } });
     const out = await importConversations(db, [a], { now: NOW, file: 'conversations.json' });
-    expect(out).toEqual({ imported: [{ id: 'chatgpt-export:a', title: 'Chat a', turns: 2 }], duplicates: [], failed: [] });
+    expect(out).toEqual({ imported: [{ id: 'chatgpt-export:a', title: 'Chat a', turns: 2, warnings: ['x'] }], duplicates: [], failed: [] });
     expect(await store.list()).toEqual([
       { id: 'chatgpt-export:a', title: 'Chat a', createdAt: '2024-01-01T09:59:00.000Z', updatedAt: '2024-01-01T10:00:05.000Z', turnCount: 2, preview: 'Hi there', source: { kind: 'chatgpt-export', id: 'a' } },
     ]);

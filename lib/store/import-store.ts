@@ -40,6 +40,8 @@ export interface ImportedConversation {
   id: string;
   title: string;
   turns: number;
+  /** What the importer left out or repaired inside it (`meta.importWarnings`), when anything. */
+  warnings?: string[];
 }
 
 /** One conversation left out, and why (shown to the person as is). */
@@ -197,7 +199,8 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
       continue;
     }
     byKey.set(key, rec);
-    out.imported.push({ id, title: rec.title, turns: t.turns.length });
+    const warnings = Array.isArray(t.meta?.importWarnings) ? (t.meta.importWarnings as unknown[]).filter((w): w is string => typeof w === 'string') : [];
+    out.imported.push({ id, title: rec.title, turns: t.turns.length, ...(warnings.length ? { warnings } : {}) });
   }
   return out;
 }
