@@ -78,6 +78,11 @@ function originOf(sender: Sender | undefined): string | undefined {
   }
 }
 
+/**
+ * One per worker: the menus, the click handler and the two handlers. Pending click requests live
+ * in memory for at most {@link REQUEST_MS}; a capture whose request is unknown (e.g. the worker
+ * restarted in between) is still stored, without a target and without opening the side panel.
+ */
 export class CaptureService {
   private readonly pending = new Map<string, { tabId: number; target: SendTarget; at: number }>();
   private outcome: (CaptureOutcome & { at: number }) | undefined;
