@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
 import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { SendTarget } from '../../lib/messaging/protocol';
+import type { PendingAttachment } from '../../lib/ui/attachments';
 import type { SendExtras } from '../../lib/ui/chat-model';
 
 export interface BlockRef {
@@ -19,6 +20,8 @@ export interface DisclosureInputs {
   /** Undefined when no provider/model is chosen, or for the on-device model (nothing leaves the device). */
   target: SendTarget | undefined;
   draft: string;
+  /** Files attached to the draft (previewed as they will be sent). */
+  attachments?: readonly PendingAttachment[] | undefined;
   /** Changes whenever the stored turns change (e.g. ids and statuses joined). */
   turnsKey: string;
 }
@@ -47,6 +50,8 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
   const [confirming, setConfirming] = useState<DisclosurePreview | undefined>(undefined);
   const { conversationId, target, draft, turnsKey } = inputs;
+  const attachments = inputs.attachments ?? [];
+  const hasDraft = draft.trim() !== '' || attachments.length > 0;
 
   // Exclusions belong to one conversation.
   useEffect(() => {
@@ -54,18 +59,19 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     setExcludeBlocks([]);
   }, [conversationId]);
 
-  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, turnsKey, excludeTurns, excludeBlocks]);
+  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, attachments.map((a) => a.id), turnsKey, excludeTurns, excludeBlocks]);
   const keyRef = useRef(key);
   keyRef.current = key;
 
   const fetchPreview = useCallback(async (): Promise<DisclosurePreview | undefined> => {
-    if (!target || (!conversationId && !draft.trim())) return undefined;
+    if (!target || (!conversationId && !hasDraft)) return undefined;
     const asked = key;
     try {
       const value = await connector.request('previewSend', {
         target,
         ...(conversationId ? { conversationId } : {}),
         ...(draft.trim() ? { text: draft } : {}),
+        ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
         ...(excludeTurns.length ? { excludeTurns } : {}),
         ...(excludeBlocks.length ? { excludeBlocks } : {}),
       });
@@ -78,7 +84,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   }, [connector, key]);
 
   useEffect(() => {
-    if (!target || (!conversationId && !draft.trim())) {
+    if (!target || (!conversationId && !hasDraft)) {
       setPreview(undefined);
       return;
     }

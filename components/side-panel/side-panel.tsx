@@ -53,7 +53,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   // Issue 6: what the next send discloses, the confirmation of a first disclosure, the ledger.
   const delivery = useDeliveryPolicy(connector, s.currentId);
   const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}`;
-  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, turnsKey }, (extra) => model.send(extra));
+  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra) => model.send(extra));
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
   const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));

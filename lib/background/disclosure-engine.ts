@@ -8,11 +8,11 @@ import { contentHash } from '../context/hash';
 import { providerSessionKey, type DeliveryReceipt } from '../context/delivery';
 import { createTokenCache, recordUsage, type TokenCache } from '../context/token-cache';
 import type { DisclosurePreview } from '../messaging/disclosure-types';
-import type { SendTarget } from '../messaging/protocol';
-import { DisclosureStore } from '../store/disclosures';
+import type { Attachment, SendTarget } from '../messaging/protocol';
+import type { DisclosureStore } from '../store/disclosures';
 import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
-import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
+import { TRANSCRIPT_FORMAT, type Block, type Transcript, type Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
 import { buildPreview } from './disclosure-preview';
 import { finishRecord } from './disclosure-ledger';
@@ -84,7 +84,7 @@ export class Discloser {
 export async function previewSend(
   deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
   discloser: Discloser,
-  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; exclusions?: Exclusions | undefined },
+  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined },
 ): Promise<DisclosurePreview> {
   const { store, settings, vault } = deps;
   const provider = resolveProvider(input.target.providerId, await settings.get());
@@ -94,8 +94,17 @@ export async function previewSend(
     if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
     stored = await store.toTranscript(input.conversationId);
   } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
-  const draft: Turn | undefined = input.text?.trim() ? { id: 'draft', role: 'user', blocks: [{ type: 'text', text: input.text }] } : undefined;
+  const blocks = userBlocks(input.text ?? '', input.attachments);
+  const draft: Turn | undefined = blocks.length ? { id: 'draft', role: 'user', blocks } : undefined;
   const transcript: Transcript = draft ? { ...stored, turns: [...stored.turns, draft] } : stored;
   const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, input.exclusions ?? {}, draft?.id);
   return discloser.preview(prepared, transcript, provider, input.target, draft?.id);
+}
+
+/** The blocks of a new user turn: attachments first, then the text (the same for the send and its preview). */
+export function userBlocks(text: string, attachments: readonly Attachment[] = []): Block[] {
+  return [
+    ...attachments.map((a): Block => (a.kind === 'image' ? { type: 'image', mediaType: a.mediaType, data: a.data } : { type: 'document', mediaType: a.mediaType, data: a.data, ...(a.name ? { title: a.name } : {}) })),
+    ...(text.trim() ? [{ type: 'text' as const, text }] : []),
+  ];
 }

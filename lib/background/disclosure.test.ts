@@ -99,6 +99,17 @@ describe('every send goes through the planner (issue 6)', () => {
     expect(JSON.stringify(posts()[0]!.body)).toBe(JSON.stringify(preview.body));
   });
 
+  it('with an attachment, the preview is still exactly the body sent', async () => {
+    const { engine, h } = await setup();
+    const attachments = [{ kind: 'image' as const, mediaType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' }];
+    const preview = await h.previewSend({ conversationId: 'c1', target: ANTHROPIC, text: 'What is this?', attachments }, 'extension');
+    fake.enqueue('anthropic-messages', { kind: 'text', text: 'A pixel.' });
+    await h.sendMessage({ conversationId: 'c1', text: 'What is this?', target: ANTHROPIC, attachments }, 'extension');
+    await engine.settled('c1');
+    expect(posts()[0]!.body).toEqual(preview.body);
+    expect(JSON.stringify(preview.body)).toContain('"media_type":"image/png"');
+  });
+
   it('an excluded turn is left out of the preview and of the send, which match', async () => {
     const { store, engine, h } = await setup();
     for (const t of [user('u1', 'first'), answer('a1', 'one'), user('u2', 'second'), answer('a2', 'two')]) await store.appendTurn('c1', t, NOW);

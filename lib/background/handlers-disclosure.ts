@@ -32,6 +32,7 @@ export function disclosureHandlers(d: DisclosureHandlerDeps): DisclosureHandlers
         conversationId: p.conversationId,
         target: p.target,
         text: p.text,
+        attachments: p.attachments,
         exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
       }),
     listDisclosures: async ({ conversationId }) => {

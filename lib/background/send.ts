@@ -20,9 +20,9 @@ import { DisclosureStore } from '../store/disclosures';
 import type { StreamAssembler } from '../providers/types';
 import { metaOf, type ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
-import type { Block, Transcript, Turn } from '../transcript/schema';
+import type { Transcript, Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
-import { Discloser, previewSend, type PreparedSend } from './disclosure-engine';
+import { Discloser, previewSend, userBlocks, type PreparedSend } from './disclosure-engine';
 import { assertSendable, type Exclusions } from './disclosure-plan';
 import { BatonError, toProtocolError } from './errors';
 import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
@@ -99,10 +99,7 @@ export class SendEngine {
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
     const record = await store.getRecord(input.conversationId);
     if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
-    const blocks: Block[] = [
-      ...(input.attachments ?? []).map((a): Block => (a.kind === 'image' ? { type: 'image', mediaType: a.mediaType, data: a.data } : { type: 'document', mediaType: a.mediaType, data: a.data, ...(a.name ? { title: a.name } : {}) })),
-      ...(input.text.trim() ? [{ type: 'text' as const, text: input.text }] : []),
-    ];
+    const blocks = userBlocks(input.text, input.attachments);
     if (blocks.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
     const connection = await this.connect(input.target);
     const now = new Date(clock.now()).toISOString();
@@ -127,7 +124,7 @@ export class SendEngine {
    * previewed with an empty account id.
    * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
    */
-  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; exclusions?: Exclusions }): Promise<DisclosurePreview> {
+  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions }): Promise<DisclosurePreview> {
     return previewSend(this.deps, this.discloser, input);
   }
 

@@ -95,7 +95,13 @@ export const REQUESTS = {
   },
   /** What a send would disclose (plan summary, per-turn fates) and the exact JSON body, without sending (issue 6). */
   previewSend: {
-    input: z.strictObject({ conversationId: id.optional(), target: sendTargetSchema, text: z.string().max(LIMITS.messageText).optional(), ...exclusionFields }),
+    input: z.strictObject({
+      conversationId: id.optional(),
+      target: sendTargetSchema,
+      text: z.string().max(LIMITS.messageText).optional(),
+      attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
+      ...exclusionFields,
+    }),
     from: ['extension'],
   },
   /** The disclosure ledger of a conversation and who has seen it, per conversation and per turn (issue 6). */
