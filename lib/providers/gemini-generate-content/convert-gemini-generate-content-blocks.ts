@@ -159,7 +159,7 @@ export function functionCallPart(b: ToolCallBlock, ref: BlockRef | undefined, ct
     args = { value: b.input };
     ctx.report.add(ref, 'converted', 'non-object arguments wrapped as {"value": …}: functionCall.args is a JSON object');
   }
-  const functionCall = { ...(idTravels ? { id: b.id } : {}), name: b.name, args };
+  const functionCall = idTravels ? { id: b.id, name: b.name, args } : { name: b.name, args };
   // An empty signature is no signature (G-K1); on Gemini 3 the call may then get the dummy (G-K4).
   if (b.signature === '') ctx.report.add(ref, 'converted', 'empty thoughtSignature left out: an empty signature is no signature (G-K1)');
   return b.signature ? { functionCall, thoughtSignature: b.signature } : { functionCall };
@@ -178,9 +178,14 @@ export function functionResponsePart(b: ToolResultBlock, pb: PreparedBlock, ctx:
   const generatedId = call?.generatedId ?? false;
   const idTravels = !ctx.vertex && !generatedId;
   if (ctx.vertex && !generatedId) ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionResponse.id (G-T3, V-G1)');
+  if (typeof b.content === 'string') {
+    // The usual result: one string, no parts (same output as the general case below).
+    const response = b.isError ? { error: b.content } : { output: b.content };
+    return { functionResponse: idTravels ? { id: b.callId, name, response } : { name, response } };
+  }
   const texts: string[] = [];
   const parts: { inlineData: { mimeType: string; data: string } }[] = [];
-  for (const c of typeof b.content === 'string' ? [{ type: 'text' as const, text: b.content }] : b.content) {
+  for (const c of b.content) {
     if (c.type === 'text') texts.push(c.text);
     else if (c.data !== undefined && ctx.functionResponseParts) parts.push({ inlineData: { mimeType: c.mediaType, data: c.data } });
     else {

@@ -26,11 +26,22 @@ export interface DraftContent extends GeminiContent {
  */
 export function mergeContents(drafts: DraftContent[]): DraftContent[] {
   const out: DraftContent[] = [];
+  let owned = false; // the last content of `out` is a merge made here, whose arrays may be appended to
   for (const d of drafts) {
     if (d.parts.length === 0) continue;
     const last = out[out.length - 1];
-    if (last && last.role === d.role) out[out.length - 1] = { role: d.role, parts: [...last.parts, ...d.parts], refs: [...last.refs, ...d.refs] };
-    else out.push(d);
+    if (last && last.role === d.role) {
+      if (owned) {
+        for (const p of d.parts) last.parts.push(p);
+        for (const r of d.refs) last.refs.push(r);
+      } else {
+        out[out.length - 1] = { role: d.role, parts: last.parts.concat(d.parts), refs: last.refs.concat(d.refs) };
+        owned = true;
+      }
+    } else {
+      out.push(d);
+      owned = false;
+    }
   }
   return out;
 }
