@@ -77,6 +77,8 @@ export const EMPTY_OUTPUT = '(no output)';
  * (R-2, C-T7). Every such change is reported against the block.
  */
 export function functionCallOutput(b: ToolResultBlock, ref: BlockRef | undefined, report: ReportBuilder): FunctionCallOutputItem {
+  // The usual result, a non-blank string of a call that did not fail, goes as it is.
+  if (typeof b.content === 'string' && !b.isError && !isBlank(b.content)) return { type: 'function_call_output', call_id: b.callId, output: b.content };
   const item = (output: FunctionCallOutputItem['output']): FunctionCallOutputItem => ({ type: 'function_call_output', call_id: b.callId, output });
   if (b.isError) report.add(ref, 'converted', `failure marked with an "${ERROR_PREFIX}" prefix: Responses has no is_error (R-2, C-T7)`);
   const prefix = (s: string): string => (b.isError ? (isBlank(s) ? ERROR_PREFIX : `${ERROR_PREFIX} ${s}`) : s);
