@@ -18,12 +18,13 @@ import type { Attachment, BackgroundEvent, SendTarget } from '../messaging/proto
 import { WIRE_API_MODULES } from '../providers';
 import { DisclosureStore } from '../store/disclosures';
 import type { StreamAssembler } from '../providers/types';
-import { metaOf, type ConversationStore } from '../store/conversations';
+import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
 import type { Transcript, Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
 import { Discloser, previewSend, userBlocks, type PreparedSend } from './disclosure-engine';
 import { assertSendable, type Exclusions } from './disclosure-plan';
+import { createCheckpointer } from './checkpoint';
 import { BatonError, toProtocolError } from './errors';
 import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
 import { keyFor, resolveProvider, type ResolvedProvider } from './providers';
@@ -197,7 +198,7 @@ export class SendEngine {
     const history: Transcript = { ...transcript, turns: transcript.turns.filter((t) => t.id !== turnId) };
     let stripOpaque = false;
     let assembler: StreamAssembler | undefined;
-    const checkpoint = this.checkpointer(conversationId, () => assembler?.snapshot());
+    const checkpoint = createCheckpointer(this.deps, conversationId, () => assembler?.snapshot());
     let prepared: PreparedSend | undefined;
     // The ledger record is written with the final turn, in one transaction (issue 6).
     const finish = (turn: Turn) => (prepared ? this.discloser.finish(conversationId, turn, iso(), provider, target.model, prepared) : store.putTurn(conversationId, turn, iso()));
@@ -273,70 +274,5 @@ export class SendEngine {
         return;
       }
     }
-  }
-
-  /**
-   * Persists snapshots at least every `checkpointMs` or `checkpointChars` (D1): a change that
-   * arrives inside the window is saved when the window ends (a timer), so a stream that stalls
-   * after a burst still has its latest text on disk. Broadcasts are throttled the same way.
-   */
-  private checkpointer(conversationId: string, snapshot: () => Turn | undefined) {
-    const { store, clock, broadcast } = this.deps;
-    const everyMs = this.deps.checkpointMs ?? 1000;
-    const everyChars = this.deps.checkpointChars ?? 500;
-    const broadcastMs = this.deps.broadcastMs ?? 100;
-    let lastSave = clock.now();
-    let lastBroadcast = 0;
-    let chars = 0;
-    let dirty = false;
-    let finished = false;
-    let timer: (() => void) | undefined;
-    let saving: Promise<unknown> = Promise.resolve();
-    const save = (turn: Turn) => {
-      saving = saving.then(() => store.putTurn(conversationId, turn, new Date(clock.now()).toISOString())).catch(() => undefined);
-      return saving;
-    };
-    const flush = () => {
-      timer = undefined;
-      if (!dirty || finished) return;
-      const s = snapshot();
-      if (!s) return;
-      dirty = false;
-      chars = 0;
-      lastSave = clock.now();
-      void save(s);
-      broadcast({ type: 'turnUpdated', conversationId, turn: s });
-      lastBroadcast = lastSave;
-    };
-    return {
-      onEvent(event: unknown) {
-        dirty = true;
-        chars += JSON.stringify(event).length;
-        const now = clock.now();
-        if (now - lastSave >= everyMs || chars >= everyChars) {
-          timer?.();
-          flush();
-          return;
-        }
-        if (now - lastBroadcast >= broadcastMs) {
-          const s = snapshot();
-          if (s) broadcast({ type: 'turnUpdated', conversationId, turn: s });
-          lastBroadcast = now;
-        }
-        timer ??= clock.setTimer(flush, Math.max(0, everyMs - (now - lastSave)));
-      },
-      /** Stores the final turn (with `persist`, e.g. together with its ledger record), then broadcasts it. */
-      async final(turn: Turn, persist?: (turn: Turn) => Promise<unknown>) {
-        finished = true;
-        timer?.();
-        if (persist) {
-          await saving;
-          await persist(turn).catch(() => save(turn));
-        } else await save(turn);
-        broadcast({ type: 'turnUpdated', conversationId, turn });
-        const rec = await store.getRecord(conversationId);
-        if (rec) broadcast({ type: 'conversationUpdated', meta: metaOf(rec) });
-      },
-    };
   }
 }
