@@ -61,20 +61,20 @@ async function rig(tabReply: (m: unknown, service: CaptureService) => Promise<un
   const tabMessages: unknown[] = [];
   const menus: unknown[] = [];
   let ids = 0;
-  let service!: CaptureService;
+  const ref: { service?: CaptureService } = {};
   const browser: CaptureBrowser = {
     openSidePanel: async (tab) => void calls.push(`openSidePanel:${tab.id}`),
     sendToTab: async (tabId, m) => {
       calls.push(`sendToTab:${tabId}`);
       tabMessages.push(m);
-      return tabReply(m, service);
+      return tabReply(m, ref.service!);
     },
     removeAllMenus: async () => void menus.splice(0),
     createMenu: (item) => void menus.push(item),
     openOptionsPage: async () => void calls.push('openOptionsPage'),
   };
   const theDb = db;
-  service = new CaptureService({ browser, db: async () => theDb, settings: async () => SETTINGS, broadcast: (e) => events.push(e), newId: () => `id-${++ids}`, now: () => T0 });
+  const service = (ref.service = new CaptureService({ browser, db: async () => theDb, settings: async () => SETTINGS, broadcast: (e) => events.push(e), newId: () => `id-${++ids}`, now: () => T0 }));
   return { service, calls, events, tabMessages, menus, store: new ConversationStore(theDb) };
 }
 
