@@ -3,6 +3,7 @@
  * second or 500 characters, and its `turnUpdated` broadcasts are throttled.
  */
 import { metaOf } from '../store/conversations';
+import { isQuotaExceeded } from '../store/quota';
 import type { Turn } from '../transcript/schema';
 import type { SendDeps } from './send';
 
@@ -26,8 +27,14 @@ export function createCheckpointer(deps: CheckpointDeps, conversationId: string,
   let finished = false;
   let timer: (() => void) | undefined;
   let saving: Promise<unknown> = Promise.resolve();
+  // D2: a write refused because storage is full is remembered and reported when the answer ends;
+  // the stream goes on (its text stays in the panel) and the stored turn keeps its last good state.
+  let storageFull = false;
+  const noteFailure = (e: unknown) => {
+    if (isQuotaExceeded(e) || (e as { code?: unknown })?.code === 'storage_full') storageFull = true;
+  };
   const save = (turn: Turn) => {
-    saving = saving.then(() => store.putTurn(conversationId, turn, new Date(clock.now()).toISOString())).catch(() => undefined);
+    saving = saving.then(() => store.putTurn(conversationId, turn, new Date(clock.now()).toISOString())).catch(noteFailure);
     return saving;
   };
   const flush = () => {
@@ -59,15 +66,26 @@ export function createCheckpointer(deps: CheckpointDeps, conversationId: string,
       }
       timer ??= clock.setTimer(flush, Math.max(0, everyMs - (now - lastSave)));
     },
-    /** Stores the final turn (with `persist`, e.g. together with its ledger record), then broadcasts it. */
+    /**
+     * Stores the final turn (with `persist`, e.g. together with its ledger record), then broadcasts
+     * it. When any write of this answer failed for a full storage (D2), also broadcasts
+     * `sendStateChanged` with a `storage_full` error, so the person learns the answer was not saved.
+     */
     async final(turn: Turn, persist?: (turn: Turn) => Promise<unknown>) {
       finished = true;
       timer?.();
       if (persist) {
         await saving;
-        await persist(turn).catch(() => save(turn));
+        await persist(turn).catch((e: unknown) => (noteFailure(e), save(turn)));
       } else await save(turn);
       broadcast({ type: 'turnUpdated', conversationId, turn });
+      if (storageFull)
+        broadcast({
+          type: 'sendStateChanged',
+          conversationId,
+          state: 'idle',
+          error: { code: 'storage_full', message: 'Browser storage is full, so this answer was not saved completely. Copy what you need, delete old conversations and try again.' },
+        });
       const rec = await store.getRecord(conversationId);
       if (rec) broadcast({ type: 'conversationUpdated', meta: metaOf(rec) });
     },
