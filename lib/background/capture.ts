@@ -11,7 +11,7 @@
  * a pending outcome it takes on load). Nothing is sent to any provider (N5).
  */
 import { SITE_ORIGINS, siteOf } from '../capture/index';
-import { captureTitle, captureToTurns, webSource } from '../capture/to-turns';
+import { captureTitle, captureToTurns, cleanCapturedText, titleFromText, webSource } from '../capture/to-turns';
 import type { CaptureOutcome, CaptureResponses, CaptureSubmit } from '../messaging/capture-protocol';
 import { CAPTURE_TAB_REQUEST, type CaptureTabRequest } from '../messaging/capture-tab';
 import { sendTargetSchema, type BackgroundEvent, type ConversationMeta, type SendTarget, type Settings } from '../messaging/protocol';
@@ -150,17 +150,16 @@ export class CaptureService {
   }
 
   private async captureSelection(info: MenuClickInfo, target: SendTarget): Promise<void> {
-    const text = (info.selectionText ?? '').slice(0, MAX_SELECTION);
+    const text = cleanCapturedText((info.selectionText ?? '').slice(0, MAX_SELECTION));
     if (!text.trim()) return this.finish({ error: { code: 'bad_request', message: 'No text was selected.' } });
     const now = this.d.now();
     const page = info.pageUrl && /^https?:\/\//i.test(info.pageUrl) ? info.pageUrl.slice(0, 2000) : undefined;
     // Flattened text from a page is fenced and labelled with where it came from (N5).
     const turn: Turn = { id: this.d.newId(), role: 'user', createdAt: now, blocks: [{ type: 'text', text: fenced(`Selected text${page ? ` from ${page}` : ''}:`, text) }] };
-    const flat = text.replace(/\s+/g, ' ').trim();
     try {
       const meta = await storeCapturedConversation(await this.d.db(), {
         id: this.d.newId(),
-        title: flat.length > 60 ? `${flat.slice(0, 59)}…` : flat,
+        title: titleFromText(text),
         now,
         source: { kind: 'web-selection', ...(page ? { url: page } : {}) },
         turns: [turn],

@@ -3,12 +3,14 @@
  * messages stay user turns and answers assistant turns with origin
  * `{provider: '<site>-web', api: 'web', model}` — nothing replayable (N5: nothing captured goes in a
  * system role). Consecutive messages of one role join one turn. Text is stored as the page showed
- * it, literally (I1). An image on the page becomes a text line that says it was not sent, its URL
- * kept only in that block's `meta.pageImage`: converters read `text`, never `meta`, so the URL
+ * it, literally (I1), except that lone surrogates become U+FFFD (X6) and invisible C0 controls are
+ * removed; titles and model names also lose control and bidi-override characters. An image on
+ * the page becomes a text line that says it was not sent, its URL kept only in that block's `meta.pageImage`: converters read `text`, never `meta`, so the URL
  * never reaches a provider (issue 7: "Image URLs from the page are never forwarded to a provider
  * without the person's say").
  */
 import { decodeTranscript } from '../transcript/codec';
+import { toWellFormed } from '../transcript/text';
 import { TRANSCRIPT_FORMAT, type Block, type Origin, type Source, type Turn } from '../transcript/schema';
 import type { CaptureSite } from './types';
 
@@ -35,11 +37,27 @@ export interface CaptureStamp {
 /** The text that stands for an image of the page (its URL is not in it). */
 export const PAGE_IMAGE_TEXT = '[An image from the page: not sent to the model]';
 
+/** C0 controls other than tab, line feed and carriage return, and DEL: a page shows none of them. */
+// eslint-disable-next-line no-control-regex
+const TEXT_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+/** Every control character and the bidi overrides/isolates, which could disguise a one-line label. */
+const LABEL_UNSAFE = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+
+/** A captured message text as stored: lone surrogates → U+FFFD (X6), invisible controls removed. */
+export function cleanCapturedText(s: string): string {
+  return toWellFormed(s).replace(TEXT_CONTROLS, '');
+}
+
+/** A one-line label from the page (title, model name): well formed, no controls or bidi overrides. */
+function cleanLabel(s: string): string {
+  return toWellFormed(s).replace(LABEL_UNSAFE, ' ');
+}
+
 const DEFAULT_MODEL: Readonly<Record<CaptureSite, string>> = { chatgpt: 'chatgpt', claude: 'claude', gemini: 'gemini' };
 
 /** The origin of a captured answer (transcript-v1.md: provider `<site>-web`, api `web`). */
 export function webOrigin(site: CaptureSite, model: string | undefined): Origin {
-  return { provider: `${site}-web`, api: 'web', model: model?.trim() || DEFAULT_MODEL[site] };
+  return { provider: `${site}-web`, api: 'web', model: (model && cleanLabel(model).trim()) || DEFAULT_MODEL[site] };
 }
 
 /** The `source` of a captured conversation: kind `<site>-web` (transcript-v1.md) and the page URL. */
@@ -49,10 +67,16 @@ export function webSource(site: CaptureSite, url: string): Source {
 
 /** A title: the page's, else the first user text's first line (≤ 60 characters), else "Captured chat". */
 export function captureTitle(c: CaptureInput): string {
-  if (c.title?.trim()) return c.title.replace(/\s+/g, ' ').trim().slice(0, 200);
+  const title = c.title ? cleanLabel(c.title).replace(/\s+/g, ' ').trim() : '';
+  if (title) return toWellFormed(title.slice(0, 200));
   const first = c.messages.find((m) => m.role === 'user')?.parts.find((p) => p.type === 'text');
-  const line = first?.type === 'text' ? first.text.replace(/\s+/g, ' ').trim() : '';
-  return line ? (line.length > 60 ? `${line.slice(0, 59)}…` : line) : `Captured ${c.site} chat`;
+  return (first?.type === 'text' && titleFromText(first.text)) || `Captured ${c.site} chat`;
+}
+
+/** A one-line title from a text: whitespace collapsed, no controls, at most 60 characters ('' for blank text). */
+export function titleFromText(text: string): string {
+  const line = cleanLabel(text).replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${toWellFormed(line.slice(0, 59))}…` : line;
 }
 
 /**
@@ -66,7 +90,8 @@ export function captureToTurns(c: CaptureInput, newId: () => string, now: string
   for (const m of c.messages) {
     const blocks: Block[] = m.parts.flatMap((p): Block[] => {
       if (p.type === 'image') return [{ type: 'text', text: PAGE_IMAGE_TEXT, meta: { pageImage: p.url } }];
-      return p.text.trim() ? [{ type: 'text', text: p.text }] : [];
+      const text = cleanCapturedText(p.text);
+      return text.trim() ? [{ type: 'text', text }] : [];
     });
     if (!blocks.length) continue;
     const last = turns[turns.length - 1];
