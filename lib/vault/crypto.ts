@@ -48,10 +48,12 @@ export function randomBytes(n: number): Uint8Array<ArrayBuffer> {
 
 /**
  * The 32 raw bytes PBKDF2-SHA-256 derives from `passphrase` and `salt` (`iterations` rounds). The
- * caller imports them with {@link importVaultKey} and then zeroes them.
+ * caller imports them with {@link importVaultKey} and then zeroes them. The passphrase is taken in
+ * Unicode NFC (lone surrogates as U+FFFD, as UTF-8 encodes them), so the same passphrase typed on a
+ * keyboard or IME that composes characters differently (NFC "é" vs NFD "e" + U+0301) opens the vault.
  */
 export async function deriveKeyBytes(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array<ArrayBuffer>> {
-  const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase), 'PBKDF2', false, ['deriveBits']);
+  const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase.normalize('NFC')), 'PBKDF2', false, ['deriveBits']);
   const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, base, KEY_BITS);
   return new Uint8Array(bits);
 }
