@@ -19,6 +19,7 @@ import { finishRecord } from './disclosure-ledger';
 import { planSend, type Exclusions, type PlannedSend } from './disclosure-plan';
 import { BatonError } from './errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from './providers';
+import { planResend, turnAttachments, type Resend } from './resend';
 
 /** A planned send with what is needed to record it afterwards. */
 export interface PreparedSend {
@@ -78,13 +79,16 @@ export class Discloser {
  * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
  * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
  * previewed with an empty account id. The draft is planned exactly as `SendEngine.send` plans
- * the stored user turn, so the body is the one then sent.
- * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
+ * the stored user turn, so the body is the one then sent. With `resend`, the preview of a retry or
+ * regenerate (no draft) or of an edit of `resend.turnId` (the draft is `text` plus that turn's
+ * files), planned over the turns that action keeps (`planResend`), exactly as the engine plans it.
+ * @throws BatonError `not_found` (conversation, endpoint, edited turn), `bad_request` (invalid
+ * policy, nothing to retry or regenerate, a draft with a retry or regenerate).
  */
 export async function previewSend(
   deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
   discloser: Discloser,
-  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined },
+  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined; resend?: Resend | undefined },
 ): Promise<DisclosurePreview> {
   const { store, settings, vault } = deps;
   const provider = resolveProvider(input.target.providerId, await settings.get());
@@ -94,10 +98,21 @@ export async function previewSend(
     if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
     stored = await store.toTranscript(input.conversationId);
   } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
-  const blocks = userBlocks(input.text ?? '', input.attachments);
+  let attachments = input.attachments ?? [];
+  let newTurnId: string | undefined;
+  if (input.resend) {
+    if (!input.conversationId) throw new BatonError('bad_request', 'Only a stored conversation can be sent again.');
+    const resend = input.resend;
+    const plan = planResend(stored.turns, resend);
+    if (resend.kind === 'edit') attachments = [...turnAttachments(stored.turns.find((t) => t.id === resend.turnId)!), ...attachments];
+    else if (input.text?.trim() || attachments.length) throw new BatonError('bad_request', `A ${resend.kind} sends no new message.`);
+    newTurnId = plan.newTurnId;
+    stored = { ...stored, turns: plan.kept };
+  }
+  const blocks = userBlocks(input.text ?? '', attachments);
   const draft: Turn | undefined = blocks.length ? { id: 'draft', role: 'user', blocks } : undefined;
   const transcript: Transcript = draft ? { ...stored, turns: [...stored.turns, draft] } : stored;
-  const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, input.exclusions ?? {}, draft?.id);
+  const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, input.exclusions ?? {}, draft?.id ?? newTurnId);
   return discloser.preview(prepared, transcript, provider, input.target, draft?.id);
 }
 

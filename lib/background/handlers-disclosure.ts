@@ -34,6 +34,7 @@ export function disclosureHandlers(d: DisclosureHandlerDeps): DisclosureHandlers
         text: p.text,
         attachments: p.attachments,
         exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
+        ...(p.resend ? { resend: p.resend } : {}),
       }),
     listDisclosures: async ({ conversationId }) => {
       await exists(conversationId);

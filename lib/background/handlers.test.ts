@@ -50,12 +50,16 @@ async function setup(opts: { key?: boolean; busy?: boolean } = {}) {
 const ids = async (store: ConversationStore) => (await store.get('c1')).turns.map((t) => t.id);
 
 describe('regenerateTurn', () => {
-  it('removes everything after the last user turn and answers it again', async () => {
+  it('asks the engine to regenerate (it removes the last answer once the send is accepted), with the confirmation flag', async () => {
     const { h, store, calls } = await setup();
     for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'c'), answer('a2', 'd')]) await store.appendTurn('c1', t, NOW);
     expect(await h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).toBeNull();
-    expect(await ids(store)).toEqual(['u1', 'a1', 'u2']);
-    expect(calls.retry).toEqual([{ conversationId: 'c1', target: OPENAI }]);
+    expect(await h.regenerateTurn({ conversationId: 'c1', target: OPENAI, confirmedDisclosure: true }, 'extension')).toBeNull();
+    expect(await ids(store)).toEqual(['u1', 'a1', 'u2', 'a2']);
+    expect(calls.retry).toEqual([
+      { conversationId: 'c1', target: OPENAI, kind: 'regenerate', confirmed: false },
+      { conversationId: 'c1', target: OPENAI, kind: 'regenerate', confirmed: true },
+    ]);
   });
 
   it('removes nothing when the send cannot start (no key, busy), and refuses a conversation with no message', async () => {
@@ -77,13 +81,14 @@ describe('regenerateTurn', () => {
 });
 
 describe('editAndResend', () => {
-  it('replaces the last user turn and what follows, sending its attachments again', async () => {
+  it('sends the new text in place of the last user turn (replaceFrom), with its attachments again and the confirmation flag', async () => {
     const { h, store, calls } = await setup();
     const image = { type: 'image' as const, mediaType: 'image/png', data: 'iVBORw0KGgo=' };
     const doc = { type: 'document' as const, mediaType: 'application/pdf', data: 'JVBERi0=', title: 'spec.pdf' };
     for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'old text', [image, doc]), answer('a2', 'd')]) await store.appendTurn('c1', t, NOW);
-    expect(await h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: 'new text', target: OPENAI }, 'extension')).toEqual({ userTurnId: 'u-new' });
-    expect(await ids(store)).toEqual(['u1', 'a1']);
+    expect(await h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: 'new text', target: OPENAI, confirmedDisclosure: true }, 'extension')).toEqual({ userTurnId: 'u-new' });
+    // The engine removes the replaced turns only once it accepts the send (a stub here).
+    expect(await ids(store)).toEqual(['u1', 'a1', 'u2', 'a2']);
     expect(calls.send).toEqual([
       {
         conversationId: 'c1',
@@ -93,6 +98,8 @@ describe('editAndResend', () => {
           { kind: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=' },
           { kind: 'document', mediaType: 'application/pdf', data: 'JVBERi0=', name: 'spec.pdf' },
         ],
+        confirmed: true,
+        replaceFrom: 'u2',
       },
     ]);
   });

@@ -2,7 +2,7 @@
  * The protocol implemented as one object of handlers (DESIGN.md, "Style to follow" 2). Payloads
  * arrive parsed and sender-checked by the router.
  */
-import type { Attachment, ProviderStatus, Responses, SendTarget } from '../messaging/protocol';
+import type { ProviderStatus, Responses, SendTarget } from '../messaging/protocol';
 import { lookupModel } from '../models/registry';
 import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convertToChromePrompt } from '../providers/chrome-prompt/convert-to-chrome-prompt';
 import type { Turn } from '../transcript/schema';
@@ -16,6 +16,7 @@ import { createTransferHandlers, type TransferDeps } from './handlers-transfer';
 import { captureHandlers } from './handlers-capture';
 import type { CaptureService } from './capture';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
+import { planResend, turnAttachments } from './resend';
 import type { Handlers } from './router';
 import type { SendEngine } from './send';
 import type { Transport } from './transport';
@@ -130,7 +131,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
         exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
       }),
     retryTurn: async (p) => {
-      await d.engine.retry(p);
+      await d.engine.retry({ conversationId: p.conversationId, target: p.target, confirmed: p.confirmedDisclosure === true });
       return null;
     },
     stopGeneration: async ({ conversationId }) => {
@@ -220,32 +221,23 @@ export function createHandlers(d: HandlerDeps): Handlers {
       await d.wipe();
       return null;
     },
-    regenerateTurn: async ({ conversationId, target }) => {
+    // Issue 6: like sendMessage, a first disclosure needs `confirmedDisclosure: true`; the engine
+    // removes the replaced turns only once the send is accepted.
+    regenerateTurn: async ({ conversationId, target, confirmedDisclosure }) => {
       const turns = await turnsOf(conversationId);
-      const lastUser = turns.findLastIndex((t) => t.role === 'user');
-      if (lastUser < 0) throw new BatonError('bad_request', 'There is no message to answer.');
+      planResend(turns, { kind: 'regenerate' });
       await checkSendable(conversationId, target);
-      const first = turns[lastUser + 1];
-      if (first) await d.store.deleteTurnsFrom(conversationId, first.id, d.now());
-      // The last turn is now the user's: the engine answers it without adding a user turn.
-      await d.engine.retry({ conversationId, target });
+      // The engine removes the last answer and answers the last user turn without adding one.
+      await d.engine.retry({ conversationId, target, kind: 'regenerate', confirmed: confirmedDisclosure === true });
       return null;
     },
-    editAndResend: async ({ conversationId, turnId, text, target }) => {
+    editAndResend: async ({ conversationId, turnId, text, target, confirmedDisclosure }) => {
       const turns = await turnsOf(conversationId);
-      const i = turns.findIndex((t) => t.id === turnId);
-      const turn = turns[i];
-      if (!turn || turn.role !== 'user') throw new BatonError('not_found', 'That message is not in this conversation.');
-      if (turns.slice(i + 1).some((t) => t.role === 'user')) throw new BatonError('bad_request', 'Only the last message can be edited.');
-      const attachments = turn.blocks.flatMap((b): Attachment[] =>
-        (b.type === 'image' || b.type === 'document') && b.data
-          ? [{ kind: b.type, mediaType: b.mediaType, data: b.data, ...(b.type === 'document' && b.title ? { name: b.title } : {}) }]
-          : [],
-      );
+      planResend(turns, { kind: 'edit', turnId });
+      const attachments = turnAttachments(turns.find((t) => t.id === turnId)!);
       if (!text.trim() && attachments.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
       await checkSendable(conversationId, target);
-      await d.store.deleteTurnsFrom(conversationId, turnId, d.now());
-      return d.engine.send({ conversationId, text, target, ...(attachments.length ? { attachments } : {}) });
+      return d.engine.send({ conversationId, text, target, ...(attachments.length ? { attachments } : {}), confirmed: confirmedDisclosure === true, replaceFrom: turnId });
     },
     pinConversation: async ({ id, pinned }) => {
       if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');

@@ -27,6 +27,7 @@ import { assertSendable, type Exclusions } from './disclosure-plan';
 import { createCheckpointer } from './checkpoint';
 import { BatonError, toProtocolError } from './errors';
 import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
+import { planResend, refuseUnconfirmed, type Resend } from './resend';
 import { keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Transport } from './transport';
 
@@ -92,10 +93,12 @@ export class SendEngine {
    * answer streams on). The request is planned first (issue 6): `exclusions` leave turns or blocks
    * out; with `confirmed: false`, a first disclosure of the conversation's history to this
    * provider (id + origin) is refused with `confirmation_required` (undefined: not asked).
+   * `replaceFrom` (edit-and-resend): that stored turn and every later one are removed — only once
+   * the send is accepted — and the new user turn takes their place.
    * @throws BatonError (`busy`, `no_key`, `endpoint_not_permitted`, `not_found`, `policy_forbidden`,
    * `context_too_long`, `confirmation_required`, …) before anything is written when the send cannot start.
    */
-  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: boolean; exclusions?: Exclusions }): Promise<{ userTurnId: string }> {
+  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: boolean; exclusions?: Exclusions; replaceFrom?: string }): Promise<{ userTurnId: string }> {
     const { store, clock, newId } = this.deps;
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
     const record = await store.getRecord(input.conversationId);
@@ -107,11 +110,13 @@ export class SendEngine {
     const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
     const exclusions = input.exclusions ?? {};
     const stored = await store.toTranscript(input.conversationId);
-    const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...stored.turns, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
+    const kept = input.replaceFrom ? planResend(stored.turns, { kind: 'edit', turnId: input.replaceFrom }).kept : stored.turns;
+    const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...kept, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
     assertSendable(prepared.planned);
-    if (input.confirmed === false && prepared.firstDisclosure)
-      throw new BatonError('confirmation_required', `${connection.provider.providerId} (${connection.provider.origin}) has not received this conversation yet: confirm the disclosure first.`);
-    const title = record.turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
+    refuseUnconfirmed(prepared, connection.provider, input.confirmed);
+    // Accepted: only now is anything removed or written.
+    const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
+    const title = turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
     const meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
     this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
     this.deps.broadcast({ type: 'conversationUpdated', meta });
@@ -122,28 +127,36 @@ export class SendEngine {
   /**
    * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
    * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
-   * previewed with an empty account id.
+   * previewed with an empty account id. `resend`: the preview of a retry, regenerate or edit (see `previewSend`).
    * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
    */
-  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions }): Promise<DisclosurePreview> {
+  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions; resend?: Resend }): Promise<DisclosurePreview> {
     return previewSend(this.deps, this.discloser, input);
   }
 
   /**
-   * Answers again after a failed, interrupted or stopped answer: that answer is removed and the
-   * conversation is sent as it stands, so no user turn is duplicated (L2).
+   * Answers again without a new user turn (L2): `retry` (the default) after a failed, interrupted
+   * or stopped answer, which is removed; `regenerate` replaces everything after the last user turn.
+   * The turns are removed only once the send is accepted. With `confirmed: false`, a first
+   * disclosure of the conversation to this provider is refused like {@link send} refuses it
+   * (issue 6; a retry's unanswered last user turn counts as new, see `planResend`); undefined: not asked.
+   * @throws BatonError (`busy`, `not_found`, `bad_request`, `no_key`, `endpoint_not_permitted`,
+   * `policy_forbidden`, `context_too_long`, `confirmation_required`, …) before anything is written.
    */
-  async retry(input: { conversationId: string; target: SendTarget }): Promise<void> {
+  async retry(input: { conversationId: string; target: SendTarget; kind?: 'retry' | 'regenerate'; confirmed?: boolean }): Promise<void> {
     const { store, clock } = this.deps;
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
-    const { turns } = await store.get(input.conversationId, 1);
-    const last = turns[0];
-    if (!last) throw new BatonError('bad_request', 'Nothing to retry.');
+    if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+    const stored = await store.toTranscript(input.conversationId);
+    if (stored.turns.length === 0) throw new BatonError('bad_request', input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.');
     const connection = await this.connect(input.target);
-    if (last.role === 'assistant') {
-      if (last.status === undefined || last.status === 'complete') throw new BatonError('bad_request', 'The last answer completed; send a new message instead.');
-      await store.deleteTurn(input.conversationId, last.id, new Date(clock.now()).toISOString());
+    const plan = planResend(stored.turns, { kind: input.kind ?? 'retry' });
+    if (input.confirmed !== undefined) {
+      const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: plan.kept }, input.target, connection.provider, connection.key, {}, plan.newTurnId);
+      assertSendable(prepared.planned);
+      refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }
+    if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
     this.start(input.conversationId, input.target, connection, {});
   }
 

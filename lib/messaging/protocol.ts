@@ -101,6 +101,13 @@ export const REQUESTS = {
       text: z.string().max(LIMITS.messageText).optional(),
       attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
       ...exclusionFields,
+      /**
+       * Preview a `retryTurn` or `regenerateTurn` (no text), or an `editAndResend` of `turnId` with
+       * `text` (the turn's files are sent again): the turns the action replaces are left out.
+       */
+      resend: z
+        .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('retry') }), z.strictObject({ kind: z.literal('regenerate') }), z.strictObject({ kind: z.literal('edit'), turnId: id })])
+        .optional(),
     }),
     from: ['extension'],
   },
@@ -111,7 +118,7 @@ export const REQUESTS = {
   /** Replaces the global policy, or with `conversationId` that conversation's. */
   setDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional(), policy: disclosurePolicySchema }), from: ['extension'] },
   /** Sends the conversation again after a failed, interrupted or stopped answer, without a new user turn (L2). */
-  retryTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema }), from: ['extension'] },
+  retryTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, confirmedDisclosure: z.boolean().optional() }), from: ['extension'] },
   stopGeneration: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
   getSettings: { input: empty, from: ['extension'] },
   setDefaultTarget: { input: z.strictObject({ target: sendTargetSchema }), from: ['extension'] },
@@ -126,14 +133,18 @@ export const REQUESTS = {
   deleteEndpoint: { input: z.strictObject({ id: providerIdSchema }), from: ['extension'] },
   listModels: { input: z.strictObject({ providerId: providerIdSchema, refresh: z.boolean().optional() }), from: ['extension'] },
   deleteAllData: { input: z.strictObject({ confirm: z.literal(true) }), from: ['extension'] },
-  /** Removes the turns after the last user turn (the last answer) and answers that turn again. */
-  regenerateTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema }), from: ['extension'] },
+  /**
+   * Removes the turns after the last user turn (the last answer) and answers that turn again.
+   * Like `sendMessage`, `retryTurn`, `regenerateTurn` and `editAndResend` refuse a first disclosure
+   * to a provider with `confirmation_required` unless `confirmedDisclosure` is true (issue 6).
+   */
+  regenerateTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, confirmedDisclosure: z.boolean().optional() }), from: ['extension'] },
   /**
    * Replaces the last user turn (and every turn after it) with `text` and sends it; the original
    * turn's attached images and documents are sent again.
    */
   editAndResend: {
-    input: z.strictObject({ conversationId: id, turnId: id, text: z.string().max(LIMITS.messageText), target: sendTargetSchema }),
+    input: z.strictObject({ conversationId: id, turnId: id, text: z.string().max(LIMITS.messageText), target: sendTargetSchema, confirmedDisclosure: z.boolean().optional() }),
     from: ['extension'],
   },
   pinConversation: { input: z.strictObject({ id, pinned: z.boolean() }), from: ['extension'] },

@@ -1,0 +1,174 @@
+/**
+ * Issue 6, the first-disclosure confirmation on retry, regenerate and edit-and-resend: refused
+ * without `confirmedDisclosure` when the provider has not received the conversation (zero
+ * transport calls, zero store writes), accepted with it, not asked when the provider already
+ * received it; the preview of each is the body then sent. Real stores over fake-indexeddb, the
+ * real SDK transports and the fake providers on 127.0.0.1.
+ */
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
+import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
+import type { SendTarget } from '../messaging/protocol';
+import { ConversationStore } from '../store/conversations';
+import { openBatonDb, type BatonDb } from '../store/db';
+import { SettingsStore } from '../store/settings';
+import type { Turn } from '../transcript/schema';
+import { Vault } from '../vault/vault';
+import { createHandlers } from './handlers';
+import { planResend } from './resend';
+import { sdkTransport } from './sdk-transport';
+import { SendEngine } from './send';
+import type { Transport } from './transport';
+
+let fake: FakeProviders;
+beforeAll(async () => {
+  fake = await startFakeProviders({ ignoreRules: [...CONVERTER_CONTRACT_RULES] });
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+let db: BatonDb;
+let n = 0;
+afterEach(() => db?.close());
+
+const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
+const ANTHROPIC: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
+const NOW = '2026-11-30T08:00:00.000Z';
+const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
+const answer = (id: string, text: string, status: Turn['status'] = 'complete'): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, status, blocks: [{ type: 'text', text }] });
+
+async function setup() {
+  db = await openBatonDb(`resend-${++n}`);
+  const store = new ConversationStore(db);
+  const settings = new SettingsStore(db);
+  const vault = new Vault(db);
+  await settings.update((s) => ({ ...s, baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url } }));
+  const origin = new URL(fake.url).origin;
+  for (const id of ['openai', 'anthropic', 'google'] as const) await vault.setKey(id, fake.keys[id], origin, NOW);
+  const transportCalls: string[] = [];
+  const transport: Transport = {
+    ...sdkTransport,
+    streamRequest: (conn, body, opts) => {
+      transportCalls.push(conn.providerId);
+      return sdkTransport.streamRequest(conn, body, opts);
+    },
+  };
+  let id = 0;
+  const engine = new SendEngine({
+    store,
+    settings,
+    vault,
+    transport,
+    hasHostPermission: async () => true,
+    clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
+    newId: () => `t${++id}`,
+    broadcast: () => undefined,
+    keepalive: { start: () => undefined, stop: () => undefined },
+  });
+  const h = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined });
+  await store.create({ id: 'c1', now: NOW });
+  /** A conversation answered by OpenAI (its ledger says so), ending with `last`. */
+  const withOpenAi = async (last?: Turn) => {
+    fake.enqueue('openai-responses', { kind: 'text', text: 'Hello from OpenAI.' });
+    await h.sendMessage({ conversationId: 'c1', text: 'Remember 42.', target: OPENAI }, 'extension');
+    await engine.settled('c1');
+    await store.appendTurn('c1', user('u2', 'Which number?'), NOW);
+    if (last) await store.appendTurn('c1', last, NOW);
+    fake.reset();
+    transportCalls.length = 0;
+  };
+  return { store, engine, h, transportCalls, withOpenAi };
+}
+
+/** Every record of every store: "zero store writes" is this, unchanged. */
+const dump = async () => ({
+  conversations: await db.getAll('conversations'),
+  turns: await db.getAll('turns'),
+  disclosures: await db.getAll('disclosures'),
+  settings: await db.getAll('settings'),
+});
+const posts = () => fake.requests.filter((r) => r.method === 'POST');
+const EDITED = 'Which number, Claude?';
+const ids = async (store: ConversationStore) => (await store.get('c1')).turns.map((t) => t.id);
+
+describe('a first disclosure on retry, regenerate or edit needs confirmation (issue 6)', () => {
+  type H = ReturnType<typeof createHandlers>;
+  const flag = (confirmedDisclosure?: boolean) => (confirmedDisclosure ? { confirmedDisclosure } : {});
+  const cases = [
+    { name: 'retryTurn', last: answer('a2', 'Part', 'interrupted'), kept: ['t1', 't2', 'u2'], resend: { kind: 'retry' as const }, call: (h: H, target: SendTarget, c?: boolean) => h.retryTurn({ conversationId: 'c1', target, ...flag(c) }, 'extension') },
+    { name: 'regenerateTurn', last: answer('a2', 'It was 42.'), kept: ['t1', 't2', 'u2'], resend: { kind: 'regenerate' as const }, call: (h: H, target: SendTarget, c?: boolean) => h.regenerateTurn({ conversationId: 'c1', target, ...flag(c) }, 'extension') },
+    { name: 'editAndResend', last: answer('a2', 'It was 42.'), kept: ['t1', 't2'], resend: { kind: 'edit' as const, turnId: 'u2' }, call: (h: H, target: SendTarget, c?: boolean) => h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: EDITED, target, ...flag(c) }, 'extension') },
+  ];
+  const previewOf = (h: H, target: SendTarget, c: (typeof cases)[number]) => h.previewSend({ conversationId: 'c1', target, resend: c.resend, ...(c.resend.kind === 'edit' ? { text: EDITED } : {}) }, 'extension');
+
+  for (const c of cases) {
+    it(`${c.name}: refused without confirmation (zero transport calls, zero store writes); accepted with it, the body as previewed`, async () => {
+      const { store, engine, h, transportCalls, withOpenAi } = await setup();
+      await withOpenAi(c.last);
+      const before = await dump();
+      await expect(c.call(h, ANTHROPIC)).rejects.toMatchObject({ code: 'confirmation_required', message: expect.stringContaining('anthropic') });
+      await engine.settled('c1');
+      expect(transportCalls).toEqual([]);
+      expect(posts()).toEqual([]);
+      expect(await dump()).toEqual(before);
+
+      const preview = await previewOf(h, ANTHROPIC, c);
+      expect(preview.needsConfirmation).toBe(true);
+      fake.enqueue('anthropic-messages', { kind: 'text', text: 'It was 42, says Claude.' });
+      await c.call(h, ANTHROPIC, true);
+      await engine.settled('c1');
+      expect(transportCalls).toEqual(['anthropic']);
+      expect(posts()[0]!.body).toEqual(preview.body);
+      const turns = (await store.get('c1')).turns;
+      expect(turns.slice(0, c.kept.length).map((t) => t.id)).toEqual(c.kept);
+      expect(turns.slice(c.kept.length).map((t) => [t.role, t.status ?? 'complete'])).toEqual(c.resend.kind === 'edit' ? [['user', 'complete'], ['assistant', 'complete']] : [['assistant', 'complete']]);
+      expect(turns.at(-1)!.origin?.provider).toBe('anthropic');
+      const ledger = await h.listDisclosures({ conversationId: 'c1' }, 'extension');
+      expect(ledger.seenBy.map((s) => s.providerId)).toEqual(['openai', 'anthropic']);
+    });
+
+    it(`${c.name}: no confirmation when the provider already received the conversation`, async () => {
+      const { engine, h, transportCalls, withOpenAi } = await setup();
+      await withOpenAi(c.last);
+      const preview = await previewOf(h, OPENAI, c);
+      expect(preview.needsConfirmation).toBe(false);
+      fake.enqueue('openai-responses', { kind: 'text', text: 'Again from OpenAI.' });
+      await c.call(h, OPENAI);
+      await engine.settled('c1');
+      expect(transportCalls).toEqual(['openai']);
+      expect(posts()[0]!.body).toEqual(preview.body);
+    });
+  }
+
+  it('a retry of an unanswered first message needs no confirmation (like a first send), but a regenerate of an answered one does', async () => {
+    const { store, engine, h, transportCalls } = await setup();
+    await store.appendTurn('c1', user('u1', 'Hi'), NOW);
+    await store.appendTurn('c1', answer('a1', 'Cut', 'error'), NOW);
+    fake.enqueue('anthropic-messages', { kind: 'text', text: 'Hello.' });
+    await h.retryTurn({ conversationId: 'c1', target: ANTHROPIC }, 'extension');
+    await engine.settled('c1');
+    expect(transportCalls).toEqual(['anthropic']);
+    const before = await dump();
+    await expect(h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'confirmation_required' });
+    expect(await dump()).toEqual(before);
+    expect(await ids(store)).toEqual(['u1', 't1']);
+  });
+});
+
+describe('planResend', () => {
+  const turns = [user('u1', 'a'), answer('a1', 'b'), user('u2', 'c'), answer('a2', 'd', 'stopped')];
+  it('keeps what each action keeps, removes the rest, and names the turn that counts as new', () => {
+    expect(planResend(turns, { kind: 'retry' })).toEqual({ kept: turns.slice(0, 3), removeFrom: 'a2', newTurnId: 'u2' });
+    expect(planResend(turns.slice(0, 3), { kind: 'retry' })).toEqual({ kept: turns.slice(0, 3), removeFrom: undefined, newTurnId: 'u2' });
+    expect(planResend(turns, { kind: 'regenerate' })).toEqual({ kept: turns.slice(0, 3), removeFrom: 'a2' });
+    expect(planResend(turns, { kind: 'edit', turnId: 'u2' })).toEqual({ kept: turns.slice(0, 2), removeFrom: 'u2' });
+  });
+  it('refuses what cannot be resent', () => {
+    expect(() => planResend([], { kind: 'retry' })).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    expect(() => planResend(turns.slice(0, 2), { kind: 'retry' })).toThrow(expect.objectContaining({ code: 'bad_request', message: expect.stringContaining('completed') }));
+    expect(() => planResend([answer('a0', 'x')], { kind: 'regenerate' })).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    expect(() => planResend(turns, { kind: 'edit', turnId: 'u1' })).toThrow(expect.objectContaining({ code: 'bad_request' }));
+    expect(() => planResend(turns, { kind: 'edit', turnId: 'a1' })).toThrow(expect.objectContaining({ code: 'not_found' }));
+  });
+});
