@@ -6,7 +6,7 @@ import type { ProviderStatus, Responses, SendTarget } from '../messaging/protoco
 import { lookupModel } from '../models/registry';
 import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convertToChromePrompt } from '../providers/chrome-prompt/convert-to-chrome-prompt';
 import type { Turn } from '../transcript/schema';
-import { metaOf, type ConversationStore } from '../store/conversations';
+import type { ConversationStore } from '../store/conversations';
 import type { ProviderSettings, SettingsStore } from '../store/settings';
 import type { Vault } from '../vault/vault';
 import { BatonError } from './errors';
@@ -14,6 +14,7 @@ import { disclosureHandlers } from './handlers-disclosure';
 import { createVaultHandlers } from './handlers-vault';
 import { createTransferHandlers, type TransferDeps } from './handlers-transfer';
 import { captureHandlers } from './handlers-capture';
+import { getConversationWindow } from './handlers-window';
 import type { CaptureService } from './capture';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import { planResend, turnAttachments } from './resend';
@@ -105,12 +106,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...captureHandlers(d.capture),
     ...createVaultHandlers(d),
     listConversations: () => d.store.list(),
-    getConversation: async ({ id }) => {
-      const rec = await d.store.getRecord(id);
-      if (!rec) throw new BatonError('not_found', 'This conversation no longer exists.');
-      const { turns } = await d.store.get(id);
-      return { meta: metaOf(rec), turns, busy: d.engine.isBusy(id) };
-    },
+    getConversation: (p) => getConversationWindow(d.store, p, d.engine.isBusy(p.id)),
     createConversation: async ({ title, target }) =>
       d.store.create({ id: d.newId(), now: d.now(), ...(title ? { title } : {}), ...(target ? { lastTarget: target } : {}) }),
     renameConversation: ({ id, title }) => d.store.update(id, { title }),

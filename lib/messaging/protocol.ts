@@ -77,7 +77,12 @@ const empty = z.strictObject({});
 /** Every request: its payload schema and the senders it accepts. */
 export const REQUESTS = {
   listConversations: { input: empty, from: ['extension'] },
-  getConversation: { input: z.strictObject({ id }), from: ['extension'] },
+  /**
+   * The conversation, or with `limit` only its newest `limit` turns, or with `limit` and `before`
+   * (a turn id) the `limit` turns just before that turn (issue 9: open fast, page back on request).
+   * Without `limit`, every turn.
+   */
+  getConversation: { input: z.strictObject({ id, limit: z.number().int().min(1).max(100_000).optional(), before: id.optional() }), from: ['extension'] },
   createConversation: { input: z.strictObject({ title: z.string().max(LIMITS.title).optional(), target: sendTargetSchema.optional() }), from: ['extension'] },
   renameConversation: { input: z.strictObject({ id, title: z.string().min(1).max(LIMITS.title) }), from: ['extension'] },
   deleteConversation: { input: z.strictObject({ id }), from: ['extension'] },
@@ -239,6 +244,8 @@ export interface ConversationView {
   turns: z.infer<typeof turnSchema>[];
   /** True while a send is in flight for it. */
   busy: boolean;
+  /** Older turns exist before `turns[0]` (a windowed read, `getConversation` with `limit`); absent means none. */
+  hasEarlier?: boolean;
 }
 
 export interface ProviderStatus {
