@@ -18,6 +18,8 @@ export function DisclosureConfirm({ preview, providerName, onConfirm, onCancel }
   // The safe choice has the focus.
   useEffect(() => cancel.current?.focus(), []);
   const earlier = preview.perTurn.filter((t) => t.included && !t.draft).length;
+  // Retry and Regenerate send no new message: only the conversation's turns.
+  const hasDraft = preview.perTurn.some((t) => t.draft);
   const cost = formatCost(preview.estimatedCostUsd);
   const dropped = preview.turns - preview.includedTurns;
   return (
@@ -40,7 +42,9 @@ export function DisclosureConfirm({ preview, providerName, onConfirm, onCancel }
           <p>{providerName} has not received this conversation before. It will receive:</p>
           <ul>
             <li>
-              {earlier} earlier {earlier === 1 ? 'turn' : 'turns'} and your new message ({preview.includedTurns} of {preview.turns} turns)
+              {hasDraft
+                ? `${earlier} earlier ${earlier === 1 ? 'turn' : 'turns'} and your new message (${preview.includedTurns} of ${preview.turns} turns)`
+                : `${preview.includedTurns} of ${preview.turns} turns of this conversation, to answer again`}
             </li>
             <li>
               ~{formatTokens(preview.estimatedInputTokens)} tokens{cost ? `, about ${cost}` : ''}, model {preview.target.model}

@@ -103,7 +103,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onRename={(title) => model.rename(meta.id, title)}
           onPin={(pinned) => void model.pin(meta.id, pinned)}
           onDelete={() => model.remove(meta.id)}
-          onCopyAll={() => copyText(conversationMarkdown(meta.title, s.turns, providers))}
+          onCopyAll={() => model.allTurns().then((turns) => copyText(conversationMarkdown(meta.title, turns, providers)), () => false)}
           extra={<ExportMenu connector={connector} conversationId={meta.id} />}
         />
       ) : null}
@@ -123,6 +123,9 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             onRegenerate={() => void model.regenerate()}
             onEditResend={(id, text) => void model.editResend(id, text)}
             openOptions={openOptions}
+            hasEarlier={s.hasEarlier}
+            loadingEarlier={s.loadingEarlier}
+            onShowEarlier={() => void model.showEarlier()}
           />
         )}
       </main>
@@ -182,6 +185,14 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
       </footer>
       {disclosure.confirming ? (
         <DisclosureConfirm preview={disclosure.confirming} providerName={targetName} onConfirm={disclosure.confirm} onCancel={disclosure.cancel} />
+      ) : s.pendingResend ? (
+        // Retry, Regenerate or Edit refused until a first disclosure is confirmed (issue 6).
+        <DisclosureConfirm
+          preview={s.pendingResend.preview}
+          providerName={providerNames[s.pendingResend.target.providerId] ?? s.pendingResend.target.providerId}
+          onConfirm={() => void model.confirmResend()}
+          onCancel={() => model.cancelResend()}
+        />
       ) : null}
     </div>
   );

@@ -10,6 +10,7 @@ import type { PendingAttachment } from './attachments';
 import { Store } from './store';
 import { applyTextDelta, sortNewestFirst, upsertMeta, upsertTurn } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
+import { isConfirmationRequired, previewResend, type PendingResend, type ResendAction } from './resend-confirm';
 
 export interface ChatState {
   conversations: ConversationMeta[];
@@ -25,6 +26,8 @@ export interface ChatState {
   answerError?: ProtocolError;
   /** A request that failed before anything was stored; the draft is kept (D2). */
   error?: ProtocolError;
+  /** A Retry, Regenerate or Edit-and-resend waiting for the first-disclosure confirmation (issue 6). */
+  pendingResend?: PendingResend | undefined;
   settings?: Settings;
   /** Providers usable for a send: with a key bound to their origin, or a local endpoint. */
   providers: ProviderStatus[];
@@ -149,7 +152,7 @@ export class ChatModel extends Store<ChatState> {
           phase: view.busy ? (s.phase === 'idle' ? 'streaming' : s.phase) : 'idle',
           conversations: upsertMeta(s.conversations, view.meta),
           target,
-          ...(switched ? { answerError: undefined, error: undefined } : {}),
+          ...(switched ? { answerError: undefined, error: undefined, pendingResend: undefined } : {}),
         };
       });
       if (this.state.target.providerId) void this.loadModels(this.state.target.providerId);
@@ -167,6 +170,7 @@ export class ChatModel extends Store<ChatState> {
       phase: 'idle',
       answerError: undefined,
       error: undefined,
+      pendingResend: undefined,
       target: s.settings ? pickTarget(s.settings, s.providers) : s.target,
     }));
   }
@@ -245,8 +249,11 @@ export class ChatModel extends Store<ChatState> {
     return false;
   }
 
-  /** Answers again after a failed, interrupted or stopped answer, without a new user turn (L2). */
-  async retry(): Promise<void> {
+  /**
+   * Answers again after a failed, interrupted or stopped answer, without a new user turn (L2).
+   * A first disclosure to the target opens the confirmation (`pendingResend`, issue 6).
+   */
+  async retry(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
@@ -254,12 +261,24 @@ export class ChatModel extends Store<ChatState> {
     const failed = last?.role === 'assistant' && last.status !== undefined && last.status !== 'complete' ? last.id : undefined;
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
-      await this.connector.request('retryTurn', { conversationId: id, target });
+      await this.connector.request('retryTurn', { conversationId: id, target, ...extrasOf(extra) });
       // The background removed the failed answer before answering again (send.ts `retry`).
       if (failed && this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => t.id !== failed) }));
     } catch (e) {
-      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+      if (!(await this.askToConfirm(e, id, target, { kind: 'retry' }, extra))) this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
     }
+  }
+
+  /**
+   * When `e` is a `confirmation_required` refusal of an unconfirmed `action`, opens the
+   * confirmation with the action's preview and returns true; otherwise false (show the error).
+   */
+  protected async askToConfirm(e: unknown, conversationId: string, target: SendTarget, action: ResendAction, extra: Pick<SendExtras, 'confirmedDisclosure'>): Promise<boolean> {
+    if (extra.confirmedDisclosure || !isConfirmationRequired(e)) return false;
+    const preview = await previewResend(this.connector, conversationId, target, action);
+    if (!preview) return false;
+    this.set({ busy: false, phase: 'idle', pendingResend: { conversationId, target, action, preview } });
+    return true;
   }
 
   /** Stops the answer in flight; the partial text is kept as `stopped` (L5). */

@@ -11,7 +11,7 @@
 import type { BackgroundEvent, ConversationMeta, ModelCapabilities } from '../messaging/protocol';
 import type { OnDeviceAvailability } from './on-device';
 import { attachmentVerdict, MAX_ATTACHMENTS, readAttachment, type AttachmentVerdict } from './attachments';
-import { ChatModel } from './chat-model';
+import { ChatModel, type SendExtras } from './chat-model';
 import { toProtocolError } from './targets';
 import { Store } from './store';
 import { upsertMeta } from './turns';
@@ -148,8 +148,8 @@ export class PanelModel extends ChatModel {
 
   // ---- Regenerate and edit
 
-  /** Replaces the last complete answer with a new one from the current target. */
-  async regenerate(): Promise<void> {
+  /** Replaces the last complete answer with a new one from the current target (a first disclosure asks first, issue 6). */
+  async regenerate(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
@@ -158,15 +158,15 @@ export class PanelModel extends ChatModel {
     const removed = new Set(this.state.turns.slice(lastUser + 1).map((t) => t.id));
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
-      await this.connector.request('regenerateTurn', { conversationId: id, target });
+      await this.connector.request('regenerateTurn', { conversationId: id, target, ...(extra.confirmedDisclosure ? { confirmedDisclosure: true } : {}) });
       if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
     } catch (e) {
-      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+      if (!(await this.askToConfirm(e, id, target, { kind: 'regenerate' }, extra))) this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
     }
   }
 
-  /** Replaces the last user message (and the answers after it) with `text`, and sends it. */
-  async editResend(turnId: string, text: string): Promise<void> {
+  /** Replaces the last user message (and the answers after it) with `text`, and sends it (a first disclosure asks first, issue 6). */
+  async editResend(turnId: string, text: string, extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
@@ -175,12 +175,32 @@ export class PanelModel extends ChatModel {
     const removed = new Set(this.state.turns.slice(at).map((t) => t.id));
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
-      await this.connector.request('editAndResend', { conversationId: id, turnId, text, target });
+      await this.connector.request('editAndResend', { conversationId: id, turnId, text, target, ...(extra.confirmedDisclosure ? { confirmedDisclosure: true } : {}) });
       if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
     } catch (e) {
+      if (await this.askToConfirm(e, id, target, { kind: 'edit', turnId, text }, extra)) return;
       // Nothing was removed: keep the edited words in the box so they are not lost.
       this.set((s) => ({ busy: false, phase: 'idle', error: toProtocolError(e), draft: s.draft.trim() ? s.draft : text }));
     }
+  }
+
+  /** Confirm in the dialog of a refused Retry, Regenerate or Edit: the same action again, with `confirmedDisclosure: true`. */
+  async confirmResend(): Promise<void> {
+    const p = this.state.pendingResend;
+    this.set({ pendingResend: undefined });
+    // The dialog is modal; should the conversation or target have changed anyway, nothing is sent.
+    const t = this.sendTarget();
+    if (!p || p.conversationId !== this.state.currentId || !t || JSON.stringify(t) !== JSON.stringify(p.target)) return;
+    const confirmed = { confirmedDisclosure: true };
+    if (p.action.kind === 'retry') await this.retry(confirmed);
+    else if (p.action.kind === 'regenerate') await this.regenerate(confirmed);
+    else await this.editResend(p.action.turnId, p.action.text, confirmed);
+  }
+
+  /** Cancel in that dialog: nothing is sent and nothing changes; an edit's words are kept in the message box. */
+  cancelResend(): void {
+    const p = this.state.pendingResend;
+    this.set((s) => ({ pendingResend: undefined, ...(p?.action.kind === 'edit' && !s.draft.trim() ? { draft: p.action.text } : {}) }));
   }
 
   // ---- Conversation list

@@ -69,19 +69,19 @@ export class SidePanelModel extends PanelModel {
     else await super.stop();
   }
 
-  override async retry(): Promise<void> {
+  override async retry(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
     if (this.onDeviceTarget()) return this.notOnDevice('Retry');
-    return super.retry();
+    return super.retry(extra);
   }
 
-  override async regenerate(): Promise<void> {
+  override async regenerate(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
     if (this.onDeviceTarget()) return this.notOnDevice('Regenerate');
-    return super.regenerate();
+    return super.regenerate(extra);
   }
 
-  override async editResend(turnId: string, text: string): Promise<void> {
+  override async editResend(turnId: string, text: string, extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
     if (this.onDeviceTarget()) return this.notOnDevice('Edit and resend');
-    return super.editResend(turnId, text);
+    return super.editResend(turnId, text, extra);
   }
 
   override dispose(): void {
