@@ -110,10 +110,31 @@ export async function previewSend(
     stored = { ...stored, turns: plan.kept };
   }
   const blocks = userBlocks(input.text ?? '', attachments);
-  const draft: Turn | undefined = blocks.length ? { id: 'draft', role: 'user', blocks } : undefined;
+  // The draft's id must not name a stored turn (an imported turn may be called "draft").
+  const draftId = unusedId('draft', stored.turns);
+  const draft: Turn | undefined = blocks.length ? { id: draftId, role: 'user', blocks } : undefined;
   const transcript: Transcript = draft ? { ...stored, turns: [...stored.turns, draft] } : stored;
-  const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, input.exclusions ?? {}, draft?.id ?? newTurnId);
+  // The send gives the new turn a fresh id, so an exclusion naming the draft cannot apply there:
+  // the preview ignores it too, so it shows the body the send makes.
+  const exclusions = withoutTurn(input.exclusions ?? {}, draftId);
+  const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, exclusions, draft?.id ?? newTurnId);
   return discloser.preview(prepared, transcript, provider, input.target, draft?.id);
+}
+
+/** `base`, or `base-2`, `base-3`, … : the first that no turn of `turns` has as its id. */
+function unusedId(base: string, turns: readonly Turn[]): string {
+  const ids = new Set(turns.map((t) => t.id));
+  let id = base;
+  for (let i = 2; ids.has(id); i++) id = `${base}-${i}`;
+  return id;
+}
+
+/** `x` without exclusions of the turn `id` (its own or its blocks'). */
+function withoutTurn(x: Exclusions, id: string): Exclusions {
+  return {
+    ...(x.excludeTurns ? { excludeTurns: x.excludeTurns.filter((t) => t !== id) } : {}),
+    ...(x.excludeBlocks ? { excludeBlocks: x.excludeBlocks.filter((b) => b.turn !== id) } : {}),
+  };
 }
 
 /** The blocks of a new user turn: attachments first, then the text (the same for the send and its preview). */
