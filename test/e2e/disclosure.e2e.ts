@@ -1,17 +1,17 @@
 /**
  * Issue 6 end to end, through the side panel UI against the fake providers: the request the
  * preview shows ("View request") is the JSON the provider then receives; Cancel on the
- * first-disclosure confirmation sends nothing; the ledger lists both providers after a switch;
- * a screenshot of the expanded preview (`test-results/screenshots/disclosure-preview.png`).
+ * first-disclosure confirmation sends nothing (also on Regenerate with a new provider); the ledger
+ * lists both providers after a switch; a screenshot of the expanded preview (`test-results/screenshots/disclosure-preview.png`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DisclosureLedger } from '../../lib/messaging/disclosure-types';
+import type { DisclosureLedger, DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import { expectValid, findKeyMaterial, posts, startFakes, type FakeSet } from './fakes';
 import { ExtensionBrowser, waitFor } from './harness';
-import { configureProviders, request, SidePanel } from './pages';
+import { configureProviders, request, SidePanel, storedTurns, textOf } from './pages';
 import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('disclosure.e2e.ts');
@@ -109,5 +109,48 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (iss
     const providers = page.getByRole('list', { name: 'Providers' });
     await providers.waitFor();
     expect(await providers.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-seen-provider')))).toEqual(['openai', 'anthropic']);
+  });
+
+  it('Regenerate on a provider that has not received the conversation asks first; Cancel sends nothing; Confirm sends the previewed body', async () => {
+    await page.getByLabel('Message', { exact: true }).fill('');
+    await panel.newChat();
+    fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'Blue, says OpenAI.' });
+    await panel.choose('openai', 'gpt-5.5');
+    await panel.send('Name a colour.', { confirm: false });
+    expect(await panel.waitForAnswer(1)).toBe('complete');
+    const conversationId = await panel.currentConversationId();
+    const before = await storedTurns(page, conversationId);
+
+    // Provider B (Gemini) has never received this conversation: Regenerate asks, showing what it would disclose.
+    await panel.choose('google', 'gemini-3-pro-preview');
+    const answer = panel.turns().last();
+    await answer.getByRole('button', { name: 'Regenerate answer' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Send this conversation to / });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('1 of 1 turns of this conversation, to answer again');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(posts(fakes.google)).toEqual([]);
+    expect(await storedTurns(page, conversationId)).toEqual(before);
+    expect(await panel.turnSummary()).toEqual(['user:complete', 'assistant:complete']);
+    expect(await page.locator('[data-error-code]').count()).toBe(0);
+
+    // Confirmed: Gemini receives the body the preview of this regenerate shows, once.
+    const preview = await request<DisclosurePreview>(page, 'previewSend', { conversationId, target: { providerId: 'google', model: 'gemini-3-pro-preview' }, resend: { kind: 'regenerate' } });
+    expect(preview.needsConfirmation).toBe(true);
+    fakes.google.enqueue('gemini-generate-content', { kind: 'text', text: 'Green, says Gemini.' });
+    await answer.getByRole('button', { name: 'Regenerate answer' }).click();
+    await dialog.getByRole('button', { name: 'Disclose and send', exact: true }).click();
+    await waitFor('the regenerated answer', async () => ((await panel.lastTurnText()).includes('Green, says Gemini.') ? true : undefined));
+    expect(await panel.waitForAnswer(1)).toBe('complete');
+    const received = posts(fakes.google);
+    expect(received).toHaveLength(1);
+    expectValid(received[0]!);
+    expect(received[0]!.body).toEqual(preview.body);
+    expect((await storedTurns(page, conversationId)).map((t) => [t.role, textOf(t)])).toEqual([
+      ['user', 'Name a colour.'],
+      ['assistant', 'Green, says Gemini.'],
+    ]);
   });
 });
