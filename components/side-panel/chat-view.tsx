@@ -6,6 +6,7 @@ import { interruptionError, turnError } from '../../lib/ui/error-text';
 import { turnMarkdown } from '../../lib/ui/export-markdown';
 import { hasVisibleContent } from '../../lib/ui/finish';
 import { originLabel, providerName, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
+import { EarlierTurns, useKeepScrollOnPrepend } from './earlier-turns';
 import { ErrorNotice } from './error-notice';
 import { PureTurnView, type TurnAction } from './turn-view';
 
@@ -25,6 +26,12 @@ export interface ChatViewProps {
   /** Replaces the last user message with `text` and sends it again. */
   onEditResend?: ((turnId: string, text: string) => void) | undefined;
   openOptions?: (() => void) | undefined;
+  /** `turns` is the newest part of a longer conversation (issue 9): offer "Show earlier turns". */
+  hasEarlier?: boolean | undefined;
+  /** The previous page is loading. */
+  loadingEarlier?: boolean | undefined;
+  /** Loads the previous page of turns (put in front of `turns`; the scroll position is kept). */
+  onShowEarlier?: (() => void) | undefined;
 }
 
 /** Which actions each message offers. */
@@ -49,6 +56,7 @@ export function ChatView(p: ChatViewProps) {
     for (const [id, c] of toolCallIndex(p.turns)) out.set(id, { name: c.name, ...(c.origin ? { from: originLabel(c.origin, p.providers) } : {}) });
     return out;
   }, [p.turns, p.providers]);
+  const keepScroll = useKeepScrollOnPrepend(p.turns[0]?.id);
   if (p.turns.length === 0) return <p class="empty">Write a message below to start.</p>;
 
   const offer = retryOffer(p.turns, p.busy);
@@ -74,6 +82,15 @@ export function ChatView(p: ChatViewProps) {
 
   return (
     <>
+      {p.hasEarlier && p.onShowEarlier ? (
+        <EarlierTurns
+          loading={p.loadingEarlier === true}
+          onShow={(button) => {
+            keepScroll(button);
+            p.onShowEarlier?.();
+          }}
+        />
+      ) : null}
       <ol class="turns" aria-label="Chat">
         {p.turns.map((t, i) => {
           const prev = switches.get(t.id);

@@ -170,7 +170,7 @@ describe('retry and recovery (L2)', () => {
     expect(await screen.findByText('Response interrupted.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     expect(phase()).toBe('');
-    expect(m.callsOf('getConversation')).toEqual([{ id: 'c3' }, { id: 'c3' }]);
+    expect(m.callsOf('getConversation')).toEqual([{ id: 'c3', limit: 50 }, { id: 'c3', limit: 50 }]);
     expect(m.callsOf('getSettings')).toHaveLength(2);
   });
 });

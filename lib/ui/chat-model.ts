@@ -10,13 +10,19 @@ import type { PendingAttachment } from './attachments';
 import { Store } from './store';
 import { applyTextDelta, sortNewestFirst, upsertMeta, upsertTurn } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
+import { joinTurns, TURN_WINDOW, windowLimit } from './turn-window';
 import { isConfirmationRequired, previewResend, type PendingResend, type ResendAction } from './resend-confirm';
 
 export interface ChatState {
   conversations: ConversationMeta[];
   /** The open conversation; undefined for a new chat not yet sent. */
   currentId: string | undefined;
+  /** The shown window of the open conversation's turns: its newest, plus older pages loaded on request (issue 9). */
   turns: Turn[];
+  /** Older turns exist before `turns[0]` ("Show earlier turns"). */
+  hasEarlier: boolean;
+  /** An older page is being loaded. */
+  loadingEarlier: boolean;
   /** An answer is in flight in the open conversation. */
   busy: boolean;
   phase: 'idle' | 'sending' | 'streaming' | 'retrying';
@@ -45,6 +51,8 @@ const initial: ChatState = {
   conversations: [],
   currentId: undefined,
   turns: [],
+  hasEarlier: false,
+  loadingEarlier: false,
   busy: false,
   phase: 'idle',
   providers: [],
@@ -140,7 +148,8 @@ export class ChatModel extends Store<ChatState> {
   /** Opens a conversation; the target becomes its last target when that provider is usable. */
   async open(id: string, opts: { keepTarget?: boolean } = {}): Promise<void> {
     try {
-      const view = await this.connector.request('getConversation', { id });
+      // Issue 9: only the newest turns (older pages on request), so a long conversation opens fast.
+      const view = await this.connector.request('getConversation', { id, limit: windowLimit(this.state.currentId, this.state.turns.length, id) });
       this.set((s) => {
         const fromConversation = view.meta.lastTarget && s.providers.some((p) => p.id === view.meta.lastTarget!.providerId) ? view.meta.lastTarget : undefined;
         const target = opts.keepTarget && s.currentId === id ? s.target : (fromConversation ?? (s.settings ? pickTarget(s.settings, s.providers) : s.target));
@@ -148,6 +157,8 @@ export class ChatModel extends Store<ChatState> {
         return {
           currentId: id,
           turns: view.turns,
+          hasEarlier: view.hasEarlier === true,
+          ...(switched ? { loadingEarlier: false } : {}),
           busy: view.busy,
           phase: view.busy ? (s.phase === 'idle' ? 'streaming' : s.phase) : 'idle',
           conversations: upsertMeta(s.conversations, view.meta),
@@ -161,11 +172,40 @@ export class ChatModel extends Store<ChatState> {
     }
   }
 
+  /**
+   * Loads the {@link TURN_WINDOW} turns before the first one shown and puts them in front (issue 9).
+   * Does nothing when there are none or a page is already loading; a failure is shown as `error`.
+   */
+  async showEarlier(): Promise<void> {
+    const id = this.state.currentId;
+    const first = this.state.turns[0];
+    if (!id || !first || !this.state.hasEarlier || this.state.loadingEarlier) return;
+    this.set({ loadingEarlier: true });
+    try {
+      const view = await this.connector.request('getConversation', { id, limit: TURN_WINDOW, before: first.id });
+      // Applied only if the same conversation still starts with the same turn.
+      this.set((s) => (s.currentId === id && s.turns[0]?.id === first.id ? { turns: joinTurns(view.turns, s.turns), hasEarlier: view.hasEarlier === true } : {}));
+    } catch (e) {
+      this.set({ error: toProtocolError(e) });
+    } finally {
+      this.set({ loadingEarlier: false });
+    }
+  }
+
+  /** Every turn of the open conversation, not just the shown window (copy as Markdown, issue 9). */
+  async allTurns(): Promise<Turn[]> {
+    const id = this.state.currentId;
+    if (!id || !this.state.hasEarlier) return this.state.turns;
+    const view = await this.connector.request('getConversation', { id });
+    return joinTurns(view.turns, this.state.turns);
+  }
+
   /** Starts a new chat: nothing is created until the first send. */
   newChat(): void {
     this.set((s) => ({
       currentId: undefined,
       turns: [],
+      hasEarlier: false,
       busy: false,
       phase: 'idle',
       answerError: undefined,
