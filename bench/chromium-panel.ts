@@ -101,7 +101,7 @@ export interface OpenResult {
   samples: OpenSample[];
   paintMs: number;
   domMs: number;
-  /** `getConversation` round trip alone, from the page (median ms): the load part of an open. */
+  /** `getConversation` round trip alone for the newest 50 turns (what the panel asks on open), from the page (median ms): the load part of an open. */
   loadMs: number;
   /** Turns shown after the last open. */
   shownTurns: number;
@@ -134,7 +134,7 @@ export async function benchOpen(page: Page, id: string, otherId: string, newest:
       const out: number[] = [];
       for (let i = 0; i < a.samples; i++) {
         const t0 = performance.now();
-        const reply = await chrome.runtime.sendMessage({ type: 'getConversation', payload: { id: a.id } });
+        const reply = await chrome.runtime.sendMessage({ type: 'getConversation', payload: { id: a.id, limit: 50 } });
         out.push(performance.now() - t0);
         if (!reply.ok) throw new Error(`getConversation failed: ${JSON.stringify(reply.error)}`);
       }
