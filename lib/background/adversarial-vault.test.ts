@@ -144,4 +144,29 @@ describe('passphrase requests: adversarial input', () => {
     expect(await vault.getKey('openai')).toEqual({ secret: KEY, boundOrigin: BUILTIN.openai.origin });
     expect(await vault.getKey('anthropic')).toBeUndefined();
   });
+
+  it('S2 a double-submitted "Set passphrase" (slow session storage) sets one passphrase; a key saved afterwards opens after lock and unlock', async () => {
+    db = await openBatonDb(`adv-vault-${++n}`);
+    const inner = memorySession();
+    let slow = true;
+    const session = {
+      get: () => inner.get(),
+      clear: () => inner.clear(),
+      set: async (v: string) => {
+        // The first call's session write finishes last.
+        if (slow) {
+          slow = false;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return inner.set(v);
+      },
+    };
+    const vault = new Vault(db, { session, iterations: 1_000 });
+    const both = await Promise.allSettled([vault.setPassphrase(PASS), vault.setPassphrase(PASS)]);
+    expect(both.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message))).toEqual(['ok', 'That passphrase does not unlock the keys.']);
+    await vault.setKey('openai', KEY, BUILTIN.openai.origin, NOW);
+    await vault.lock();
+    await vault.unlock(PASS);
+    expect(await vault.getKey('openai')).toEqual({ secret: KEY, boundOrigin: BUILTIN.openai.origin });
+  });
 });

@@ -65,6 +65,8 @@ export class Vault {
   private keySession: string | undefined;
   private readonly session: SessionSecretStore;
   private readonly iterations: number;
+  /** Tail of the queue that runs key and passphrase changes one at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: BatonDb,
@@ -85,7 +87,11 @@ export class Vault {
    * Saves (replaces) a provider's key, bound to `boundOrigin`; sealed when a passphrase is set.
    * Written with strict durability (D4). @throws BatonError('locked') in passphrase mode while locked.
    */
-  async setKey(providerId: string, secret: string, boundOrigin: string, now: string): Promise<void> {
+  setKey(providerId: string, secret: string, boundOrigin: string, now: string): Promise<void> {
+    return this.serial(() => this.setKeyNow(providerId, secret, boundOrigin, now));
+  }
+
+  private async setKeyNow(providerId: string, secret: string, boundOrigin: string, now: string): Promise<void> {
     const meta = await this.meta();
     let rec: VaultRecord = { providerId, version: 1, secret, boundOrigin, savedAt: now };
     if (meta) {
@@ -146,7 +152,11 @@ export class Vault {
    * @throws BatonError('locked') when `current` is wrong or missing while a passphrase is set;
    * BatonError('busy') when keys changed during the operation (nothing written).
    */
-  async setPassphrase(passphrase: string, current?: string): Promise<void> {
+  setPassphrase(passphrase: string, current?: string): Promise<void> {
+    return this.serial(() => this.setPassphraseNow(passphrase, current));
+  }
+
+  private async setPassphraseNow(passphrase: string, current?: string): Promise<void> {
     const old = await this.meta();
     const oldKey = old ? await this.keyFromPassphrase(old, current) : undefined;
     const records = await this.db.getAll('vault');
@@ -157,12 +167,16 @@ export class Vault {
     const key = await importVaultKey(raw);
     const meta: VaultMeta = { version: 1, kdf, salt: toBase64(salt), check: await seal(key, utf8(CHECK_PLAIN), META_KEY) };
     const sealed = await Promise.all(plain.map((p) => sealRecord(key, meta, { providerId: p.providerId, secret: p.secret, boundOrigin: p.boundOrigin, savedAt: p.savedAt })));
-    await this.replaceAll(records, sealed, meta);
+    await this.replaceAll(records, sealed, old, meta);
     await this.remember(key, raw);
   }
 
   /** Unlocks with the passphrase (S3). @throws BatonError('locked') for a wrong one (nothing stored changes) or when no passphrase is set. */
-  async unlock(passphrase: string): Promise<void> {
+  unlock(passphrase: string): Promise<void> {
+    return this.serial(() => this.unlockNow(passphrase));
+  }
+
+  private async unlockNow(passphrase: string): Promise<void> {
     const meta = await this.meta();
     if (!meta) throw new BatonError('bad_request', 'No passphrase is set.');
     const { key, raw } = await this.derive(meta, passphrase);
@@ -170,7 +184,11 @@ export class Vault {
   }
 
   /** Forgets the key: worker memory, the session secret and its sealed copy (S3). */
-  async lock(): Promise<void> {
+  lock(): Promise<void> {
+    return this.serial(() => this.lockNow());
+  }
+
+  private async lockNow(): Promise<void> {
     this.key = undefined;
     this.keySession = undefined;
     await this.session.clear();
@@ -178,14 +196,28 @@ export class Vault {
   }
 
   /** Stores every key in plain form again and forgets the passphrase. @throws BatonError('locked') for a wrong passphrase. */
-  async removePassphrase(passphrase: string): Promise<void> {
+  removePassphrase(passphrase: string): Promise<void> {
+    return this.serial(() => this.removePassphraseNow(passphrase));
+  }
+
+  private async removePassphraseNow(passphrase: string): Promise<void> {
     const meta = await this.meta();
     if (!meta) return;
     const key = await this.keyFromPassphrase(meta, passphrase);
     const records = await this.db.getAll('vault');
     const plain = await Promise.all(records.map(async (r): Promise<VaultRecord> => ({ providerId: r.providerId, version: 1, secret: await this.secretOf(r, key), boundOrigin: r.boundOrigin, savedAt: r.savedAt })));
-    await this.replaceAll(records, plain, undefined);
-    await this.lock();
+    await this.replaceAll(records, plain, meta, undefined);
+    await this.lockNow();
+  }
+
+  /**
+   * Runs `work` after every change queued before it (a double-submitted "Set passphrase" must not
+   * leave the key of one call in memory and the salt of the other stored: keys saved then were lost).
+   */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private async meta(): Promise<VaultMeta | undefined> {
@@ -273,16 +305,18 @@ export class Vault {
   /**
    * Replaces every key record and the meta record in one strict transaction, after checking
    * inside it that the records are still the ones read before the crypto work (D5: no crypto
-   * awaits inside the transaction). @throws BatonError('busy') when they changed.
+   * awaits inside the transaction), and so is the passphrase record (`oldMeta`: another worker may
+   * have changed the passphrase). @throws BatonError('busy') when they changed.
    */
-  private async replaceAll(before: VaultRecord[], after: VaultRecord[], meta: VaultMeta | undefined): Promise<void> {
+  private async replaceAll(before: VaultRecord[], after: VaultRecord[], oldMeta: VaultMeta | undefined, meta: VaultMeta | undefined): Promise<void> {
     await tx(
       this.db,
       ['vault', 'settings'],
       'readwrite',
       async (t) => {
         const now = await t.objectStore('vault').getAll();
-        if (JSON.stringify(now) !== JSON.stringify(before)) throw new BatonError('busy', 'The keys changed meanwhile; try again.');
+        const nowMeta = (await t.objectStore('settings').get(META_KEY))?.value;
+        if (JSON.stringify(now) !== JSON.stringify(before) || JSON.stringify(nowMeta) !== JSON.stringify(oldMeta)) throw new BatonError('busy', 'The keys changed meanwhile; try again.');
         for (const r of after) await t.objectStore('vault').put(r);
         if (meta) await t.objectStore('settings').put({ key: META_KEY, value: meta });
         else await t.objectStore('settings').delete(META_KEY);
