@@ -15,6 +15,7 @@ import { createHandlers } from './handlers';
 import type { CaptureService } from './capture';
 import { registerCapture } from './capture-wiring';
 import { Keepalive } from './keepalive';
+import { RetryAlarms, sessionPendingStore } from './retry-alarm';
 import { classifySender, route, type Sender } from './router';
 import { SendEngine, type Clock } from './send';
 import type { Transport } from './transport';
@@ -56,6 +57,8 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       }
     }
   };
+  // L4: a long retry wait is also held by a persisted alarm, so a stopped worker still retries once.
+  const retryAlarms = new RetryAlarms({ alarms: browser.alarms, pending: sessionPendingStore(browser.storage.session), clock: realClock });
   const keepalive = new Keepalive(() => void browser.runtime.getPlatformInfo());
   const ownId = browser.runtime.id;
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
@@ -93,6 +96,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       transport,
       hasHostPermission,
       clock: realClock,
+      retrySleep: (id, target) => retryAlarms.sleeper(id, target),
       newId: () => crypto.randomUUID(),
       broadcast,
       keepalive,
@@ -140,6 +144,13 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     .catch(() => undefined);
 
   // M4: only allowlisted port names from our own pages; others are dropped before any listener.
+  // L1/L4: registered at top level, so the alarm of a pending retry wakes the worker and is handled.
+  browser.alarms.onAlarm.addListener((alarm) => {
+    void ready
+      .then(({ engine }) => retryAlarms.onAlarm(alarm.name, (id) => engine.isBusy(id), (p) => engine.retry(p)))
+      .catch(() => undefined);
+  });
+
   browser.runtime.onConnect.addListener((port) => {
     if (port.name !== PORTS.events || classifySender(port.sender ?? {}, ownId, extensionOrigin) !== 'extension') {
       port.disconnect();

@@ -123,6 +123,18 @@ describe('errors and retries (P1, P2, P3)', () => {
     expect(sleeps).toHaveLength(1);
   });
 
+  it('L4 the retry wait goes through retrySleep (the persisted-alarm sleeper) with this conversation and target', async () => {
+    const asked: { conversationId: string; target: SendTarget; ms: number }[] = [];
+    await setup({ retrySleep: (conversationId, target) => async (ms) => void asked.push({ conversationId, target, ms }) });
+    fake.enqueue('anthropic-messages', { kind: 'error', status: 500 }, { kind: 'text', text: 'ok' });
+    const turn = await say('Hi', ANTHROPIC);
+    expect(turn.status).toBe('complete');
+    expect(bodies()).toHaveLength(2);
+    expect(asked.map((a) => [a.conversationId, a.target])).toEqual([['c1', ANTHROPIC]]);
+    expect(asked[0]!.ms).toBeGreaterThan(0);
+    expect(sleeps).toEqual([]);
+  });
+
   it('P1 a persistent 503 stops after 1+3 requests with an error turn; the user turn stays', async () => {
     await setup();
     fake.enqueue('openai-responses', ...Array.from({ length: 6 }, () => ({ kind: 'error' as const, status: 503 })));

@@ -53,6 +53,11 @@ export interface SendDeps {
   broadcast(event: BackgroundEvent): void;
   /** Keeps the service worker alive while a request is in flight (L3); counted, so overlapping sends nest. */
   keepalive: { start(): void; stop(): void };
+  /**
+   * The retry wait of one send (L4): defaults to `clock.sleep`; the background passes
+   * `RetryAlarms.sleeper`, which also persists long waits as an alarm that survives a worker stop.
+   */
+  retrySleep?(conversationId: string, target: SendTarget): (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Checkpoint cadence (D1): defaults 1,000 ms and 500 characters. */
   checkpointMs?: number;
   checkpointChars?: number;
@@ -250,7 +255,7 @@ export class SendEngine {
             );
           },
           {
-            sleep: (ms, signal) => clock.sleep(ms, signal ?? flight.abort.signal),
+            sleep: (ms, signal) => (this.deps.retrySleep?.(conversationId, target) ?? clock.sleep)(ms, signal ?? flight.abort.signal),
             signal: flight.abort.signal,
             shouldRetry: () => received === 0 && !flight.stopped,
             onRetry: (info) => broadcast({ type: 'sendStateChanged', conversationId, state: 'retrying', retryInSec: Math.ceil(info.delayMs / 1000) }),
