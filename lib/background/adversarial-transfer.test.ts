@@ -114,6 +114,45 @@ describe('importFile: adversarial files', () => {
   }, 60_000);
 });
 
+describe('importFile: the wrong kind and mixed exports', () => {
+  it('a Baton transcript imported as another kind is refused or skipped with the reason; nothing stored', async () => {
+    const { call, store } = await setup();
+    const data = JSON.stringify(tr('t1', [u('u', 'hi')]));
+    const skippedWhy = async (kind: string) => {
+      const r = await call('importFile', { name: 'f', data, encoding: 'text', kind });
+      if (!r.ok) return r.error.message;
+      const s = r.data as ImportSummary;
+      expect(s.imported).toEqual([]);
+      return s.skipped.map((x) => x.reason).join('; ');
+    };
+    expect(await skippedWhy('openai-chat')).toBe('messages: required field missing (expected array)');
+    expect(await skippedWhy('gemini-generate-content')).toBe('contents: required array missing');
+    expect(await skippedWhy('claude-export')).toBe('f: expected a Claude export: an array of conversations with "chat_messages"');
+    expect(await skippedWhy('codex')).toBe('f: no Codex response items in the file');
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('I3 a ChatGPT export with a cycle, a non-object, a missing tree and unknown roles: the good conversations import, each bad one is skipped with its reason', async () => {
+    const { call } = await setup();
+    const node = (id: string, parent: string | null, children: string[], message?: object) => ({ id, parent, children, ...(message ? { message } : {}) });
+    const data = JSON.stringify([
+      { id: 'ok', title: 'fine', current_node: 'a', mapping: { r: node('r', null, ['a']), a: node('a', 'r', [], { id: 'a', author: { role: 'user' }, content: { content_type: 'text', parts: ['hello'] } }) } },
+      { id: 'cyc', title: 'cycle', current_node: 'x', mapping: { x: node('x', 'y', ['y']), y: node('y', 'x', ['x']) } },
+      42,
+      { id: 'nomap', title: 'x' },
+      { id: 'roles', title: 'roles', mapping: { a: node('a', null, [], { id: 'a', author: { role: 'wizard' }, content: { content_type: 'text', parts: ['x'] } }) } },
+    ]);
+    const s = ok<ImportSummary>(await call('importFile', { name: 'c.json', data, encoding: 'text' }));
+    expect(s.imported).toEqual([{ id: 'chatgpt-export:ok', title: 'fine', turns: 1 }]);
+    expect(s.skipped).toEqual([
+      { id: 'cyc', title: 'cycle', why: 'invalid', reason: 'mapping: cycle: node "x" is its own ancestor' },
+      { why: 'invalid', reason: 'conversations[2]: expected an object' },
+      { id: 'nomap', title: 'x', why: 'invalid', reason: 'mapping: missing: the conversation has no message tree' },
+      { id: 'roles', title: 'roles', why: 'invalid', reason: 'turns: no importable messages' },
+    ]);
+  });
+});
+
 describe('export → import round trip', () => {
   it('a conversation with odd content (generated) exports as a transcript that imports again with identical turns (Baton JSON and JSONL)', async () => {
     await fc.assert(
