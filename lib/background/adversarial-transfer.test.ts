@@ -101,6 +101,17 @@ describe('importFile: adversarial files', () => {
     expect((await store.list()).map((c) => c.id).sort()).toEqual(listed);
   });
 
+  it('the same file imported twice at once (base64 and text) is stored once', async () => {
+    const { call, store } = await setup();
+    const text = [JSON.stringify(tr('t-a', [u('u1', 'a')])), JSON.stringify(tr('t-b', [u('u1', 'b')]))].join('\n');
+    const [x, y] = await Promise.all([call('importFile', { name: 'a.jsonl', data: text, encoding: 'text' }), call('importFile', { name: 'a.jsonl', data: b64(strToU8(text)), encoding: 'base64' })]);
+    const sx = ok<ImportSummary>(x);
+    const sy = ok<ImportSummary>(y);
+    expect([sx.imported.map((c) => c.id), sx.skipped]).toEqual([['t-a', 't-b'], []]);
+    expect([sy.imported, sy.skipped.map((c) => [c.id, c.why])]).toEqual([[], [['t-a', 'duplicate'], ['t-b', 'duplicate']]]);
+    expect((await store.list()).map((c) => c.id).sort()).toEqual(['t-a', 't-b']);
+  });
+
   it('a BOM-prefixed JSON file (text or bytes) and a 20 MB single string import; the BOM is not part of the content', async () => {
     const { call, store } = await setup();
     const one = JSON.stringify(tr('t-bom', [u('u1', 'hi')]));
