@@ -108,7 +108,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
         />
       ) : null}
       <main class="chat">
-        <CaptureNotice turns={s.turns} />
+        <CaptureNotice turns={s.hasEarlier && s.firstTurn ? [s.firstTurn, ...s.turns] : s.turns} />
         {s.loading ? (
           <p class="empty">Loading…</p>
         ) : (

@@ -20,7 +20,7 @@ function windowed(all: readonly Turn[]) {
     if (limit === undefined && before === undefined) return { meta: META, turns: [...all], busy: false, hasEarlier: false };
     const end = before === undefined ? all.length : all.findIndex((t) => t.id === before);
     const start = Math.max(0, end - (limit ?? 50));
-    return { meta: META, turns: all.slice(start, end), busy: false, hasEarlier: start > 0 };
+    return { meta: META, turns: all.slice(start, end), busy: false, hasEarlier: start > 0, ...(start > 0 ? { first: all[0]! } : {}) };
   };
 }
 
@@ -34,8 +34,8 @@ afterEach(cleanup);
 const shownIds = () => [...document.querySelectorAll('[data-turn-id]')].map((e) => e.getAttribute('data-turn-id'));
 const earlierButton = () => screen.queryByRole('button', { name: 'Show earlier turns' });
 
-async function openLong(): Promise<MockConnector> {
-  const m = mockConnector({ getSettings: () => sampleSettings(), listConversations: () => [META], listModels: () => [], getConversation: windowed(ALL) });
+async function openLong(all: readonly Turn[] = ALL): Promise<MockConnector> {
+  const m = mockConnector({ getSettings: () => sampleSettings(), listConversations: () => [META], listModels: () => [], getConversation: windowed(all) });
   render(<SidePanel connector={m.connector} />);
   await screen.findByLabelText('Provider');
   fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
@@ -80,6 +80,15 @@ describe('a long conversation in the side panel (issue 9)', () => {
     expect(sections.map((s) => s.split('\n\n')[1]!.trim())).toEqual(ALL.map((_, i) => `text ${i}`));
     expect(m.callsOf('getConversation').at(-1)).toEqual({ id: 'c1' });
     expect(shownIds()).toEqual(range(70, 120));
+  });
+});
+
+describe('a long captured conversation (issue 7 notice, issue 9 window)', () => {
+  it('still says the page showed only part of it: the stamp is on the first turn, outside the window', async () => {
+    const stamped: Turn = { ...ALL[0]!, meta: { capture: { partial: true, partialReason: 'Kept the newest 2,000 messages.' } } };
+    await openLong([stamped, ...ALL.slice(1)]);
+    expect(document.querySelector('[data-turn-id="t0"]')).toBeNull();
+    expect(document.querySelector('.capture-notice')?.textContent).toBe('The page showed only part of this conversation. Kept the newest 2,000 messages.');
   });
 });
 

@@ -25,7 +25,7 @@ export async function getConversationWindow(store: ConversationStore, p: Request
   }
   try {
     const w = await readTurnWindow(store.db, p.id, { limit: p.limit ?? DEFAULT_PAGE, ...(p.before !== undefined ? { before: p.before } : {}) });
-    return { meta: metaOf(w.record), turns: w.turns, busy, hasEarlier: w.hasEarlier };
+    return { meta: metaOf(w.record), turns: w.turns, busy, hasEarlier: w.hasEarlier, ...(w.first ? { first: w.first } : {}) };
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
     const gone = p.before !== undefined && (await store.getRecord(p.id)) ? 'That message is no longer in this conversation.' : 'This conversation no longer exists.';

@@ -246,6 +246,8 @@ export interface ConversationView {
   busy: boolean;
   /** Older turns exist before `turns[0]` (a windowed read, `getConversation` with `limit`); absent means none. */
   hasEarlier?: boolean;
+  /** With `hasEarlier`: the conversation's first turn, which is not in `turns` (its capture stamp, issue 7). */
+  first?: z.infer<typeof turnSchema>;
 }
 
 export interface ProviderStatus {

@@ -29,7 +29,14 @@ describe('readTurnWindow', () => {
   it('reads the newest `limit` turns in order and says whether older ones exist', async () => {
     const d = await seeded(7);
     const w = await readTurnWindow(d, 'c1', { limit: 3 });
-    expect({ turns: ids(w.turns), hasEarlier: w.hasEarlier, id: w.record.id }).toEqual({ turns: ['t4', 't5', 't6'], hasEarlier: true, id: 'c1' });
+    expect({ turns: ids(w.turns), hasEarlier: w.hasEarlier, id: w.record.id, first: w.first }).toEqual({ turns: ['t4', 't5', 't6'], hasEarlier: true, id: 'c1', first: user('t0') });
+  });
+
+  it('returns the first turn only when it is not in the window', async () => {
+    const d = await seeded(4);
+    expect((await readTurnWindow(d, 'c1', { limit: 4 })).first).toBeUndefined();
+    expect((await readTurnWindow(d, 'c1', { limit: 2, before: 't2' })).first).toBeUndefined();
+    expect((await readTurnWindow(d, 'c1', { limit: 1, before: 't2' })).first).toEqual(user('t0'));
   });
 
   it('pages backwards from a turn until the first, never crossing into another conversation', async () => {

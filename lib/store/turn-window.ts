@@ -20,11 +20,13 @@ export interface TurnWindow {
   record: ConversationRecord;
   turns: Turn[];
   hasEarlier: boolean;
+  /** With `hasEarlier`: the conversation's first turn (it holds the capture stamp the panel reads). */
+  first?: Turn;
 }
 
 /**
  * Reads a window of conversation `id`'s turns in one readonly transaction: `limit + 1` records at
- * most by cursor (the extra one only tells `hasEarlier`).
+ * most by cursor (the extra one only tells `hasEarlier`), plus the first turn when it is not in the window.
  * @throws NotFoundError when the conversation, or the `before` turn in it, does not exist.
  * @throws RangeError when `limit` is not a positive integer.
  */
@@ -54,6 +56,8 @@ export async function readTurnWindow(db: BatonDb, id: string, q: TurnWindowQuery
       cursor = await cursor.continue();
     }
     turns.reverse();
-    return { record, turns, hasEarlier };
+    if (!hasEarlier) return { record, turns, hasEarlier };
+    const head = await t.objectStore('turns').openCursor(IDBKeyRange.bound([id, -Infinity], [id, Infinity]), 'next');
+    return { record, turns, hasEarlier, ...(head ? { first: head.value.turn } : {}) };
   });
 }

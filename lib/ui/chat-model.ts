@@ -23,6 +23,8 @@ export interface ChatState {
   hasEarlier: boolean;
   /** An older page is being loaded. */
   loadingEarlier: boolean;
+  /** With `hasEarlier`: the conversation's first turn (not in `turns`), for its capture notice. */
+  firstTurn?: Turn | undefined;
   /** An answer is in flight in the open conversation. */
   busy: boolean;
   phase: 'idle' | 'sending' | 'streaming' | 'retrying';
@@ -158,6 +160,7 @@ export class ChatModel extends Store<ChatState> {
           currentId: id,
           turns: view.turns,
           hasEarlier: view.hasEarlier === true,
+          firstTurn: view.first,
           ...(switched ? { loadingEarlier: false } : {}),
           busy: view.busy,
           phase: view.busy ? (s.phase === 'idle' ? 'streaming' : s.phase) : 'idle',
@@ -206,6 +209,7 @@ export class ChatModel extends Store<ChatState> {
       currentId: undefined,
       turns: [],
       hasEarlier: false,
+      firstTurn: undefined,
       busy: false,
       phase: 'idle',
       answerError: undefined,
