@@ -78,6 +78,8 @@ describe('captureSubmit: adversarial payloads', () => {
   it('X6 lone surrogates become U+FFFD and invisible controls are removed from text; titles and model names lose controls and bidi overrides; HTML stays literal', async () => {
     const r = await rig();
     const payload = base({
+      partial: true,
+      partialReason: 'Older turns\u202e are not loaded\u0000',
       title: '\u0000Bank\u202e gnp.exe\u0007',
       messages: [
         { role: 'user', parts: [{ type: 'text', text: 'a\ud800b\u0000c\u001bd\te\r\nf\udc00' }, { type: 'text', text: '<script>alert(1)</script>' }] },
@@ -87,6 +89,7 @@ describe('captureSubmit: adversarial payloads', () => {
     expect(await r.submit(payload)).toEqual({ ok: true, data: { conversationId: 'id-3', turns: 2 } });
     const t = await r.store.toTranscript('id-3');
     expect(t.title).toBe('Bank gnp.exe');
+    expect(t.turns[0]!.meta).toEqual({ capture: { site: 'chatgpt', partial: true, partialReason: 'Older turns  are not loaded ' } });
     expect(t.turns.map((x) => [x.role, x.origin?.model, x.blocks])).toEqual([
       ['user', undefined, [{ type: 'text', text: 'a\uFFFDbcd\te\r\nf\uFFFD' }, { type: 'text', text: '<script>alert(1)</script>' }]],
       ['assistant', 'gpt -5', [{ type: 'text', text: 'ok' }]],

@@ -4,7 +4,8 @@
  * `{provider: '<site>-web', api: 'web', model}` — nothing replayable (N5: nothing captured goes in a
  * system role). Consecutive messages of one role join one turn. Text is stored as the page showed
  * it, literally (I1), except that lone surrogates become U+FFFD (X6) and invisible C0 controls are
- * removed; titles and model names also lose control and bidi-override characters. An image on
+ * removed; titles, model names and the partial reason also lose control and bidi-override
+ * characters. An image on
  * the page becomes a text line that says it was not sent, its URL kept only in that block's `meta.pageImage`: converters read `text`, never `meta`, so the URL
  * never reaches a provider (issue 7: "Image URLs from the page are never forwarded to a provider
  * without the person's say").
@@ -103,7 +104,7 @@ export function captureToTurns(c: CaptureInput, newId: () => string, now: string
     turns.push({ id: newId(), role: m.role, ...(origin ? { origin } : {}), createdAt: now, blocks });
   }
   if (!turns.length) throw new Error('The page shows no conversation to capture.');
-  const stamp: CaptureStamp = { site: c.site, partial: c.partial, partialReason: c.partialReason };
+  const stamp: CaptureStamp = { site: c.site, partial: c.partial, partialReason: cleanLabel(c.partialReason) };
   turns[0] = { ...turns[0]!, meta: { [CAPTURE_META_KEY]: stamp } };
   // The result must be a valid transcript (roles, blocks, ids): checked, not assumed.
   decodeTranscript({ format: TRANSCRIPT_FORMAT, version: 1, id: 'capture', source: webSource(c.site, c.url), turns });
