@@ -5,10 +5,10 @@
  * system role). Consecutive messages of one role join one turn. Text is stored as the page showed
  * it, literally (I1), except that lone surrogates become U+FFFD (X6) and invisible C0 controls are
  * removed; titles, model names and the partial reason also lose control and bidi-override
- * characters. An image on
- * the page becomes a text line that says it was not sent, its URL kept only in that block's `meta.pageImage`: converters read `text`, never `meta`, so the URL
- * never reaches a provider (issue 7: "Image URLs from the page are never forwarded to a provider
- * without the person's say").
+ * characters. An image on the page becomes a text line that says it was not sent, its URL kept
+ * only in that block's `meta.pageImage`: converters read `text`, never `meta`, so the URL never
+ * reaches a provider (issue 7: "Image URLs from the page are never forwarded to a provider without
+ * the person's say").
  */
 import { decodeTranscript } from '../transcript/codec';
 import { toWellFormed } from '../transcript/text';
