@@ -138,6 +138,40 @@ describe('streaming: cost per chunk follows the chunk, not the message', () => {
     expect(s.stats.resets).toBe(1);
   });
 
+  it('append(chunk) renders exactly what update(text so far) renders, at every chunk size, CRLF and late definitions included', () => {
+    const md = `${LONG.slice(0, 700)}\n\nRef [the spec][s].\r\n\r\n\`\`\`\r\ncode\r\n\`\`\`\r\n\r\n[s]: https://example.com/spec\r\nTail line`;
+    for (const size of [3, 17, 200]) {
+      const a = mount();
+      const b = mount();
+      const byAppend = new MarkdownStream(a);
+      const byUpdate = new MarkdownStream(b);
+      for (let at = 0; at < md.length; at += size) {
+        byAppend.append(md.slice(at, at + size));
+        byUpdate.update(md.slice(0, at + size));
+        expect(a.innerHTML).toBe(b.innerHTML);
+        expect(byAppend.stats.lastLexedChars).toBe(byUpdate.stats.lastLexedChars);
+      }
+      byAppend.append('', true);
+      byUpdate.update(md, true);
+      expect(a.innerHTML).toBe(b.innerHTML);
+      expect(a.innerHTML).toBe(whole(md).innerHTML);
+      expect(byAppend.stats.resets).toBe(1);
+    }
+  });
+
+  it('append after update continues the same text; update with a shorter text starts again', () => {
+    const root = mount();
+    const s = new MarkdownStream(root);
+    s.update('One.\n\nTw');
+    s.append('o.\n\nThree');
+    expect([...root.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['One.', 'Two.', 'Three']);
+    s.update('One.\n\nTwo.\n\nThree', true);
+    expect(s.stats.resets).toBe(0);
+    s.update('One.', true);
+    expect([...root.querySelectorAll('p')].map((p) => p.textContent)).toEqual(['One.']);
+    expect(s.stats.resets).toBe(1);
+  });
+
   it('MarkdownView keeps settled nodes across re-renders with longer text', () => {
     const { container, rerender } = render(<MarkdownView text={'Hello.\n\nWor'} streaming />);
     const first = container.querySelector('p')!;
