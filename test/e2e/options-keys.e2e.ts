@@ -39,6 +39,7 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
   const section = (id: string) => page.locator(`section[data-provider="${id}"]`);
   const note = (id: string) => section(id).locator('p.note');
   const keyStatus = (id: string) => section(id).locator('p.key-status');
+  // Every password field (the three key fields and the vault passphrase, S2) is empty after a save.
   const passwordValues = () => page.locator('input[type="password"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
 
   it('S5 base URLs and keys saved through the UI: only a masked key (last 4) is shown and no piece of a key stays in the DOM', async () => {
@@ -57,7 +58,9 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
     const text = await page.evaluate(() => document.body.innerText);
     expect(findKeyMaterial(html, 5)).toEqual([]);
     expect(findKeyMaterial(text, 5)).toEqual([]);
-    expect(await passwordValues()).toEqual(['', '', '']);
+    const values = await passwordValues();
+    expect(values.length).toBeGreaterThanOrEqual(3);
+    expect(values.filter((v) => v !== '')).toEqual([]);
 
     // A fresh load shows the same masked forms and nothing more.
     await page.reload();
