@@ -4,6 +4,7 @@ import { describeError } from '../../lib/ui/error-text';
 import { OptionsModel, type PermissionsLike } from '../../lib/ui/options-model';
 import { useStore } from '../../lib/ui/store';
 import { DefaultTargetForm } from './default-target-form';
+import { DisclosurePolicySection } from './disclosure-policy-section';
 import { EndpointForm } from './endpoint-form';
 import { NoteLine } from './note-line';
 import { OnDeviceNote } from './on-device-note';
@@ -63,6 +64,11 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
       <section aria-labelledby="default-h">
         <h2 id="default-h">Default for new chats</h2>
         <DefaultTargetForm key={`${settings.defaultTarget?.providerId}|${settings.defaultTarget?.model}`} settings={settings} model={model} note={s.notes.default} />
+      </section>
+
+      <section aria-labelledby="disclosure-h">
+        <h2 id="disclosure-h">Disclosure</h2>
+        <DisclosurePolicySection connector={connector} providers={settings.providers} />
       </section>
 
       <section aria-labelledby="transfer-h">
