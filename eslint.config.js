@@ -22,12 +22,17 @@ const UPPER_PLATFORM = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.output/**', '.wxt/**', 'dist/**', 'coverage/**', 'bench-results/**'] },
+  { ignores: ['node_modules/**', '.output/**', '.output-*/**', '.wxt/**', 'dist/**', 'coverage/**', 'bench-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // S1: storage.session stays readable by trusted (extension) contexts only.
+      'no-restricted-syntax': ['error',
+        { selector: "MemberExpression[property.name='setAccessLevel']", message: 'S1: never widen storage.session access (no setAccessLevel).' },
+        { selector: "Literal[value='TRUSTED_AND_UNTRUSTED_CONTEXTS']", message: 'S1: content scripts must not read storage.session.' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
     },
   },
