@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_HOSTS, hasOpenssl, startChatSites, type ChatSites, type SitePage } from './chat-sites';
-import { expectValid, posts, startFakes, type FakeSet } from './fakes';
+import { expectValid, findKeyMaterial, posts, startFakes, type FakeSet } from './fakes';
 import { ExtensionBrowser, waitFor } from './harness';
-import { configureProviders, readDb, SidePanel, storedTurns, textOf } from './pages';
+import { configureProviders, readDb, request, SidePanel, storedTurns, textOf } from './pages';
 import { HAS_CHROMIUM, PROD_BUILD_DIR, ROOT, TEST_BUILD_DIR, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('capture.e2e.ts');
@@ -220,6 +220,30 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
     expect(privileged).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(allPosts()).toHaveLength(1);
     await site.page.close();
+  });
+
+  it('S1 Baton\'s content script on chatgpt.com reads no key material from storage.local and cannot read storage.session (vault unlocked with a passphrase)', async () => {
+    // Keys for all three providers are saved (beforeAll); a passphrase puts the vault's session secret in storage.session.
+    const PASS = 'capture e2e passphrase 9!';
+    await request(panelPage, 'setPassphrase', { passphrase: PASS });
+    try {
+      const site = await openSite('https://chatgpt.com/c/e2e-code');
+      const inContentScript = (site.page as Page & { inContentScript: (expr: string) => Promise<unknown> }).inContentScript;
+      const read = (area: 'local' | 'session') =>
+        inContentScript(`(async () => { try { return JSON.stringify(await chrome.storage.${area}.get(null)); } catch (e) { return 'refused: ' + String(e && e.message || e); } })()`) as Promise<string>;
+      const local = await read('local');
+      const session = await read('session');
+      expect(findKeyMaterial(local)).toEqual([]);
+      expect(findKeyMaterial(session)).toEqual([]);
+      // storage.session keeps its default access level (trusted contexts only): a content script is refused.
+      expect(session).toMatch(/^refused: /);
+      // The worker itself does hold something in storage.session (so the refusal above is not an empty area).
+      const inWorker = await browser.evalInWorker(async () => Object.keys(await (globalThis as unknown as { chrome: { storage: { session: { get(k: null): Promise<object> } } } }).chrome.storage.session.get(null)).length, undefined);
+      expect(inWorker).toBeGreaterThan(0);
+      await site.page.close();
+    } finally {
+      await request(panelPage, 'removePassphrase', { passphrase: PASS });
+    }
   });
 
   it('M5 N1 the built content script has no window-message, CustomEvent, shadow-DOM or storage code, and runs only on the three sites, top frame', () => {
