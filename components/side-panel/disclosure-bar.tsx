@@ -4,7 +4,8 @@
  * of this send, "View request" (the exact JSON body, never a key) and "Who has seen this?".
  */
 import { useState } from 'preact/hooks';
-import type { DisclosureLedger, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
+import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
+import { ConversationPolicy } from './conversation-policy';
 import { blockLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
@@ -27,6 +28,9 @@ export interface DisclosureBarProps {
   /** The conversation lets a stateful target (OpenAI Responses) keep it server-side; undefined: not offered. */
   stateful?: boolean | undefined;
   onStateful?: ((on: boolean) => void) | undefined;
+  /** The conversation's stored policy and its writer ("This conversation"); undefined: not offered. */
+  policy?: DisclosurePolicy | undefined;
+  onPolicy?: ((policy: DisclosurePolicy) => Promise<void>) | undefined;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
@@ -69,6 +73,9 @@ export function DisclosureBar(p: DisclosureBarProps) {
               <input type="checkbox" checked={p.stateful === true} onChange={(e) => p.onStateful?.(e.currentTarget.checked)} />
               <span>Let {p.providerName} store this conversation and send only new turns (off: the whole bounded history every time)</span>
             </label>
+          ) : null}
+          {p.hasConversation && p.onPolicy ? (
+            <ConversationPolicy policy={p.policy} targetProviderId={preview.target.providerId} providerNames={p.providerNames} onSave={p.onPolicy} />
           ) : null}
           <div class="disclosure-actions">
             <button type="button" class="mini" aria-expanded={showBody ? 'true' : 'false'} onClick={() => setShowBody(!showBody)}>

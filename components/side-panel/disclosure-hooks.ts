@@ -149,9 +149,13 @@ export function useLedger(connector: Connector, conversationId: string | undefin
 /**
  * The conversation's delivery policy (issue 6, "Snapshot or delta"): `stateful` lets an OpenAI
  * Responses target keep the conversation server-side and receive only new turns. Off by default.
+ * Also the whole conversation policy (`policy`, `save`) for the "This conversation" group.
  * `version` changes after every change, so the preview can refresh.
  */
-export function useDeliveryPolicy(connector: Connector, conversationId: string | undefined): { stateful: boolean; version: number; setStateful(on: boolean): void } {
+export function useDeliveryPolicy(
+  connector: Connector,
+  conversationId: string | undefined,
+): { stateful: boolean; version: number; setStateful(on: boolean): void; policy: DisclosurePolicy | undefined; save(next: DisclosurePolicy): Promise<void> } {
   const [state, setState] = useState<{ id: string | undefined; policy: DisclosurePolicy | undefined; version: number }>({ id: undefined, policy: undefined, version: 0 });
   useEffect(() => {
     if (!conversationId) return;
@@ -165,16 +169,18 @@ export function useDeliveryPolicy(connector: Connector, conversationId: string |
     };
   }, [connector, conversationId]);
   const policy = state.id === conversationId ? state.policy : undefined;
+  // One writer for the whole conversation policy, so the delivery toggle and the policy group
+  // ("This conversation") never overwrite each other's fields. Rejects with the background's error.
+  const save = async (next: DisclosurePolicy): Promise<void> => {
+    if (!conversationId) return;
+    await connector.request('setDisclosurePolicy', { conversationId, policy: next });
+    setState((s) => ({ id: conversationId, policy: next, version: s.version + 1 }));
+  };
   return {
     stateful: policy?.delivery === 'stateful',
     version: state.version,
-    setStateful: (on) => {
-      if (!conversationId) return;
-      const next: DisclosurePolicy = { ...policy, delivery: on ? 'stateful' : 'snapshot' };
-      void connector
-        .request('setDisclosurePolicy', { conversationId, policy: next })
-        .then(() => setState((s) => ({ id: conversationId, policy: next, version: s.version + 1 })))
-        .catch(() => undefined);
-    },
+    policy,
+    save,
+    setStateful: (on) => void save({ ...policy, delivery: on ? 'stateful' : 'snapshot' }).catch(() => undefined),
   };
 }

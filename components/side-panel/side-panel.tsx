@@ -166,6 +166,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           providerNames={providerNames}
           stateful={delivery.stateful}
           onStateful={delivery.setStateful}
+          policy={delivery.policy}
+          onPolicy={delivery.save}
         />
         <Composer
           draft={s.draft}
