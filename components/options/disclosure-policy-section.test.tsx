@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 /** The global disclosure policy form on the options page (issue 6). */
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisclosurePolicy } from '../../lib/messaging/disclosure-types';
 import { MockRequestError, mockConnector, sampleSettings } from '../testing/mock-connector';
 import { DisclosurePolicySection } from './disclosure-policy-section';
+import { OptionsPage } from './options-page';
 
 afterEach(cleanup);
 
@@ -86,5 +87,17 @@ describe('DisclosurePolicySection', () => {
     expect(checked('gone-endpoint (not configured)')).toBe(true);
     save();
     await waitFor(() => expect(m.callsOf('setDisclosurePolicy')).toEqual([{ policy: { foreignReasoning: 'drop', images: 'send', neverProviders: ['gone-endpoint'] } }]));
+  });
+
+  it('is the options page’s Disclosure section, offering the configured providers', async () => {
+    const m = mockConnector({ getSettings: () => sampleSettings(), getDisclosurePolicy: () => ({ global: { images: 'omit' } }), setDisclosurePolicy: () => null });
+    render(<OptionsPage connector={m.connector} permissions={{ request: () => Promise.resolve(true) }} />);
+    const heading = await screen.findByRole('heading', { name: 'Disclosure' });
+    const form = await within(heading.closest('section')!).findByRole('form', { name: 'Disclosure policy' });
+    await waitFor(() => expect((within(form).getByLabelText('Omit them') as HTMLInputElement).checked).toBe(true));
+    expect(within(within(form).getByRole('group', { name: 'Never send any conversation to' })).getAllByRole('checkbox').map((c) => c.parentElement?.textContent?.trim())).toEqual(['OpenAI', 'Anthropic', 'Google Gemini']);
+    fireEvent.click(within(form).getByLabelText('OpenAI'));
+    fireEvent.click(within(form).getByRole('button', { name: 'Save disclosure policy' }));
+    await waitFor(() => expect(m.callsOf('setDisclosurePolicy')).toEqual([{ policy: { foreignReasoning: 'drop', images: 'omit', neverProviders: ['openai'] } }]));
   });
 });
