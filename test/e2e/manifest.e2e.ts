@@ -109,6 +109,7 @@ describe.skipIf(!has)('the production manifest', () => {
 
   it('S1 the bundle never opens storage.session to content scripts; the test hook is not shipped', () => {
     const js = bundleText(PROD_BUILD_DIR);
+    // eslint-disable-next-line no-restricted-syntax -- the test looks for the forbidden literal in the bundle
     expect(js).not.toContain('TRUSTED_AND_UNTRUSTED_CONTEXTS');
     expect(js).not.toContain('batonReady');
     expect(bundleText(TEST_BUILD_DIR)).toContain('batonReady');
