@@ -42,7 +42,7 @@ export default defineConfig({
       // L4: a retry wait longer than 30 s is also held by a persisted alarm (lib/background/retry-alarm.ts).
       'alarms',
     ],
-    // The toolbar button opens the side panel (Chrome) or toggles the sidebar (Firefox).
+    // The toolbar button opens the side panel (Chrome); Firefox opens the sidebar from View → Sidebar.
     ...(browser === 'chrome' ? { action: { default_title: 'Open Baton' } } : {}),
     host_permissions: [...PROVIDER_ORIGINS, ...(TEST_BUILD ? ['http://127.0.0.1/*'] : [])],
     // The chat sites' capture script (entrypoints/capture.ts, an unlisted script: WXT's content-script
