@@ -8,13 +8,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
 import type { SendTarget } from '../messaging/protocol';
-import { ConversationStore } from '../store/conversations';
-import { openBatonDb, type BatonDb } from '../store/db';
-import { SettingsStore } from '../store/settings';
-import { Vault } from '../vault/vault';
-import { createHandlers } from './handlers';
-import { sdkTransport } from './sdk-transport';
-import { SendEngine } from './send';
+import type { BatonDb } from '../store/db';
+import { ANTHROPIC, createTestBackground, NOW, OPENAI } from './background.test-helper';
 
 let fake: FakeProviders;
 beforeAll(async () => {
@@ -23,30 +18,12 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 let db: BatonDb;
-let n = 0;
 afterEach(() => db?.close());
 
-const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
-const ANTHROPIC: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
-const NOW = '2026-11-30T08:00:00.000Z';
-
 async function setup(stateful = true) {
-  db = await openBatonDb(`delta-${++n}`);
-  const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const vault = new Vault(db);
-  await settings.update((s) => ({ ...s, baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url } }));
-  const origin = new URL(fake.url).origin;
-  await vault.setKey('openai', fake.keys.openai, origin, NOW);
-  await vault.setKey('anthropic', fake.keys.anthropic, origin, NOW);
-  let id = 0;
-  const engine = new SendEngine({
-    store, settings, vault, transport: sdkTransport, hasHostPermission: async () => true,
-    clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
-    newId: () => `t${++id}`, broadcast: () => undefined, keepalive: { start: () => undefined, stop: () => undefined },
-  });
-  const h = createHandlers({ store, settings, vault, engine, transport: sdkTransport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined });
-  await store.create({ id: 'c1', now: NOW });
+  const bg = await createTestBackground(fake, { name: 'delta', providers: ['openai', 'anthropic'] });
+  db = bg.db;
+  const { store, vault, engine, h, origin } = bg;
   if (stateful) await h.setDisclosurePolicy({ conversationId: 'c1', policy: { delivery: 'stateful' } }, 'extension');
   const say = async (text: string, target: SendTarget = OPENAI, extra: { excludeTurns?: string[] } = {}) => {
     fake.enqueue(target === OPENAI ? 'openai-responses' : 'anthropic-messages', { kind: 'text', text: `re: ${text}` });

@@ -8,15 +8,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
 import { turnContentHash } from '../context/hash';
-import type { SendTarget } from '../messaging/protocol';
-import { ConversationStore } from '../store/conversations';
-import { openBatonDb, type BatonDb } from '../store/db';
-import { SettingsStore } from '../store/settings';
-import type { Turn } from '../transcript/schema';
-import { Vault } from '../vault/vault';
-import { createHandlers } from './handlers';
-import { sdkTransport } from './sdk-transport';
-import { SendEngine } from './send';
+import type { BatonDb } from '../store/db';
+import { ANTHROPIC, answer, createTestBackground, NOW, OPENAI, user } from './background.test-helper';
 
 let fake: FakeProviders;
 beforeAll(async () => {
@@ -26,37 +19,12 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 let db: BatonDb;
-let n = 0;
 afterEach(() => db?.close());
 
-const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
-const ANTHROPIC: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
-const NOW = '2026-11-30T08:00:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
-const answer = (id: string, text: string): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, status: 'complete', blocks: [{ type: 'text', text }] });
-
 async function setup() {
-  db = await openBatonDb(`disclosure-${++n}`);
-  const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const vault = new Vault(db);
-  await settings.update((s) => ({ ...s, baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url } }));
-  const origin = new URL(fake.url).origin;
-  for (const id of ['openai', 'anthropic', 'google'] as const) await vault.setKey(id, fake.keys[id], origin, NOW);
-  let id = 0;
-  const engine = new SendEngine({
-    store,
-    settings,
-    vault,
-    transport: sdkTransport,
-    hasHostPermission: async () => true,
-    clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
-    newId: () => `t${++id}`,
-    broadcast: () => undefined,
-    keepalive: { start: () => undefined, stop: () => undefined },
-  });
-  const h = createHandlers({ store, settings, vault, engine, transport: sdkTransport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined });
-  await store.create({ id: 'c1', now: NOW });
+  const bg = await createTestBackground(fake, { name: 'disclosure' });
+  db = bg.db;
+  const { store, engine, h, origin } = bg;
   await store.create({ id: 'c2', now: NOW });
   return { store, engine, h, origin };
 }

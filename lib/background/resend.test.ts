@@ -10,15 +10,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
 import type { SendTarget } from '../messaging/protocol';
-import { ConversationStore } from '../store/conversations';
-import { openBatonDb, type BatonDb } from '../store/db';
-import { SettingsStore } from '../store/settings';
+import type { ConversationStore } from '../store/conversations';
+import type { BatonDb } from '../store/db';
+import { ANTHROPIC, answer, createTestBackground, NOW, OPENAI, user } from './background.test-helper';
 import type { Turn } from '../transcript/schema';
-import { Vault } from '../vault/vault';
-import { createHandlers } from './handlers';
+import type { createHandlers } from './handlers';
 import { planResend } from './resend';
 import { sdkTransport } from './sdk-transport';
-import { SendEngine } from './send';
 import type { Transport } from './transport';
 
 let fake: FakeProviders;
@@ -29,23 +27,9 @@ afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 let db: BatonDb;
-let n = 0;
 afterEach(() => db?.close());
 
-const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
-const ANTHROPIC: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
-const NOW = '2026-11-30T08:00:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
-const answer = (id: string, text: string, status: Turn['status'] = 'complete'): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, status, blocks: [{ type: 'text', text }] });
-
 async function setup() {
-  db = await openBatonDb(`resend-${++n}`);
-  const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const vault = new Vault(db);
-  await settings.update((s) => ({ ...s, baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url } }));
-  const origin = new URL(fake.url).origin;
-  for (const id of ['openai', 'anthropic', 'google'] as const) await vault.setKey(id, fake.keys[id], origin, NOW);
   const transportCalls: string[] = [];
   const transport: Transport = {
     ...sdkTransport,
@@ -54,20 +38,9 @@ async function setup() {
       return sdkTransport.streamRequest(conn, body, opts);
     },
   };
-  let id = 0;
-  const engine = new SendEngine({
-    store,
-    settings,
-    vault,
-    transport,
-    hasHostPermission: async () => true,
-    clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
-    newId: () => `t${++id}`,
-    broadcast: () => undefined,
-    keepalive: { start: () => undefined, stop: () => undefined },
-  });
-  const h = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined });
-  await store.create({ id: 'c1', now: NOW });
+  const bg = await createTestBackground(fake, { name: 'resend', transport });
+  db = bg.db;
+  const { store, engine, h } = bg;
   /** A conversation answered by OpenAI (its ledger says so), ending with `last`. */
   const withOpenAi = async (last?: Turn) => {
     fake.enqueue('openai-responses', { kind: 'text', text: 'Hello from OpenAI.' });

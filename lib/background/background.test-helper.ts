@@ -1,0 +1,78 @@
+/**
+ * One background for the send/disclosure tests: real stores over fake-indexeddb (the test file
+ * imports `fake-indexeddb/auto`), keys for the fake providers bound to their origin, the real
+ * send engine and handlers, a fixed clock (`NOW`) and counters for ids (`t1…` for turns the
+ * engine makes, `x1…` for the handlers'). Used by disclosure, delta and resend tests.
+ */
+import type { FakeProviders } from '../../test/fake-providers';
+import type { SendTarget } from '../messaging/protocol';
+import { ConversationStore } from '../store/conversations';
+import { openBatonDb, type BatonDb } from '../store/db';
+import { SettingsStore } from '../store/settings';
+import type { Turn } from '../transcript/schema';
+import { Vault } from '../vault/vault';
+import { createHandlers } from './handlers';
+import { sdkTransport } from './sdk-transport';
+import { SendEngine } from './send';
+import type { Transport } from './transport';
+
+export const NOW = '2026-11-30T08:00:00.000Z';
+export const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
+export const ANTHROPIC: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
+
+/** A user turn of one text block. */
+export const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
+/** An OpenAI (Responses) answer of one text block. */
+export const answer = (id: string, text: string, status: Turn['status'] = 'complete'): Turn => ({
+  id,
+  role: 'assistant',
+  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
+  status,
+  blocks: [{ type: 'text', text }],
+});
+
+export interface TestBackground {
+  db: BatonDb;
+  store: ConversationStore;
+  settings: SettingsStore;
+  vault: Vault;
+  engine: SendEngine;
+  h: ReturnType<typeof createHandlers>;
+  /** The fake providers' origin, which every key is bound to. */
+  origin: string;
+}
+
+let dbCount = 0;
+
+/**
+ * Opens a fresh database named `<name>-<n>`, points the built-in providers at `fake`, saves a key
+ * for each of `providers` (default all three) and creates conversation `c1`.
+ */
+export async function createTestBackground(
+  fake: FakeProviders,
+  opts: { name: string; transport?: Transport; providers?: readonly ('openai' | 'anthropic' | 'google')[] },
+): Promise<TestBackground> {
+  const db = await openBatonDb(`${opts.name}-${++dbCount}`);
+  const store = new ConversationStore(db);
+  const settings = new SettingsStore(db);
+  const vault = new Vault(db);
+  const transport = opts.transport ?? sdkTransport;
+  await settings.update((s) => ({ ...s, baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url } }));
+  const origin = new URL(fake.url).origin;
+  for (const id of opts.providers ?? (['openai', 'anthropic', 'google'] as const)) await vault.setKey(id, fake.keys[id], origin, NOW);
+  let id = 0;
+  const engine = new SendEngine({
+    store,
+    settings,
+    vault,
+    transport,
+    hasHostPermission: async () => true,
+    clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
+    newId: () => `t${++id}`,
+    broadcast: () => undefined,
+    keepalive: { start: () => undefined, stop: () => undefined },
+  });
+  const h = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined });
+  await store.create({ id: 'c1', now: NOW });
+  return { db, store, settings, vault, engine, h, origin };
+}
