@@ -1,32 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { validateRequest } from '../../test/contract';
-import { decodeTranscript } from '../transcript/codec';
 import { ReportBuilder } from '../transcript/report';
-import { convertToAnthropicMessages } from './anthropic-messages/convert-to-anthropic-messages';
+import { convertChecked, kept, transcript } from './convert.test-helper';
 import { uniqueTools } from './convert-unique-tools';
-import { convertToGeminiGenerateContent } from './gemini-generate-content/convert-to-gemini-generate-content';
-import { convertToOpenAIChat } from './openai-chat/convert-to-openai-chat';
-import { convertToOpenAIResponses } from './openai-responses/convert-to-openai-responses';
 
 const obj = { type: 'object' };
-const t = decodeTranscript({
-  format: 'baton.transcript',
-  version: 1,
+const t = transcript([{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }], {
   id: 'dup',
   tools: [
     { name: 'f', description: 'first', inputSchema: obj },
     { name: 'g', inputSchema: obj },
     { name: 'f', description: 'second', inputSchema: obj },
   ],
-  turns: [{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }],
 });
 const report = {
   input: { format: 'baton', turns: 1, blocks: 1 },
-  blocks: [{ turn: 'u1', index: 0, fates: [{ fate: 'kept', detail: 'sent as is' }] }],
+  blocks: [kept('u1')],
   synthesized: [],
   warnings: ['tool f is defined more than once: definition 3 left out, the first one is sent'],
 };
 
+// convertChecked also asserts that the contract validator finds nothing wrong with each body.
 describe('each tool name is sent once: the first definition wins, a warning names the dropped one', () => {
   it('uniqueTools', () => {
     const r = new ReportBuilder(t);
@@ -35,8 +28,7 @@ describe('each tool name is sent once: the first definition wins, a warning name
   });
 
   it('Anthropic Messages', () => {
-    const out = convertToAnthropicMessages(t, { api: 'anthropic-messages', model: 'claude-sonnet-4-5', maxOutputTokens: 1000 });
-    expect(out).toEqual({
+    expect(convertChecked('anthropic-messages', t, 'claude-sonnet-4-5')).toEqual({
       api: 'anthropic-messages',
       model: 'claude-sonnet-4-5',
       body: {
@@ -51,12 +43,10 @@ describe('each tool name is sent once: the first definition wins, a warning name
       },
       report,
     });
-    expect(validateRequest('anthropic-messages', out.body)).toEqual([]);
   });
 
   it('OpenAI Chat Completions', () => {
-    const out = convertToOpenAIChat(t, { api: 'openai-chat', model: 'gpt-4o', maxOutputTokens: 1000 });
-    expect(out).toEqual({
+    expect(convertChecked('openai-chat', t, 'gpt-4o')).toEqual({
       api: 'openai-chat',
       model: 'gpt-4o',
       body: {
@@ -72,12 +62,10 @@ describe('each tool name is sent once: the first definition wins, a warning name
       },
       report,
     });
-    expect(validateRequest('openai-chat', out.body)).toEqual([]);
   });
 
   it('OpenAI Responses', () => {
-    const out = convertToOpenAIResponses(t, { api: 'openai-responses', model: 'gpt-4.1', maxOutputTokens: 1000 });
-    expect(out).toEqual({
+    expect(convertChecked('openai-responses', t, 'gpt-4.1')).toEqual({
       api: 'openai-responses',
       model: 'gpt-4.1',
       body: {
@@ -93,12 +81,10 @@ describe('each tool name is sent once: the first definition wins, a warning name
       },
       report,
     });
-    expect(validateRequest('openai-responses', out.body)).toEqual([]);
   });
 
   it('Gemini generateContent', () => {
-    const out = convertToGeminiGenerateContent(t, { api: 'gemini-generate-content', model: 'gemini-2.5-flash', maxOutputTokens: 1000 });
-    expect(out).toEqual({
+    expect(convertChecked('gemini-generate-content', t, 'gemini-2.5-flash')).toEqual({
       api: 'gemini-generate-content',
       model: 'gemini-2.5-flash',
       body: {
@@ -115,6 +101,5 @@ describe('each tool name is sent once: the first definition wins, a warning name
       },
       report,
     });
-    expect(validateRequest('gemini-generate-content', out.body, { model: 'gemini-2.5-flash' })).toEqual([]);
   });
 });

@@ -9,9 +9,10 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_HOSTS, hasOpenssl, startChatSites, type ChatSites, type SitePage } from './chat-sites';
-import { expectValid, findKeyMaterial, posts, startFakes, type FakeSet } from './fakes';
-import { ExtensionBrowser, waitFor } from './harness';
-import { configureProviders, readDb, request, SidePanel, storedTurns, textOf } from './pages';
+import { expectValid, findKeyMaterial, posts } from './fakes';
+import { waitFor } from './harness';
+import { readDb, request, storedTurns, textOf } from './pages';
+import { openPanelSession, type PanelSession } from './panel-kit';
 import { HAS_CHROMIUM, PROD_BUILD_DIR, ROOT, TEST_BUILD_DIR, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('capture.e2e.ts');
@@ -39,35 +40,24 @@ type G = { batonCapture: { onMenuClick(info: unknown, tab: unknown): Promise<voi
 type ChromeTabs = { tabs: { query(q: object): Promise<{ id: number; windowId: number }[]> } };
 
 describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (issue 7)', () => {
-  let fakes: FakeSet;
   let sites: ChatSites;
-  let browser: ExtensionBrowser;
-  let panelPage: Page;
-  let panel: SidePanel;
+  let s: PanelSession;
   const panelRequests: string[] = [];
 
   beforeAll(async () => {
-    fakes = await startFakes();
     sites = await startChatSites(SITE_PAGES);
-    browser = await ExtensionBrowser.launch({ extraArgs: sites.chromiumArgs });
-    const options = await browser.openPage('options.html');
-    await configureProviders(options, fakes);
-    await options.close();
-    panelPage = await browser.openPage('sidepanel.html');
-    panelPage.on('request', (r) => panelRequests.push(r.url()));
-    panel = new SidePanel(panelPage);
-    await panel.ready();
+    s = await openPanelSession(undefined, { launch: { extraArgs: sites.chromiumArgs } });
+    s.page.on('request', (r) => panelRequests.push(r.url()));
   });
   afterAll(async () => {
-    await browser?.close();
+    await s?.close();
     await sites?.close();
-    await fakes?.close();
   });
 
   /** Opens a chat page in a new tab and waits until Baton's content script runs in it (its isolated world exists). */
   async function openSite(url: string): Promise<{ page: Page; contentWorld: () => Promise<number> }> {
-    const page = await browser.context.newPage();
-    const cdp = await browser.context.newCDPSession(page);
+    const page = await s.browser.context.newPage();
+    const cdp = await s.browser.context.newCDPSession(page);
     const worlds: { id: number; name: string; type?: string }[] = [];
     cdp.on('Runtime.executionContextCreated', (e) => worlds.push({ id: e.context.id, name: e.context.name, type: (e.context.auxData as { type?: string } | undefined)?.type }));
     await cdp.send('Runtime.enable');
@@ -85,7 +75,7 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
   /** Calls the registered context-menu click handler with what Chrome passes for `page` (the active tab). */
   async function click(page: Page, menuItemId: string): Promise<void> {
     await page.bringToFront();
-    await browser.evalInWorker(
+    await s.browser.evalInWorker(
       async ({ menuItemId, pageUrl }) => {
         const [tab] = await (globalThis as unknown as { chrome: ChromeTabs }).chrome.tabs.query({ active: true, lastFocusedWindow: true });
         // Without the `tabs` permission Chrome gives no tab URL: the handler uses info.pageUrl.
@@ -95,24 +85,24 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
     );
   }
 
-  const allPosts = () => fakes.all().flatMap((f) => posts(f));
+  const allPosts = () => s.fakes.all().flatMap((f) => posts(f));
   type StoredConversation = { id: string; source?: { kind: string; url?: string }; lastTarget?: unknown };
-  const conversationsNow = async () => (await readDb(panelPage)).conversations as unknown as StoredConversation[];
+  const conversationsNow = async () => (await readDb(s.page)).conversations as unknown as StoredConversation[];
 
   it('N5 "Continue this chat in…" on chatgpt.com: stored with its source, shown with Claude preselected, nothing sent until Send; then Claude gets a native history', async () => {
     const { page } = await openSite('https://chatgpt.com/c/e2e-code');
     const domBefore = await page.evaluate(() => document.documentElement.outerHTML);
     await click(page, 'baton-chat|anthropic|claude-sonnet-4-5');
 
-    await waitFor('the captured conversation in the side panel', async () => (await panel.turns().count()) === 2);
-    expect(await panel.turnSummary()).toEqual(['user:complete', 'assistant:complete']);
-    expect(await panelPage.getByLabel('Provider', { exact: true }).inputValue()).toBe('anthropic');
-    expect(await panelPage.getByLabel('Model', { exact: true }).inputValue()).toBe('claude-sonnet-4-5');
-    const id = await panel.currentConversationId();
+    await waitFor('the captured conversation in the side panel', async () => (await s.panel.turns().count()) === 2);
+    expect(await s.panel.turnSummary()).toEqual(['user:complete', 'assistant:complete']);
+    expect(await s.page.getByLabel('Provider', { exact: true }).inputValue()).toBe('anthropic');
+    expect(await s.page.getByLabel('Model', { exact: true }).inputValue()).toBe('claude-sonnet-4-5');
+    const id = await s.panel.currentConversationId();
     const conv = (await conversationsNow()).find((c) => c.id === id)!;
     expect(conv.source).toEqual({ kind: 'chatgpt-web', url: 'https://chatgpt.com/c/e2e-code' });
     expect(conv.lastTarget).toEqual({ providerId: 'anthropic', model: 'claude-sonnet-4-5' });
-    const turns = await storedTurns(panelPage, id);
+    const turns = await storedTurns(s.page, id);
     expect(turns.map((t) => [t.role, t.origin])).toEqual([
       ['user', undefined],
       ['assistant', { provider: 'chatgpt-web', api: 'web', model: 'gpt-4' }],
@@ -123,10 +113,10 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
     expect(allPosts()).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.outerHTML)).toBe(domBefore);
 
-    fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'Here it is in Python.' });
-    await panel.send('Now in Python, please.');
-    expect(await panel.waitForAnswer(2)).toBe('complete');
-    const sent = posts(fakes.anthropic, 'anthropic-messages');
+    s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'Here it is in Python.' });
+    await s.panel.send('Now in Python, please.');
+    expect(await s.panel.waitForAnswer(2)).toBe('complete');
+    const sent = posts(s.fakes.anthropic, 'anthropic-messages');
     expect(sent).toHaveLength(1);
     expectValid(sent[0]!);
     const body = sent[0]!.body as { system?: unknown; messages: { role: string; content: string | { type: string; text?: string }[] }[] };
@@ -146,14 +136,14 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
     await click(page, 'baton-chat|anthropic|claude-sonnet-4-5');
     await waitFor('the capture', async () => (await conversationsNow()).length === before + 1);
     const id = await waitFor('the side panel to open it', async () => {
-      const cur = await panel.currentConversationId();
+      const cur = await s.panel.currentConversationId();
       return (await conversationsNow()).find((c) => c.id === cur && c.source?.url === 'https://chatgpt.com/c/e2e-xss') ? cur : undefined;
     });
-    const turns = await storedTurns(panelPage, id);
+    const turns = await storedTurns(s.page, id);
     expect(textOf(turns[0]!)).toBe(`${QUESTION} ${XSS}`);
-    await waitFor('the literal text on screen', async () => (await panel.turns().first().innerText()).includes('onerror='));
-    expect(await panelPage.evaluate(() => (globalThis as { __batonPwned?: unknown }).__batonPwned)).toBeUndefined();
-    expect(await panelPage.locator('img[src="x"], [onerror]').count()).toBe(0);
+    await waitFor('the literal text on screen', async () => (await s.panel.turns().first().innerText()).includes('onerror='));
+    expect(await s.page.evaluate(() => (globalThis as { __batonPwned?: unknown }).__batonPwned)).toBeUndefined();
+    expect(await s.page.locator('img[src="x"], [onerror]').count()).toBe(0);
     expect(panelRequests.filter((u) => !u.startsWith('chrome-extension://'))).toEqual([]);
     expect(allPosts()).toHaveLength(1);
     await page.close();
@@ -178,7 +168,7 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
     await click(page, 'baton-chat|google|gemini-2.5-flash');
     await waitFor('the Gemini capture', async () => (await conversationsNow()).length === before + 1);
     const conv = (await conversationsNow()).find((c) => c.source?.kind === 'gemini-web')!;
-    const turns = await storedTurns(panelPage, conv.id);
+    const turns = await storedTurns(s.page, conv.id);
     expect(turns.map((t) => t.role).join(',')).toBe('user,assistant,user,assistant,user,assistant');
     expect(turns[1]!.origin).toEqual({ provider: 'gemini-web', api: 'web', model: 'gemini' });
     expect(textOf(turns[3]!)).toBe('いいえ');
@@ -191,8 +181,8 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
   it('L1 after a CDP stop of the worker, a content-script captureSubmit wakes it and is handled on the first attempt', async () => {
     const site = await openSite('https://claude.ai/chat/e2e-simple');
     const before = (await conversationsNow()).length;
-    await browser.stopServiceWorker();
-    expect(browser.workerStatus()).toBe('stopped');
+    await s.browser.stopServiceWorker();
+    expect(s.browser.workerStatus()).toBe('stopped');
     const payload = {
       site: 'claude',
       url: 'https://claude.ai/chat/e2e-simple',
@@ -225,7 +215,7 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
   it('S1 Baton\'s content script on chatgpt.com reads no key material from storage.local and cannot read storage.session (vault unlocked with a passphrase)', async () => {
     // Keys for all three providers are saved (beforeAll); a passphrase puts the vault's session secret in storage.session.
     const PASS = 'capture e2e passphrase 9!';
-    await request(panelPage, 'setPassphrase', { passphrase: PASS });
+    await request(s.page, 'setPassphrase', { passphrase: PASS });
     try {
       const site = await openSite('https://chatgpt.com/c/e2e-code');
       const inContentScript = (site.page as Page & { inContentScript: (expr: string) => Promise<unknown> }).inContentScript;
@@ -238,11 +228,11 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
       // storage.session keeps its default access level (trusted contexts only): a content script is refused.
       expect(session).toMatch(/^refused: /);
       // The worker itself does hold something in storage.session (so the refusal above is not an empty area).
-      const inWorker = await browser.evalInWorker(async () => Object.keys(await (globalThis as unknown as { chrome: { storage: { session: { get(k: null): Promise<object> } } } }).chrome.storage.session.get(null)).length, undefined);
+      const inWorker = await s.browser.evalInWorker(async () => Object.keys(await (globalThis as unknown as { chrome: { storage: { session: { get(k: null): Promise<object> } } } }).chrome.storage.session.get(null)).length, undefined);
       expect(inWorker).toBeGreaterThan(0);
       await site.page.close();
     } finally {
-      await request(panelPage, 'removePassphrase', { passphrase: PASS });
+      await request(s.page, 'removePassphrase', { passphrase: PASS });
     }
   });
 

@@ -3,12 +3,12 @@
  * the right state in the UI (`data-status`, the error notice's code, Retry), the right number of
  * requests, and the user turn never lost (P1, P2, P3). Waits stay short (`retry-after: 1`).
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeApi, FakeProviders, Reply } from '../fake-providers';
-import { E2E_KEYS, expectKeysOnlyToTheirOrigins, expectValid, findKeyMaterial, posts, startFakes, type BuiltinId, type FakeSet } from './fakes';
-import { ExtensionBrowser, waitFor } from './harness';
-import { configureProviders, request, SidePanel, storedTurns, textOf } from './pages';
+import { E2E_KEYS, expectKeysOnlyToTheirOrigins, expectValid, findKeyMaterial, posts, type BuiltinId } from './fakes';
+import { waitFor } from './harness';
+import { request, storedTurns, textOf } from './pages';
+import { openPanelSession, type PanelSession } from './panel-kit';
 import { HAS_CHROMIUM, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('injected-errors.e2e.ts');
@@ -29,24 +29,13 @@ const WORDS = { kind: 'text' as const, text: 'Partial answer that goes on and on
 const AFTER_DELTAS: Record<BuiltinId, number> = { openai: 7, anthropic: 5, google: 3 };
 
 describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
-  let fakes: FakeSet;
-  let browser: ExtensionBrowser;
-  let page: Page;
-  let panel: SidePanel;
+  let s: PanelSession;
 
   beforeAll(async () => {
-    fakes = await startFakes();
-    browser = await ExtensionBrowser.launch();
-    const options = await browser.openPage('options.html');
-    await configureProviders(options, fakes);
-    await options.close();
-    page = await browser.openPage('sidepanel.html');
-    panel = new SidePanel(page);
-    await panel.ready();
+    s = await openPanelSession();
   });
   afterAll(async () => {
-    await browser?.close();
-    await fakes?.close();
+    await s?.close();
   });
 
   /**
@@ -57,29 +46,29 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
    * error code the panel shows (if any).
    */
   async function sendWith(provider: BuiltinId, text: string, ...replies: Reply[]) {
-    const fake: FakeProviders = fakes[provider];
+    const fake: FakeProviders = s.fakes[provider];
     const before = posts(fake).length;
     fake.enqueue(TARGETS[provider].api, ...replies);
-    await panel.newChat();
-    await panel.choose(provider, TARGETS[provider].model);
-    await panel.send(text);
-    const status = await panel.waitForAnswer(1);
-    const id = await panel.currentConversationId();
-    const turns = await storedTurns(page, id);
+    await s.panel.newChat();
+    await s.panel.choose(provider, TARGETS[provider].model);
+    await s.panel.send(text);
+    const status = await s.panel.waitForAnswer(1);
+    const id = await s.panel.currentConversationId();
+    const turns = await storedTurns(s.page, id);
     // P1/P3: the user turn is never lost, whatever happened to the answer.
     expect(turns[0]).toMatchObject({ role: 'user', blocks: [{ type: 'text', text }] });
     expect(turns).toHaveLength(2);
-    const notice = page.locator('.retry-bar [data-error-code]');
+    const notice = s.page.locator('.retry-bar [data-error-code]');
     const code = (await notice.count()) ? await notice.getAttribute('data-error-code') : undefined;
     const sent = posts(fake).slice(before);
     for (const r of sent) expectValid(r);
     return { status, answer: turns[1]!, sent, code, id };
   }
 
-  const retryOffered = () => page.locator('.retry-bar').getByRole('button', { name: 'Retry', exact: true }).isVisible();
+  const retryOffered = () => s.page.locator('.retry-bar').getByRole('button', { name: 'Retry', exact: true }).isVisible();
 
   it('P1 a 429 with retry-after: 1 is retried once, after the wait, and the panel says it is retrying', async () => {
-    const retrying = waitFor('the retrying notice', async () => (await page.locator('p.phase').innerText()).includes('retrying in 1 s'), 15_000);
+    const retrying = waitFor('the retrying notice', async () => (await s.page.locator('p.phase').innerText()).includes('retrying in 1 s'), 15_000);
     const r = await sendWith('anthropic', 'Rate limited?', { kind: 'error', status: 429, headers: { 'retry-after': '1' } }, { kind: 'text', text: 'Through after the wait.' });
     await retrying;
     expect(r.status).toBe('complete');
@@ -120,7 +109,7 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
     expect(r.sent).toHaveLength(1);
     expect(textOf(r.answer).length).toBeGreaterThan(0);
     expect(WORDS.text.startsWith(textOf(r.answer))).toBe(true);
-    await page.getByText('Response interrupted.', { exact: true }).waitFor();
+    await s.page.getByText('Response interrupted.', { exact: true }).waitFor();
     expect(await retryOffered()).toBe(true);
   });
 
@@ -138,7 +127,7 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
       expect(WORDS.text.startsWith(textOf(r.answer))).toBe(true);
       expect(r.answer.error?.type, 'the provider error type is kept').toBe(providerType);
       expect(r.code).toBe(code);
-      const shown = await panel.turns().last().innerText();
+      const shown = await s.panel.turns().last().innerText();
       expect(shown).toContain('Partial');
       expect(shown).not.toMatch(/[{}]|"error"|overloaded_error|server_error/);
       expect(await retryOffered()).toBe(true);
@@ -154,22 +143,22 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
     expect(r.status).toBe('error');
     expect(r.sent).toHaveLength(1);
     expect(r.code).toBe('invalid_key');
-    expect(findKeyMaterial(await page.evaluate(() => document.body.innerHTML))).toEqual([]);
+    expect(findKeyMaterial(await s.page.evaluate(() => document.body.innerHTML))).toEqual([]);
     expect(findKeyMaterial(JSON.stringify(r.answer))).toEqual([]);
   });
 
   it('P1 a 401 during a send marks the key invalid in the settings', async () => {
-    fakes.openai.enqueue('openai-responses', { kind: 'error', status: 401 });
-    await panel.newChat();
-    await panel.choose('openai', 'gpt-5.5');
-    await panel.send('Is my key marked?');
-    expect(await panel.waitForAnswer(1)).toBe('error');
-    const settings = await request<{ providers: { id: string; keyInvalid?: boolean }[] }>(page, 'getSettings', {});
+    s.fakes.openai.enqueue('openai-responses', { kind: 'error', status: 401 });
+    await s.panel.newChat();
+    await s.panel.choose('openai', 'gpt-5.5');
+    await s.panel.send('Is my key marked?');
+    expect(await s.panel.waitForAnswer(1)).toBe('error');
+    const settings = await request<{ providers: { id: string; keyInvalid?: boolean }[] }>(s.page, 'getSettings', {});
     expect(settings.providers.find((p) => p.id === 'openai')?.keyInvalid).toBe(true);
   });
 
   it('N2 and S4: keys only to their own origins; no key material in the console, 401 and stream errors included', async () => {
-    expect(expectKeysOnlyToTheirOrigins(fakes)).toBeGreaterThanOrEqual(14);
-    expect(findKeyMaterial((await browser.capturedLogs(page)).join('\n'))).toEqual([]);
+    expect(expectKeysOnlyToTheirOrigins(s.fakes)).toBeGreaterThanOrEqual(14);
+    expect(findKeyMaterial((await s.browser.capturedLogs(s.page)).join('\n'))).toEqual([]);
   });
 });

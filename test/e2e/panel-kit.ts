@@ -6,40 +6,84 @@
 import zlib from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
 import { startFakes, type FakeSet } from './fakes';
-import { ExtensionBrowser } from './harness';
+import { ExtensionBrowser, type LaunchOptions } from './harness';
 import { configureProviders, SidePanel } from './pages';
 
 /** A launched browser with the three built-in providers pointed at their fakes and the side panel open. */
 export interface PanelSession {
   fakes: FakeSet;
   browser: ExtensionBrowser;
+  /** The side panel's tab; replaced by {@link PanelSession.reopenPanel}. */
   page: Page;
+  /** The side panel driven through {@link page}; replaced by {@link PanelSession.reopenPanel}. */
   panel: SidePanel;
+  /**
+   * Opens `sidepanel.html` again in a new tab (same viewport), waits until it is ready and points
+   * `page` and `panel` at it; the old tab is left as it is. For a panel after `browser.restart()`.
+   */
+  reopenPanel(): Promise<void>;
+  /** Closes the browser (and its profile), then the fakes. */
   close(): Promise<void>;
 }
 
-/** Starts the fakes and Chromium, configures the providers, opens `sidepanel.html` (viewport `width`×`height` px). */
-export async function openPanelSession(viewport = { width: 420, height: 900 }): Promise<PanelSession> {
-  const fakes = await startFakes();
-  const browser = await ExtensionBrowser.launch();
-  const options = await browser.openPage('options.html');
-  await configureProviders(options, fakes);
-  await options.close();
+/** Extra set-up for {@link openPanelSession}; each field is optional and leaves the default set-up unchanged when absent. */
+export interface PanelSessionOptions {
+  /** Passed to {@link ExtensionBrowser.launch} (e.g. `extraArgs` to serve pages under real host names); default the test build alone. */
+  launch?: LaunchOptions;
+  /**
+   * Runs after the providers are configured and before the side panel opens (e.g. seeding
+   * conversations through the worker, so the panel lists them when it loads). A throw fails the
+   * set-up: the browser and the fakes are closed and the error is rethrown.
+   */
+  beforePanel?: (started: { fakes: FakeSet; browser: ExtensionBrowser }) => Promise<void>;
+}
+
+/** Opens `sidepanel.html` in a new tab of `browser` at `viewport` (px) and waits until the panel is ready. */
+async function openSidePanel(browser: ExtensionBrowser, viewport: { width: number; height: number }): Promise<{ page: Page; panel: SidePanel }> {
   const page = await browser.context.newPage();
   await page.setViewportSize(viewport);
   await page.goto(`chrome-extension://${browser.extensionId}/sidepanel.html`);
   const panel = new SidePanel(page);
   await panel.ready();
-  return {
-    fakes,
-    browser,
-    page,
-    panel,
-    close: async () => {
-      await browser.close();
-      await fakes.close();
-    },
-  };
+  return { page, panel };
+}
+
+/**
+ * Starts the fakes and Chromium (with `options.launch`), configures the three built-in providers
+ * over the protocol (base URL and key each), runs `options.beforePanel`, then opens
+ * `sidepanel.html` (viewport `width`×`height` px) and waits until it is ready. If any step throws,
+ * whatever was started is closed before the error is rethrown.
+ */
+export async function openPanelSession(viewport = { width: 420, height: 900 }, options: PanelSessionOptions = {}): Promise<PanelSession> {
+  const fakes = await startFakes();
+  let browser: ExtensionBrowser | undefined;
+  try {
+    browser = await ExtensionBrowser.launch(options.launch);
+    const optionsPage = await browser.openPage('options.html');
+    await configureProviders(optionsPage, fakes);
+    await optionsPage.close();
+    await options.beforePanel?.({ fakes, browser });
+    const started = browser;
+    const session: PanelSession = {
+      fakes,
+      browser,
+      ...(await openSidePanel(browser, viewport)),
+      reopenPanel: async () => {
+        const reopened = await openSidePanel(started, viewport);
+        session.page = reopened.page;
+        session.panel = reopened.panel;
+      },
+      close: async () => {
+        await started.close();
+        await fakes.close();
+      },
+    };
+    return session;
+  } catch (e) {
+    await browser?.close();
+    await fakes.close();
+    throw e;
+  }
 }
 
 function chunk(type: string, data: Buffer): Buffer {

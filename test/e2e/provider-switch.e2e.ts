@@ -4,11 +4,10 @@
  * earlier turns in its native form; the return to OpenAI replays OpenAI's own reasoning state.
  * Also N2 (each key only to its own origin) and S5 (no key in any stored record).
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectKeysOnlyToTheirOrigins, expectValid, findKeyMaterial, posts, startFakes, type FakeSet } from './fakes';
-import { ExtensionBrowser } from './harness';
-import { configureProviders, readDb, SidePanel, storedTurns, textOf } from './pages';
+import { expectKeysOnlyToTheirOrigins, expectValid, findKeyMaterial, posts } from './fakes';
+import { readDb, storedTurns, textOf } from './pages';
+import { openPanelSession, type PanelSession } from './panel-kit';
 import { HAS_CHROMIUM, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('provider-switch.e2e.ts');
@@ -21,55 +20,44 @@ interface ResponsesItem {
 }
 
 describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemini and back', () => {
-  let fakes: FakeSet;
-  let browser: ExtensionBrowser;
-  let page: Page;
-  let panel: SidePanel;
+  let s: PanelSession;
 
   beforeAll(async () => {
-    fakes = await startFakes();
-    browser = await ExtensionBrowser.launch();
-    const options = await browser.openPage('options.html');
-    await configureProviders(options, fakes);
-    await options.close();
-    page = await browser.openPage('sidepanel.html');
-    panel = new SidePanel(page);
-    await panel.ready();
+    s = await openPanelSession();
   });
   afterAll(async () => {
-    await browser?.close();
-    await fakes?.close();
+    await s?.close();
   });
 
   it('every switch sends a valid native history; the return to OpenAI replays its encrypted reasoning', async () => {
-    fakes.openai.enqueue('openai-responses', { kind: 'thinking', thinking: 'Plan a greeting.', signature: 'enc-e2e-reasoning-1', text: 'Hello from OpenAI.' });
-    await panel.choose('openai', 'gpt-5.5');
-    await panel.send('Hi');
-    expect(await panel.waitForAnswer(1)).toBe('complete');
+    s.fakes.openai.enqueue('openai-responses', { kind: 'thinking', thinking: 'Plan a greeting.', signature: 'enc-e2e-reasoning-1', text: 'Hello from OpenAI.' });
+    await s.panel.choose('openai', 'gpt-5.5');
+    await s.panel.send('Hi');
+    expect(await s.panel.waitForAnswer(1)).toBe('complete');
 
-    fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'Hello from Claude.' });
-    await panel.choose('anthropic', 'claude-sonnet-4-6');
-    await panel.send('And you, Claude?');
-    expect(await panel.waitForAnswer(2)).toBe('complete');
+    s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'Hello from Claude.' });
+    await s.panel.choose('anthropic', 'claude-sonnet-4-6');
+    await s.panel.send('And you, Claude?');
+    expect(await s.panel.waitForAnswer(2)).toBe('complete');
 
-    fakes.google.enqueue('gemini-generate-content', { kind: 'text', text: 'Hello from Gemini.' });
-    await panel.choose('google', 'gemini-3-pro-preview');
-    await panel.send('And you, Gemini?');
-    expect(await panel.waitForAnswer(3)).toBe('complete');
+    s.fakes.google.enqueue('gemini-generate-content', { kind: 'text', text: 'Hello from Gemini.' });
+    await s.panel.choose('google', 'gemini-3-pro-preview');
+    await s.panel.send('And you, Gemini?');
+    expect(await s.panel.waitForAnswer(3)).toBe('complete');
 
-    fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'Back on OpenAI.' });
-    await panel.choose('openai', 'gpt-5.5');
-    await panel.send('Back to you.');
-    expect(await panel.waitForAnswer(4)).toBe('complete');
+    s.fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'Back on OpenAI.' });
+    await s.panel.choose('openai', 'gpt-5.5');
+    await s.panel.send('Back to you.');
+    expect(await s.panel.waitForAnswer(4)).toBe('complete');
 
     // The UI: eight turns, three provider-switch markers.
-    expect(await panel.turnSummary()).toEqual(Array.from({ length: 4 }, () => ['user:complete', 'assistant:complete']).flat());
-    expect(await page.locator('[data-provider-switch]').count()).toBe(3);
+    expect(await s.panel.turnSummary()).toEqual(Array.from({ length: 4 }, () => ['user:complete', 'assistant:complete']).flat());
+    expect(await s.page.locator('[data-provider-switch]').count()).toBe(3);
 
     // One send per step, each to its own server, each valid.
-    const openai = posts(fakes.openai);
-    const anthropic = posts(fakes.anthropic);
-    const google = posts(fakes.google);
+    const openai = posts(s.fakes.openai);
+    const anthropic = posts(s.fakes.anthropic);
+    const google = posts(s.fakes.google);
     expect(openai.map((r) => r.api)).toEqual(['openai-responses', 'openai-responses']);
     expect(anthropic.map((r) => r.api)).toEqual(['anthropic-messages']);
     expect(google.map((r) => `${r.api} ${r.model}`)).toEqual(['gemini-generate-content gemini-3-pro-preview']);
@@ -106,8 +94,8 @@ describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemin
     expect(input.findIndex((i) => i.type === 'reasoning')).toBeLessThan(input.findIndex((i) => i.role === 'assistant'));
 
     // Stored: the answers carry their origins; the first OpenAI answer kept its reasoning state.
-    const id = await panel.currentConversationId();
-    const turns = await storedTurns(page, id);
+    const id = await s.panel.currentConversationId();
+    const turns = await storedTurns(s.page, id);
     expect(turns.filter((t) => t.role === 'assistant').map((t) => [t.origin?.provider, t.origin?.api, textOf(t)])).toEqual([
       ['openai', 'openai-responses', 'Hello from OpenAI.'],
       ['anthropic', 'anthropic-messages', 'Hello from Claude.'],
@@ -117,16 +105,16 @@ describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemin
   });
 
   it('N2 each key went only to its own origin, in its own header', () => {
-    expect(expectKeysOnlyToTheirOrigins(fakes)).toBeGreaterThanOrEqual(4);
+    expect(expectKeysOnlyToTheirOrigins(s.fakes)).toBeGreaterThanOrEqual(4);
   });
 
   it('S5 no conversation or turn record holds key material', async () => {
-    const db = await readDb(page);
+    const db = await readDb(s.page);
     expect(db.turns.length).toBe(8);
     expect(findKeyMaterial(JSON.stringify(db))).toEqual([]);
   });
 
   it('S4 no key material in the console output of the worker and the pages', async () => {
-    expect(findKeyMaterial((await browser.capturedLogs(page)).join('\n'))).toEqual([]);
+    expect(findKeyMaterial((await s.browser.capturedLogs(s.page)).join('\n'))).toEqual([]);
   });
 });

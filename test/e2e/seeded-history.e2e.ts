@@ -4,14 +4,14 @@
  * the neutral fixtures — continue on OpenAI, then Anthropic, then Gemini through the side panel,
  * every request valid and carrying the seeded calls, results and media in native form.
  */
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationStore } from '../../lib/store/conversations';
 import type { Transcript } from '../../lib/transcript/schema';
 import { loadNeutralTranscript } from '../fixtures/transcripts';
-import { expectKeysOnlyToTheirOrigins, expectValid, findKeyMaterial, posts, startFakes, type FakeSet } from './fakes';
-import { ExtensionBrowser, waitFor } from './harness';
-import { configureProviders, SidePanel, storedTurns } from './pages';
+import { expectKeysOnlyToTheirOrigins, expectValid, findKeyMaterial, posts } from './fakes';
+import { waitFor, type ExtensionBrowser } from './harness';
+import { storedTurns } from './pages';
+import { openPanelSession, type PanelSession } from './panel-kit';
 import { HAS_CHROMIUM, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('seeded-history.e2e.ts');
@@ -41,47 +41,40 @@ const STEPS = [
 ] as const;
 
 describe.skipIf(!HAS_CHROMIUM)('seeded conversations with tools, thinking and media continue on every provider', () => {
-  let fakes: FakeSet;
-  let browser: ExtensionBrowser;
-  let page: Page;
-  let panel: SidePanel;
+  let s: PanelSession;
 
   beforeAll(async () => {
-    fakes = await startFakes();
-    browser = await ExtensionBrowser.launch();
-    const options = await browser.openPage('options.html');
-    await configureProviders(options, fakes);
-    await options.close();
-    await seed(browser, seedOf('mixed-origins'));
-    await seed(browser, seedOf('images-and-documents'));
-    page = await browser.openPage('sidepanel.html');
-    panel = new SidePanel(page);
-    await panel.ready();
+    s = await openPanelSession(undefined, {
+      // Seeded before the panel opens, so it lists them when it loads.
+      beforePanel: async ({ browser }) => {
+        await seed(browser, seedOf('mixed-origins'));
+        await seed(browser, seedOf('images-and-documents'));
+      },
+    });
   });
   afterAll(async () => {
-    await browser?.close();
-    await fakes?.close();
+    await s?.close();
   });
 
   /** Opens the seeded conversation and continues it on each provider in turn; returns each step's request body as JSON. */
   async function continueOnEachProvider(name: string): Promise<Record<string, string>> {
     const t = seedOf(name);
-    await page.locator(`li[data-conversation-id="${t.id}"] button`).click();
-    await waitFor('the seeded turns', async () => (await panel.turns().count()) === t.turns.length);
+    await s.page.locator(`li[data-conversation-id="${t.id}"] button`).click();
+    await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === t.turns.length);
     const seededAnswers = t.turns.filter((x) => x.role === 'assistant').length;
     const bodies: Record<string, string> = {};
     for (const [i, step] of STEPS.entries()) {
-      const fake = fakes[step.providerId];
+      const fake = s.fakes[step.providerId];
       const before = posts(fake).length;
-      await panel.choose(step.providerId, step.model);
-      await panel.send(`Continue on ${step.providerId}, please.`);
-      expect(await panel.waitForAnswer(seededAnswers + i + 1), `${name} on ${step.providerId}`).toBe('complete');
+      await s.panel.choose(step.providerId, step.model);
+      await s.panel.send(`Continue on ${step.providerId}, please.`);
+      expect(await s.panel.waitForAnswer(seededAnswers + i + 1), `${name} on ${step.providerId}`).toBe('complete');
       const sent = posts(fake).slice(before);
       expect(sent.map((r) => r.api)).toEqual([step.api]);
       expectValid(sent[0]!);
       bodies[step.providerId] = json(sent[0]!.body);
     }
-    const stored = await storedTurns(page, t.id!);
+    const stored = await storedTurns(s.page, t.id!);
     expect(stored.map((x) => x.id).slice(0, t.turns.length)).toEqual(t.turns.map((x) => x.id));
     expect(stored.slice(t.turns.length).map((x) => `${x.role}:${x.status ?? 'complete'}`)).toEqual(Array.from({ length: 3 }, () => ['user:complete', 'assistant:complete']).flat());
     return bodies;
@@ -116,7 +109,7 @@ describe.skipIf(!HAS_CHROMIUM)('seeded conversations with tools, thinking and me
   });
 
   it('N2 and S4: keys only to their own origins; no key material in the console', async () => {
-    expect(expectKeysOnlyToTheirOrigins(fakes)).toBeGreaterThanOrEqual(6);
-    expect(findKeyMaterial((await browser.capturedLogs(page)).join('\n'))).toEqual([]);
+    expect(expectKeysOnlyToTheirOrigins(s.fakes)).toBeGreaterThanOrEqual(6);
+    expect(findKeyMaterial((await s.browser.capturedLogs(s.page)).join('\n'))).toEqual([]);
   });
 });

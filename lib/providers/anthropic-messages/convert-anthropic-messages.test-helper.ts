@@ -4,10 +4,12 @@
  */
 import { expect } from 'vitest';
 import { validateRequest } from '../../../test/contract';
-import { decodeTranscript } from '../../transcript/codec';
 import type { Block, Origin, Transcript, Turn } from '../../transcript/schema';
 import type { ConvertTarget } from '../../transcript/target';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
+
+/** `transcript(turns, extra?)`: a decoded (hence valid) transcript; `kept(turn, index = 0)`: the report entry of a block sent as is. */
+export { kept, transcript } from '../convert.test-helper';
 
 /** The default test model: a Claude model with a thinking budget control in the registry. */
 export const MODEL = 'claude-sonnet-4-5';
@@ -28,10 +30,6 @@ export const assistant = (id: string, origin: Origin, blocks: Block[], extra: Pa
 });
 export const text = (t: string): Block => ({ type: 'text', text: t });
 
-/** A decoded (hence valid) transcript. */
-export function transcript(turns: Turn[], extra: Partial<Transcript> = {}): Transcript {
-  return decodeTranscript({ format: 'baton.transcript', version: 1, id: 'test', ...extra, turns });
-}
 
 /** Converts to the default test target (`claude-sonnet-4-5`, 1000 output tokens) with overrides. */
 export function convert(t: Transcript, target: Partial<ConvertTarget> = {}) {
@@ -43,8 +41,6 @@ export function expectValid(body: unknown): void {
   expect(validateRequest('anthropic-messages', body)).toEqual([]);
 }
 
-/** `{turn, index, fates: [{fate: 'kept', detail: 'sent as is'}]}` for a block with no recorded fate. */
-export const kept = (turn: string, index = 0) => ({ turn, index, fates: [{ fate: 'kept', detail: 'sent as is' }] });
 
 /** An empty report of `turns` turns and `blocks` blocks, to spread over. */
 export const reportOf = (turns: number, blocks: number) => ({ input: { format: 'baton', turns, blocks }, synthesized: [], warnings: [] });

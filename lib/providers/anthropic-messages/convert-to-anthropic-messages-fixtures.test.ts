@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { validateRequest } from '../../../test/contract';
 import { loadNeutralTranscript, loadNeutralTranscripts } from '../../../test/fixtures/transcripts';
-import { decodeTranscript } from '../../transcript/codec';
 import { SYNTHETIC } from '../../transcript/prepare';
 import type { Turn } from '../../transcript/schema';
-import { kept } from './convert-anthropic-messages.test-helper';
+import { expectValid, kept, transcript } from './convert-anthropic-messages.test-helper';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { hasShared, loadCassette, loadChunks, loadJson } from './fixtures.test-helper';
 import { readAnthropicMessagesHistory, readAnthropicMessagesResponse, readAnthropicMessagesStreamEvents } from './read-anthropic-messages';
@@ -18,7 +17,7 @@ describe('neutral transcripts', () => {
       for (const thinking of [false, true])
         it(`${name} → ${model}, thinking ${thinking ? 'on' : 'off'}: a valid body and one report entry per input block`, () => {
           const out = convertToAnthropicMessages(t, target(model, thinking));
-          expect(validateRequest('anthropic-messages', out.body)).toEqual([]);
+          expectValid(out.body);
           expect(out.report.blocks.map((b) => `${b.turn}#${b.index}`)).toEqual(t.turns.flatMap((turn) => turn.blocks.map((_, i) => `${turn.id}#${i}`)));
         });
 
@@ -158,7 +157,7 @@ describe.skipIf(!hasShared)('same-origin replay of recorded Anthropic traffic (.
       synthesized: [],
       warnings: [],
     });
-    expect(validateRequest('anthropic-messages', out.body)).toEqual([]);
+    expectValid(out.body);
   });
 
   const recorded: [string, () => Turn][] = [
@@ -171,12 +170,7 @@ describe.skipIf(!hasShared)('same-origin replay of recorded Anthropic traffic (.
     it(`${file}: the assistant content replays verbatim to its own model`, () => {
       const turn = read();
       const results = turn.blocks.flatMap((b) => (b.type === 'tool_call' ? [{ type: 'tool_result', callId: b.id, content: 'ok' }] : []));
-      const t = decodeTranscript({
-        format: 'baton.transcript',
-        version: 1,
-        id: file,
-        turns: [{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Q' }] }, turn, ...(results.length ? [{ id: 't1', role: 'tool', blocks: results }] : [])],
-      });
+      const t = transcript([{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Q' }] }, turn, ...(results.length ? [{ id: 't1', role: 'tool', blocks: results }] : [])], { id: file });
       const out = convertToAnthropicMessages(t, { api: 'anthropic-messages', model: turn.origin!.model, maxOutputTokens: 4000 });
       expect(out.body.messages[1]).toEqual({ role: 'assistant', content: turn.native!.payload });
       expect(out.report.blocks.filter((b) => b.turn === turn.id).map((b) => b.fates)).toEqual(

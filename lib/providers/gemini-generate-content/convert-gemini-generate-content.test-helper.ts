@@ -6,7 +6,6 @@
 import { expect } from 'vitest';
 import { validateRequest } from '../../../test/contract';
 import type { ModelInfo } from '../../models/types';
-import { decodeTranscript } from '../../transcript/codec';
 import type { BlockReport } from '../../transcript/report';
 import type { Origin, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget } from '../../transcript/target';
@@ -74,15 +73,8 @@ export function convert(transcript: Transcript, info: ModelInfo, target: Partial
   return result;
 }
 
-/** A decoded (so schema-checked) transcript from turns and optional top-level fields. */
-export function transcript(turns: unknown[], extra: Record<string, unknown> = {}): Transcript {
-  return decodeTranscript({ format: 'baton.transcript', version: 1, id: 'test', ...extra, turns });
-}
-
-/** Report entry of a block that went through unchanged. */
-export function kept(turn: string, index: number): BlockReport {
-  return { turn, index, fates: [{ fate: 'kept', detail: 'sent as is' }] };
-}
+/** `transcript(turns, extra?)`: a decoded (so schema-checked) transcript; `kept(turn, index)`: the report entry of a block that went through unchanged. */
+export { kept, transcript } from '../convert.test-helper';
 
 /** Report entry of a block replayed from its turn's `native` parts. */
 export function native(turn: string, index: number): BlockReport {

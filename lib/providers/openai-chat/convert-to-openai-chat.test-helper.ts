@@ -3,7 +3,6 @@
  * call with test defaults, and report shorthands. Test-only.
  */
 import { expect } from 'vitest';
-import { decodeTranscript } from '../../transcript/codec';
 import type { BlockFate, BlockReport } from '../../transcript/report';
 import type { Origin, Transcript } from '../../transcript/schema';
 import type { ConvertTarget } from '../../transcript/target';
@@ -13,10 +12,8 @@ import { convertToOpenAIChat } from './convert-to-openai-chat';
 export const GPT4O: Origin = { provider: 'openai', api: 'openai-chat', model: 'gpt-4o' };
 export const CLAUDE: Origin = { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' };
 
-/** A valid transcript (decoded, so a typo in a test fails loudly). */
-export function transcript(turns: unknown[], extra: Record<string, unknown> = {}): Transcript {
-  return decodeTranscript({ format: 'baton.transcript', version: 1, id: 'test', turns, ...extra });
-}
+/** `transcript(turns, extra?)`: a valid transcript (decoded, so a typo in a test fails loudly). */
+export { transcript } from '../convert.test-helper';
 
 export const text = (t: string, extra: Record<string, unknown> = {}) => ({ type: 'text', text: t, ...extra });
 export const user = (id: string, ...blocks: unknown[]) => ({ id, role: 'user', blocks });

@@ -5,7 +5,6 @@
  */
 import { expect } from 'vitest';
 import { lookupModel } from '../../models/registry';
-import { decodeTranscript } from '../../transcript/codec';
 import type { BlockFate, BlockReport, ConversionReport, Fate, Synthesized } from '../../transcript/report';
 import type { Origin, Transcript } from '../../transcript/schema';
 import type { ConvertTarget } from '../../transcript/target';
@@ -21,10 +20,8 @@ export const MINI: Origin = { provider: 'openai', api: 'openai-responses', model
 /** `reasoning` sent to gpt-5.5 with thinking off: its lowest effort, as the registry records it. */
 export const OFF = { effort: lookupModel(MODEL, 'openai').minReasoningEffort };
 
-/** A valid transcript (decoded, so a typo in a test fails loudly). */
-export function transcript(turns: unknown[], extra: Record<string, unknown> = {}): Transcript {
-  return decodeTranscript({ format: 'baton.transcript', version: 1, id: 'test', turns, ...extra });
-}
+/** `transcript(turns, extra?)`: a valid transcript (decoded, so a typo in a test fails loudly). */
+export { transcript } from '../convert.test-helper';
 
 export const text = (t: string, extra: Record<string, unknown> = {}) => ({ type: 'text', text: t, ...extra });
 export const user = (id: string, ...blocks: unknown[]) => ({ id, role: 'user', blocks });
