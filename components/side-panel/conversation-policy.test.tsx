@@ -37,6 +37,8 @@ function previewFor(policy: DisclosurePolicy): DisclosurePreview {
     turns: 3,
     includedTurns: included,
     estimatedInputTokens: 900,
+    exactCountAvailable: false,
+    estimateSource: 'tokenizer',
     contextWindow: 400000,
     maxOutputTokens: 16000,
     inputBudget: 384000,

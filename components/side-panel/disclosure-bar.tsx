@@ -9,6 +9,7 @@ import { ConversationPolicy } from './conversation-policy';
 import { blockLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
+import { ExactCount } from './exact-count';
 import './disclosure.css';
 
 export interface DisclosureBarProps {
@@ -31,6 +32,8 @@ export interface DisclosureBarProps {
   /** The conversation's stored policy and its writer ("This conversation"); undefined: not offered. */
   policy?: DisclosurePolicy | undefined;
   onPolicy?: ((policy: DisclosurePolicy) => Promise<void>) | undefined;
+  /** Asks the provider for an exact count of what it has already received (issue 6); undefined: not offered. */
+  onExactCount?: (() => Promise<void>) | undefined;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
@@ -63,6 +66,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
             Window {preview.contextWindow.toLocaleString('en')} tokens, {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
             {preview.notFit ? `. ${preview.notFit}` : ''}.
           </p>
+          {p.hasConversation && p.onExactCount ? <ExactCount preview={preview} providerName={p.providerName} onCount={p.onExactCount} /> : null}
           <ul class="disclosure-turns" aria-label="Turns in this send">
             {preview.perTurn.map((t, i) => (
               <TurnRow key={t.id} turn={t} n={i + 1} {...p} />

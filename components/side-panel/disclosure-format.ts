@@ -26,7 +26,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  */
 export function summaryLine(p: DisclosurePreview, providerName: string): string {
   if (!p.allowed) return `Not sent to ${providerName}: ${p.forbidden ?? 'the disclosure policy forbids it'}`;
-  const parts = [`${p.includedTurns} of ${plural(p.turns, 'turn')}`, `~${formatTokens(p.estimatedInputTokens)} tokens`];
+  // Calibrated by the provider's own count of what it has already received (issue 6).
+  const calibrated = p.estimateSource === 'provider-count' ? ' (calibrated)' : '';
+  const parts = [`${p.includedTurns} of ${plural(p.turns, 'turn')}`, `~${formatTokens(p.estimatedInputTokens)} tokens${calibrated}`];
   const cost = formatCost(p.estimatedCostUsd);
   if (cost) parts.push(cost.startsWith('<') ? cost : `~${cost}`);
   parts.push(`to ${providerName} ${p.target.model}`);

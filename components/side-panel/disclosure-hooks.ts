@@ -38,6 +38,12 @@ export interface Disclosure {
   send(): Promise<void>;
   confirm(): void;
   cancel(): void;
+  /**
+   * Asks the target provider to count what it has already received of this conversation
+   * (`countTokens`, issue 6) and shows the preview recomputed with that count.
+   * @throws ClientError (e.g. `not_received`, `rate_limited`) — the preview stays as it was.
+   */
+  countExact(): Promise<void>;
 }
 
 /**
@@ -63,18 +69,21 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   const keyRef = useRef(key);
   keyRef.current = key;
 
+  // The same inputs for the preview and for an exact count.
+  const payload = (t: SendTarget) => ({
+    target: t,
+    ...(conversationId ? { conversationId } : {}),
+    ...(draft.trim() ? { text: draft } : {}),
+    ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
+    ...(excludeTurns.length ? { excludeTurns } : {}),
+    ...(excludeBlocks.length ? { excludeBlocks } : {}),
+  });
+
   const fetchPreview = useCallback(async (): Promise<DisclosurePreview | undefined> => {
     if (!target || (!conversationId && !hasDraft)) return undefined;
     const asked = key;
     try {
-      const value = await connector.request('previewSend', {
-        target,
-        ...(conversationId ? { conversationId } : {}),
-        ...(draft.trim() ? { text: draft } : {}),
-        ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
-        ...(excludeTurns.length ? { excludeTurns } : {}),
-        ...(excludeBlocks.length ? { excludeBlocks } : {}),
-      });
+      const value = await connector.request('previewSend', payload(target));
       if (keyRef.current === asked) setPreview({ key: asked, value });
       return value;
     } catch {
@@ -123,6 +132,12 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       void doSend({ ...extras(), confirmedDisclosure: true });
     },
     cancel: () => setConfirming(undefined),
+    countExact: async () => {
+      if (!target) return;
+      const asked = key;
+      const { preview: value } = await connector.request('countTokens', payload(target));
+      if (keyRef.current === asked) setPreview({ key: asked, value });
+    },
   };
 }
 

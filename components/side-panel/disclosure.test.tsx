@@ -30,6 +30,8 @@ function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
     turns: 3,
     includedTurns: 3,
     estimatedInputTokens: 3240,
+    exactCountAvailable: false,
+    estimateSource: 'tokenizer',
     estimatedCostUsd: 0.0123,
     contextWindow: 400000,
     maxOutputTokens: 16000,

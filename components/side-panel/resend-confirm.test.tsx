@@ -28,6 +28,8 @@ const PREVIEW: DisclosurePreview = {
   turns: 1,
   includedTurns: 1,
   estimatedInputTokens: 12,
+  exactCountAvailable: false,
+  estimateSource: 'tokenizer',
   contextWindow: 400000,
   maxOutputTokens: 16000,
   inputBudget: 384000,

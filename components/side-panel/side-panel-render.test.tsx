@@ -67,6 +67,7 @@ const EXPECTED: Record<ErrorCode, string> = {
   internal: 'Something went wrong inside Baton',
   confirmation_required: 'has not received this conversation yet',
   policy_forbidden: 'does not allow this provider, so nothing was sent',
+  not_received: 'has not received any of this conversation, so Baton did not ask it to count',
 };
 const OPTIONS_LINK: ErrorCode[] = ['no_key', 'invalid_key', 'locked', 'endpoint_not_permitted'];
 

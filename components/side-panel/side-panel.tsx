@@ -168,6 +168,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onStateful={delivery.setStateful}
           policy={delivery.policy}
           onPolicy={delivery.save}
+          onExactCount={disclosure.countExact}
         />
         <Composer
           draft={s.draft}

@@ -42,6 +42,9 @@ async function setup() {
     },
     withRetries: (attempt) => attempt(),
     listModels: async () => [],
+    countTokens: async () => {
+      throw new Error('no count request in these tests');
+    },
   };
   const clock = { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: () => () => undefined };
   const newId = () => `id-${++n}`;

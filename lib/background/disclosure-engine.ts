@@ -14,6 +14,7 @@ import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
 import { TRANSCRIPT_FORMAT, type Block, type Transcript, type Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
+import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } from './count-state';
 import { buildPreview } from './disclosure-preview';
 import { finishRecord } from './disclosure-ledger';
 import { planSend, type Exclusions, type PlannedSend } from './disclosure-plan';
@@ -32,6 +33,8 @@ export interface PreparedSend {
 
 export class Discloser {
   readonly cache: TokenCache = createTokenCache();
+  /** The last provider count per conversation and provider (`countTokens`), for the life of the worker like {@link cache}. */
+  readonly counts: CountMemory = new Map();
 
   constructor(readonly store: DisclosureStore) {}
 
@@ -53,9 +56,23 @@ export class Discloser {
     return { planned, receipt: state.receipt, sessionKey, firstDisclosure };
   }
 
-  /** The preview of a prepared send. */
-  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string): DisclosurePreview {
+  /**
+   * Whether the target may be asked for an exact count of this conversation (it has received some
+   * of the stored turns as they are now, and its API has a count endpoint) and where the
+   * estimate of `prepared` comes from (issue 6, token-count endpoints).
+   */
+  async countInfo(conversationId: string | undefined, storedTurns: readonly Turn[], provider: ResolvedProvider, prepared: PreparedSend): Promise<CountInfo> {
+    const records = conversationId ? await this.store.list(conversationId) : [];
+    const received = receivedTurns(records, provider, storedTurns).length;
+    const count = conversationId ? this.counts.get(countKey(conversationId, provider)) : undefined;
+    const corrected = this.cache.correction[provider.originProvider] !== undefined;
+    return countInfo({ api: provider.api, tokenizer: prepared.planned.plan.tokenizer, allowed: prepared.planned.plan.allowed, received, corrected, count });
+  }
+
+  /** The preview of a prepared send (`count`: from {@link countInfo}). */
+  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string, count?: CountInfo): DisclosurePreview {
     return buildPreview({
+      count,
       planned: prepared.planned,
       transcript,
       draftId,
@@ -118,7 +135,8 @@ export async function previewSend(
   // the preview ignores it too, so it shows the body the send makes.
   const exclusions = withoutTurn(input.exclusions ?? {}, draftId);
   const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, exclusions, draft?.id ?? newTurnId);
-  return discloser.preview(prepared, transcript, provider, input.target, draft?.id);
+  const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared);
+  return discloser.preview(prepared, transcript, provider, input.target, draft?.id, count);
 }
 
 /** `base`, or `base-2`, `base-3`, … : the first that no turn of `turns` has as its id. */

@@ -57,6 +57,7 @@ export function finishRecord(input: FinishInput): FinishOutput {
     ...(responseId ? { responseId } : {}),
     status: completed ? 'completed' : 'failed',
     mode: planned.delivery.mode,
+    ...(completed ? { answer: [turn.id, turnContentHash(turn)] as [string, string] } : {}),
   };
   const out: FinishOutput = { record };
   if (usage && planned.delivery.mode === 'snapshot') {

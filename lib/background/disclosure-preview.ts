@@ -5,6 +5,7 @@
  */
 import type { DisclosurePreview, PreviewBlock, PreviewTurn } from '../messaging/disclosure-types';
 import type { Transcript, Turn } from '../transcript/schema';
+import type { CountInfo } from './count-state';
 import type { PlannedSend } from './disclosure-plan';
 
 const PREVIEW_CHARS = 80;
@@ -17,6 +18,8 @@ export interface PreviewInput {
   draftId?: string | undefined;
   target: { providerId: string; api: string; model: string; origin: string };
   needsConfirmation: boolean;
+  /** Whether an exact count may be asked for, and where the estimate comes from (default: no count, the plan's own estimate). */
+  count?: CountInfo | undefined;
 }
 
 /** Builds the {@link DisclosurePreview} of a planned send. */
@@ -81,6 +84,9 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       : { mode: 'snapshot', detail: planned.delivery.detail },
     needsConfirmation: input.needsConfirmation,
     body: planned.body,
+    exactCountAvailable: input.count?.exactCountAvailable ?? false,
+    estimateSource: input.count?.estimateSource ?? (p.tokenizer === 'o200k' || p.tokenizer === 'cl100k' ? 'tokenizer' : p.correction !== 1 ? 'corrected' : 'estimate'),
+    ...(input.count?.providerCount ? { providerCount: input.count.providerCount } : {}),
   };
 }
 

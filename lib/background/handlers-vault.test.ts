@@ -47,6 +47,10 @@ async function setup() {
       requests.push(`models ${conn.providerId}`);
       return [];
     },
+    countTokens: async (conn) => {
+      requests.push(`count ${conn.providerId}`);
+      return 0;
+    },
   };
   const engine = new SendEngine({
     store,

@@ -10,6 +10,7 @@ import type { ConversationStore } from '../store/conversations';
 import type { ProviderSettings, SettingsStore } from '../store/settings';
 import type { Vault } from '../vault/vault';
 import { BatonError } from './errors';
+import { countHandlers } from './handlers-count';
 import { disclosureHandlers } from './handlers-disclosure';
 import { createVaultHandlers } from './handlers-vault';
 import { createTransferHandlers, type TransferDeps } from './handlers-transfer';
@@ -279,5 +280,6 @@ export function createHandlers(d: HandlerDeps): Handlers {
       return { vision: info.vision, pdf: info.pdf, contextWindow: info.contextWindow, known: info.known };
     },
     ...disclosureHandlers({ store: d.store, engine: d.engine }),
+    ...countHandlers(d),
   } satisfies Handlers as Handlers & Record<keyof Responses, unknown>;
 }

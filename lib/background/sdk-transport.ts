@@ -1,5 +1,5 @@
 /** The send pipeline's {@link Transport}, backed by the SDK transports of `lib/transports`. */
-import { listModels, streamRequest, TransportError, withRetries } from '../transports';
+import { countTokens, listModels, streamRequest, TransportError, withRetries } from '../transports';
 import type { Transport } from './transport';
 
 /** Official SDKs, SDK retries off, Baton's own bounded retry policy (P1). */
@@ -19,4 +19,5 @@ export const sdkTransport: Transport = {
       { sleep: opts.sleep, signal: opts.signal, onRetry: (info) => opts.onRetry({ attempt: info.attempt, delayMs: info.delayMs }) },
     ),
   listModels: (conn) => listModels(conn),
+  countTokens: (conn, body, opts) => countTokens(conn, body, opts),
 };

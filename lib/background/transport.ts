@@ -31,4 +31,11 @@ export interface Transport {
   ): Promise<T>;
   /** The provider's model list (also the cheap "test key" call). @throws TransportError */
   listModels(conn: Connection): Promise<{ id: string }[]>;
+  /**
+   * Input tokens of `body` as the provider's token-count endpoint counts them (Anthropic
+   * `count_tokens`, Gemini `countTokens`; issue 6). One request, no retries; the caller makes sure
+   * `body` holds only what the provider has already received.
+   * @throws TransportError (`bad_request` and no request for an API without a count endpoint).
+   */
+  countTokens(conn: Connection, body: Record<string, unknown>, opts: { model: string; signal?: AbortSignal }): Promise<number>;
 }

@@ -25,6 +25,7 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   context_too_long: true,
   confirmation_required: true,
   policy_forbidden: true,
+  not_received: true,
   blocked: true,
   network: true,
   timeout: true,

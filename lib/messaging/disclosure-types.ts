@@ -89,6 +89,45 @@ export interface DisclosurePreview {
   needsConfirmation: boolean;
   /** The exact JSON body that would be sent (never a key). */
   body: Record<string, unknown>;
+  /**
+   * An exact count may be asked for (`countTokens`): the target's API has a token-count endpoint
+   * (Anthropic, Gemini; never OpenAI or an OpenAI-compatible endpoint) and this provider (id and
+   * endpoint origin) has already received some of this conversation as it is now.
+   */
+  exactCountAvailable: boolean;
+  /** Where {@link estimatedInputTokens} comes from. */
+  estimateSource: EstimateSource;
+  /** With `estimateSource: 'provider-count'`: the provider's count it was calibrated by. */
+  providerCount?: ProviderCount;
+}
+
+/**
+ * How an estimate was made: `tokenizer` — counted exactly (OpenAI family); `estimate` — from
+ * characters, not yet corrected; `corrected` — corrected by the usage this provider reported;
+ * `provider-count` — calibrated by this provider's count of the turns of this conversation it
+ * had already received (`countTokens`).
+ */
+export type EstimateSource = 'tokenizer' | 'estimate' | 'corrected' | 'provider-count';
+
+/** A provider's own count of the turns it had already received (issue 6, token-count endpoints). */
+export interface ProviderCount {
+  /** Input tokens the provider counted. */
+  tokens: number;
+  /** Turns in the counted request. */
+  turns: number;
+  model: string;
+  /** ISO time of the count. */
+  at: string;
+}
+
+/** `countTokens`: the provider's count and the preview recomputed with it. */
+export interface CountTokensResult {
+  /** Input tokens the provider counted (tokens). */
+  countedTokens: number;
+  /** Turns the count request carried (only turns the provider had received). */
+  countedTurns: number;
+  /** The preview for the same inputs, now calibrated (`estimateSource: 'provider-count'`). */
+  preview: DisclosurePreview;
 }
 
 /** One ledger entry as listed (delivery receipts are internal and never listed). */

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { type turnSchema, type wireApiSchema } from '../transcript/schema';
-import { disclosurePolicySchema, exclusionFields, type DisclosureLedger, type DisclosurePolicy, type DisclosurePreview } from './disclosure-types';
+import { disclosurePolicySchema, exclusionFields, type CountTokensResult, type DisclosureLedger, type DisclosurePolicy, type DisclosurePreview } from './disclosure-types';
 import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
@@ -74,6 +74,22 @@ export const endpointInputSchema = z.strictObject({
 
 const empty = z.strictObject({});
 
+/** The inputs of a preview (`previewSend`) and of an exact count (`countTokens`). */
+const previewInput = z.strictObject({
+  conversationId: id.optional(),
+  target: sendTargetSchema,
+  text: z.string().max(LIMITS.messageText).optional(),
+  attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
+  ...exclusionFields,
+  /**
+   * Preview a `retryTurn` or `regenerateTurn` (no text), or an `editAndResend` of `turnId` with
+   * `text` (the turn's files are sent again): the turns the action replaces are left out.
+   */
+  resend: z
+    .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('retry') }), z.strictObject({ kind: z.literal('regenerate') }), z.strictObject({ kind: z.literal('edit'), turnId: id })])
+    .optional(),
+});
+
 /** Every request: its payload schema and the senders it accepts. */
 export const REQUESTS = {
   listConversations: { input: empty, from: ['extension'] },
@@ -99,23 +115,15 @@ export const REQUESTS = {
     from: ['extension'],
   },
   /** What a send would disclose (plan summary, per-turn fates) and the exact JSON body, without sending (issue 6). */
-  previewSend: {
-    input: z.strictObject({
-      conversationId: id.optional(),
-      target: sendTargetSchema,
-      text: z.string().max(LIMITS.messageText).optional(),
-      attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
-      ...exclusionFields,
-      /**
-       * Preview a `retryTurn` or `regenerateTurn` (no text), or an `editAndResend` of `turnId` with
-       * `text` (the turn's files are sent again): the turns the action replaces are left out.
-       */
-      resend: z
-        .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('retry') }), z.strictObject({ kind: z.literal('regenerate') }), z.strictObject({ kind: z.literal('edit'), turnId: id })])
-        .optional(),
-    }),
-    from: ['extension'],
-  },
+  previewSend: { input: previewInput, from: ['extension'] },
+  /**
+   * Asks the target provider's token-count endpoint (Anthropic `count_tokens`, Gemini
+   * `countTokens`) to count the turns of this conversation it has already received — never the
+   * draft, never a turn only another provider received — and calibrates the estimates with it
+   * (issue 6). Same inputs as `previewSend`; returns that preview, recomputed. Refused with
+   * `not_received` (no request) when the provider has received none of it.
+   */
+  countTokens: { input: previewInput, from: ['extension'] },
   /** The disclosure ledger of a conversation and who has seen it, per conversation and per turn (issue 6). */
   listDisclosures: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
   /** The global disclosure policy and, with `conversationId`, that conversation's. */
@@ -212,6 +220,8 @@ export const errorCodeSchema = z.enum([
   'confirmation_required',
   /** A disclosure policy forbids this provider for this conversation (issue 6). */
   'policy_forbidden',
+  /** The provider has received none of this conversation, so it may not be asked to count it (issue 6). */
+  'not_received',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
@@ -304,6 +314,7 @@ export interface Responses extends TransferResponses, VaultResponses, CaptureRes
   startOnDevice: OnDeviceStart;
   saveOnDeviceAnswer: ConversationMeta;
   previewSend: DisclosurePreview;
+  countTokens: CountTokensResult;
   listDisclosures: DisclosureLedger;
   getDisclosurePolicy: { global: DisclosurePolicy; conversation?: DisclosurePolicy };
   setDisclosurePolicy: null;

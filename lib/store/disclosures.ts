@@ -23,6 +23,12 @@ const RECEIPT_META = 'deliveryReceipt';
 export interface LedgerRecord extends DisclosureRecord {
   status: 'completed' | 'failed';
   mode: 'snapshot' | 'delta';
+  /**
+   * `[turnId, contentHash]` of the answer a completed send produced, as stored: the provider wrote
+   * it, so it knows it (a provider's token-count endpoint may count it, issue 6). Internal, never
+   * listed; absent on failed sends and on records written before it existed.
+   */
+  answer?: [string, string];
 }
 
 /** What {@link DisclosureStore.finishSend} writes with the answer turn. */

@@ -44,6 +44,7 @@ const SENTENCES: Record<ErrorCode, (e: ProtocolError) => string> = {
   busy: () => 'An answer is still being written in this conversation. Wait for it, or press Stop.',
   confirmation_required: () => 'This provider has not received this conversation yet: confirm what will be disclosed, then send.',
   policy_forbidden: () => "This conversation's disclosure policy does not allow this provider, so nothing was sent. Pick another provider.",
+  not_received: () => 'This provider has not received any of this conversation, so Baton did not ask it to count the tokens: that would disclose the conversation. Nothing was sent.',
   internal: () => 'Something went wrong inside Baton. Try again; if it keeps happening, reopen the side panel.',
 };
 

@@ -54,7 +54,7 @@ export function checkAuth(keys: FakeKeys, route: Route, headers: Record<string, 
 
 /** Anthropic requires `anthropic-version` (https://docs.anthropic.com/en/api/versioning). */
 export function checkAnthropicVersion(route: Route, headers: Record<string, string>): Rejection | undefined {
-  if ((route.api === 'anthropic-messages' || route.api === 'anthropic-models') && !headers['anthropic-version']) {
+  if ((route.api === 'anthropic-messages' || route.api === 'anthropic-models' || route.api === 'anthropic-count-tokens') && !headers['anthropic-version']) {
     return { status: 400, body: errorBody(route.api, 400, 'anthropic-version: header is required') };
   }
   return undefined;

@@ -13,8 +13,8 @@ export type ErrorFamily = 'anthropic' | 'openai' | 'gemini';
 
 /** The error family of an endpoint. */
 export function errorFamily(api: FakeApi | 'unknown'): ErrorFamily {
-  if (api === 'anthropic-messages' || api === 'anthropic-models') return 'anthropic';
-  if (api === 'gemini-generate-content' || api === 'gemini-models') return 'gemini';
+  if (api === 'anthropic-messages' || api === 'anthropic-models' || api === 'anthropic-count-tokens') return 'anthropic';
+  if (api === 'gemini-generate-content' || api === 'gemini-models' || api === 'gemini-count-tokens') return 'gemini';
   return 'openai';
 }
 

@@ -166,7 +166,7 @@ export async function respond(res: ServerResponse, reply: Reply, ctx: RespondCon
 }
 
 /**
- * Answers a model-list request: the list by default (or for a `text` reply), or the queued
+ * Answers a model-list or token-count request with `list` (its JSON answer) by default (or for a `text` reply), or the queued
  * `error` / `json` / `stall` (then the list) / `cut`.
  * @throws FakeConfigError for a reply that only makes sense on a generation endpoint.
  */

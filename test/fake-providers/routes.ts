@@ -6,6 +6,8 @@
  *   OpenAI-compatible endpoint (`compat` key); the flavour (`openrouter`, `ollama`, `mistral`,
  *   `deepseek`, `groq`, `generic`, `compat`) selects the §5 rules of the Chat validator.
  * - `POST /v1/messages`, `GET /v1/models` with `x-api-key` or `anthropic-version` (Anthropic)
+ * - `POST /v1/messages/count_tokens` (Anthropic) and `POST /{v1,v1beta}/models/<model>:countTokens`
+ *   (Gemini): the token-count endpoints (`count-tokens.ts`)
  * - `POST /{v1,v1beta}/models/<model>:streamGenerateContent?alt=sse` and `:generateContent`,
  *   `GET /{v1,v1beta}/models` (Gemini; `x-goog-api-key`)
  */
@@ -30,6 +32,7 @@ export interface Route {
 }
 
 const GEMINI_CALL = /^\/(v1|v1beta)\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
+const GEMINI_COUNT = /^\/(v1|v1beta)\/models\/([^/:]+):countTokens$/;
 const GEMINI_LIST = /^\/(v1|v1beta)\/models\/?$/;
 const FLAVOURED = /^\/([a-z]+)\/v1\/(chat\/completions|models)\/?$/;
 
@@ -39,6 +42,8 @@ export function matchRoute(method: string, pathname: string, headers: Record<str
   if (gem && method === 'POST') {
     return { api: 'gemini-generate-content', owner: 'google', keyHeader: 'x-goog-api-key', model: decodeURIComponent(gem[2]!), geminiStream: gem[3] === 'streamGenerateContent' };
   }
+  const count = GEMINI_COUNT.exec(pathname);
+  if (count && method === 'POST') return { api: 'gemini-count-tokens', owner: 'google', keyHeader: 'x-goog-api-key', model: decodeURIComponent(count[2]!) };
   if (method === 'GET' && GEMINI_LIST.test(pathname) && !(pathname.startsWith('/v1/') || pathname === '/v1')) {
     return { api: 'gemini-models', owner: 'google', keyHeader: 'x-goog-api-key' };
   }
@@ -50,6 +55,7 @@ export function matchRoute(method: string, pathname: string, headers: Record<str
   }
   if (method === 'POST' && pathname === '/v1/chat/completions') return { api: 'openai-chat', owner: 'openai', keyHeader: 'authorization' };
   if (method === 'POST' && pathname === '/v1/responses') return { api: 'openai-responses', owner: 'openai', keyHeader: 'authorization' };
+  if (method === 'POST' && pathname === '/v1/messages/count_tokens') return { api: 'anthropic-count-tokens', owner: 'anthropic', keyHeader: 'x-api-key' };
   if (method === 'POST' && pathname === '/v1/messages') return { api: 'anthropic-messages', owner: 'anthropic', keyHeader: 'x-api-key' };
   const fl = FLAVOURED.exec(pathname);
   if (fl && CHAT_FLAVOURS.includes(fl[1]!)) {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ContractApi } from '../contract';
 import { checkAnthropicVersion, checkAuth, checkContract, findKeyViolations, type Rejection } from './checks';
+import { checkCountRequest, countReply } from './count-tokens';
 import { errorBody } from './errors';
 import { modelList } from './model-lists';
 import { FakeConfigError, respond, respondModelList, sendJson, type RespondContext } from './respond';
@@ -147,6 +148,12 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
       record.violations = violations;
       if (rejection) return reject(rejection);
     }
+    const counting = route.api === 'anthropic-count-tokens' || route.api === 'gemini-count-tokens';
+    if (counting) {
+      const { violations, rejection } = checkCountRequest(route, body, settings);
+      record.violations = violations;
+      if (rejection) return reject(rejection);
+    }
 
     const reply = queues.get(route.api)?.shift();
     const obj = (typeof body === 'object' && body !== null ? body : {}) as { model?: unknown; stream_options?: { include_usage?: unknown } };
@@ -166,6 +173,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     };
     try {
       if (isContractApi(route.api)) await respond(res, reply ?? { kind: 'text' }, ctx);
+      else if (counting) await respondModelList(res, reply, countReply(route, raw), ctx);
       else await respondModelList(res, reply, modelList(route.api, settings.models), ctx);
     } catch (e) {
       const message = e instanceof FakeConfigError ? `fake providers misconfigured: ${e.message}` : `fake providers failed: ${(e as Error).message}`;
