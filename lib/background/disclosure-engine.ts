@@ -47,7 +47,8 @@ export class Discloser {
     const convertTarget = convertTargetFor(provider, target);
     // An opaque account id (never the key): a new key is a new provider session.
     const sessionKey = providerSessionKey(convertTarget, contentHash(key));
-    const planned = planSend({ transcript, target: convertTarget, global, conversation: state.policy, exclusions, cache: this.cache, receipt: state.receipt, sessionKey });
+    const summary = 'summary' in state ? state.summary : undefined;
+    const planned = planSend({ transcript, target: convertTarget, global, conversation: state.policy, exclusions, cache: this.cache, receipt: state.receipt, sessionKey, summary });
     const carriesHistory = planned.plan.included.some((id) => id !== newTurnId);
     const firstDisclosure = carriesHistory && (!conversationId || !(await this.store.hasReceived(conversationId, provider.providerId, provider.origin)));
     return { planned, receipt: state.receipt, sessionKey, firstDisclosure };
