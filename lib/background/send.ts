@@ -184,6 +184,8 @@ export class SendEngine {
       this.inflight.delete(conversationId);
       this.deps.keepalive.stop();
       release();
+      // A panel that opened the conversation meanwhile saw it busy.
+      this.deps.broadcast({ type: 'sendStateChanged', conversationId, state: 'idle' });
     }
   }
 
