@@ -19,10 +19,15 @@ export interface SummaryDialogProps {
   onWantModels(providerId: string): void;
 }
 
+/** The modal dialog of one summary: summariser picker, what the request discloses and costs, Summarise / Cancel. */
 export function SummaryDialog({ dialog, providers, models, onWantModels }: SummaryDialogProps) {
   const cancel = useRef<HTMLButtonElement>(null);
-  // The safe choice has the focus.
-  useEffect(() => cancel.current?.focus(), []);
+  useEffect(() => {
+    // The safe choice has the focus; closing gives it back to where it was ("Summarise them instead…").
+    const before = document.activeElement as HTMLElement | null;
+    cancel.current?.focus();
+    return () => before?.focus?.();
+  }, []);
   const usable = summariserProviders(providers);
   const s = dialog.summariser;
   const p = dialog.preview;

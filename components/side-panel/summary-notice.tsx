@@ -19,6 +19,7 @@ export interface SummaryNoticeProps {
   onStop(): Promise<void>;
 }
 
+/** The active (or stale) summary above the chat, with its text on request and "Stop using it". */
 export function SummaryNotice({ summary, text, onView, onStop }: SummaryNoticeProps) {
   const [open, setOpen] = useState(false);
   const [stopping, setStopping] = useState(false);

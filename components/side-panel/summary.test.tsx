@@ -148,9 +148,12 @@ describe('summarise them instead (issue 6, "Fitting")', () => {
 
   it('Cancel and Escape send nothing', async () => {
     const m = await open({ previewSend: () => preview(DROPPING), previewSummary: () => summaryPreview(), summariseEarlier: () => SUMMARY });
-    fireEvent.click(await offer());
+    const button = await offer();
+    button.focus();
+    fireEvent.click(button);
     fireEvent.click(within(await dialog()).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(button);
     fireEvent.click(await offer());
     fireEvent.keyDown(await dialog(), { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
