@@ -50,7 +50,7 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     await s?.close();
   });
 
-  it('Cancel sends nothing; Summarise sends the dropped turns to the summariser; the next send carries the summary turn as previewed', async () => {
+  it('Cancel sends nothing; Summarise sends the dropped turns to the summariser; the next send carries the summary turn as previewed; Stop using it', async () => {
     const { page, panel, fakes } = s;
     await page.locator(`li[data-conversation-id="${ID}"] button`).click();
     await waitFor('the seeded turns', async () => (await panel.turns().count()) === TURNS.length);
@@ -131,5 +131,12 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
       ['anthropic', 'summary', ['u1', 'a1', 'u2']],
       ['openai', 'send', ['summary-u1', 'u4', 'a4']],
     ]);
+
+    // Stop using it: the summary is removed and the oldest turns are dropped again (the turns were never changed).
+    await notice.getByRole('button', { name: 'Stop using it' }).click();
+    await notice.waitFor({ state: 'hidden' });
+    expect(await request(page, 'getSummary', { conversationId: ID })).toEqual({});
+    await offer.waitFor();
+    expect((await request<{ turns: Turn[] }>(page, 'getConversation', { id: ID })).turns.slice(0, 8).map((t) => t.id)).toEqual(TURNS.map((t) => t.id));
   });
 });
