@@ -43,6 +43,8 @@ export interface PlanSendInput {
   sessionKey: string;
   /** The conversation's active summary ("summarise the earlier part"): sent in place of its turns unless stale. */
   summary?: ActiveSummary | undefined;
+  /** The stored turns the summary's hashes are checked against when `transcript` is a changed copy of them (a retry without opaque state); default `transcript`. */
+  summaryBasis?: Transcript | undefined;
 }
 
 export interface PlannedSend {
@@ -69,7 +71,7 @@ export interface PlannedSend {
 export function planSend(input: PlanSendInput): PlannedSend {
   const { target, exclusions } = input;
   // Issue 6 "Fitting": an active summary stands for its turns while none of them changed.
-  const withSummary = input.summary ? withActiveSummary(input.transcript, input.summary) : undefined;
+  const withSummary = input.summary ? withActiveSummary(input.transcript, input.summary, input.summaryBasis) : undefined;
   const transcript = withSummary?.transcript ?? input.transcript;
   const summary = withSummary ? { summary: withSummary.state } : {};
   let policy: Policy;

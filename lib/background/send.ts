@@ -248,7 +248,8 @@ export class SendEngine {
       const source = stripOpaque ? withoutOwnOpaqueState(history) : history;
       let body: Record<string, unknown>;
       try {
-        prepared = await this.discloser.prepare(conversationId, source, target, provider, key, exclusions);
+        // The active summary stays valid without the opaque state: its hashes are of the stored turns.
+        prepared = await this.discloser.prepare(conversationId, source, target, provider, key, exclusions, undefined, history);
         assertSendable(prepared.planned);
         body = prepared.planned.body;
       } catch (e) {

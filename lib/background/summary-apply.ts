@@ -32,9 +32,10 @@ export function staleReason(transcript: Transcript, summary: ActiveSummary): str
 /**
  * `transcript` with the active summary in place of its turns (`applySummary`: one labelled user
  * turn, never a system turn, N5), or unchanged with the reason when the summary is stale.
+ * @param basis the stored turns to check the hashes against, when `transcript` is a changed copy of them (same ids).
  */
-export function withActiveSummary(transcript: Transcript, summary: ActiveSummary): { transcript: Transcript; state: SummaryState } {
-  const reason = staleReason(transcript, summary);
+export function withActiveSummary(transcript: Transcript, summary: ActiveSummary, basis: Transcript = transcript): { transcript: Transcript; state: SummaryState } {
+  const reason = staleReason(basis, summary);
   if (reason) return { transcript, state: { state: 'stale', summary, reason } };
   const applied = applySummary(transcript, summary.replaces, summary.text, summary.origin);
   const before = new Set(transcript.turns.map((t) => t.id));

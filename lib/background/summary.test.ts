@@ -220,6 +220,14 @@ describe('planSend with an active summary', () => {
     expect(planned.sent[0]).toEqual(['summary-u1', turnContentHash(planned.transcript.turns[0]!)]);
   });
 
+  it('judges staleness on the stored turns when the planned copy differs (a retry without opaque state)', () => {
+    const copy = { ...transcript, turns: turns.map((t) => (t.id === 'a1' ? { ...t, native: undefined, blocks: [{ type: 'text' as const, text: 'Two, stripped' }] } : t)) };
+    expect(run(copy).summary).toMatchObject({ state: 'stale', reason: 'turn a1 was edited after it was summarised' });
+    const planned = planSend({ transcript: copy, target, global: {}, conversation: {}, exclusions: {}, cache: createTokenCache(), sessionKey: 'k', summary, summaryBasis: transcript });
+    expect(planned.summary).toMatchObject({ state: 'applied', turnId: 'summary-u1' });
+    expect(planned.plan.included).toEqual(['summary-u1', 'u2', 'a2', 'u3']);
+  });
+
   it('ignores it as stale when a replaced turn was deleted', () => {
     const planned = run({ ...transcript, turns: turns.slice(1) });
     expect(planned.summary).toMatchObject({ state: 'stale', reason: 'turn u1 was deleted after it was summarised' });
