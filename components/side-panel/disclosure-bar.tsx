@@ -10,6 +10,7 @@ import { blockLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
 import { ExactCount } from './exact-count';
+import { droppedToFit } from '../../lib/ui/summary';
 import './disclosure.css';
 
 export interface DisclosureBarProps {
@@ -34,6 +35,8 @@ export interface DisclosureBarProps {
   onPolicy?: ((policy: DisclosurePolicy) => Promise<void>) | undefined;
   /** Asks the provider for an exact count of what it has already received (issue 6); undefined: not offered. */
   onExactCount?: (() => Promise<void>) | undefined;
+  /** Opens "summarise them instead" (issue 6, "Fitting"); undefined: not offered. */
+  onSummarise?: (() => void) | undefined;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
@@ -59,6 +62,14 @@ export function DisclosureBar(p: DisclosureBarProps) {
         <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
         <span data-disclosure-summary="">{line}</span>
       </button>
+      {p.onSummarise && p.hasConversation && droppedToFit(preview) > 0 ? (
+        <p class="disclosure-fit" data-summary-offer="">
+          <span>{droppedToFit(preview) === 1 ? 'The oldest turn is' : `The oldest ${droppedToFit(preview)} turns are`} dropped to fit (the default).</span>{' '}
+          <button type="button" class="mini" aria-haspopup="dialog" onClick={p.onSummarise}>
+            Summarise them instead…
+          </button>
+        </p>
+      ) : null}
       {open ? (
         <div id="baton-disclosure-details" class="disclosure-details">
           <p class="hint">
@@ -113,11 +124,11 @@ export function DisclosureBar(p: DisclosureBarProps) {
 
 function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleBlock }: DisclosureBarProps & { turn: PreviewTurn; n: number }) {
   const excluded = excludeTurns.includes(turn.id);
-  const label = `${n}. ${turn.draft ? 'Your new message' : (ROLE[turn.role] ?? turn.role)}`;
+  const label = `${n}. ${turn.draft ? 'Your new message' : turn.summary ? `Summary by ${turn.summary.by.model}` : (ROLE[turn.role] ?? turn.role)}`;
   return (
     <li data-disclosure-turn={turn.id} data-included={turn.included ? 'true' : 'false'}>
       <label class="disclosure-turn">
-        <input type="checkbox" checked={!excluded} disabled={turn.draft === true} onChange={() => onToggleTurn(turn.id)} aria-label={`Send turn ${n} (${label.slice(label.indexOf(' ') + 1)})`} />
+        <input type="checkbox" checked={!excluded && turn.summarised !== true} disabled={turn.draft === true || turn.summarised === true} onChange={() => onToggleTurn(turn.id)} aria-label={`Send turn ${n} (${label.slice(label.indexOf(' ') + 1)})`} />
         <span class="disclosure-turn-label">
           <strong>{label}</strong> <span class="hint">{turn.included ? `~${turn.tokens} tokens` : (turn.droppedReason ?? 'not sent')}</span>
           <span class="disclosure-preview-text">{turn.preview}</span>
@@ -130,7 +141,7 @@ function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleB
             return (
               <li key={b.index} data-fate={b.fate}>
                 <label>
-                  <input type="checkbox" checked={!off} disabled={excluded || turn.draft === true} onChange={() => onToggleBlock({ turn: turn.id, index: b.index })} aria-label={`Send block ${b.index + 1} of turn ${n}`} />
+                  <input type="checkbox" checked={!off} disabled={excluded || turn.draft === true || turn.summarised === true} onChange={() => onToggleBlock({ turn: turn.id, index: b.index })} aria-label={`Send block ${b.index + 1} of turn ${n}`} />
                   <span>{blockLine(b)}</span>
                 </label>
               </li>

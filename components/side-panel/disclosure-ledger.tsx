@@ -18,6 +18,7 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
   const name = (id: string) => providerNames[id] ?? id;
   const cached = ledger.entries.reduce((n, e) => n + (e.usage?.cacheReadTokens ?? 0), 0);
   const cost = ledger.entries.reduce((n, e) => n + (e.costUsd ?? 0), 0);
+  const summaries = ledger.entries.filter((e) => e.purpose === 'summary').length;
   return (
     <div class="disclosure-ledger" aria-label="Who has seen this">
       <h3>Who has seen this conversation</h3>
@@ -30,6 +31,7 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
       </ul>
       <p class="hint">
         {ledger.entries.length} {ledger.entries.length === 1 ? 'request' : 'requests'}
+        {summaries ? ` (${summaries} for a summary of earlier turns)` : ''}
         {cached ? ` · ${formatTokens(cached)} cached tokens` : ''}
         {cost ? ` · ${formatCost(cost)} in total` : ''}
       </p>

@@ -14,6 +14,9 @@ import { useDeliveryPolicy, useDisclosure, useLedger } from './disclosure-hooks'
 import { ConversationList } from './conversation-list';
 import { CaptureNotice } from './capture-notice';
 import { ErrorNotice } from './error-notice';
+import { SummaryDialog } from './summary-dialog';
+import { useSummaryDialog, useSummaryText } from './summary-hooks';
+import { SummaryNotice } from './summary-notice';
 import { TargetPicker } from './target-picker';
 import { ExportMenu, ImportEntry } from './transfer-actions';
 
@@ -52,12 +55,22 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const providers = s.settings?.providers ?? [];
   // Issue 6: what the next send discloses, the confirmation of a first disclosure, the ledger.
   const delivery = useDeliveryPolicy(connector, s.currentId);
-  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}`;
+  const [summaryVersion, setSummaryVersion] = useState(0);
+  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}`;
   const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra) => model.send(extra));
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
   const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));
   const targetName = providerNames[s.target.providerId] ?? s.target.providerId;
+  // Issue 6 "Fitting": summarise the turns a send drops instead of dropping them.
+  const summaryDialog = useSummaryDialog(
+    connector,
+    { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, excludeTurns: disclosure.excludeTurns, excludeBlocks: disclosure.excludeBlocks, providers },
+    () => setSummaryVersion((v) => v + 1),
+  );
+  const [summaryOpen, setSummaryOpen] = useState(false);
+  const summaryText = useSummaryText(connector, s.currentId, summaryOpen, turnsKey);
+  const activeSummary = disclosure.preview?.summary;
 
   return (
     <div class="side-panel">
@@ -109,6 +122,15 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
       ) : null}
       <main class="chat">
         <CaptureNotice turns={s.hasEarlier && s.firstTurn ? [s.firstTurn, ...s.turns] : s.turns} />
+        {activeSummary && s.currentId ? (
+          <SummaryNotice
+            key={s.currentId}
+            summary={activeSummary}
+            text={summaryText}
+            onView={setSummaryOpen}
+            onStop={() => connector.request('clearSummary', { conversationId: s.currentId! }).then(() => setSummaryVersion((v) => v + 1))}
+          />
+        ) : null}
         {s.loading ? (
           <p class="empty">Loading…</p>
         ) : (
@@ -169,6 +191,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           policy={delivery.policy}
           onPolicy={delivery.save}
           onExactCount={disclosure.countExact}
+          onSummarise={summaryDialog.start}
         />
         <Composer
           draft={s.draft}
@@ -186,7 +209,9 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           inputRef={messageBox}
         />
       </footer>
-      {disclosure.confirming ? (
+      {summaryDialog.open ? (
+        <SummaryDialog dialog={summaryDialog} providers={providers} models={s.models} onWantModels={(id) => void model.loadModels(id)} />
+      ) : disclosure.confirming ? (
         <DisclosureConfirm preview={disclosure.confirming} providerName={targetName} onConfirm={disclosure.confirm} onCancel={disclosure.cancel} />
       ) : s.pendingResend ? (
         // Retry, Regenerate or Edit refused until a first disclosure is confirmed (issue 6).

@@ -42,15 +42,17 @@ export class Discloser {
    * Plans the send of `transcript` (stored turns plus the new user turn or draft) to `provider`.
    * `conversationId` undefined: a new chat (no policy of its own, nothing received yet).
    * @param newTurnId the turn not stored yet (it alone never needs a confirmation).
+   * @param summaryBasis the stored turns, when `transcript` is a changed copy (the active summary's staleness is judged on them).
    * @throws BatonError `bad_request` for an invalid stored policy.
    */
-  async prepare(conversationId: string | undefined, transcript: Transcript, target: SendTarget, provider: ResolvedProvider, key: string, exclusions: Exclusions, newTurnId?: string): Promise<PreparedSend> {
+  async prepare(conversationId: string | undefined, transcript: Transcript, target: SendTarget, provider: ResolvedProvider, key: string, exclusions: Exclusions, newTurnId?: string, summaryBasis?: Transcript): Promise<PreparedSend> {
     const global = await this.store.getGlobalPolicy();
     const state = conversationId ? await this.store.getConversationState(conversationId) : { policy: {} };
     const convertTarget = convertTargetFor(provider, target);
     // An opaque account id (never the key): a new key is a new provider session.
     const sessionKey = providerSessionKey(convertTarget, contentHash(key));
-    const planned = planSend({ transcript, target: convertTarget, global, conversation: state.policy, exclusions, cache: this.cache, receipt: state.receipt, sessionKey });
+    const summary = 'summary' in state ? state.summary : undefined;
+    const planned = planSend({ transcript, target: convertTarget, global, conversation: state.policy, exclusions, cache: this.cache, receipt: state.receipt, sessionKey, summary, summaryBasis });
     const carriesHistory = planned.plan.included.some((id) => id !== newTurnId);
     const firstDisclosure = carriesHistory && (!conversationId || !(await this.store.hasReceived(conversationId, provider.providerId, provider.origin)));
     return { planned, receipt: state.receipt, sessionKey, firstDisclosure };

@@ -91,8 +91,8 @@ function actualInput(api: string, u: Usage): number | undefined {
   return api === 'anthropic-messages' ? u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : u.inputTokens;
 }
 
-/** US dollars at the registry's list price; cached tokens at their price. */
-function costOf(api: string, model: string, provider: string, u: Usage): number | undefined {
+/** US dollars at the registry's list price for `u` (tokens) of `model`; cached tokens at their price; undefined when the price is unknown. */
+export function costOf(api: string, model: string, provider: string, u: Usage): number | undefined {
   const info = lookupModel(model, provider);
   const cached = u.cacheReadTokens ?? 0;
   const input = api === 'anthropic-messages' ? (u.inputTokens ?? 0) : Math.max(0, (u.inputTokens ?? 0) - cached);

@@ -13,10 +13,12 @@ import { mergePolicies } from '../context/policy';
 import type { TokenCache } from '../context/token-cache';
 import type { Plan, Policy } from '../context/types';
 import type { DisclosurePolicy } from '../messaging/disclosure-types';
+import type { ActiveSummary } from '../messaging/summary-types';
 import { TranscriptError } from '../transcript/codec';
 import type { Transcript } from '../transcript/schema';
 import type { ConvertTarget } from '../transcript/target';
 import { BatonError } from './errors';
+import { withActiveSummary, type SummaryState } from './summary-apply';
 
 /** The only branch the store keeps today (turns are linear; edits delete the turns after them). */
 export const MAIN_BRANCH = 'main';
@@ -39,6 +41,10 @@ export interface PlanSendInput {
   receipt?: DeliveryReceipt | undefined;
   /** `providerSessionKey(target, accountId)` of this request's provider session. */
   sessionKey: string;
+  /** The conversation's active summary ("summarise the earlier part"): sent in place of its turns unless stale. */
+  summary?: ActiveSummary | undefined;
+  /** The stored turns the summary's hashes are checked against when `transcript` is a changed copy of them (a retry without opaque state); default `transcript`. */
+  summaryBasis?: Transcript | undefined;
 }
 
 export interface PlannedSend {
@@ -51,6 +57,10 @@ export interface PlannedSend {
   sent: [string, string][];
   /** The conversation asked for server-side state (`delivery: 'stateful'` on a Responses target). */
   stateful: boolean;
+  /** The transcript planned: the input, with the active summary's turn in place of its turns when it applies. */
+  transcript: Transcript;
+  /** The active summary: applied (its turn is planned like any turn) or stale (ignored). */
+  summary?: SummaryState;
 }
 
 /**
@@ -59,7 +69,11 @@ export interface PlannedSend {
  * @throws BatonError `bad_request` for an invalid policy (the TranscriptError's path and problem).
  */
 export function planSend(input: PlanSendInput): PlannedSend {
-  const { transcript, target, exclusions } = input;
+  const { target, exclusions } = input;
+  // Issue 6 "Fitting": an active summary stands for its turns while none of them changed.
+  const withSummary = input.summary ? withActiveSummary(input.transcript, input.summary, input.summaryBasis) : undefined;
+  const transcript = withSummary?.transcript ?? input.transcript;
+  const summary = withSummary ? { summary: withSummary.state } : {};
   let policy: Policy;
   try {
     policy = mergePolicies(withoutDelivery(input.global), { ...withoutDelivery(input.conversation), ...definedExclusions(exclusions) });
@@ -79,7 +93,7 @@ export function planSend(input: PlanSendInput): PlannedSend {
     const p = plan({ ...transcript, turns: transcript.turns.filter((t) => fresh.has(t.id)) }, target, policy, input.cache);
     // The server holds the earlier turns: send only the new ones after the stored response.
     const body = p.body ? { ...p.body, store: true, previous_response_id: delivery.previousResponseId } : {};
-    return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful };
+    return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
   }
   const p = plan(transcript, target, policy, input.cache);
   let body: Record<string, unknown> = p.body ?? {};
@@ -87,7 +101,7 @@ export function planSend(input: PlanSendInput): PlannedSend {
   if (p.allowed && target.api === 'anthropic-messages' && p.body) body = addCacheBreakpoints(p.body, p);
   // A stateful conversation stores each snapshot, so the next send can be a delta.
   if (stateful && p.body) body = { ...body, store: true };
-  return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful };
+  return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
 }
 
 /**

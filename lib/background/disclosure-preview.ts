@@ -3,16 +3,18 @@
  * block's fate, and the exact JSON body — for the one line above the composer, its expanded
  * list and "View request". Pure.
  */
-import type { DisclosurePreview, PreviewBlock, PreviewTurn } from '../messaging/disclosure-types';
+import type { DisclosurePreview, PreviewBlock, PreviewSummary, PreviewTurn } from '../messaging/disclosure-types';
 import type { Transcript, Turn } from '../transcript/schema';
 import type { CountInfo } from './count-state';
 import type { PlannedSend } from './disclosure-plan';
 
 const PREVIEW_CHARS = 80;
+/** Why a turn the active summary stands for is not sent (issue 6, "Fitting"). */
+export const SUMMARISED_REASON = 'summarised: replaced by the summary turn';
 
 export interface PreviewInput {
   planned: PlannedSend;
-  /** The transcript planned (stored turns plus the draft). */
+  /** The stored turns plus the draft (before an active summary is applied: `planned.transcript` is after). */
   transcript: Transcript;
   /** The draft turn's id (not stored yet), if any. */
   draftId?: string | undefined;
@@ -22,9 +24,15 @@ export interface PreviewInput {
   count?: CountInfo | undefined;
 }
 
-/** Builds the {@link DisclosurePreview} of a planned send. */
+/**
+ * Builds the {@link DisclosurePreview} of a planned send. With an applied summary, its turn is
+ * listed (included, `summary`) followed by the stored turns it stands for (not sent, `summarised`).
+ */
 export function buildPreview(input: PreviewInput): DisclosurePreview {
-  const { planned, transcript } = input;
+  const { planned } = input;
+  const transcript = planned.transcript;
+  const applied = planned.summary?.state === 'applied' ? planned.summary : undefined;
+  const originals = new Map(input.transcript.turns.map((t) => [t.id, t] as const));
   const p = planned.plan;
   const planned_ = new Map(p.turns.map((t) => [t.id, t] as const));
   const dropped = new Map(p.dropped.map((d) => [d.turn, d] as const));
@@ -38,7 +46,7 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
   const droppedByReason: Record<string, number> = {};
   for (const d of p.dropped) droppedByReason[d.reason] = (droppedByReason[d.reason] ?? 0) + 1;
   let convertedBlocks = 0;
-  const perTurn: PreviewTurn[] = transcript.turns.map((turn) => {
+  const rows: PreviewTurn[] = transcript.turns.map((turn) => {
     const pt = planned_.get(turn.id);
     const held = !pt && planned.delivery.mode === 'delta';
     const blocks = turn.blocks.map((b, index): PreviewBlock => {
@@ -60,11 +68,13 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       blocks,
     };
   });
+  const perTurn = applied ? withSummaryRows(rows, applied.turnId, applied.summary.replaces.map((id) => originals.get(id)!), applied.summary.origin) : rows;
+  if (applied) droppedByReason.summarised = applied.summary.replaces.length;
   return {
     target: input.target,
     allowed: p.allowed,
     ...(p.forbidden ? { forbidden: p.forbidden.message } : {}),
-    turns: transcript.turns.length,
+    turns: perTurn.length,
     includedTurns: p.included.length,
     estimatedInputTokens: p.estimatedInputTokens,
     ...(p.estimatedCostUsd !== undefined ? { estimatedCostUsd: p.estimatedCostUsd } : {}),
@@ -87,6 +97,38 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     exactCountAvailable: input.count?.exactCountAvailable ?? false,
     estimateSource: input.count?.estimateSource ?? (p.tokenizer === 'o200k' || p.tokenizer === 'cl100k' ? 'tokenizer' : p.correction !== 1 ? 'corrected' : 'estimate'),
     ...(input.count?.providerCount ? { providerCount: input.count.providerCount } : {}),
+    ...(planned.summary ? { summary: previewSummary(planned.summary) } : {}),
+  };
+}
+
+/** `rows` with the summary turn labelled and the turns it stands for listed after it, not sent. */
+function withSummaryRows(rows: PreviewTurn[], turnId: string, replaced: readonly Turn[], by: { provider: string; model: string }): PreviewTurn[] {
+  return rows.flatMap((row) =>
+    row.id !== turnId
+      ? [row]
+      : [
+          { ...row, summary: { by: { provider: by.provider, model: by.model }, replaces: replaced.length } },
+          ...replaced.map((turn): PreviewTurn => ({
+            id: turn.id,
+            role: turn.role,
+            included: false,
+            pinned: turn.meta?.pinned === true,
+            tokens: 0,
+            droppedReason: SUMMARISED_REASON,
+            summarised: true,
+            preview: firstText(turn),
+            blocks: turn.blocks.map((b, index) => ({ index, type: b.type, fate: 'dropped', detail: 'turn replaced by the summary' })),
+          })),
+        ],
+  );
+}
+
+function previewSummary(s: NonNullable<PlannedSend['summary']>): PreviewSummary {
+  return {
+    state: s.state,
+    ...(s.state === 'applied' ? { turnId: s.turnId } : { reason: s.reason }),
+    replaces: s.summary.replaces.length,
+    by: { provider: s.summary.origin.provider, model: s.summary.origin.model },
   };
 }
 

@@ -12,6 +12,7 @@ import type { Vault } from '../vault/vault';
 import { BatonError } from './errors';
 import { countHandlers } from './handlers-count';
 import { disclosureHandlers } from './handlers-disclosure';
+import { summaryHandlers } from './handlers-summary';
 import { createVaultHandlers } from './handlers-vault';
 import { createTransferHandlers, type TransferDeps } from './handlers-transfer';
 import { captureHandlers } from './handlers-capture';
@@ -106,6 +107,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...createTransferHandlers(d),
     ...captureHandlers(d.capture),
     ...createVaultHandlers(d),
+    ...summaryHandlers(d),
     listConversations: () => d.store.list(),
     getConversation: (p) => getConversationWindow(d.store, p, d.engine.isBusy(p.id)),
     createConversation: async ({ title, target }) =>

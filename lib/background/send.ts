@@ -165,6 +165,30 @@ export class SendEngine {
     this.start(input.conversationId, input.target, connection, {});
   }
 
+  /**
+   * Runs `work` (a request that is not a send, e.g. a summary of earlier turns, issue 6) as the
+   * conversation's in-flight job: sends to it are refused as `busy` meanwhile, `stop` aborts its
+   * `signal`, and the worker is kept alive (L3). `sleep` is the engine's clock, for retry waits.
+   * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.
+   */
+  async exclusive<T>(conversationId: string, work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>): Promise<T> {
+    if (this.isBusy(conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
+    const abort = new AbortController();
+    let release = () => undefined as void;
+    const flight: InFlight = { abort, stopped: false, done: new Promise<void>((r) => (release = r)) };
+    this.inflight.set(conversationId, flight);
+    this.deps.keepalive.start();
+    try {
+      return await work(abort.signal, (ms, signal) => this.deps.clock.sleep(ms, signal ?? abort.signal));
+    } finally {
+      this.inflight.delete(conversationId);
+      this.deps.keepalive.stop();
+      release();
+      // A panel that opened the conversation meanwhile saw it busy.
+      this.deps.broadcast({ type: 'sendStateChanged', conversationId, state: 'idle' });
+    }
+  }
+
   /** Aborts the in-flight request; the partial answer is kept as `stopped` (L5). */
   stop(conversationId: string): void {
     const f = this.inflight.get(conversationId);
@@ -224,7 +248,8 @@ export class SendEngine {
       const source = stripOpaque ? withoutOwnOpaqueState(history) : history;
       let body: Record<string, unknown>;
       try {
-        prepared = await this.discloser.prepare(conversationId, source, target, provider, key, exclusions);
+        // The active summary stays valid without the opaque state: its hashes are of the stored turns.
+        prepared = await this.discloser.prepare(conversationId, source, target, provider, key, exclusions, undefined, history);
         assertSendable(prepared.planned);
         body = prepared.planned.body;
       } catch (e) {

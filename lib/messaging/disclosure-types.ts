@@ -58,6 +58,23 @@ export interface PreviewTurn {
   /** The first words of its text, for the list. */
   preview: string;
   blocks: PreviewBlock[];
+  /** The active summary's turn (a labelled user turn sent in place of `replaces` earlier turns), with who wrote it. */
+  summary?: { by: { provider: string; model: string }; replaces: number };
+  /** A stored turn the active summary stands for (not sent itself). */
+  summarised?: boolean;
+}
+
+/** The conversation's active summary in this send (issue 6, "Fitting"). */
+export interface PreviewSummary {
+  /** `applied`: sent in place of its turns; `stale`: a replaced turn was edited or deleted, so it is not sent. */
+  state: 'applied' | 'stale';
+  /** The summary turn's id in `perTurn` (applied only). */
+  turnId?: string;
+  /** How many stored turns it stands for. */
+  replaces: number;
+  by: { provider: string; model: string };
+  /** Why it is stale. */
+  reason?: string;
 }
 
 /** What a send would disclose, to whom and at what cost (`previewSend`). */
@@ -99,6 +116,8 @@ export interface DisclosurePreview {
   estimateSource: EstimateSource;
   /** With `estimateSource: 'provider-count'`: the provider's count it was calibrated by. */
   providerCount?: ProviderCount;
+  /** The active summary, when the conversation has one. */
+  summary?: PreviewSummary;
 }
 
 /**
@@ -147,6 +166,8 @@ export interface DisclosureEntry {
   usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
   costUsd?: number;
   responseId?: string;
+  /** `summary`: a request for a summary of earlier turns (issue 6, "Fitting"), not a send. */
+  purpose?: 'summary';
 }
 
 /** One provider (id + endpoint origin) that received some of a conversation. */

@@ -14,6 +14,7 @@ import { disclosurePolicySchema, exclusionFields, type CountTokensResult, type D
 import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
+import { summaryRequests, type SummaryResponses } from './summary-types';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -186,6 +187,8 @@ export const REQUESTS = {
   ...VAULT_REQUESTS,
   /** Capture from chat pages (issue 7): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
   ...CAPTURE_REQUESTS,
+  /** Summarise the earlier part (issue 6): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
+  ...summaryRequests(sendTargetSchema),
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -288,7 +291,7 @@ export interface ModelOption {
 }
 
 /** The result type of each request. */
-export interface Responses extends TransferResponses, VaultResponses, CaptureResponses {
+export interface Responses extends TransferResponses, VaultResponses, CaptureResponses, SummaryResponses {
   listConversations: ConversationMeta[];
   getConversation: ConversationView;
   createConversation: ConversationMeta;

@@ -7,10 +7,13 @@
  * - Per-conversation policy and the delivery receipt: in the conversation record's `meta`
  *   (`disclosurePolicy`, `deliveryReceipt`), so deleting the conversation removes them and an
  *   export (which never includes the record's `meta`) never carries a receipt.
+ * - The active summary ("summarise the earlier part"): `meta.activeSummary`, written in the same
+ *   transaction as the summariser's ledger record ({@link DisclosureStore.saveSummary}).
  */
 import type { DeliveryReceipt } from '../context/delivery';
 import type { ConversationMeta } from '../messaging/protocol';
 import type { DisclosureEntry, DisclosurePolicy } from '../messaging/disclosure-types';
+import type { ActiveSummary } from '../messaging/summary-types';
 import type { Turn } from '../transcript/schema';
 import { metaOf, NotFoundError, previewOf } from './conversations';
 import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
@@ -18,6 +21,7 @@ import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from
 const GLOBAL_POLICY_KEY = 'disclosurePolicy';
 const POLICY_META = 'disclosurePolicy';
 const RECEIPT_META = 'deliveryReceipt';
+const SUMMARY_META = 'activeSummary';
 
 /** A ledger record as Baton writes it: the stored shape plus how the send ended and how it was delivered. */
 export interface LedgerRecord extends DisclosureRecord {
@@ -29,6 +33,8 @@ export interface LedgerRecord extends DisclosureRecord {
    * listed; absent on failed sends and on records written before it existed.
    */
   answer?: [string, string];
+  /** `summary`: the request asked for a summary of earlier turns (no answer turn); absent for a send. */
+  purpose?: 'summary';
 }
 
 /** What {@link DisclosureStore.finishSend} writes with the answer turn. */
@@ -52,13 +58,47 @@ export class DisclosureStore {
     });
   }
 
-  /** The conversation's policy and internal delivery receipt. @throws NotFoundError */
-  async getConversationState(conversationId: string): Promise<{ policy: DisclosurePolicy; receipt?: DeliveryReceipt }> {
+  /** The conversation's policy, internal delivery receipt and active summary. @throws NotFoundError */
+  async getConversationState(conversationId: string): Promise<{ policy: DisclosurePolicy; receipt?: DeliveryReceipt; summary?: ActiveSummary }> {
     const rec = await this.db.get('conversations', conversationId);
     if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
     const policy = (rec.meta?.[POLICY_META] as DisclosurePolicy | undefined) ?? {};
     const receipt = rec.meta?.[RECEIPT_META] as DeliveryReceipt | undefined;
-    return { policy, ...(receipt ? { receipt } : {}) };
+    const summary = rec.meta?.[SUMMARY_META] as ActiveSummary | undefined;
+    return { policy, ...(receipt ? { receipt } : {}), ...(summary ? { summary } : {}) };
+  }
+
+  /**
+   * Stores `summary` as the conversation's active summary (replacing any) and the summariser's
+   * ledger record in ONE transaction, so the ledger never misses a summary in use, or the reverse.
+   * @throws NotFoundError when the conversation is gone (nothing is written).
+   */
+  async saveSummary(conversationId: string, summary: ActiveSummary, record: Omit<LedgerRecord, 'id'>): Promise<void> {
+    await tx(this.db, ['conversations', 'disclosures'], 'readwrite', async (t) => {
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
+      await t.objectStore('disclosures').add(record as DisclosureRecord);
+      await t.objectStore('conversations').put({ ...rec, meta: { ...rec.meta, [SUMMARY_META]: summary } });
+    });
+  }
+
+  /** Removes the active summary (nothing else changes). @throws NotFoundError */
+  async clearSummary(conversationId: string): Promise<void> {
+    await tx(this.db, ['conversations'], 'readwrite', async (t) => {
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
+      const meta: Record<string, unknown> = { ...rec.meta };
+      delete meta[SUMMARY_META];
+      await t.objectStore('conversations').put({ ...rec, meta });
+    });
+  }
+
+  /** Adds one ledger record on its own (a failed summary request: the turns left the browser, nothing else is stored). @throws NotFoundError */
+  async addRecord(record: Omit<LedgerRecord, 'id'>): Promise<void> {
+    await tx(this.db, ['conversations', 'disclosures'], 'readwrite', async (t) => {
+      if (!(await t.objectStore('conversations').get(record.conversationId))) throw new NotFoundError(`conversation ${record.conversationId} not found`);
+      await t.objectStore('disclosures').add(record as DisclosureRecord);
+    });
   }
 
   /** @throws NotFoundError */
@@ -120,5 +160,6 @@ export function toEntry(r: LedgerRecord): DisclosureEntry {
     ...(r.usage ? { usage: r.usage } : {}),
     ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
     ...(r.responseId ? { responseId: r.responseId } : {}),
+    ...(r.purpose ? { purpose: r.purpose } : {}),
   };
 }
