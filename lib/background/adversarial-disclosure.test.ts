@@ -62,6 +62,7 @@ interface Preview {
   turns: number;
   includedTurns: number;
   perTurn: { id: string; draft?: boolean; included: boolean; droppedReason?: string; blocks: { fate: string }[] }[];
+  unknownExclusions?: { turns: string[]; blocks: { turn: string; index: number }[] };
   body: Record<string, unknown>;
 }
 const data = <T>(r: Reply<unknown>): T => {
