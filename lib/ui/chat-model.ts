@@ -4,82 +4,17 @@
  * follow" 4) and reloads everything after the events port reconnects (L2).
  */
 import type { Connector } from '../messaging/client';
-import type { BackgroundEvent, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
+import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
-import type { PendingAttachment } from './attachments';
+import { reduceEvent } from './chat-events';
+import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type SendExtras } from './chat-state';
 import { Store } from './store';
-import { applyTextDelta, sortNewestFirst, upsertMeta, upsertTurn } from './turns';
+import { sortNewestFirst, upsertMeta } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
 import { joinTurns, TURN_WINDOW, windowLimit } from './turn-window';
-import { isConfirmationRequired, previewResend, type PendingResend, type ResendAction } from './resend-confirm';
+import { isConfirmationRequired, previewResend, type ResendAction } from './resend-confirm';
 
-export interface ChatState {
-  conversations: ConversationMeta[];
-  /** The open conversation; undefined for a new chat not yet sent. */
-  currentId: string | undefined;
-  /** The shown window of the open conversation's turns: its newest, plus older pages loaded on request (issue 9). */
-  turns: Turn[];
-  /** Older turns exist before `turns[0]` ("Show earlier turns"). */
-  hasEarlier: boolean;
-  /** An older page is being loaded. */
-  loadingEarlier: boolean;
-  /** With `hasEarlier`: the conversation's first turn (not in `turns`), for its capture notice. */
-  firstTurn?: Turn | undefined;
-  /** An answer is in flight in the open conversation. */
-  busy: boolean;
-  phase: 'idle' | 'sending' | 'streaming' | 'retrying';
-  /** Seconds until the background retries (while `phase === 'retrying'`). */
-  retryInSec?: number;
-  /** The last answer's failure as the background reported it (richer than `turn.error`); cleared by the next send. */
-  answerError?: ProtocolError;
-  /** A request that failed before anything was stored; the draft is kept (D2). */
-  error?: ProtocolError;
-  /** A Retry, Regenerate or Edit-and-resend waiting for the first-disclosure confirmation (issue 6). */
-  pendingResend?: PendingResend | undefined;
-  settings?: Settings;
-  /** Providers usable for a send: with a key bound to their origin, or a local endpoint. */
-  providers: ProviderStatus[];
-  /** Where the next send goes; `providerId` is '' when no provider is configured. */
-  target: { providerId: string; model: string; thinking?: boolean };
-  /** Model lists per provider, cached in memory for the page's life. */
-  models: Record<string, ModelOption[]>;
-  draft: string;
-  /** Files attached to the draft (sent with it). */
-  attachments: PendingAttachment[];
-  loading: boolean;
-}
-
-const initial: ChatState = {
-  conversations: [],
-  currentId: undefined,
-  turns: [],
-  hasEarlier: false,
-  loadingEarlier: false,
-  busy: false,
-  phase: 'idle',
-  providers: [],
-  target: { providerId: '', model: '' },
-  models: {},
-  draft: '',
-  attachments: [],
-  loading: true,
-};
-
-/** The disclosure choices a send may carry (issue 6; see `sendMessage` in the protocol). */
-export interface SendExtras {
-  confirmedDisclosure?: boolean;
-  excludeTurns?: string[];
-  excludeBlocks?: { turn: string; index: number }[];
-}
-
-/** Only the extras that say something, so a plain send's payload stays as it was. */
-function extrasOf(x: SendExtras): SendExtras {
-  return {
-    ...(x.confirmedDisclosure ? { confirmedDisclosure: true } : {}),
-    ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
-    ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
-  };
-}
+export type { ChatState, SendExtras } from './chat-state';
 
 export class ChatModel extends Store<ChatState> {
   private unsubscribe: (() => void) | undefined;
@@ -94,7 +29,7 @@ export class ChatModel extends Store<ChatState> {
     protected readonly connector: Connector,
     private readonly stateTimeoutMs = 4000,
   ) {
-    super(initial);
+    super(INITIAL_CHAT_STATE);
   }
 
   /** Subscribes to background events and loads the initial state. Returns `dispose`. */
@@ -346,44 +281,11 @@ export class ChatModel extends Store<ChatState> {
     }
   }
 
-  /** Applies one background event. */
+  /** Applies one background event (see {@link reduceEvent}). */
   onEvent(e: BackgroundEvent): void {
-    switch (e.type) {
-      case 'turnUpdated':
-        if (e.conversationId !== this.state.currentId) return;
-        this.set((s) => {
-          const streaming = e.turn.role === 'assistant' && e.turn.status === 'streaming';
-          return { turns: upsertTurn(s.turns, e.turn), ...(streaming ? { busy: true, phase: e.turn.blocks.length ? 'streaming' : s.phase === 'idle' ? 'sending' : s.phase } : {}) };
-        });
-        return;
-      case 'textDelta':
-        if (e.conversationId !== this.state.currentId) return;
-        this.set((s) => ({ turns: applyTextDelta(s.turns, e), phase: 'streaming' }));
-        return;
-      case 'conversationUpdated':
-        this.set((s) => ({ conversations: upsertMeta(s.conversations, e.meta) }));
-        return;
-      case 'conversationDeleted':
-        this.set((s) => ({ conversations: s.conversations.filter((c) => c.id !== e.id) }));
-        if (this.state.currentId === e.id) this.newChat();
-        return;
-      case 'sendStateChanged':
-        if (e.conversationId !== this.state.currentId) return;
-        this.set({
-          busy: e.state !== 'idle',
-          phase: e.state,
-          retryInSec: e.retryInSec,
-          ...(e.error ? { answerError: e.error } : {}),
-        });
-        return;
-      case 'captureReady':
-        if (e.conversationId) void this.open(e.conversationId);
-        else if (e.error) this.set({ error: e.error });
-        return;
-      default: {
-        const _exhaustive: never = e;
-        return _exhaustive;
-      }
-    }
+    const effect = reduceEvent(this.state, e);
+    if (effect.patch) this.set(effect.patch);
+    if (effect.newChat) this.newChat();
+    if (effect.open) void this.open(effect.open);
   }
 }
