@@ -53,7 +53,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   // Issue 6: what the next send discloses, the confirmation of a first disclosure, the ledger.
   const delivery = useDeliveryPolicy(connector, s.currentId);
   const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}`;
-  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra) => model.send(extra));
+  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra, askToConfirm) => model.send(extra, askToConfirm));
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
   const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));
@@ -158,6 +158,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           providerName={targetName}
           excludeTurns={disclosure.excludeTurns}
           excludeBlocks={disclosure.excludeBlocks}
+          staleExclusions={disclosure.staleExclusions}
           onToggleTurn={disclosure.toggleTurn}
           onToggleBlock={disclosure.toggleBlock}
           ledger={ledger}

@@ -7,14 +7,14 @@ import type { Connector } from '../messaging/client';
 import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { reduceEvent } from './chat-events';
-import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type SendExtras } from './chat-state';
+import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type RefusedSend, type SendExtras } from './chat-state';
 import { Store } from './store';
 import { sortNewestFirst, upsertMeta } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
 import { joinTurns, TURN_WINDOW, windowLimit } from './turn-window';
 import { isConfirmationRequired, previewResend, type ResendAction } from './resend-confirm';
 
-export type { ChatState, SendExtras } from './chat-state';
+export type { ChatState, RefusedSend, SendExtras } from './chat-state';
 
 export class ChatModel extends Store<ChatState> {
   private unsubscribe: (() => void) | undefined;
@@ -197,28 +197,33 @@ export class ChatModel extends Store<ChatState> {
   /**
    * Sends the draft (creating the conversation first for a new chat). Returns whether it was accepted.
    * `extra`: the disclosure choices for this send (issue 6): a confirmed first disclosure, turns or blocks left out.
+   * `askToConfirm`: when the background refuses the send with `confirmation_required` (the panel's
+   * preview was stale or missing, or the confirmation named another provider), called with that
+   * send; when it resolves true (it opened the confirmation), no error is shown and the draft stays.
    */
-  async send(extra: SendExtras = {}): Promise<boolean> {
+  async send(extra: SendExtras = {}, askToConfirm?: (refused: RefusedSend) => Promise<boolean>): Promise<boolean> {
     const text = this.state.draft;
     const pending = this.state.attachments;
     const target = this.sendTarget();
     if ((!text.trim() && pending.length === 0) || !target || this.state.busy || this.sendBlocked()) return false;
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
+    const attachments = pending.map(({ id: _id, bytes: _bytes, ...a }) => a);
+    let id = this.state.currentId;
     try {
-      let id = this.state.currentId;
       if (!id) {
         const meta = await this.connector.request('createConversation', { target });
         id = meta.id;
         this.set((s) => ({ currentId: meta.id, turns: [], conversations: upsertMeta(s.conversations, meta) }));
       }
-      const attachments = pending.map(({ id: _id, bytes: _bytes, ...a }) => a);
       const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target, ...(attachments.length ? { attachments } : {}), ...extrasOf(extra) });
       this.set((s) => ({ draft: s.draft === text ? '' : s.draft, attachments: s.attachments === pending ? [] : s.attachments }));
       // The user turn normally arrives as an event first; if it was missed, load it.
       if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId)) await this.open(id, { keepTarget: true });
       return true;
     } catch (e) {
-      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+      // Issue 6: nothing was stored; ask (like Retry, Regenerate and Edit do) instead of showing an error.
+      if (askToConfirm && id && isConfirmationRequired(e) && (await askToConfirm({ conversationId: id, target, text, attachments }))) this.set({ busy: false, phase: 'idle' });
+      else this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
       return false;
     }
   }

@@ -2,7 +2,7 @@
  * The side panel's chat state (`ChatModel`'s snapshot) and the disclosure choices a send may
  * carry (issue 6). Types and constants only, so the model and its helpers share one definition.
  */
-import type { ConversationMeta, ModelOption, ProtocolError, ProviderStatus, Settings } from '../messaging/protocol';
+import type { Attachment, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import type { PendingAttachment } from './attachments';
 import type { PendingResend } from './resend-confirm';
@@ -63,6 +63,8 @@ export const INITIAL_CHAT_STATE: ChatState = {
 /** The disclosure choices a send may carry (issue 6; see `sendMessage` in the protocol). */
 export interface SendExtras {
   confirmedDisclosure?: boolean;
+  /** With `confirmedDisclosure`: the provider id + endpoint origin the confirmation was shown for (it authorises that provider only). */
+  confirmedFor?: { providerId: string; origin: string };
   excludeTurns?: string[];
   excludeBlocks?: { turn: string; index: number }[];
 }
@@ -70,8 +72,19 @@ export interface SendExtras {
 /** Only the extras that say something, so a plain send's payload stays as it was. */
 export function extrasOf(x: SendExtras): SendExtras {
   return {
-    ...(x.confirmedDisclosure ? { confirmedDisclosure: true } : {}),
+    ...(x.confirmedDisclosure ? { confirmedDisclosure: true, ...(x.confirmedFor ? { confirmedFor: x.confirmedFor } : {}) } : {}),
     ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
     ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
   };
+}
+
+/**
+ * A composer send the background refused with `confirmation_required` (issue 6): exactly what was
+ * asked, so the confirmation can show the preview of that send. `attachments` as sent (wire form).
+ */
+export interface RefusedSend {
+  conversationId: string;
+  target: SendTarget;
+  text: string;
+  attachments: Attachment[];
 }

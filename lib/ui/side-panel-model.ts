@@ -9,7 +9,7 @@ import type { Connector } from '../messaging/client';
 import type { OnDeviceStart, ProtocolError } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { ON_DEVICE_ID, ON_DEVICE_MODEL, ON_DEVICE_PROVIDER, onDeviceAvailability, onDeviceUsable, promptApi, streamOnDevice, type PromptApi } from './on-device';
-import type { SendExtras } from './chat-model';
+import type { RefusedSend, SendExtras } from './chat-model';
 import { PanelModel } from './panel-model';
 import { toProtocolError } from './targets';
 import { upsertMeta, upsertTurn } from './turns';
@@ -60,8 +60,8 @@ export class SidePanelModel extends PanelModel {
     if (!this.extras.state.caps[key]) this.extras.update({ caps: { ...this.extras.state.caps, [key]: { vision: false, pdf: false, contextWindow: 6144, known: true } } });
   }
 
-  override async send(extra: SendExtras = {}): Promise<boolean> {
-    return this.onDeviceTarget() ? this.sendOnDevice() : super.send(extra);
+  override async send(extra: SendExtras = {}, askToConfirm?: (refused: RefusedSend) => Promise<boolean>): Promise<boolean> {
+    return this.onDeviceTarget() ? this.sendOnDevice() : super.send(extra, askToConfirm);
   }
 
   override async stop(): Promise<void> {
