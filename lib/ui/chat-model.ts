@@ -7,14 +7,14 @@ import type { Connector } from '../messaging/client';
 import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { reduceEvent } from './chat-events';
-import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type RefusedSend, type SendExtras } from './chat-state';
+import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type RefusedSend, type ResendExtras, type SendExtras } from './chat-state';
 import { Store } from './store';
 import { sortNewestFirst, upsertMeta } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
 import { joinTurns, TURN_WINDOW, windowLimit } from './turn-window';
 import { isConfirmationRequired, previewResend, type ResendAction } from './resend-confirm';
 
-export type { ChatState, RefusedSend, SendExtras } from './chat-state';
+export type { ChatState, RefusedSend, ResendExtras, SendExtras } from './chat-state';
 
 export class ChatModel extends Store<ChatState> {
   private unsubscribe: (() => void) | undefined;
@@ -237,7 +237,7 @@ export class ChatModel extends Store<ChatState> {
    * Answers again after a failed, interrupted or stopped answer, without a new user turn (L2).
    * A first disclosure to the target opens the confirmation (`pendingResend`, issue 6).
    */
-  async retry(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
+  async retry(extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
@@ -257,8 +257,9 @@ export class ChatModel extends Store<ChatState> {
    * When `e` is a `confirmation_required` refusal of an unconfirmed `action`, opens the
    * confirmation with the action's preview and returns true; otherwise false (show the error).
    */
-  protected async askToConfirm(e: unknown, conversationId: string, target: SendTarget, action: ResendAction, extra: Pick<SendExtras, 'confirmedDisclosure'>): Promise<boolean> {
-    if (extra.confirmedDisclosure || !isConfirmationRequired(e)) return false;
+  protected async askToConfirm(e: unknown, conversationId: string, target: SendTarget, action: ResendAction, extra: ResendExtras): Promise<boolean> {
+    // A confirmation named for one provider refused (the target's provider or origin changed): ask again for this one.
+    if ((extra.confirmedDisclosure && !extra.confirmedFor) || !isConfirmationRequired(e)) return false;
     const preview = await previewResend(this.connector, conversationId, target, action);
     if (!preview) return false;
     this.set({ busy: false, phase: 'idle', pendingResend: { conversationId, target, action, preview } });

@@ -69,6 +69,9 @@ export interface SendExtras {
   excludeBlocks?: { turn: string; index: number }[];
 }
 
+/** The disclosure choices of a Retry, Regenerate or Edit-and-resend: only the confirmation. */
+export type ResendExtras = Pick<SendExtras, 'confirmedDisclosure' | 'confirmedFor'>;
+
 /** Only the extras that say something, so a plain send's payload stays as it was. */
 export function extrasOf(x: SendExtras): SendExtras {
   return {
