@@ -171,6 +171,29 @@ describe('a composer send refused as confirmation_required (issue 6)', () => {
   });
 });
 
+describe('a confirmation belongs to its conversation (issue 6)', () => {
+  it('the open conversation changed under the dialog: Confirm sends nothing', async () => {
+    const other: ConversationMeta = { ...meta, id: 'c2', title: 'Chat c2' };
+    const m = await open({
+      listConversations: () => [meta, other],
+      getConversation: (p) => ({ meta: p.id === 'c2' ? other : meta, turns: p.id === 'c2' ? [] : TURNS, busy: false }),
+      previewSend: (p) => preview(p, { needsConfirmation: p.conversationId === 'c1' }),
+      sendMessage: () => ({ userTurnId: 'u2' }),
+    });
+    type('Next');
+    await line();
+    fireEvent.click(sendButton());
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c2"]')!).getByRole('button'));
+    await waitFor(() => expect(m.callsOf('getConversation').at(-1)).toMatchObject({ id: 'c2' }));
+    await waitFor(() => expect(document.querySelectorAll('[data-turn-id]')).toHaveLength(0));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disclose and send' }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(m.callsOf('sendMessage')).toEqual([]);
+  });
+});
+
 describe('left-out turns that no longer exist (issue 6)', () => {
   it('the bar says so in one line, the toggles drop them, and the send carries only what exists', async () => {
     let deleted = false;
