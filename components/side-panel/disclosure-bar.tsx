@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
 import { ConversationPolicy } from './conversation-policy';
-import { blockLine, summaryLine } from './disclosure-format';
+import { blockLine, staleExclusionsLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
 import { ExactCount } from './exact-count';
@@ -19,6 +19,8 @@ export interface DisclosureBarProps {
   providerName: string;
   excludeTurns: readonly string[];
   excludeBlocks: readonly BlockRef[];
+  /** Left-out turns and blocks that no longer exist (dropped from the toggles), said in one line; undefined: none. */
+  staleExclusions?: { turns: number; blocks: number } | undefined;
   onToggleTurn(id: string): void;
   onToggleBlock(ref: BlockRef): void;
   /** The ledger, when "Who has seen this?" is open (undefined while loading or for a new chat). */
@@ -49,6 +51,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
   if (!preview) return null;
   const line = summaryLine(preview, p.providerName);
   const warn = !preview.allowed || !preview.fits;
+  const stale = staleExclusionsLine(p.staleExclusions);
   return (
     <section class="disclosure" aria-label="Disclosure">
       <button
@@ -68,6 +71,11 @@ export function DisclosureBar(p: DisclosureBarProps) {
           <button type="button" class="mini" aria-haspopup="dialog" onClick={p.onSummarise}>
             Summarise them instead…
           </button>
+        </p>
+      ) : null}
+      {stale ? (
+        <p class="hint" role="status" data-disclosure-stale="">
+          {stale}
         </p>
       ) : null}
       {open ? (

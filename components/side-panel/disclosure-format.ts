@@ -62,3 +62,14 @@ export function blockLine(b: PreviewBlock): string {
 export function shortTime(iso: string): string {
   return iso.replace('T', ' ').slice(0, 16);
 }
+
+/**
+ * The note for exclusions that name nothing any more (issue 6, `unknownExclusions`): "2 left-out
+ * turns no longer exist — the rest is unchanged", "1 left-out turn and 1 left-out block no longer
+ * exist — …"; undefined when there are none.
+ */
+export function staleExclusionsLine(n: { turns: number; blocks: number } | undefined): string | undefined {
+  if (!n || n.turns + n.blocks === 0) return undefined;
+  const what = [n.turns ? plural(n.turns, 'left-out turn') : '', n.blocks ? plural(n.blocks, 'left-out block') : ''].filter(Boolean).join(' and ');
+  return `${what} no longer ${n.turns + n.blocks === 1 ? 'exists' : 'exist'} — the rest is unchanged`;
+}

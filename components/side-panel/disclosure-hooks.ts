@@ -8,7 +8,7 @@ import type { Connector } from '../../lib/messaging/client';
 import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { SendTarget } from '../../lib/messaging/protocol';
 import type { PendingAttachment } from '../../lib/ui/attachments';
-import type { SendExtras } from '../../lib/ui/chat-model';
+import type { RefusedSend, SendExtras } from '../../lib/ui/chat-model';
 
 export interface BlockRef {
   turn: string;
@@ -32,11 +32,22 @@ export interface Disclosure {
   excludeBlocks: BlockRef[];
   toggleTurn(id: string): void;
   toggleBlock(ref: BlockRef): void;
+  /**
+   * How many left-out turns and blocks the last preview reported as no longer existing
+   * (`unknownExclusions`); they were dropped from `excludeTurns`/`excludeBlocks`. Undefined when none.
+   */
+  staleExclusions: { turns: number; blocks: number } | undefined;
   /** The preview awaiting the person's confirmation (the dialog is open). */
   confirming: DisclosurePreview | undefined;
-  /** Sends through `doSend`, after the confirmation when this provider has not received the conversation. */
+  /**
+   * Sends through `doSend`, after the confirmation when this provider has not received the
+   * conversation: asked from the preview, or — when the preview was stale or missing and the
+   * background refuses with `confirmation_required` — from a fresh preview of exactly that send.
+   */
   send(): Promise<void>;
+  /** Sends with `confirmedDisclosure` for the provider the dialog showed (`confirmedFor`); nothing when the conversation changed meanwhile. */
   confirm(): void;
+  /** Closes the dialog: nothing is sent, the draft stays. */
   cancel(): void;
   /**
    * Asks the target provider to count what it has already received of this conversation
@@ -46,15 +57,25 @@ export interface Disclosure {
   countExact(): Promise<void>;
 }
 
+/** `doSend`: the panel model's `send` (it calls `askToConfirm` when the background refuses an unconfirmed first disclosure). */
+export type DoSend = (extra: SendExtras, askToConfirm: (refused: RefusedSend) => Promise<boolean>) => Promise<unknown>;
+
+interface Confirming {
+  preview: DisclosurePreview;
+  /** The conversation the send went to (undefined: a new chat not created yet). */
+  conversationId: string | undefined;
+}
+
 /**
  * @param doSend sends the draft with the given extras (the panel model's `send`).
  * @param delayMs debounce of the preview refresh, in ms.
  */
-export function useDisclosure(connector: Connector, inputs: DisclosureInputs, doSend: (extra: SendExtras) => Promise<unknown>, delayMs = 300): Disclosure {
+export function useDisclosure(connector: Connector, inputs: DisclosureInputs, doSend: DoSend, delayMs = 300): Disclosure {
   const [preview, setPreview] = useState<{ key: string; value: DisclosurePreview } | undefined>(undefined);
   const [excludeTurns, setExcludeTurns] = useState<string[]>([]);
   const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
-  const [confirming, setConfirming] = useState<DisclosurePreview | undefined>(undefined);
+  const [stale, setStale] = useState<{ turns: number; blocks: number } | undefined>(undefined);
+  const [confirming, setConfirming] = useState<Confirming | undefined>(undefined);
   const { conversationId, target, draft, turnsKey } = inputs;
   const attachments = inputs.attachments ?? [];
   const hasDraft = draft.trim() !== '' || attachments.length > 0;
@@ -63,11 +84,17 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   useEffect(() => {
     setExcludeTurns([]);
     setExcludeBlocks([]);
+    setStale(undefined);
   }, [conversationId]);
 
   const key = JSON.stringify([conversationId ?? null, target ?? null, draft, attachments.map((a) => a.id), turnsKey, excludeTurns, excludeBlocks]);
   const keyRef = useRef(key);
   keyRef.current = key;
+
+  const extras = (): SendExtras => ({
+    ...(excludeTurns.length ? { excludeTurns } : {}),
+    ...(excludeBlocks.length ? { excludeBlocks } : {}),
+  });
 
   // The same inputs for the preview and for an exact count.
   const payload = (t: SendTarget) => ({
@@ -75,8 +102,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     ...(conversationId ? { conversationId } : {}),
     ...(draft.trim() ? { text: draft } : {}),
     ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
-    ...(excludeTurns.length ? { excludeTurns } : {}),
-    ...(excludeBlocks.length ? { excludeBlocks } : {}),
+    ...extras(),
   });
 
   const fetchPreview = useCallback(async (): Promise<DisclosurePreview | undefined> => {
@@ -84,7 +110,16 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     const asked = key;
     try {
       const value = await connector.request('previewSend', payload(target));
-      if (keyRef.current === asked) setPreview({ key: asked, value });
+      if (keyRef.current === asked) {
+        setPreview({ key: asked, value });
+        // Issue 6: toggles of turns or blocks that no longer exist are dropped (and said so), so they do not linger.
+        const u = value.unknownExclusions;
+        if (u && u.turns.length + u.blocks.length > 0) {
+          setExcludeTurns((xs) => xs.filter((x) => !u.turns.includes(x)));
+          setExcludeBlocks((xs) => xs.filter((x) => !u.blocks.some((b) => b.turn === x.turn && b.index === x.index)));
+          setStale({ turns: u.turns.length, blocks: u.blocks.length });
+        }
+      }
       return value;
     } catch {
       // No preview (an older background, an unknown endpoint): the send itself still goes through the planner.
@@ -101,35 +136,69 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     return () => clearTimeout(t);
   }, [fetchPreview, delayMs]);
 
-  const extras = (): SendExtras => ({
-    ...(excludeTurns.length ? { excludeTurns } : {}),
-    ...(excludeBlocks.length ? { excludeBlocks } : {}),
-  });
+  /**
+   * The background refused `refused` for want of a confirmation (issue 6): the preview of exactly
+   * that send (with the exclusions it carried) opens the dialog. False when no preview can be had
+   * (the refusal is then shown as an error).
+   */
+  const askAgain =
+    (sent: SendExtras, asked: string) =>
+    async (refused: RefusedSend): Promise<boolean> => {
+      try {
+        const fresh = await connector.request('previewSend', {
+          conversationId: refused.conversationId,
+          target: refused.target,
+          ...(refused.text.trim() ? { text: refused.text } : {}),
+          ...(refused.attachments.length ? { attachments: refused.attachments } : {}),
+          ...(sent.excludeTurns?.length ? { excludeTurns: sent.excludeTurns } : {}),
+          ...(sent.excludeBlocks?.length ? { excludeBlocks: sent.excludeBlocks } : {}),
+        });
+        setConfirming({ preview: fresh, conversationId: refused.conversationId });
+        // Still the panel's send as it stands: the fresh preview replaces the stale one, so the bar and the next Send know.
+        if (keyRef.current === asked && refused.conversationId === conversationId) setPreview({ key: asked, value: fresh });
+        return true;
+      } catch {
+        return false;
+      }
+    };
 
+  const toggled = () => setStale(undefined);
   return {
     preview: preview?.value,
     excludeTurns,
     excludeBlocks,
-    toggleTurn: (id) => setExcludeTurns((xs) => (xs.includes(id) ? xs.filter((x) => x !== id) : [...xs, id])),
-    toggleBlock: (ref) =>
-      setExcludeBlocks((xs) => (xs.some((x) => x.turn === ref.turn && x.index === ref.index) ? xs.filter((x) => !(x.turn === ref.turn && x.index === ref.index)) : [...xs, ref])),
-    confirming,
+    staleExclusions: stale,
+    toggleTurn: (id) => {
+      toggled();
+      setExcludeTurns((xs) => (xs.includes(id) ? xs.filter((x) => x !== id) : [...xs, id]));
+    },
+    toggleBlock: (ref) => {
+      toggled();
+      setExcludeBlocks((xs) => (xs.some((x) => x.turn === ref.turn && x.index === ref.index) ? xs.filter((x) => !(x.turn === ref.turn && x.index === ref.index)) : [...xs, ref]));
+    },
+    confirming: confirming?.preview,
     send: async () => {
       if (!target) {
-        await doSend({});
+        await doSend({}, async () => false);
         return;
       }
       // Decide on a preview of exactly what is about to be sent.
       const current = preview?.key === key ? preview.value : await fetchPreview();
       if (current?.needsConfirmation) {
-        setConfirming(current);
+        setConfirming({ preview: current, conversationId });
         return;
       }
-      await doSend(extras());
+      const x = extras();
+      await doSend(x, askAgain(x, key));
     },
     confirm: () => {
+      const c = confirming;
       setConfirming(undefined);
-      void doSend({ ...extras(), confirmedDisclosure: true });
+      // The dialog is modal; should the conversation have changed anyway, nothing is sent.
+      if (!c || (c.conversationId !== undefined && c.conversationId !== conversationId)) return;
+      // Named, so this confirmation cannot authorise another provider (should the target have changed, the background asks again).
+      const x: SendExtras = { ...extras(), confirmedDisclosure: true, confirmedFor: { providerId: c.preview.target.providerId, origin: c.preview.target.origin } };
+      void doSend(x, askAgain(x, key));
     },
     cancel: () => setConfirming(undefined),
     countExact: async () => {

@@ -175,7 +175,7 @@ describe('first-time provider confirmation', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disclose and send' }));
-    await waitFor(() => expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next', target: { providerId: 'openai', model: 'gpt-5' }, confirmedDisclosure: true }]));
+    await waitFor(() => expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next', target: { providerId: 'openai', model: 'gpt-5' }, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' } }]));
   });
 
   it('sends at once when the provider has seen the conversation, even before the debounced preview arrived', async () => {

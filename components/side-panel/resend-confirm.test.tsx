@@ -18,6 +18,8 @@ afterEach(cleanup);
 const T0 = '2026-11-30T08:00:00.000Z';
 const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
 const TARGET = { providerId: 'openai', model: 'gpt-5' };
+/** What "Disclose and send" names: the provider and origin the dialog showed (issue 6). */
+const FOR_OPENAI = { providerId: 'openai', origin: 'https://api.openai.com' };
 const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (id: string, text: string, over: Partial<Turn> = {}): Turn => ({ id, role: 'assistant', origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-6' }, status: 'complete', blocks: [{ type: 'text', text }], ...over });
 
@@ -89,7 +91,7 @@ describe('Regenerate on a provider that has not received the conversation', () =
 
     fireEvent.click(within(turnEl('a1')!).getByRole('button', { name: 'Regenerate answer' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disclose and send' }));
-    await waitFor(() => expect(m.callsOf('regenerateTurn')).toEqual([{ conversationId: 'c1', target: TARGET }, { conversationId: 'c1', target: TARGET }, { conversationId: 'c1', target: TARGET, confirmedDisclosure: true }]));
+    await waitFor(() => expect(m.callsOf('regenerateTurn')).toEqual([{ conversationId: 'c1', target: TARGET }, { conversationId: 'c1', target: TARGET }, { conversationId: 'c1', target: TARGET, confirmedDisclosure: true, confirmedFor: FOR_OPENAI }]));
     await waitFor(() => expect(turnEl('a1')).toBeNull());
     expect(screen.queryByRole('dialog')).toBeNull();
   });
@@ -115,7 +117,7 @@ describe('Retry and Edit-and-resend ask the same way', () => {
     const dialog = await screen.findByRole('dialog');
     expect(previewsAsked(m)).toEqual([{ conversationId: 'c1', target: TARGET, resend: { kind: 'retry' } }]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disclose and send' }));
-    await waitFor(() => expect(m.callsOf('retryTurn')).toEqual([{ conversationId: 'c1', target: TARGET }, { conversationId: 'c1', target: TARGET, confirmedDisclosure: true }]));
+    await waitFor(() => expect(m.callsOf('retryTurn')).toEqual([{ conversationId: 'c1', target: TARGET }, { conversationId: 'c1', target: TARGET, confirmedDisclosure: true, confirmedFor: FOR_OPENAI }]));
   });
 
   it('Edit: the edit preview with the new text; Cancel keeps the words in the message box; Confirm resends with confirmedDisclosure', async () => {
@@ -134,6 +136,29 @@ describe('Retry and Edit-and-resend ask the same way', () => {
     edit();
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disclose and send' }));
     const call = { conversationId: 'c1', turnId: 'u1', text: 'new words', target: TARGET };
-    await waitFor(() => expect(m.callsOf('editAndResend')).toEqual([call, call, { ...call, confirmedDisclosure: true }]));
+    await waitFor(() => expect(m.callsOf('editAndResend')).toEqual([call, call, { ...call, confirmedDisclosure: true, confirmedFor: FOR_OPENAI }]));
+  });
+});
+
+describe('a confirmation names the provider it was shown for', () => {
+  it('the endpoint moved after the dialog opened: the confirmed Retry is refused and the dialog asks again for the new origin, never an error', async () => {
+    let origin = 'https://api.openai.com';
+    const m = await openWith([user('u1', 'q'), answer('a1', 'part', { status: 'error', error: { type: 'network', message: 'cut' } })], {
+      previewSend: () => ({ ...PREVIEW, target: { ...PREVIEW.target, origin } }),
+      retryTurn: (p) => {
+        // Another window points OpenAI at a proxy while the first dialog is open.
+        if (p.confirmedDisclosure && origin === 'https://api.openai.com') origin = 'https://proxy.example';
+        return p.confirmedDisclosure && p.confirmedFor?.origin === origin ? null : refuse();
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disclose and send' }));
+    const again = await screen.findByRole('dialog');
+    await within(again).findByText('at https://proxy.example');
+    expect(document.querySelector('[data-error-code="confirmation_required"]')).toBeNull();
+    fireEvent.click(within(again).getByRole('button', { name: 'Disclose and send' }));
+    await waitFor(() => expect(m.callsOf('retryTurn')).toHaveLength(3));
+    expect(m.callsOf('retryTurn').map((c) => c.confirmedFor?.origin)).toEqual([undefined, 'https://api.openai.com', 'https://proxy.example']);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

@@ -57,7 +57,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const delivery = useDeliveryPolicy(connector, s.currentId);
   const [summaryVersion, setSummaryVersion] = useState(0);
   const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}`;
-  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra) => model.send(extra));
+  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra, askToConfirm) => model.send(extra, askToConfirm));
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
   const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));
@@ -180,6 +180,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           providerName={targetName}
           excludeTurns={disclosure.excludeTurns}
           excludeBlocks={disclosure.excludeBlocks}
+          staleExclusions={disclosure.staleExclusions}
           onToggleTurn={disclosure.toggleTurn}
           onToggleBlock={disclosure.toggleBlock}
           ledger={ledger}

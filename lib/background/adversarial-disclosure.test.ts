@@ -65,6 +65,7 @@ interface Preview {
   turns: number;
   includedTurns: number;
   perTurn: { id: string; draft?: boolean; included: boolean; droppedReason?: string; blocks: { fate: string }[] }[];
+  unknownExclusions?: { turns: string[]; blocks: { turn: string; index: number }[] };
   body: Record<string, unknown>;
 }
 const data = <T>(r: Reply<unknown>): T => {
@@ -74,12 +75,15 @@ const data = <T>(r: Reply<unknown>): T => {
 const rows = (p: Preview) => p.perTurn.map((t) => [t.id, t.draft === true, t.included, t.blocks.map((b) => b.fate).join()]);
 
 describe('previewSend and sendMessage: adversarial exclusions and policies', () => {
-  it('exclusions of unknown turns and out-of-range blocks change nothing; the previewed body is the sent body', async () => {
+  it('exclusions of unknown turns and out-of-range blocks change nothing but are reported; the previewed body is the sent body', async () => {
     const { call, engine, requests } = await setup();
     const plain = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'next' }));
     const odd = { excludeTurns: ['nope', 'draft'], excludeBlocks: [{ turn: 'u1', index: 99 }, { turn: 'zzz', index: 0 }, { turn: 'draft', index: 0 }] };
     const p = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'next', ...odd }));
-    expect(p).toEqual(plain);
+    // Issue 6: reported, so the panel can say so and drop them; the draft's own (meaningless) ones are not.
+    const { unknownExclusions, ...rest } = p;
+    expect(unknownExclusions).toEqual({ turns: ['nope'], blocks: [{ turn: 'u1', index: 99 }, { turn: 'zzz', index: 0 }] });
+    expect(rest).toEqual(plain);
     expect(rows(p)).toEqual([
       ['u1', false, true, 'kept,kept'],
       ['a1', false, true, 'kept'],

@@ -20,7 +20,7 @@ import { finishRecord } from './disclosure-ledger';
 import { planSend, type Exclusions, type PlannedSend } from './disclosure-plan';
 import { BatonError } from './errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from './providers';
-import { planResend, turnAttachments, type Resend } from './resend';
+import { planResend, retryNewTurnId, turnAttachments, type Resend } from './resend';
 
 /** A planned send with what is needed to record it afterwards. */
 export interface PreparedSend {
@@ -71,10 +71,14 @@ export class Discloser {
     return countInfo({ api: provider.api, tokenizer: prepared.planned.plan.tokenizer, allowed: prepared.planned.plan.allowed, received, corrected, count });
   }
 
-  /** The preview of a prepared send (`count`: from {@link countInfo}). */
-  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string, count?: CountInfo): DisclosurePreview {
+  /**
+   * The preview of a prepared send (`count`: from {@link countInfo}); `exclusions` naming nothing
+   * in `transcript` are reported (`unknownExclusions`).
+   */
+  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string, count?: CountInfo, exclusions?: Exclusions): DisclosurePreview {
     return buildPreview({
       count,
+      exclusions,
       planned: prepared.planned,
       transcript,
       draftId,
@@ -102,7 +106,8 @@ export class Discloser {
  * regenerate (no draft) or of an edit of `resend.turnId` (the draft is `text` plus that turn's
  * files), planned over the turns that action keeps (`planResend`), exactly as the engine plans it.
  * @throws BatonError `not_found` (conversation, endpoint, edited turn), `bad_request` (invalid
- * policy, nothing to retry or regenerate, a draft with a retry or regenerate).
+ * policy, nothing to retry or regenerate, a draft with a retry or regenerate). Exclusions naming
+ * nothing in the conversation are reported in `unknownExclusions` (the send ignores them too).
  */
 export async function previewSend(
   deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
@@ -113,8 +118,9 @@ export async function previewSend(
   const provider = resolveProvider(input.target.providerId, await settings.get());
   const key = await keyFor(provider, vault).catch(() => '');
   let stored: Transcript;
+  const record = input.conversationId ? await store.getRecord(input.conversationId) : undefined;
   if (input.conversationId) {
-    if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+    if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
     stored = await store.toTranscript(input.conversationId);
   } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
   let attachments = input.attachments ?? [];
@@ -125,7 +131,8 @@ export async function previewSend(
     const plan = planResend(stored.turns, resend);
     if (resend.kind === 'edit') attachments = [...turnAttachments(stored.turns.find((t) => t.id === resend.turnId)!), ...attachments];
     else if (input.text?.trim() || attachments.length) throw new BatonError('bad_request', `A ${resend.kind} sends no new message.`);
-    newTurnId = plan.newTurnId;
+    // As `SendEngine.retry` decides it, so the preview asks exactly when the retry would be refused.
+    newTurnId = retryNewTurnId(plan, provider, await discloser.store.list(input.conversationId), record!);
     stored = { ...stored, turns: plan.kept };
   }
   const blocks = userBlocks(input.text ?? '', attachments);
@@ -138,7 +145,7 @@ export async function previewSend(
   const exclusions = withoutTurn(input.exclusions ?? {}, draftId);
   const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, exclusions, draft?.id ?? newTurnId);
   const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared);
-  return discloser.preview(prepared, transcript, provider, input.target, draft?.id, count);
+  return discloser.preview(prepared, transcript, provider, input.target, draft?.id, count, exclusions);
 }
 
 /** `base`, or `base-2`, `base-3`, … : the first that no turn of `turns` has as its id. */

@@ -3,10 +3,10 @@
  * block's fate, and the exact JSON body — for the one line above the composer, its expanded
  * list and "View request". Pure.
  */
-import type { DisclosurePreview, PreviewBlock, PreviewSummary, PreviewTurn } from '../messaging/disclosure-types';
+import type { DisclosurePreview, PreviewBlock, PreviewSummary, PreviewTurn, UnknownExclusions } from '../messaging/disclosure-types';
 import type { Transcript, Turn } from '../transcript/schema';
 import type { CountInfo } from './count-state';
-import type { PlannedSend } from './disclosure-plan';
+import type { Exclusions, PlannedSend } from './disclosure-plan';
 
 const PREVIEW_CHARS = 80;
 /** Why a turn the active summary stands for is not sent (issue 6, "Fitting"). */
@@ -22,6 +22,8 @@ export interface PreviewInput {
   needsConfirmation: boolean;
   /** Whether an exact count may be asked for, and where the estimate comes from (default: no count, the plan's own estimate). */
   count?: CountInfo | undefined;
+  /** The person's exclusions for this send: those naming nothing in `transcript` are reported. */
+  exclusions?: Exclusions | undefined;
 }
 
 /**
@@ -93,6 +95,8 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       ? { mode: 'delta', detail: `only the ${planned.delivery.newTurnIds.length} new turn(s); the provider keeps the rest` }
       : { mode: 'snapshot', detail: planned.delivery.detail },
     needsConfirmation: input.needsConfirmation,
+    // Against the stored turns and the summary turn: a turn the summary stands for still exists.
+    ...withUnknown(unknownExclusions(transcript === input.transcript ? transcript.turns : [...input.transcript.turns, ...transcript.turns], input.exclusions ?? {})),
     body: planned.body,
     exactCountAvailable: input.count?.exactCountAvailable ?? false,
     estimateSource: input.count?.estimateSource ?? (p.tokenizer === 'o200k' || p.tokenizer === 'cl100k' ? 'tokenizer' : p.correction !== 1 ? 'corrected' : 'estimate'),
@@ -130,6 +134,29 @@ function previewSummary(s: NonNullable<PlannedSend['summary']>): PreviewSummary 
     replaces: s.summary.replaces.length,
     by: { provider: s.summary.origin.provider, model: s.summary.origin.model },
   };
+}
+
+/**
+ * The exclusions naming a turn id that is not in `turns`, or a block of a turn that is not there
+ * or an index past the end of its turn's blocks (issue 6: a stale panel may still hold toggles of
+ * turns deleted since, e.g. by another window's edit-and-resend). The planner ignores them
+ * (`selectTurns`), so they change nothing. Each list holds exactly the given entries that name
+ * nothing, in the given order, without duplicates.
+ */
+export function unknownExclusions(turns: readonly Turn[], x: Exclusions): UnknownExclusions {
+  const blocksOf = new Map(turns.map((t) => [t.id, t.blocks.length] as const));
+  const seen = new Set<string>();
+  const blocks = (x.excludeBlocks ?? []).filter((b) => {
+    const k = `${b.index}\u0000${b.turn}`;
+    if (seen.has(k) || b.index < (blocksOf.get(b.turn) ?? 0)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { turns: [...new Set((x.excludeTurns ?? []).filter((id) => !blocksOf.has(id)))], blocks: blocks.map((b) => ({ turn: b.turn, index: b.index })) };
+}
+
+function withUnknown(u: UnknownExclusions): { unknownExclusions?: UnknownExclusions } {
+  return u.turns.length || u.blocks.length ? { unknownExclusions: u } : {};
 }
 
 function firstText(turn: Turn): string {

@@ -19,7 +19,7 @@ import { captureHandlers } from './handlers-capture';
 import { getConversationWindow } from './handlers-window';
 import type { CaptureService } from './capture';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './providers';
-import { planResend, turnAttachments } from './resend';
+import { confirmationOf, planResend, turnAttachments } from './resend';
 import type { Handlers } from './router';
 import type { SendEngine } from './send';
 import type { Transport } from './transport';
@@ -119,18 +119,18 @@ export function createHandlers(d: HandlerDeps): Handlers {
       await d.store.delete(id);
       return null;
     },
-    // Issue 6: a first disclosure to a provider needs `confirmedDisclosure: true`; exclusions leave turns or blocks out.
+    // Issue 6: a first disclosure to a provider needs `confirmedDisclosure: true` (with `confirmedFor`: for that provider only); exclusions leave turns or blocks out.
     sendMessage: (p) =>
       d.engine.send({
         conversationId: p.conversationId,
         text: p.text,
         target: p.target,
         ...(p.attachments ? { attachments: p.attachments } : {}),
-        confirmed: p.confirmedDisclosure === true,
+        confirmed: confirmationOf(p),
         exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
       }),
     retryTurn: async (p) => {
-      await d.engine.retry({ conversationId: p.conversationId, target: p.target, confirmed: p.confirmedDisclosure === true });
+      await d.engine.retry({ conversationId: p.conversationId, target: p.target, confirmed: confirmationOf(p) });
       return null;
     },
     stopGeneration: async ({ conversationId }) => {
@@ -222,21 +222,23 @@ export function createHandlers(d: HandlerDeps): Handlers {
     },
     // Issue 6: like sendMessage, a first disclosure needs `confirmedDisclosure: true`; the engine
     // removes the replaced turns only once the send is accepted.
-    regenerateTurn: async ({ conversationId, target, confirmedDisclosure }) => {
+    regenerateTurn: async (p) => {
+      const { conversationId, target } = p;
       const turns = await turnsOf(conversationId);
       planResend(turns, { kind: 'regenerate' });
       await checkSendable(conversationId, target);
       // The engine removes the last answer and answers the last user turn without adding one.
-      await d.engine.retry({ conversationId, target, kind: 'regenerate', confirmed: confirmedDisclosure === true });
+      await d.engine.retry({ conversationId, target, kind: 'regenerate', confirmed: confirmationOf(p) });
       return null;
     },
-    editAndResend: async ({ conversationId, turnId, text, target, confirmedDisclosure }) => {
+    editAndResend: async (p) => {
+      const { conversationId, turnId, text, target } = p;
       const turns = await turnsOf(conversationId);
       planResend(turns, { kind: 'edit', turnId });
       const attachments = turnAttachments(turns.find((t) => t.id === turnId)!);
       if (!text.trim() && attachments.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
       await checkSendable(conversationId, target);
-      return d.engine.send({ conversationId, text, target, ...(attachments.length ? { attachments } : {}), confirmed: confirmedDisclosure === true, replaceFrom: turnId });
+      return d.engine.send({ conversationId, text, target, ...(attachments.length ? { attachments } : {}), confirmed: confirmationOf(p), replaceFrom: turnId });
     },
     pinConversation: async ({ id, pinned }) => {
       if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');

@@ -15,7 +15,7 @@ import type { BatonDb } from '../store/db';
 import { ANTHROPIC, answer, createTestBackground, NOW, OPENAI, user } from './background.test-helper';
 import type { Turn } from '../transcript/schema';
 import type { createHandlers } from './handlers';
-import { planResend } from './resend';
+import { planResend, retryNewTurnId } from './resend';
 import { sdkTransport } from './sdk-transport';
 import type { Transport } from './transport';
 
@@ -114,9 +114,10 @@ describe('a first disclosure on retry, regenerate or edit needs confirmation (is
     });
   }
 
-  it('a retry of an unanswered first message needs no confirmation (like a first send), but a regenerate of an answered one does', async () => {
+  it('a retry of an unanswered first message needs no confirmation to the provider it was sent to, but a regenerate of an answered one does', async () => {
     const { store, engine, h, transportCalls } = await setup();
-    await store.appendTurn('c1', user('u1', 'Hi'), NOW);
+    // As a send to Anthropic stores it (lastTarget), its answer cut before any ledger record.
+    await store.appendTurn('c1', user('u1', 'Hi'), NOW, { lastTarget: ANTHROPIC });
     await store.appendTurn('c1', answer('a1', 'Cut', 'error'), NOW);
     fake.enqueue('anthropic-messages', { kind: 'text', text: 'Hello.' });
     await h.retryTurn({ conversationId: 'c1', target: ANTHROPIC }, 'extension');
@@ -126,6 +127,89 @@ describe('a first disclosure on retry, regenerate or edit needs confirmation (is
     await expect(h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'confirmation_required' });
     expect(await dump()).toEqual(before);
     expect(await ids(store)).toEqual(['u1', 't1']);
+  });
+});
+
+describe('a retry of an unanswered last message to a provider that never got it (issue 6)', () => {
+  /** A brand-new conversation whose first message went to `sentTo` and whose answer was cut by a worker stop (no ledger record). */
+  const diedOnFirst = async (store: ConversationStore, sentTo: SendTarget) => {
+    await store.appendTurn('c1', user('u1', 'My first message.'), NOW, { lastTarget: sentTo });
+    await store.appendTurn('c1', answer('a1', 'Cut', 'interrupted'), NOW);
+  };
+  const retryPreview = (h: ReturnType<typeof createHandlers>, target: SendTarget) => h.previewSend({ conversationId: 'c1', target, resend: { kind: 'retry' } }, 'extension');
+
+  it('sent to OpenAI, the worker died: Retry with Anthropic asks first (nothing sent or removed); Retry with OpenAI does not', async () => {
+    const { store, engine, h, transportCalls } = await setup();
+    await diedOnFirst(store, OPENAI);
+    const before = await dump();
+    expect((await retryPreview(h, ANTHROPIC)).needsConfirmation).toBe(true);
+    await expect(h.retryTurn({ conversationId: 'c1', target: ANTHROPIC }, 'extension')).rejects.toMatchObject({ code: 'confirmation_required', message: expect.stringContaining('anthropic') });
+    expect(transportCalls).toEqual([]);
+    expect(await dump()).toEqual(before);
+
+    const preview = await retryPreview(h, OPENAI);
+    expect(preview.needsConfirmation).toBe(false);
+    fake.enqueue('openai-responses', { kind: 'text', text: 'Hello.' });
+    await h.retryTurn({ conversationId: 'c1', target: OPENAI }, 'extension');
+    await engine.settled('c1');
+    expect(transportCalls).toEqual(['openai']);
+    expect(posts()[0]!.body).toEqual(preview.body);
+  });
+
+  it('Retry with Anthropic confirmed sends it there, and the ledger then lists Anthropic for that turn', async () => {
+    const { store, engine, h, transportCalls } = await setup();
+    await diedOnFirst(store, OPENAI);
+    fake.enqueue('anthropic-messages', { kind: 'text', text: 'Hello from Claude.' });
+    await h.retryTurn({ conversationId: 'c1', target: ANTHROPIC, confirmedDisclosure: true }, 'extension');
+    await engine.settled('c1');
+    expect(transportCalls).toEqual(['anthropic']);
+    const ledger = await h.listDisclosures({ conversationId: 'c1' }, 'extension');
+    expect(ledger.seenBy.map((s) => s.providerId)).toEqual(['anthropic']);
+    expect(ledger.turns['u1']).toEqual([0]);
+  });
+
+  it('sent to OpenAI and failed (a failed ledger record carries it): Retry with OpenAI goes, with Anthropic asks', async () => {
+    const { store, engine, h, transportCalls } = await setup();
+    fake.enqueue('openai-responses', { kind: 'error', status: 400, body: { error: { message: 'bad request', type: 'invalid_request_error' } } });
+    await h.sendMessage({ conversationId: 'c1', text: 'My first message.', target: OPENAI }, 'extension');
+    await engine.settled('c1');
+    const ledger = await h.listDisclosures({ conversationId: 'c1' }, 'extension');
+    expect(ledger.entries.map((e) => [e.providerId, e.status])).toEqual([['openai', 'failed']]);
+    expect((await store.get('c1')).turns.map((t) => t.status ?? 'complete')).toEqual(['complete', 'error']);
+    transportCalls.length = 0;
+    await expect(h.retryTurn({ conversationId: 'c1', target: ANTHROPIC }, 'extension')).rejects.toMatchObject({ code: 'confirmation_required' });
+    expect((await retryPreview(h, ANTHROPIC)).needsConfirmation).toBe(true);
+    expect((await retryPreview(h, OPENAI)).needsConfirmation).toBe(false);
+    fake.enqueue('openai-responses', { kind: 'text', text: 'Hello.' });
+    await h.retryTurn({ conversationId: 'c1', target: OPENAI }, 'extension');
+    await engine.settled('c1');
+    expect(transportCalls).toEqual(['openai']);
+  });
+
+  it('a captured selection (not written in Baton) is not the person\'s new message: its Retry asks even for the chosen provider', async () => {
+    const { store, h } = await setup();
+    await store.create({ id: 'cap', now: NOW, source: { kind: 'web-selection' }, lastTarget: ANTHROPIC });
+    await store.appendTurn('cap', user('s1', 'Selected text from a page'), NOW);
+    await expect(h.retryTurn({ conversationId: 'cap', target: ANTHROPIC }, 'extension')).rejects.toMatchObject({ code: 'confirmation_required' });
+    expect(posts()).toEqual([]);
+  });
+
+  it('retryNewTurnId: new for a provider whose record carries it, or for the picked provider when no record carries it', () => {
+    const plan = { newTurnId: 'u1' };
+    const openai = { providerId: 'openai', origin: 'https://api.openai.com' };
+    const anthropic = { providerId: 'anthropic', origin: 'https://api.anthropic.com' };
+    const record = (p: typeof openai, turns: string[]) => ({ providerId: p.providerId, endpoint: p.origin, turns: turns.map((id): [string, string] => [id, 'h']) });
+    const picked = { lastTarget: OPENAI };
+    expect(retryNewTurnId({}, openai, [], picked)).toBeUndefined();
+    expect(retryNewTurnId(plan, openai, [], picked)).toBe('u1');
+    expect(retryNewTurnId(plan, anthropic, [], picked)).toBeUndefined();
+    expect(retryNewTurnId(plan, openai, [], { ...picked, source: { kind: 'chatgpt' } })).toBeUndefined();
+    expect(retryNewTurnId(plan, anthropic, [record(anthropic, ['u1'])], picked)).toBe('u1');
+    // Another provider's record carries it: the picked provider is not assumed to have it.
+    expect(retryNewTurnId(plan, openai, [record(anthropic, ['u1'])], picked)).toBeUndefined();
+    // The same provider id at another origin is another provider.
+    expect(retryNewTurnId(plan, anthropic, [record({ ...anthropic, origin: 'https://proxy.example' }, ['u1'])], {})).toBeUndefined();
+    expect(retryNewTurnId(plan, anthropic, [record(anthropic, ['u0'])], {})).toBeUndefined();
   });
 });
 

@@ -27,7 +27,7 @@ import { assertSendable, type Exclusions } from './disclosure-plan';
 import { createCheckpointer } from './checkpoint';
 import { BatonError, toProtocolError } from './errors';
 import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
-import { planResend, refuseUnconfirmed, type Resend } from './resend';
+import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation, type Resend } from './resend';
 import { keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Transport } from './transport';
 
@@ -96,14 +96,15 @@ export class SendEngine {
   /**
    * Persists the user turn and starts the answer; resolves once the user turn is stored (the
    * answer streams on). The request is planned first (issue 6): `exclusions` leave turns or blocks
-   * out; with `confirmed: false`, a first disclosure of the conversation's history to this
-   * provider (id + origin) is refused with `confirmation_required` (undefined: not asked).
+   * out (ids that no longer exist are ignored); unless `confirmed` is `true` or names this provider
+   * (see {@link Confirmation}), a first disclosure of the conversation's history to this provider
+   * (id + origin) is refused with `confirmation_required` (undefined: not asked).
    * `replaceFrom` (edit-and-resend): that stored turn and every later one are removed — only once
    * the send is accepted — and the new user turn takes their place.
    * @throws BatonError (`busy`, `no_key`, `endpoint_not_permitted`, `not_found`, `policy_forbidden`,
    * `context_too_long`, `confirmation_required`, …) before anything is written when the send cannot start.
    */
-  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: boolean; exclusions?: Exclusions; replaceFrom?: string }): Promise<{ userTurnId: string }> {
+  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: Confirmation; exclusions?: Exclusions; replaceFrom?: string }): Promise<{ userTurnId: string }> {
     const { store, clock, newId } = this.deps;
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
     const record = await store.getRecord(input.conversationId);
@@ -142,22 +143,25 @@ export class SendEngine {
   /**
    * Answers again without a new user turn (L2): `retry` (the default) after a failed, interrupted
    * or stopped answer, which is removed; `regenerate` replaces everything after the last user turn.
-   * The turns are removed only once the send is accepted. With `confirmed: false`, a first
-   * disclosure of the conversation to this provider is refused like {@link send} refuses it
-   * (issue 6; a retry's unanswered last user turn counts as new, see `planResend`); undefined: not asked.
+   * The turns are removed only once the send is accepted. A first disclosure of the conversation
+   * to this provider is refused like {@link send} refuses it (issue 6; a retry's unanswered last
+   * user turn counts as new only for a provider that got it or was picked for it, see
+   * `retryNewTurnId`); `confirmed` undefined: not asked.
    * @throws BatonError (`busy`, `not_found`, `bad_request`, `no_key`, `endpoint_not_permitted`,
    * `policy_forbidden`, `context_too_long`, `confirmation_required`, …) before anything is written.
    */
-  async retry(input: { conversationId: string; target: SendTarget; kind?: 'retry' | 'regenerate'; confirmed?: boolean }): Promise<void> {
+  async retry(input: { conversationId: string; target: SendTarget; kind?: 'retry' | 'regenerate'; confirmed?: Confirmation }): Promise<void> {
     const { store, clock } = this.deps;
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
-    if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+    const record = await store.getRecord(input.conversationId);
+    if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
     const stored = await store.toTranscript(input.conversationId);
     if (stored.turns.length === 0) throw new BatonError('bad_request', input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.');
     const connection = await this.connect(input.target);
     const plan = planResend(stored.turns, { kind: input.kind ?? 'retry' });
     if (input.confirmed !== undefined) {
-      const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: plan.kept }, input.target, connection.provider, connection.key, {}, plan.newTurnId);
+      const newTurnId = retryNewTurnId(plan, connection.provider, await this.discloser.store.list(input.conversationId), record);
+      const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: plan.kept }, input.target, connection.provider, connection.key, {}, newTurnId);
       assertSendable(prepared.planned);
       refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }

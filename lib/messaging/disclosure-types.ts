@@ -19,6 +19,18 @@ export const exclusionFields = {
 };
 
 /**
+ * The person's answer to the first-disclosure confirmation, on `sendMessage`, `retryTurn`,
+ * `regenerateTurn` and `editAndResend` (issue 6). `confirmedDisclosure: true` alone confirms for
+ * whatever provider the request goes to (older panels); with `confirmedFor` — the provider id and
+ * endpoint origin the dialog was shown for (`DisclosurePreview.target`) — it authorises only that
+ * provider, so a confirmation shown for A cannot send the conversation to B.
+ */
+export const confirmationFields = {
+  confirmedDisclosure: z.boolean().optional(),
+  confirmedFor: z.strictObject({ providerId: z.string().min(1).max(200), origin: z.string().min(1).max(2_000) }).optional(),
+};
+
+/**
  * A disclosure policy, global or per conversation (lib/context `Policy` without the per-send
  * exclusions, plus `delivery`). `delivery: 'stateful'` (off by default) lets an OpenAI Responses
  * target keep the conversation server-side and receive only new turns.
@@ -104,6 +116,12 @@ export interface DisclosurePreview {
   delivery: { mode: 'snapshot' | 'delta'; detail: string };
   /** True when this provider (id and endpoint origin) has not received this conversation yet. */
   needsConfirmation: boolean;
+  /**
+   * Exclusions of this request that name a turn, or a block index of a turn, that does not exist
+   * in the conversation (any more): they change nothing and a send ignores them too. Absent when
+   * every exclusion names something that exists.
+   */
+  unknownExclusions?: UnknownExclusions;
   /** The exact JSON body that would be sent (never a key). */
   body: Record<string, unknown>;
   /**
@@ -147,6 +165,12 @@ export interface CountTokensResult {
   countedTurns: number;
   /** The preview for the same inputs, now calibrated (`estimateSource: 'provider-count'`). */
   preview: DisclosurePreview;
+}
+
+/** Left-out turn ids and block refs that name nothing in the conversation (see {@link DisclosurePreview}). */
+export interface UnknownExclusions {
+  turns: string[];
+  blocks: { turn: string; index: number }[];
 }
 
 /** One ledger entry as listed (delivery receipts are internal and never listed). */

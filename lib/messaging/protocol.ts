@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { type turnSchema, type wireApiSchema } from '../transcript/schema';
-import { disclosurePolicySchema, exclusionFields, type CountTokensResult, type DisclosureLedger, type DisclosurePolicy, type DisclosurePreview } from './disclosure-types';
+import { confirmationFields, disclosurePolicySchema, exclusionFields, type CountTokensResult, type DisclosureLedger, type DisclosurePolicy, type DisclosurePreview } from './disclosure-types';
 import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
@@ -110,7 +110,7 @@ export const REQUESTS = {
       attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
       target: sendTargetSchema,
       /** The person confirmed disclosing this conversation to a provider that has not received it (issue 6). */
-      confirmedDisclosure: z.boolean().optional(),
+      ...confirmationFields,
       ...exclusionFields,
     }),
     from: ['extension'],
@@ -132,7 +132,7 @@ export const REQUESTS = {
   /** Replaces the global policy, or with `conversationId` that conversation's. */
   setDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional(), policy: disclosurePolicySchema }), from: ['extension'] },
   /** Sends the conversation again after a failed, interrupted or stopped answer, without a new user turn (L2). */
-  retryTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, confirmedDisclosure: z.boolean().optional() }), from: ['extension'] },
+  retryTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }), from: ['extension'] },
   stopGeneration: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
   getSettings: { input: empty, from: ['extension'] },
   setDefaultTarget: { input: z.strictObject({ target: sendTargetSchema }), from: ['extension'] },
@@ -152,13 +152,13 @@ export const REQUESTS = {
    * Like `sendMessage`, `retryTurn`, `regenerateTurn` and `editAndResend` refuse a first disclosure
    * to a provider with `confirmation_required` unless `confirmedDisclosure` is true (issue 6).
    */
-  regenerateTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, confirmedDisclosure: z.boolean().optional() }), from: ['extension'] },
+  regenerateTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }), from: ['extension'] },
   /**
    * Replaces the last user turn (and every turn after it) with `text` and sends it; the original
    * turn's attached images and documents are sent again.
    */
   editAndResend: {
-    input: z.strictObject({ conversationId: id, turnId: id, text: z.string().max(LIMITS.messageText), target: sendTargetSchema, confirmedDisclosure: z.boolean().optional() }),
+    input: z.strictObject({ conversationId: id, turnId: id, text: z.string().max(LIMITS.messageText), target: sendTargetSchema, ...confirmationFields }),
     from: ['extension'],
   },
   pinConversation: { input: z.strictObject({ id, pinned: z.boolean() }), from: ['extension'] },

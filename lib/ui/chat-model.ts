@@ -4,82 +4,17 @@
  * follow" 4) and reloads everything after the events port reconnects (L2).
  */
 import type { Connector } from '../messaging/client';
-import type { BackgroundEvent, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
+import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
-import type { PendingAttachment } from './attachments';
+import { reduceEvent } from './chat-events';
+import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type RefusedSend, type ResendExtras, type SendExtras } from './chat-state';
 import { Store } from './store';
-import { applyTextDelta, sortNewestFirst, upsertMeta, upsertTurn } from './turns';
+import { sortNewestFirst, upsertMeta } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
 import { joinTurns, TURN_WINDOW, windowLimit } from './turn-window';
-import { isConfirmationRequired, previewResend, type PendingResend, type ResendAction } from './resend-confirm';
+import { isConfirmationRequired, previewResend, type ResendAction } from './resend-confirm';
 
-export interface ChatState {
-  conversations: ConversationMeta[];
-  /** The open conversation; undefined for a new chat not yet sent. */
-  currentId: string | undefined;
-  /** The shown window of the open conversation's turns: its newest, plus older pages loaded on request (issue 9). */
-  turns: Turn[];
-  /** Older turns exist before `turns[0]` ("Show earlier turns"). */
-  hasEarlier: boolean;
-  /** An older page is being loaded. */
-  loadingEarlier: boolean;
-  /** With `hasEarlier`: the conversation's first turn (not in `turns`), for its capture notice. */
-  firstTurn?: Turn | undefined;
-  /** An answer is in flight in the open conversation. */
-  busy: boolean;
-  phase: 'idle' | 'sending' | 'streaming' | 'retrying';
-  /** Seconds until the background retries (while `phase === 'retrying'`). */
-  retryInSec?: number;
-  /** The last answer's failure as the background reported it (richer than `turn.error`); cleared by the next send. */
-  answerError?: ProtocolError;
-  /** A request that failed before anything was stored; the draft is kept (D2). */
-  error?: ProtocolError;
-  /** A Retry, Regenerate or Edit-and-resend waiting for the first-disclosure confirmation (issue 6). */
-  pendingResend?: PendingResend | undefined;
-  settings?: Settings;
-  /** Providers usable for a send: with a key bound to their origin, or a local endpoint. */
-  providers: ProviderStatus[];
-  /** Where the next send goes; `providerId` is '' when no provider is configured. */
-  target: { providerId: string; model: string; thinking?: boolean };
-  /** Model lists per provider, cached in memory for the page's life. */
-  models: Record<string, ModelOption[]>;
-  draft: string;
-  /** Files attached to the draft (sent with it). */
-  attachments: PendingAttachment[];
-  loading: boolean;
-}
-
-const initial: ChatState = {
-  conversations: [],
-  currentId: undefined,
-  turns: [],
-  hasEarlier: false,
-  loadingEarlier: false,
-  busy: false,
-  phase: 'idle',
-  providers: [],
-  target: { providerId: '', model: '' },
-  models: {},
-  draft: '',
-  attachments: [],
-  loading: true,
-};
-
-/** The disclosure choices a send may carry (issue 6; see `sendMessage` in the protocol). */
-export interface SendExtras {
-  confirmedDisclosure?: boolean;
-  excludeTurns?: string[];
-  excludeBlocks?: { turn: string; index: number }[];
-}
-
-/** Only the extras that say something, so a plain send's payload stays as it was. */
-function extrasOf(x: SendExtras): SendExtras {
-  return {
-    ...(x.confirmedDisclosure ? { confirmedDisclosure: true } : {}),
-    ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
-    ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
-  };
-}
+export type { ChatState, RefusedSend, ResendExtras, SendExtras } from './chat-state';
 
 export class ChatModel extends Store<ChatState> {
   private unsubscribe: (() => void) | undefined;
@@ -94,7 +29,7 @@ export class ChatModel extends Store<ChatState> {
     protected readonly connector: Connector,
     private readonly stateTimeoutMs = 4000,
   ) {
-    super(initial);
+    super(INITIAL_CHAT_STATE);
   }
 
   /** Subscribes to background events and loads the initial state. Returns `dispose`. */
@@ -262,28 +197,33 @@ export class ChatModel extends Store<ChatState> {
   /**
    * Sends the draft (creating the conversation first for a new chat). Returns whether it was accepted.
    * `extra`: the disclosure choices for this send (issue 6): a confirmed first disclosure, turns or blocks left out.
+   * `askToConfirm`: when the background refuses the send with `confirmation_required` (the panel's
+   * preview was stale or missing, or the confirmation named another provider), called with that
+   * send; when it resolves true (it opened the confirmation), no error is shown and the draft stays.
    */
-  async send(extra: SendExtras = {}): Promise<boolean> {
+  async send(extra: SendExtras = {}, askToConfirm?: (refused: RefusedSend) => Promise<boolean>): Promise<boolean> {
     const text = this.state.draft;
     const pending = this.state.attachments;
     const target = this.sendTarget();
     if ((!text.trim() && pending.length === 0) || !target || this.state.busy || this.sendBlocked()) return false;
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
+    const attachments = pending.map(({ id: _id, bytes: _bytes, ...a }) => a);
+    let id = this.state.currentId;
     try {
-      let id = this.state.currentId;
       if (!id) {
         const meta = await this.connector.request('createConversation', { target });
         id = meta.id;
         this.set((s) => ({ currentId: meta.id, turns: [], conversations: upsertMeta(s.conversations, meta) }));
       }
-      const attachments = pending.map(({ id: _id, bytes: _bytes, ...a }) => a);
       const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target, ...(attachments.length ? { attachments } : {}), ...extrasOf(extra) });
       this.set((s) => ({ draft: s.draft === text ? '' : s.draft, attachments: s.attachments === pending ? [] : s.attachments }));
       // The user turn normally arrives as an event first; if it was missed, load it.
       if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId)) await this.open(id, { keepTarget: true });
       return true;
     } catch (e) {
-      this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+      // Issue 6: nothing was stored; ask (like Retry, Regenerate and Edit do) instead of showing an error.
+      if (askToConfirm && id && isConfirmationRequired(e) && (await askToConfirm({ conversationId: id, target, text, attachments }))) this.set({ busy: false, phase: 'idle' });
+      else this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
       return false;
     }
   }
@@ -297,7 +237,7 @@ export class ChatModel extends Store<ChatState> {
    * Answers again after a failed, interrupted or stopped answer, without a new user turn (L2).
    * A first disclosure to the target opens the confirmation (`pendingResend`, issue 6).
    */
-  async retry(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
+  async retry(extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
@@ -317,8 +257,9 @@ export class ChatModel extends Store<ChatState> {
    * When `e` is a `confirmation_required` refusal of an unconfirmed `action`, opens the
    * confirmation with the action's preview and returns true; otherwise false (show the error).
    */
-  protected async askToConfirm(e: unknown, conversationId: string, target: SendTarget, action: ResendAction, extra: Pick<SendExtras, 'confirmedDisclosure'>): Promise<boolean> {
-    if (extra.confirmedDisclosure || !isConfirmationRequired(e)) return false;
+  protected async askToConfirm(e: unknown, conversationId: string, target: SendTarget, action: ResendAction, extra: ResendExtras): Promise<boolean> {
+    // A confirmation named for one provider refused (the target's provider or origin changed): ask again for this one.
+    if ((extra.confirmedDisclosure && !extra.confirmedFor) || !isConfirmationRequired(e)) return false;
     const preview = await previewResend(this.connector, conversationId, target, action);
     if (!preview) return false;
     this.set({ busy: false, phase: 'idle', pendingResend: { conversationId, target, action, preview } });
@@ -346,44 +287,11 @@ export class ChatModel extends Store<ChatState> {
     }
   }
 
-  /** Applies one background event. */
+  /** Applies one background event (see {@link reduceEvent}). */
   onEvent(e: BackgroundEvent): void {
-    switch (e.type) {
-      case 'turnUpdated':
-        if (e.conversationId !== this.state.currentId) return;
-        this.set((s) => {
-          const streaming = e.turn.role === 'assistant' && e.turn.status === 'streaming';
-          return { turns: upsertTurn(s.turns, e.turn), ...(streaming ? { busy: true, phase: e.turn.blocks.length ? 'streaming' : s.phase === 'idle' ? 'sending' : s.phase } : {}) };
-        });
-        return;
-      case 'textDelta':
-        if (e.conversationId !== this.state.currentId) return;
-        this.set((s) => ({ turns: applyTextDelta(s.turns, e), phase: 'streaming' }));
-        return;
-      case 'conversationUpdated':
-        this.set((s) => ({ conversations: upsertMeta(s.conversations, e.meta) }));
-        return;
-      case 'conversationDeleted':
-        this.set((s) => ({ conversations: s.conversations.filter((c) => c.id !== e.id) }));
-        if (this.state.currentId === e.id) this.newChat();
-        return;
-      case 'sendStateChanged':
-        if (e.conversationId !== this.state.currentId) return;
-        this.set({
-          busy: e.state !== 'idle',
-          phase: e.state,
-          retryInSec: e.retryInSec,
-          ...(e.error ? { answerError: e.error } : {}),
-        });
-        return;
-      case 'captureReady':
-        if (e.conversationId) void this.open(e.conversationId);
-        else if (e.error) this.set({ error: e.error });
-        return;
-      default: {
-        const _exhaustive: never = e;
-        return _exhaustive;
-      }
-    }
+    const effect = reduceEvent(this.state, e);
+    if (effect.patch) this.set(effect.patch);
+    if (effect.newChat) this.newChat();
+    if (effect.open) void this.open(effect.open);
   }
 }

@@ -11,7 +11,8 @@
 import type { BackgroundEvent, ConversationMeta, ModelCapabilities } from '../messaging/protocol';
 import type { OnDeviceAvailability } from './on-device';
 import { attachmentVerdict, MAX_ATTACHMENTS, readAttachment, type AttachmentVerdict } from './attachments';
-import { ChatModel, type SendExtras } from './chat-model';
+import { ChatModel, type ResendExtras } from './chat-model';
+import { extrasOf } from './chat-state';
 import { toProtocolError } from './targets';
 import { Store } from './store';
 import { upsertMeta } from './turns';
@@ -149,7 +150,7 @@ export class PanelModel extends ChatModel {
   // ---- Regenerate and edit
 
   /** Replaces the last complete answer with a new one from the current target (a first disclosure asks first, issue 6). */
-  async regenerate(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
+  async regenerate(extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
@@ -158,7 +159,7 @@ export class PanelModel extends ChatModel {
     const removed = new Set(this.state.turns.slice(lastUser + 1).map((t) => t.id));
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
-      await this.connector.request('regenerateTurn', { conversationId: id, target, ...(extra.confirmedDisclosure ? { confirmedDisclosure: true } : {}) });
+      await this.connector.request('regenerateTurn', { conversationId: id, target, ...extrasOf(extra) });
       if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
     } catch (e) {
       if (!(await this.askToConfirm(e, id, target, { kind: 'regenerate' }, extra))) this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
@@ -166,7 +167,7 @@ export class PanelModel extends ChatModel {
   }
 
   /** Replaces the last user message (and the answers after it) with `text`, and sends it (a first disclosure asks first, issue 6). */
-  async editResend(turnId: string, text: string, extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
+  async editResend(turnId: string, text: string, extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
@@ -175,7 +176,7 @@ export class PanelModel extends ChatModel {
     const removed = new Set(this.state.turns.slice(at).map((t) => t.id));
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
-      await this.connector.request('editAndResend', { conversationId: id, turnId, text, target, ...(extra.confirmedDisclosure ? { confirmedDisclosure: true } : {}) });
+      await this.connector.request('editAndResend', { conversationId: id, turnId, text, target, ...extrasOf(extra) });
       if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
     } catch (e) {
       if (await this.askToConfirm(e, id, target, { kind: 'edit', turnId, text }, extra)) return;
@@ -184,14 +185,17 @@ export class PanelModel extends ChatModel {
     }
   }
 
-  /** Confirm in the dialog of a refused Retry, Regenerate or Edit: the same action again, with `confirmedDisclosure: true`. */
+  /**
+   * Confirm in the dialog of a refused Retry, Regenerate or Edit: the same action again, with
+   * `confirmedDisclosure: true` for the provider the dialog showed (`confirmedFor`, issue 6).
+   */
   async confirmResend(): Promise<void> {
     const p = this.state.pendingResend;
     this.set({ pendingResend: undefined });
     // The dialog is modal; should the conversation or target have changed anyway, nothing is sent.
     const t = this.sendTarget();
     if (!p || p.conversationId !== this.state.currentId || !t || JSON.stringify(t) !== JSON.stringify(p.target)) return;
-    const confirmed = { confirmedDisclosure: true };
+    const confirmed: ResendExtras = { confirmedDisclosure: true, confirmedFor: { providerId: p.preview.target.providerId, origin: p.preview.target.origin } };
     if (p.action.kind === 'retry') await this.retry(confirmed);
     else if (p.action.kind === 'regenerate') await this.regenerate(confirmed);
     else await this.editResend(p.action.turnId, p.action.text, confirmed);

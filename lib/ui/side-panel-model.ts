@@ -9,7 +9,7 @@ import type { Connector } from '../messaging/client';
 import type { OnDeviceStart, ProtocolError } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { ON_DEVICE_ID, ON_DEVICE_MODEL, ON_DEVICE_PROVIDER, onDeviceAvailability, onDeviceUsable, promptApi, streamOnDevice, type PromptApi } from './on-device';
-import type { SendExtras } from './chat-model';
+import type { RefusedSend, ResendExtras, SendExtras } from './chat-model';
 import { PanelModel } from './panel-model';
 import { toProtocolError } from './targets';
 import { upsertMeta, upsertTurn } from './turns';
@@ -60,8 +60,8 @@ export class SidePanelModel extends PanelModel {
     if (!this.extras.state.caps[key]) this.extras.update({ caps: { ...this.extras.state.caps, [key]: { vision: false, pdf: false, contextWindow: 6144, known: true } } });
   }
 
-  override async send(extra: SendExtras = {}): Promise<boolean> {
-    return this.onDeviceTarget() ? this.sendOnDevice() : super.send(extra);
+  override async send(extra: SendExtras = {}, askToConfirm?: (refused: RefusedSend) => Promise<boolean>): Promise<boolean> {
+    return this.onDeviceTarget() ? this.sendOnDevice() : super.send(extra, askToConfirm);
   }
 
   override async stop(): Promise<void> {
@@ -69,17 +69,17 @@ export class SidePanelModel extends PanelModel {
     else await super.stop();
   }
 
-  override async retry(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
+  override async retry(extra: ResendExtras = {}): Promise<void> {
     if (this.onDeviceTarget()) return this.notOnDevice('Retry');
     return super.retry(extra);
   }
 
-  override async regenerate(extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
+  override async regenerate(extra: ResendExtras = {}): Promise<void> {
     if (this.onDeviceTarget()) return this.notOnDevice('Regenerate');
     return super.regenerate(extra);
   }
 
-  override async editResend(turnId: string, text: string, extra: Pick<SendExtras, 'confirmedDisclosure'> = {}): Promise<void> {
+  override async editResend(turnId: string, text: string, extra: ResendExtras = {}): Promise<void> {
     if (this.onDeviceTarget()) return this.notOnDevice('Edit and resend');
     return super.editResend(turnId, text, extra);
   }

@@ -16,6 +16,7 @@ import { BatonError } from '../background/errors';
 import { tx, type BatonDb, type SealedVaultRecord, type VaultRecord } from '../store/db';
 import { deriveKeyBytes, fromBase64, fromUtf8, importVaultKey, open, PBKDF2_ITERATIONS, randomBytes, SALT_BYTES, seal, toBase64, utf8, type KdfParams, type Sealed } from './crypto';
 import { memorySession, type SessionSecretStore } from './session';
+import { forgetKey, rememberKey, restoreKey } from './session-key';
 
 /** At most the last 4 characters, e.g. `••••7f3a` (S5). Keys of 8 characters or fewer show no characters. */
 export function maskKey(secret: string): string {
@@ -24,7 +25,6 @@ export function maskKey(secret: string): string {
 
 /** `settings` record keys the vault owns. */
 const META_KEY = 'vault';
-const SESSION_KEY = 'vaultSession';
 /** Known plaintext sealed with the vault key, so a wrong passphrase is detected without touching a key record. */
 const CHECK_PLAIN = 'baton-vault-check-v1';
 
@@ -34,10 +34,6 @@ interface VaultMeta {
   kdf: KdfParams;
   salt: string;
   check: Sealed;
-}
-/** The derived key bytes sealed under the session secret (`settings` → `vaultSession`). */
-interface SessionRecord extends Sealed {
-  id: string;
 }
 
 /** Whether a passphrase is set, and whether the vault is locked. */
@@ -191,8 +187,7 @@ export class Vault {
   private async lockNow(): Promise<void> {
     this.key = undefined;
     this.keySession = undefined;
-    await this.session.clear();
-    await tx(this.db, ['settings'], 'readwrite', async (t) => void (await t.objectStore('settings').delete(SESSION_KEY)), 'strict');
+    await forgetKey(this.db, this.session);
   }
 
   /** Stores every key in plain form again and forgets the passphrase. @throws BatonError('locked') for a wrong passphrase. */
@@ -242,54 +237,26 @@ export class Vault {
     return { key, raw };
   }
 
-  /** Keeps `key` in memory and seals its bytes under a fresh session secret, then zeroes them. */
+  /** Keeps `key` in memory and seals its bytes under a fresh session secret, then zeroes them (`rememberKey`). */
   private async remember(key: CryptoKey, raw: Uint8Array<ArrayBuffer>): Promise<void> {
-    const id = toBase64(randomBytes(9));
-    const secret = randomBytes(32);
-    try {
-      const sealed = await seal(await importVaultKey(secret), raw, `${SESSION_KEY}|${id}`);
-      await tx(this.db, ['settings'], 'readwrite', async (t) => void (await t.objectStore('settings').put({ key: SESSION_KEY, value: { id, ...sealed } satisfies SessionRecord })), 'strict');
-      await this.session.set(JSON.stringify({ id, secret: toBase64(secret) }));
-    } finally {
-      raw.fill(0);
-      secret.fill(0);
-    }
-    this.key = key;
-    this.keySession = id;
+    const held = await rememberKey(this.db, this.session, key, raw);
+    this.key = held.key;
+    this.keySession = held.id;
   }
 
-  /**
-   * The vault key if unlocked: the one in memory while the session secret that goes with it is
-   * still there, else restored from the session secret (a worker restart), else undefined.
-   */
+  /** The vault key if unlocked, else undefined (`restoreKey`: after a worker restart, from the session secret). */
   private async currentKey(): Promise<CryptoKey | undefined> {
-    const stored = await this.session.get();
-    let parsed: { id: string; secret: string } | undefined;
-    try {
-      parsed = stored ? (JSON.parse(stored) as { id: string; secret: string }) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed) {
+    const held = await restoreKey(this.db, this.session, this.key && this.keySession !== undefined ? { key: this.key, id: this.keySession } : undefined);
+    if (held === null) {
       this.key = undefined;
       this.keySession = undefined;
       return undefined;
     }
-    if (this.key && this.keySession === parsed.id) return this.key;
-    const rec = (await this.db.get('settings', SESSION_KEY))?.value as SessionRecord | undefined;
-    if (!rec || rec.id !== parsed.id) return undefined;
-    const secret = fromBase64(parsed.secret);
-    try {
-      const raw = await open(await importVaultKey(secret), rec, `${SESSION_KEY}|${rec.id}`);
-      this.key = await importVaultKey(raw);
-      raw.fill(0);
-      this.keySession = parsed.id;
-      return this.key;
-    } catch {
-      return undefined;
-    } finally {
-      secret.fill(0);
+    if (held) {
+      this.key = held.key;
+      this.keySession = held.id;
     }
+    return held?.key;
   }
 
   private async secretOf(rec: VaultRecord, key: CryptoKey | undefined): Promise<string> {

@@ -1,0 +1,93 @@
+/**
+ * The side panel's chat state (`ChatModel`'s snapshot) and the disclosure choices a send may
+ * carry (issue 6). Types and constants only, so the model and its helpers share one definition.
+ */
+import type { Attachment, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
+import type { Turn } from '../transcript/schema';
+import type { PendingAttachment } from './attachments';
+import type { PendingResend } from './resend-confirm';
+
+export interface ChatState {
+  conversations: ConversationMeta[];
+  /** The open conversation; undefined for a new chat not yet sent. */
+  currentId: string | undefined;
+  /** The shown window of the open conversation's turns: its newest, plus older pages loaded on request (issue 9). */
+  turns: Turn[];
+  /** Older turns exist before `turns[0]` ("Show earlier turns"). */
+  hasEarlier: boolean;
+  /** An older page is being loaded. */
+  loadingEarlier: boolean;
+  /** With `hasEarlier`: the conversation's first turn (not in `turns`), for its capture notice. */
+  firstTurn?: Turn | undefined;
+  /** An answer is in flight in the open conversation. */
+  busy: boolean;
+  phase: 'idle' | 'sending' | 'streaming' | 'retrying';
+  /** Seconds until the background retries (while `phase === 'retrying'`). */
+  retryInSec?: number;
+  /** The last answer's failure as the background reported it (richer than `turn.error`); cleared by the next send. */
+  answerError?: ProtocolError;
+  /** A request that failed before anything was stored; the draft is kept (D2). */
+  error?: ProtocolError;
+  /** A Retry, Regenerate or Edit-and-resend waiting for the first-disclosure confirmation (issue 6). */
+  pendingResend?: PendingResend | undefined;
+  settings?: Settings;
+  /** Providers usable for a send: with a key bound to their origin, or a local endpoint. */
+  providers: ProviderStatus[];
+  /** Where the next send goes; `providerId` is '' when no provider is configured. */
+  target: { providerId: string; model: string; thinking?: boolean };
+  /** Model lists per provider, cached in memory for the page's life. */
+  models: Record<string, ModelOption[]>;
+  draft: string;
+  /** Files attached to the draft (sent with it). */
+  attachments: PendingAttachment[];
+  loading: boolean;
+}
+
+/** The state before anything is loaded. */
+export const INITIAL_CHAT_STATE: ChatState = {
+  conversations: [],
+  currentId: undefined,
+  turns: [],
+  hasEarlier: false,
+  loadingEarlier: false,
+  busy: false,
+  phase: 'idle',
+  providers: [],
+  target: { providerId: '', model: '' },
+  models: {},
+  draft: '',
+  attachments: [],
+  loading: true,
+};
+
+/** The disclosure choices a send may carry (issue 6; see `sendMessage` in the protocol). */
+export interface SendExtras {
+  confirmedDisclosure?: boolean;
+  /** With `confirmedDisclosure`: the provider id + endpoint origin the confirmation was shown for (it authorises that provider only). */
+  confirmedFor?: { providerId: string; origin: string };
+  excludeTurns?: string[];
+  excludeBlocks?: { turn: string; index: number }[];
+}
+
+/** The disclosure choices of a Retry, Regenerate or Edit-and-resend: only the confirmation. */
+export type ResendExtras = Pick<SendExtras, 'confirmedDisclosure' | 'confirmedFor'>;
+
+/** Only the extras that say something, so a plain send's payload stays as it was. */
+export function extrasOf(x: SendExtras): SendExtras {
+  return {
+    ...(x.confirmedDisclosure ? { confirmedDisclosure: true, ...(x.confirmedFor ? { confirmedFor: x.confirmedFor } : {}) } : {}),
+    ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
+    ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
+  };
+}
+
+/**
+ * A composer send the background refused with `confirmation_required` (issue 6): exactly what was
+ * asked, so the confirmation can show the preview of that send. `attachments` as sent (wire form).
+ */
+export interface RefusedSend {
+  conversationId: string;
+  target: SendTarget;
+  text: string;
+  attachments: Attachment[];
+}
