@@ -12,8 +12,8 @@ const meta = (id: string, title: string, minute: number, extra: Partial<Conversa
   return { id, title, createdAt: at, updatedAt: at, turnCount: 2, preview: `preview of ${title}`, ...extra };
 };
 
-const titles = (c: HTMLElement) => [...c.querySelectorAll('li[data-conversation-id] .conversation-title')].map((e) => e.textContent);
-const current = (c: HTMLElement) => [...c.querySelectorAll('button[aria-current="true"]')].map((b) => b.closest('li')?.getAttribute('data-conversation-id'));
+const titles = (c: Element) => [...c.querySelectorAll('li[data-conversation-id] .conversation-title')].map((e) => e.textContent);
+const current = (c: Element) => [...c.querySelectorAll('button[aria-current="true"]')].map((b) => b.closest('li')?.getAttribute('data-conversation-id'));
 
 // Issue 9: the list and its rows are memoised; these check that no memo ever shows a stale row.
 describe('ConversationList (memoised rows)', () => {
