@@ -96,7 +96,7 @@ export async function previewSend(
   let stored: Transcript;
   if (input.conversationId) {
     if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
-    stored = await store.toTranscript(input.conversationId);
+    stored = await store.cachedTranscript(input.conversationId);
   } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
   let attachments = input.attachments ?? [];
   let newTurnId: string | undefined;

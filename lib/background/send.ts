@@ -114,7 +114,7 @@ export class SendEngine {
     const now = new Date(clock.now()).toISOString();
     const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
     const exclusions = input.exclusions ?? {};
-    const stored = await store.toTranscript(input.conversationId);
+    const stored = await store.cachedTranscript(input.conversationId);
     const kept = input.replaceFrom ? planResend(stored.turns, { kind: 'edit', turnId: input.replaceFrom }).kept : stored.turns;
     const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...kept, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
     assertSendable(prepared.planned);
@@ -152,7 +152,7 @@ export class SendEngine {
     const { store, clock } = this.deps;
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
     if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
-    const stored = await store.toTranscript(input.conversationId);
+    const stored = await store.cachedTranscript(input.conversationId);
     if (stored.turns.length === 0) throw new BatonError('bad_request', input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.');
     const connection = await this.connect(input.target);
     const plan = planResend(stored.turns, { kind: input.kind ?? 'retry' });
@@ -212,7 +212,7 @@ export class SendEngine {
     broadcast({ type: 'turnUpdated', conversationId, turn: placeholder });
     broadcast({ type: 'sendStateChanged', conversationId, state: 'sending' });
 
-    const transcript = await store.toTranscript(conversationId);
+    const transcript = await store.cachedTranscript(conversationId);
     const history: Transcript = { ...transcript, turns: transcript.turns.filter((t) => t.id !== turnId) };
     let stripOpaque = false;
     let assembler: StreamAssembler | undefined;
