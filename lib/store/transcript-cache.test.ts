@@ -97,6 +97,34 @@ describe('ConversationStore.cachedTranscript', () => {
     expect(texts((await s.cachedTranscript('c1')).turns)).toEqual(['u1:first', 'u2:second', 'a2:two', 'u3:third', 'u4:fourth']);
   });
 
+  it('keeps a few conversations: an append to one leaves the others served, any other write re-reads them, the oldest is evicted', async () => {
+    const s = await store();
+    for (const id of ['c2', 'c3', 'c4']) {
+      await s.create({ id, now: T0 });
+      await s.appendTurn(id, user(`${id}-u`, id), T0);
+    }
+    const c1 = await s.cachedTranscript('c1');
+    const c2 = await s.cachedTranscript('c2');
+    await s.appendTurn('c1', user('u3', 'third'), T0);
+    expect(await s.cachedTranscript('c2')).toBe(c2);
+    expect(texts((await s.cachedTranscript('c1')).turns)).toHaveLength(5);
+    await s.update('c3', { title: 'Another one renamed' });
+    const c2Again = await s.cachedTranscript('c2');
+    expect(c2Again).not.toBe(c2);
+    expect(c2Again).toEqual(c2);
+    // c1, c2, c3, c4 fit (CACHE_LIMITS.conversations = 4); a fifth evicts the least recently used (c1).
+    await s.create({ id: 'c5', now: T0 });
+    const c1Now = await s.cachedTranscript('c1');
+    await s.cachedTranscript('c3');
+    await s.cachedTranscript('c4');
+    await s.cachedTranscript('c2');
+    await s.cachedTranscript('c5');
+    const c1Later = await s.cachedTranscript('c1');
+    expect(c1Later).not.toBe(c1Now);
+    expect(c1Later).toEqual(c1Now);
+    expect(c1).not.toBe(c1Now);
+  });
+
   it('a failed write leaves nothing stale behind', async () => {
     const s = await store();
     const cached = await s.cachedTranscript('c1');

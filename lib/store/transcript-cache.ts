@@ -1,5 +1,5 @@
 /**
- * The last conversation read whole, kept in the background between requests (issue 9, issue 6:
+ * The last conversations read whole, kept in the background between requests (issue 9, issue 6:
  * the disclosure preview re-plans the open conversation after every change of the draft; reading
  * 10,000 turns from IndexedDB took seconds each time, see bench/README.md).
  *
@@ -23,9 +23,13 @@ interface Entry {
   transcript: Transcript;
 }
 
-/** One conversation's transcript, valid while nothing was written (see the module comment). */
+/** Conversations kept at most, and turns kept at most over all of them (the newest entry is always kept). */
+export const CACHE_LIMITS = { conversations: 4, turns: 20_000 } as const;
+
+/** The last conversations read whole, valid while nothing was written (see the module comment). */
 export class TranscriptCache {
-  private entry: Entry | undefined;
+  /** Least recently used first. */
+  private entries: Entry[] = [];
   private pending: { id: string; generation: number; promise: Promise<Transcript> } | undefined;
 
   /**
@@ -35,13 +39,16 @@ export class TranscriptCache {
    */
   async get(id: string, read: () => Promise<Transcript>): Promise<Transcript> {
     const generation = writeGeneration();
-    const e = this.entry;
-    if (e && e.id === id && e.generation === generation) return e.transcript;
+    const e = this.entries.find((x) => x.id === id);
+    if (e && e.generation === generation) {
+      this.keep(e);
+      return e.transcript;
+    }
     const p = this.pending;
     if (p && p.id === id && p.generation === generation) return p.promise;
     const promise = read().then((t) => {
       const frozen = deepFreeze(t);
-      if (writeGeneration() === generation) this.entry = { id, generation, transcript: frozen };
+      if (writeGeneration() === generation) this.keep({ id, generation, transcript: frozen });
       return frozen;
     });
     this.pending = { id, generation, promise };
@@ -53,27 +60,44 @@ export class TranscriptCache {
   }
 
   /**
-   * Runs `write` — which must start exactly one {@link tx} over conversations or turns before its
-   * first await (every store method does) — and then, when the cache holds conversation `id` and
-   * no other write interleaved, replaces the entry by `patch(transcript, result)`; otherwise (or
-   * when `patch` returns undefined) the entry is simply no longer valid.
-   * @throws whatever `write` throws (the entry is then invalid, as the generation moved).
+   * Runs `write` — which must start exactly one {@link tx} before its first await, over
+   * conversation `id` alone (every store method that passes a patch does) — and then, when no
+   * other write interleaved, replaces the entry of `id` by `patch(transcript, result)` (dropped
+   * when `patch` returns undefined) and keeps the other entries valid; otherwise every entry is
+   * simply no longer valid.
+   * @throws whatever `write` throws (the entries are then invalid, as the generation moved).
    */
   async write<R>(id: string, write: () => Promise<R>, patch: (t: Transcript, result: R) => Transcript | undefined): Promise<R> {
     const before = writeGeneration();
     const result = await write();
-    const e = this.entry;
     // `tx` bumps the generation once when it starts and once when it ends.
-    if (e && e.id === id && e.generation === before && writeGeneration() === before + 2) {
-      const next = patch(e.transcript, result);
-      this.entry = next ? { id, generation: before + 2, transcript: deepFreeze(next) } : undefined;
+    const after = before + 2;
+    if (writeGeneration() !== after) return result;
+    const kept: Entry[] = [];
+    for (const e of this.entries) {
+      if (e.generation !== before) continue;
+      if (e.id !== id) kept.push({ ...e, generation: after });
+      else {
+        const next = patch(e.transcript, result);
+        if (next) kept.push({ id, generation: after, transcript: deepFreeze(next) });
+      }
     }
+    this.entries = kept;
     return result;
   }
 
-  /** Forgets the entry (e.g. to bound memory). */
+  /** Forgets every entry. */
   clear(): void {
-    this.entry = undefined;
+    this.entries = [];
+  }
+
+  /** Makes `e` the most recent entry (replacing one of the same id), then evicts beyond {@link CACHE_LIMITS}. */
+  private keep(e: Entry): void {
+    const rest = this.entries.filter((x) => x.id !== e.id);
+    rest.push(e);
+    let turns = rest.reduce((n, x) => n + x.transcript.turns.length, 0);
+    while (rest.length > 1 && (rest.length > CACHE_LIMITS.conversations || turns > CACHE_LIMITS.turns)) turns -= rest.shift()!.transcript.turns.length;
+    this.entries = rest;
   }
 }
 
