@@ -31,6 +31,8 @@ export interface DisclosureBarProps {
   /** The conversation's stored policy and its writer ("This conversation"); undefined: not offered. */
   policy?: DisclosurePolicy | undefined;
   onPolicy?: ((policy: DisclosurePolicy) => Promise<void>) | undefined;
+  /** Called when the line expands or collapses (issue 9: the details are asked for only when shown). */
+  onExpand?: ((open: boolean) => void) | undefined;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
@@ -51,7 +53,10 @@ export function DisclosureBar(p: DisclosureBarProps) {
         aria-expanded={open ? 'true' : 'false'}
         aria-controls="baton-disclosure-details"
         title="What this send discloses: show the details"
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          setOpen(!open);
+          p.onExpand?.(!open);
+        }}
       >
         <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
         <span data-disclosure-summary="">{line}</span>
@@ -63,11 +68,17 @@ export function DisclosureBar(p: DisclosureBarProps) {
             Window {preview.contextWindow.toLocaleString('en')} tokens, {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
             {preview.notFit ? `. ${preview.notFit}` : ''}.
           </p>
-          <ul class="disclosure-turns" aria-label="Turns in this send">
-            {preview.perTurn.map((t, i) => (
-              <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
-            ))}
-          </ul>
+          {preview.summaryOnly ? (
+            <p class="hint" role="status">
+              Loading the turns…
+            </p>
+          ) : (
+            <ul class="disclosure-turns" aria-label="Turns in this send">
+              {preview.perTurn.map((t, i) => (
+                <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
+              ))}
+            </ul>
+          )}
           {p.hasConversation && p.onStateful && preview.target.api === 'openai-responses' ? (
             <label class="disclosure-stateful">
               <input type="checkbox" checked={p.stateful === true} onChange={(e) => p.onStateful?.(e.currentTarget.checked)} />
@@ -95,7 +106,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
               </button>
             ) : null}
           </div>
-          {showBody ? (
+          {showBody && !preview.summaryOnly ? (
             <pre class="disclosure-body" aria-label="Request body" tabIndex={0}>
               {JSON.stringify(preview.body, null, 2)}
             </pre>

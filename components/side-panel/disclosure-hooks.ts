@@ -38,6 +38,12 @@ export interface Disclosure {
   send(): Promise<void>;
   confirm(): void;
   cancel(): void;
+  /**
+   * Issue 9: whether the per-turn list or the request is shown (the line is expanded). Collapsed,
+   * the preview is asked with `summary` (counts only: for a long conversation the list and the
+   * body are megabytes); expanding asks at once for the whole preview.
+   */
+  setDetailed(open: boolean): void;
 }
 
 /**
@@ -49,6 +55,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   const [excludeTurns, setExcludeTurns] = useState<string[]>([]);
   const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
   const [confirming, setConfirming] = useState<DisclosurePreview | undefined>(undefined);
+  const [detailed, setDetailed] = useState(false);
   const { conversationId, target, draft, turnsKey } = inputs;
   const attachments = inputs.attachments ?? [];
   const hasDraft = draft.trim() !== '' || attachments.length > 0;
@@ -59,11 +66,15 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     setExcludeBlocks([]);
   }, [conversationId]);
 
-  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, attachments.map((a) => a.id), turnsKey, excludeTurns, excludeBlocks]);
+  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, attachments.map((a) => a.id), turnsKey, excludeTurns, excludeBlocks, detailed]);
   const keyRef = useRef(key);
   keyRef.current = key;
+  // Expanded while only the summary is shown: ask for the whole preview without the debounce.
+  const detailNow = useRef(false);
+  detailNow.current = detailed && preview?.value.summaryOnly === true;
 
-  const fetchPreview = useCallback(async (): Promise<DisclosurePreview | undefined> => {
+  /** Asks for the preview of the current inputs: only the summary unless `full` (default: when expanded). */
+  const fetchPreview = useCallback(async (full = detailed): Promise<DisclosurePreview | undefined> => {
     if (!target || (!conversationId && !hasDraft)) return undefined;
     const asked = key;
     try {
@@ -74,6 +85,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
         ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
         ...(excludeTurns.length ? { excludeTurns } : {}),
         ...(excludeBlocks.length ? { excludeBlocks } : {}),
+        ...(full ? {} : { summary: true }),
       });
       if (keyRef.current === asked) setPreview({ key: asked, value });
       return value;
@@ -88,7 +100,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       setPreview(undefined);
       return;
     }
-    const t = setTimeout(() => void fetchPreview(), delayMs);
+    const t = setTimeout(() => void fetchPreview(), detailNow.current ? 0 : delayMs);
     return () => clearTimeout(t);
   }, [fetchPreview, delayMs]);
 
@@ -113,7 +125,8 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       // Decide on a preview of exactly what is about to be sent.
       const current = preview?.key === key ? preview.value : await fetchPreview();
       if (current?.needsConfirmation) {
-        setConfirming(current);
+        // The confirmation lists the turns: it needs the whole preview.
+        setConfirming(current.summaryOnly ? ((await fetchPreview(true)) ?? current) : current);
         return;
       }
       await doSend(extras());
@@ -123,6 +136,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       void doSend({ ...extras(), confirmedDisclosure: true });
     },
     cancel: () => setConfirming(undefined),
+    setDetailed,
   };
 }
 

@@ -168,6 +168,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onStateful={delivery.setStateful}
           policy={delivery.policy}
           onPolicy={delivery.save}
+          onExpand={disclosure.setDetailed}
         />
         <Composer
           draft={s.draft}

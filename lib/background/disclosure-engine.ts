@@ -53,14 +53,15 @@ export class Discloser {
     return { planned, receipt: state.receipt, sessionKey, firstDisclosure };
   }
 
-  /** The preview of a prepared send. */
-  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string): DisclosurePreview {
+  /** The preview of a prepared send; with `summary`, without the per-turn list and the body (see `buildPreview`). */
+  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string, summary = false): DisclosurePreview {
     return buildPreview({
       planned: prepared.planned,
       transcript,
       draftId,
       target: { providerId: provider.providerId, api: provider.api, model: target.model, origin: provider.origin },
       needsConfirmation: prepared.firstDisclosure,
+      summary,
     });
   }
 
@@ -82,13 +83,15 @@ export class Discloser {
  * the stored user turn, so the body is the one then sent. With `resend`, the preview of a retry or
  * regenerate (no draft) or of an edit of `resend.turnId` (the draft is `text` plus that turn's
  * files), planned over the turns that action keeps (`planResend`), exactly as the engine plans it.
+ * With `summary` (issue 9), the same plan without the per-turn list and the body (`summaryOnly`).
+ * The stored turns come from the background's transcript cache (`store.cachedTranscript`).
  * @throws BatonError `not_found` (conversation, endpoint, edited turn), `bad_request` (invalid
  * policy, nothing to retry or regenerate, a draft with a retry or regenerate).
  */
 export async function previewSend(
   deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
   discloser: Discloser,
-  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined; resend?: Resend | undefined },
+  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined; resend?: Resend | undefined; summary?: boolean | undefined },
 ): Promise<DisclosurePreview> {
   const { store, settings, vault } = deps;
   const provider = resolveProvider(input.target.providerId, await settings.get());
@@ -118,7 +121,7 @@ export async function previewSend(
   // the preview ignores it too, so it shows the body the send makes.
   const exclusions = withoutTurn(input.exclusions ?? {}, draftId);
   const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, exclusions, draft?.id ?? newTurnId);
-  return discloser.preview(prepared, transcript, provider, input.target, draft?.id);
+  return discloser.preview(prepared, transcript, provider, input.target, draft?.id, input.summary === true);
 }
 
 /** `base`, or `base-2`, `base-3`, … : the first that no turn of `turns` has as its id. */

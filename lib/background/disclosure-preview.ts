@@ -17,6 +17,11 @@ export interface PreviewInput {
   draftId?: string | undefined;
   target: { providerId: string; api: string; model: string; origin: string };
   needsConfirmation: boolean;
+  /**
+   * Issue 9: leave out the per-turn list and the body (`summaryOnly`), which for a long
+   * conversation are megabytes to build and to pass to the page; every count is the same.
+   */
+  summary?: boolean | undefined;
 }
 
 /** Builds the {@link DisclosurePreview} of a planned send. */
@@ -35,7 +40,14 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
   const droppedByReason: Record<string, number> = {};
   for (const d of p.dropped) droppedByReason[d.reason] = (droppedByReason[d.reason] ?? 0) + 1;
   let convertedBlocks = 0;
-  const perTurn: PreviewTurn[] = transcript.turns.map((turn) => {
+  if (input.summary) {
+    // The count the per-turn list below makes, without building it.
+    for (const turn of transcript.turns) {
+      if (planned_.get(turn.id)?.included !== true) continue;
+      for (let index = 0; index < turn.blocks.length; index++) if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
+    }
+  }
+  const perTurn: PreviewTurn[] = input.summary ? [] : transcript.turns.map((turn) => {
     const pt = planned_.get(turn.id);
     const held = !pt && planned.delivery.mode === 'delta';
     const blocks = turn.blocks.map((b, index): PreviewBlock => {
@@ -80,7 +92,8 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       ? { mode: 'delta', detail: `only the ${planned.delivery.newTurnIds.length} new turn(s); the provider keeps the rest` }
       : { mode: 'snapshot', detail: planned.delivery.detail },
     needsConfirmation: input.needsConfirmation,
-    body: planned.body,
+    body: input.summary ? {} : planned.body,
+    ...(input.summary ? { summaryOnly: true as const } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
 import type { BatonDb } from '../store/db';
+import type { Turn } from '../transcript/schema';
 import { ANTHROPIC, answer, createTestBackground, NOW, user } from './background.test-helper';
 
 let fake: FakeProviders;
@@ -72,5 +73,20 @@ describe('previews after changes (transcript cache, issue 9)', () => {
 
     await h.deleteConversation({ id: 'c1' }, 'extension');
     await expect(preview()).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a summary preview (issue 9) has every count of the whole preview, without the per-turn list and the body', async () => {
+    const bg = await createTestBackground(fake, { name: 'preview-summary' });
+    db = bg.db;
+    const { store, h } = bg;
+    const reasoning: Turn = { ...answer('a1', 'first answer'), blocks: [{ type: 'thinking', text: 'private steps' }, { type: 'text', text: 'first answer' }] };
+    for (const t of [user('u1', 'first question'), reasoning, user('u2', 'second question'), answer('a2', 'second answer')]) await store.appendTurn('c1', t, NOW);
+    await h.setDisclosurePolicy({ conversationId: 'c1', policy: { foreignReasoning: 'text' } }, 'extension');
+    const ask = { conversationId: 'c1', target: ANTHROPIC, text: 'draft words', excludeTurns: ['u2'] };
+    const full = await h.previewSend(ask, 'extension');
+    const summary = await h.previewSend({ ...ask, summary: true }, 'extension');
+    expect(full.convertedBlocks).toBeGreaterThan(0);
+    expect(full.droppedByReason).not.toEqual({});
+    expect(summary).toEqual({ ...full, perTurn: [], body: {}, summaryOnly: true });
   });
 });

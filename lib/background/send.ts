@@ -135,7 +135,7 @@ export class SendEngine {
    * previewed with an empty account id. `resend`: the preview of a retry, regenerate or edit (see `previewSend`).
    * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
    */
-  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions; resend?: Resend }): Promise<DisclosurePreview> {
+  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions; resend?: Resend; summary?: boolean }): Promise<DisclosurePreview> {
     return previewSend(this.deps, this.discloser, input);
   }
 

@@ -89,6 +89,8 @@ export interface DisclosurePreview {
   needsConfirmation: boolean;
   /** The exact JSON body that would be sent (never a key). */
   body: Record<string, unknown>;
+  /** Asked with `summary` (issue 9): `perTurn` is empty and `body` is `{}`; every count above is complete. */
+  summaryOnly?: true;
 }
 
 /** One ledger entry as listed (delivery receipts are internal and never listed). */

@@ -113,6 +113,11 @@ export const REQUESTS = {
       resend: z
         .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('retry') }), z.strictObject({ kind: z.literal('regenerate') }), z.strictObject({ kind: z.literal('edit'), turnId: id })])
         .optional(),
+      /**
+       * Issue 9: leave out `perTurn` and `body` (the answer says `summaryOnly`). The line above the
+       * composer needs only the counts; the expanded list and "View request" ask without it.
+       */
+      summary: z.boolean().optional(),
     }),
     from: ['extension'],
   },
