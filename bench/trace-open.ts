@@ -5,7 +5,7 @@
  * its parts: store read, plan, preview build), all on one clock (epoch ms from each context's
  * `performance.timeOrigin + performance.now()`), plus optionally a CPU profile of the page.
  *
- *   BATON_OUT_DIR=.output-perf node --import tsx bench/trace-open.ts [--turns 10000] [--samples 3] [--provider] [--profile out.cpuprofile]
+ *   BATON_OUT_DIR=.output-perf node --import tsx bench/trace-open.ts [--turns 10000] [--samples 3] [--provider [--cold]] [--profile out.cpuprofile]
  *
  * Prints one line per event, relative to the first click of each open sample. A diagnostic tool,
  * not a figure of the table: `npm run bench` reports the open time.
@@ -30,6 +30,8 @@ const PROFILE = flag('profile');
 const ID = 'bench-conversation';
 /** `--provider`: Anthropic configured at an unreachable local base URL (a configured provider without a key: `isLocalUrl`), so the panel has a target and previews; nothing is sent anywhere. */
 const PROVIDER = process.argv.includes('--provider');
+/** `--cold`: the worker's transcript cache is emptied before each timed line (a first preview after the worker started or after a write). */
+const COLD = process.argv.includes('--cold');
 
 /** One timeline event: where, what, start and end (epoch ms). */
 interface Ev {
@@ -97,6 +99,22 @@ async function instrumentWorker(browser: ExtensionBrowser): Promise<void> {
   }, undefined);
 }
 
+/** Clicks conversation `id` and times (in the page) until the disclosure line contains `text`. */
+async function lineOnce(page: Page, id: string, text: string): Promise<number> {
+  return page.evaluate(
+    async (a) => {
+      const t0 = performance.now();
+      document.querySelector<HTMLButtonElement>(`li[data-conversation-id="${a.id}"] button`)!.click();
+      await new Promise<void>((resolve) => {
+        const frame = () => (document.querySelector('[data-disclosure-summary]')?.textContent?.includes(a.text) ? resolve() : void requestAnimationFrame(frame));
+        requestAnimationFrame(frame);
+      });
+      return performance.now() - t0;
+    },
+    { id, text },
+  );
+}
+
 async function main() {
   const build = ensureTestBuild((l) => console.error(l));
   if (!build.ok) throw new Error(build.note);
@@ -128,6 +146,17 @@ async function main() {
     }
     const r = await benchOpen(page, ID, list[1]!.id, newest, 0, SAMPLES);
     await new Promise((res) => setTimeout(res, 3_000));
+    // With a provider: each open until the disclosure line describes the conversation (the preview's answer shown).
+    const lines: number[] = [];
+    if (PROVIDER) {
+      for (let i = 0; i < SAMPLES; i++) {
+        await page.locator(`li[data-conversation-id="${list[1]!.id}"] button`).click();
+        await page.locator('[data-turn-id]').first().waitFor({ state: 'detached', timeout: 300_000 });
+        await page.locator('[data-disclosure-summary]').filter({ hasText: /of 0 turns/ }).waitFor({ timeout: 300_000 });
+        if (COLD) await browser.evalInWorker(async () => (await (globalThis as unknown as { batonReady: Promise<{ store: { transcripts?: { clear(): void } } }> }).batonReady).store.transcripts?.clear(), undefined);
+        lines.push(await lineOnce(page, ID, `of ${TURNS} turns`));
+      }
+    }
     if (cdp) {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
       fs.writeFileSync(PROFILE!, JSON.stringify(profile));
@@ -139,6 +168,7 @@ async function main() {
       const span = e.t1 !== undefined ? ` … ${(e.t1 - base).toFixed(0).padStart(6)}  (${(e.t1 - e.t0).toFixed(0)} ms)` : '';
       console.log(`${(e.t0 - base).toFixed(0).padStart(7)}${span}  ${e.where.padEnd(6)} ${e.what}`);
     }
+    if (lines.length) console.log(`open → disclosure line shown: ${lines.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     console.log(`open: paint ${r.samples.map((s) => s.paintMs.toFixed(0)).join(', ')} ms; dom ${r.samples.map((s) => s.domMs.toFixed(0)).join(', ')} ms; getConversation alone ${r.loadMs.toFixed(1)} ms`);
   } finally {
     await browser.close();

@@ -72,6 +72,8 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   // Expanded while only the summary is shown: ask for the whole preview without the debounce.
   const detailNow = useRef(false);
   detailNow.current = detailed && preview?.value.summaryOnly === true;
+  // A conversation just opened (or a new chat): nothing is being typed, so no reason to wait.
+  const previewed = useRef<string | null | undefined>(undefined);
 
   /** Asks for the preview of the current inputs: only the summary unless `full` (default: when expanded). */
   const fetchPreview = useCallback(async (full = detailed): Promise<DisclosurePreview | undefined> => {
@@ -100,7 +102,9 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       setPreview(undefined);
       return;
     }
-    const t = setTimeout(() => void fetchPreview(), detailNow.current ? 0 : delayMs);
+    const switched = previewed.current !== (conversationId ?? null);
+    previewed.current = conversationId ?? null;
+    const t = setTimeout(() => void fetchPreview(), detailNow.current || switched ? 0 : delayMs);
     return () => clearTimeout(t);
   }, [fetchPreview, delayMs]);
 
