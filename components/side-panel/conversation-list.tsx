@@ -1,5 +1,5 @@
 import { Component } from 'preact';
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import { arrangeConversations } from '../../lib/ui/conversation-list';
 import { cleanDetail } from '../../lib/ui/error-text';
@@ -19,9 +19,9 @@ export interface ConversationListProps {
  * Issue 9: the side panel re-renders on every state change (each of an open's several updates),
  * and with 5,000 conversations re-rendering every row (markdown stripping of each preview plus the
  * diff of 5,000 items) was most of an open's time (bench/README.md). The arranged list and its
- * element are memoised on `conversations`, the query and the current id (so other re-renders skip
- * the list), and a row re-renders only when its meta object or its "current" mark changes (the
- * model keeps the objects of unchanged conversations).
+ * element are memoised on `conversations` and the query (so other re-renders skip the list), a
+ * row re-renders only when its meta object changes (the model keeps the objects, and the list,
+ * when nothing changed), and a new current conversation re-renders just the two rows concerned.
  */
 export function ConversationList({ conversations, currentId, onOpen }: ConversationListProps) {
   const [query, setQuery] = useState('');
@@ -30,16 +30,25 @@ export function ConversationList({ conversations, currentId, onOpen }: Conversat
   const open = useRef(onOpen);
   open.current = onOpen;
   const stableOpen = useMemo(() => (id: string) => open.current(id), []);
-  // The same element while nothing it shows changed: Preact then skips the whole list when the panel re-renders.
+  // Opening another conversation re-renders just the two rows whose mark changes.
+  const mark = useMemo(() => new CurrentMark(), []);
+  // Rows rendered now read the new id; rows the memo skips are told after the commit.
+  const shownMark = useRef<string | undefined>(undefined);
+  mark.id = currentId;
+  useLayoutEffect(() => {
+    mark.changed(shownMark.current, currentId);
+    shownMark.current = currentId;
+  }, [mark, currentId]);
+  // The same element while the list is the same: Preact then skips the whole list when the panel re-renders.
   const rows = useMemo(
     () => (
       <ul>
         {shown.map((c) => (
-          <ConversationRow key={c.id} meta={c} current={c.id === currentId} onOpen={stableOpen} />
+          <ConversationRow key={c.id} meta={c} mark={mark} onOpen={stableOpen} />
         ))}
       </ul>
     ),
-    [shown, currentId, stableOpen],
+    [shown, mark, stableOpen],
   );
   return (
     <nav class="conversations" aria-label="Conversations">
@@ -59,19 +68,50 @@ export function ConversationList({ conversations, currentId, onOpen }: Conversat
   );
 }
 
+/** The open conversation's id, read by the rows; {@link changed} re-renders only the rows it concerns. */
+class CurrentMark {
+  id: string | undefined;
+  private readonly rows = new Map<string, () => void>();
+
+  /** Calls `update` when conversation `id` becomes or stops being the current one; returns the unsubscribe. */
+  watch(id: string, update: () => void): () => void {
+    this.rows.set(id, update);
+    return () => {
+      if (this.rows.get(id) === update) this.rows.delete(id);
+    };
+  }
+
+  /** Re-renders the rows of `before` and `now` when they differ. */
+  changed(before: string | undefined, now: string | undefined): void {
+    if (before === now) return;
+    for (const x of [before, now]) if (x !== undefined) this.rows.get(x)?.();
+  }
+}
+
 interface RowProps {
   meta: ConversationMeta;
-  current: boolean;
+  mark: CurrentMark;
   onOpen(id: string): void;
 }
 
-/** One item of the list; skips re-rendering when its props are the same (see {@link ConversationList}). */
+/** One item of the list; re-renders only for a new meta object or its current mark (see {@link ConversationList}). */
 class ConversationRow extends Component<RowProps> {
-  override shouldComponentUpdate(next: RowProps): boolean {
-    return next.meta !== this.props.meta || next.current !== this.props.current || next.onOpen !== this.props.onOpen;
+  private unwatch: (() => void) | undefined;
+
+  override componentDidMount(): void {
+    this.unwatch = this.props.mark.watch(this.props.meta.id, () => this.forceUpdate());
   }
 
-  override render({ meta: c, current, onOpen }: RowProps) {
+  override componentWillUnmount(): void {
+    this.unwatch?.();
+  }
+
+  override shouldComponentUpdate(next: RowProps): boolean {
+    return next.meta !== this.props.meta || next.mark !== this.props.mark || next.onOpen !== this.props.onOpen;
+  }
+
+  override render({ meta: c, mark, onOpen }: RowProps) {
+    const current = mark.id === c.id;
     return (
       <li data-conversation-id={c.id} data-pinned={c.pinned ? '' : undefined}>
         <button type="button" aria-current={current ? 'true' : undefined} onClick={() => onOpen(c.id)}>
