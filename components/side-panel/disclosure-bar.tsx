@@ -39,6 +39,8 @@ export interface DisclosureBarProps {
   onExactCount?: (() => Promise<void>) | undefined;
   /** Opens "summarise them instead" (issue 6, "Fitting"); undefined: not offered. */
   onSummarise?: (() => void) | undefined;
+  /** Called when the line expands or collapses (issue 9: the details are asked for only when shown). */
+  onExpand?: ((open: boolean) => void) | undefined;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
@@ -60,7 +62,10 @@ export function DisclosureBar(p: DisclosureBarProps) {
         aria-expanded={open ? 'true' : 'false'}
         aria-controls="baton-disclosure-details"
         title="What this send discloses: show the details"
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          setOpen(!open);
+          p.onExpand?.(!open);
+        }}
       >
         <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
         <span data-disclosure-summary="">{line}</span>
@@ -86,11 +91,17 @@ export function DisclosureBar(p: DisclosureBarProps) {
             {preview.notFit ? `. ${preview.notFit}` : ''}.
           </p>
           {p.hasConversation && p.onExactCount ? <ExactCount preview={preview} providerName={p.providerName} onCount={p.onExactCount} /> : null}
-          <ul class="disclosure-turns" aria-label="Turns in this send">
-            {preview.perTurn.map((t, i) => (
-              <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
-            ))}
-          </ul>
+          {preview.countsOnly ? (
+            <p class="hint" role="status">
+              Loading the turns…
+            </p>
+          ) : (
+            <ul class="disclosure-turns" aria-label="Turns in this send">
+              {preview.perTurn.map((t, i) => (
+                <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
+              ))}
+            </ul>
+          )}
           {p.hasConversation && p.onStateful && preview.target.api === 'openai-responses' ? (
             <label class="disclosure-stateful">
               <input type="checkbox" checked={p.stateful === true} onChange={(e) => p.onStateful?.(e.currentTarget.checked)} />
@@ -118,7 +129,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
               </button>
             ) : null}
           </div>
-          {showBody ? (
+          {showBody && !preview.countsOnly ? (
             <pre class="disclosure-body" aria-label="Request body" tabIndex={0}>
               {JSON.stringify(preview.body, null, 2)}
             </pre>

@@ -55,6 +55,12 @@ export interface Disclosure {
    * @throws ClientError (e.g. `not_received`, `rate_limited`) — the preview stays as it was.
    */
   countExact(): Promise<void>;
+  /**
+   * Issue 9: whether the per-turn list or the request is shown (the line is expanded). Collapsed,
+   * the preview is asked with `countsOnly` (for a long conversation the list and the body are
+   * megabytes); expanding asks at once for the whole preview.
+   */
+  setDetailed(open: boolean): void;
 }
 
 /** `doSend`: the panel model's `send` (it calls `askToConfirm` when the background refuses an unconfirmed first disclosure). */
@@ -76,6 +82,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
   const [stale, setStale] = useState<{ turns: number; blocks: number } | undefined>(undefined);
   const [confirming, setConfirming] = useState<Confirming | undefined>(undefined);
+  const [detailed, setDetailed] = useState(false);
   const { conversationId, target, draft, turnsKey } = inputs;
   const attachments = inputs.attachments ?? [];
   const hasDraft = draft.trim() !== '' || attachments.length > 0;
@@ -87,9 +94,14 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     setStale(undefined);
   }, [conversationId]);
 
-  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, attachments.map((a) => a.id), turnsKey, excludeTurns, excludeBlocks]);
+  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, attachments.map((a) => a.id), turnsKey, excludeTurns, excludeBlocks, detailed]);
   const keyRef = useRef(key);
   keyRef.current = key;
+  // Expanded while only the counts are shown: ask for the whole preview without the debounce.
+  const detailNow = useRef(false);
+  detailNow.current = detailed && preview?.value.countsOnly === true;
+  // A conversation just opened (or a new chat): nothing is being typed, so no reason to wait.
+  const previewed = useRef<string | null | undefined>(undefined);
 
   const extras = (): SendExtras => ({
     ...(excludeTurns.length ? { excludeTurns } : {}),
@@ -105,11 +117,12 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     ...extras(),
   });
 
-  const fetchPreview = useCallback(async (): Promise<DisclosurePreview | undefined> => {
+  /** Asks for the preview of the current inputs: only the counts unless `full` (default: when expanded). */
+  const fetchPreview = useCallback(async (full = detailed): Promise<DisclosurePreview | undefined> => {
     if (!target || (!conversationId && !hasDraft)) return undefined;
     const asked = key;
     try {
-      const value = await connector.request('previewSend', payload(target));
+      const value = await connector.request('previewSend', { ...payload(target), ...(full ? {} : { countsOnly: true }) });
       if (keyRef.current === asked) {
         setPreview({ key: asked, value });
         // Issue 6: toggles of turns or blocks that no longer exist are dropped (and said so), so they do not linger.
@@ -132,7 +145,9 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       setPreview(undefined);
       return;
     }
-    const t = setTimeout(() => void fetchPreview(), delayMs);
+    const switched = previewed.current !== (conversationId ?? null);
+    previewed.current = conversationId ?? null;
+    const t = setTimeout(() => void fetchPreview(), detailNow.current || switched ? 0 : delayMs);
     return () => clearTimeout(t);
   }, [fetchPreview, delayMs]);
 
@@ -185,7 +200,8 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       // Decide on a preview of exactly what is about to be sent.
       const current = preview?.key === key ? preview.value : await fetchPreview();
       if (current?.needsConfirmation) {
-        setConfirming({ preview: current, conversationId });
+        // The confirmation lists the turns: it needs the whole preview.
+        setConfirming({ preview: current.countsOnly ? ((await fetchPreview(true)) ?? current) : current, conversationId });
         return;
       }
       const x = extras();
@@ -201,6 +217,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       void doSend(x, askAgain(x, key));
     },
     cancel: () => setConfirming(undefined),
+    setDetailed,
     countExact: async () => {
       if (!target) return;
       const asked = key;

@@ -57,6 +57,10 @@ function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
   };
 }
 
+/** The background's answer to `previewSend`: with `countsOnly`, the counts only (issue 9). */
+const answering = (over: Partial<DisclosurePreview> = {}) => (p: { countsOnly?: boolean | undefined }) =>
+  p.countsOnly ? { ...preview(over), perTurn: [], body: {}, countsOnly: true as const } : preview(over);
+
 async function open(extra: MockHandlers = {}): Promise<MockConnector> {
   const m = mockConnector({
     getSettings: () => sampleSettings(),
@@ -93,12 +97,14 @@ describe('disclosure text', () => {
 
 describe('the preview above the composer', () => {
   it('refreshes for the draft and shows the line; expands into turns with fates and the exact request', async () => {
-    const m = await open({ previewSend: () => preview() });
+    const m = await open({ previewSend: answering() });
     type('Next');
     expect((await line()).textContent).toBe('3 of 3 turns · ~3.2k tokens · ~$0.01 · to OpenAI gpt-5 · 1 thinking block dropped');
-    expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, text: 'Next' });
+    // Collapsed, only the counts are asked for (issue 9); expanding asks for the whole preview.
+    expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, text: 'Next', countsOnly: true });
     fireEvent.click(screen.getByRole('button', { name: /3 of 3 turns/ }));
-    const list = screen.getByRole('list', { name: 'Turns in this send' });
+    const list = await screen.findByRole('list', { name: 'Turns in this send' });
+    expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, text: 'Next' });
     expect([...list.querySelectorAll('[data-disclosure-turn]')].map((li) => li.getAttribute('data-disclosure-turn'))).toEqual(['u1', 'a1', 'draft']);
     expect(within(list).getByText('thinking: not sent (reasoning from another model)')).toBeTruthy();
     expect((screen.getByLabelText('Send turn 3 (Your new message)') as HTMLInputElement).disabled).toBe(true);
@@ -107,10 +113,10 @@ describe('the preview above the composer', () => {
   });
 
   it('a turn left out is asked for in the preview and sent with the message', async () => {
-    const m = await open({ previewSend: () => preview() });
+    const m = await open({ previewSend: answering() });
     type('Next');
     fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
-    fireEvent.click(screen.getByLabelText('Send turn 1 (You)'));
+    fireEvent.click(await screen.findByLabelText('Send turn 1 (You)'));
     await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ excludeTurns: ['u1'] }));
     fireEvent.click(screen.getByLabelText('Send block 1 of turn 2'));
     await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ excludeTurns: ['u1'], excludeBlocks: [{ turn: 'a1', index: 0 }] }));
@@ -128,9 +134,10 @@ describe('the preview above the composer', () => {
       ],
       turns: { u1: [0, 1], a1: [1] },
     };
-    const m = await open({ previewSend: () => preview(), listDisclosures: () => ledger });
+    const m = await open({ previewSend: answering(), listDisclosures: () => ledger });
     type('Next');
     fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
+    await screen.findByRole('list', { name: 'Turns in this send' });
     fireEvent.click(screen.getByRole('button', { name: 'Who has seen this?' }));
     const providers = await screen.findByRole('list', { name: 'Providers' });
     expect([...providers.querySelectorAll('li')].map((li) => li.getAttribute('data-seen-provider'))).toEqual(['openai', 'anthropic']);
@@ -142,7 +149,7 @@ describe('the preview above the composer', () => {
 
 describe('snapshot or delta toggle', () => {
   it('off by default; turning it on stores the conversation policy and refreshes the preview', async () => {
-    const m = await open({ previewSend: () => preview(), getDisclosurePolicy: () => ({ global: {}, conversation: { maxTurns: 40 } }), setDisclosurePolicy: () => null });
+    const m = await open({ previewSend: answering(), getDisclosurePolicy: () => ({ global: {}, conversation: { maxTurns: 40 } }), setDisclosurePolicy: () => null });
     type('Next');
     fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
     const box = screen.getByLabelText(/Let OpenAI store this conversation and send only new turns/) as HTMLInputElement;
@@ -157,13 +164,15 @@ describe('snapshot or delta toggle', () => {
 
 describe('first-time provider confirmation', () => {
   it('asks before a first disclosure; Cancel sends nothing; confirming sends with confirmedDisclosure', async () => {
-    const m = await open({ previewSend: () => preview({ needsConfirmation: true }) });
+    const m = await open({ previewSend: answering({ needsConfirmation: true }) });
     type('Next');
     await line();
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to OpenAI?' });
     expect(within(dialog).getByText(/2 earlier turns and your new message/)).toBeTruthy();
-    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // The line showed only the counts: the dialog was opened with the whole preview.
+    expect(m.callsOf('previewSend').at(-1)).not.toHaveProperty('countsOnly');
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' })));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(m.callsOf('sendMessage')).toEqual([]);
@@ -179,7 +188,7 @@ describe('first-time provider confirmation', () => {
   });
 
   it('sends at once when the provider has seen the conversation, even before the debounced preview arrived', async () => {
-    const m = await open({ previewSend: () => preview() });
+    const m = await open({ previewSend: answering() });
     type('Next');
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));

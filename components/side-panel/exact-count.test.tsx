@@ -80,7 +80,9 @@ describe('exact count', () => {
     expect(screen.getByText(/Sends only the turns Anthropic has already received \(never your draft\) to its free token-count endpoint/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Ask Anthropic for an exact count' }));
     await screen.findByText("~4.1k tokens, calibrated by Anthropic's count of the 2 turns it has already seen (2,000 tokens).");
-    expect(m.callsOf('countTokens')).toEqual([m.callsOf('previewSend').at(-1)]);
+    // The preview's inputs (the collapsed line asks for counts only, issue 9; the count needs no such flag).
+    const { countsOnly: _countsOnly, ...asked } = m.callsOf('previewSend').at(-1)!;
+    expect(m.callsOf('countTokens')).toEqual([asked]);
     expect(m.callsOf('countTokens')[0]).toEqual({ conversationId: 'c1', target: TARGET, text: 'Next' });
     expect(summary()).toBe('3 of 3 turns · ~4.1k tokens (calibrated) · to Anthropic claude-sonnet-4-5');
     expect(screen.getByRole('button', { name: 'Ask Anthropic to count again' })).toBeTruthy();

@@ -193,6 +193,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onPolicy={delivery.save}
           onExactCount={disclosure.countExact}
           onSummarise={summaryDialog.start}
+          onExpand={disclosure.setDetailed}
         />
         <Composer
           draft={s.draft}

@@ -73,9 +73,10 @@ export class Discloser {
 
   /**
    * The preview of a prepared send (`count`: from {@link countInfo}); `exclusions` naming nothing
-   * in `transcript` are reported (`unknownExclusions`).
+   * in `transcript` are reported (`unknownExclusions`); with `countsOnly`, without the per-turn
+   * list and the body (see `buildPreview`).
    */
-  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string, count?: CountInfo, exclusions?: Exclusions): DisclosurePreview {
+  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string, count?: CountInfo, exclusions?: Exclusions, countsOnly = false): DisclosurePreview {
     return buildPreview({
       count,
       exclusions,
@@ -84,6 +85,7 @@ export class Discloser {
       draftId,
       target: { providerId: provider.providerId, api: provider.api, model: target.model, origin: provider.origin },
       needsConfirmation: prepared.firstDisclosure,
+      countsOnly,
     });
   }
 
@@ -105,6 +107,8 @@ export class Discloser {
  * the stored user turn, so the body is the one then sent. With `resend`, the preview of a retry or
  * regenerate (no draft) or of an edit of `resend.turnId` (the draft is `text` plus that turn's
  * files), planned over the turns that action keeps (`planResend`), exactly as the engine plans it.
+ * With `countsOnly` (issue 9), the same plan without the per-turn list and the body.
+ * The stored turns come from the background's transcript cache (`store.cachedTranscript`).
  * @throws BatonError `not_found` (conversation, endpoint, edited turn), `bad_request` (invalid
  * policy, nothing to retry or regenerate, a draft with a retry or regenerate). Exclusions naming
  * nothing in the conversation are reported in `unknownExclusions` (the send ignores them too).
@@ -112,7 +116,7 @@ export class Discloser {
 export async function previewSend(
   deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
   discloser: Discloser,
-  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined; resend?: Resend | undefined },
+  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined; resend?: Resend | undefined; countsOnly?: boolean | undefined },
 ): Promise<DisclosurePreview> {
   const { store, settings, vault } = deps;
   const provider = resolveProvider(input.target.providerId, await settings.get());
@@ -121,7 +125,7 @@ export async function previewSend(
   const record = input.conversationId ? await store.getRecord(input.conversationId) : undefined;
   if (input.conversationId) {
     if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
-    stored = await store.toTranscript(input.conversationId);
+    stored = await store.cachedTranscript(input.conversationId);
   } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
   let attachments = input.attachments ?? [];
   let newTurnId: string | undefined;
@@ -145,7 +149,7 @@ export async function previewSend(
   const exclusions = withoutTurn(input.exclusions ?? {}, draftId);
   const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, exclusions, draft?.id ?? newTurnId);
   const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared);
-  return discloser.preview(prepared, transcript, provider, input.target, draft?.id, count, exclusions);
+  return discloser.preview(prepared, transcript, provider, input.target, draft?.id, count, exclusions, input.countsOnly === true);
 }
 
 /** `base`, or `base-2`, `base-3`, … : the first that no turn of `turns` has as its id. */

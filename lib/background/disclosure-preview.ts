@@ -24,6 +24,11 @@ export interface PreviewInput {
   count?: CountInfo | undefined;
   /** The person's exclusions for this send: those naming nothing in `transcript` are reported. */
   exclusions?: Exclusions | undefined;
+  /**
+   * Issue 9: leave out the per-turn list and the body (`countsOnly`), which for a long
+   * conversation are megabytes to build and to pass to the page; every count is the same.
+   */
+  countsOnly?: boolean | undefined;
 }
 
 /**
@@ -48,7 +53,14 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
   const droppedByReason: Record<string, number> = {};
   for (const d of p.dropped) droppedByReason[d.reason] = (droppedByReason[d.reason] ?? 0) + 1;
   let convertedBlocks = 0;
-  const rows: PreviewTurn[] = transcript.turns.map((turn) => {
+  if (input.countsOnly) {
+    // The count the per-turn list below makes, without building it.
+    for (const turn of transcript.turns) {
+      if (planned_.get(turn.id)?.included !== true) continue;
+      for (let index = 0; index < turn.blocks.length; index++) if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
+    }
+  }
+  const rows: PreviewTurn[] = input.countsOnly ? [] : transcript.turns.map((turn) => {
     const pt = planned_.get(turn.id);
     const held = !pt && planned.delivery.mode === 'delta';
     const blocks = turn.blocks.map((b, index): PreviewBlock => {
@@ -76,7 +88,8 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     target: input.target,
     allowed: p.allowed,
     ...(p.forbidden ? { forbidden: p.forbidden.message } : {}),
-    turns: perTurn.length,
+    // Every row of the full list (the summary turn and the turns it stands for), also when counts only.
+    turns: transcript.turns.length + (applied ? applied.summary.replaces.length : 0),
     includedTurns: p.included.length,
     estimatedInputTokens: p.estimatedInputTokens,
     ...(p.estimatedCostUsd !== undefined ? { estimatedCostUsd: p.estimatedCostUsd } : {}),
@@ -97,7 +110,8 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     needsConfirmation: input.needsConfirmation,
     // Against the stored turns and the summary turn: a turn the summary stands for still exists.
     ...withUnknown(unknownExclusions(transcript === input.transcript ? transcript.turns : [...input.transcript.turns, ...transcript.turns], input.exclusions ?? {})),
-    body: planned.body,
+    body: input.countsOnly ? {} : planned.body,
+    ...(input.countsOnly ? { countsOnly: true as const } : {}),
     exactCountAvailable: input.count?.exactCountAvailable ?? false,
     estimateSource: input.count?.estimateSource ?? (p.tokenizer === 'o200k' || p.tokenizer === 'cl100k' ? 'tokenizer' : p.correction !== 1 ? 'corrected' : 'estimate'),
     ...(input.count?.providerCount ? { providerCount: input.count.providerCount } : {}),

@@ -35,6 +35,7 @@ export function disclosureHandlers(d: DisclosureHandlerDeps): DisclosureHandlers
         attachments: p.attachments,
         exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
         ...(p.resend ? { resend: p.resend } : {}),
+        ...(p.countsOnly ? { countsOnly: true } : {}),
       }),
     listDisclosures: async ({ conversationId }) => {
       await exists(conversationId);

@@ -115,7 +115,7 @@ export class SendEngine {
     const now = new Date(clock.now()).toISOString();
     const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
     const exclusions = input.exclusions ?? {};
-    const stored = await store.toTranscript(input.conversationId);
+    const stored = await store.cachedTranscript(input.conversationId);
     const kept = input.replaceFrom ? planResend(stored.turns, { kind: 'edit', turnId: input.replaceFrom }).kept : stored.turns;
     const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...kept, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
     assertSendable(prepared.planned);
@@ -136,7 +136,7 @@ export class SendEngine {
    * previewed with an empty account id. `resend`: the preview of a retry, regenerate or edit (see `previewSend`).
    * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
    */
-  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions; resend?: Resend }): Promise<DisclosurePreview> {
+  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions; resend?: Resend; countsOnly?: boolean }): Promise<DisclosurePreview> {
     return previewSend(this.deps, this.discloser, input);
   }
 
@@ -155,7 +155,7 @@ export class SendEngine {
     if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
     const record = await store.getRecord(input.conversationId);
     if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
-    const stored = await store.toTranscript(input.conversationId);
+    const stored = await store.cachedTranscript(input.conversationId);
     if (stored.turns.length === 0) throw new BatonError('bad_request', input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.');
     const connection = await this.connect(input.target);
     const plan = planResend(stored.turns, { kind: input.kind ?? 'retry' });
@@ -240,7 +240,7 @@ export class SendEngine {
     broadcast({ type: 'turnUpdated', conversationId, turn: placeholder });
     broadcast({ type: 'sendStateChanged', conversationId, state: 'sending' });
 
-    const transcript = await store.toTranscript(conversationId);
+    const transcript = await store.cachedTranscript(conversationId);
     const history: Transcript = { ...transcript, turns: transcript.turns.filter((t) => t.id !== turnId) };
     let stripOpaque = false;
     let assembler: StreamAssembler | undefined;

@@ -136,6 +136,8 @@ export interface DisclosurePreview {
   providerCount?: ProviderCount;
   /** The active summary, when the conversation has one. */
   summary?: PreviewSummary;
+  /** Asked with `countsOnly` (issue 9): `perTurn` is empty and `body` is `{}`; every count above is complete. */
+  countsOnly?: true;
 }
 
 /**

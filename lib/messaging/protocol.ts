@@ -89,6 +89,11 @@ const previewInput = z.strictObject({
   resend: z
     .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('retry') }), z.strictObject({ kind: z.literal('regenerate') }), z.strictObject({ kind: z.literal('edit'), turnId: id })])
     .optional(),
+  /**
+   * Issue 9: leave out `perTurn` and `body` (the answer says `countsOnly`). The line above the
+   * composer needs only the counts; the expanded list and "View request" ask without it.
+   */
+  countsOnly: z.boolean().optional(),
 });
 
 /** Every request: its payload schema and the senders it accepts. */

@@ -6,6 +6,7 @@
 import type { ConversationMeta } from '../messaging/protocol';
 import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
 import { tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
 
 /** Thrown when a conversation or turn does not exist. */
 export class NotFoundError extends Error {
@@ -45,7 +46,12 @@ export interface NewConversation {
 
 /** Conversation CRUD over one open database. Every method is one transaction. */
 export class ConversationStore {
-  constructor(readonly db: BatonDb) {}
+  /** The last conversation read whole, shared with the other stores of `db` (lib/store/transcript-cache.ts). */
+  readonly transcripts: TranscriptCache;
+
+  constructor(readonly db: BatonDb) {
+    this.transcripts = transcriptCacheFor(db);
+  }
 
   /** All conversations, pinned first, then newest first. Reads only the metadata store. */
   async list(): Promise<ConversationMeta[]> {
@@ -116,11 +122,24 @@ export class ConversationStore {
   }
 
   /**
+   * {@link toTranscript}, served from the cache while nothing was written since it was read
+   * (issue 9: the disclosure preview and the send plan the whole conversation). The result is
+   * shared and deeply frozen: copy before changing anything. @throws NotFoundError
+   */
+  async cachedTranscript(id: string): Promise<Transcript> {
+    return this.transcripts.get(id, () => this.toTranscript(id));
+  }
+
+  /**
    * Appends a turn and updates the conversation's metadata in one transaction (D4).
    * `patch` may change other metadata at the same time (e.g. `lastTarget`, a title from the first message).
    * @throws NotFoundError when the conversation does not exist (nothing is written).
    */
   async appendTurn(conversationId: string, turn: Turn, now: string, patch: Partial<ConversationMeta> = {}): Promise<ConversationMeta> {
+    return this.transcripts.write(conversationId, () => this.appendTx(conversationId, turn, now, patch), (t, meta) => withAppended(t, turn, meta.title));
+  }
+
+  private appendTx(conversationId: string, turn: Turn, now: string, patch: Partial<ConversationMeta>): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
@@ -137,6 +156,10 @@ export class ConversationStore {
    * transaction. @throws NotFoundError when the turn does not exist.
    */
   async putTurn(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
+    return this.transcripts.write(conversationId, () => this.putTx(conversationId, turn, now), (t) => withReplaced(t, turn));
+  }
+
+  private putTx(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const key = await turns.index('byTurnId').getKey([conversationId, turn.id]);

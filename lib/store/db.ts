@@ -128,6 +128,20 @@ export function upgradeDb(db: IDBPDatabase<BatonDbSchema>, oldVersion: number): 
   }
 }
 
+/** Bumped around every readwrite transaction on conversations or turns, and on every (re)open. */
+let generation = 0;
+
+/**
+ * A number that changes whenever conversations or turns may have changed in this context: it is
+ * bumped when a readwrite {@link tx} over `conversations` or `turns` starts and again when it
+ * ends (committed or aborted), and when a connection opens or is terminated. Caches of stored
+ * data (`TranscriptCache`) compare it before serving. Every write of the extension goes through
+ * `tx` in the background (pages talk to it through the protocol), so no write escapes it.
+ */
+export function writeGeneration(): number {
+  return generation;
+}
+
 /**
  * Opens (and upgrades) the database. A connection that blocks a newer version closes itself (D3).
  * @param name database name (tests use their own).
@@ -140,8 +154,12 @@ export async function openBatonDb(name = DB_NAME, hooks: OpenHooks = {}, version
       db.close();
       hooks.onBlocking?.();
     },
-    terminated: () => hooks.onTerminated?.(),
+    terminated: () => {
+      generation++;
+      hooks.onTerminated?.();
+    },
   });
+  generation++;
   return db;
 }
 
@@ -158,6 +176,8 @@ export async function tx<S extends StoreName[], M extends 'readonly' | 'readwrit
   work: (t: IDBPTransaction<BatonDbSchema, S, M>) => Promise<R>,
   durability: 'strict' | 'default' | 'relaxed' = 'default',
 ): Promise<R> {
+  const writes = mode === 'readwrite' && stores.some((s) => s === 'conversations' || s === 'turns');
+  if (writes) generation++;
   const t = db.transaction(stores, mode, { durability });
   try {
     const result = await work(t);
@@ -173,5 +193,7 @@ export async function tx<S extends StoreName[], M extends 'readonly' | 'readwrit
     // D2: a full storage is one clear error; the transaction is aborted, so nothing is half-written.
     if (isQuotaExceeded(e, t.error)) throw storageFullError();
     throw e;
+  } finally {
+    if (writes) generation++;
   }
 }

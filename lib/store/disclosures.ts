@@ -17,6 +17,7 @@ import type { ActiveSummary } from '../messaging/summary-types';
 import type { Turn } from '../transcript/schema';
 import { metaOf, NotFoundError, previewOf } from './conversations';
 import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
+import { transcriptCacheFor, withReplaced } from './transcript-cache';
 
 const GLOBAL_POLICY_KEY = 'disclosurePolicy';
 const POLICY_META = 'disclosurePolicy';
@@ -127,6 +128,11 @@ export class DisclosureStore {
    * @throws NotFoundError when the turn or conversation is gone (nothing is written).
    */
   async finishSend(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
+    // The cached transcript (lib/store/transcript-cache.ts) gets the final turn, so the next preview need not read everything again.
+    return transcriptCacheFor(this.db).write(conversationId, () => this.finishTx(conversationId, turn, now, done), (t) => withReplaced(t, turn));
+  }
+
+  private finishTx(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns', 'disclosures'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const key = await turns.index('byTurnId').getKey([conversationId, turn.id]);

@@ -32,9 +32,20 @@ export function applyTextDelta(turns: readonly Turn[], d: Extract<BackgroundEven
   return out;
 }
 
-/** Replaces or adds a conversation's metadata and keeps the list newest first. */
+/**
+ * Replaces or adds a conversation's metadata and keeps the list newest first. When the list
+ * already holds an equal meta and is in order, it is returned as is (issue 9: the side panel's
+ * list then renders nothing again when a conversation is merely opened).
+ */
 export function upsertMeta(list: readonly ConversationMeta[], meta: ConversationMeta): ConversationMeta[] {
+  const old = list.find((c) => c.id === meta.id);
+  if (old && JSON.stringify(old) === JSON.stringify(meta) && isNewestFirst(list)) return list as ConversationMeta[];
   return sortNewestFirst([...list.filter((c) => c.id !== meta.id), meta]);
+}
+
+function isNewestFirst(list: readonly ConversationMeta[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i - 1]!.updatedAt < list[i]!.updatedAt) return false;
+  return true;
 }
 
 /** Newest `updatedAt` first (ISO 8601 strings sort as time). */
