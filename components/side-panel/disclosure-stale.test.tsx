@@ -13,6 +13,7 @@ import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta, RequestInput } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { previewRow, samplePreview } from '../testing/preview-fixture';
 import { staleExclusionsLine } from './disclosure-format';
 import { SidePanel } from './side-panel';
 
@@ -29,30 +30,20 @@ const OPENAI = { providerId: 'openai', model: 'gpt-5' };
 
 /** The preview of a send of the draft to `p.target` (perTurn u1, a1, draft). */
 function preview(p: RequestInput<'previewSend'>, over: Partial<DisclosurePreview> = {}): DisclosurePreview {
-  const row = (id: string, role: 'user' | 'assistant', text: string) => ({ id, role, included: true, pinned: false, tokens: 5, preview: text, blocks: [{ index: 0, type: 'text', fate: 'kept' as const, detail: '' }] });
-  return {
+  return samplePreview({
     target: { providerId: p.target.providerId, api: 'x', model: p.target.model, origin: ORIGIN[p.target.providerId]! },
-    allowed: true,
-    turns: 3,
-    includedTurns: 3,
     estimatedInputTokens: 20,
-    exactCountAvailable: false,
     estimateSource: 'estimate',
+    estimatedCostUsd: undefined,
     contextWindow: 200000,
-    maxOutputTokens: 16000,
     inputBudget: 184000,
-    fits: true,
     thinkingDropped: 0,
-    imagesOmitted: 0,
     blocksDropped: 0,
-    droppedByReason: {},
-    convertedBlocks: 0,
-    perTurn: [row('u1', 'user', 'First question'), row('a1', 'assistant', 'First answer'), { ...row('draft', 'user', p.text ?? ''), draft: true }],
+    perTurn: [previewRow('u1', 'user', 'First question'), previewRow('a1', 'assistant', 'First answer'), { ...previewRow('draft', 'user', p.text ?? ''), draft: true }],
     delivery: { mode: 'snapshot', detail: 'the bounded snapshot' },
-    needsConfirmation: false,
     body: { model: p.target.model },
     ...over,
-  };
+  });
 }
 
 const refuse = (message = 'has not received this conversation yet: confirm the disclosure first.') => {
