@@ -167,4 +167,48 @@ describe('summarise them instead (issue 6, "Fitting")', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Summary of earlier turns' })).toBeNull());
     expect(await offer()).toBeTruthy();
   });
+
+  it('a summary stored or cleared elsewhere (summaryUpdated) refreshes this panel’s preview and notice; another conversation’s does not', async () => {
+    let active = false;
+    const m = await open({
+      previewSend: () => (active ? preview({ summary: { state: 'applied', turnId: 'summary-u1', replaces: 2, by: { provider: 'anthropic', model: 'claude-haiku-4-5' } } }) : preview(DROPPING)),
+      getSummary: () => (active ? { summary: SUMMARY } : {}),
+    });
+    expect(await offer()).toBeTruthy();
+    const region = () => screen.queryByRole('region', { name: 'Summary of earlier turns' });
+    expect(region()).toBeNull();
+    // Another window stored a summary of this conversation.
+    active = true;
+    m.emit({ type: 'summaryUpdated', conversationId: 'c1' });
+    await waitFor(() => expect(region()?.textContent).toContain('Earlier 2 turns are sent as a summary written by claude-haiku-4-5'));
+    fireEvent.click(within(region()!).getByRole('button', { name: 'View summary' }));
+    await within(region()!).findByText('We talked about the number 42.');
+    // ...then another window stopped using it.
+    active = false;
+    m.emit({ type: 'summaryUpdated', conversationId: 'c1' });
+    await waitFor(() => expect(region()).toBeNull());
+    expect(await offer()).toBeTruthy();
+    // An event of another conversation asks for nothing.
+    const asked = m.calls.length;
+    m.emit({ type: 'summaryUpdated', conversationId: 'c2' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(m.calls.length).toBe(asked);
+  });
+
+  it('the draft’s attachments go with the summary preview and request, as the bar’s preview carries them', async () => {
+    const m = await open({ previewSend: () => preview(DROPPING), previewSummary: () => summaryPreview(), summariseEarlier: () => SUMMARY });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    Object.defineProperty(input, 'files', { value: [new File([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], 'chart.png', { type: 'image/png' })], configurable: true });
+    fireEvent.change(input);
+    await screen.findByText('chart.png');
+    type('Next');
+    const wire = [{ kind: 'image', mediaType: 'image/png', data: 'iVBORwECAw==', name: 'chart.png' }];
+    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ text: 'Next', attachments: wire }));
+    fireEvent.click(await offer());
+    const d = await dialog();
+    await within(d).findByText('2 earlier turns will be summarised.');
+    expect(m.callsOf('previewSummary').at(-1)).toEqual({ conversationId: 'c1', target: OPENAI, summariser: OPENAI, text: 'Next', attachments: wire });
+    fireEvent.click(within(d).getByRole('button', { name: 'Summarise' }));
+    await waitFor(() => expect(m.callsOf('summariseEarlier')).toEqual([{ conversationId: 'c1', target: OPENAI, summariser: OPENAI, text: 'Next', attachments: wire, turnIds: ['u1', 'a1'] }]));
+  });
 });
