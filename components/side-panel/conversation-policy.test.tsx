@@ -11,6 +11,7 @@ import type { DisclosurePolicy, DisclosurePreview } from '../../lib/messaging/di
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { MockRequestError, mockConnector, sampleSettings, type MockConnector } from '../testing/mock-connector';
+import { previewRow, samplePreview } from '../testing/preview-fixture';
 import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
@@ -30,29 +31,19 @@ function previewFor(policy: DisclosurePolicy): DisclosurePreview {
       ? `this conversation is locked to ${policy.lockedProvider}`
       : undefined;
   const included = Math.min(3, policy.maxTurns ?? 3);
-  return {
-    target: { providerId: 'openai', api: 'openai-responses', model: 'gpt-5', origin: 'https://api.openai.com' },
+  return samplePreview({
     allowed: forbidden === undefined,
     ...(forbidden ? { forbidden } : {}),
-    turns: 3,
     includedTurns: included,
     estimatedInputTokens: 900,
-    exactCountAvailable: false,
-    estimateSource: 'tokenizer',
-    contextWindow: 400000,
-    maxOutputTokens: 16000,
-    inputBudget: 384000,
-    fits: true,
+    estimatedCostUsd: undefined,
     thinkingDropped: 0,
-    imagesOmitted: 0,
     blocksDropped: 0,
     droppedByReason: included < 3 ? { 'over-max-turns': 3 - included } : {},
-    convertedBlocks: 0,
-    perTurn: [{ id: 'u1', role: 'user', included: true, pinned: false, tokens: 5, preview: 'First question', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] }],
+    perTurn: [previewRow('u1', 'user', 'First question')],
     delivery: { mode: 'snapshot', detail: 'the bounded snapshot' },
-    needsConfirmation: false,
     body: {},
-  };
+  });
 }
 
 async function open(initial: DisclosurePolicy, refuse?: string): Promise<MockConnector> {

@@ -43,6 +43,8 @@ export interface Disclosure {
    * Sends through `doSend`, after the confirmation when this provider has not received the
    * conversation: asked from the preview, or — when the preview was stale or missing and the
    * background refuses with `confirmation_required` — from a fresh preview of exactly that send.
+   * Should that fresh preview need no confirmation (another window sent the conversation to that
+   * provider meanwhile), the same send goes again once, claiming no confirmation (see `sendChecked`).
    */
   send(): Promise<void>;
   /** Sends with `confirmedDisclosure` for the provider the dialog showed (`confirmedFor`); nothing when the conversation changed meanwhile. */
@@ -102,6 +104,9 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   detailNow.current = detailed && preview?.value.countsOnly === true;
   // A conversation just opened (or a new chat): nothing is being typed, so no reason to wait.
   const previewed = useRef<string | null | undefined>(undefined);
+  // What the composer would send now (compared only when a refused send might go again).
+  const latest = useRef({ conversationId, target, draft, attachments });
+  latest.current = { conversationId, target, draft, attachments };
 
   const extras = (): SendExtras => ({
     ...(excludeTurns.length ? { excludeTurns } : {}),
@@ -152,30 +157,44 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   }, [fetchPreview, delayMs]);
 
   /**
-   * The background refused `refused` for want of a confirmation (issue 6): the preview of exactly
-   * that send (with the exclusions it carried) opens the dialog. False when no preview can be had
-   * (the refusal is then shown as an error).
+   * Sends `sent` through `doSend`. When the background refuses it for want of a confirmation
+   * (issue 6), the preview of exactly that send (with the exclusions it carried) decides:
+   * - it needs the confirmation: the dialog opens with it (its words are then true);
+   * - it does not — another window sent the conversation to that provider between this send and
+   *   the refusal — and `again`: the same send goes once more, without any confirmation, since the
+   *   person was never asked (so the background still refuses a first disclosure), provided the
+   *   composer still holds exactly that send; otherwise nothing is sent and the draft stays;
+   * - no preview can be had, or it is the second refusal: the refusal is shown as an error.
    */
-  const askAgain =
-    (sent: SendExtras, asked: string) =>
-    async (refused: RefusedSend): Promise<boolean> => {
+  const sendChecked = async (sent: SendExtras, asked: string, again = true): Promise<void> => {
+    let resend: SendExtras | undefined;
+    await doSend(sent, async (refused: RefusedSend): Promise<boolean> => {
+      const { confirmedDisclosure: _c, confirmedFor: _f, ...exclusions } = sent;
+      let fresh: DisclosurePreview;
       try {
-        const fresh = await connector.request('previewSend', {
+        fresh = await connector.request('previewSend', {
           conversationId: refused.conversationId,
           target: refused.target,
           ...(refused.text.trim() ? { text: refused.text } : {}),
           ...(refused.attachments.length ? { attachments: refused.attachments } : {}),
-          ...(sent.excludeTurns?.length ? { excludeTurns: sent.excludeTurns } : {}),
-          ...(sent.excludeBlocks?.length ? { excludeBlocks: sent.excludeBlocks } : {}),
+          ...(exclusions.excludeTurns?.length ? { excludeTurns: exclusions.excludeTurns } : {}),
+          ...(exclusions.excludeBlocks?.length ? { excludeBlocks: exclusions.excludeBlocks } : {}),
         });
-        setConfirming({ preview: fresh, conversationId: refused.conversationId });
-        // Still the panel's send as it stands: the fresh preview replaces the stale one, so the bar and the next Send know.
-        if (keyRef.current === asked && refused.conversationId === conversationId) setPreview({ key: asked, value: fresh });
-        return true;
       } catch {
         return false;
       }
-    };
+      // Still the panel's send as it stands: the fresh preview replaces the stale one, so the bar and the next Send know.
+      if (keyRef.current === asked && refused.conversationId === conversationId) setPreview({ key: asked, value: fresh });
+      if (fresh.needsConfirmation) {
+        setConfirming({ preview: fresh, conversationId: refused.conversationId });
+        return true;
+      }
+      if (!again) return false;
+      if (isSameSend(refused, latest.current)) resend = exclusions;
+      return true;
+    });
+    if (resend) await sendChecked(resend, asked, false);
+  };
 
   const toggled = () => setStale(undefined);
   return {
@@ -204,8 +223,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
         setConfirming({ preview: current.countsOnly ? ((await fetchPreview(true)) ?? current) : current, conversationId });
         return;
       }
-      const x = extras();
-      await doSend(x, askAgain(x, key));
+      await sendChecked(extras(), key);
     },
     confirm: () => {
       const c = confirming;
@@ -213,8 +231,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       // The dialog is modal; should the conversation have changed anyway, nothing is sent.
       if (!c || (c.conversationId !== undefined && c.conversationId !== conversationId)) return;
       // Named, so this confirmation cannot authorise another provider (should the target have changed, the background asks again).
-      const x: SendExtras = { ...extras(), confirmedDisclosure: true, confirmedFor: { providerId: c.preview.target.providerId, origin: c.preview.target.origin } };
-      void doSend(x, askAgain(x, key));
+      void sendChecked({ ...extras(), confirmedDisclosure: true, confirmedFor: { providerId: c.preview.target.providerId, origin: c.preview.target.origin } }, key);
     },
     cancel: () => setConfirming(undefined),
     setDetailed,
@@ -225,6 +242,12 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       if (keyRef.current === asked) setPreview({ key: asked, value });
     },
   };
+}
+
+/** Whether the composer (`now`) still holds exactly the send that was refused: same conversation, target, text and files. */
+function isSameSend(refused: RefusedSend, now: { conversationId: string | undefined; target: SendTarget | undefined; draft: string; attachments: readonly PendingAttachment[] }): boolean {
+  const wire = now.attachments.map(({ id: _id, bytes: _bytes, ...a }) => a);
+  return now.conversationId === refused.conversationId && JSON.stringify(now.target) === JSON.stringify(refused.target) && now.draft === refused.text && JSON.stringify(wire) === JSON.stringify(refused.attachments);
 }
 
 /** The conversation's ledger, loaded when `open` and reloaded when the turns change. */

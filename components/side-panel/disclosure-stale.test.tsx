@@ -3,8 +3,9 @@
  * Issue 6, a stale side panel: a composer send the background refuses with
  * `confirmation_required` (the preview was stale or missing, or the confirmation was for another
  * provider) opens the confirmation with a fresh preview of exactly that send — never an error;
- * Cancel sends nothing and keeps the draft; Confirm names the provider it was shown for. Left-out
- * turns that no longer exist are said in one line and dropped from the toggles.
+ * Cancel sends nothing and keeps the draft; Confirm names the provider it was shown for. When that
+ * fresh preview needs no confirmation, the same send goes again once, unconfirmed. Left-out turns
+ * that no longer exist are said in one line and dropped from the toggles.
  */
 import '../testing/happy-dom-compat';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
@@ -13,6 +14,7 @@ import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta, RequestInput } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { previewRow, samplePreview } from '../testing/preview-fixture';
 import { staleExclusionsLine } from './disclosure-format';
 import { SidePanel } from './side-panel';
 
@@ -29,30 +31,20 @@ const OPENAI = { providerId: 'openai', model: 'gpt-5' };
 
 /** The preview of a send of the draft to `p.target` (perTurn u1, a1, draft). */
 function preview(p: RequestInput<'previewSend'>, over: Partial<DisclosurePreview> = {}): DisclosurePreview {
-  const row = (id: string, role: 'user' | 'assistant', text: string) => ({ id, role, included: true, pinned: false, tokens: 5, preview: text, blocks: [{ index: 0, type: 'text', fate: 'kept' as const, detail: '' }] });
-  return {
+  return samplePreview({
     target: { providerId: p.target.providerId, api: 'x', model: p.target.model, origin: ORIGIN[p.target.providerId]! },
-    allowed: true,
-    turns: 3,
-    includedTurns: 3,
     estimatedInputTokens: 20,
-    exactCountAvailable: false,
     estimateSource: 'estimate',
+    estimatedCostUsd: undefined,
     contextWindow: 200000,
-    maxOutputTokens: 16000,
     inputBudget: 184000,
-    fits: true,
     thinkingDropped: 0,
-    imagesOmitted: 0,
     blocksDropped: 0,
-    droppedByReason: {},
-    convertedBlocks: 0,
-    perTurn: [row('u1', 'user', 'First question'), row('a1', 'assistant', 'First answer'), { ...row('draft', 'user', p.text ?? ''), draft: true }],
+    perTurn: [previewRow('u1', 'user', 'First question'), previewRow('a1', 'assistant', 'First answer'), { ...previewRow('draft', 'user', p.text ?? ''), draft: true }],
     delivery: { mode: 'snapshot', detail: 'the bounded snapshot' },
-    needsConfirmation: false,
     body: { model: p.target.model },
     ...over,
-  };
+  });
 }
 
 const refuse = (message = 'has not received this conversation yet: confirm the disclosure first.') => {
@@ -170,6 +162,77 @@ describe('a composer send refused as confirmation_required (issue 6)', () => {
     await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(2));
     expect(m.callsOf('sendMessage')[1]).toEqual({ conversationId: 'c1', text: 'Next', target: anthropic, confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' } });
     await waitFor(() => expect(draft()).toBe(''));
+  });
+});
+
+describe('refused, but the fresh preview needs no confirmation (another window sent to that provider meanwhile, issue 6)', () => {
+  /** The background refuses the first unconfirmed send; by then another window has sent the conversation to OpenAI. */
+  const racing = () => {
+    let sentElsewhere = false;
+    const first = () => !sentElsewhere && (sentElsewhere = true);
+    return open({ previewSend: (p) => preview(p, { needsConfirmation: false }), sendMessage: (p) => (first() && !p.confirmedDisclosure ? refuse() : { userTurnId: 'u2' }) });
+  };
+
+  it('sends the same message again, once, claiming no confirmation: no dialog with wrong words, no error', async () => {
+    const m = await racing();
+    type('Next');
+    await line();
+    fireEvent.click(screen.getByRole('button', { name: /3 of 3 turns/ }));
+    fireEvent.click(screen.getByLabelText('Send turn 1 (You)'));
+    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ excludeTurns: ['u1'] }));
+    const asked = m.callsOf('previewSend').length;
+    fireEvent.click(sendButton());
+    await waitFor(() => expect(draft()).toBe(''));
+    const plain = { conversationId: 'c1', text: 'Next', target: OPENAI, excludeTurns: ['u1'] };
+    expect(m.callsOf('sendMessage')).toEqual([plain, plain]);
+    // The fresh preview was of exactly the refused send, left-out turn included.
+    expect(m.callsOf('previewSend')[asked]).toEqual({ conversationId: 'c1', target: OPENAI, text: 'Next', excludeTurns: ['u1'] });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.querySelector('[data-error-code]')).toBeNull();
+  });
+
+  it('refused again with a fresh preview that still needs none: shown as an error, the draft stays, no third send', async () => {
+    const m = await open({ previewSend: (p) => preview(p, { needsConfirmation: false }), sendMessage: () => refuse() });
+    type('Next');
+    await line();
+    fireEvent.click(sendButton());
+    await waitFor(() => expect(document.querySelector('[data-error-code="confirmation_required"]')).not.toBeNull());
+    expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next', target: OPENAI }, { conversationId: 'c1', text: 'Next', target: OPENAI }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(draft()).toBe('Next');
+  });
+
+  it('refused again and now the provider does need it: the dialog opens (its words true) and only Confirm sends', async () => {
+    // The second, unconfirmed send is refused because the provider's record is gone again: now it needs the confirmation.
+    const m: MockConnector = await open({
+      previewSend: (p) => preview(p, { needsConfirmation: m.callsOf('sendMessage').length === 2 }),
+      sendMessage: (p) => (p.confirmedDisclosure ? { userTurnId: 'u2' } : refuse()),
+    });
+    type('Next');
+    await line();
+    fireEvent.click(sendButton());
+    const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to OpenAI?' });
+    expect(m.callsOf('sendMessage')).toHaveLength(2);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disclose and send' }));
+    await waitFor(() => expect(m.callsOf('sendMessage').at(-1)).toMatchObject({ confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' } }));
+    await waitFor(() => expect(draft()).toBe(''));
+  });
+
+  it('the draft changed while the fresh preview was asked for: nothing is sent again, the new draft stays', async () => {
+    let release: () => void = () => undefined;
+    const m = await racing();
+    type('Next');
+    await line();
+    m.handlers.previewSend = (p) => new Promise((r) => (release = () => r(preview(p, { needsConfirmation: false }))));
+    fireEvent.click(sendButton());
+    await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));
+    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ text: 'Next' }));
+    type('Next, longer');
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(m.callsOf('sendMessage')).toHaveLength(1);
+    expect(draft()).toBe('Next, longer');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import type { DisclosureLedger, DisclosurePreview } from '../../lib/messaging/di
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { SAMPLE_BODY as BODY, samplePreview as preview } from '../testing/preview-fixture';
 import { formatCost, formatTokens, summaryLine } from './disclosure-format';
 import { SidePanel } from './side-panel';
 
@@ -21,41 +22,6 @@ const TURNS: Turn[] = [
   { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
   { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'First answer' }] },
 ];
-const BODY = { model: 'gpt-5', input: [{ role: 'user', content: [{ type: 'input_text', text: 'First question' }] }], store: false };
-
-function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
-  return {
-    target: { providerId: 'openai', api: 'openai-responses', model: 'gpt-5', origin: 'https://api.openai.com' },
-    allowed: true,
-    turns: 3,
-    includedTurns: 3,
-    estimatedInputTokens: 3240,
-    exactCountAvailable: false,
-    estimateSource: 'tokenizer',
-    estimatedCostUsd: 0.0123,
-    contextWindow: 400000,
-    maxOutputTokens: 16000,
-    inputBudget: 384000,
-    fits: true,
-    thinkingDropped: 1,
-    imagesOmitted: 0,
-    blocksDropped: 1,
-    droppedByReason: {},
-    convertedBlocks: 0,
-    perTurn: [
-      { id: 'u1', role: 'user', included: true, pinned: false, tokens: 5, preview: 'First question', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] },
-      {
-        id: 'a1', role: 'assistant', included: true, pinned: false, tokens: 7, preview: 'First answer',
-        blocks: [{ index: 0, type: 'thinking', fate: 'dropped', detail: 'reasoning from another model' }, { index: 1, type: 'text', fate: 'kept', detail: '' }],
-      },
-      { id: 'draft', role: 'user', draft: true, included: true, pinned: false, tokens: 3, preview: 'Next', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] },
-    ],
-    delivery: { mode: 'snapshot', detail: 'the conversation sends the bounded snapshot every time' },
-    needsConfirmation: false,
-    body: BODY,
-    ...over,
-  };
-}
 
 /** The background's answer to `previewSend`: with `countsOnly`, the counts only (issue 9). */
 const answering = (over: Partial<DisclosurePreview> = {}) => (p: { countsOnly?: boolean | undefined }) =>

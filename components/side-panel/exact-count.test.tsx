@@ -11,6 +11,7 @@ import type { CountTokensResult, DisclosurePreview } from '../../lib/messaging/d
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { samplePreview } from '../testing/preview-fixture';
 import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
@@ -24,29 +25,20 @@ const TURNS: Turn[] = [
 ];
 
 function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
-  return {
+  return samplePreview({
     target: { providerId: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5', origin: 'https://api.anthropic.com' },
-    allowed: true,
-    turns: 3,
-    includedTurns: 3,
-    estimatedInputTokens: 3240,
+    estimatedCostUsd: undefined,
     contextWindow: 200000,
-    maxOutputTokens: 16000,
     inputBudget: 184000,
-    fits: true,
     thinkingDropped: 0,
-    imagesOmitted: 0,
     blocksDropped: 0,
-    droppedByReason: {},
-    convertedBlocks: 0,
     perTurn: [],
     delivery: { mode: 'snapshot', detail: '' },
-    needsConfirmation: false,
     body: {},
     exactCountAvailable: true,
     estimateSource: 'estimate',
     ...over,
-  };
+  });
 }
 
 const COUNTED: CountTokensResult = {

@@ -11,6 +11,7 @@ import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta, RequestInput } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { previewRow, samplePreview } from '../testing/preview-fixture';
 import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
@@ -24,28 +25,18 @@ const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{
 const answer = (id: string, text: string, over: Partial<Turn> = {}): Turn => ({ id, role: 'assistant', origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-6' }, status: 'complete', blocks: [{ type: 'text', text }], ...over });
 
 /** The preview of a regenerate over [u1]: one turn, no draft. */
-const PREVIEW: DisclosurePreview = {
-  target: { providerId: 'openai', api: 'openai-responses', model: 'gpt-5', origin: 'https://api.openai.com' },
-  allowed: true,
+const PREVIEW: DisclosurePreview = samplePreview({
   turns: 1,
   includedTurns: 1,
   estimatedInputTokens: 12,
-  exactCountAvailable: false,
-  estimateSource: 'tokenizer',
-  contextWindow: 400000,
-  maxOutputTokens: 16000,
-  inputBudget: 384000,
-  fits: true,
+  estimatedCostUsd: undefined,
   thinkingDropped: 0,
-  imagesOmitted: 0,
   blocksDropped: 0,
-  droppedByReason: {},
-  convertedBlocks: 0,
-  perTurn: [{ id: 'u1', role: 'user', included: true, pinned: false, tokens: 12, preview: 'Remember 42.', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] }],
+  perTurn: [previewRow('u1', 'user', 'Remember 42.', 12)],
   delivery: { mode: 'snapshot', detail: 'the bounded snapshot' },
   needsConfirmation: true,
   body: { model: 'gpt-5', input: [] },
-};
+});
 
 const refuse = () => {
   throw new MockRequestError({ code: 'confirmation_required', message: 'openai (https://api.openai.com) has not received this conversation yet: confirm the disclosure first.' });

@@ -56,7 +56,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   // Issue 6: what the next send discloses, the confirmation of a first disclosure, the ledger.
   const delivery = useDeliveryPolicy(connector, s.currentId);
   const [summaryVersion, setSummaryVersion] = useState(0);
-  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}`;
+  // `s.summaryVersion`: a summary stored or cleared from any panel (`summaryUpdated`); `summaryVersion`: this panel's own.
+  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}|${s.summaryVersion}`;
   const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra, askToConfirm) => model.send(extra, askToConfirm));
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
@@ -65,7 +66,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   // Issue 6 "Fitting": summarise the turns a send drops instead of dropping them.
   const summaryDialog = useSummaryDialog(
     connector,
-    { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, excludeTurns: disclosure.excludeTurns, excludeBlocks: disclosure.excludeBlocks, providers },
+    { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, excludeTurns: disclosure.excludeTurns, excludeBlocks: disclosure.excludeBlocks, providers },
     () => setSummaryVersion((v) => v + 1),
   );
   const [summaryOpen, setSummaryOpen] = useState(false);

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
 import type { ProtocolError, ProviderStatus, SendTarget } from '../../lib/messaging/protocol';
 import type { SummaryPreview, SummaryView } from '../../lib/messaging/summary-types';
+import type { PendingAttachment } from '../../lib/ui/attachments';
 import { defaultSummariser } from '../../lib/ui/summary';
 import type { BlockRef } from './disclosure-hooks';
 
@@ -15,6 +16,8 @@ export interface SummaryDialogInputs {
   /** Where the conversation is being sent (its drops are what is summarised). */
   target: SendTarget | undefined;
   draft: string;
+  /** Files attached to the draft: part of the send, so they count towards what it drops (issue 6). */
+  attachments?: readonly PendingAttachment[] | undefined;
   excludeTurns: readonly string[];
   excludeBlocks: readonly BlockRef[];
   providers: readonly ProviderStatus[];
@@ -54,15 +57,18 @@ export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInpu
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ProtocolError | undefined>(undefined);
   const { conversationId, target, draft } = inputs;
+  const attachments = inputs.attachments ?? [];
   const ask = () => ({
     conversationId: conversationId!,
     target: target!,
     summariser: summariser!,
     ...(draft.trim() ? { text: draft } : {}),
+    // The same wire form the send and the bar's preview carry.
+    ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
     ...(inputs.excludeTurns.length ? { excludeTurns: [...inputs.excludeTurns] } : {}),
     ...(inputs.excludeBlocks.length ? { excludeBlocks: [...inputs.excludeBlocks] } : {}),
   });
-  const key = JSON.stringify([open, conversationId, target, summariser, draft, inputs.excludeTurns, inputs.excludeBlocks]);
+  const key = JSON.stringify([open, conversationId, target, summariser, draft, attachments.map((a) => a.id), inputs.excludeTurns, inputs.excludeBlocks]);
   const keyRef = useRef(key);
   keyRef.current = key;
 
@@ -99,7 +105,9 @@ export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInpu
       setBusy(true);
       setError(undefined);
       try {
-        await connector.request('summariseEarlier', { ...ask(), turnIds: preview.turnIds, ...(preview.needsConfirmation ? { confirmedDisclosure: true } : {}) });
+        // Issue 6: the confirmation names the summariser the dialog showed, so it cannot authorise another one.
+        const confirmed = preview.needsConfirmation ? { confirmedDisclosure: true, confirmedFor: { providerId: preview.summariser.providerId, origin: preview.summariser.origin } } : {};
+        await connector.request('summariseEarlier', { ...ask(), turnIds: preview.turnIds, ...confirmed });
         setOpen(false);
         onDone();
       } catch (e) {

@@ -13,6 +13,7 @@ import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { SummaryPreview, SummaryView } from '../../lib/messaging/summary-types';
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { samplePreview as preview } from '../testing/preview-fixture';
 import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
@@ -23,41 +24,6 @@ const TURNS: Turn[] = [
   { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
   { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'First answer' }] },
 ];
-const BODY = { model: 'gpt-5', input: [{ role: 'user', content: [{ type: 'input_text', text: 'First question' }] }], store: false };
-
-function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
-  return {
-    target: { providerId: 'openai', api: 'openai-responses', model: 'gpt-5', origin: 'https://api.openai.com' },
-    allowed: true,
-    turns: 3,
-    includedTurns: 3,
-    estimatedInputTokens: 3240,
-    exactCountAvailable: false,
-    estimateSource: 'tokenizer',
-    estimatedCostUsd: 0.0123,
-    contextWindow: 400000,
-    maxOutputTokens: 16000,
-    inputBudget: 384000,
-    fits: true,
-    thinkingDropped: 1,
-    imagesOmitted: 0,
-    blocksDropped: 1,
-    droppedByReason: {},
-    convertedBlocks: 0,
-    perTurn: [
-      { id: 'u1', role: 'user', included: true, pinned: false, tokens: 5, preview: 'First question', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] },
-      {
-        id: 'a1', role: 'assistant', included: true, pinned: false, tokens: 7, preview: 'First answer',
-        blocks: [{ index: 0, type: 'thinking', fate: 'dropped', detail: 'reasoning from another model' }, { index: 1, type: 'text', fate: 'kept', detail: '' }],
-      },
-      { id: 'draft', role: 'user', draft: true, included: true, pinned: false, tokens: 3, preview: 'Next', blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] },
-    ],
-    delivery: { mode: 'snapshot', detail: 'the conversation sends the bounded snapshot every time' },
-    needsConfirmation: false,
-    body: BODY,
-    ...over,
-  };
-}
 
 async function open(extra: MockHandlers = {}): Promise<MockConnector> {
   const m = mockConnector({
@@ -140,7 +106,9 @@ describe('summarise them instead (issue 6, "Fitting")', () => {
     const before = m.callsOf('previewSend').length;
     fireEvent.click(within(d).getByRole('button', { name: 'Summarise' }));
     await waitFor(() => expect(m.callsOf('summariseEarlier')).toEqual([
-      { conversationId: 'c1', target: OPENAI, summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' }, text: 'Next', turnIds: ['u1', 'a1'], confirmedDisclosure: true },
+      { conversationId: 'c1', target: OPENAI, summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' }, text: 'Next', turnIds: ['u1', 'a1'], confirmedDisclosure: true,
+        // Named: this confirmation authorises the summariser the dialog showed, no other (issue 6).
+        confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' } },
     ]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(version).toBe(1);
@@ -198,5 +166,49 @@ describe('summarise them instead (issue 6, "Fitting")', () => {
     await waitFor(() => expect(m.callsOf('clearSummary')).toEqual([{ conversationId: 'c1' }]));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Summary of earlier turns' })).toBeNull());
     expect(await offer()).toBeTruthy();
+  });
+
+  it('a summary stored or cleared elsewhere (summaryUpdated) refreshes this panel’s preview and notice; another conversation’s does not', async () => {
+    let active = false;
+    const m = await open({
+      previewSend: () => (active ? preview({ summary: { state: 'applied', turnId: 'summary-u1', replaces: 2, by: { provider: 'anthropic', model: 'claude-haiku-4-5' } } }) : preview(DROPPING)),
+      getSummary: () => (active ? { summary: SUMMARY } : {}),
+    });
+    expect(await offer()).toBeTruthy();
+    const region = () => screen.queryByRole('region', { name: 'Summary of earlier turns' });
+    expect(region()).toBeNull();
+    // Another window stored a summary of this conversation.
+    active = true;
+    m.emit({ type: 'summaryUpdated', conversationId: 'c1' });
+    await waitFor(() => expect(region()?.textContent).toContain('Earlier 2 turns are sent as a summary written by claude-haiku-4-5'));
+    fireEvent.click(within(region()!).getByRole('button', { name: 'View summary' }));
+    await within(region()!).findByText('We talked about the number 42.');
+    // ...then another window stopped using it.
+    active = false;
+    m.emit({ type: 'summaryUpdated', conversationId: 'c1' });
+    await waitFor(() => expect(region()).toBeNull());
+    expect(await offer()).toBeTruthy();
+    // An event of another conversation asks for nothing.
+    const asked = m.calls.length;
+    m.emit({ type: 'summaryUpdated', conversationId: 'c2' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(m.calls.length).toBe(asked);
+  });
+
+  it('the draft’s attachments go with the summary preview and request, as the bar’s preview carries them', async () => {
+    const m = await open({ previewSend: () => preview(DROPPING), previewSummary: () => summaryPreview(), summariseEarlier: () => SUMMARY });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    Object.defineProperty(input, 'files', { value: [new File([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], 'chart.png', { type: 'image/png' })], configurable: true });
+    fireEvent.change(input);
+    await screen.findByText('chart.png');
+    type('Next');
+    const wire = [{ kind: 'image', mediaType: 'image/png', data: 'iVBORwECAw==', name: 'chart.png' }];
+    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ text: 'Next', attachments: wire }));
+    fireEvent.click(await offer());
+    const d = await dialog();
+    await within(d).findByText('2 earlier turns will be summarised.');
+    expect(m.callsOf('previewSummary').at(-1)).toEqual({ conversationId: 'c1', target: OPENAI, summariser: OPENAI, text: 'Next', attachments: wire });
+    fireEvent.click(within(d).getByRole('button', { name: 'Summarise' }));
+    await waitFor(() => expect(m.callsOf('summariseEarlier')).toEqual([{ conversationId: 'c1', target: OPENAI, summariser: OPENAI, text: 'Next', attachments: wire, turnIds: ['u1', 'a1'] }]));
   });
 });

@@ -2,10 +2,11 @@
  * One background for the send/disclosure tests: real stores over fake-indexeddb (the test file
  * imports `fake-indexeddb/auto`), keys for the fake providers bound to their origin, the real
  * send engine and handlers, a fixed clock (`NOW`) and counters for ids (`t1…` for turns the
- * engine makes, `x1…` for the handlers'). Used by disclosure, delta and resend tests.
+ * engine makes, `x1…` for the handlers'), and a record of every broadcast event. Used by
+ * disclosure, delta, resend and summary tests.
  */
 import type { FakeProviders } from '../../test/fake-providers';
-import type { SendTarget } from '../messaging/protocol';
+import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
 import { ConversationStore } from '../store/conversations';
 import { openBatonDb, type BatonDb } from '../store/db';
 import { SettingsStore } from '../store/settings';
@@ -40,6 +41,8 @@ export interface TestBackground {
   h: ReturnType<typeof createHandlers>;
   /** The fake providers' origin, which every key is bound to. */
   origin: string;
+  /** Every event the engine and the handlers broadcast, in order. */
+  events: BackgroundEvent[];
 }
 
 let dbCount = 0;
@@ -61,6 +64,8 @@ export async function createTestBackground(
   const origin = new URL(fake.url).origin;
   for (const id of opts.providers ?? (['openai', 'anthropic', 'google'] as const)) await vault.setKey(id, fake.keys[id], origin, NOW);
   let id = 0;
+  const events: BackgroundEvent[] = [];
+  const broadcast = (e: BackgroundEvent) => void events.push(e);
   const engine = new SendEngine({
     store,
     settings,
@@ -69,10 +74,10 @@ export async function createTestBackground(
     hasHostPermission: async () => true,
     clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
     newId: () => `t${++id}`,
-    broadcast: () => undefined,
+    broadcast,
     keepalive: { start: () => undefined, stop: () => undefined },
   });
-  const h = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined });
+  const h = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined, broadcast });
   await store.create({ id: 'c1', now: NOW });
-  return { db, store, settings, vault, engine, h, origin };
+  return { db, store, settings, vault, engine, h, origin, events };
 }

@@ -6,7 +6,8 @@
  * SDKs, Baton's bounded retries, P1) and stream assemblers, as the conversation's in-flight job
  * (`SendEngine.exclusive`). The turns left the browser either way, so every request that was made
  * gets a ledger record: with the stored summary in one transaction when it succeeded, alone
- * (`failed`) when it did not — then no summary is stored.
+ * (`failed`) when it did not — then no summary is stored. Storing or clearing the summary
+ * broadcasts `summaryUpdated`, so every open panel of the conversation refreshes.
  */
 import type { ActiveSummary, SummaryView } from '../messaging/summary-types';
 import { WIRE_API_MODULES } from '../providers';
@@ -16,12 +17,13 @@ import { costOf } from './disclosure-ledger';
 import { BatonError, toProtocolError } from './errors';
 import type { HandlerDeps } from './handlers';
 import { keyFor } from './providers';
+import { confirmationOf, refuseUnconfirmed } from './resend';
 import type { Handlers } from './router';
 import { staleReason } from './summary-apply';
 import { planSummaryRequest, toSummaryPreview, type PlannedSummary, type SummaryRequestInput } from './summary-plan';
 
 type SummaryHandlers = Pick<Handlers, 'previewSummary' | 'summariseEarlier' | 'getSummary' | 'clearSummary'>;
-type Deps = Pick<HandlerDeps, 'store' | 'settings' | 'vault' | 'engine' | 'transport' | 'hasHostPermission' | 'now' | 'newId'>;
+type Deps = Pick<HandlerDeps, 'store' | 'settings' | 'vault' | 'engine' | 'transport' | 'hasHostPermission' | 'now' | 'newId' | 'broadcast'>;
 
 /** The four summary handlers. */
 export function summaryHandlers(d: Deps): SummaryHandlers {
@@ -29,7 +31,7 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
   const plan = (p: Omit<SummaryRequestInput, 'exclusions'> & { excludeTurns?: string[] | undefined; excludeBlocks?: { turn: string; index: number }[] | undefined }) =>
     planSummaryRequest(
       { store: d.store, settings: d.settings, vault: d.vault, discloser: d.engine.discloser },
-      { conversationId: p.conversationId, target: p.target, summariser: p.summariser, text: p.text, exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks } },
+      { conversationId: p.conversationId, target: p.target, summariser: p.summariser, text: p.text, attachments: p.attachments, exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks } },
     );
   const exists = async (id: string) => {
     if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');
@@ -45,8 +47,8 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
         const req = planned.request.plan;
         if (!req.allowed) throw new BatonError('policy_forbidden', req.forbidden?.message ?? 'The disclosure policy forbids this provider.');
         if (!req.fits) throw new BatonError('context_too_long', req.notFit?.message ?? 'The turns to summarise do not fit the summariser.');
-        if (planned.firstDisclosure && p.confirmedDisclosure !== true)
-          throw new BatonError('confirmation_required', `${planned.provider.providerId} (${planned.provider.origin}) has not received this conversation yet: confirm the disclosure first.`);
+        // Issue 6: checked like sendMessage — a confirmation shown for one summariser (`confirmedFor`) cannot authorise another.
+        refuseUnconfirmed(planned, planned.provider, confirmationOf(p));
         const provider = planned.provider;
         if (provider.baseUrl && !(await d.hasHostPermission(provider.origin)))
           throw new BatonError('endpoint_not_permitted', `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`);
@@ -57,11 +59,12 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
       await exists(conversationId);
       const { summary } = await ledger().getConversationState(conversationId);
       if (!summary) return {};
-      return { summary: { ...summary, stale: staleReason(await d.store.toTranscript(conversationId), summary) !== undefined } };
+      return { summary: { ...summary, stale: staleReason(await d.store.cachedTranscript(conversationId), summary) !== undefined } };
     },
     clearSummary: async ({ conversationId }) => {
       await exists(conversationId);
       await ledger().clearSummary(conversationId);
+      d.broadcast?.({ type: 'summaryUpdated', conversationId });
       return null;
     },
   };
@@ -137,5 +140,7 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   if (rec.usage) summary.usage = rec.usage;
   if (rec.costUsd !== undefined) summary.costUsd = rec.costUsd;
   await d.engine.discloser.store.saveSummary(r.conversationId, summary, rec);
+  // Every open panel of the conversation refreshes its preview and summary notice (issue 6).
+  d.broadcast?.({ type: 'summaryUpdated', conversationId: r.conversationId });
   return { ...summary, stale: false };
 }

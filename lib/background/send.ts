@@ -4,10 +4,10 @@
  * stream into an assistant turn, checkpointed at least every second or 500 characters (D1) →
  * store the finished turn with its native payload, usage and stop reason.
  *
- * Stop aborts the request and keeps the partial text as `stopped` (L5). Retries follow Baton's
- * own bounded policy (P1) and never happen once content has arrived. When a provider rejects
- * opaque state it produced itself (an invalid signature), the send is retried once without that
- * state, and the turn says so.
+ * This file accepts or refuses sends, retries and exclusive jobs before anything is written;
+ * `send-answer.ts` streams and stores one answer (Stop keeps the partial text as `stopped`, L5;
+ * Baton's own bounded retries, P1; one retry without rejected opaque state); `in-flight.ts` keeps
+ * the one request in flight per conversation.
  *
  * Every request body is the context planner's (issue 6, `disclosure-plan.ts`): bounded by the
  * policies, with the person's exclusions, and recorded in the disclosure ledger in the same
@@ -15,18 +15,16 @@
  */
 import type { DisclosurePreview } from '../messaging/disclosure-types';
 import type { Attachment, BackgroundEvent, SendTarget } from '../messaging/protocol';
-import { WIRE_API_MODULES } from '../providers';
 import { DisclosureStore } from '../store/disclosures';
-import type { StreamAssembler } from '../providers/types';
 import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
-import type { Transcript, Turn } from '../transcript/schema';
+import type { Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
-import { Discloser, previewSend, userBlocks, type PreparedSend } from './disclosure-engine';
+import { Discloser, previewSend, userBlocks } from './disclosure-engine';
 import { assertSendable, type Exclusions } from './disclosure-plan';
-import { createCheckpointer } from './checkpoint';
-import { BatonError, toProtocolError } from './errors';
-import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
+import { InFlightRequests } from './in-flight';
+import { generateAnswer } from './send-answer';
+import { BatonError } from './errors';
 import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation, type Resend } from './resend';
 import { keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Transport } from './transport';
@@ -65,32 +63,28 @@ export interface SendDeps {
   broadcastMs?: number;
 }
 
-interface InFlight {
-  abort: AbortController;
-  stopped: boolean;
-  done: Promise<void>;
-}
-
 const TITLE_CHARS = 60;
-/** Provider messages that mean "this opaque state is not valid here" (A-K5, G-K5, R-K2). */
-const OPAQUE_STATE_REJECTED = /signature|thought_signature|encrypted_content|reasoning item|redacted_thinking/i;
+
+const busy = () => new BatonError('busy', 'An answer is still streaming in this conversation.');
 
 export class SendEngine {
-  private readonly inflight = new Map<string, InFlight>();
+  /** The conversations with a request in flight (busy, stop, settled). */
+  private readonly flights: InFlightRequests;
   /** Plans every request and keeps the ledger (issue 6). */
   readonly discloser: Discloser;
 
   constructor(private readonly deps: SendDeps) {
     this.discloser = new Discloser(new DisclosureStore(deps.store.db));
+    this.flights = new InFlightRequests({ broadcast: (e) => deps.broadcast(e), keepalive: deps.keepalive, sleep: (ms, signal) => deps.clock.sleep(ms, signal) });
   }
 
   isBusy(conversationId: string): boolean {
-    return this.inflight.has(conversationId);
+    return this.flights.isBusy(conversationId);
   }
 
   /** Resolves when the conversation's current send (if any) has finished and been stored. */
   async settled(conversationId: string): Promise<void> {
-    await this.inflight.get(conversationId)?.done;
+    await this.flights.settled(conversationId);
   }
 
   /**
@@ -106,7 +100,7 @@ export class SendEngine {
    */
   async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: Confirmation; exclusions?: Exclusions; replaceFrom?: string }): Promise<{ userTurnId: string }> {
     const { store, clock, newId } = this.deps;
-    if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
+    if (this.isBusy(input.conversationId)) throw busy();
     const record = await store.getRecord(input.conversationId);
     if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
     const blocks = userBlocks(input.text, input.attachments);
@@ -152,7 +146,7 @@ export class SendEngine {
    */
   async retry(input: { conversationId: string; target: SendTarget; kind?: 'retry' | 'regenerate'; confirmed?: Confirmation }): Promise<void> {
     const { store, clock } = this.deps;
-    if (this.isBusy(input.conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
+    if (this.isBusy(input.conversationId)) throw busy();
     const record = await store.getRecord(input.conversationId);
     if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
     const stored = await store.cachedTranscript(input.conversationId);
@@ -176,29 +170,12 @@ export class SendEngine {
    * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.
    */
   async exclusive<T>(conversationId: string, work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>): Promise<T> {
-    if (this.isBusy(conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
-    const abort = new AbortController();
-    let release = () => undefined as void;
-    const flight: InFlight = { abort, stopped: false, done: new Promise<void>((r) => (release = r)) };
-    this.inflight.set(conversationId, flight);
-    this.deps.keepalive.start();
-    try {
-      return await work(abort.signal, (ms, signal) => this.deps.clock.sleep(ms, signal ?? abort.signal));
-    } finally {
-      this.inflight.delete(conversationId);
-      this.deps.keepalive.stop();
-      release();
-      // A panel that opened the conversation meanwhile saw it busy.
-      this.deps.broadcast({ type: 'sendStateChanged', conversationId, state: 'idle' });
-    }
+    return this.flights.exclusive(conversationId, busy, work);
   }
 
   /** Aborts the in-flight request; the partial answer is kept as `stopped` (L5). */
   stop(conversationId: string): void {
-    const f = this.inflight.get(conversationId);
-    if (!f) return;
-    f.stopped = true;
-    f.abort.abort();
+    this.flights.stop(conversationId);
   }
 
   private async connect(target: SendTarget): Promise<{ provider: ResolvedProvider; key: string }> {
@@ -208,118 +185,8 @@ export class SendEngine {
     return { provider, key: await keyFor(provider, this.deps.vault) };
   }
 
+  /** Starts the answer as the conversation's request in flight (`send-answer.ts`). */
   private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions): void {
-    const abort = new AbortController();
-    const flight: InFlight = { abort, stopped: false, done: Promise.resolve() };
-    this.inflight.set(conversationId, flight);
-    this.deps.keepalive.start();
-    flight.done = this.generate(conversationId, target, connection, flight, exclusions)
-      .catch(() => undefined)
-      .finally(() => {
-        this.inflight.delete(conversationId);
-        this.deps.keepalive.stop();
-        this.deps.broadcast({ type: 'sendStateChanged', conversationId, state: 'idle' });
-      });
-  }
-
-  private async generate(conversationId: string, target: SendTarget, { provider, key }: { provider: ResolvedProvider; key: string }, flight: InFlight, exclusions: Exclusions): Promise<void> {
-    const { store, clock, newId, broadcast, transport } = this.deps;
-    const iso = () => new Date(clock.now()).toISOString();
-    const module = WIRE_API_MODULES[provider.api];
-    const turnId = newId();
-    const ctx = { provider: provider.originProvider, requestedModel: target.model, turnId, createdAt: iso(), ...(provider.endpoint ? { endpoint: provider.endpoint } : {}) };
-    const placeholder: Turn = {
-      id: turnId,
-      role: 'assistant',
-      origin: { provider: provider.originProvider, api: provider.api, model: target.model, ...(provider.endpoint ? { endpoint: provider.endpoint } : {}) },
-      createdAt: ctx.createdAt,
-      status: 'streaming',
-      blocks: [],
-    };
-    await store.appendTurn(conversationId, placeholder, iso());
-    broadcast({ type: 'turnUpdated', conversationId, turn: placeholder });
-    broadcast({ type: 'sendStateChanged', conversationId, state: 'sending' });
-
-    const transcript = await store.cachedTranscript(conversationId);
-    const history: Transcript = { ...transcript, turns: transcript.turns.filter((t) => t.id !== turnId) };
-    let stripOpaque = false;
-    let assembler: StreamAssembler | undefined;
-    const checkpoint = createCheckpointer(this.deps, conversationId, () => assembler?.snapshot());
-    let prepared: PreparedSend | undefined;
-    // The ledger record is written with the final turn, in one transaction (issue 6).
-    const finish = (turn: Turn) => (prepared ? this.discloser.finish(conversationId, turn, iso(), provider, target.model, prepared) : store.putTurn(conversationId, turn, iso()));
-    for (let pass = 0; ; pass++) {
-      const source = stripOpaque ? withoutOwnOpaqueState(history) : history;
-      let body: Record<string, unknown>;
-      try {
-        // The active summary stays valid without the opaque state: its hashes are of the stored turns.
-        prepared = await this.discloser.prepare(conversationId, source, target, provider, key, exclusions, undefined, history);
-        assertSendable(prepared.planned);
-        body = prepared.planned.body;
-      } catch (e) {
-        // Nothing was sent: an error turn, no ledger record.
-        prepared = undefined;
-        const err = toProtocolError(e, [key]);
-        await checkpoint.final({ ...placeholder, status: 'error', error: { type: err.code, message: err.message } });
-        broadcast({ type: 'sendStateChanged', conversationId, state: 'idle', error: err });
-        return;
-      }
-      let received = 0;
-      try {
-        await transport.withRetries(
-          async () => {
-            assembler = module.createStreamAssembler(ctx);
-            await transport.streamRequest(
-              { providerId: provider.providerId, api: provider.api, apiKey: key, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) },
-              body,
-              {
-                model: target.model,
-                signal: flight.abort.signal,
-                onEvent: (event) => {
-                  received++;
-                  assembler!.push(event);
-                  checkpoint.onEvent(event);
-                },
-              },
-            );
-          },
-          {
-            sleep: (ms, signal) => (this.deps.retrySleep?.(conversationId, target) ?? clock.sleep)(ms, signal ?? flight.abort.signal),
-            signal: flight.abort.signal,
-            shouldRetry: () => received === 0 && !flight.stopped,
-            onRetry: (info) => broadcast({ type: 'sendStateChanged', conversationId, state: 'retrying', retryInSec: Math.ceil(info.delayMs / 1000) }),
-          },
-        );
-        const final = assembler!.finish();
-        await checkpoint.final(stripOpaque ? noteStripped(final) : final, finish);
-        return;
-      } catch (e) {
-        if (flight.stopped) {
-          const partial = assembler?.snapshot() ?? placeholder;
-          await checkpoint.final({ ...partial, status: 'stopped' }, finish);
-          return;
-        }
-        const err = toProtocolError(e, [key]);
-        // A provider rejecting its own opaque state: once, without it (issue 4).
-        if (pass === 0 && received === 0 && OPAQUE_STATE_REJECTED.test(err.message) && /400|invalid/i.test(`${(e as { status?: number }).status ?? ''} ${err.message}`)) {
-          stripOpaque = true;
-          continue;
-        }
-        const partial = received > 0 && assembler ? assembler.finish() : placeholder;
-        // A stream cut short keeps its text as `interrupted` (P3); anything else is an error turn.
-        const ended: Turn =
-          partial.status === 'error'
-            ? partial
-            : partial.status === 'interrupted' && received > 0
-              ? { ...partial, meta: { ...partial.meta, interruptedBy: { type: err.code, message: err.message } } }
-              : { ...partial, status: 'error', error: { type: err.code, message: err.message } };
-        await checkpoint.final(ended, finish);
-        // P1: a 401 marks the key invalid until it is saved again or passes "Test key".
-        if (err.code === 'invalid_key')
-          await this.deps.settings.update((s) => ({ ...s, invalidKeys: [...new Set([...s.invalidKeys, provider.providerId])] }));
-        broadcast({ type: 'sendStateChanged', conversationId, state: 'idle', error: err });
-        return;
-      }
-    }
+    this.flights.start(conversationId, (flight) => generateAnswer(this.deps, this.discloser, { conversationId, target, connection, flight, exclusions }));
   }
 }

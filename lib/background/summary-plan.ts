@@ -14,7 +14,7 @@ import { mergePolicies } from '../context/policy';
 import { planSummary, type SummaryPlan } from '../context/summary';
 import type { Policy } from '../context/types';
 import type { DisclosurePolicy } from '../messaging/disclosure-types';
-import type { SendTarget } from '../messaging/protocol';
+import type { Attachment, SendTarget } from '../messaging/protocol';
 import type { SummaryPreview } from '../messaging/summary-types';
 import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
@@ -34,6 +34,8 @@ export interface SummaryRequestInput {
   summariser: SendTarget;
   /** The draft being written (its send is what drops turns); empty or absent: none. */
   text?: string | undefined;
+  /** The draft's attachments, as the send carries them (`userBlocks`), so the turns picked are those the bar counts as dropped. */
+  attachments?: readonly Attachment[] | undefined;
   exclusions: Exclusions;
 }
 
@@ -66,8 +68,9 @@ export async function planSummaryRequest(
   const { store, discloser } = deps;
   if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
   const settings = await deps.settings.get();
-  const stored = await store.toTranscript(input.conversationId);
-  const blocks = userBlocks(input.text ?? '');
+  const stored = await store.cachedTranscript(input.conversationId);
+  // The same draft turn the send builds (text and attachments), so its size drops the same turns.
+  const blocks = userBlocks(input.text ?? '', input.attachments);
   const draftId = unusedId(stored.turns);
   const transcript: Transcript = blocks.length ? { ...stored, turns: [...stored.turns, { id: draftId, role: 'user', blocks }] } : stored;
   const targetProvider = resolveProvider(input.target.providerId, settings);

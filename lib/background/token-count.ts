@@ -69,7 +69,7 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
   const conversationId = input.conversationId;
   if (!conversationId) throw new BatonError('bad_request', 'A new chat has not been sent anywhere: there is nothing a provider may count.');
   if (!(await store.getRecord(conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
-  const stored = await store.toTranscript(conversationId);
+  const stored = await store.cachedTranscript(conversationId);
   const received = receivedTurns(await discloser.store.list(conversationId), provider, stored.turns);
   if (received.length === 0)
     throw new BatonError('not_received', `${name} at ${provider.origin} has not received any of this conversation as it is now, so it is not asked to count it (that would disclose it). Nothing was sent.`);

@@ -193,7 +193,7 @@ export const REQUESTS = {
   /** Capture from chat pages (issue 7): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
   ...CAPTURE_REQUESTS,
   /** Summarise the earlier part (issue 6): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
-  ...summaryRequests(sendTargetSchema),
+  ...summaryRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -362,6 +362,11 @@ export type BackgroundEvent =
   | { type: 'textDelta'; conversationId: string; turnId: string; index: number; kind: 'text' | 'thinking'; text: string }
   | { type: 'conversationUpdated'; meta: ConversationMeta }
   | { type: 'conversationDeleted'; id: string }
+  /**
+   * The conversation's active summary was stored (`summariseEarlier`) or cleared (`clearSummary`),
+   * issue 6 "Fitting": every open panel of it refreshes its preview and summary notice.
+   */
+  | { type: 'summaryUpdated'; conversationId: string }
   /** A context-menu capture finished: open `conversationId` (its `lastTarget` is the chosen target), or show `error`. */
   | ({ type: 'captureReady' } & CaptureOutcome)
   | { type: 'sendStateChanged'; conversationId: string; state: 'sending' | 'streaming' | 'retrying' | 'idle'; error?: ProtocolError; retryInSec?: number };

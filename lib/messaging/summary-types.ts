@@ -3,12 +3,12 @@
  * fit, the person may have the turns a send drops summarised by a model they pick (with its
  * estimated cost, only with their consent); the summary then goes in their place as one labelled
  * user turn. Request schemas are built by {@link summaryRequests} (spread into `REQUESTS` of
- * `protocol.ts`, which passes its send-target schema, so there is no import cycle). Units: tokens
+ * `protocol.ts`, which passes its send-target and attachments schemas, so there is no import cycle). Units: tokens
  * for counts, US dollars for costs.
  */
 import { z } from 'zod';
 import type { Origin, Usage } from '../transcript/schema';
-import { exclusionFields } from './disclosure-types';
+import { confirmationFields, exclusionFields } from './disclosure-types';
 
 const id = z.string().min(1).max(200);
 /** The draft the person is writing (1,000,000 characters, `LIMITS.messageText`): the turns picked are those the send of it would drop. */
@@ -65,19 +65,24 @@ export interface SummaryPreview {
   body: Record<string, unknown>;
 }
 
-/** The summary requests, over the protocol's send-target schema. */
-export function summaryRequests<T extends z.ZodType>(target: T) {
-  const common = { conversationId: id, target, summariser: target, text: draftText, ...exclusionFields };
+/**
+ * The summary requests, over the protocol's send-target schema and its draft-attachments schema
+ * (`attachments` as on `previewSend`: the draft's files, part of the send whose drops are summarised).
+ */
+export function summaryRequests<T extends z.ZodType, A extends z.ZodType>(target: T, attachments: A) {
+  const common = { conversationId: id, target, summariser: target, text: draftText, attachments, ...exclusionFields };
   return {
     /** Which turns a summary would replace, and what the summary request would disclose and cost (issue 6). */
     previewSummary: { input: z.strictObject(common), from: ['extension'] as const },
     /**
      * Asks `summariser` for the summary of `turnIds` (which must be exactly what `previewSummary`
      * picks now) and stores it as the conversation's active summary, with its ledger record.
-     * A first disclosure to the summariser's provider needs `confirmedDisclosure: true`.
+     * A first disclosure to the summariser's provider needs `confirmedDisclosure: true`; with
+     * `confirmedFor` (the summariser's provider id + origin the dialog showed, `SummaryPreview.summariser`)
+     * it authorises that provider only, exactly as on `sendMessage` (`confirmationFields`).
      */
     summariseEarlier: {
-      input: z.strictObject({ ...common, turnIds: z.array(id).min(1).max(100_000), confirmedDisclosure: z.boolean().optional() }),
+      input: z.strictObject({ ...common, turnIds: z.array(id).min(1).max(100_000), ...confirmationFields }),
       from: ['extension'] as const,
     },
     /** The active summary (absent when none). */

@@ -34,6 +34,9 @@ export function reduceEvent(s: ChatState, e: BackgroundEvent): EventEffect {
     case 'sendStateChanged':
       if (e.conversationId !== s.currentId) return {};
       return { patch: { busy: e.state !== 'idle', phase: e.state, retryInSec: e.retryInSec, ...(e.error ? { answerError: e.error } : {}) } };
+    case 'summaryUpdated':
+      if (e.conversationId !== s.currentId) return {};
+      return { patch: { summaryVersion: s.summaryVersion + 1 } };
     case 'captureReady':
       if (e.conversationId) return { open: e.conversationId };
       return e.error ? { patch: { error: e.error } } : {};

@@ -41,6 +41,11 @@ export interface ChatState {
   /** Files attached to the draft (sent with it). */
   attachments: PendingAttachment[];
   loading: boolean;
+  /**
+   * Counts `summaryUpdated` events of the open conversation (its active summary was stored or
+   * cleared, possibly from another panel): the panel refreshes its preview and summary notice when it changes.
+   */
+  summaryVersion: number;
 }
 
 /** The state before anything is loaded. */
@@ -58,6 +63,7 @@ export const INITIAL_CHAT_STATE: ChatState = {
   draft: '',
   attachments: [],
   loading: true,
+  summaryVersion: 0,
 };
 
 /** The disclosure choices a send may carry (issue 6; see `sendMessage` in the protocol). */

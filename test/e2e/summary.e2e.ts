@@ -3,8 +3,10 @@
  * conversation that does not fit its `maxTurns` policy; "Summarise them instead…" with another
  * provider than the target; Cancel sends nothing; Summarise sends the fake summariser exactly the
  * dropped turns in its native form; the next send to the target carries the labelled summary turn
- * (user role) in their place, and the preview ("View request") showed that same body. At 320 px,
- * with a screenshot of the dialog (`test-results/screenshots/summary-dialog.png`).
+ * (user role) in their place, and the preview ("View request") showed that same body. A second
+ * panel open on the conversation shows the summary notice as soon as it is stored, and drops it
+ * when it is cleared (`summaryUpdated`). At 320 px, with a screenshot of the dialog
+ * (`test-results/screenshots/summary-dialog.png`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +18,7 @@ import type { Turn } from '../../lib/transcript/schema';
 import { expectValid, posts } from './fakes';
 import { waitFor } from './harness';
 import { openPanelSession, type PanelSession } from './panel-kit';
-import { request } from './pages';
+import { request, SidePanel } from './pages';
 import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('summary.e2e.ts');
@@ -84,7 +86,21 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     expect(posts(fakes.anthropic)).toEqual([]);
     expect(posts(fakes.openai)).toEqual([]);
 
+    // A second panel (another window) on the same conversation: it hears of the summary from the background (`summaryUpdated`).
+    const otherPage = await s.browser.context.newPage();
+    await otherPage.setViewportSize({ width: 320, height: 900 });
+    await otherPage.goto(`chrome-extension://${s.browser.extensionId}/sidepanel.html`);
+    const other = new SidePanel(otherPage);
+    await other.ready();
+    await otherPage.locator(`li[data-conversation-id="${ID}"] button`).click();
+    await waitFor('the seeded turns in the second panel', async () => (await other.turns().count()) === TURNS.length);
+    await other.choose('openai', 'gpt-5.5');
+    await otherPage.getByRole('button', { name: 'Summarise them instead…' }).waitFor();
+    const otherNotice = otherPage.getByRole('region', { name: 'Summary of earlier turns' });
+    expect(await otherNotice.count()).toBe(0);
+
     // Summarise: the summariser receives exactly the dropped turns, natively, then the instruction.
+    await page.bringToFront();
     await pick();
     fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: SUMMARY_TEXT });
     await dialog.getByRole('button', { name: 'Summarise', exact: true }).click();
@@ -101,6 +117,8 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     await waitFor('the summary notice', async () => ((await notice.textContent()) ?? '').includes('Earlier 6 turns are sent as a summary written by claude-sonnet-4-6') || undefined);
     await notice.getByRole('button', { name: 'View summary' }).click();
     await notice.getByText(SUMMARY_TEXT).waitFor();
+    // The second panel shows it too, with no action of its own (its turns did not change).
+    await waitFor('the summary notice in the second panel', async () => ((await otherNotice.textContent()) ?? '').includes('Earlier 6 turns are sent as a summary written by claude-sonnet-4-6') || undefined);
 
     // The preview shows the summary turn in place of the six; the send carries exactly that body.
     const line = page.locator('[data-disclosure-summary]');
@@ -135,6 +153,8 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     // Stop using it: the summary is removed and the oldest turns are dropped again (the turns were never changed).
     await notice.getByRole('button', { name: 'Stop using it' }).click();
     await notice.waitFor({ state: 'hidden' });
+    await otherNotice.waitFor({ state: 'hidden' });
+    await otherPage.close();
     expect(await request(page, 'getSummary', { conversationId: ID })).toEqual({});
     await offer.waitFor();
     expect((await request<{ turns: Turn[] }>(page, 'getConversation', { id: ID })).turns.slice(0, 8).map((t) => t.id)).toEqual(TURNS.map((t) => t.id));
