@@ -20,6 +20,9 @@ import type { Handlers } from './router';
 import { staleReason } from './summary-apply';
 import { planSummaryRequest, toSummaryPreview, type PlannedSummary, type SummaryRequestInput } from './summary-plan';
 
+/** Characters per output token a summary may have at most (≈ 4 for English prose; generous, so only a runaway answer is refused). */
+export const MAX_SUMMARY_CHARS_PER_TOKEN = 16;
+
 type SummaryHandlers = Pick<Handlers, 'previewSummary' | 'summariseEarlier' | 'getSummary' | 'clearSummary'>;
 type Deps = Pick<HandlerDeps, 'store' | 'settings' | 'vault' | 'engine' | 'transport' | 'hasHostPermission' | 'now' | 'newId'>;
 
@@ -125,6 +128,12 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   if (answer.status !== undefined && answer.status !== 'complete') return fail(new BatonError('provider_error', 'The summary was cut short; nothing was stored. Try again.'), answer);
   const text = answer.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n').trim();
   if (!text) return fail(new BatonError('provider_error', 'The summariser returned an empty summary; nothing was stored.'), answer);
+  // Issue 6 (a summary replaces turns to bound what is sent; N5 bounded context): an answer far
+  // longer than the output reserve asked for allows is not a summary (a careless or hostile
+  // endpoint); stored, it would ride along with every later send.
+  const most = request.maxOutputTokens * MAX_SUMMARY_CHARS_PER_TOKEN;
+  if (text.length > most)
+    return fail(new BatonError('provider_error', `The summariser's answer (${text.length.toLocaleString('en')} characters) is longer than the ${request.maxOutputTokens.toLocaleString('en')} output tokens asked for allow; nothing was stored.`), answer);
   const summary: ActiveSummary = {
     id: d.newId(),
     replaces: r.planned.turnIds,

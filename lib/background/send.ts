@@ -14,7 +14,7 @@
  * transaction as the answer turn it produced.
  */
 import type { DisclosurePreview } from '../messaging/disclosure-types';
-import type { Attachment, BackgroundEvent, SendTarget } from '../messaging/protocol';
+import type { Attachment, BackgroundEvent, ConversationMeta, SendTarget } from '../messaging/protocol';
 import { WIRE_API_MODULES } from '../providers';
 import { DisclosureStore } from '../store/disclosures';
 import type { StreamAssembler } from '../providers/types';
@@ -120,13 +120,21 @@ export class SendEngine {
     const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...kept, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
     assertSendable(prepared.planned);
     refuseUnconfirmed(prepared, connection.provider, input.confirmed);
-    // Accepted: only now is anything removed or written.
-    const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
-    const title = turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
-    const meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
+    // Accepted: only now is anything removed or written, under the claimed slot (a summary that
+    // started during the awaits above makes this send `busy` before it writes anything).
+    const flight = this.claim(input.conversationId);
+    let meta: ConversationMeta;
+    try {
+      const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
+      const title = turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
+      meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
+    } catch (e) {
+      this.release(input.conversationId, flight);
+      throw e;
+    }
     this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
     this.deps.broadcast({ type: 'conversationUpdated', meta });
-    this.start(input.conversationId, input.target, connection, exclusions);
+    this.start(input.conversationId, input.target, connection, exclusions, flight);
     return { userTurnId: userTurn.id };
   }
 
@@ -165,8 +173,14 @@ export class SendEngine {
       assertSendable(prepared.planned);
       refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }
-    if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
-    this.start(input.conversationId, input.target, connection, {});
+    const flight = this.claim(input.conversationId);
+    try {
+      if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
+    } catch (e) {
+      this.release(input.conversationId, flight);
+      throw e;
+    }
+    this.start(input.conversationId, input.target, connection, {}, flight);
   }
 
   /**
@@ -176,16 +190,15 @@ export class SendEngine {
    * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.
    */
   async exclusive<T>(conversationId: string, work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>): Promise<T> {
-    if (this.isBusy(conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
-    const abort = new AbortController();
+    const flight = this.claim(conversationId);
     let release = () => undefined as void;
-    const flight: InFlight = { abort, stopped: false, done: new Promise<void>((r) => (release = r)) };
-    this.inflight.set(conversationId, flight);
+    flight.done = new Promise<void>((r) => (release = r));
+    const abort = flight.abort;
     this.deps.keepalive.start();
     try {
       return await work(abort.signal, (ms, signal) => this.deps.clock.sleep(ms, signal ?? abort.signal));
     } finally {
-      this.inflight.delete(conversationId);
+      this.release(conversationId, flight);
       this.deps.keepalive.stop();
       release();
       // A panel that opened the conversation meanwhile saw it busy.
@@ -208,15 +221,29 @@ export class SendEngine {
     return { provider, key: await keyFor(provider, this.deps.vault) };
   }
 
-  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions): void {
-    const abort = new AbortController();
-    const flight: InFlight = { abort, stopped: false, done: Promise.resolve() };
+  /**
+   * Takes the conversation's one in-flight slot, checked and set with no await between (issue 6:
+   * a send and a summary started together must not both run, nor one free the other's slot).
+   * @throws BatonError `busy` when a send or another job holds it.
+   */
+  private claim(conversationId: string): InFlight {
+    if (this.isBusy(conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
+    const flight: InFlight = { abort: new AbortController(), stopped: false, done: Promise.resolve() };
     this.inflight.set(conversationId, flight);
+    return flight;
+  }
+
+  /** Frees the slot if `flight` still holds it. */
+  private release(conversationId: string, flight: InFlight): void {
+    if (this.inflight.get(conversationId) === flight) this.inflight.delete(conversationId);
+  }
+
+  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions, flight: InFlight): void {
     this.deps.keepalive.start();
     flight.done = this.generate(conversationId, target, connection, flight, exclusions)
       .catch(() => undefined)
       .finally(() => {
-        this.inflight.delete(conversationId);
+        this.release(conversationId, flight);
         this.deps.keepalive.stop();
         this.deps.broadcast({ type: 'sendStateChanged', conversationId, state: 'idle' });
       });
