@@ -57,7 +57,7 @@ export interface CountInput {
  *   target's API has no count endpoint: OpenAI is counted exactly, OpenAI-compatible endpoints
  *   have none), `not_found` (conversation, endpoint), `not_received` (the provider has received
  *   none of the conversation as it is now), `policy_forbidden`, `endpoint_not_permitted`, `no_key`,
- *   `locked`. A TransportError from the provider (`invalid_key`, `rate_limited`, `timeout`, …),
+ *   `locked`. `provider_error` for a count of 0 tokens (nothing is recorded). A TransportError from the provider (`invalid_key`, `rate_limited`, `timeout`, …),
  *   its message free of the key; an `invalid_key` also marks the key invalid, as a send does.
  */
 export async function countTokensFor(deps: CountDeps, discloser: Discloser, input: CountInput): Promise<CountTokensResult> {
@@ -102,6 +102,9 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
     if ((e as { code?: unknown }).code === 'invalid_key') await settings.update((s) => ({ ...s, invalidKeys: [...new Set([...s.invalidKeys, provider.providerId])] }));
     throw e;
   }
+  // Issue 6: the count request carries at least one received turn, so 0 tokens is not a count (a
+  // careless or hostile endpoint); recorded, it would pull every later estimate down to the bound.
+  if (counted < 1) throw new BatonError('provider_error', `${name} counted 0 tokens for ${planned.plan.included.length} turns: that is not a count. Nothing was changed.`);
   // The count is of the body planned above, so it corrects exactly that body's uncorrected estimate.
   recordUsage(discloser.cache, provider.originProvider, planned.plan.uncorrectedInputTokens, counted);
   const countedTurns = planned.plan.included.length;
