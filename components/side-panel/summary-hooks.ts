@@ -31,7 +31,7 @@ export interface SummaryDialog {
   error: ProtocolError | undefined;
   start(): void;
   setSummariser(t: SendTarget): void;
-  /** The person's consent: asks for the summary of exactly the previewed turns. */
+  /** The person's consent: asks for the summary of exactly the previewed turns, confirmed for the previewed summariser only (`confirmedFor`). */
   submit(): Promise<void>;
   /** Closes the dialog; sends nothing. */
   cancel(): void;
@@ -99,7 +99,7 @@ export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInpu
       setBusy(true);
       setError(undefined);
       try {
-        await connector.request('summariseEarlier', { ...ask(), turnIds: preview.turnIds, ...(preview.needsConfirmation ? { confirmedDisclosure: true } : {}) });
+        await connector.request('summariseEarlier', { ...ask(), turnIds: preview.turnIds, ...(preview.needsConfirmation ? { confirmedDisclosure: true, confirmedFor: { providerId: preview.summariser.providerId, origin: preview.summariser.origin } } : {}) });
         setOpen(false);
         onDone();
       } catch (e) {

@@ -140,7 +140,7 @@ describe('summarise them instead (issue 6, "Fitting")', () => {
     const before = m.callsOf('previewSend').length;
     fireEvent.click(within(d).getByRole('button', { name: 'Summarise' }));
     await waitFor(() => expect(m.callsOf('summariseEarlier')).toEqual([
-      { conversationId: 'c1', target: OPENAI, summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' }, text: 'Next', turnIds: ['u1', 'a1'], confirmedDisclosure: true },
+      { conversationId: 'c1', target: OPENAI, summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' }, text: 'Next', turnIds: ['u1', 'a1'], confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' } },
     ]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(version).toBe(1);

@@ -13,7 +13,9 @@ import type { Reply } from '../messaging/protocol';
 import type { SummaryPreview, SummaryView } from '../messaging/summary-types';
 import type { BatonDb } from '../store/db';
 import { ANTHROPIC, answer, createTestBackground, NOW, OPENAI, user } from './background.test-helper';
+import { createHandlers } from './handlers';
 import { route } from './router';
+import { sdkTransport } from './sdk-transport';
 
 const OWN = 'abcdefghijklmnopabcdefghijklmnop';
 const EXT = `chrome-extension://${OWN}`;
@@ -313,5 +315,45 @@ describe('summariseEarlier: hostile or careless summariser answers', () => {
     expect(r.ok).toBe(false);
     const everything = JSON.stringify([r, await dump()]);
     for (let i = 0; i + 12 <= key.length; i++) expect(everything).not.toContain(key.slice(i, i + 12));
+  });
+});
+
+describe('summariseEarlier: whose consent', () => {
+  it('confirmedFor naming another provider or a look-alike origin is no consent for this summariser: refused before any request, nothing stored', async () => {
+    const { call, origin } = await setup();
+    const { ask } = await consent(call);
+    const before = await dump();
+    for (const confirmedFor of [
+      { providerId: 'google', origin },
+      { providerId: 'Anthropic', origin },
+      { providerId: 'anthropic', origin: origin.toUpperCase() },
+      { providerId: 'anthropic', origin: `${origin}/` },
+      { providerId: 'anthropic', origin: 'https://api.anthropic.com' },
+    ])
+      expect(await call('summariseEarlier', { ...ask, confirmedFor })).toMatchObject({ ok: false, error: { code: 'confirmation_required', message: expect.stringContaining(`not for anthropic (${origin})`) } });
+    expect(await call('summariseEarlier', { ...ask, confirmedDisclosure: false, confirmedFor: { providerId: 'anthropic', origin } })).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
+    expect(posts()).toEqual([]);
+    expect(await dump()).toEqual(before);
+    fake.enqueue('anthropic-messages', { kind: 'text', text: 'Summary.' });
+    expect(await call('summariseEarlier', { ...ask, confirmedFor: { providerId: 'anthropic', origin } })).toMatchObject({ ok: true, data: { text: 'Summary.' } });
+  });
+
+  it('no key, a locked vault or no host permission for the summariser: refused before any request, nothing stored', async () => {
+    const bg = await setup();
+    const { ask } = await consent(bg.call);
+    const before = await dump();
+    await bg.vault.deleteKey('anthropic');
+    expect(await bg.call('summariseEarlier', ask)).toMatchObject({ ok: false, error: { code: 'no_key' } });
+    await bg.vault.setKey('anthropic', fake.keys.anthropic, bg.origin, NOW);
+    await bg.vault.setPassphrase('correct horse battery');
+    await bg.vault.lock();
+    expect(await bg.call('summariseEarlier', ask)).toMatchObject({ ok: false, error: { code: 'locked' } });
+    await bg.vault.unlock('correct horse battery');
+    const h = createHandlers({ store: bg.store, settings: bg.settings, vault: bg.vault, engine: bg.engine, transport: sdkTransport, hasHostPermission: async () => false, now: () => NOW, newId: () => 'z', wipe: async () => undefined });
+    const noHost = await route({ type: 'summariseEarlier', payload: ask }, { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers: h });
+    expect(noHost).toMatchObject({ ok: false, error: { code: 'endpoint_not_permitted' } });
+    expect(posts()).toEqual([]);
+    const after = await dump();
+    expect([after.conversations, after.turns, after.disclosures]).toEqual([before.conversations, before.turns, before.disclosures]);
   });
 });

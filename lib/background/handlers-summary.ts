@@ -16,6 +16,7 @@ import { costOf } from './disclosure-ledger';
 import { BatonError, toProtocolError } from './errors';
 import type { HandlerDeps } from './handlers';
 import { keyFor } from './providers';
+import { confirmationOf, refuseUnconfirmed } from './resend';
 import type { Handlers } from './router';
 import { staleReason } from './summary-apply';
 import { planSummaryRequest, toSummaryPreview, type PlannedSummary, type SummaryRequestInput } from './summary-plan';
@@ -48,8 +49,8 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
         const req = planned.request.plan;
         if (!req.allowed) throw new BatonError('policy_forbidden', req.forbidden?.message ?? 'The disclosure policy forbids this provider.');
         if (!req.fits) throw new BatonError('context_too_long', req.notFit?.message ?? 'The turns to summarise do not fit the summariser.');
-        if (planned.firstDisclosure && p.confirmedDisclosure !== true)
-          throw new BatonError('confirmation_required', `${planned.provider.providerId} (${planned.provider.origin}) has not received this conversation yet: confirm the disclosure first.`);
+        // Issue 6: `confirmedFor` naming another provider id or origin (even by case or a trailing slash) is no consent for this one.
+        refuseUnconfirmed(planned, planned.provider, confirmationOf(p));
         const provider = planned.provider;
         if (provider.baseUrl && !(await d.hasHostPermission(provider.origin)))
           throw new BatonError('endpoint_not_permitted', `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`);

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { Origin, Usage } from '../transcript/schema';
-import { exclusionFields } from './disclosure-types';
+import { confirmationFields, exclusionFields } from './disclosure-types';
 
 const id = z.string().min(1).max(200);
 /** The draft the person is writing (1,000,000 characters, `LIMITS.messageText`): the turns picked are those the send of it would drop. */
@@ -74,10 +74,12 @@ export function summaryRequests<T extends z.ZodType>(target: T) {
     /**
      * Asks `summariser` for the summary of `turnIds` (which must be exactly what `previewSummary`
      * picks now) and stores it as the conversation's active summary, with its ledger record.
-     * A first disclosure to the summariser's provider needs `confirmedDisclosure: true`.
+     * A first disclosure to the summariser's provider needs `confirmedDisclosure: true`; with
+     * `confirmedFor` (the preview's `summariser` id and origin) it authorises that provider only,
+     * as for a send (issue 6: a confirmation shown for A never lets the turns go to B).
      */
     summariseEarlier: {
-      input: z.strictObject({ ...common, turnIds: z.array(id).min(1).max(100_000), confirmedDisclosure: z.boolean().optional() }),
+      input: z.strictObject({ ...common, turnIds: z.array(id).min(1).max(100_000), ...confirmationFields }),
       from: ['extension'] as const,
     },
     /** The active summary (absent when none). */
