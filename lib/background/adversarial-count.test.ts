@@ -186,6 +186,20 @@ describe('countTokens: refused before any request', () => {
     expect(await dump()).toEqual(before);
   });
 
+  it('a preview part that is bad input (a retry when the last answer completed, an edit of an unknown or prototype-named turn, text with a retry) is refused before the count request, and no estimate changes', async () => {
+    const bg = await setup();
+    const before = await state(bg);
+    const bad: [object, string][] = [
+      [{ resend: { kind: 'retry' } }, 'bad_request'],
+      [{ resend: { kind: 'edit', turnId: 'nope' } }, 'not_found'],
+      [{ resend: { kind: 'edit', turnId: '__proto__' } }, 'not_found'],
+      [{ resend: { kind: 'regenerate' }, text: 'a draft with a regenerate' }, 'bad_request'],
+    ];
+    for (const [extra, code] of bad) expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC, ...extra })).toMatchObject({ ok: false, error: { code } });
+    expect(fake.requests).toEqual([]);
+    expect(await state(bg)).toEqual(before);
+  });
+
   it('N1 no host permission for the endpoint: endpoint_not_permitted, zero requests', async () => {
     const bg = await setup({ hasHostPermission: false });
     const before = await dump();
