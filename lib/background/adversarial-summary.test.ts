@@ -238,6 +238,20 @@ describe('summariseEarlier: concurrency, deletion, edits and Stop while the summ
   });
 });
 
+describe('summariseEarlier: Stop before the request leaves', () => {
+  it('Stop right after the consent, while the request is still being planned: no request, no ledger record, so the summariser still needs the confirmation', async () => {
+    const { call } = await setup();
+    const { ask } = await consent(call);
+    const before = await dump();
+    const pending = call('summariseEarlier', ask);
+    expect(await call('stopGeneration', { conversationId: 'c1' })).toEqual({ ok: true, data: null });
+    expect(await pending).toMatchObject({ ok: false, error: { message: 'The summary was stopped; nothing was stored.' } });
+    expect(posts()).toEqual([]);
+    expect(await dump()).toEqual(before);
+    expect(data<SummaryPreview>(await call('previewSummary', ASK)).needsConfirmation).toBe(true);
+  });
+});
+
 describe('summariseEarlier: hostile or careless summariser answers', () => {
   /** An Anthropic stream whose message reports `model` and whose text is `text`. */
   const stream = (text: string, model = 'claude-sonnet-4-6') => ({

@@ -108,9 +108,15 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
     throw error;
   };
   let answer: Turn;
+  // Whether a request was started: a summary stopped before that disclosed nothing, so it gets no
+  // ledger record (issue 6: the ledger lists what left the browser; a record would also spare the
+  // next request to this provider its first-disclosure confirmation).
+  let attempted = false;
   try {
     await d.transport.withRetries(
       async () => {
+        if (r.signal.aborted) throw new DOMException('The summary was stopped', 'AbortError');
+        attempted = true;
         assembler = module.createStreamAssembler(ctx);
         await d.transport.streamRequest(
           { providerId: provider.providerId, api: provider.api, apiKey: r.key, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) },
@@ -123,7 +129,9 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
     answer = assembler.finish();
   } catch (e) {
     const err = toProtocolError(e, [r.key]);
-    return fail(new BatonError(err.code, r.signal.aborted ? 'The summary was stopped; nothing was stored.' : err.message, err.retryAfterSec));
+    const error = new BatonError(r.signal.aborted ? 'network' : err.code, r.signal.aborted ? 'The summary was stopped; nothing was stored.' : err.message, err.retryAfterSec);
+    if (!attempted) throw error;
+    return fail(error);
   }
   if (answer.status === 'error') return fail(new BatonError('provider_error', `The summary request failed: ${answer.error?.message ?? 'the provider reported an error'}`), answer);
   if (answer.status !== undefined && answer.status !== 'complete') return fail(new BatonError('provider_error', 'The summary was cut short; nothing was stored. Try again.'), answer);
