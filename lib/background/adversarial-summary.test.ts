@@ -183,9 +183,14 @@ describe('summariseEarlier: concurrency, deletion, edits and Stop while the summ
     fake.enqueue('openai-responses', { kind: 'stall', ms: 300, afterEvents: 2, source: { kind: 'text', text: 'Answer.' } });
     data(await bg.call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'Next', confirmedDisclosure: true }));
     await tick(50);
-    const during = await dump();
+    // The streaming answer checkpoints meanwhile; the refused summary adds no record, no summary, no turn.
+    const written = async () => {
+      const d = await dump();
+      return { ledger: d.disclosures, turnIds: d.turns.map((t) => (t as { turn: { id: string } }).turn.id), summary: (d.conversations[0] as { meta?: Record<string, unknown> }).meta?.activeSummary };
+    };
+    const during = await written();
     expect(await bg.call('summariseEarlier', ask)).toMatchObject({ ok: false, error: { code: 'busy' } });
-    expect(await dump()).toEqual(during);
+    expect(await written()).toEqual(during);
     await bg.engine.settled('c1');
     const again = await consent(bg.call);
     slow(300);
@@ -228,7 +233,7 @@ describe('summariseEarlier: concurrency, deletion, edits and Stop while the summ
     expect(bg.engine.isBusy('c1')).toBe(true);
     expect(await bg.call('stopGeneration', { conversationId: 'c1' })).toEqual({ ok: true, data: null });
     const r = await pending;
-    expect(r).toMatchObject({ ok: false, error: { message: 'The summary was stopped; nothing was stored.' } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'network', message: 'The summary was stopped; nothing was stored.' } });
     await fake.waitForDisconnects(1);
     expect(bg.engine.isBusy('c1')).toBe(false);
     const after = await dump();

@@ -82,8 +82,9 @@ interface Run {
 
 /**
  * Sends the summary request and collects the streamed answer's text; stores the summary and its
- * ledger record together, or a `failed` ledger record alone.
- * @throws BatonError the provider's error (its code), or `provider_error` for an empty summary.
+ * ledger record together, or a `failed` ledger record alone (none when it was stopped before the request left).
+ * @throws BatonError the provider's error (its code); `provider_error` for an empty or runaway
+ * summary; `network` ("stopped") after Stop.
  */
 async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   const { provider, request } = r.planned;
