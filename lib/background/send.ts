@@ -27,6 +27,7 @@ import { assertSendable, type Exclusions } from './disclosure-plan';
 import { createCheckpointer } from './checkpoint';
 import { BatonError, toProtocolError } from './errors';
 import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
+import { InFlightSlots, type InFlight } from './in-flight';
 import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation, type Resend } from './resend';
 import { keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Transport } from './transport';
@@ -65,18 +66,14 @@ export interface SendDeps {
   broadcastMs?: number;
 }
 
-interface InFlight {
-  abort: AbortController;
-  stopped: boolean;
-  done: Promise<void>;
-}
 
 const TITLE_CHARS = 60;
 /** Provider messages that mean "this opaque state is not valid here" (A-K5, G-K5, R-K2). */
 const OPAQUE_STATE_REJECTED = /signature|thought_signature|encrypted_content|reasoning item|redacted_thinking/i;
 
 export class SendEngine {
-  private readonly inflight = new Map<string, InFlight>();
+  /** The conversation's one in-flight job (a send's answer or a summary, issue 6). */
+  private readonly inflight = new InFlightSlots();
   /** Plans every request and keeps the ledger (issue 6). */
   readonly discloser: Discloser;
 
@@ -122,14 +119,14 @@ export class SendEngine {
     refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     // Accepted: only now is anything removed or written, under the claimed slot (a summary that
     // started during the awaits above makes this send `busy` before it writes anything).
-    const flight = this.claim(input.conversationId);
+    const flight = this.inflight.claim(input.conversationId);
     let meta: ConversationMeta;
     try {
       const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
       const title = turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
       meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
     } catch (e) {
-      this.release(input.conversationId, flight);
+      this.inflight.release(input.conversationId, flight);
       throw e;
     }
     this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
@@ -173,11 +170,11 @@ export class SendEngine {
       assertSendable(prepared.planned);
       refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }
-    const flight = this.claim(input.conversationId);
+    const flight = this.inflight.claim(input.conversationId);
     try {
       if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
     } catch (e) {
-      this.release(input.conversationId, flight);
+      this.inflight.release(input.conversationId, flight);
       throw e;
     }
     this.start(input.conversationId, input.target, connection, {}, flight);
@@ -190,7 +187,7 @@ export class SendEngine {
    * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.
    */
   async exclusive<T>(conversationId: string, work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>): Promise<T> {
-    const flight = this.claim(conversationId);
+    const flight = this.inflight.claim(conversationId);
     let release = () => undefined as void;
     flight.done = new Promise<void>((r) => (release = r));
     const abort = flight.abort;
@@ -198,7 +195,7 @@ export class SendEngine {
     try {
       return await work(abort.signal, (ms, signal) => this.deps.clock.sleep(ms, signal ?? abort.signal));
     } finally {
-      this.release(conversationId, flight);
+      this.inflight.release(conversationId, flight);
       this.deps.keepalive.stop();
       release();
       // A panel that opened the conversation meanwhile saw it busy.
@@ -221,29 +218,12 @@ export class SendEngine {
     return { provider, key: await keyFor(provider, this.deps.vault) };
   }
 
-  /**
-   * Takes the conversation's one in-flight slot, checked and set with no await between (issue 6:
-   * a send and a summary started together must not both run, nor one free the other's slot).
-   * @throws BatonError `busy` when a send or another job holds it.
-   */
-  private claim(conversationId: string): InFlight {
-    if (this.isBusy(conversationId)) throw new BatonError('busy', 'An answer is still streaming in this conversation.');
-    const flight: InFlight = { abort: new AbortController(), stopped: false, done: Promise.resolve() };
-    this.inflight.set(conversationId, flight);
-    return flight;
-  }
-
-  /** Frees the slot if `flight` still holds it. */
-  private release(conversationId: string, flight: InFlight): void {
-    if (this.inflight.get(conversationId) === flight) this.inflight.delete(conversationId);
-  }
-
   private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions, flight: InFlight): void {
     this.deps.keepalive.start();
     flight.done = this.generate(conversationId, target, connection, flight, exclusions)
       .catch(() => undefined)
       .finally(() => {
-        this.release(conversationId, flight);
+        this.inflight.release(conversationId, flight);
         this.deps.keepalive.stop();
         this.deps.broadcast({ type: 'sendStateChanged', conversationId, state: 'idle' });
       });
