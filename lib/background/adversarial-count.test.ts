@@ -248,6 +248,28 @@ describe('exclusions and confirmations from a careless or hostile panel', () => 
     expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC, excludeTurns: [...excludeTurns, 'one-more'] })).toMatchObject({ ok: false, error: { code: 'bad_request', message: 'countTokens: excludeTurns: Too big: expected array to have <=10000 items' } });
   });
 
+  it('retry of an unanswered message with another provider: a confirmation for the first provider is no consent for the second; nothing is removed until it is given', async () => {
+    const bg = await setup();
+    const conv = data<{ id: string }>(await bg.call('createConversation', {})).id;
+    fake.enqueue('openai-responses', { kind: 'error', status: 400 });
+    data(await bg.call('sendMessage', { conversationId: conv, text: 'ONLY-TO-OPENAI', target: OPENAI, confirmedDisclosure: true }));
+    await bg.engine.settled(conv);
+    const before = await dump();
+    const turns = (await bg.store.toTranscript(conv)).turns;
+    expect(turns.map((t) => [t.role, t.status])).toEqual([['user', undefined], ['assistant', 'error']]);
+    fake.reset();
+    // Anthropic never got the unanswered message: the retry discloses it, so it must be confirmed for Anthropic.
+    expect(await bg.call('retryTurn', { conversationId: conv, target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
+    expect(await bg.call('retryTurn', { conversationId: conv, target: ANTHROPIC, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: bg.origin } })).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
+    expect(fake.requests).toEqual([]);
+    expect(await dump()).toEqual(before);
+    fake.enqueue('anthropic-messages', { kind: 'text', text: 'ANSWERED' });
+    data(await bg.call('retryTurn', { conversationId: conv, target: ANTHROPIC, confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic', origin: bg.origin } }));
+    await bg.engine.settled(conv);
+    expect(JSON.stringify(fake.requests[0]!.body)).toContain('ONLY-TO-OPENAI');
+    expect((await bg.store.toTranscript(conv)).turns.map((t) => t.role)).toEqual(['user', 'assistant']);
+  });
+
   it('confirmedFor naming another provider, a look-alike origin (case, trailing slash, path, port), or without confirmedDisclosure: refused, nothing written; the exact one is accepted', async () => {
     const bg = await setup();
     const origin = bg.origin;

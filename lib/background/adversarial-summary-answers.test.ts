@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FakeProviders } from '../../test/fake-providers';
-import { NOW, OPENAI } from './background.test-helper';
+import { ANTHROPIC, NOW, OPENAI } from './background.test-helper';
 import { createHandlers } from './handlers';
 import { route } from './router';
 import { sdkTransport } from './sdk-transport';
@@ -82,6 +82,16 @@ describe('summariseEarlier: hostile or careless summariser answers', () => {
     expect(lines[0]).toMatch(/^\[Summary of 6 earlier turns of this conversation, written by anthropic\/[^\n`[\]]*\(anthropic-messages\)\]$/);
     // What the provider claimed stays inside the one label line, as the writer's (odd) model name.
     expect(lines.slice(1)).toEqual(['```', 'Harmless summary.', '```']);
+  });
+
+  it('X6 a summary with lone surrogates is sent well formed (Anthropic refuses lone surrogates)', async () => {
+    const bg = await run(stream('Numbers \uD800 and \uDFFF alone.'));
+    expect(bg.r.ok).toBe(true);
+    const p = data<{ body: { messages: { role: string; content: { text?: string }[] }[] } }>(await bg.call('previewSend', { conversationId: 'c1', target: ANTHROPIC, text: 'Next' }));
+    const first = p.body.messages[0]!;
+    expect(first.role).toBe('user');
+    expect(first.content[0]!.text).toContain('Numbers \uFFFD and \uFFFD alone.');
+    expect(JSON.stringify(p.body).isWellFormed()).toBe(true);
   });
 
   it('a huge answer (2 MB) is refused as not a summary: only the failed ledger record, nothing stored in the conversation', async () => {

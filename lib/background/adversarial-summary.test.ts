@@ -76,6 +76,33 @@ describe('summariseEarlier: hostile payloads are refused before anything is sent
     expect(await dump()).toEqual(before);
   });
 
+  it('conversation ids that do not exist or are prototype names: not_found for every summary request, nothing created', async () => {
+    const { call } = await setup();
+    const { ask } = await consent(call);
+    const before = await dump();
+    for (const conversationId of ['nope', '__proto__', 'constructor', 'hasOwnProperty'])
+      for (const [type, payload] of [['previewSummary', { ...ASK, conversationId }], ['summariseEarlier', { ...ask, conversationId }], ['getSummary', { conversationId }], ['clearSummary', { conversationId }]] as const)
+        expect(await call(type, payload)).toEqual({ ok: false, error: { code: 'not_found', message: 'This conversation no longer exists.' } });
+    expect(posts()).toEqual([]);
+    expect(await dump()).toEqual(before);
+  });
+
+  it('10,000 exclusions (unknown turns and blocks, one real block): previewed and summarised in bounded time; the excluded turn is not disclosed', async () => {
+    const { call } = await setup();
+    const excludeTurns = Array.from({ length: 10_000 }, (_, i) => `ghost-${i}`);
+    const excludeBlocks = [{ turn: 'u2', index: 0 }, ...Array.from({ length: 9_999 }, (_, i) => ({ turn: `ghost-${i}`, index: i }))];
+    const t0 = Date.now();
+    const preview = data<SummaryPreview>(await call('previewSummary', { ...ASK, excludeTurns, excludeBlocks }));
+    // u2's only block left out makes u2 the person's own exclusion: never summarised (by design).
+    expect(preview.turnIds).toEqual(EARLY.filter((id) => id !== 'u2'));
+    fake.enqueue('anthropic-messages', { kind: 'text', text: 'Summary without question 2.' });
+    data(await call('summariseEarlier', { ...ASK, excludeTurns, excludeBlocks, turnIds: preview.turnIds, confirmedDisclosure: true }));
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(posts()[0]!.body).toEqual(preview.body);
+    expect(JSON.stringify(posts()[0]!.body)).not.toContain('Question 2');
+    expect(JSON.stringify(posts()[0]!.body)).toContain('Question 1');
+  });
+
   it('imported turns named "__proto__", "constructor", "toString" are summarised like any other turns; no prototype is touched', async () => {
     const bg = await setup(0);
     const ids = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'u3', 'a3', 'u4', 'a4'];
