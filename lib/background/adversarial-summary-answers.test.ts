@@ -7,7 +7,7 @@
  */
 import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FakeProviders } from '../../test/fake-providers';
+import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import { ANTHROPIC, NOW, OPENAI } from './background.test-helper';
 import { createHandlers } from './handlers';
 import { route } from './router';
@@ -108,6 +108,33 @@ describe('summariseEarlier: hostile or careless summariser answers', () => {
     expect(r.ok).toBe(false);
     const everything = JSON.stringify([r, await dump()]);
     for (let i = 0; i + 12 <= key.length; i++) expect(everything).not.toContain(key.slice(i, i + 12));
+  });
+});
+
+describe('summariseEarlier: a failing or redirecting summariser', () => {
+  it('P1 a persistent 503 is retried at most 3 times (4 requests), then one failed ledger record; N3 a redirect is one request and the other origin receives nothing', async () => {
+    const bg = await setup();
+    const { ask } = await consent(bg.call);
+    const before = await dump();
+    fake.enqueue('anthropic-messages', ...Array.from({ length: 6 }, () => ({ kind: 'error' as const, status: 503 })));
+    expect(await bg.call('summariseEarlier', ask)).toMatchObject({ ok: false, error: { code: 'overloaded' } });
+    expect(posts()).toHaveLength(4);
+    let after = await dump();
+    expect([after.conversations, after.turns]).toEqual([before.conversations, before.turns]);
+    expect(after.disclosures).toMatchObject([{ status: 'failed', purpose: 'summary' }]);
+    fake.reset();
+    const other = await startFakeProviders();
+    try {
+      fake.enqueue('anthropic-messages', { kind: 'error', status: 302, headers: { location: `${other.url}/v1/messages` } });
+      expect(await bg.call('summariseEarlier', ask)).toMatchObject({ ok: false, error: { code: 'provider_error' } });
+      expect(fake.requests.map((r) => r.path)).toEqual(['/v1/messages']);
+      expect(other.requests).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    after = await dump();
+    expect(after.disclosures).toMatchObject([{ status: 'failed' }, { status: 'failed' }]);
+    expect((after.conversations[0] as { meta?: Record<string, unknown> }).meta?.activeSummary).toBeUndefined();
   });
 });
 
