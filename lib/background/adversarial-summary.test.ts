@@ -208,6 +208,20 @@ describe('summariseEarlier: concurrency, deletion, edits and Stop while the summ
     else expect((await dump()).disclosures.map((r) => (r as { purpose?: string }).purpose)).toEqual([undefined]);
   });
 
+  it('two sends started in the same moment (same in-flight slot): one is busy and writes nothing; one user turn, one answer', async () => {
+    const bg = await setup();
+    fake.enqueue('openai-responses', { kind: 'text', text: 'Only answer.' }, { kind: 'text', text: 'Second answer.' });
+    const replies = await Promise.all([
+      bg.call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'One', confirmedDisclosure: true }),
+      bg.call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'Two', confirmedDisclosure: true }),
+    ]);
+    expect(replies.map(codeOf).sort()).toEqual(['busy', 'ok']);
+    await bg.engine.settled('c1');
+    const turns = (await bg.store.toTranscript('c1')).turns.slice(8);
+    expect(turns.map((t) => [t.role, t.status])).toEqual([['user', undefined], ['assistant', 'complete']]);
+    expect(posts()).toHaveLength(1);
+  });
+
   it('Stop during a summary: the fetch is aborted, nothing is stored but the one failed ledger record; the conversation is idle again', async () => {
     const bg = await setup();
     const { ask } = await consent(bg.call);
