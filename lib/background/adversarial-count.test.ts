@@ -157,9 +157,11 @@ describe('countTokens: a provider that answers garbage, fails, stalls or redirec
     const bg = await setup();
     const key = fake.keys.anthropic;
     fake.enqueue('anthropic-count-tokens', { kind: 'error', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `x-api-key ${key} is not allowed here` } } });
-    const r = await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC });
-    expect(r).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    const all = JSON.stringify([r, await dump()]);
+    // Through a router that redacts nothing itself, so the count's own redaction is what is tested.
+    const r = await route({ type: 'countTokens', payload: { conversationId: 'c1', target: ANTHROPIC } }, { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers: bg.h });
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('[redacted]') } });
+    expect(counts().flatMap((c) => c.keyViolations)).toEqual([]);
+    const all = JSON.stringify([r, await dump(), counts().map((c) => c.body)]);
     for (let i = 0; i + 12 <= key.length; i++) expect(all).not.toContain(key.slice(i, i + 12));
   });
 });

@@ -6,7 +6,7 @@
  * fake providers on 127.0.0.1.
  */
 import 'fake-indexeddb/auto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import { ANTHROPIC, NOW, OPENAI } from './background.test-helper';
 import { createHandlers } from './handlers';
@@ -102,12 +102,20 @@ describe('summariseEarlier: hostile or careless summariser answers', () => {
     expect((after.conversations[0] as { meta?: Record<string, unknown> }).meta?.activeSummary).toBeUndefined();
   });
 
-  it('S4 an error answer that echoes the key: the reply and the failed ledger record carry no key material', async () => {
+  it('S4 an error answer that echoes the key: the reply, the failed ledger record, the logs and the request body carry no key material', async () => {
     const key = fake.keys.anthropic;
-    const { r } = await run({ kind: 'error', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `bad header x-api-key: ${key}` } } });
-    expect(r.ok).toBe(false);
-    const everything = JSON.stringify([r, await dump()]);
+    const bg = await setup();
+    const { ask } = await consent(bg.call);
+    const logged: unknown[] = [];
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void logged.push(args)));
+    fake.enqueue('anthropic-messages', { kind: 'error', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `bad header x-api-key: ${key}` } } });
+    // Through a router that redacts nothing itself, so the handler's own redaction is what is tested.
+    const r = await route({ type: 'summariseEarlier', payload: ask }, { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers: bg.h });
+    spies.forEach((s) => s.mockRestore());
+    expect(r).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('[redacted]') } });
+    const everything = JSON.stringify([r, await dump(), logged, posts().map((p) => p.body)]);
     for (let i = 0; i + 12 <= key.length; i++) expect(everything).not.toContain(key.slice(i, i + 12));
+    expect(posts().flatMap((p) => p.keyViolations)).toEqual([]);
   });
 });
 
