@@ -34,7 +34,7 @@ export interface SummaryDialog {
   error: ProtocolError | undefined;
   start(): void;
   setSummariser(t: SendTarget): void;
-  /** The person's consent: asks for the summary of exactly the previewed turns. */
+  /** The person's consent: asks for the summary of exactly the previewed turns, confirmed for the previewed summariser only (`confirmedFor`). */
   submit(): Promise<void>;
   /** Closes the dialog; sends nothing. */
   cancel(): void;

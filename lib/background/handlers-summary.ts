@@ -22,6 +22,9 @@ import type { Handlers } from './router';
 import { staleReason } from './summary-apply';
 import { planSummaryRequest, toSummaryPreview, type PlannedSummary, type SummaryRequestInput } from './summary-plan';
 
+/** Characters per output token a summary may have at most (≈ 4 for English prose; generous, so only a runaway answer is refused). */
+export const MAX_SUMMARY_CHARS_PER_TOKEN = 16;
+
 type SummaryHandlers = Pick<Handlers, 'previewSummary' | 'summariseEarlier' | 'getSummary' | 'clearSummary'>;
 type Deps = Pick<HandlerDeps, 'store' | 'settings' | 'vault' | 'engine' | 'transport' | 'hasHostPermission' | 'now' | 'newId' | 'broadcast'>;
 
@@ -81,8 +84,9 @@ interface Run {
 
 /**
  * Sends the summary request and collects the streamed answer's text; stores the summary and its
- * ledger record together, or a `failed` ledger record alone.
- * @throws BatonError the provider's error (its code), or `provider_error` for an empty summary.
+ * ledger record together, or a `failed` ledger record alone (none when it was stopped before the request left).
+ * @throws BatonError the provider's error (its code); `provider_error` for an empty or runaway
+ * summary; `network` ("stopped") after Stop.
  */
 async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   const { provider, request } = r.planned;
@@ -107,9 +111,15 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
     throw error;
   };
   let answer: Turn;
+  // Whether a request was started: a summary stopped before that disclosed nothing, so it gets no
+  // ledger record (issue 6: the ledger lists what left the browser; a record would also spare the
+  // next request to this provider its first-disclosure confirmation).
+  let attempted = false;
   try {
     await d.transport.withRetries(
       async () => {
+        if (r.signal.aborted) throw new DOMException('The summary was stopped', 'AbortError');
+        attempted = true;
         assembler = module.createStreamAssembler(ctx);
         await d.transport.streamRequest(
           { providerId: provider.providerId, api: provider.api, apiKey: r.key, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) },
@@ -122,12 +132,20 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
     answer = assembler.finish();
   } catch (e) {
     const err = toProtocolError(e, [r.key]);
-    return fail(new BatonError(err.code, r.signal.aborted ? 'The summary was stopped; nothing was stored.' : err.message, err.retryAfterSec));
+    const error = new BatonError(r.signal.aborted ? 'network' : err.code, r.signal.aborted ? 'The summary was stopped; nothing was stored.' : err.message, err.retryAfterSec);
+    if (!attempted) throw error;
+    return fail(error);
   }
   if (answer.status === 'error') return fail(new BatonError('provider_error', `The summary request failed: ${answer.error?.message ?? 'the provider reported an error'}`), answer);
   if (answer.status !== undefined && answer.status !== 'complete') return fail(new BatonError('provider_error', 'The summary was cut short; nothing was stored. Try again.'), answer);
   const text = answer.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n').trim();
   if (!text) return fail(new BatonError('provider_error', 'The summariser returned an empty summary; nothing was stored.'), answer);
+  // Issue 6 (a summary replaces turns to bound what is sent; N5 bounded context): an answer far
+  // longer than the output reserve asked for allows is not a summary (a careless or hostile
+  // endpoint); stored, it would ride along with every later send.
+  const most = request.maxOutputTokens * MAX_SUMMARY_CHARS_PER_TOKEN;
+  if (text.length > most)
+    return fail(new BatonError('provider_error', `The summariser's answer (${text.length.toLocaleString('en')} characters) is longer than the ${request.maxOutputTokens.toLocaleString('en')} output tokens asked for allow; nothing was stored.`), answer);
   const summary: ActiveSummary = {
     id: d.newId(),
     replaces: r.planned.turnIds,

@@ -2,7 +2,9 @@
  * The conversations with a request in flight, for the send engine (`send.ts`): a send's answer or
  * an exclusive job such as a summary of earlier turns (issue 6). At most one per conversation; while
  * one runs, the worker is kept alive (L3), `stop` aborts it (L5), and when it ends every open page
- * hears `sendStateChanged: idle`.
+ * hears `sendStateChanged: idle`. A slot is checked and taken with no await in between
+ * ({@link InFlightRequests.claim}), so a send and a summary started at the same moment can never
+ * both run, and a request that ends frees only its own slot.
  */
 import type { BackgroundEvent } from '../messaging/protocol';
 
@@ -47,19 +49,32 @@ export class InFlightRequests {
   }
 
   /**
-   * Starts `run` as the conversation's request in flight and returns at once (a send's answer
-   * streams on). Whatever `run` throws is swallowed: it reports its own errors. The caller has
-   * checked that the conversation is not busy.
+   * Takes the conversation's slot, synchronously: call it with no await between the decision to
+   * send and the first write, then {@link start} the request or {@link release} the slot.
+   * @throws the error `busy()` makes when a send or another job holds the slot.
    */
-  start(conversationId: string, run: (flight: InFlight) => Promise<void>): void {
-    const abort = new AbortController();
-    const flight: InFlight = { abort, stopped: false, done: Promise.resolve() };
+  claim(conversationId: string, busy: () => Error): InFlight {
+    if (this.flights.has(conversationId)) throw busy();
+    const flight: InFlight = { abort: new AbortController(), stopped: false, done: Promise.resolve() };
     this.flights.set(conversationId, flight);
+    return flight;
+  }
+
+  /** Frees the slot if `flight` still holds it (a request never frees another's). */
+  release(conversationId: string, flight: InFlight): void {
+    if (this.flights.get(conversationId) === flight) this.flights.delete(conversationId);
+  }
+
+  /**
+   * Starts `run` in the slot `flight` (from {@link claim}) and returns at once (a send's answer
+   * streams on). Whatever `run` throws is swallowed: it reports its own errors.
+   */
+  start(conversationId: string, flight: InFlight, run: (flight: InFlight) => Promise<void>): void {
     this.deps.keepalive.start();
     flight.done = run(flight)
       .catch(() => undefined)
       .finally(() => {
-        this.flights.delete(conversationId);
+        this.release(conversationId, flight);
         this.deps.keepalive.stop();
         this.deps.broadcast({ type: 'sendStateChanged', conversationId, state: 'idle' });
       });
@@ -71,16 +86,15 @@ export class InFlightRequests {
    * @throws BatonError `busy` (from `busy()`) when a request is in flight; otherwise whatever `work` throws.
    */
   async exclusive<T>(conversationId: string, busy: () => Error, work: (signal: AbortSignal, sleep: InFlightDeps['sleep']) => Promise<T>): Promise<T> {
-    if (this.isBusy(conversationId)) throw busy();
-    const abort = new AbortController();
+    const flight = this.claim(conversationId, busy);
+    const abort = flight.abort;
     let release = () => undefined as void;
-    const flight: InFlight = { abort, stopped: false, done: new Promise<void>((r) => (release = r)) };
-    this.flights.set(conversationId, flight);
+    flight.done = new Promise<void>((r) => (release = r));
     this.deps.keepalive.start();
     try {
       return await work(abort.signal, (ms, signal) => this.deps.sleep(ms, signal ?? abort.signal));
     } finally {
-      this.flights.delete(conversationId);
+      this.release(conversationId, flight);
       this.deps.keepalive.stop();
       release();
       // A panel that opened the conversation meanwhile saw it busy.

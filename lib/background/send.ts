@@ -14,7 +14,7 @@
  * transaction as the answer turn it produced.
  */
 import type { DisclosurePreview } from '../messaging/disclosure-types';
-import type { Attachment, BackgroundEvent, SendTarget } from '../messaging/protocol';
+import type { Attachment, BackgroundEvent, ConversationMeta, SendTarget } from '../messaging/protocol';
 import { DisclosureStore } from '../store/disclosures';
 import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
@@ -22,7 +22,7 @@ import type { Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
 import { Discloser, previewSend, userBlocks } from './disclosure-engine';
 import { assertSendable, type Exclusions } from './disclosure-plan';
-import { InFlightRequests } from './in-flight';
+import { InFlightRequests, type InFlight } from './in-flight';
 import { generateAnswer } from './send-answer';
 import { BatonError } from './errors';
 import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation, type Resend } from './resend';
@@ -114,13 +114,21 @@ export class SendEngine {
     const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...kept, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
     assertSendable(prepared.planned);
     refuseUnconfirmed(prepared, connection.provider, input.confirmed);
-    // Accepted: only now is anything removed or written.
-    const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
-    const title = turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
-    const meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
+    // Accepted: only now is anything removed or written, under the claimed slot (a summary that
+    // started during the awaits above makes this send `busy` before it writes anything).
+    const flight = this.flights.claim(input.conversationId, busy);
+    let meta: ConversationMeta;
+    try {
+      const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
+      const title = turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
+      meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
+    } catch (e) {
+      this.flights.release(input.conversationId, flight);
+      throw e;
+    }
     this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
     this.deps.broadcast({ type: 'conversationUpdated', meta });
-    this.start(input.conversationId, input.target, connection, exclusions);
+    this.start(input.conversationId, input.target, connection, exclusions, flight);
     return { userTurnId: userTurn.id };
   }
 
@@ -159,8 +167,14 @@ export class SendEngine {
       assertSendable(prepared.planned);
       refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }
-    if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
-    this.start(input.conversationId, input.target, connection, {});
+    const flight = this.flights.claim(input.conversationId, busy);
+    try {
+      if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
+    } catch (e) {
+      this.flights.release(input.conversationId, flight);
+      throw e;
+    }
+    this.start(input.conversationId, input.target, connection, {}, flight);
   }
 
   /**
@@ -186,7 +200,7 @@ export class SendEngine {
   }
 
   /** Starts the answer as the conversation's request in flight (`send-answer.ts`). */
-  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions): void {
-    this.flights.start(conversationId, (flight) => generateAnswer(this.deps, this.discloser, { conversationId, target, connection, flight, exclusions }));
+  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions, flight: InFlight): void {
+    this.flights.start(conversationId, flight, (flight) => generateAnswer(this.deps, this.discloser, { conversationId, target, connection, flight, exclusions }));
   }
 }

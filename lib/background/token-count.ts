@@ -55,9 +55,9 @@ export interface CountInput {
  * @returns `countedTokens` (tokens, the provider's count), `countedTurns` (turns in the count request), `preview`.
  * @throws BatonError, each before any request: `bad_request` (no conversation given, or the
  *   target's API has no count endpoint: OpenAI is counted exactly, OpenAI-compatible endpoints
- *   have none), `not_found` (conversation, endpoint), `not_received` (the provider has received
+ *   have none; any preview input `previewSend` refuses), `not_found` (conversation, endpoint, edited turn), `not_received` (the provider has received
  *   none of the conversation as it is now), `policy_forbidden`, `endpoint_not_permitted`, `no_key`,
- *   `locked`. A TransportError from the provider (`invalid_key`, `rate_limited`, `timeout`, …),
+ *   `locked`. `provider_error` for a count of 0 tokens (nothing is recorded). A TransportError from the provider (`invalid_key`, `rate_limited`, `timeout`, …),
  *   its message free of the key; an `invalid_key` also marks the key invalid, as a send does.
  */
 export async function countTokensFor(deps: CountDeps, discloser: Discloser, input: CountInput): Promise<CountTokensResult> {
@@ -69,6 +69,10 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
   const conversationId = input.conversationId;
   if (!conversationId) throw new BatonError('bad_request', 'A new chat has not been sent anywhere: there is nothing a provider may count.');
   if (!(await store.getRecord(conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+  // Bad input for the refreshed preview (a retry with nothing to retry, an edit of an unknown
+  // turn, a draft with a regenerate) is refused here, before the count request discloses anything
+  // or the count changes an estimate (issue 6; bad input → a clear error, nothing changed).
+  await previewSend(deps, discloser, input);
   const stored = await store.cachedTranscript(conversationId);
   const received = receivedTurns(await discloser.store.list(conversationId), provider, stored.turns);
   if (received.length === 0)
@@ -102,6 +106,9 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
     if ((e as { code?: unknown }).code === 'invalid_key') await settings.update((s) => ({ ...s, invalidKeys: [...new Set([...s.invalidKeys, provider.providerId])] }));
     throw e;
   }
+  // Issue 6: the count request carries at least one received turn, so 0 tokens is not a count (a
+  // careless or hostile endpoint); recorded, it would pull every later estimate down to the bound.
+  if (counted < 1) throw new BatonError('provider_error', `${name} counted 0 tokens for ${planned.plan.included.length} turns: that is not a count. Nothing was changed.`);
   // The count is of the body planned above, so it corrects exactly that body's uncorrected estimate.
   recordUsage(discloser.cache, provider.originProvider, planned.plan.uncorrectedInputTokens, counted);
   const countedTurns = planned.plan.included.length;

@@ -90,8 +90,19 @@ export function isSameOrigin(origin: Origin | undefined, target: ResolvedTarget)
   );
 }
 
-/** `provider/model (api)`, for report details and labels. */
+/**
+ * `provider/model (api)`, for report details and labels, on one line: the model is what the
+ * provider reported (or an import says), so line breaks, other control characters, backticks and
+ * square brackets become spaces and each part is cut to 200 characters — a label can never end
+ * early, open or close a fence, or fake another label (N5: flattened text is fenced and labelled
+ * with where it came from; issue 6, the summary's label).
+ */
 export function describeOrigin(origin: Origin | undefined): string {
   if (!origin) return 'unknown origin';
-  return `${origin.provider}/${origin.model} (${origin.api})`;
+  return `${oneLine(origin.provider)}/${oneLine(origin.model)} (${oneLine(origin.api)})`;
+}
+
+/** `s` without line breaks, control characters, backticks or square brackets (each run one space), trimmed, at most 200 characters. */
+function oneLine(s: string): string {
+  return String(s).replace(/[\p{Cc}\p{Zl}\p{Zp}`[\]]+/gu, ' ').trim().slice(0, 200);
 }

@@ -65,7 +65,7 @@ export async function countTokens(conn: ProviderConnection, body: Record<string,
   const fetch = tapFetch(makeNoRedirectFetch(opts.fetch), tap);
   try {
     const n = conn.api === 'anthropic-messages'
-      ? (await createAnthropicClient(conn, fetch).messages.countTokens(body as unknown as MessageCountTokensParams, { signal: controller.signal })).input_tokens
+      ? field(await createAnthropicClient(conn, fetch).messages.countTokens(body as unknown as MessageCountTokensParams, { signal: controller.signal }), 'input_tokens')
       : await geminiCount(conn, body, opts.model, fetch, controller.signal);
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new TransportError('provider_error', `The provider's token count is not a count of tokens: ${String(n)}`);
     return n;
@@ -93,5 +93,14 @@ async function geminiCount(conn: ProviderConnection, body: Record<string, unknow
   } catch {
     throw new TransportError('provider_error', 'The provider answered the token count with something that is not JSON');
   }
-  return typeof json === 'object' && json !== null ? (json as { totalTokens?: unknown }).totalTokens : undefined;
+  return field(json, 'totalTokens');
+}
+
+/**
+ * `json[name]` when `json` is an object that has it, else undefined: the answer is the provider's
+ * (issue 6), so `null`, an array or a string is "not a count" (`provider_error`), not a TypeError
+ * that would be reported as a network failure.
+ */
+function field(json: unknown, name: string): unknown {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && Object.hasOwn(json, name) ? (json as Record<string, unknown>)[name] : undefined;
 }
