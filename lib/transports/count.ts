@@ -18,8 +18,9 @@
 import type { MessageCountTokensParams } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { WireApi } from '../transcript/schema';
 import { createAnthropicClient, DEFAULT_BASE_URLS, GEMINI_API_VERSION } from './clients';
-import { classifyError, TransportError } from './errors';
-import { makeNoRedirectFetch, tapFetch, type FetchLike, type ResponseTap } from './fetch';
+import { boundedCall } from './bounded-call';
+import { TransportError } from './errors';
+import type { FetchLike } from './fetch';
 import type { ProviderConnection } from './types';
 
 /** Default whole-call limit of a count, in ms. */
@@ -53,30 +54,13 @@ export function hasCountEndpoint(api: WireApi): boolean {
  */
 export async function countTokens(conn: ProviderConnection, body: Record<string, unknown>, opts: CountTokensOptions): Promise<number> {
   if (!hasCountEndpoint(conn.api)) throw new TransportError('bad_request', `The ${conn.api} API has no token-count endpoint.`);
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(opts.signal?.reason);
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, opts.timeoutMs ?? DEFAULT_COUNT_TIMEOUT_MS);
-  const tap: ResponseTap = { events: [] };
-  const fetch = tapFetch(makeNoRedirectFetch(opts.fetch), tap);
-  try {
-    const n = conn.api === 'anthropic-messages'
-      ? field(await createAnthropicClient(conn, fetch).messages.countTokens(body as unknown as MessageCountTokensParams, { signal: controller.signal }), 'input_tokens')
-      : await geminiCount(conn, body, opts.model, fetch, controller.signal);
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new TransportError('provider_error', `The provider's token count is not a count of tokens: ${String(n)}`);
-    return n;
-  } catch (err) {
-    if (timedOut) throw new TransportError('timeout', 'The provider did not count the tokens in time', { retryable: true });
-    if (opts.signal?.aborted) throw new DOMException('The request was stopped', 'AbortError');
-    throw classifyError(err, { secrets: [conn.apiKey], api: conn.api, headers: tap.headers });
-  } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onAbort);
-  }
+  const n = await boundedCall(conn, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? DEFAULT_COUNT_TIMEOUT_MS, fetch: opts.fetch, timeoutMessage: 'The provider did not count the tokens in time' }, async (fetch, signal) =>
+    conn.api === 'anthropic-messages'
+      ? field(await createAnthropicClient(conn, fetch).messages.countTokens(body as unknown as MessageCountTokensParams, { signal }), 'input_tokens')
+      : geminiCount(conn, body, opts.model, fetch, signal),
+  );
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new TransportError('provider_error', `The provider's token count is not a count of tokens: ${String(n)}`);
+  return n;
 }
 
 /** Gemini `models.countTokens` over REST; a non-2xx answer becomes an error `classifyError` reads like a genai `ApiError`. */

@@ -4,9 +4,9 @@
  * `GET /v1/models` (paginated); Gemini: `GET /v1beta/models` (paginated, only models that
  * support `generateContent` are kept when the provider says which).
  */
-import { classifyError, TransportError } from './errors';
+import { boundedCall } from './bounded-call';
+import { TransportError } from './errors';
 import { createAnthropicClient, createGeminiClient, createOpenAIClient } from './clients';
-import { makeNoRedirectFetch, tapFetch, type ResponseTap } from './fetch';
 import type { ListedModel, ListModelsOptions, ProviderConnection } from './types';
 
 /** Most models read from one list (guards against a runaway paginator). */
@@ -31,18 +31,7 @@ async function collect<T>(items: AsyncIterable<T>, map: (item: T) => ListedModel
  *   30 s, …; see `classifyError`); an `AbortError` when `opts.signal` aborts.
  */
 export async function listModels(conn: ProviderConnection, opts: ListModelsOptions = {}): Promise<ListedModel[]> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(opts.signal?.reason);
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, opts.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS);
-  const tap: ResponseTap = { events: [] };
-  const fetch = tapFetch(makeNoRedirectFetch(opts.fetch), tap);
-  const signal = controller.signal;
-  try {
+  return boundedCall(conn, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS, fetch: opts.fetch, timeoutMessage: 'The provider did not list its models in time' }, async (fetch, signal) => {
     switch (conn.api) {
       case 'openai-responses':
       case 'openai-chat':
@@ -60,12 +49,5 @@ export async function listModels(conn: ProviderConnection, opts: ListModelsOptio
       default:
         throw new TransportError('internal', `no model list for API ${String(conn.api)}`);
     }
-  } catch (err) {
-    if (timedOut) throw new TransportError('timeout', 'The provider did not list its models in time', { retryable: true });
-    if (opts.signal?.aborted) throw new DOMException('The request was stopped', 'AbortError');
-    throw classifyError(err, { secrets: [conn.apiKey], api: conn.api, headers: tap.headers });
-  } finally {
-    clearTimeout(timer);
-    opts.signal?.removeEventListener('abort', onAbort);
-  }
+  });
 }
