@@ -5,7 +5,9 @@
  * engine makes, `x1…` for the handlers'), and a record of every broadcast event. Used by
  * disclosure, delta, resend and summary tests.
  */
-import type { FakeProviders } from '../../test/fake-providers';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
+import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
 import { ConversationStore } from '../store/conversations';
 import { openBatonDb, type BatonDb } from '../store/db';
@@ -46,6 +48,28 @@ export interface TestBackground {
 }
 
 let dbCount = 0;
+
+/**
+ * The fake providers of one test file: started before its first test (every contract rule
+ * checked except the converter-level ones, which the converter tests own), reset before each
+ * test and closed after the last. Returns a stand-in that forwards to the running fakes, so the
+ * file can use it like the `FakeProviders` itself.
+ */
+export function fakeProvidersForFile(): FakeProviders {
+  let running: FakeProviders | undefined;
+  beforeAll(async () => {
+    running = await startFakeProviders({ ignoreRules: [...CONVERTER_CONTRACT_RULES] });
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => running?.reset());
+  return new Proxy({} as FakeProviders, {
+    get(_target, prop) {
+      if (!running) throw new Error('the fake providers start in beforeAll: use them inside a test or a hook');
+      const value: unknown = Reflect.get(running, prop);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(running) : value;
+    },
+  });
+}
 
 /**
  * Opens a fresh database named `<name>-<n>`, points the built-in providers at `fake`, saves a key

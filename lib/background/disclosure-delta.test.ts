@@ -4,19 +4,12 @@
  * Real stores (fake-indexeddb), SDK transports and the fake providers on 127.0.0.1.
  */
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
-import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SendTarget } from '../messaging/protocol';
 import type { BatonDb } from '../store/db';
-import { ANTHROPIC, createTestBackground, NOW, OPENAI } from './background.test-helper';
+import { ANTHROPIC, createTestBackground, fakeProvidersForFile, NOW, OPENAI } from './background.test-helper';
 
-let fake: FakeProviders;
-beforeAll(async () => {
-  fake = await startFakeProviders({ ignoreRules: [...CONVERTER_CONTRACT_RULES] });
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeProvidersForFile();
 let db: BatonDb;
 afterEach(() => db?.close());
 

@@ -6,19 +6,12 @@
  * the fake providers on 127.0.0.1.
  */
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
-import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { BatonDb } from '../store/db';
 import type { Turn } from '../transcript/schema';
-import { ANTHROPIC, answer, createTestBackground, NOW, user } from './background.test-helper';
+import { answer, ANTHROPIC, createTestBackground, fakeProvidersForFile, NOW, user } from './background.test-helper';
 
-let fake: FakeProviders;
-beforeAll(async () => {
-  fake = await startFakeProviders({ ignoreRules: [...CONVERTER_CONTRACT_RULES] });
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeProvidersForFile();
 
 let db: BatonDb;
 afterEach(() => db?.close());

@@ -5,23 +5,16 @@
  * providers on 127.0.0.1, whose count endpoints judge each request like the real APIs.
  */
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
-import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fakeTokenCount } from '../../test/fake-providers/count-tokens';
 import { CORRECTION_BOUNDS } from '../context/token-cache';
 import type { SendTarget } from '../messaging/protocol';
 import type { BatonDb } from '../store/db';
-import { ANTHROPIC, createTestBackground, NOW, OPENAI, user, type TestBackground } from './background.test-helper';
+import { ANTHROPIC, createTestBackground, fakeProvidersForFile, NOW, OPENAI, type TestBackground, user } from './background.test-helper';
 
 const GOOGLE: SendTarget = { providerId: 'google', model: 'gemini-2.5-flash' };
 
-let fake: FakeProviders;
-beforeAll(async () => {
-  fake = await startFakeProviders({ ignoreRules: [...CONVERTER_CONTRACT_RULES] });
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+const fake = fakeProvidersForFile();
 
 let db: BatonDb;
 afterEach(() => db?.close());
