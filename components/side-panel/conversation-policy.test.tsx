@@ -5,14 +5,14 @@
  * preview line refreshed after saving, and the delivery toggle keeping the group's fields.
  */
 import '../testing/happy-dom-compat';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisclosurePolicy, DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { MockRequestError, mockConnector, sampleSettings, type MockConnector } from '../testing/mock-connector';
+import { MockRequestError, type MockConnector } from '../testing/mock-connector';
+import { openConversation } from '../testing/open-conversation';
 import { previewRow, samplePreview } from '../testing/preview-fixture';
-import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
 
@@ -48,11 +48,7 @@ function previewFor(policy: DisclosurePolicy): DisclosurePreview {
 
 async function open(initial: DisclosurePolicy, refuse?: string): Promise<MockConnector> {
   let stored = initial;
-  const m = mockConnector({
-    getSettings: () => sampleSettings(),
-    listConversations: () => [meta],
-    listModels: () => [{ id: 'gpt-5' }],
-    getConversation: () => ({ meta, turns: TURNS, busy: false }),
+  const m = await openConversation(meta, TURNS, {
     previewSend: () => previewFor(stored),
     getDisclosurePolicy: () => ({ global: {}, conversation: stored }),
     setDisclosurePolicy: ({ policy }) => {
@@ -61,10 +57,6 @@ async function open(initial: DisclosurePolicy, refuse?: string): Promise<MockCon
       return null;
     },
   });
-  render(<SidePanel connector={m.connector} />);
-  await screen.findByLabelText('Provider');
-  fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
-  await screen.findAllByRole('article');
   fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'Next' } });
   fireEvent.click(await screen.findByRole('button', { name: /of 3 turns|Not sent to/ }));
   fireEvent.click(screen.getByRole('button', { name: 'This conversation’s policy' }));

@@ -8,15 +8,15 @@
  * that no longer exist are said in one line and dropped from the toggles.
  */
 import '../testing/happy-dom-compat';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta, RequestInput } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { openConversation } from '../testing/open-conversation';
+import { MockRequestError, type MockConnector, type MockHandlers } from '../testing/mock-connector';
 import { previewRow, samplePreview } from '../testing/preview-fixture';
 import { staleExclusionsLine } from './disclosure-format';
-import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
 
@@ -51,20 +51,7 @@ const refuse = (message = 'has not received this conversation yet: confirm the d
   throw new MockRequestError({ code: 'confirmation_required', message });
 };
 
-async function open(extra: MockHandlers): Promise<MockConnector> {
-  const m = mockConnector({
-    getSettings: () => sampleSettings(),
-    listConversations: () => [meta],
-    listModels: () => [{ id: 'gpt-5' }],
-    getConversation: () => ({ meta, turns: TURNS, busy: false }),
-    ...extra,
-  });
-  render(<SidePanel connector={m.connector} />);
-  await screen.findByLabelText('Provider');
-  fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
-  await screen.findAllByRole('article');
-  return m;
-}
+const open = (extra: MockHandlers): Promise<MockConnector> => openConversation(meta, TURNS, extra);
 
 const type = (text: string) => fireEvent.input(screen.getByLabelText('Message'), { target: { value: text } });
 const draft = () => (screen.getByLabelText('Message') as HTMLTextAreaElement).value;

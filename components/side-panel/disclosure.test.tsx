@@ -4,15 +4,15 @@
  * toggles, "View request", "Who has seen this?", and the first-disclosure confirmation.
  */
 import '../testing/happy-dom-compat';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisclosureLedger, DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { openConversation } from '../testing/open-conversation';
+import { type MockConnector, type MockHandlers } from '../testing/mock-connector';
 import { SAMPLE_BODY as BODY, samplePreview as preview } from '../testing/preview-fixture';
 import { formatCost, formatTokens, summaryLine } from './disclosure-format';
-import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
 
@@ -27,21 +27,7 @@ const TURNS: Turn[] = [
 const answering = (over: Partial<DisclosurePreview> = {}) => (p: { countsOnly?: boolean | undefined }) =>
   p.countsOnly ? { ...preview(over), perTurn: [], body: {}, countsOnly: true as const } : preview(over);
 
-async function open(extra: MockHandlers = {}): Promise<MockConnector> {
-  const m = mockConnector({
-    getSettings: () => sampleSettings(),
-    listConversations: () => [meta],
-    listModels: () => [{ id: 'gpt-5' }],
-    getConversation: () => ({ meta, turns: TURNS, busy: false }),
-    sendMessage: () => ({ userTurnId: 'u2' }),
-    ...extra,
-  });
-  render(<SidePanel connector={m.connector} />);
-  await screen.findByLabelText('Provider');
-  fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
-  await screen.findAllByRole('article');
-  return m;
-}
+const open = (extra: MockHandlers = {}): Promise<MockConnector> => openConversation(meta, TURNS, { sendMessage: () => ({ userTurnId: 'u2' }), ...extra });
 
 const type = (text: string) => fireEvent.input(screen.getByLabelText('Message'), { target: { value: text } });
 const line = () => screen.findByText((_, el) => el?.hasAttribute('data-disclosure-summary') ?? false);

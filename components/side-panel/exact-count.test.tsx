@@ -5,14 +5,14 @@
  * calibrated estimate and says so; errors as sentences.
  */
 import '../testing/happy-dom-compat';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CountTokensResult, DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { openConversation } from '../testing/open-conversation';
+import { MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
 import { samplePreview } from '../testing/preview-fixture';
-import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
 
@@ -48,17 +48,11 @@ const COUNTED: CountTokensResult = {
 };
 
 async function open(extra: MockHandlers): Promise<MockConnector> {
-  const m = mockConnector({
+  const m = await openConversation(meta, TURNS, {
     getSettings: () => ({ ...sampleSettings(), defaultTarget: TARGET }),
-    listConversations: () => [meta],
     listModels: () => [{ id: 'claude-sonnet-4-5' }],
-    getConversation: () => ({ meta, turns: TURNS, busy: false }),
     ...extra,
   });
-  render(<SidePanel connector={m.connector} />);
-  await screen.findByLabelText('Provider');
-  fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
-  await screen.findAllByRole('article');
   fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'Next' } });
   fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
   return m;

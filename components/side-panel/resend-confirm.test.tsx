@@ -5,14 +5,14 @@
  * nothing; "Disclose and send" re-issues the same action with `confirmedDisclosure: true`.
  */
 import '../testing/happy-dom-compat';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta, RequestInput } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { openConversation } from '../testing/open-conversation';
+import { MockRequestError, type MockConnector, type MockHandlers } from '../testing/mock-connector';
 import { previewRow, samplePreview } from '../testing/preview-fixture';
-import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
 
@@ -46,20 +46,7 @@ function gated<T>(ok: T) {
   return (p: { confirmedDisclosure?: boolean }): T => (p.confirmedDisclosure ? ok : refuse());
 }
 
-async function openWith(turns: Turn[], extra: MockHandlers): Promise<MockConnector> {
-  const m = mockConnector({
-    getSettings: () => sampleSettings(),
-    listConversations: () => [meta],
-    listModels: () => [{ id: 'gpt-5' }],
-    getConversation: () => ({ meta, turns, busy: false }),
-    ...extra,
-  });
-  render(<SidePanel connector={m.connector} />);
-  await screen.findByLabelText('Provider');
-  fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
-  await screen.findAllByRole('article');
-  return m;
-}
+const openWith = (turns: Turn[], extra: MockHandlers): Promise<MockConnector> => openConversation(meta, turns, extra);
 const turnEl = (id: string) => document.querySelector(`[data-turn-id="${id}"]`) as HTMLElement | null;
 const previewsAsked = (m: MockConnector) => m.callsOf('previewSend').filter((p: RequestInput<'previewSend'>) => p.resend);
 

@@ -6,15 +6,15 @@
  * notice above the chat shows the active summary, its text, and "Stop using it".
  */
 import '../testing/happy-dom-compat';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { SummaryPreview, SummaryView } from '../../lib/messaging/summary-types';
 import type { Turn } from '../../lib/transcript/schema';
-import { mockConnector, MockRequestError, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { openConversation } from '../testing/open-conversation';
+import { MockRequestError, type MockConnector, type MockHandlers } from '../testing/mock-connector';
 import { samplePreview as preview } from '../testing/preview-fixture';
-import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
 
@@ -25,21 +25,7 @@ const TURNS: Turn[] = [
   { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'First answer' }] },
 ];
 
-async function open(extra: MockHandlers = {}): Promise<MockConnector> {
-  const m = mockConnector({
-    getSettings: () => sampleSettings(),
-    listConversations: () => [meta],
-    listModels: () => [{ id: 'gpt-5' }],
-    getConversation: () => ({ meta, turns: TURNS, busy: false }),
-    sendMessage: () => ({ userTurnId: 'u2' }),
-    ...extra,
-  });
-  render(<SidePanel connector={m.connector} />);
-  await screen.findByLabelText('Provider');
-  fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
-  await screen.findAllByRole('article');
-  return m;
-}
+const open = (extra: MockHandlers = {}): Promise<MockConnector> => openConversation(meta, TURNS, { sendMessage: () => ({ userTurnId: 'u2' }), ...extra });
 
 const type = (text: string) => fireEvent.input(screen.getByLabelText('Message'), { target: { value: text } });
 const line = () => screen.findByText((_, el) => el?.hasAttribute('data-disclosure-summary') ?? false);
