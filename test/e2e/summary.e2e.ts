@@ -60,7 +60,10 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     await page.getByLabel('Message', { exact: true }).fill(DRAFT);
     const offer = page.getByRole('button', { name: 'Summarise them instead…' });
     await offer.waitFor();
-    expect(await page.locator('[data-summary-offer]').textContent()).toContain('The oldest 6 turns are dropped to fit (the default).');
+    // The line first shows the conversation as it stands (4 dropped: the preview on open is not
+    // debounced), then, once the draft's preview lands, the draft's exchange too: 6 dropped.
+    const offerText = () => page.locator('[data-summary-offer]').textContent();
+    await waitFor('the offer for the send of the draft', async () => (await offerText())?.includes('The oldest 6 turns are dropped to fit (the default).') === true);
 
     // The dialog: the summariser defaults to the target; pick Anthropic; Cancel sends nothing.
     const dialog = page.getByRole('dialog', { name: 'Summarise the earlier turns?' });
