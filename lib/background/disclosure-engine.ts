@@ -8,7 +8,7 @@ import { contentHash } from '../context/hash';
 import { providerSessionKey, type DeliveryReceipt } from '../context/delivery';
 import { createTokenCache, recordUsage, type TokenCache } from '../context/token-cache';
 import type { DisclosurePreview } from '../messaging/disclosure-types';
-import type { Attachment, SendTarget } from '../messaging/protocol';
+import type { Attachment, RequestInput, SendTarget } from '../messaging/protocol';
 import type { DisclosureStore } from '../store/disclosures';
 import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
@@ -100,6 +100,18 @@ export class Discloser {
   }
 }
 
+/** What {@link previewSend} previews: a send of `text` and `attachments` (or a `resend`) to `target`, with this send's exclusions. */
+export interface PreviewSendInput {
+  conversationId?: string | undefined;
+  target: SendTarget;
+  text?: string | undefined;
+  attachments?: Attachment[] | undefined;
+  exclusions?: Exclusions | undefined;
+  resend?: Resend | undefined;
+  /** Issue 9: without the per-turn list and the body. */
+  countsOnly?: boolean | undefined;
+}
+
 /**
  * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
  * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
@@ -116,7 +128,7 @@ export class Discloser {
 export async function previewSend(
   deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
   discloser: Discloser,
-  input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions | undefined; resend?: Resend | undefined; countsOnly?: boolean | undefined },
+  input: PreviewSendInput,
 ): Promise<DisclosurePreview> {
   const { store, settings, vault } = deps;
   const provider = resolveProvider(input.target.providerId, await settings.get());
@@ -150,6 +162,19 @@ export async function previewSend(
   const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, exclusions, draft?.id ?? newTurnId);
   const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared);
   return discloser.preview(prepared, transcript, provider, input.target, draft?.id, count, exclusions, input.countsOnly === true);
+}
+
+/** The inputs of {@link previewSend} from a `previewSend` or `countTokens` payload (the same schema). */
+export function previewInputOf(p: RequestInput<'previewSend'>): PreviewSendInput {
+  return {
+    conversationId: p.conversationId,
+    target: p.target,
+    text: p.text,
+    attachments: p.attachments,
+    exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
+    ...(p.resend ? { resend: p.resend } : {}),
+    ...(p.countsOnly ? { countsOnly: true } : {}),
+  };
 }
 
 /** `base`, or `base-2`, `base-3`, … : the first that no turn of `turns` has as its id. */

@@ -7,6 +7,7 @@ import type { DisclosurePolicy } from '../messaging/disclosure-types';
 import { toEntry, type DisclosureStore } from '../store/disclosures';
 import type { ConversationStore } from '../store/conversations';
 import { TranscriptError } from '../transcript/codec';
+import { previewInputOf } from './disclosure-engine';
 import { whoHasSeen } from './disclosure-ledger';
 import { BatonError } from './errors';
 import type { Handlers } from './router';
@@ -27,16 +28,7 @@ export function disclosureHandlers(d: DisclosureHandlerDeps): DisclosureHandlers
     if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');
   };
   return {
-    previewSend: (p) =>
-      d.engine.preview({
-        conversationId: p.conversationId,
-        target: p.target,
-        text: p.text,
-        attachments: p.attachments,
-        exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
-        ...(p.resend ? { resend: p.resend } : {}),
-        ...(p.countsOnly ? { countsOnly: true } : {}),
-      }),
+    previewSend: (p) => d.engine.preview(previewInputOf(p)),
     listDisclosures: async ({ conversationId }) => {
       await exists(conversationId);
       const records = await ledger().list(conversationId);

@@ -20,12 +20,12 @@ import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
 import type { Turn } from '../transcript/schema';
 import type { Vault } from '../vault/vault';
-import { Discloser, previewSend, userBlocks } from './disclosure-engine';
+import { Discloser, previewSend, userBlocks, type PreviewSendInput } from './disclosure-engine';
 import { assertSendable, type Exclusions } from './disclosure-plan';
 import { InFlightRequests, type InFlight } from './in-flight';
 import { generateAnswer } from './send-answer';
 import { BatonError } from './errors';
-import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation, type Resend } from './resend';
+import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation } from './resend';
 import { keyFor, resolveProvider, type ResolvedProvider } from './providers';
 import type { Transport } from './transport';
 
@@ -138,7 +138,7 @@ export class SendEngine {
    * previewed with an empty account id. `resend`: the preview of a retry, regenerate or edit (see `previewSend`).
    * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
    */
-  async preview(input: { conversationId?: string | undefined; target: SendTarget; text?: string | undefined; attachments?: Attachment[] | undefined; exclusions?: Exclusions; resend?: Resend; countsOnly?: boolean }): Promise<DisclosurePreview> {
+  async preview(input: PreviewSendInput): Promise<DisclosurePreview> {
     return previewSend(this.deps, this.discloser, input);
   }
 

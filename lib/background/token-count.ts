@@ -14,16 +14,14 @@
 import { providerSessionKey } from '../context/delivery';
 import { recordUsage } from '../context/token-cache';
 import type { CountTokensResult } from '../messaging/disclosure-types';
-import type { Attachment, SendTarget } from '../messaging/protocol';
 import type { ConversationStore } from '../store/conversations';
 import type { SettingsStore } from '../store/settings';
 import type { Vault } from '../vault/vault';
 import { countKey, countRequestBody, hasCountApi, receivedTurns, withTurns } from './count-state';
-import { previewSend, type Discloser } from './disclosure-engine';
-import { planSend, type Exclusions } from './disclosure-plan';
+import { previewSend, type Discloser, type PreviewSendInput } from './disclosure-engine';
+import { planSend } from './disclosure-plan';
 import { BatonError } from './errors';
 import { BUILTIN, convertTargetFor, isBuiltin, keyFor, resolveProvider } from './providers';
-import type { Resend } from './resend';
 import type { Transport } from './transport';
 
 export interface CountDeps {
@@ -38,14 +36,7 @@ export interface CountDeps {
 }
 
 /** The inputs of `previewSend`; the count uses the conversation, the target and the exclusions, the refreshed preview all of them. */
-export interface CountInput {
-  conversationId?: string | undefined;
-  target: SendTarget;
-  text?: string | undefined;
-  attachments?: Attachment[] | undefined;
-  exclusions?: Exclusions | undefined;
-  resend?: Resend | undefined;
-}
+export type CountInput = Omit<PreviewSendInput, 'countsOnly'>;
 
 /**
  * Counts, with the target provider's token-count endpoint, the turns of the conversation it has
