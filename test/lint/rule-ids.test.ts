@@ -1,5 +1,5 @@
 /**
- * Every rule id the code, the tests, the benchmarks and the project's own Markdown cite is defined
+ * Every rule id the code, the tests, the benchmarks, the root files and the docs cite is defined
  * in `docs/` (docs/provider-rules.md, docs/security.md): a plain clone can look each one up.
  *
  * What counts as a rule id (the grammar of the brief's rule tables):
@@ -22,10 +22,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOCS = path.join(ROOT, 'docs');
-/** Where ids are cited: the source trees, plus the project's own Markdown (root and docs/). */
+/** Where ids are cited: the source trees, the root's Markdown and config files, and docs/ itself. */
 const SOURCE_DIRS = ['lib', 'components', 'entrypoints', 'test', 'bench'];
 const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.js', '.mjs', '.cjs', '.css', '.html', '.md']);
-const ROOT_MARKDOWN = ['README.md', 'SECURITY.md', 'CONTRIBUTING.md'];
+const ROOT_FILES = ['README.md', 'SECURITY.md', 'CONTRIBUTING.md', 'wxt.config.ts', 'eslint.config.js', 'vitest.config.ts'];
 
 const HYPHENATED = String.raw`[A-Z]{1,2}-[A-Z]{0,2}\d{1,2}`;
 const BARE = String.raw`[XSMRNDLPI]\d{1,2}`;
@@ -87,7 +87,7 @@ function definedIds(): { ids: Set<string>; duplicates: string[] } {
 }
 
 function citingFiles(): string[] {
-  const roots = ROOT_MARKDOWN.map((f) => path.join(ROOT, f)).filter((f) => {
+  const roots = ROOT_FILES.map((f) => path.join(ROOT, f)).filter((f) => {
     try {
       return statSync(f).isFile();
     } catch {
@@ -128,7 +128,7 @@ describe('rule ids', () => {
     expect(duplicates).toEqual([]);
   });
 
-  it('every id cited in lib/, components/, entrypoints/, test/, bench/ and the Markdown is defined in docs/', () => {
+  it('every id cited in lib/, components/, entrypoints/, test/, bench/, the root files and docs/ is defined in docs/', () => {
     const { ids } = definedIds();
     const missing = citingFiles().flatMap((f) => undefinedCitations(f, readFileSync(f, 'utf8'), ids));
     // Named file:line, so the message says where to fix it (define the id in docs/, or correct the citation).
