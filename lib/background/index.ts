@@ -12,13 +12,13 @@ import { SettingsStore } from '../store/settings';
 import { storageSession } from '../vault/session';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
-import type { CaptureService } from './capture';
-import { registerCapture } from './capture-wiring';
-import { Keepalive } from './keepalive';
-import { RetryAlarms, sessionPendingStore } from './retry-alarm';
-import { classifySender, route, type Sender } from './router';
-import { SendEngine, type Clock } from './send';
-import type { Transport } from './transport';
+import type { CaptureService } from './capture/service';
+import { registerCapture } from './capture/wiring';
+import { Keepalive } from './core/keepalive';
+import { RetryAlarms, sessionPendingStore } from './send/retry-alarm';
+import { classifySender, route, type Sender } from './core/router';
+import { SendEngine, type Clock } from './send/engine';
+import type { Transport } from './core/transport';
 
 export const realClock: Clock = {
   now: () => Date.now(),
