@@ -6,15 +6,14 @@ import type { ProviderStatus, Responses, SendTarget } from '../messaging/protoco
 import { lookupModel } from '../models/registry';
 import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convertToChromePrompt } from '../providers/chrome-prompt/convert-to-chrome-prompt';
 import type { Turn } from '../transcript/schema';
-import type { ConversationStore } from '../store/conversations';
-import type { ProviderSettings, SettingsStore } from '../store/settings';
+import type { ProviderSettings } from '../store/settings';
 import type { Vault } from '../vault/vault';
 import { BatonError } from './core/errors';
 import { countHandlers } from './disclosure/count-handlers';
 import { disclosureHandlers } from './disclosure/handlers';
 import { summaryHandlers } from './summary/handlers';
 import { createVaultHandlers } from './settings/vault-handlers';
-import { createTransferHandlers, type TransferDeps } from './transfer/handlers';
+import { createTransferHandlers } from './transfer/handlers';
 import { captureHandlers } from './capture/handlers';
 import { getConversationWindow } from './conversations/window';
 import type { CaptureService } from './capture/service';
@@ -22,21 +21,13 @@ import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } fr
 import { confirmationOf, planResend, turnAttachments } from './disclosure/resend';
 import type { Handlers } from './core/router';
 import type { SendEngine } from './send/engine';
-import type { Transport } from './core/transport';
+import type { BackgroundDeps } from './core/deps';
 
-export interface HandlerDeps {
-  store: ConversationStore;
-  settings: SettingsStore;
-  vault: Vault;
+/** What `createHandlers` needs: the shared dependencies, the send engine, and what only some features use. */
+export interface HandlerDeps extends BackgroundDeps {
   engine: SendEngine;
-  transport: Transport;
-  hasHostPermission(origin: string): Promise<boolean>;
-  now(): string;
-  newId(): string;
   /** Deletes every database record (keys included). */
   wipe(): Promise<void>;
-  /** Tells open pages about changes made outside a send (imported conversations). */
-  broadcast?: TransferDeps['broadcast'];
   /** Capture from chat pages (issue 7); without it the capture requests refuse. */
   capture?: CaptureService;
 }

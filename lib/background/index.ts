@@ -17,22 +17,9 @@ import { registerCapture } from './capture/wiring';
 import { Keepalive } from './core/keepalive';
 import { RetryAlarms, sessionPendingStore } from './send/retry-alarm';
 import { classifySender, route, type Sender } from './core/router';
-import { SendEngine, type Clock } from './send/engine';
+import { SendEngine } from './send/engine';
+import { realClock } from './core/clock';
 import type { Transport } from './core/transport';
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-    }),
-  setTimer: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    return () => clearTimeout(t);
-  },
-};
 
 /** Everything the background holds once the database is open. */
 export interface Background {

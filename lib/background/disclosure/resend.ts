@@ -7,7 +7,6 @@
 import type { Attachment, ConversationMeta } from '../../messaging/protocol';
 import type { LedgerRecord } from '../../store/disclosures';
 import type { Turn } from '../../transcript/schema';
-import type { PreparedSend } from './engine';
 import { BatonError } from '../core/errors';
 import type { ResolvedProvider } from '../core/providers';
 
@@ -116,7 +115,7 @@ export function confirmationOf(p: { confirmedDisclosure?: boolean | undefined; c
  * @throws BatonError `confirmation_required` (the message names the provider, and for a
  * confirmation given for another provider, that one too).
  */
-export function refuseUnconfirmed(prepared: Pick<PreparedSend, 'firstDisclosure'>, provider: Pick<ResolvedProvider, 'providerId' | 'origin'>, confirmed: Confirmation | undefined): void {
+export function refuseUnconfirmed(prepared: { firstDisclosure: boolean }, provider: Pick<ResolvedProvider, 'providerId' | 'origin'>, confirmed: Confirmation | undefined): void {
   if (!prepared.firstDisclosure || confirmed === undefined || confirmed === true) return;
   const who = `${provider.providerId} (${provider.origin})`;
   if (confirmed === false) throw new BatonError('confirmation_required', `${who} has not received this conversation yet: confirm the disclosure first.`);

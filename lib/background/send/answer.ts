@@ -21,7 +21,7 @@ import { toProtocolError } from '../core/errors';
 import type { InFlight } from './in-flight';
 import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
 import type { ResolvedProvider } from '../core/providers';
-import type { SendDeps } from './engine';
+import type { SendDeps } from '../core/deps';
 
 /** Provider messages that mean "this opaque state is not valid here" (A-K5, G-K5, R-K2). */
 const OPAQUE_STATE_REJECTED = /signature|thought_signature|encrypted_content|reasoning item|redacted_thinking/i;

@@ -5,7 +5,7 @@
 import { metaOf } from '../../store/conversations';
 import { isQuotaExceeded } from '../../store/quota';
 import type { Turn } from '../../transcript/schema';
-import type { SendDeps } from './engine';
+import type { SendDeps } from '../core/deps';
 
 /** What the checkpointer uses of the send pipeline's dependencies. */
 export type CheckpointDeps = Pick<SendDeps, 'store' | 'clock' | 'broadcast' | 'checkpointMs' | 'checkpointChars' | 'broadcastMs'>;

@@ -14,7 +14,8 @@ import { SettingsStore } from '../../store/settings';
 import type { Turn } from '../../transcript/schema';
 import { Vault } from '../../vault/vault';
 import { sdkTransport } from '../core/sdk-transport';
-import { SendEngine, type SendDeps } from './engine';
+import type { SendDeps } from '../core/deps';
+import { SendEngine } from './engine';
 
 let fake: FakeProviders;
 beforeAll(async () => {

@@ -14,12 +14,9 @@
  * transaction as the answer turn it produced.
  */
 import type { DisclosurePreview } from '../../messaging/disclosure-types';
-import type { Attachment, BackgroundEvent, ConversationMeta, SendTarget } from '../../messaging/protocol';
+import type { Attachment, ConversationMeta, SendTarget } from '../../messaging/protocol';
 import { DisclosureStore } from '../../store/disclosures';
-import type { ConversationStore } from '../../store/conversations';
-import type { SettingsStore } from '../../store/settings';
 import type { Turn } from '../../transcript/schema';
-import type { Vault } from '../../vault/vault';
 import { Discloser, previewSend, userBlocks, type PreviewSendInput } from '../disclosure/engine';
 import { assertSendable, type Exclusions } from '../disclosure/plan';
 import { InFlightRequests, type InFlight } from './in-flight';
@@ -27,41 +24,8 @@ import { generateAnswer } from './answer';
 import { BatonError } from '../core/errors';
 import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation } from '../disclosure/resend';
 import { keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
-import type { Transport } from '../core/transport';
-
-/** Time, injectable so tests run in milliseconds (issue: "Timers and intervals are injectable"). */
-export interface Clock {
-  /** Epoch milliseconds. */
-  now(): number;
-  /** Resolves after `ms`, or rejects when `signal` aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Calls `fn` after `ms`; returns a function that cancels it. */
-  setTimer(fn: () => void, ms: number): () => void;
-}
-
-export interface SendDeps {
-  store: ConversationStore;
-  settings: SettingsStore;
-  vault: Vault;
-  transport: Transport;
-  /** Whether the extension holds a host permission for `origin` (N1). */
-  hasHostPermission(origin: string): Promise<boolean>;
-  clock: Clock;
-  newId(): string;
-  broadcast(event: BackgroundEvent): void;
-  /** Keeps the service worker alive while a request is in flight (L3); counted, so overlapping sends nest. */
-  keepalive: { start(): void; stop(): void };
-  /**
-   * The retry wait of one send (L4): defaults to `clock.sleep`; the background passes
-   * `RetryAlarms.sleeper`, which also persists long waits as an alarm that survives a worker stop.
-   */
-  retrySleep?(conversationId: string, target: SendTarget): (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Checkpoint cadence (D1): defaults 1,000 ms and 500 characters. */
-  checkpointMs?: number;
-  checkpointChars?: number;
-  /** Throttle for `turnUpdated` broadcasts while streaming, in ms (default 100). */
-  broadcastMs?: number;
-}
+import type { Clock } from '../core/clock';
+import type { SendDeps } from '../core/deps';
 
 const TITLE_CHARS = 60;
 

@@ -15,7 +15,8 @@ import type { LedgerRecord } from '../../store/disclosures';
 import type { Turn } from '../../transcript/schema';
 import { costOf } from '../disclosure/ledger';
 import { BatonError, toProtocolError } from '../core/errors';
-import type { HandlerDeps } from '../handlers';
+import type { BackgroundDeps } from '../core/deps';
+import type { SendEngine } from '../send/engine';
 import { keyFor } from '../core/providers';
 import { confirmationOf, refuseUnconfirmed } from '../disclosure/resend';
 import type { Handlers } from '../core/router';
@@ -26,7 +27,7 @@ import { planSummaryRequest, toSummaryPreview, type PlannedSummary, type Summary
 export const MAX_SUMMARY_CHARS_PER_TOKEN = 16;
 
 type SummaryHandlers = Pick<Handlers, 'previewSummary' | 'summariseEarlier' | 'getSummary' | 'clearSummary'>;
-type Deps = Pick<HandlerDeps, 'store' | 'settings' | 'vault' | 'engine' | 'transport' | 'hasHostPermission' | 'now' | 'newId' | 'broadcast'>;
+type Deps = BackgroundDeps & { engine: SendEngine };
 
 /** The four summary handlers. */
 export function summaryHandlers(d: Deps): SummaryHandlers {
