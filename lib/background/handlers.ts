@@ -8,7 +8,7 @@ import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convert
 import type { Turn } from '../transcript/schema';
 import type { ProviderSettings } from '../store/settings';
 import type { Vault } from '../vault/vault';
-import { BatonError } from './core/errors';
+import { BatonError } from '../messaging/errors';
 import { countHandlers } from './disclosure/count-handlers';
 import { disclosureHandlers } from './disclosure/handlers';
 import { summaryHandlers } from './summary/handlers';

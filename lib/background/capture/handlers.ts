@@ -1,7 +1,7 @@
 /** The capture area's handlers for createHandlers (handlers.ts): the {@link CaptureService}'s, or refusals when none is wired. */
 import type { CaptureResponses } from '../../messaging/capture-protocol';
 import type { CaptureService } from './service';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import type { Handlers } from '../core/router';
 
 /** `captureSubmit` and `takePendingCapture`; without a service (unit tests of other areas) both refuse with `internal`. */

@@ -20,7 +20,7 @@ import type { BatonDb } from '../../store/db';
 import { fenced } from '../../transcript/text';
 import type { Turn } from '../../transcript/schema';
 import { buildMenus, parseMenuId, type MenuItem } from './menus';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import type { Handlers, Sender } from '../core/router';
 
 /** The browser calls the capture flow makes (injected: unit tests pass spies). */

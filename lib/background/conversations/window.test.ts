@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../../transcript/schema';
 import { ConversationStore } from '../../store/conversations';
 import { openBatonDb, type BatonDb } from '../../store/db';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { DEFAULT_PAGE, getConversationWindow } from './window';
 
 let n = 0;

@@ -5,7 +5,7 @@
 import type { ConversationView, RequestPayload } from '../../messaging/protocol';
 import { metaOf, NotFoundError, type ConversationStore } from '../../store/conversations';
 import { readTurnWindow } from '../../store/turn-window';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 
 /** Turns per page when `before` comes without `limit`. */
 export const DEFAULT_PAGE = 50;

@@ -8,7 +8,7 @@ import type { EndpointConfig, ProviderSettings } from '../../store/settings';
 import type { WireApi } from '../../transcript/schema';
 import { DEFAULT_ORIGINS, type ConvertTarget } from '../../transcript/target';
 import type { Vault } from '../../vault/vault';
-import { BatonError } from './errors';
+import { BatonError } from '../../messaging/errors';
 
 export const BUILTIN: Readonly<Record<BuiltinProvider, { name: string; api: WireApi; origin: string }>> = {
   openai: { name: 'OpenAI', api: 'openai-responses', origin: DEFAULT_ORIGINS.openai! },

@@ -5,7 +5,7 @@
  */
 import { envelopeSchema, REQUESTS, type Reply, type RequestPayload, type RequestType, type Responses } from '../../messaging/protocol';
 import { formatPath } from '../../transcript/codec';
-import { BatonError, toProtocolError } from './errors';
+import { BatonError, toProtocolError } from '../../messaging/errors';
 
 /** The fields of `runtime.MessageSender` the router looks at. */
 export interface Sender {

@@ -18,7 +18,7 @@ import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } 
 import { buildPreview } from './preview';
 import { finishRecord } from './ledger';
 import { planSend, type Exclusions, type PlannedSend } from './plan';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 import { planResend, retryNewTurnId, turnAttachments, type Resend } from './resend';
 

@@ -9,7 +9,7 @@ import type { ConversationStore } from '../../store/conversations';
 import { TranscriptError } from '../../transcript/codec';
 import { previewInputOf } from './engine';
 import { whoHasSeen } from './ledger';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import type { Handlers } from '../core/router';
 import type { SendEngine } from '../send/engine';
 

@@ -17,7 +17,7 @@ import type { ActiveSummary } from '../../messaging/summary-types';
 import { TranscriptError } from '../../transcript/codec';
 import type { Transcript } from '../../transcript/schema';
 import type { ConvertTarget } from '../../transcript/target';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { withActiveSummary, type SummaryState } from '../summary/apply';
 
 /** The only branch the store keeps today (turns are linear; edits delete the turns after them). */

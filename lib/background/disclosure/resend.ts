@@ -7,7 +7,7 @@
 import type { Attachment, ConversationMeta } from '../../messaging/protocol';
 import type { LedgerRecord } from '../../store/disclosures';
 import type { Turn } from '../../transcript/schema';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import type { ResolvedProvider } from '../core/providers';
 
 /** A resend: `retry` a failed, interrupted or stopped answer; `regenerate` the last answer; `edit` the last user turn. */

@@ -20,7 +20,7 @@ import type { Vault } from '../../vault/vault';
 import { countKey, countRequestBody, hasCountApi, receivedTurns, withTurns } from './count-state';
 import { previewSend, type Discloser, type PreviewSendInput } from './engine';
 import { planSend } from './plan';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { BUILTIN, convertTargetFor, isBuiltin, keyFor, resolveProvider } from '../core/providers';
 import type { Transport } from '../core/transport';
 

@@ -17,7 +17,7 @@ import type { Transcript, Turn } from '../../transcript/schema';
 import { createCheckpointer } from './checkpoint';
 import type { Discloser, PreparedSend } from '../disclosure/engine';
 import { assertSendable, type Exclusions } from '../disclosure/plan';
-import { toProtocolError } from '../core/errors';
+import { toProtocolError } from '../../messaging/errors';
 import type { InFlight } from './in-flight';
 import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
 import type { ResolvedProvider } from '../core/providers';

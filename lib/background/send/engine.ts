@@ -21,7 +21,7 @@ import { Discloser, previewSend, userBlocks, type PreviewSendInput } from '../di
 import { assertSendable, type Exclusions } from '../disclosure/plan';
 import { InFlightRequests, type InFlight } from './in-flight';
 import { generateAnswer } from './answer';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation } from '../disclosure/resend';
 import { keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 import type { Clock } from '../core/clock';

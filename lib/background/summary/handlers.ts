@@ -14,7 +14,7 @@ import { WIRE_API_MODULES } from '../../providers';
 import type { LedgerRecord } from '../../store/disclosures';
 import type { Turn } from '../../transcript/schema';
 import { costOf } from '../disclosure/ledger';
-import { BatonError, toProtocolError } from '../core/errors';
+import { BatonError, toProtocolError } from '../../messaging/errors';
 import type { BackgroundDeps } from '../core/deps';
 import type { SendEngine } from '../send/engine';
 import { keyFor } from '../core/providers';

@@ -23,7 +23,7 @@ import type { Transcript, Turn } from '../../transcript/schema';
 import type { Vault } from '../../vault/vault';
 import { userBlocks, type Discloser } from '../disclosure/engine';
 import type { Exclusions } from '../disclosure/plan';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 
 export interface SummaryRequestInput {

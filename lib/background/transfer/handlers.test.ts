@@ -9,7 +9,7 @@ import { IMPORT_LIMITS, TRANSFER_REQUESTS } from '../../messaging/transfer-proto
 import { ConversationStore } from '../../store/conversations';
 import { openBatonDb, type BatonDb } from '../../store/db';
 import { decodeTranscript } from '../../transcript/codec';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { createTransferHandlers, fileBytes, slug } from './handlers';
 import { detectImportKind } from './import-detect';
 import { route, type Handlers } from '../core/router';

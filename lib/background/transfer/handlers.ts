@@ -14,7 +14,7 @@ import { decodeTranscript, TranscriptError } from '../../transcript/codec';
 import type { Transcript } from '../../transcript/schema';
 import { metaOf, type ConversationStore } from '../../store/conversations';
 import { importConversations, importStampOf } from '../../store/import-store';
-import { BatonError } from '../core/errors';
+import { BatonError } from '../../messaging/errors';
 import { detectImportKind } from './import-detect';
 import type { Handlers } from '../core/router';
 

@@ -1,5 +1,9 @@
-/** Typed errors of the background, turned into `{ok: false, error}` replies by the router. */
-import type { ErrorCode, ProtocolError } from '../../messaging/protocol';
+/**
+ * Typed errors of the background (`BatonError`, thrown by the background, the store and the vault), turned
+ * into `{ok: false, error}` replies by the router (`toProtocolError`). Below store and vault, so they
+ * can throw it without importing the background.
+ */
+import type { ErrorCode, ProtocolError } from './protocol';
 
 export class BatonError extends Error {
   override readonly name = 'BatonError';
