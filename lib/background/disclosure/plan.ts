@@ -18,7 +18,7 @@ import { TranscriptError } from '../../transcript/codec';
 import type { Transcript } from '../../transcript/schema';
 import type { ConvertTarget } from '../../transcript/target';
 import { BatonError } from '../../messaging/errors';
-import { withActiveSummary, type SummaryState } from '../summary/apply';
+import { withActiveSummary, type SummaryState } from '../../context/summary-apply';
 
 /** The only branch the store keeps today (turns are linear; edits delete the turns after them). */
 export const MAIN_BRANCH = 'main';
@@ -60,7 +60,7 @@ export interface PlannedSend {
   /** The transcript planned: the input, with the active summary's turn in place of its turns when it applies. */
   transcript: Transcript;
   /** The active summary: applied (its turn is planned like any turn) or stale (ignored). */
-  summary?: SummaryState;
+  summary?: SummaryState<ActiveSummary>;
 }
 
 /**

@@ -19,7 +19,7 @@ import type { Discloser, PreparedSend } from '../disclosure/engine';
 import { assertSendable, type Exclusions } from '../disclosure/plan';
 import { toProtocolError } from '../../messaging/errors';
 import type { InFlight } from './in-flight';
-import { noteStripped, withoutOwnOpaqueState } from './opaque-state';
+import { noteStripped, withoutOwnOpaqueState } from '../../context/opaque-state';
 import type { ResolvedProvider } from '../core/providers';
 import type { SendDeps } from '../core/deps';
 

@@ -20,7 +20,7 @@ import type { SendEngine } from '../send/engine';
 import { keyFor } from '../core/providers';
 import { confirmationOf, refuseUnconfirmed } from '../disclosure/resend';
 import type { Handlers } from '../core/router';
-import { staleReason } from './apply';
+import { staleReason } from '../../context/summary-apply';
 import { planSummaryRequest, toSummaryPreview, type PlannedSummary, type SummaryRequestInput } from './plan';
 
 /** Characters per output token a summary may have at most (≈ 4 for English prose; generous, so only a runaway answer is refused). */

@@ -11,7 +11,7 @@ import { openBatonDb, type BatonDb } from '../../store/db';
 import { decodeTranscript } from '../../transcript/codec';
 import { BatonError } from '../../messaging/errors';
 import { createTransferHandlers, fileBytes, slug } from './handlers';
-import { detectImportKind } from './import-detect';
+import { detectImportKind } from '../../importers/detect';
 import { route, type Handlers } from '../core/router';
 
 let n = 0;

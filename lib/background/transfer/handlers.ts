@@ -15,7 +15,7 @@ import type { Transcript } from '../../transcript/schema';
 import { metaOf, type ConversationStore } from '../../store/conversations';
 import { importConversations, importStampOf } from '../../store/import-store';
 import { BatonError } from '../../messaging/errors';
-import { detectImportKind } from './import-detect';
+import { detectImportKind } from '../../importers/detect';
 import type { Handlers } from '../core/router';
 
 /** What the transfer handlers need (a subset of `HandlerDeps`). */

@@ -3,8 +3,8 @@
  * Looks only at the start of the text (the first line of JSONL, the first 64 KiB of JSON) and
  * never guesses between look-alikes: an undecidable file is an error asking for the kind.
  */
-import { TranscriptError } from '../../transcript/codec';
-import type { ImportKind } from '../../importers/types';
+import { TranscriptError } from '../transcript/codec';
+import type { ImportKind } from './types';
 
 const HEAD_CHARS = 64 * 1024;
 

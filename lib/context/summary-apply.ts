@@ -5,20 +5,31 @@
  * summary is not sent (the preview says so, so the person can summarise again). The stored
  * turns are never changed. Pure.
  */
-import { turnContentHash } from '../../context/hash';
-import { applySummary } from '../../context/summary';
-import type { ActiveSummary } from '../../messaging/summary-types';
-import type { Transcript } from '../../transcript/schema';
+import { turnContentHash } from './hash';
+import { applySummary } from './summary';
+import type { Origin, Transcript } from '../transcript/schema';
+
+/** What the plan reads of a conversation's active summary (the protocol's `ActiveSummary` carries more). */
+export interface AppliedSummary {
+  /** Stored turn ids it replaces, in conversation order. */
+  replaces: string[];
+  /** `[turnId, contentHash]` of each replaced turn when it was summarised. */
+  hashes: [string, string][];
+  /** The summary as the summariser wrote it. */
+  text: string;
+  /** Who wrote it. */
+  origin: Origin;
+}
 
 /** What became of the active summary in one plan. */
-export type SummaryState =
+export type SummaryState<S extends AppliedSummary = AppliedSummary> =
   /** Sent: `turnId` is the summary turn that stands for `summary.replaces`. */
-  | { state: 'applied'; summary: ActiveSummary; turnId: string }
+  | { state: 'applied'; summary: S; turnId: string }
   /** Not sent: `reason` says which replaced turn changed or is gone. */
-  | { state: 'stale'; summary: ActiveSummary; reason: string };
+  | { state: 'stale'; summary: S; reason: string };
 
 /** Why `summary` no longer matches `transcript` (the first replaced turn edited or deleted), or undefined when it matches. */
-export function staleReason(transcript: Transcript, summary: ActiveSummary): string | undefined {
+export function staleReason(transcript: Transcript, summary: AppliedSummary): string | undefined {
   const byId = new Map(transcript.turns.map((t) => [t.id, t] as const));
   if (summary.hashes.length === 0 || summary.hashes.length !== summary.replaces.length) return 'the summary names no turns';
   for (const [id, hash] of summary.hashes) {
@@ -34,7 +45,7 @@ export function staleReason(transcript: Transcript, summary: ActiveSummary): str
  * turn, never a system turn, N5), or unchanged with the reason when the summary is stale.
  * @param basis the stored turns to check the hashes against, when `transcript` is a changed copy of them (same ids).
  */
-export function withActiveSummary(transcript: Transcript, summary: ActiveSummary, basis: Transcript = transcript): { transcript: Transcript; state: SummaryState } {
+export function withActiveSummary<S extends AppliedSummary>(transcript: Transcript, summary: S, basis: Transcript = transcript): { transcript: Transcript; state: SummaryState<S> } {
   const reason = staleReason(basis, summary);
   if (reason) return { transcript, state: { state: 'stale', summary, reason } };
   const applied = applySummary(transcript, summary.replaces, summary.text, summary.origin);

@@ -2,7 +2,7 @@
  * The one retry without opaque state (issue 4): when a provider rejects reasoning state it
  * produced itself (an invalid signature, A-K5, G-K5, R-K2), the history is sent once without it.
  */
-import type { Block, Transcript, Turn } from '../../transcript/schema';
+import type { Block, Transcript, Turn } from '../transcript/schema';
 
 /** The history without any opaque state (signatures, redacted thinking, native payloads) — for the one retry. */
 export function withoutOwnOpaqueState(t: Transcript): Transcript {
