@@ -14,7 +14,7 @@ import type { ConversationStore } from '../../store/conversations';
 import type { SettingsStore } from '../../store/settings';
 import { TRANSCRIPT_FORMAT, type Block, type Transcript, type Turn } from '../../transcript/schema';
 import type { Vault } from '../../vault/vault';
-import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } from './count-state';
+import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } from '../../context/count-state';
 import { buildPreview } from './preview';
 import { finishRecord } from './ledger';
 import { planSend, type Exclusions, type PlannedSend } from './plan';

@@ -5,7 +5,7 @@
  */
 import type { DisclosurePreview, PreviewBlock, PreviewSummary, PreviewTurn, UnknownExclusions } from '../../messaging/disclosure-types';
 import type { Transcript, Turn } from '../../transcript/schema';
-import type { CountInfo } from './count-state';
+import type { CountInfo } from '../../context/count-state';
 import type { Exclusions, PlannedSend } from './plan';
 
 const PREVIEW_CHARS = 80;

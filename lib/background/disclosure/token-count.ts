@@ -17,7 +17,7 @@ import type { CountTokensResult } from '../../messaging/disclosure-types';
 import type { ConversationStore } from '../../store/conversations';
 import type { SettingsStore } from '../../store/settings';
 import type { Vault } from '../../vault/vault';
-import { countKey, countRequestBody, hasCountApi, receivedTurns, withTurns } from './count-state';
+import { countKey, countRequestBody, hasCountApi, receivedTurns, withTurns } from '../../context/count-state';
 import { previewSend, type Discloser, type PreviewSendInput } from './engine';
 import { planSend } from './plan';
 import { BatonError } from '../../messaging/errors';

@@ -1,9 +1,8 @@
 /** What a provider's count endpoint may see (issue 6): received turns by ledger hash, and the count bodies. */
 import { describe, expect, it } from 'vitest';
-import { turnContentHash } from '../../context/hash';
-import type { LedgerRecord } from '../../store/disclosures';
-import type { Turn } from '../../transcript/schema';
-import { countInfo, countRequestBody, receivedTurns } from './count-state';
+import { turnContentHash } from './hash';
+import type { Turn } from '../transcript/schema';
+import { countInfo, countRequestBody, receivedTurns, type LedgerReceipt } from './count-state';
 
 const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const U1 = user('u1', 'one');
@@ -12,7 +11,7 @@ const U2 = user('u2', 'two');
 const U3 = user('u3', 'three');
 const ANTHROPIC = { providerId: 'anthropic', origin: 'https://api.anthropic.com' };
 
-type Rec = Pick<LedgerRecord, 'providerId' | 'endpoint' | 'status' | 'turns' | 'answer'>;
+type Rec = LedgerReceipt;
 const rec = (over: Partial<Rec> & Pick<Rec, 'turns'>): Rec => ({ providerId: 'anthropic', endpoint: 'https://api.anthropic.com', status: 'completed', ...over });
 const h = (t: Turn): [string, string] => [t.id, turnContentHash(t)];
 

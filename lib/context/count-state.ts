@@ -4,11 +4,40 @@
  * provider that has already received this conversation, since calling it discloses the
  * conversation"). Pure: the ledger records and turns come in as data.
  */
-import { turnContentHash } from '../../context/hash';
-import type { TokenizerFamily } from '../../context/types';
-import type { EstimateSource, ProviderCount } from '../../messaging/disclosure-types';
-import type { LedgerRecord } from '../../store/disclosures';
-import type { Transcript, Turn, WireApi } from '../../transcript/schema';
+import { turnContentHash } from './hash';
+import type { TokenizerFamily } from './types';
+import type { Transcript, Turn, WireApi } from '../transcript/schema';
+
+/** What receivedTurns reads of a disclosure-ledger record (the store's `LedgerRecord`). */
+export interface LedgerReceipt {
+  providerId: string;
+  /** The endpoint origin the request went to. */
+  endpoint: string;
+  status: 'completed' | 'failed';
+  /** `[turnId, contentHash]` of each turn sent. */
+  turns: readonly (readonly [string, string])[];
+  /** `[turnId, contentHash]` of the answer a completed send produced. */
+  answer?: readonly [string, string] | undefined;
+}
+
+/**
+ * How an estimate was made: `tokenizer` — counted exactly (OpenAI family); `estimate` — from
+ * characters, not yet corrected; `corrected` — corrected by the usage this provider reported;
+ * `provider-count` — calibrated by this provider's count of the turns of this conversation it
+ * had already received (`countTokens`).
+ */
+export type EstimateSource = 'tokenizer' | 'estimate' | 'corrected' | 'provider-count';
+
+/** A provider's own count of the turns it had already received (issue 6, token-count endpoints). */
+export interface ProviderCount {
+  /** Input tokens the provider counted. */
+  tokens: number;
+  /** Turns in the counted request. */
+  turns: number;
+  model: string;
+  /** ISO time of the count. */
+  at: string;
+}
 
 /** A provider as the ledger names it: its id and the endpoint origin requests went to. */
 export interface LedgerProvider {
@@ -23,7 +52,7 @@ export interface LedgerProvider {
  * another provider (or the same provider at another origin) received or wrote, a turn of a failed
  * send, and a draft (never stored, so never in the ledger) are left out. Order is kept.
  */
-export function receivedTurns(records: readonly Pick<LedgerRecord, 'providerId' | 'endpoint' | 'status' | 'turns' | 'answer'>[], provider: LedgerProvider, turns: readonly Turn[]): Turn[] {
+export function receivedTurns(records: readonly LedgerReceipt[], provider: LedgerProvider, turns: readonly Turn[]): Turn[] {
   const seen = new Set<string>();
   for (const r of records) {
     // A failed send may not have reached the provider: only completed sends prove receipt.
