@@ -9,18 +9,15 @@ import type { Turn } from '../transcript/schema';
 import type { ProviderSettings } from '../store/settings';
 import type { Vault } from '../vault/vault';
 import { BatonError } from '../messaging/errors';
-import { countHandlers } from './disclosure/count-handlers';
-import { disclosureHandlers } from './disclosure/handlers';
-import { summaryHandlers } from './summary/handlers';
-import { createVaultHandlers } from './settings/vault-handlers';
-import { createTransferHandlers } from './transfer/handlers';
-import { captureHandlers } from './capture/handlers';
-import { getConversationWindow } from './conversations/window';
-import type { CaptureService } from './capture/service';
+import { countHandlers, disclosureHandlers, confirmationOf, planResend, turnAttachments } from './disclosure';
+import { summaryHandlers } from './summary';
+import { createVaultHandlers } from './settings';
+import { createTransferHandlers } from './transfer';
+import { captureHandlers, type CaptureService } from './capture';
+import { getConversationWindow } from './conversations';
 import { BUILTIN, isBuiltin, keyFor, resolveProvider, type ResolvedProvider } from './core/providers';
-import { confirmationOf, planResend, turnAttachments } from './disclosure/resend';
 import type { Handlers } from './core/router';
-import type { SendEngine } from './send/engine';
+import type { SendEngine } from './send';
 import type { BackgroundDeps } from './core/deps';
 
 /** What `createHandlers` needs: the shared dependencies, the send engine, and what only some features use. */

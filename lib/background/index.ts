@@ -12,12 +12,10 @@ import { SettingsStore } from '../store/settings';
 import { storageSession } from '../vault/session';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
-import type { CaptureService } from './capture/service';
-import { registerCapture } from './capture/wiring';
+import { type CaptureService, registerCapture } from './capture';
 import { Keepalive } from './core/keepalive';
-import { RetryAlarms, sessionPendingStore } from './send/retry-alarm';
+import { RetryAlarms, sessionPendingStore, SendEngine } from './send';
 import { classifySender, route, type Sender } from './core/router';
-import { SendEngine } from './send/engine';
 import { realClock } from './core/clock';
 import type { Transport } from './core/transport';
 

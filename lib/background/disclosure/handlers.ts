@@ -3,19 +3,27 @@
  * spreads them in. Payloads arrive parsed and sender-checked by the router.
  */
 import { validatePolicy } from '../../context/policy';
-import type { DisclosurePolicy } from '../../messaging/disclosure-types';
+import type { DisclosurePolicy, DisclosurePreview } from '../../messaging/disclosure-types';
 import { toEntry, type DisclosureStore } from '../../store/disclosures';
 import type { ConversationStore } from '../../store/conversations';
 import { TranscriptError } from '../../transcript/codec';
-import { previewInputOf } from './engine';
+import { previewInputOf, type Discloser, type PreviewSendInput } from './engine';
 import { whoHasSeen } from './ledger';
 import { BatonError } from '../../messaging/errors';
 import type { Handlers } from '../core/router';
-import type { SendEngine } from '../send/engine';
+
+/**
+ * What the disclosure handlers use of the send engine (`SendEngine`): its Discloser and its
+ * preview. Named here, so the disclosure feature does not import the send feature that uses it.
+ */
+export interface DisclosingEngine {
+  readonly discloser: Discloser;
+  preview(input: PreviewSendInput): Promise<DisclosurePreview>;
+}
 
 export interface DisclosureHandlerDeps {
   store: ConversationStore;
-  engine: SendEngine;
+  engine: DisclosingEngine;
 }
 
 type DisclosureHandlers = Pick<Handlers, 'previewSend' | 'listDisclosures' | 'getDisclosurePolicy' | 'setDisclosurePolicy'>;

@@ -21,8 +21,7 @@ import type { SettingsStore } from '../../store/settings';
 import { TranscriptError } from '../../transcript/codec';
 import type { Transcript, Turn } from '../../transcript/schema';
 import type { Vault } from '../../vault/vault';
-import { userBlocks, type Discloser } from '../disclosure/engine';
-import type { Exclusions } from '../disclosure/plan';
+import { userBlocks, type Discloser, type Exclusions } from '../disclosure';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 
