@@ -6,6 +6,7 @@ import type { ConversationView, RequestPayload } from '../../messaging/protocol'
 import { metaOf, NotFoundError, type ConversationStore } from '../../store/conversations';
 import { readTurnWindow } from '../../store/turn-window';
 import { BatonError } from '../../messaging/errors';
+import { existingConversation } from '../core/guards';
 
 /** Turns per page when `before` comes without `limit`. */
 export const DEFAULT_PAGE = 50;
@@ -18,8 +19,7 @@ export const DEFAULT_PAGE = 50;
  */
 export async function getConversationWindow(store: ConversationStore, p: RequestPayload<'getConversation'>, busy: boolean): Promise<ConversationView> {
   if (p.limit === undefined && p.before === undefined) {
-    const rec = await store.getRecord(p.id);
-    if (!rec) throw new BatonError('not_found', 'This conversation no longer exists.');
+    const rec = await existingConversation(store, p.id);
     const { turns } = await store.get(p.id);
     return { meta: metaOf(rec), turns, busy, hasEarlier: false };
   }

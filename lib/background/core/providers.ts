@@ -4,7 +4,7 @@
  * endpoints over Chat Completions with the §5 rules of their flavour.
  */
 import type { BuiltinProvider, ProviderId, SendTarget } from '../../messaging/protocol';
-import type { EndpointConfig, ProviderSettings } from '../../store/settings';
+import type { EndpointConfig, ProviderSettings, SettingsStore } from '../../store/settings';
 import type { WireApi } from '../../transcript/schema';
 import { DEFAULT_ORIGINS, type ConvertTarget } from '../../transcript/target';
 import type { Vault } from '../../vault/vault';
@@ -100,4 +100,12 @@ export function convertTargetFor(p: ResolvedProvider, target: SendTarget): Conve
     ...(p.endpoint ? { endpoint: p.endpoint } : {}),
     ...(target.thinking !== undefined ? { thinking: target.thinking } : {}),
   };
+}
+
+/**
+ * Marks `providerId`'s key invalid (P1: the provider answered 401; shown in the options page until
+ * the key is saved again or passes "Test key"), or valid again.
+ */
+export async function markKeyInvalid(settings: Pick<SettingsStore, 'update'>, providerId: string, invalid: boolean): Promise<void> {
+  await settings.update((s) => ({ ...s, invalidKeys: invalid ? [...new Set([...s.invalidKeys, providerId])] : s.invalidKeys.filter((x) => x !== providerId) }));
 }

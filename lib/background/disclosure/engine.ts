@@ -21,6 +21,7 @@ import { planSend, type Exclusions, type PlannedSend } from './plan';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 import { planResend, retryNewTurnId, turnAttachments, type Resend } from './resend';
+import { existingConversation } from '../core/guards';
 
 /** A planned send with what is needed to record it afterwards. */
 export interface PreparedSend {
@@ -134,9 +135,8 @@ export async function previewSend(
   const provider = resolveProvider(input.target.providerId, await settings.get());
   const key = await keyFor(provider, vault).catch(() => '');
   let stored: Transcript;
-  const record = input.conversationId ? await store.getRecord(input.conversationId) : undefined;
+  const record = input.conversationId ? await existingConversation(store, input.conversationId) : undefined;
   if (input.conversationId) {
-    if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
     stored = await store.cachedTranscript(input.conversationId);
   } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
   let attachments = input.attachments ?? [];

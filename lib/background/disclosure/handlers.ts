@@ -11,6 +11,7 @@ import { previewInputOf, type Discloser, type PreviewSendInput } from './engine'
 import { whoHasSeen } from './ledger';
 import { BatonError } from '../../messaging/errors';
 import type { Handlers } from '../core/router';
+import { existingConversation } from '../core/guards';
 
 /**
  * What the disclosure handlers use of the send engine (`SendEngine`): its Discloser and its
@@ -33,7 +34,7 @@ export function disclosureHandlers(d: DisclosureHandlerDeps): DisclosureHandlers
   // Looked up per call: the engine owns the store (and tests may pass a stub engine).
   const ledger = (): DisclosureStore => d.engine.discloser.store;
   const exists = async (id: string) => {
-    if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');
+    await existingConversation(d.store, id);
   };
   return {
     previewSend: (p) => d.engine.preview(previewInputOf(p)),

@@ -21,8 +21,9 @@ import { countKey, countRequestBody, hasCountApi, receivedTurns, withTurns } fro
 import { previewSend, type Discloser, type PreviewSendInput } from './engine';
 import { planSend } from './plan';
 import { BatonError } from '../../messaging/errors';
-import { BUILTIN, convertTargetFor, isBuiltin, keyFor, resolveProvider } from '../core/providers';
+import { BUILTIN, convertTargetFor, isBuiltin, keyFor, markKeyInvalid, resolveProvider } from '../core/providers';
 import type { Transport } from '../core/transport';
+import { assertReachable, existingConversation } from '../core/guards';
 
 export interface CountDeps {
   store: ConversationStore;
@@ -59,7 +60,7 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
     throw new BatonError('bad_request', provider.api === 'openai-chat' ? `${name} (an OpenAI-compatible endpoint) has no token-count endpoint.` : `${name} needs no count: its models are counted exactly with their tokenizer.`);
   const conversationId = input.conversationId;
   if (!conversationId) throw new BatonError('bad_request', 'A new chat has not been sent anywhere: there is nothing a provider may count.');
-  if (!(await store.getRecord(conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+  await existingConversation(store, conversationId);
   // Bad input for the refreshed preview (a retry with nothing to retry, an edit of an unknown
   // turn, a draft with a regenerate) is refused here, before the count request discloses anything
   // or the count changes an estimate (issue 6; bad input → a clear error, nothing changed).
@@ -85,8 +86,7 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
   if (!planned.plan.allowed) throw new BatonError('policy_forbidden', planned.plan.forbidden?.message ?? 'The disclosure policy forbids this provider.');
   if (planned.plan.included.length === 0) throw new BatonError('not_received', `Every turn ${name} has received is left out of this send: there is nothing to count. Nothing was sent.`);
 
-  if (provider.baseUrl && !(await deps.hasHostPermission(provider.origin)))
-    throw new BatonError('endpoint_not_permitted', `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`);
+  await assertReachable(provider, (o) => deps.hasHostPermission(o));
   const key = await keyFor(provider, vault);
   const body = countRequestBody(provider.api, planned.body, input.target.model);
   let counted: number;
@@ -94,7 +94,7 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
     counted = await transport.countTokens({ providerId: provider.providerId, api: provider.api, apiKey: key, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) }, body, { model: input.target.model });
   } catch (e) {
     // P1: a 401 marks the key invalid until it is saved again or passes "Test key", as a send does.
-    if ((e as { code?: unknown }).code === 'invalid_key') await settings.update((s) => ({ ...s, invalidKeys: [...new Set([...s.invalidKeys, provider.providerId])] }));
+    if ((e as { code?: unknown }).code === 'invalid_key') await markKeyInvalid(settings, provider.providerId, true);
     throw e;
   }
   // Issue 6: the count request carries at least one received turn, so 0 tokens is not a count (a

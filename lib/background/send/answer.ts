@@ -19,7 +19,7 @@ import { type Discloser, type PreparedSend, assertSendable, type Exclusions } fr
 import { toProtocolError } from '../../messaging/errors';
 import type { InFlight } from './in-flight';
 import { noteStripped, withoutOwnOpaqueState } from '../../context/opaque-state';
-import type { ResolvedProvider } from '../core/providers';
+import { markKeyInvalid, type ResolvedProvider } from '../core/providers';
 import type { SendDeps } from '../core/deps';
 
 /** Provider messages that mean "this opaque state is not valid here" (A-K5, G-K5, R-K2). */
@@ -137,7 +137,7 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
       await checkpoint.final(ended, finish);
       // P1: a 401 marks the key invalid until it is saved again or passes "Test key".
       if (err.code === 'invalid_key')
-        await deps.settings.update((s) => ({ ...s, invalidKeys: [...new Set([...s.invalidKeys, provider.providerId])] }));
+        await markKeyInvalid(deps.settings, provider.providerId, true);
       broadcast({ type: 'sendStateChanged', conversationId, state: 'idle', error: err });
       return;
     }

@@ -24,10 +24,7 @@ import { BatonError } from '../../messaging/errors';
 import { keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 import type { Clock } from '../core/clock';
 import type { SendDeps } from '../core/deps';
-
-const TITLE_CHARS = 60;
-
-const busy = () => new BatonError('busy', 'An answer is still streaming in this conversation.');
+import { assertReachable, busyError, existingConversation, titleFromFirstMessage } from '../core/guards';
 
 export class SendEngine {
   /** The conversations with a request in flight (busy, stop, settled). */
@@ -62,9 +59,8 @@ export class SendEngine {
    */
   async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: Confirmation; exclusions?: Exclusions; replaceFrom?: string }): Promise<{ userTurnId: string }> {
     const { store, clock, newId } = this.deps;
-    if (this.isBusy(input.conversationId)) throw busy();
-    const record = await store.getRecord(input.conversationId);
-    if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
+    if (this.isBusy(input.conversationId)) throw busyError();
+    const record = await existingConversation(store, input.conversationId);
     const blocks = userBlocks(input.text, input.attachments);
     if (blocks.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
     const connection = await this.connect(input.target);
@@ -78,11 +74,11 @@ export class SendEngine {
     refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     // Accepted: only now is anything removed or written, under the claimed slot (a summary that
     // started during the awaits above makes this send `busy` before it writes anything).
-    const flight = this.flights.claim(input.conversationId, busy);
+    const flight = this.flights.claim(input.conversationId, busyError);
     let meta: ConversationMeta;
     try {
       const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
-      const title = turnCount === 0 && input.text.trim() ? input.text.replace(/\s+/g, ' ').trim().slice(0, TITLE_CHARS) : undefined;
+      const title = turnCount === 0 ? titleFromFirstMessage(input.text) : undefined;
       meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
     } catch (e) {
       this.flights.release(input.conversationId, flight);
@@ -116,9 +112,8 @@ export class SendEngine {
    */
   async retry(input: { conversationId: string; target: SendTarget; kind?: 'retry' | 'regenerate'; confirmed?: Confirmation }): Promise<void> {
     const { store, clock } = this.deps;
-    if (this.isBusy(input.conversationId)) throw busy();
-    const record = await store.getRecord(input.conversationId);
-    if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
+    if (this.isBusy(input.conversationId)) throw busyError();
+    const record = await existingConversation(store, input.conversationId);
     const stored = await store.cachedTranscript(input.conversationId);
     if (stored.turns.length === 0) throw new BatonError('bad_request', input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.');
     const connection = await this.connect(input.target);
@@ -129,7 +124,7 @@ export class SendEngine {
       assertSendable(prepared.planned);
       refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }
-    const flight = this.flights.claim(input.conversationId, busy);
+    const flight = this.flights.claim(input.conversationId, busyError);
     try {
       if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
     } catch (e) {
@@ -146,7 +141,7 @@ export class SendEngine {
    * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.
    */
   async exclusive<T>(conversationId: string, work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>): Promise<T> {
-    return this.flights.exclusive(conversationId, busy, work);
+    return this.flights.exclusive(conversationId, busyError, work);
   }
 
   /** Aborts the in-flight request; the partial answer is kept as `stopped` (L5). */
@@ -156,8 +151,7 @@ export class SendEngine {
 
   private async connect(target: SendTarget): Promise<{ provider: ResolvedProvider; key: string }> {
     const provider = resolveProvider(target.providerId, await this.deps.settings.get());
-    if (provider.baseUrl && !(await this.deps.hasHostPermission(provider.origin)))
-      throw new BatonError('endpoint_not_permitted', `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`);
+    await assertReachable(provider, (o) => this.deps.hasHostPermission(o));
     return { provider, key: await keyFor(provider, this.deps.vault) };
   }
 

@@ -21,6 +21,7 @@ import { keyFor } from '../core/providers';
 import type { Handlers } from '../core/router';
 import { staleReason } from '../../context/summary-apply';
 import { planSummaryRequest, toSummaryPreview, type PlannedSummary, type SummaryRequestInput } from './plan';
+import { assertReachable, existingConversation } from '../core/guards';
 
 /** Characters per output token a summary may have at most (≈ 4 for English prose; generous, so only a runaway answer is refused). */
 export const MAX_SUMMARY_CHARS_PER_TOKEN = 16;
@@ -37,7 +38,7 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
       { conversationId: p.conversationId, target: p.target, summariser: p.summariser, text: p.text, attachments: p.attachments, exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks } },
     );
   const exists = async (id: string) => {
-    if (!(await d.store.getRecord(id))) throw new BatonError('not_found', 'This conversation no longer exists.');
+    await existingConversation(d.store, id);
   };
   return {
     previewSummary: async (p) => toSummaryPreview(await plan(p), p.summariser.model),
@@ -53,8 +54,7 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
         // Issue 6: checked like sendMessage — a confirmation shown for one summariser (`confirmedFor`) cannot authorise another.
         refuseUnconfirmed(planned, planned.provider, confirmationOf(p));
         const provider = planned.provider;
-        if (provider.baseUrl && !(await d.hasHostPermission(provider.origin)))
-          throw new BatonError('endpoint_not_permitted', `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`);
+        await assertReachable(provider, (o) => d.hasHostPermission(o));
         const key = await keyFor(provider, d.vault);
         return runSummary(d, { conversationId: p.conversationId, model: p.summariser.model, planned, key, signal, sleep });
       }),

@@ -24,6 +24,7 @@ import type { Vault } from '../../vault/vault';
 import { userBlocks, type Discloser, type Exclusions } from '../disclosure';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
+import { existingConversation } from '../core/guards';
 
 export interface SummaryRequestInput {
   conversationId: string;
@@ -65,7 +66,7 @@ export async function planSummaryRequest(
   input: SummaryRequestInput,
 ): Promise<PlannedSummary> {
   const { store, discloser } = deps;
-  if (!(await store.getRecord(input.conversationId))) throw new BatonError('not_found', 'This conversation no longer exists.');
+  await existingConversation(store, input.conversationId);
   const settings = await deps.settings.get();
   const stored = await store.cachedTranscript(input.conversationId);
   // The same draft turn the send builds (text and attachments), so its size drops the same turns.

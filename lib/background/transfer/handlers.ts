@@ -17,6 +17,7 @@ import { importConversations, importStampOf } from '../../store/import-store';
 import { BatonError } from '../../messaging/errors';
 import { detectImportKind } from '../../importers/detect';
 import type { Handlers } from '../core/router';
+import { existingConversation } from '../core/guards';
 
 /** What the transfer handlers need (a subset of `HandlerDeps`). */
 export interface TransferDeps {
@@ -66,8 +67,7 @@ function readFile(bytes: Uint8Array, kind: ImportKind | undefined) {
 
 /** A stored conversation as a Baton transcript: records only (never the vault, S5), checked by `decodeTranscript`. */
 async function transcriptOf(store: ConversationStore, id: string): Promise<Transcript> {
-  const rec = await store.getRecord(id);
-  if (!rec) throw new BatonError('not_found', 'This conversation no longer exists.');
+  const rec = await existingConversation(store, id);
   const t = await store.toTranscript(id);
   // The record's own `meta` is store-internal (policies, receipts): only an imported transcript's meta goes out.
   const meta = importStampOf(rec)?.meta;
