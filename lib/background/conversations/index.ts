@@ -1,2 +1,3 @@
-/** The conversations feature: reading a conversation a window of turns at a time. */
+/** The conversations feature: the list's requests (`handlers.ts`) and reading a conversation a window of turns at a time (`window.ts`). */
+export { conversationHandlers } from './handlers';
 export { getConversationWindow } from './window';
