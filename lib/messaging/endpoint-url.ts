@@ -1,6 +1,7 @@
 /**
- * Checks of base URLs the person types, done in the page before any permission prompt
- * (security-requirements.md N1, N4). The background checks again when it saves.
+ * Checks of base URLs (security-requirements.md N1, N4), one rule for both sides: the page checks
+ * what the person types before any permission prompt, and the background checks again when it
+ * saves (`settings/handlers.ts`).
  */
 
 /** The built-in providers' API origins, granted in the manifest (wxt.config.ts, N1). */
