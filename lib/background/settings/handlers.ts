@@ -4,6 +4,7 @@
  * `createHandlers` spreads them in; payloads arrive parsed and sender-checked by the router.
  */
 import type { ProviderStatus } from '../../messaging/protocol';
+import { checkEndpointUrl } from '../../messaging/endpoint-url';
 import { BatonError } from '../../messaging/errors';
 import { lookupModel } from '../../models/registry';
 import type { ProviderSettings } from '../../store/settings';
@@ -22,19 +23,14 @@ export type SettingsHandlerDeps = Pick<BackgroundDeps, 'settings' | 'vault' | 't
   wipe(): Promise<void>;
 };
 
-/** Custom endpoint URLs must be https unless local (N4). @throws BatonError bad_request */
-export function checkEndpointUrl(url: string): URL {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new BatonError('bad_request', `Not a URL: ${url.slice(0, 200)}`);
-  }
-  const local = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && local))
-    throw new BatonError('bad_request', 'Endpoints must use https:// (http:// only for localhost, 127.0.0.1 or [::1]).');
-  if (u.username || u.password) throw new BatonError('bad_request', 'Put credentials in the key field, not in the URL.');
-  return u;
+/**
+ * Custom endpoint URLs must be https unless local, without credentials (N4; the rule is
+ * `checkEndpointUrl`, shared with the options page). @throws BatonError bad_request
+ */
+export function endpointUrl(url: string): URL {
+  const check = checkEndpointUrl(url);
+  if (!check.ok) throw new BatonError('bad_request', check.message);
+  return new URL(check.url);
 }
 
 async function statusOf(p: ResolvedProvider, name: string, settings: ProviderSettings, vault: Vault, extra: Partial<ProviderStatus> = {}): Promise<ProviderStatus> {
@@ -106,7 +102,7 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
     },
     setBaseUrl: async ({ providerId, baseUrl }) => {
       if (baseUrl !== null) {
-        const u = checkEndpointUrl(baseUrl);
+        const u = endpointUrl(baseUrl);
         // Saved only after its host permission was granted from the click that saves it (N1).
         if (u.origin !== BUILTIN[providerId].origin && !(await d.hasHostPermission(u.origin)))
           throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
@@ -120,7 +116,7 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
       return statusFor(providerId);
     },
     saveEndpoint: async (input) => {
-      const u = checkEndpointUrl(input.baseUrl);
+      const u = endpointUrl(input.baseUrl);
       if (!(await d.hasHostPermission(u.origin))) throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
       const id = input.id ?? `custom-${d.newId().replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 12)}`;
       if (isBuiltin(id)) throw new BatonError('bad_request', 'Built-in providers are configured with setBaseUrl.');
