@@ -32,6 +32,38 @@ export interface PreparedSend {
   firstDisclosure: boolean;
 }
 
+/** What {@link Discloser.prepare} plans: a send of `transcript` to `provider` for `target`. */
+export interface PrepareInput {
+  /** undefined: a new chat (no policy of its own, nothing received yet). */
+  conversationId: string | undefined;
+  /** The stored turns plus the new user turn or draft. */
+  transcript: Transcript;
+  target: SendTarget;
+  provider: ResolvedProvider;
+  /** The key of the send ('' when previewed without one); only its hash is kept, as the provider session's account id. */
+  key: string;
+  exclusions: Exclusions;
+  /** The turn not stored yet (it alone never needs a confirmation). */
+  newTurnId?: string | undefined;
+  /** The stored turns, when `transcript` is a changed copy (the active summary's staleness is judged on them). */
+  summaryBasis?: Transcript | undefined;
+}
+
+/** What {@link Discloser.preview} shows: a prepared send of `transcript`. */
+export interface PreviewInput {
+  prepared: PreparedSend;
+  transcript: Transcript;
+  provider: ResolvedProvider;
+  target: SendTarget;
+  /** The id of the unsent draft turn in `transcript`, if any. */
+  draftId?: string | undefined;
+  /** From {@link Discloser.countInfo}. */
+  count?: CountInfo | undefined;
+  exclusions?: Exclusions | undefined;
+  /** Without the per-turn list and the body (issue 9). */
+  countsOnly?: boolean | undefined;
+}
+
 export class Discloser {
   readonly cache: TokenCache = createTokenCache();
   /** The last provider count per conversation and provider (`countTokens`), for the life of the worker like {@link cache}. */
@@ -41,12 +73,10 @@ export class Discloser {
 
   /**
    * Plans the send of `transcript` (stored turns plus the new user turn or draft) to `provider`.
-   * `conversationId` undefined: a new chat (no policy of its own, nothing received yet).
-   * @param newTurnId the turn not stored yet (it alone never needs a confirmation).
-   * @param summaryBasis the stored turns, when `transcript` is a changed copy (the active summary's staleness is judged on them).
    * @throws BatonError `bad_request` for an invalid stored policy.
    */
-  async prepare(conversationId: string | undefined, transcript: Transcript, target: SendTarget, provider: ResolvedProvider, key: string, exclusions: Exclusions, newTurnId?: string, summaryBasis?: Transcript): Promise<PreparedSend> {
+  async prepare(input: PrepareInput): Promise<PreparedSend> {
+    const { conversationId, transcript, target, provider, key, exclusions, newTurnId, summaryBasis } = input;
     const global = await this.store.getGlobalPolicy();
     const state = conversationId ? await this.store.getConversationState(conversationId) : { policy: {} };
     const convertTarget = convertTargetFor(provider, target);
@@ -77,7 +107,8 @@ export class Discloser {
    * in `transcript` are reported (`unknownExclusions`); with `countsOnly`, without the per-turn
    * list and the body (see `buildPreview`).
    */
-  preview(prepared: PreparedSend, transcript: Transcript, provider: ResolvedProvider, target: SendTarget, draftId?: string, count?: CountInfo, exclusions?: Exclusions, countsOnly = false): DisclosurePreview {
+  preview(input: PreviewInput): DisclosurePreview {
+    const { prepared, transcript, provider, target, draftId, count, exclusions, countsOnly = false } = input;
     return buildPreview({
       count,
       exclusions,
@@ -159,9 +190,9 @@ export async function previewSend(
   // The send gives the new turn a fresh id, so an exclusion naming the draft cannot apply there:
   // the preview ignores it too, so it shows the body the send makes.
   const exclusions = withoutTurn(input.exclusions ?? {}, draftId);
-  const prepared = await discloser.prepare(input.conversationId, transcript, input.target, provider, key, exclusions, draft?.id ?? newTurnId);
+  const prepared = await discloser.prepare({ conversationId: input.conversationId, transcript, target: input.target, provider, key, exclusions, newTurnId: draft?.id ?? newTurnId });
   const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared);
-  return discloser.preview(prepared, transcript, provider, input.target, draft?.id, count, exclusions, input.countsOnly === true);
+  return discloser.preview({ prepared, transcript, provider, target: input.target, draftId: draft?.id, count, exclusions, countsOnly: input.countsOnly === true });
 }
 
 /** The inputs of {@link previewSend} from a `previewSend` or `countTokens` payload (the same schema). */

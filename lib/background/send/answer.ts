@@ -74,7 +74,7 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
     let body: Record<string, unknown>;
     try {
       // The active summary stays valid without the opaque state: its hashes are of the stored turns.
-      prepared = await discloser.prepare(conversationId, source, target, provider, key, exclusions, undefined, history);
+      prepared = await discloser.prepare({ conversationId, transcript: source, target, provider, key, exclusions, summaryBasis: history });
       assertSendable(prepared.planned);
       body = prepared.planned.body;
     } catch (e) {

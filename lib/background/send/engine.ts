@@ -69,7 +69,7 @@ export class SendEngine {
     const exclusions = input.exclusions ?? {};
     const stored = await store.cachedTranscript(input.conversationId);
     const kept = input.replaceFrom ? planResend(stored.turns, { kind: 'edit', turnId: input.replaceFrom }).kept : stored.turns;
-    const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: [...kept, userTurn] }, input.target, connection.provider, connection.key, exclusions, userTurn.id);
+    const prepared = await this.discloser.prepare({ conversationId: input.conversationId, transcript: { ...stored, turns: [...kept, userTurn] }, target: input.target, provider: connection.provider, key: connection.key, exclusions, newTurnId: userTurn.id });
     assertSendable(prepared.planned);
     refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     // Accepted: only now is anything removed or written, under the claimed slot (a summary that
@@ -120,7 +120,7 @@ export class SendEngine {
     const plan = planResend(stored.turns, { kind: input.kind ?? 'retry' });
     if (input.confirmed !== undefined) {
       const newTurnId = retryNewTurnId(plan, connection.provider, await this.discloser.store.list(input.conversationId), record);
-      const prepared = await this.discloser.prepare(input.conversationId, { ...stored, turns: plan.kept }, input.target, connection.provider, connection.key, {}, newTurnId);
+      const prepared = await this.discloser.prepare({ conversationId: input.conversationId, transcript: { ...stored, turns: plan.kept }, target: input.target, provider: connection.provider, key: connection.key, exclusions: {}, newTurnId });
       assertSendable(prepared.planned);
       refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }

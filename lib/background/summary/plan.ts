@@ -75,7 +75,7 @@ export async function planSummaryRequest(
   const transcript: Transcript = blocks.length ? { ...stored, turns: [...stored.turns, { id: draftId, role: 'user', blocks }] } : stored;
   const targetProvider = resolveProvider(input.target.providerId, settings);
   const key = await keyFor(targetProvider, deps.vault).catch(() => '');
-  const prepared = await discloser.prepare(input.conversationId, transcript, input.target, targetProvider, key, input.exclusions, blocks.length ? draftId : undefined);
+  const prepared = await discloser.prepare({ conversationId: input.conversationId, transcript, target: input.target, provider: targetProvider, key, exclusions: input.exclusions, newTurnId: blocks.length ? draftId : undefined });
   const planned = prepared.planned;
 
   const requestIds = planned.plan.dropped.filter((d) => FIT_REASONS.has(d.reason) && d.turn !== draftId).map((d) => d.turn);
