@@ -5,11 +5,11 @@
  * store the finished turn with its native payload, usage and stop reason.
  *
  * This file accepts or refuses sends, retries and exclusive jobs before anything is written;
- * `send-answer.ts` streams and stores one answer (Stop keeps the partial text as `stopped`, L5;
+ * `answer.ts` streams and stores one answer (Stop keeps the partial text as `stopped`, L5;
  * Baton's own bounded retries, P1; one retry without rejected opaque state); `in-flight.ts` keeps
  * the one request in flight per conversation.
  *
- * Every request body is the context planner's (issue 6, `disclosure-plan.ts`): bounded by the
+ * Every request body is the context planner's (issue 6, `disclosure/plan.ts`): bounded by the
  * policies, with the person's exclusions, and recorded in the disclosure ledger in the same
  * transaction as the answer turn it produced.
  */
@@ -155,7 +155,7 @@ export class SendEngine {
     return { provider, key: await keyFor(provider, this.deps.vault) };
   }
 
-  /** Starts the answer as the conversation's request in flight (`send-answer.ts`). */
+  /** Starts the answer as the conversation's request in flight (`answer.ts`). */
   private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions, flight: InFlight): void {
     this.flights.start(conversationId, flight, (flight) => generateAnswer(this.deps, this.discloser, { conversationId, target, connection, flight, exclusions }));
   }
