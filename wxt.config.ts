@@ -39,7 +39,7 @@ export default defineConfig({
       'unlimitedStorage',
       ...(browser === 'chrome' ? ['sidePanel'] : []),
       'contextMenus',
-      // L4: a retry wait longer than 30 s is also held by a persisted alarm (lib/background/retry-alarm.ts).
+      // L4: a retry wait longer than 30 s is also held by a persisted alarm (lib/background/send/retry-alarm.ts).
       'alarms',
     ],
     // The toolbar button opens the side panel (Chrome); Firefox opens the sidebar from View → Sidebar.

@@ -1,5 +1,5 @@
 import { registerBackground } from '../lib/background';
-import { sdkTransport } from '../lib/background/sdk-transport';
+import { sdkTransport } from '../lib/background/core/sdk-transport';
 import { zodWithoutEval } from '../lib/messaging/zod-no-eval';
 
 // Every listener is registered synchronously inside registerBackground (L1); logic lives in lib/background.

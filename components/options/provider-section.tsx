@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ProviderStatus } from '../../lib/messaging/protocol';
-import { DEFAULT_API_ORIGINS } from '../../lib/ui/endpoint-url';
+import { DEFAULT_API_ORIGINS } from '../../lib/messaging/endpoint-url';
 import type { Note, OptionsModel } from '../../lib/ui/options-model';
 import { NoteLine } from './note-line';
 

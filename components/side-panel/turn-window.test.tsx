@@ -14,7 +14,7 @@ const turn = (i: number): Turn => ({ id: `t${i}`, role: i % 2 ? 'assistant' : 'u
 const ALL = Array.from({ length: 120 }, (_, i) => turn(i));
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `t${from + i}`);
 
-/** getConversation as the background answers it (lib/background/handlers-window.ts), over `all`. */
+/** getConversation as the background answers it (lib/background/conversations/window.ts), over `all`. */
 function windowed(all: readonly Turn[]) {
   return ({ limit, before }: RequestInput<'getConversation'>) => {
     if (limit === undefined && before === undefined) return { meta: META, turns: [...all], busy: false, hasEarlier: false };

@@ -15,9 +15,9 @@ import { SettingsStore } from '../store/settings';
 import type { Turn } from '../transcript/schema';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
-import { sdkTransport } from './sdk-transport';
-import { SendEngine } from './send';
-import type { Transport } from './transport';
+import { sdkTransport } from './core/sdk-transport';
+import { SendEngine } from './send/engine';
+import type { Transport } from './core/transport';
 
 export const NOW = '2026-11-30T08:00:00.000Z';
 export const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };

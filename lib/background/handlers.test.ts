@@ -12,9 +12,9 @@ import { SettingsStore } from '../store/settings';
 import type { Turn } from '../transcript/schema';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
-import { BUILTIN } from './providers';
-import type { SendEngine } from './send';
-import type { Transport } from './transport';
+import { BUILTIN } from './core/providers';
+import type { SendEngine } from './send/engine';
+import type { Transport } from './core/transport';
 
 const NOW = '2026-05-01T10:00:00.000Z';
 const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };

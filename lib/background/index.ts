@@ -12,27 +12,12 @@ import { SettingsStore } from '../store/settings';
 import { storageSession } from '../vault/session';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
-import type { CaptureService } from './capture';
-import { registerCapture } from './capture-wiring';
-import { Keepalive } from './keepalive';
-import { RetryAlarms, sessionPendingStore } from './retry-alarm';
-import { classifySender, route, type Sender } from './router';
-import { SendEngine, type Clock } from './send';
-import type { Transport } from './transport';
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-    }),
-  setTimer: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    return () => clearTimeout(t);
-  },
-};
+import { type CaptureService, registerCapture } from './capture';
+import { Keepalive } from './core/keepalive';
+import { RetryAlarms, sessionPendingStore, SendEngine } from './send';
+import { classifySender, route, type Sender } from './core/router';
+import { realClock } from './core/clock';
+import type { Transport } from './core/transport';
 
 /** Everything the background holds once the database is open. */
 export interface Background {

@@ -8,13 +8,9 @@ import { hashBase62 } from '../transcript/ids';
 import type { Block, Meta, Transcript, Turn } from '../transcript/schema';
 import { fenced } from '../transcript/text';
 import type { ImportKind, ImportOptions, ImportResult, SkippedConversation } from './types';
+import { isRecord, type JsonObject } from '../transcript/json';
 
-export type JsonObject = Record<string, unknown>;
-
-/** A plain JSON object (not null, not an array). */
-export function isRecord(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord, type JsonObject };
 
 /** `v` when it is a non-empty string, else undefined. */
 export function str(v: unknown): string | undefined {

@@ -4,6 +4,7 @@
  * Nothing here ever carries a key: keys live only in request headers (N5).
  */
 import { z } from 'zod';
+import type { EstimateSource, ProviderCount } from '../context/count-state';
 import type { Fate } from '../transcript/report';
 import type { Role } from '../transcript/schema';
 
@@ -140,24 +141,8 @@ export interface DisclosurePreview {
   countsOnly?: true;
 }
 
-/**
- * How an estimate was made: `tokenizer` — counted exactly (OpenAI family); `estimate` — from
- * characters, not yet corrected; `corrected` — corrected by the usage this provider reported;
- * `provider-count` — calibrated by this provider's count of the turns of this conversation it
- * had already received (`countTokens`).
- */
-export type EstimateSource = 'tokenizer' | 'estimate' | 'corrected' | 'provider-count';
-
-/** A provider's own count of the turns it had already received (issue 6, token-count endpoints). */
-export interface ProviderCount {
-  /** Input tokens the provider counted. */
-  tokens: number;
-  /** Turns in the counted request. */
-  turns: number;
-  model: string;
-  /** ISO time of the count. */
-  at: string;
-}
+// Defined with the count planning (layer 2, lib/context/count-state.ts), which reads and writes them.
+export type { EstimateSource, ProviderCount };
 
 /** `countTokens`: the provider's count and the preview recomputed with it. */
 export interface CountTokensResult {

@@ -3,14 +3,10 @@
  * {@link TranscriptError} that names the JSON path.
  */
 import { TranscriptError, formatPath, type JsonPath } from '../transcript/codec';
+import { isRecord as isObject, type JsonObject } from '../transcript/json';
 
 /** Plain JSON object. */
-export type JsonObject = Record<string, unknown>;
-
-/** True for a non-null, non-array object. */
-export function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isObject, type JsonObject };
 
 /** Throws a {@link TranscriptError} at `path`. */
 export function fail(path: JsonPath, problem: string): never {

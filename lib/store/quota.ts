@@ -3,7 +3,7 @@
  * `QuotaExceededError`, either thrown by the write itself or — when the commit fails — as an
  * `AbortError` on the requests while the transaction's `error` is the `QuotaExceededError`.
  */
-import { BatonError } from '../background/errors';
+import { BatonError } from '../messaging/errors';
 
 const named = (e: unknown, name: string): boolean => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === name;
 

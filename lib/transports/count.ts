@@ -22,6 +22,7 @@ import { boundedCall } from './bounded-call';
 import { TransportError } from './errors';
 import type { FetchLike } from './fetch';
 import type { ProviderConnection } from './types';
+import { isRecord } from '../transcript/json';
 
 /** Default whole-call limit of a count, in ms. */
 export const DEFAULT_COUNT_TIMEOUT_MS = 30_000;
@@ -86,5 +87,5 @@ async function geminiCount(conn: ProviderConnection, body: Record<string, unknow
  * that would be reported as a network failure.
  */
 function field(json: unknown, name: string): unknown {
-  return typeof json === 'object' && json !== null && !Array.isArray(json) && Object.hasOwn(json, name) ? (json as Record<string, unknown>)[name] : undefined;
+  return isRecord(json) && Object.hasOwn(json, name) ? json[name] : undefined;
 }

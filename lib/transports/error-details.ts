@@ -11,6 +11,7 @@
  * - fetch failures: `TypeError` with a `cause` chain (`unexpected redirect`, `ECONNREFUSED`).
  */
 import type { WireApi } from '../transcript/schema';
+import { isRecord as isRec, type JsonObject as Rec } from '../transcript/json';
 
 /** Facts about one error, all optional but the fallback text. */
 export interface ErrorDetails {
@@ -34,8 +35,6 @@ export interface ErrorDetails {
   api?: WireApi;
 }
 
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The first JSON object embedded in `text` (a genai message), if any. */

@@ -9,6 +9,7 @@
  */
 import type { GenerateContentParameters } from '@google/genai';
 import { TransportError } from './errors';
+import { isRecord as isRec, type JsonObject as Rec } from '../transcript/json';
 
 /** Top-level body fields the SDK writes back unchanged. */
 const TOP_LEVEL = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings', 'cachedContent']);
@@ -48,9 +49,6 @@ const PART_FIELDS = new Set([
 ]);
 const FUNCTION_CALL_FIELDS = new Set(['id', 'name', 'args']);
 const CONTENT_FIELDS = new Set(['role', 'parts']);
-
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function refuse(path: string): never {
   throw new TransportError('internal', `Gemini body field ${path} cannot be sent unchanged through @google/genai`, { retryable: false });

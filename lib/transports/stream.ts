@@ -10,14 +10,12 @@ import { createAnthropicClient, createGeminiClient, createOpenAIClient } from '.
 import { makeNoRedirectFetch, tapFetch, type ResponseTap } from './fetch';
 import { geminiStreamParams } from './gemini-params';
 import type { ProviderConnection, StreamRequestOptions } from './types';
+import { isRecord as isRec, type JsonObject as Rec } from '../transcript/json';
 
 /** Default time allowed for connecting and the first event, in ms (P5). */
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;
 /** Default longest gap between events, in ms (P5). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
-
-type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The error a stopped call rejects with: the signal's reason when it is an Error, else an `AbortError`. */
 function abortError(signal: AbortSignal): Error {

@@ -7,7 +7,7 @@
 import type { Connector } from '../messaging/client';
 import type { ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
 import { describeError } from './error-text';
-import { checkEndpointUrl, DEFAULT_API_ORIGINS } from './endpoint-url';
+import { checkEndpointUrl, DEFAULT_API_ORIGINS } from '../messaging/endpoint-url';
 import { Store } from './store';
 import { toProtocolError } from './targets';
 

@@ -1,7 +1,7 @@
 /** Which providers the side panel offers, and the default send target (settings or conversation). */
 import { isErrorCode } from '../messaging/client';
 import type { ProtocolError, ProviderStatus, Settings } from '../messaging/protocol';
-import { isLocalUrl } from './endpoint-url';
+import { isLocalUrl } from '../messaging/endpoint-url';
 
 /** Providers a send can use: a key bound to their current origin (N2), or a local endpoint. */
 export function configuredProviders(settings: Settings): ProviderStatus[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Turn } from '../transcript/schema';
-import { checkEndpointUrl, isLocalUrl } from './endpoint-url';
+import { checkEndpointUrl, isLocalUrl } from '../messaging/endpoint-url';
 import { cleanDetail, turnError } from './error-text';
 import { applyTextDelta, retryOffer } from './turns';
 

@@ -12,7 +12,7 @@
  * (no key in memory and no matching session secret) → {@link Vault.getKey} throws
  * `BatonError('locked')`, so no send can start.
  */
-import { BatonError } from '../background/errors';
+import { BatonError } from '../messaging/errors';
 import { tx, type BatonDb, type SealedVaultRecord, type VaultRecord } from '../store/db';
 import { deriveKeyBytes, fromBase64, fromUtf8, importVaultKey, open, PBKDF2_ITERATIONS, randomBytes, SALT_BYTES, seal, toBase64, utf8, type KdfParams, type Sealed } from './crypto';
 import { memorySession, type SessionSecretStore } from './session';

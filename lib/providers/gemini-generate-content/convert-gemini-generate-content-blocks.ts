@@ -17,6 +17,7 @@ import type {
 } from '../../transcript/schema';
 import { itemPartProblem } from './convert-gemini-generate-content-part-checks';
 import type { GeminiPart } from './convert-to-gemini-generate-content-types';
+import { isRecord as isObject, type JsonObject } from '../../transcript/json';
 
 /** The API id of this module (`origin.api`, `native.api`, `provider_item.api`). */
 export const GEMINI_API = 'gemini-generate-content' as const;
@@ -37,12 +38,7 @@ export interface GeminiEncodeContext {
 }
 
 /** Plain JSON object. */
-export type JsonObject = Record<string, unknown>;
-
-/** True for a non-null, non-array object. */
-export function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isObject, type JsonObject };
 
 const PART_KEYS: Readonly<Record<string, string>> = {
   function_call: 'functionCall',

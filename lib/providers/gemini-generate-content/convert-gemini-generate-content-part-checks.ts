@@ -3,9 +3,7 @@
  * parts, or a same-origin `provider_item`): what the API would reject is never sent
  * (provider-rules.md §4: G-E1, G-I1, G-K1, G-R2, G-R3, G-T2, G-T3, X4). Pure.
  */
-type JsonObject = Record<string, unknown>;
-
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isRecord as isObject, type JsonObject } from '../../transcript/json';
 
 /** The `data` oneof of a Gemini `Part` (G-E1: exactly one must be set). */
 const DATA_FIELDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse', 'executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'];

@@ -11,10 +11,7 @@ import type { PreparedTurn } from '../../transcript/prepare';
 import type { Block, ToolCallBlock } from '../../transcript/schema';
 import type { EncodeContext } from './convert-openai-chat-blocks';
 import type { OpenAIChatAssistantMessage, OpenAIChatGoogleExtra, OpenAIChatRefusalPart, OpenAIChatTextPart, OpenAIChatToolCall } from './convert-openai-chat-types';
-
-type JsonObject = Record<string, unknown>;
-
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord as isObject, type JsonObject } from '../../transcript/json';
 
 /** Message fields every provider accepts back. */
 const BASE_FIELDS = new Set(['role', 'content', 'refusal', 'name', 'tool_calls']);

@@ -4,11 +4,9 @@
  * tolerant JSON parsing of tool-call arguments.
  */
 import { TranscriptError, assertNoPrototypeKeys, formatPath, type JsonPath } from '../../transcript/codec';
+import { isRecord } from '../../transcript/json';
 
-/** A plain JSON object (not null, not an array). */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isRecord };
 
 /** Short description of a JSON value for error messages (`null`, `array`, `object`, `"text"`, `3`). */
 export function describeValue(v: unknown): string {

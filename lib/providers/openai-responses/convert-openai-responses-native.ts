@@ -6,17 +6,13 @@
  */
 import type { Turn } from '../../transcript/schema';
 import type { OtherInputItem } from './convert-openai-responses-types';
+import { isRecord as isObject, type JsonObject } from '../../transcript/json';
 
 /** The API id in `origin.api`, `native.api` and `provider_item.api`. */
 export const RESPONSES_API = 'openai-responses' as const;
 
 /** A plain JSON object. */
-export type JsonObject = Record<string, unknown>;
-
-/** True for a non-null, non-array object. */
-export function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+export { isObject, type JsonObject };
 
 /**
  * Item types the API accepts in `input` (openai 7.59 `ResponseInputItem`, R-1). `item_reference`

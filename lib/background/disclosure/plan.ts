@@ -1,0 +1,135 @@
+/**
+ * Every send goes through the context planner (issue 6): the request body is the planner's
+ * bounded body for the merged policy (global + conversation + this send's exclusions), with
+ * Anthropic cache breakpoints on long conversations, or — for a stateful Responses conversation
+ * with a valid receipt — only the new turns with `previous_response_id`. The same function makes
+ * the preview, so the body shown is byte for byte the body sent for the same inputs.
+ */
+import { addCacheBreakpoints } from '../../context/cache-breakpoints';
+import { chooseDelivery, type Delivery, type DeliveryReceipt } from '../../context/delivery';
+import { turnContentHash } from '../../context/hash';
+import { plan } from '../../context/plan';
+import { mergePolicies } from '../../context/policy';
+import type { TokenCache } from '../../context/token-cache';
+import type { Plan, Policy } from '../../context/types';
+import type { DisclosurePolicy } from '../../messaging/disclosure-types';
+import type { ActiveSummary } from '../../messaging/summary-types';
+import { TranscriptError } from '../../transcript/codec';
+import type { Transcript } from '../../transcript/schema';
+import type { ConvertTarget } from '../../transcript/target';
+import { BatonError } from '../../messaging/errors';
+import { withActiveSummary, type SummaryState } from '../../context/summary-apply';
+
+/** The only branch the store keeps today (turns are linear; edits delete the turns after them). */
+export const MAIN_BRANCH = 'main';
+
+/** The person's choices for one send: turns and blocks left out. */
+export interface Exclusions {
+  excludeTurns?: string[] | undefined;
+  excludeBlocks?: { turn: string; index: number }[] | undefined;
+}
+
+export interface PlanSendInput {
+  /** The conversation as it would be sent: stored turns plus the new user turn (or the draft). */
+  transcript: Transcript;
+  target: ConvertTarget;
+  global: DisclosurePolicy;
+  conversation: DisclosurePolicy;
+  exclusions: Exclusions;
+  cache: TokenCache;
+  /** The conversation's internal delivery receipt (stateful delivery only). */
+  receipt?: DeliveryReceipt | undefined;
+  /** `providerSessionKey(target, accountId)` of this request's provider session. */
+  sessionKey: string;
+  /** The conversation's active summary ("summarise the earlier part"): sent in place of its turns unless stale. */
+  summary?: ActiveSummary | undefined;
+  /** The stored turns the summary's hashes are checked against when `transcript` is a changed copy of them (a retry without opaque state); default `transcript`. */
+  summaryBasis?: Transcript | undefined;
+}
+
+export interface PlannedSend {
+  /** The plan of what is sent (for a delta: of the new turns only). */
+  plan: Plan;
+  /** The exact JSON body to send (no credentials). */
+  body: Record<string, unknown>;
+  delivery: Delivery;
+  /** `[turnId, contentHash]` of every stored/draft turn the body carries (the ledger's format). */
+  sent: [string, string][];
+  /** The conversation asked for server-side state (`delivery: 'stateful'` on a Responses target). */
+  stateful: boolean;
+  /** The transcript planned: the input, with the active summary's turn in place of its turns when it applies. */
+  transcript: Transcript;
+  /** The active summary: applied (its turn is planned like any turn) or stale (ignored). */
+  summary?: SummaryState<ActiveSummary>;
+}
+
+/**
+ * Plans one send. Never throws for a forbidden provider or a request that does not fit (see
+ * {@link assertSendable}); deterministic: the same inputs give a deep-equal body.
+ * @throws BatonError `bad_request` for an invalid policy (the TranscriptError's path and problem).
+ */
+export function planSend(input: PlanSendInput): PlannedSend {
+  const { target, exclusions } = input;
+  // Issue 6 "Fitting": an active summary stands for its turns while none of them changed.
+  const withSummary = input.summary ? withActiveSummary(input.transcript, input.summary, input.summaryBasis) : undefined;
+  const transcript = withSummary?.transcript ?? input.transcript;
+  const summary = withSummary ? { summary: withSummary.state } : {};
+  let policy: Policy;
+  try {
+    policy = mergePolicies(withoutDelivery(input.global), { ...withoutDelivery(input.conversation), ...definedExclusions(exclusions) });
+  } catch (e) {
+    if (e instanceof TranscriptError) throw new BatonError('bad_request', `Invalid disclosure policy: ${e.message}`);
+    throw e;
+  }
+  const stateful = input.conversation.delivery === 'stateful' && target.api === 'openai-responses';
+  const excluded = (exclusions.excludeTurns?.length ?? 0) + (exclusions.excludeBlocks?.length ?? 0) > 0;
+  const delivery: Delivery = excluded && stateful
+    ? { mode: 'snapshot', reason: 'history-changed', detail: 'turns or blocks are left out of this send' }
+    : chooseDelivery({ policy: stateful ? 'stateful' : 'snapshot', target, providerSessionKey: input.sessionKey, turns: transcript.turns, branchId: MAIN_BRANCH, receipt: input.receipt });
+
+  const byId = new Map(transcript.turns.map((t) => [t.id, t] as const));
+  if (delivery.mode === 'delta') {
+    const fresh = new Set(delivery.newTurnIds);
+    const p = plan({ ...transcript, turns: transcript.turns.filter((t) => fresh.has(t.id)) }, target, policy, input.cache);
+    // The server holds the earlier turns: send only the new ones after the stored response.
+    const body = p.body ? { ...p.body, store: true, previous_response_id: delivery.previousResponseId } : {};
+    return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
+  }
+  const p = plan(transcript, target, policy, input.cache);
+  let body: Record<string, unknown> = p.body ?? {};
+  // Anthropic prompt caching: breakpoints on the stable prefix of long conversations.
+  if (p.allowed && target.api === 'anthropic-messages' && p.body) body = addCacheBreakpoints(p.body, p);
+  // A stateful conversation stores each snapshot, so the next send can be a delta.
+  if (stateful && p.body) body = { ...body, store: true };
+  return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
+}
+
+/**
+ * Refuses a send the plan does not allow, before anything is stored or sent.
+ * @throws BatonError `policy_forbidden` (lockedProvider / neverProviders) or `context_too_long` (the plan does not fit; N5).
+ */
+export function assertSendable(planned: PlannedSend): void {
+  const p = planned.plan;
+  if (!p.allowed) throw new BatonError('policy_forbidden', p.forbidden?.message ?? 'The disclosure policy forbids this provider.');
+  if (!p.fits) throw new BatonError('context_too_long', p.notFit?.message ?? 'The conversation does not fit the model.');
+  if (p.included.length === 0) throw new BatonError('bad_request', 'Every turn is left out: nothing would be sent.');
+}
+
+function hashes(ids: readonly string[], byId: Map<string, Transcript['turns'][number]>): [string, string][] {
+  return ids.flatMap((id): [string, string][] => {
+    const t = byId.get(id);
+    return t ? [[id, turnContentHash(t)]] : [];
+  });
+}
+
+function withoutDelivery(p: DisclosurePolicy): Policy {
+  const { delivery: _d, ...rest } = p;
+  return rest;
+}
+
+function definedExclusions(x: Exclusions): Policy {
+  return {
+    ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
+    ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
+  };
+}

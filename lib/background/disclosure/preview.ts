@@ -1,0 +1,184 @@
+/**
+ * The preview of one send (issue 6, "In the side panel"): the plan summary, each turn's and
+ * block's fate, and the exact JSON body — for the one line above the composer, its expanded
+ * list and "View request". Pure.
+ */
+import type { DisclosurePreview, PreviewBlock, PreviewSummary, PreviewTurn, UnknownExclusions } from '../../messaging/disclosure-types';
+import type { Transcript, Turn } from '../../transcript/schema';
+import type { CountInfo } from '../../context/count-state';
+import type { Exclusions, PlannedSend } from './plan';
+
+const PREVIEW_CHARS = 80;
+/** Why a turn the active summary stands for is not sent (issue 6, "Fitting"). */
+export const SUMMARISED_REASON = 'summarised: replaced by the summary turn';
+
+export interface PreviewInput {
+  planned: PlannedSend;
+  /** The stored turns plus the draft (before an active summary is applied: `planned.transcript` is after). */
+  transcript: Transcript;
+  /** The draft turn's id (not stored yet), if any. */
+  draftId?: string | undefined;
+  target: { providerId: string; api: string; model: string; origin: string };
+  needsConfirmation: boolean;
+  /** Whether an exact count may be asked for, and where the estimate comes from (default: no count, the plan's own estimate). */
+  count?: CountInfo | undefined;
+  /** The person's exclusions for this send: those naming nothing in `transcript` are reported. */
+  exclusions?: Exclusions | undefined;
+  /**
+   * Issue 9: leave out the per-turn list and the body (`countsOnly`), which for a long
+   * conversation are megabytes to build and to pass to the page; every count is the same.
+   */
+  countsOnly?: boolean | undefined;
+}
+
+/**
+ * Builds the {@link DisclosurePreview} of a planned send. With an applied summary, its turn is
+ * listed (included, `summary`) followed by the stored turns it stands for (not sent, `summarised`).
+ */
+export function buildPreview(input: PreviewInput): DisclosurePreview {
+  const { planned } = input;
+  const transcript = planned.transcript;
+  const applied = planned.summary?.state === 'applied' ? planned.summary : undefined;
+  const originals = new Map(input.transcript.turns.map((t) => [t.id, t] as const));
+  const p = planned.plan;
+  const planned_ = new Map(p.turns.map((t) => [t.id, t] as const));
+  const dropped = new Map(p.dropped.map((d) => [d.turn, d] as const));
+  const fates = new Map<string, PreviewBlock['fate'] | undefined>();
+  const details = new Map<string, string>();
+  for (const b of p.report.blocks) {
+    const last = b.fates[b.fates.length - 1];
+    fates.set(`${b.turn}\u0000${b.index}`, last?.fate);
+    if (last) details.set(`${b.turn}\u0000${b.index}`, last.detail);
+  }
+  const droppedByReason: Record<string, number> = {};
+  for (const d of p.dropped) droppedByReason[d.reason] = (droppedByReason[d.reason] ?? 0) + 1;
+  let convertedBlocks = 0;
+  if (input.countsOnly) {
+    // The count the per-turn list below makes, without building it.
+    for (const turn of transcript.turns) {
+      if (planned_.get(turn.id)?.included !== true) continue;
+      for (let index = 0; index < turn.blocks.length; index++) if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
+    }
+  }
+  const rows: PreviewTurn[] = input.countsOnly ? [] : transcript.turns.map((turn) => {
+    const pt = planned_.get(turn.id);
+    const held = !pt && planned.delivery.mode === 'delta';
+    const blocks = turn.blocks.map((b, index): PreviewBlock => {
+      const key = `${turn.id}\u0000${index}`;
+      const fate = pt ? (fates.get(key) ?? 'kept') : 'dropped';
+      if (pt?.included && fate === 'converted') convertedBlocks++;
+      return { index, type: b.type, fate, detail: pt ? (details.get(key) ?? '') : held ? 'held by the provider from an earlier response' : 'turn not sent' };
+    });
+    const why = dropped.get(turn.id);
+    return {
+      id: turn.id,
+      role: turn.role,
+      ...(turn.id === input.draftId ? { draft: true } : {}),
+      included: pt?.included === true,
+      pinned: turn.meta?.pinned === true,
+      tokens: pt?.tokens ?? 0,
+      ...(why ? { droppedReason: why.detail } : held ? { droppedReason: 'already stored by the provider (sent as previous_response_id)' } : {}),
+      preview: firstText(turn),
+      blocks,
+    };
+  });
+  const perTurn = applied ? withSummaryRows(rows, applied.turnId, applied.summary.replaces.map((id) => originals.get(id)!), applied.summary.origin) : rows;
+  if (applied) droppedByReason.summarised = applied.summary.replaces.length;
+  return {
+    target: input.target,
+    allowed: p.allowed,
+    ...(p.forbidden ? { forbidden: p.forbidden.message } : {}),
+    // Every row of the full list (the summary turn and the turns it stands for), also when counts only.
+    turns: transcript.turns.length + (applied ? applied.summary.replaces.length : 0),
+    includedTurns: p.included.length,
+    estimatedInputTokens: p.estimatedInputTokens,
+    ...(p.estimatedCostUsd !== undefined ? { estimatedCostUsd: p.estimatedCostUsd } : {}),
+    contextWindow: p.contextWindow,
+    maxOutputTokens: p.maxOutputTokens,
+    inputBudget: p.inputBudget,
+    fits: p.fits,
+    ...(p.notFit ? { notFit: p.notFit.message } : {}),
+    thinkingDropped: p.stats.thinkingDropped,
+    imagesOmitted: p.stats.imagesOmitted,
+    blocksDropped: p.stats.blocksDropped,
+    droppedByReason,
+    convertedBlocks,
+    perTurn,
+    delivery: planned.delivery.mode === 'delta'
+      ? { mode: 'delta', detail: `only the ${planned.delivery.newTurnIds.length} new turn(s); the provider keeps the rest` }
+      : { mode: 'snapshot', detail: planned.delivery.detail },
+    needsConfirmation: input.needsConfirmation,
+    // Against the stored turns and the summary turn: a turn the summary stands for still exists.
+    ...withUnknown(unknownExclusions(transcript === input.transcript ? transcript.turns : [...input.transcript.turns, ...transcript.turns], input.exclusions ?? {})),
+    body: input.countsOnly ? {} : planned.body,
+    ...(input.countsOnly ? { countsOnly: true as const } : {}),
+    exactCountAvailable: input.count?.exactCountAvailable ?? false,
+    estimateSource: input.count?.estimateSource ?? (p.tokenizer === 'o200k' || p.tokenizer === 'cl100k' ? 'tokenizer' : p.correction !== 1 ? 'corrected' : 'estimate'),
+    ...(input.count?.providerCount ? { providerCount: input.count.providerCount } : {}),
+    ...(planned.summary ? { summary: previewSummary(planned.summary) } : {}),
+  };
+}
+
+/** `rows` with the summary turn labelled and the turns it stands for listed after it, not sent. */
+function withSummaryRows(rows: PreviewTurn[], turnId: string, replaced: readonly Turn[], by: { provider: string; model: string }): PreviewTurn[] {
+  return rows.flatMap((row) =>
+    row.id !== turnId
+      ? [row]
+      : [
+          { ...row, summary: { by: { provider: by.provider, model: by.model }, replaces: replaced.length } },
+          ...replaced.map((turn): PreviewTurn => ({
+            id: turn.id,
+            role: turn.role,
+            included: false,
+            pinned: turn.meta?.pinned === true,
+            tokens: 0,
+            droppedReason: SUMMARISED_REASON,
+            summarised: true,
+            preview: firstText(turn),
+            blocks: turn.blocks.map((b, index) => ({ index, type: b.type, fate: 'dropped', detail: 'turn replaced by the summary' })),
+          })),
+        ],
+  );
+}
+
+function previewSummary(s: NonNullable<PlannedSend['summary']>): PreviewSummary {
+  return {
+    state: s.state,
+    ...(s.state === 'applied' ? { turnId: s.turnId } : { reason: s.reason }),
+    replaces: s.summary.replaces.length,
+    by: { provider: s.summary.origin.provider, model: s.summary.origin.model },
+  };
+}
+
+/**
+ * The exclusions naming a turn id that is not in `turns`, or a block of a turn that is not there
+ * or an index past the end of its turn's blocks (issue 6: a stale panel may still hold toggles of
+ * turns deleted since, e.g. by another window's edit-and-resend). The planner ignores them
+ * (`selectTurns`), so they change nothing. Each list holds exactly the given entries that name
+ * nothing, in the given order, without duplicates.
+ */
+export function unknownExclusions(turns: readonly Turn[], x: Exclusions): UnknownExclusions {
+  const blocksOf = new Map(turns.map((t) => [t.id, t.blocks.length] as const));
+  const seen = new Set<string>();
+  const blocks = (x.excludeBlocks ?? []).filter((b) => {
+    const k = `${b.index}\u0000${b.turn}`;
+    if (seen.has(k) || b.index < (blocksOf.get(b.turn) ?? 0)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { turns: [...new Set((x.excludeTurns ?? []).filter((id) => !blocksOf.has(id)))], blocks: blocks.map((b) => ({ turn: b.turn, index: b.index })) };
+}
+
+function withUnknown(u: UnknownExclusions): { unknownExclusions?: UnknownExclusions } {
+  return u.turns.length || u.blocks.length ? { unknownExclusions: u } : {};
+}
+
+function firstText(turn: Turn): string {
+  for (const b of turn.blocks) {
+    if (b.type === 'text' && b.text.trim()) {
+      const flat = b.text.replace(/\s+/g, ' ').trim();
+      return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
+    }
+  }
+  return turn.blocks.length ? `[${turn.blocks.map((b) => b.type).join(', ')}]` : '';
+}

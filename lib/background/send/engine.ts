@@ -1,0 +1,162 @@
+/**
+ * The send pipeline (DESIGN.md, "Data flows one way on a send"): persist the user turn → convert
+ * for the chosen target → call the provider through the official SDK with the user's key →
+ * stream into an assistant turn, checkpointed at least every second or 500 characters (D1) →
+ * store the finished turn with its native payload, usage and stop reason.
+ *
+ * This file accepts or refuses sends, retries and exclusive jobs before anything is written;
+ * `answer.ts` streams and stores one answer (Stop keeps the partial text as `stopped`, L5;
+ * Baton's own bounded retries, P1; one retry without rejected opaque state); `in-flight.ts` keeps
+ * the one request in flight per conversation.
+ *
+ * Every request body is the context planner's (issue 6, `disclosure/plan.ts`): bounded by the
+ * policies, with the person's exclusions, and recorded in the disclosure ledger in the same
+ * transaction as the answer turn it produced.
+ */
+import type { DisclosurePreview } from '../../messaging/disclosure-types';
+import type { Attachment, ConversationMeta, SendTarget } from '../../messaging/protocol';
+import { DisclosureStore } from '../../store/disclosures';
+import type { Turn } from '../../transcript/schema';
+import { Discloser, previewSend, userBlocks, type PreviewSendInput, assertSendable, type Exclusions, planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation } from '../disclosure';
+import { InFlightRequests, type InFlight } from './in-flight';
+import { generateAnswer } from './answer';
+import { BatonError } from '../../messaging/errors';
+import { keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
+import type { Clock } from '../core/clock';
+import type { SendDeps } from '../core/deps';
+import { assertReachable, busyError, existingConversation, titleFromFirstMessage } from '../core/guards';
+
+export class SendEngine {
+  /** The conversations with a request in flight (busy, stop, settled). */
+  private readonly flights: InFlightRequests;
+  /** Plans every request and keeps the ledger (issue 6). */
+  readonly discloser: Discloser;
+
+  constructor(private readonly deps: SendDeps) {
+    this.discloser = new Discloser(new DisclosureStore(deps.store.db));
+    this.flights = new InFlightRequests({ broadcast: (e) => deps.broadcast(e), keepalive: deps.keepalive, sleep: (ms, signal) => deps.clock.sleep(ms, signal) });
+  }
+
+  isBusy(conversationId: string): boolean {
+    return this.flights.isBusy(conversationId);
+  }
+
+  /** Resolves when the conversation's current send (if any) has finished and been stored. */
+  async settled(conversationId: string): Promise<void> {
+    await this.flights.settled(conversationId);
+  }
+
+  /**
+   * Persists the user turn and starts the answer; resolves once the user turn is stored (the
+   * answer streams on). The request is planned first (issue 6): `exclusions` leave turns or blocks
+   * out (ids that no longer exist are ignored); unless `confirmed` is `true` or names this provider
+   * (see {@link Confirmation}), a first disclosure of the conversation's history to this provider
+   * (id + origin) is refused with `confirmation_required` (undefined: not asked).
+   * `replaceFrom` (edit-and-resend): that stored turn and every later one are removed — only once
+   * the send is accepted — and the new user turn takes their place.
+   * @throws BatonError (`busy`, `no_key`, `endpoint_not_permitted`, `not_found`, `policy_forbidden`,
+   * `context_too_long`, `confirmation_required`, …) before anything is written when the send cannot start.
+   */
+  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: Confirmation; exclusions?: Exclusions; replaceFrom?: string }): Promise<{ userTurnId: string }> {
+    const { store, clock, newId } = this.deps;
+    if (this.isBusy(input.conversationId)) throw busyError();
+    const record = await existingConversation(store, input.conversationId);
+    const blocks = userBlocks(input.text, input.attachments);
+    if (blocks.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
+    const connection = await this.connect(input.target);
+    const now = new Date(clock.now()).toISOString();
+    const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
+    const exclusions = input.exclusions ?? {};
+    const stored = await store.cachedTranscript(input.conversationId);
+    const kept = input.replaceFrom ? planResend(stored.turns, { kind: 'edit', turnId: input.replaceFrom }).kept : stored.turns;
+    const prepared = await this.discloser.prepare({ conversationId: input.conversationId, transcript: { ...stored, turns: [...kept, userTurn] }, target: input.target, provider: connection.provider, key: connection.key, exclusions, newTurnId: userTurn.id });
+    assertSendable(prepared.planned);
+    refuseUnconfirmed(prepared, connection.provider, input.confirmed);
+    // Accepted: only now is anything removed or written, under the claimed slot (a summary that
+    // started during the awaits above makes this send `busy` before it writes anything).
+    const flight = this.flights.claim(input.conversationId, busyError);
+    let meta: ConversationMeta;
+    try {
+      const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
+      const title = turnCount === 0 ? titleFromFirstMessage(input.text) : undefined;
+      meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
+    } catch (e) {
+      this.flights.release(input.conversationId, flight);
+      throw e;
+    }
+    this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
+    this.deps.broadcast({ type: 'conversationUpdated', meta });
+    this.start(input.conversationId, input.target, connection, exclusions, flight);
+    return { userTurnId: userTurn.id };
+  }
+
+  /**
+   * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
+   * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
+   * previewed with an empty account id. `resend`: the preview of a retry, regenerate or edit (see `previewSend`).
+   * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
+   */
+  async preview(input: PreviewSendInput): Promise<DisclosurePreview> {
+    return previewSend(this.deps, this.discloser, input);
+  }
+
+  /**
+   * Answers again without a new user turn (L2): `retry` (the default) after a failed, interrupted
+   * or stopped answer, which is removed; `regenerate` replaces everything after the last user turn.
+   * The turns are removed only once the send is accepted. A first disclosure of the conversation
+   * to this provider is refused like {@link send} refuses it (issue 6; a retry's unanswered last
+   * user turn counts as new only for a provider that got it or was picked for it, see
+   * `retryNewTurnId`); `confirmed` undefined: not asked.
+   * @throws BatonError (`busy`, `not_found`, `bad_request`, `no_key`, `endpoint_not_permitted`,
+   * `policy_forbidden`, `context_too_long`, `confirmation_required`, …) before anything is written.
+   */
+  async retry(input: { conversationId: string; target: SendTarget; kind?: 'retry' | 'regenerate'; confirmed?: Confirmation }): Promise<void> {
+    const { store, clock } = this.deps;
+    if (this.isBusy(input.conversationId)) throw busyError();
+    const record = await existingConversation(store, input.conversationId);
+    const stored = await store.cachedTranscript(input.conversationId);
+    if (stored.turns.length === 0) throw new BatonError('bad_request', input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.');
+    const connection = await this.connect(input.target);
+    const plan = planResend(stored.turns, { kind: input.kind ?? 'retry' });
+    if (input.confirmed !== undefined) {
+      const newTurnId = retryNewTurnId(plan, connection.provider, await this.discloser.store.list(input.conversationId), record);
+      const prepared = await this.discloser.prepare({ conversationId: input.conversationId, transcript: { ...stored, turns: plan.kept }, target: input.target, provider: connection.provider, key: connection.key, exclusions: {}, newTurnId });
+      assertSendable(prepared.planned);
+      refuseUnconfirmed(prepared, connection.provider, input.confirmed);
+    }
+    const flight = this.flights.claim(input.conversationId, busyError);
+    try {
+      if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
+    } catch (e) {
+      this.flights.release(input.conversationId, flight);
+      throw e;
+    }
+    this.start(input.conversationId, input.target, connection, {}, flight);
+  }
+
+  /**
+   * Runs `work` (a request that is not a send, e.g. a summary of earlier turns, issue 6) as the
+   * conversation's in-flight job: sends to it are refused as `busy` meanwhile, `stop` aborts its
+   * `signal`, and the worker is kept alive (L3). `sleep` is the engine's clock, for retry waits.
+   * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.
+   */
+  async exclusive<T>(conversationId: string, work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>): Promise<T> {
+    return this.flights.exclusive(conversationId, busyError, work);
+  }
+
+  /** Aborts the in-flight request; the partial answer is kept as `stopped` (L5). */
+  stop(conversationId: string): void {
+    this.flights.stop(conversationId);
+  }
+
+  private async connect(target: SendTarget): Promise<{ provider: ResolvedProvider; key: string }> {
+    const provider = resolveProvider(target.providerId, await this.deps.settings.get());
+    await assertReachable(provider, (o) => this.deps.hasHostPermission(o));
+    return { provider, key: await keyFor(provider, this.deps.vault) };
+  }
+
+  /** Starts the answer as the conversation's request in flight (`answer.ts`). */
+  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions, flight: InFlight): void {
+    this.flights.start(conversationId, flight, (flight) => generateAnswer(this.deps, this.discloser, { conversationId, target, connection, flight, exclusions }));
+  }
+}

@@ -1,0 +1,2 @@
+/** The transfer feature (issue 7): import files and export conversations. */
+export { createTransferHandlers } from './handlers';
