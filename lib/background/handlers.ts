@@ -3,6 +3,7 @@
  * arrive parsed and sender-checked by the router.
  */
 import type { ProviderStatus, Responses, SendTarget } from '../messaging/protocol';
+import { pickerModels, recommendedModel } from '../models/picker';
 import { lookupModel } from '../models/registry';
 import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convertToChromePrompt } from '../providers/chrome-prompt/convert-to-chrome-prompt';
 import type { Turn } from '../transcript/schema';
@@ -76,7 +77,11 @@ export function createHandlers(d: HandlerDeps): Handlers {
   const providerStatuses = async (): Promise<ProviderStatus[]> => {
     const s = await d.settings.get();
     const out: ProviderStatus[] = [];
-    for (const id of Object.keys(BUILTIN) as (keyof typeof BUILTIN)[]) out.push(await statusOf(resolveProvider(id, s), BUILTIN[id].name, s, d.vault));
+    for (const id of Object.keys(BUILTIN) as (keyof typeof BUILTIN)[]) {
+      // Issue 14: a built-in provider's default is the registry's current recommended model, so a picker never starts empty.
+      const recommended = recommendedModel(id);
+      out.push(await statusOf(resolveProvider(id, s), BUILTIN[id].name, s, d.vault, recommended ? { defaultModel: recommended } : {}));
+    }
     for (const ep of s.endpoints)
       out.push(await statusOf(resolveProvider(ep.id, s), ep.name, s, d.vault, { flavor: ep.flavor, ...(ep.defaultModel ? { defaultModel: ep.defaultModel } : {}) }));
     return out;
@@ -211,10 +216,9 @@ export function createHandlers(d: HandlerDeps): Handlers {
       const k = await d.vault.getKey(providerId);
       if (!k || k.boundOrigin !== p.origin) throw new BatonError('no_key', 'Add a key for this provider first.');
       const models = await d.transport.listModels({ providerId, api: p.api, apiKey: k.secret, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
-      return models.map((m) => {
-        const info = lookupModel(m.id, p.originProvider);
-        return { id: m.id, ...(info.known ? { contextWindow: info.contextWindow, vision: info.vision } : {}) };
-      });
+      // Issue 14: the provider's list with the registry's names, windows, prices and badges, then
+      // the registry's current models it did not list (built-in providers only).
+      return pickerModels(models.map((m) => m.id), p.originProvider, isBuiltin(providerId));
     },
     deleteAllData: async () => {
       await d.wipe();
