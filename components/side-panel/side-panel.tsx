@@ -169,6 +169,14 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             }
           }}
         >
+          <div class="drawer-head">
+            <h2>Conversations</h2>
+            {!wide ? (
+              <button type="button" class="icon-button" aria-label="Close the conversations" onClick={() => setListOpen(false)}>
+                <span aria-hidden="true">×</span>
+              </button>
+            ) : null}
+          </div>
           <ConversationList
             conversations={s.conversations}
             currentId={s.currentId}
