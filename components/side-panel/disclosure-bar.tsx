@@ -186,7 +186,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
                     <span>Let {p.providerName} store this conversation and send only new turns (off: the whole bounded history every time)</span>
                   </label>
                 ) : null}
-                {p.onPolicy ? <ConversationPolicy policy={p.policy} targetProviderId={preview.target.providerId} providerNames={p.providerNames} onSave={p.onPolicy} /> : null}
+                {p.onPolicy ? <ConversationPolicy policy={p.policy} targetProviderId={preview.target.providerId} providerNames={p.providerNames} onSave={p.onPolicy} initiallyOpen /> : null}
               </>
             )}
           </div>

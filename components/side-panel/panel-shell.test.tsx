@@ -247,7 +247,7 @@ describe('the disclosure sheet', () => {
     // Arrow keys move between tabs (the ARIA tabs pattern).
     fireEvent.keyDown(screen.getByRole('tab', { name: 'Who has seen this' }), { key: 'ArrowRight' });
     expect(screen.getByRole('tab', { name: 'Policy' }).getAttribute('aria-selected')).toBe('true');
-    expect(screen.getByRole('button', { name: 'This conversation’s policy' })).toBeTruthy();
+    expect(screen.getByRole('form', { name: 'This conversation’s policy' })).toBeTruthy();
     fireEvent.keyDown(screen.getByRole('tabpanel'), { key: 'Escape' });
     expect(screen.queryByRole('tablist')).toBeNull();
     expect(line.getAttribute('aria-expanded')).toBe('false');
