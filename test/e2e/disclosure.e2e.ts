@@ -56,6 +56,8 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (iss
       { role: 'user', content: [{ type: 'text', text: draft }] },
     ]);
     expect(findKeyMaterial(JSON.stringify(shown))).toEqual([]);
+    // The turns are the sheet's other tab (issue 14).
+    await s.page.getByRole('tab', { name: 'Turns', exact: true }).click();
     expect(await s.page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-included')))).toEqual(['true', 'true', 'true']);
     fs.mkdirSync(SHOTS, { recursive: true });
     await s.page.screenshot({ path: path.join(SHOTS, 'disclosure-preview.png'), fullPage: true });

@@ -129,6 +129,8 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     await line.click();
     await page.getByRole('tab', { name: 'Request', exact: true }).click();
     const shown = JSON.parse((await page.getByLabel('Request body').textContent()) ?? '') as { input: { role: string }[] };
+    // The turns are the sheet's other tab (issue 14).
+    await page.getByRole('tab', { name: 'Turns', exact: true }).click();
     expect(await page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-disclosure-turn')}:${e.getAttribute('data-included')}`))).toEqual([
       'summary-u1:true', 'u1:false', 'a1:false', 'u2:false', 'a2:false', 'u3:false', 'a3:false', 'u4:true', 'a4:true', 'draft:true',
     ]);
