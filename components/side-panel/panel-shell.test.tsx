@@ -166,7 +166,8 @@ describe('layout: the conversation drawer and the actions menu', () => {
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(drawer().hidden).toBe(false);
-    expect(screen.getByRole('searchbox', { name: 'Search conversations' })).toBeTruthy();
+    // The drawer takes the focus: its search box.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search conversations' })));
     fireEvent.click(within(document.querySelector('[data-conversation-id="c2"]')!).getByRole('button'));
     await waitFor(() => expect(document.querySelector('.chat-title')?.textContent).toBe('Tax questions'));
     expect(drawer().hidden).toBe(true);

@@ -124,7 +124,11 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           title={listOpen ? 'Hide the conversations' : 'Show the conversations'}
           aria-expanded={listOpen ? 'true' : 'false'}
           aria-controls="baton-conversations"
-          onClick={() => setListOpen(!listOpen)}
+          onClick={() => {
+            setListOpen(!listOpen);
+            // A drawer over the chat takes the focus (its search box), as a dialog would.
+            if (!listOpen && !wide) setTimeout(() => (document.querySelector<HTMLElement>('#baton-conversations input[type="search"]') ?? document.querySelector<HTMLElement>('#baton-conversations button'))?.focus(), 0);
+          }}
         >
           <span aria-hidden="true">☰</span>
         </button>

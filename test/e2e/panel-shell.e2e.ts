@@ -112,6 +112,7 @@ for (const viewport of [
       expect(await s.page.locator('#baton-conversations').isVisible()).toBe(!narrow);
       await waitFor('the view at the newest turn', async () => (await insideChat(s.page, s.panel.turns().last())) || undefined);
       expect(await endGap(s.page)).toBeLessThanOrEqual(24);
+      if (!narrow) await s.page.screenshot({ path: shot(`wide-${viewport.width}-light`) });
     });
 
     it('a send leaves the new message and the answer’s last line inside the visible chat', async () => {
