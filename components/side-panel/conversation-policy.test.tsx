@@ -59,7 +59,8 @@ async function open(initial: DisclosurePolicy, refuse?: string): Promise<MockCon
   });
   fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'Next' } });
   fireEvent.click(await screen.findByRole('button', { name: /of 3 turns|Not sent to/ }));
-  fireEvent.click(screen.getByRole('button', { name: 'This conversation’s policy' }));
+  // Issue 14: the policy is the expanded sheet's "Policy" tab, which shows its form at once.
+  fireEvent.click(screen.getByRole('tab', { name: 'Policy' }));
   await screen.findByRole('form', { name: 'This conversation’s policy' });
   return m;
 }

@@ -20,13 +20,15 @@ export interface ConversationPolicyProps {
   providerNames: Readonly<Record<string, string>>;
   /** Stores the whole conversation policy; rejects with the background's error. */
   onSave(policy: DisclosurePolicy): Promise<void>;
+  /** Start with the form shown (the disclosure sheet's Policy tab, issue 14). */
+  initiallyOpen?: boolean | undefined;
 }
 
 const LABELS: Record<LimitField, string> = { maxTurns: 'Max turns for this conversation', maxTokens: 'Max tokens for this conversation' };
 
 /** The collapsible group; the form inside restarts from the stored policy whenever it changes. */
 export function ConversationPolicy(p: ConversationPolicyProps) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(p.initiallyOpen === true);
   // The note outlives the form, which restarts when the saved policy comes back.
   const [note, setNote] = useState<{ key: string; kind: 'ok' | 'error'; text: string } | undefined>();
   const key = JSON.stringify(p.policy ?? null);

@@ -1,7 +1,8 @@
 /**
- * The line above the composer (issue 6): what the next send discloses, to whom, at what cost. It
- * expands into the per-turn list with each block's fate and toggles to leave turns or blocks out
- * of this send, "View request" (the exact JSON body, never a key) and "Who has seen this?".
+ * The line above the composer (issue 6): what the next send discloses, to whom, at what cost.
+ * Expanded, a sheet with tabs (issue 14): *Turns* (each block's fate, toggles to leave turns or
+ * blocks out of this send), *Request* (the exact JSON body, never a key), *Who has seen this*
+ * and *Policy*.
  */
 import { useState } from 'preact/hooks';
 import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
@@ -45,29 +46,47 @@ export interface DisclosureBarProps {
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
 
+/** The sheet's tabs (issue 14), in order. */
+type SheetTab = 'turns' | 'request' | 'ledger' | 'policy';
+const TAB_NAME: Record<SheetTab, string> = { turns: 'Turns', request: 'Request', ledger: 'Who has seen this', policy: 'Policy' };
+
+/**
+ * The one line above the composer and, expanded, a sheet with tabs (*Turns*, *Request*, *Who
+ * has seen this*, *Policy*; issue 14). The sheet rises above the line and shrinks before the chat
+ * does (layout in side-panel.css), so the chat, the newest turn and the composer stay in view,
+ * and the tab clicked is what the sheet shows.
+ */
 export function DisclosureBar(p: DisclosureBarProps) {
   const [open, setOpen] = useState(false);
-  const [showBody, setShowBody] = useState(false);
-  const [showLedger, setShowLedger] = useState(false);
+  const [tab, setTab] = useState<SheetTab>('turns');
   const { preview } = p;
   if (!preview) return null;
   const line = summaryLine(preview, p.providerName);
   const warn = !preview.allowed || !preview.fits;
   const stale = staleExclusionsLine(p.staleExclusions);
+  const hasPolicy = p.hasConversation && (p.onPolicy !== undefined || (p.onStateful !== undefined && preview.target.api === 'openai-responses'));
+  const tabs: SheetTab[] = ['turns', 'request', ...(p.hasConversation ? (['ledger'] as const) : []), ...(hasPolicy ? (['policy'] as const) : [])];
+  const shown = tabs.includes(tab) ? tab : 'turns';
+  const toggle = (next: boolean) => {
+    setOpen(next);
+    p.onExpand?.(next);
+    if (!next && shown === 'ledger') p.onLedgerOpen(false);
+  };
+  const choose = (t: SheetTab) => {
+    setTab(t);
+    p.onLedgerOpen(t === 'ledger');
+  };
   return (
-    <section class="disclosure" aria-label="Disclosure">
+    <section class={`disclosure${open ? ' open' : ''}`} aria-label="Disclosure">
       <button
         type="button"
         class={`disclosure-line${warn ? ' warn' : ''}`}
         aria-expanded={open ? 'true' : 'false'}
         aria-controls="baton-disclosure-details"
-        title="What this send discloses: show the details"
-        onClick={() => {
-          setOpen(!open);
-          p.onExpand?.(!open);
-        }}
+        title={`${line}\nWhat this send discloses: show the details`}
+        onClick={() => toggle(!open)}
       >
-        <span aria-hidden="true">{open ? '▾ ' : '▸ '}</span>
+        <span aria-hidden="true" class="disclosure-caret">{open ? '▾' : '▴'}</span>
         <span data-disclosure-summary="">{line}</span>
       </button>
       {p.onSummarise && p.hasConversation && droppedToFit(preview) > 0 ? (
@@ -84,57 +103,93 @@ export function DisclosureBar(p: DisclosureBarProps) {
         </p>
       ) : null}
       {open ? (
-        <div id="baton-disclosure-details" class="disclosure-details">
-          <p class="hint">
-            {preview.delivery.mode === 'delta' ? `Delta: ${preview.delivery.detail}. ` : ''}
-            Window {preview.contextWindow.toLocaleString('en')} tokens, {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
-            {preview.notFit ? `. ${preview.notFit}` : ''}.
-          </p>
-          {p.hasConversation && p.onExactCount ? <ExactCount preview={preview} providerName={p.providerName} onCount={p.onExactCount} /> : null}
-          {preview.countsOnly ? (
-            <p class="hint" role="status">
-              Loading the turns…
-            </p>
-          ) : (
-            <ul class="disclosure-turns" aria-label="Turns in this send">
-              {preview.perTurn.map((t, i) => (
-                <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
+        <div
+          id="baton-disclosure-details"
+          class="disclosure-sheet"
+          role="region"
+          aria-label="What this send discloses"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              toggle(false);
+            }
+          }}
+        >
+          <div class="sheet-tabs">
+            <div role="tablist" aria-label="Disclosure details">
+              {tabs.map((t) => (
+                <button
+                  key={t}
+                  type="button"
+                  role="tab"
+                  id={`baton-disclosure-tab-${t}`}
+                  aria-selected={shown === t ? 'true' : 'false'}
+                  aria-controls="baton-disclosure-panel"
+                  tabIndex={shown === t ? 0 : -1}
+                  onClick={() => choose(t)}
+                  onKeyDown={(e) => {
+                    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+                    const next = tabs[(tabs.indexOf(t) + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+                    choose(next);
+                    document.getElementById(`baton-disclosure-tab-${next}`)?.focus();
+                  }}
+                >
+                  {TAB_NAME[t]}
+                </button>
               ))}
-            </ul>
-          )}
-          {p.hasConversation && p.onStateful && preview.target.api === 'openai-responses' ? (
-            <label class="disclosure-stateful">
-              <input type="checkbox" checked={p.stateful === true} onChange={(e) => p.onStateful?.(e.currentTarget.checked)} />
-              <span>Let {p.providerName} store this conversation and send only new turns (off: the whole bounded history every time)</span>
-            </label>
-          ) : null}
-          {p.hasConversation && p.onPolicy ? (
-            <ConversationPolicy policy={p.policy} targetProviderId={preview.target.providerId} providerNames={p.providerNames} onSave={p.onPolicy} />
-          ) : null}
-          <div class="disclosure-actions">
-            <button type="button" class="mini" aria-expanded={showBody ? 'true' : 'false'} onClick={() => setShowBody(!showBody)}>
-              {showBody ? 'Hide request' : 'View request'}
+            </div>
+            <button type="button" class="mini sheet-close" aria-label="Close the details" onClick={() => toggle(false)}>
+              <span aria-hidden="true">×</span>
             </button>
-            {p.hasConversation ? (
-              <button
-                type="button"
-                class="mini"
-                aria-expanded={showLedger ? 'true' : 'false'}
-                onClick={() => {
-                  setShowLedger(!showLedger);
-                  p.onLedgerOpen(!showLedger);
-                }}
-              >
-                Who has seen this?
-              </button>
-            ) : null}
           </div>
-          {showBody && !preview.countsOnly ? (
-            <pre class="disclosure-body" aria-label="Request body" tabIndex={0}>
-              {JSON.stringify(preview.body, null, 2)}
-            </pre>
-          ) : null}
-          {showLedger ? <DisclosureLedgerView ledger={p.ledger} turns={preview.perTurn} providerNames={p.providerNames} /> : null}
+          <div id="baton-disclosure-panel" class="sheet-panel" role="tabpanel" aria-labelledby={`baton-disclosure-tab-${shown}`} tabIndex={0}>
+            {shown === 'turns' ? (
+              <>
+                <p class="hint">
+                  {preview.delivery.mode === 'delta' ? `Delta: ${preview.delivery.detail}. ` : ''}
+                  Window {preview.contextWindow.toLocaleString('en')} tokens, {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
+                  {preview.notFit ? `. ${preview.notFit}` : ''}.
+                </p>
+                {p.hasConversation && p.onExactCount ? <ExactCount preview={preview} providerName={p.providerName} onCount={p.onExactCount} /> : null}
+                {preview.countsOnly ? (
+                  <p class="hint" role="status">
+                    Loading the turns…
+                  </p>
+                ) : (
+                  <ul class="disclosure-turns" aria-label="Turns in this send">
+                    {preview.perTurn.map((t, i) => (
+                      <TurnRow key={t.id} turn={t} n={i + 1} {...p} />
+                    ))}
+                  </ul>
+                )}
+              </>
+            ) : shown === 'request' ? (
+              preview.countsOnly ? (
+                <p class="hint" role="status">
+                  Loading the request…
+                </p>
+              ) : (
+                <>
+                  <p class="hint">The exact body sent to {p.providerName} (the key is never part of it).</p>
+                  <pre class="disclosure-body" aria-label="Request body" tabIndex={0}>
+                    {JSON.stringify(preview.body, null, 2)}
+                  </pre>
+                </>
+              )
+            ) : shown === 'ledger' ? (
+              <DisclosureLedgerView ledger={p.ledger} turns={preview.perTurn} providerNames={p.providerNames} />
+            ) : (
+              <>
+                {p.onStateful && preview.target.api === 'openai-responses' ? (
+                  <label class="disclosure-stateful">
+                    <input type="checkbox" checked={p.stateful === true} onChange={(e) => p.onStateful?.(e.currentTarget.checked)} />
+                    <span>Let {p.providerName} store this conversation and send only new turns (off: the whole bounded history every time)</span>
+                  </label>
+                ) : null}
+                {p.onPolicy ? <ConversationPolicy policy={p.policy} targetProviderId={preview.target.providerId} providerNames={p.providerNames} onSave={p.onPolicy} initiallyOpen /> : null}
+              </>
+            )}
+          </div>
         </div>
       ) : null}
     </section>

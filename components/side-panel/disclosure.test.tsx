@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * The disclosure preview in the side panel (issue 6): the one line, its expansion with per-turn
- * toggles, "View request", "Who has seen this?", and the first-disclosure confirmation.
+ * toggles, the sheet's "Request" and "Who has seen this" tabs, and the first-disclosure confirmation.
  */
 import '../testing/happy-dom-compat';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
@@ -60,7 +60,10 @@ describe('the preview above the composer', () => {
     expect([...list.querySelectorAll('[data-disclosure-turn]')].map((li) => li.getAttribute('data-disclosure-turn'))).toEqual(['u1', 'a1', 'draft']);
     expect(within(list).getByText('thinking: not sent (reasoning from another model)')).toBeTruthy();
     expect((screen.getByLabelText('Send turn 3 (Your new message)') as HTMLInputElement).disabled).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'View request' }));
+    // Issue 14: the expanded sheet's tabs; the one clicked is the one shown.
+    fireEvent.click(screen.getByRole('tab', { name: 'Request' }));
+    expect(screen.getByRole('tab', { name: 'Request' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByRole('list', { name: 'Turns in this send' })).toBeNull();
     expect(screen.getByLabelText('Request body').textContent).toBe(JSON.stringify(BODY, null, 2));
   });
 
@@ -90,7 +93,7 @@ describe('the preview above the composer', () => {
     type('Next');
     fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
     await screen.findByRole('list', { name: 'Turns in this send' });
-    fireEvent.click(screen.getByRole('button', { name: 'Who has seen this?' }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Who has seen this' }));
     const providers = await screen.findByRole('list', { name: 'Providers' });
     expect([...providers.querySelectorAll('li')].map((li) => li.getAttribute('data-seen-provider'))).toEqual(['openai', 'anthropic']);
     const perTurn = screen.getByRole('list', { name: 'Per turn' });
@@ -104,6 +107,7 @@ describe('snapshot or delta toggle', () => {
     const m = await open({ previewSend: answering(), getDisclosurePolicy: () => ({ global: {}, conversation: { maxTurns: 40 } }), setDisclosurePolicy: () => null });
     type('Next');
     fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
+    fireEvent.click(screen.getByRole('tab', { name: 'Policy' }));
     const box = screen.getByLabelText(/Let OpenAI store this conversation and send only new turns/) as HTMLInputElement;
     expect(box.checked).toBe(false);
     const before = m.callsOf('previewSend').length;

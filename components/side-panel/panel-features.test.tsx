@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationMeta, ModelCapabilities } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { conversationAction } from '../testing/open-conversation';
 import { SidePanel } from './side-panel';
 
 const T0 = '2026-01-01T10:00:00.000Z';
@@ -139,7 +140,7 @@ describe('message actions', () => {
     fireEvent.click(within(turnEl('a1')).getByRole('button', { name: 'Copy message' }));
     await within(turnEl('a1')).findByText('Copied');
     expect(clipboard).toEqual(['An **answer** with `code`.']);
-    fireEvent.click(screen.getByRole('button', { name: 'Copy conversation as Markdown' }));
+    fireEvent.click(conversationAction('Copy conversation as Markdown'));
     await waitFor(() => expect(clipboard).toHaveLength(2));
     expect(clipboard[1]).toBe('# Chat c1\n\n## You\n\nQuestion?\n\n## Assistant (OpenAI · gpt-5)\n\nAn **answer** with `code`.\n');
   });
@@ -194,22 +195,22 @@ describe('conversation list', () => {
 
   it('renames and pins the open conversation', async () => {
     const m = await openWith([], { renameConversation: ({ id, title }) => ({ ...list.find((c) => c.id === id)!, title }), pinConversation: ({ id, pinned }) => ({ ...list.find((c) => c.id === id)!, pinned }) }, list);
-    fireEvent.click(screen.getByRole('button', { name: 'Rename conversation' }));
+    fireEvent.click(conversationAction('Rename conversation'));
     const title = screen.getByLabelText('Conversation title') as HTMLInputElement;
     expect(title.value).toBe('Trip to Zürich');
     fireEvent.input(title, { target: { value: '  Zürich   in May ' } });
     fireEvent.keyDown(title, { key: 'Enter' });
     await waitFor(() => expect(m.callsOf('renameConversation')).toEqual([{ id: 'c1', title: 'Zürich in May' }]));
     await waitFor(() => expect(document.querySelector('.chat-title')!.textContent).toBe('Zürich in May'));
-    fireEvent.click(screen.getByRole('button', { name: 'Pin conversation' }));
+    fireEvent.click(conversationAction('Pin conversation'));
     await waitFor(() => expect(order()).toEqual(['c1', 'c3', 'c2']));
     expect(m.callsOf('pinConversation')).toEqual([{ id: 'c1', pinned: true }]);
-    expect(screen.getByRole('button', { name: 'Unpin conversation' })).toBeTruthy();
+    expect(conversationAction('Unpin conversation')).toBeTruthy();
   });
 
   it('deletes with undo: hidden at once, restored by Undo, deleted for real only when the window ends', async () => {
     const m = await openWith([user('u1', 'q')], { deleteConversation: () => null }, list);
-    fireEvent.click(screen.getByRole('button', { name: 'Delete conversation' }));
+    fireEvent.click(conversationAction('Delete conversation'));
     expect(order()).toEqual(['c3', 'c2']);
     expect(turnEl('u1')).toBeNull();
     expect(screen.getByText('Deleted “Trip to Zürich”.').closest('[role="status"]')).not.toBeNull();
@@ -219,7 +220,7 @@ describe('conversation list', () => {
 
     fireEvent.click(within(document.querySelector('[data-conversation-id="c2"]')!).getByRole('button'));
     await waitFor(() => expect(document.querySelector('.chat-title')?.textContent).toBe('Tax questions'));
-    fireEvent.click(screen.getByRole('button', { name: 'Delete conversation' }));
+    fireEvent.click(conversationAction('Delete conversation'));
     act(() => void dispatchEvent(new Event('pagehide')));
     await waitFor(() => expect(m.callsOf('deleteConversation')).toEqual([{ id: 'c2' }]));
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();

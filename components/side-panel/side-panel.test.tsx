@@ -182,12 +182,15 @@ describe('provider and model picker', () => {
     const select = screen.getByLabelText('Provider') as HTMLSelectElement;
     expect([...select.options].map((o) => o.textContent)).toEqual(['OpenAI', 'Anthropic']);
     expect(select.value).toBe('openai');
-    await waitFor(() => expect([...document.querySelectorAll('#baton-model-options option')].map((o) => (o as HTMLOptionElement).value)).toEqual(['gpt-5', 'gpt-5-mini']));
+    // Issue 14: the model is a combobox whose listbox holds the provider's models.
+    const modelIds = () => [...document.querySelectorAll('[role="listbox"] [role="option"]')].map((o) => o.getAttribute('data-model-id'));
+    fireEvent.click(screen.getByRole('combobox', { name: 'Model' }));
+    await waitFor(() => expect(modelIds()).toEqual(['gpt-5', 'gpt-5-mini']));
 
     fireEvent.change(select, { target: { value: 'anthropic' } });
-    const modelInput = screen.getByLabelText('Model') as HTMLInputElement;
-    expect(modelInput.getAttribute('list')).toBe('baton-model-options');
-    await waitFor(() => expect([...document.querySelectorAll('#baton-model-options option')].map((o) => (o as HTMLOptionElement).value)).toEqual(['claude-sonnet-4-5']));
+    const modelInput = screen.getByRole('combobox', { name: 'Model' }) as HTMLInputElement;
+    fireEvent.click(modelInput);
+    await waitFor(() => expect(modelIds()).toEqual(['claude-sonnet-4-5']));
     fireEvent.input(modelInput, { target: { value: 'my-own-model' } }); // free text is allowed
     fireEvent.change(select, { target: { value: 'openai' } });
     fireEvent.change(select, { target: { value: 'anthropic' } });

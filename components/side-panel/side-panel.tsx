@@ -4,6 +4,7 @@ import { copyText } from '../../lib/ui/clipboard';
 import { conversationMarkdown } from '../../lib/ui/export-markdown';
 import { SidePanelModel } from '../../lib/ui/side-panel-model';
 import { useStore } from '../../lib/ui/store';
+import { TransferModel } from '../../lib/ui/transfer';
 import { applyTheme, loadTheme, nextTheme, THEME_LABEL, type ThemeChoice } from '../../lib/ui/theme';
 import { ChatHead } from './chat-head';
 import { ChatView } from './chat-view';
@@ -18,7 +19,9 @@ import { SummaryDialog } from './summary-dialog';
 import { useSummaryDialog, useSummaryText } from './summary-hooks';
 import { SummaryNotice } from './summary-notice';
 import { TargetPicker } from './target-picker';
-import { ExportMenu, ImportEntry } from './transfer-actions';
+import { ImportEntry } from './transfer-actions';
+import { useFollow } from './follow';
+import './side-panel.css';
 
 export interface SidePanelProps {
   connector: Connector;
@@ -33,7 +36,31 @@ function phaseText(phase: string, retryInSec: number | undefined): string {
   return '';
 }
 
-/** The side panel: conversation list, chat, provider/model picker and composer. */
+/** From this panel width (px) the conversation list is docked beside the chat and open by default; narrower, it is a drawer over the chat (issue 14). */
+export const WIDE_PANEL_PX = 600;
+
+function isWide(): boolean {
+  return typeof matchMedia === 'function' ? matchMedia(`(min-width: ${WIDE_PANEL_PX}px)`).matches : false;
+}
+
+/** Whether the panel is wide ({@link WIDE_PANEL_PX}), following changes of its width. */
+function useWide(): boolean {
+  const [wide, setWide] = useState(isWide);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const q = matchMedia(`(min-width: ${WIDE_PANEL_PX}px)`);
+    const on = () => setWide(q.matches);
+    q.addEventListener?.('change', on);
+    return () => q.removeEventListener?.('change', on);
+  }, []);
+  return wide;
+}
+
+/**
+ * The side panel: the conversation list (a drawer toggled by *Conversations*, docked when the
+ * panel is wide), the chat (which follows its end), the provider and model picker, the
+ * disclosure line and the composer.
+ */
 export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const model = useMemo(() => new SidePanelModel(connector), [connector]);
   useEffect(() => model.start(), [model]);
@@ -46,7 +73,16 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const s = useStore(model);
   const x = useStore(model.extras);
   const [theme, setTheme] = useState<ThemeChoice>(() => loadTheme());
-  const [listOpen, setListOpen] = useState(true);
+  const wide = useWide();
+  const [listOpen, setListOpen] = useState(wide);
+  const listWasWide = useRef(wide);
+  useEffect(() => {
+    // Crossing the width threshold resets the list to that width's default.
+    if (listWasWide.current !== wide) setListOpen(wide);
+    listWasWide.current = wide;
+  }, [wide]);
+  const exporter = useMemo(() => new TransferModel(connector), [connector]);
+  const ex = useStore(exporter);
   const messageBox = useRef<HTMLTextAreaElement>(null);
   const ready = model.sendTarget() !== undefined;
   const onDevice = model.onDeviceTarget();
@@ -72,15 +108,32 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const [summaryOpen, setSummaryOpen] = useState(false);
   const summaryText = useSummaryText(connector, s.currentId, summaryOpen, turnsKey);
   const activeSummary = disclosure.preview?.summary;
+  const lastTurn = s.turns[s.turns.length - 1];
+  const follow = useFollow(s.loading ? undefined : (s.currentId ?? ''), `${s.turns.length}|${lastTurn?.id ?? ''}|${lastTurn?.status ?? ''}|${lastTurn ? JSON.stringify(lastTurn.blocks).length : 0}|${s.answerError ? 1 : 0}`);
+  const closeDrawer = () => {
+    if (!wide) setListOpen(false);
+  };
 
   return (
     <div class="side-panel">
       <header class="panel-bar">
+        <button
+          type="button"
+          class="icon-button conversations-toggle"
+          aria-label="Conversations"
+          title={listOpen ? 'Hide the conversations' : 'Show the conversations'}
+          aria-expanded={listOpen ? 'true' : 'false'}
+          aria-controls="baton-conversations"
+          onClick={() => {
+            setListOpen(!listOpen);
+            // A drawer over the chat takes the focus (its search box), as a dialog would.
+            if (!listOpen && !wide) setTimeout(() => (document.querySelector<HTMLElement>('#baton-conversations input[type="search"]') ?? document.querySelector<HTMLElement>('#baton-conversations button'))?.focus(), 0);
+          }}
+        >
+          <span aria-hidden="true">☰</span>
+        </button>
         <strong class="brand">Baton</strong>
         <span class="bar-actions">
-          <button type="button" class="mini" aria-expanded={listOpen ? 'true' : 'false'} aria-controls="baton-conversations" onClick={() => setListOpen(!listOpen)}>
-            {listOpen ? 'Hide list' : 'Show list'}
-          </button>
           <button
             type="button"
             class="mini"
@@ -100,6 +153,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             type="button"
             onClick={() => {
               model.newChat();
+              closeDrawer();
               messageBox.current?.focus();
             }}
           >
@@ -107,9 +161,37 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           </button>
         </span>
       </header>
-      <div id="baton-conversations" hidden={!listOpen}>
-        <ConversationList conversations={s.conversations} currentId={s.currentId} onOpen={(id) => void model.open(id)} />
-      </div>
+      <div class={`panel-body${wide ? ' wide' : ' narrow'}${listOpen ? ' list-open' : ''}`}>
+        <aside
+          id="baton-conversations"
+          class="drawer"
+          hidden={!listOpen}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && !wide) {
+              setListOpen(false);
+              document.querySelector<HTMLElement>('.conversations-toggle')?.focus();
+            }
+          }}
+        >
+          <div class="drawer-head">
+            <h2>Conversations</h2>
+            {!wide ? (
+              <button type="button" class="icon-button" aria-label="Close the conversations" onClick={() => setListOpen(false)}>
+                <span aria-hidden="true">×</span>
+              </button>
+            ) : null}
+          </div>
+          <ConversationList
+            conversations={s.conversations}
+            currentId={s.currentId}
+            onOpen={(id) => {
+              closeDrawer();
+              void model.open(id);
+            }}
+          />
+        </aside>
+        {listOpen && !wide ? <div class="drawer-scrim" aria-hidden="true" onClick={() => setListOpen(false)} /> : null}
+        <div class="panel-main">
       {meta ? (
         <ChatHead
           meta={meta}
@@ -118,10 +200,13 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onPin={(pinned) => void model.pin(meta.id, pinned)}
           onDelete={() => model.remove(meta.id)}
           onCopyAll={() => model.allTurns().then((turns) => copyText(conversationMarkdown(meta.title, turns, providers)), () => false)}
-          extra={<ExportMenu connector={connector} conversationId={meta.id} />}
+          onExport={(format) => void exporter.exportOne(meta.id, format)}
+          exporting={ex.busy}
+          exportError={ex.error}
         />
       ) : null}
-      <main class="chat">
+      <div class="chat-wrap">
+      <main class="chat" ref={(el) => void (follow.scroller.current = el)}>
         <CaptureNotice turns={s.hasEarlier && s.firstTurn ? [s.firstTurn, ...s.turns] : s.turns} />
         {activeSummary && s.currentId ? (
           <SummaryNotice
@@ -148,10 +233,19 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             openOptions={openOptions}
             hasEarlier={s.hasEarlier}
             loadingEarlier={s.loadingEarlier}
-            onShowEarlier={() => void model.showEarlier()}
+            onShowEarlier={() => {
+              follow.release();
+              void model.showEarlier();
+            }}
           />
         )}
       </main>
+      {follow.away ? (
+        <button type="button" class="jump-latest" onClick={follow.jump}>
+          <span aria-hidden="true">↓ </span>Jump to latest
+        </button>
+      ) : null}
+      </div>
       <footer class="panel-foot">
         <p class="phase" role="status">
           {status}
@@ -169,9 +263,11 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           providers={s.providers}
           target={s.target}
           models={s.models[s.target.providerId] ?? []}
+          modelsAt={s.modelsAt[s.target.providerId]}
+          modelsError={s.modelsError[s.target.providerId]}
           onProvider={(id) => model.setProvider(id)}
-          onModel={(m) => model.setModel(m)}
-          onWantModels={() => void model.loadModels(s.target.providerId)}
+          onModel={(m, chosen) => model.setModel(m, chosen)}
+          onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
           openOptions={openOptions}
         />
         {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
@@ -201,7 +297,11 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           busy={s.busy}
           ready={ready}
           onDraft={(t) => model.setDraft(t)}
-          onSend={() => void disclosure.send()}
+          onSend={() => {
+            // Sending follows the new message and its answer again (issue 14).
+            follow.jump();
+            void disclosure.send();
+          }}
           onStop={() => void model.stop()}
           attachments={s.attachments}
           onFiles={(files) => void model.addFiles(files)}
@@ -212,6 +312,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           inputRef={messageBox}
         />
       </footer>
+        </div>
+      </div>
       {summaryDialog.open ? (
         <SummaryDialog dialog={summaryDialog} providers={providers} models={s.models} onWantModels={(id) => void model.loadModels(id)} />
       ) : disclosure.confirming ? (

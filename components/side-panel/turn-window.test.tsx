@@ -6,6 +6,7 @@ import type { ConversationMeta, RequestInput } from '../../lib/messaging/protoco
 import type { Turn } from '../../lib/transcript/schema';
 import { joinTurns, TURN_WINDOW, windowLimit } from '../../lib/ui/turn-window';
 import { mockConnector, sampleSettings, type MockConnector } from '../testing/mock-connector';
+import { conversationAction } from '../testing/open-conversation';
 import { SidePanel } from './side-panel';
 
 const T0 = '2026-01-01T10:00:00.000Z';
@@ -74,7 +75,7 @@ describe('a long conversation in the side panel (issue 9)', () => {
 
   it('copy as Markdown copies the whole conversation, not the window', async () => {
     const m = await openLong();
-    fireEvent.click(screen.getByRole('button', { name: 'Copy conversation as Markdown' }));
+    fireEvent.click(conversationAction('Copy conversation as Markdown'));
     await waitFor(() => expect(clipboard).toHaveLength(1));
     const sections = clipboard[0]!.split('\n## ').slice(1);
     expect(sections.map((s) => s.split('\n\n')[1]!.trim())).toEqual(ALL.map((_, i) => `text ${i}`));

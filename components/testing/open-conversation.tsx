@@ -27,3 +27,13 @@ export async function openConversation(meta: ConversationMeta, turns: Turn[], ha
   await screen.findAllByRole('article');
   return m;
 }
+
+/**
+ * Opens the chat head's "Conversation actions" menu (issue 14) and returns its item named `name`
+ * (e.g. "Rename conversation", "Delete conversation", "Export as Markdown"); click it to run it.
+ */
+export function conversationAction(name: string): HTMLElement {
+  const button = screen.getByRole('button', { name: 'Conversation actions' });
+  if (button.getAttribute('aria-expanded') !== 'true') fireEvent.click(button);
+  return within(screen.getByRole('menu', { name: 'Conversation actions' })).getByRole('menuitem', { name });
+}

@@ -289,10 +289,25 @@ export interface Settings {
   defaultTarget?: SendTarget;
 }
 
+/**
+ * One model of a provider, for the model picker (issue 14): from the provider's own list,
+ * with what the model registry knows of it (lib/models/picker.ts).
+ */
 export interface ModelOption {
   id: string;
+  /** Display name from the registry ("Claude Sonnet 4.6"). */
+  name?: string;
+  /** Context window in tokens. */
   contextWindow?: number;
   vision?: boolean;
+  /** Can reason before answering. */
+  thinking?: boolean;
+  /** List price in USD per 1M tokens. */
+  price?: { input: number; output: number };
+  /** The provider has announced its end. */
+  deprecated?: boolean;
+  /** false: known to the registry but not in the provider's own list; absent: listed. */
+  listed?: boolean;
 }
 
 /** The result type of each request. */

@@ -4,7 +4,7 @@
  * follow" 4) and reloads everything after the events port reconnects (L2).
  */
 import type { Connector } from '../messaging/client';
-import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
+import type { BackgroundEvent, ModelOption, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { reduceEvent } from './chat-events';
 import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type RefusedSend, type ResendExtras, type SendExtras } from './chat-state';
@@ -13,13 +13,14 @@ import { sortNewestFirst, upsertMeta } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
 import { joinTurns, TURN_WINDOW, windowLimit } from './turn-window';
 import { isConfirmationRequired, previewResend, type ResendAction } from './resend-confirm';
+import { loadLastModels, loadModelList, MODEL_LIST_TTL_MS, saveLastModel, saveModelList } from './model-memory';
 
 export type { ChatState, RefusedSend, ResendExtras, SendExtras } from './chat-state';
 
 export class ChatModel extends Store<ChatState> {
   private unsubscribe: (() => void) | undefined;
-  /** The model last chosen per provider in this page, so switching back restores it. */
-  private readonly lastModel = new Map<string, string>();
+  /** The model last chosen per provider, so switching back restores it (kept across openings, issue 14). */
+  private readonly lastModel = new Map<string, string>(Object.entries(loadLastModels()));
   private readonly modelRequests = new Map<string, Promise<void>>();
 
   private watchdog: ReturnType<typeof setTimeout> | undefined;
@@ -158,32 +159,71 @@ export class ChatModel extends Store<ChatState> {
     this.set({ draft });
   }
 
-  /** Chooses the provider; the model becomes the one last used with it, or its default. */
+  /**
+   * Chooses the provider; the model becomes the one last used with it, else the default target's
+   * when it is this provider, else the provider's default (for built-in providers the registry's
+   * recommended model), else the first of its model list: never an empty field when any is known (issue 14).
+   */
   setProvider(providerId: string): void {
     this.set((s) => {
       const p = s.providers.find((x) => x.id === providerId);
       const fromDefault = s.settings?.defaultTarget?.providerId === providerId ? s.settings.defaultTarget.model : undefined;
-      return { target: { providerId, model: this.lastModel.get(providerId) ?? fromDefault ?? p?.defaultModel ?? '' } };
+      const listed = s.models[providerId]?.find((m) => m.listed !== false)?.id;
+      return { target: { providerId, model: this.lastModel.get(providerId) ?? fromDefault ?? p?.defaultModel ?? listed ?? '' } };
     });
     void this.loadModels(providerId);
   }
 
-  setModel(model: string): void {
-    this.lastModel.set(this.state.target.providerId, model);
+  /**
+   * Sets the model id (typed or chosen). `remember`: keep it as the provider's last model across
+   * openings now (a choice from the list); a typed id is kept when it is sent.
+   */
+  setModel(model: string, remember = false): void {
+    const providerId = this.state.target.providerId;
+    this.lastModel.set(providerId, model);
+    if (remember) saveLastModel(providerId, model);
     this.set((s) => ({ target: { ...s.target, model } }));
   }
 
-  /** Loads a provider's model list once (cached in memory); failures leave free text only. */
+  /**
+   * Loads a provider's model list: from the cache when it is younger than a day (and not
+   * `refresh`), else from the background (`listModels`: the provider's own list merged with the
+   * registry), then caches it with the time it was fetched. A failure is kept in `modelsError`
+   * (the picker still takes any id). Should the target have no model yet, the list's first becomes it.
+   */
   loadModels(providerId: string, refresh = false): Promise<void> {
     if (!providerId) return Promise.resolve();
-    if (!refresh && (this.state.models[providerId] || this.modelRequests.has(providerId))) return this.modelRequests.get(providerId) ?? Promise.resolve();
+    const pending = this.modelRequests.get(providerId);
+    if (pending) return pending;
+    if (!refresh && this.state.models[providerId]) return Promise.resolve();
+    const cached = refresh ? undefined : loadModelList(providerId);
+    if (cached && Date.now() - cached.at < MODEL_LIST_TTL_MS) {
+      this.gotModels(providerId, cached.models, cached.at);
+      return Promise.resolve();
+    }
     const req = this.connector
       .request('listModels', { providerId, ...(refresh ? { refresh } : {}) })
-      .then((list) => this.set((s) => ({ models: { ...s.models, [providerId]: list } })))
-      .catch(() => undefined)
+      .then((list) => {
+        const at = Date.now();
+        saveModelList(providerId, at, list);
+        this.gotModels(providerId, list, at);
+      })
+      .catch((e: unknown) => {
+        const { [providerId]: _old, ...rest } = this.state.modelsError;
+        this.set({ modelsError: { ...rest, [providerId]: toProtocolError(e).message || 'The provider did not list its models.' } });
+      })
       .finally(() => this.modelRequests.delete(providerId));
     this.modelRequests.set(providerId, req);
     return req;
+  }
+
+  private gotModels(providerId: string, list: ModelOption[], at: number): void {
+    this.set((s) => {
+      const { [providerId]: _err, ...modelsError } = s.modelsError;
+      const first = list.find((m) => m.listed !== false)?.id ?? list[0]?.id;
+      const fill = s.target.providerId === providerId && !s.target.model.trim() && first !== undefined;
+      return { models: { ...s.models, [providerId]: list }, modelsAt: { ...s.modelsAt, [providerId]: at }, modelsError, ...(fill ? { target: { ...s.target, model: first } } : {}) };
+    });
   }
 
   /** The target to send to, or undefined when no provider or model is chosen. */
@@ -215,6 +255,7 @@ export class ChatModel extends Store<ChatState> {
         id = meta.id;
         this.set((s) => ({ currentId: meta.id, turns: [], conversations: upsertMeta(s.conversations, meta) }));
       }
+      saveLastModel(target.providerId, target.model);
       const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target, ...(attachments.length ? { attachments } : {}), ...extrasOf(extra) });
       this.set((s) => ({ draft: s.draft === text ? '' : s.draft, attachments: s.attachments === pending ? [] : s.attachments }));
       // The user turn normally arrives as an event first; if it was missed, load it.

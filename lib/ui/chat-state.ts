@@ -35,8 +35,12 @@ export interface ChatState {
   providers: ProviderStatus[];
   /** Where the next send goes; `providerId` is '' when no provider is configured. */
   target: { providerId: string; model: string; thinking?: boolean };
-  /** Model lists per provider, cached in memory for the page's life. */
+  /** Model lists per provider (the provider's list merged with the registry), cached (lib/ui/model-memory.ts). */
   models: Record<string, ModelOption[]>;
+  /** When each provider's list in `models` was fetched, in ms since the epoch (issue 14: the picker shows its age). */
+  modelsAt: Record<string, number>;
+  /** Why a provider's list could not be fetched (the picker still takes any model id). */
+  modelsError: Record<string, string>;
   draft: string;
   /** Files attached to the draft (sent with it). */
   attachments: PendingAttachment[];
@@ -60,6 +64,8 @@ export const INITIAL_CHAT_STATE: ChatState = {
   providers: [],
   target: { providerId: '', model: '' },
   models: {},
+  modelsAt: {},
+  modelsError: {},
   draft: '',
   attachments: [],
   loading: true,

@@ -99,8 +99,8 @@ export class PanelModel extends ChatModel {
     this.askCaps(0);
   }
 
-  override setModel(model: string): void {
-    super.setModel(model);
+  override setModel(model: string, remember = false): void {
+    super.setModel(model, remember);
     this.askCaps(this.capsDelayMs);
   }
 

@@ -60,7 +60,7 @@ describe.skipIf(!HAS_CHROMIUM)('a browser restart with the same profile', () => 
     const listed = await s.page.locator('li[data-conversation-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-conversation-id')));
     expect(listed.sort()).toEqual([firstId, secondId].sort());
 
-    await s.page.locator(`li[data-conversation-id="${firstId}"] button`).click();
+    await s.panel.openConversation(firstId);
     await waitFor('the first conversation shown', async () => (await s.panel.turns().count()) === 4);
     const shownIds = await s.panel.turns().evaluateAll((els) => els.map((e) => e.getAttribute('data-turn-id')));
     const storedIds = before.turns.filter((t) => t.conversationId === firstId).sort((a, b) => a.seq - b.seq).map((t) => t.turn.id);

@@ -48,7 +48,7 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (iss
 
     // Expand it and view the request.
     await summary().click();
-    await s.page.getByRole('button', { name: 'View request', exact: true }).click();
+    await s.page.getByRole('tab', { name: 'Request', exact: true }).click();
     const shown = JSON.parse((await s.page.getByLabel('Request body').textContent()) ?? '') as { messages: unknown[] };
     expect(shown.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Hi, please remember the number 42.' }] },
@@ -56,6 +56,8 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (iss
       { role: 'user', content: [{ type: 'text', text: draft }] },
     ]);
     expect(findKeyMaterial(JSON.stringify(shown))).toEqual([]);
+    // The turns are the sheet's other tab (issue 14).
+    await s.page.getByRole('tab', { name: 'Turns', exact: true }).click();
     expect(await s.page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-included')))).toEqual(['true', 'true', 'true']);
     fs.mkdirSync(SHOTS, { recursive: true });
     await s.page.screenshot({ path: path.join(SHOTS, 'disclosure-preview.png'), fullPage: true });
@@ -89,11 +91,11 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (iss
       ['anthropic', new URL(s.fakes.baseUrls.anthropic).origin, 1],
     ]);
     expect(ledger.entries.map((e) => [e.providerId, e.status, e.turns.length])).toEqual([['openai', 'completed', 1], ['anthropic', 'completed', 3]]);
-    // And in the panel: "Who has seen this?".
+    // And in the panel: the sheet's "Who has seen this" tab.
     await s.page.getByLabel('Message', { exact: true }).fill('One more');
     await waitFor('a fresh preview', async () => ((await summary().textContent()) ?? '').startsWith('5 of 5 turns') || undefined);
-    if ((await s.page.getByRole('button', { name: 'Who has seen this?' }).count()) === 0) await summary().click();
-    await s.page.getByRole('button', { name: 'Who has seen this?' }).click();
+    if ((await s.page.getByRole('tab', { name: 'Who has seen this' }).count()) === 0) await summary().click();
+    await s.page.getByRole('tab', { name: 'Who has seen this' }).click();
     const providers = s.page.getByRole('list', { name: 'Providers' });
     await providers.waitFor();
     expect(await providers.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-seen-provider')))).toEqual(['openai', 'anthropic']);

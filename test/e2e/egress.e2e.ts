@@ -85,7 +85,7 @@ describe.skipIf(!HAS_CHROMIUM)('egress: only the provider in use', () => {
     await request(page, 'exportConversation', { id, format: 'markdown' }).catch(() => undefined);
     await page.reload();
     await panel.ready();
-    await page.locator(`li[data-conversation-id="${id}"] button`).first().click();
+    await panel.openConversation(id);
     await page.locator('[data-turn-id]').nth(5).waitFor();
     await page.waitForTimeout(300);
     const providers = (['openai', 'anthropic', 'google'] as const).map(originOf);

@@ -105,7 +105,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
     const page = await browser.openPage('sidepanel.html');
     const panel = new SidePanel(page);
     await panel.ready();
-    await page.locator(`li[data-conversation-id="${session.id}"] button`).first().click();
+    await panel.openConversation(session.id);
     await waitFor('the imported turns', async () => (await panel.turns().count()) === session.turns.length);
     const before = posts(fakes.anthropic).length;
     await panel.choose('anthropic', 'claude-sonnet-4-5');
@@ -129,8 +129,7 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
 
     // S5: the conversation exported from the side panel menu decodes and holds no key material.
     const one = await downloadOf(page, async () => {
-      await page.getByLabel('Export conversation').click();
-      await page.getByRole('button', { name: 'Baton JSON', exact: true }).click();
+      await panel.conversationAction('Export as Baton JSON');
     });
     expect(one.name).toMatch(/\.baton\.json$/);
     expect(findKeyMaterial(one.text)).toEqual([]);

@@ -153,6 +153,22 @@ export class SidePanel {
     return status;
   }
 
+  /**
+   * Opens conversation `id` from the list, as a person would: in a narrow panel the list is a
+   * drawer (issue 14), opened with *Conversations* first when it is closed.
+   */
+  async openConversation(id: string): Promise<void> {
+    const row = this.page.locator(`li[data-conversation-id="${id}"] button`).first();
+    if (!(await row.isVisible())) await this.page.getByRole('button', { name: 'Conversations', exact: true }).click();
+    await row.click();
+  }
+
+  /** Opens the chat head's "Conversation actions" menu and clicks its item `name` (issue 14). */
+  async conversationAction(name: string): Promise<void> {
+    await this.page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
+    await this.page.getByRole('menu', { name: 'Conversation actions' }).getByRole('menuitem', { name, exact: true }).click();
+  }
+
   /** The open conversation's id (the list item marked current). */
   async currentConversationId(): Promise<string> {
     return waitFor('a current conversation', () =>

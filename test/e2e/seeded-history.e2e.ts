@@ -59,7 +59,7 @@ describe.skipIf(!HAS_CHROMIUM)('seeded conversations with tools, thinking and me
   /** Opens the seeded conversation and continues it on each provider in turn; returns each step's request body as JSON. */
   async function continueOnEachProvider(name: string): Promise<Record<string, string>> {
     const t = seedOf(name);
-    await s.page.locator(`li[data-conversation-id="${t.id}"] button`).click();
+    await s.panel.openConversation(t.id);
     await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === t.turns.length);
     const seededAnswers = t.turns.filter((x) => x.role === 'assistant').length;
     const bodies: Record<string, string> = {};

@@ -58,7 +58,7 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
     }, seed);
     await s.page.reload();
     await s.panel.ready();
-    await s.page.locator('li[data-conversation-id="seed-screenshots"] button').click();
+    await s.panel.openConversation('seed-screenshots');
     await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === seed.turns.length);
     s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'thinking', thinking: 'Compare the two flights on time and price, then suggest one.', signature: 'sig-shot', text: ANSWER });
     await s.panel.choose('anthropic', 'claude-sonnet-4-6');

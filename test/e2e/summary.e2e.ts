@@ -54,7 +54,7 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
 
   it('Cancel sends nothing; Summarise sends the dropped turns to the summariser; the next send carries the summary turn as previewed; Stop using it', async () => {
     const { page, panel, fakes } = s;
-    await page.locator(`li[data-conversation-id="${ID}"] button`).click();
+    await panel.openConversation(ID);
     await waitFor('the seeded turns', async () => (await panel.turns().count()) === TURNS.length);
     await panel.choose('openai', 'gpt-5.5');
     await page.getByLabel('Message', { exact: true }).fill(DRAFT);
@@ -95,7 +95,7 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     await otherPage.goto(`chrome-extension://${s.browser.extensionId}/sidepanel.html`);
     const other = new SidePanel(otherPage);
     await other.ready();
-    await otherPage.locator(`li[data-conversation-id="${ID}"] button`).click();
+    await other.openConversation(ID);
     await waitFor('the seeded turns in the second panel', async () => (await other.turns().count()) === TURNS.length);
     await other.choose('openai', 'gpt-5.5');
     await otherPage.getByRole('button', { name: 'Summarise them instead…' }).waitFor();
@@ -127,8 +127,10 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     const line = page.locator('[data-disclosure-summary]');
     await waitFor('the preview with the summary', async () => ((await line.textContent()) ?? '').startsWith('4 of 10 turns') || undefined);
     await line.click();
-    await page.getByRole('button', { name: 'View request', exact: true }).click();
+    await page.getByRole('tab', { name: 'Request', exact: true }).click();
     const shown = JSON.parse((await page.getByLabel('Request body').textContent()) ?? '') as { input: { role: string }[] };
+    // The turns are the sheet's other tab (issue 14).
+    await page.getByRole('tab', { name: 'Turns', exact: true }).click();
     expect(await page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-disclosure-turn')}:${e.getAttribute('data-included')}`))).toEqual([
       'summary-u1:true', 'u1:false', 'a1:false', 'u2:false', 'a2:false', 'u3:false', 'a3:false', 'u4:true', 'a4:true', 'draft:true',
     ]);

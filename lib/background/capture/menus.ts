@@ -5,12 +5,10 @@
  * Item ids carry the target, so a click needs no state (the worker may have restarted, L1).
  */
 import type { SendTarget, Settings } from '../../messaging/protocol';
+import { recommendedModel } from '../../models/picker';
 
 /** `documentUrlPatterns` of the chat menu: exactly the three sites (N1, as the content script). */
 export const CHAT_PAGE_PATTERNS = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'] as const;
-
-/** A model to offer for a provider with no default of its own (ids of lib/models/data). */
-const FALLBACK_MODEL: Readonly<Record<string, string>> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5', google: 'gemini-2.5-flash' };
 
 /** One `contextMenus.create` call. */
 export interface MenuItem {
@@ -30,7 +28,8 @@ const SEP = '|';
 
 /**
  * The targets to offer, default target first: each provider with a usable key once, with the
- * default target's model for its provider, else the endpoint's default model, else a known model.
+ * default target's model for its provider, else the provider's default model, else the registry's
+ * current recommended model (issue 14: never one past its end of life).
  */
 export function menuTargets(settings: Settings): { target: SendTarget; title: string }[] {
   const out: { target: SendTarget; title: string }[] = [];
@@ -38,7 +37,7 @@ export function menuTargets(settings: Settings): { target: SendTarget; title: st
   const d = settings.defaultTarget;
   const ordered = [...usable.filter((p) => p.id === d?.providerId), ...usable.filter((p) => p.id !== d?.providerId)];
   for (const p of ordered) {
-    const model = (d?.providerId === p.id ? d.model : undefined) ?? p.defaultModel ?? FALLBACK_MODEL[p.id];
+    const model = (d?.providerId === p.id ? d.model : undefined) ?? p.defaultModel ?? recommendedModel(p.id);
     if (!model) continue;
     out.push({ target: { providerId: p.id, model }, title: `${model} (${p.name})` });
   }

@@ -8,6 +8,7 @@ import { ConversationStore } from '../../store/conversations';
 import { openBatonDb, type BatonDb } from '../../store/db';
 import { WIRE_APIS } from '../../transcript/schema';
 import { PAGE_IMAGE_TEXT } from '../../capture/to-turns';
+import { recommendedModel } from '../../models/picker';
 import { buildMenus, menuId, parseMenuId } from './menus';
 import { CaptureService, type CaptureBrowser } from './service';
 import { route, type Handlers, type Sender } from '../core/router';
@@ -243,13 +244,16 @@ describe('CaptureService', () => {
     await r.service.rebuildMenus();
     const chat = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'];
     expect(r.menus).toEqual(buildMenus(SETTINGS));
+    // Anthropic has no default of its own: the registry's current recommended model (issue 14).
+    const claude = recommendedModel('anthropic')!;
+    expect(claude).toMatch(/^claude-/);
     expect(buildMenus(SETTINGS)).toEqual([
       { id: 'baton-continue-chat', title: 'Continue this chat in…', contexts: ['page'], documentUrlPatterns: chat },
       { id: 'baton-continue-selection', title: 'Continue selection in…', contexts: ['selection'] },
       { id: 'baton-chat|custom-ollama|qwen3:4b', parentId: 'baton-continue-chat', title: 'qwen3:4b (Ollama)', contexts: ['page'] },
-      { id: 'baton-chat|anthropic|claude-sonnet-4-5', parentId: 'baton-continue-chat', title: 'claude-sonnet-4-5 (Anthropic)', contexts: ['page'] },
+      { id: `baton-chat|anthropic|${claude}`, parentId: 'baton-continue-chat', title: `${claude} (Anthropic)`, contexts: ['page'] },
       { id: 'baton-selection|custom-ollama|qwen3:4b', parentId: 'baton-continue-selection', title: 'qwen3:4b (Ollama)', contexts: ['selection'] },
-      { id: 'baton-selection|anthropic|claude-sonnet-4-5', parentId: 'baton-continue-selection', title: 'claude-sonnet-4-5 (Anthropic)', contexts: ['selection'] },
+      { id: `baton-selection|anthropic|${claude}`, parentId: 'baton-continue-selection', title: `${claude} (Anthropic)`, contexts: ['selection'] },
     ]);
     expect(buildMenus({ providers: [] }).filter((m) => m.id.startsWith('baton-setup'))).toHaveLength(2);
     expect(parseMenuId('baton-chat|custom-ollama|qwen3:4b')).toEqual({ kind: 'chat', target: { providerId: 'custom-ollama', model: 'qwen3:4b' } });

@@ -6,6 +6,7 @@
 import type { ProviderStatus } from '../../messaging/protocol';
 import { checkEndpointUrl } from '../../messaging/endpoint-url';
 import { BatonError } from '../../messaging/errors';
+import { pickerModels, recommendedModel } from '../../models/picker';
 import { lookupModel } from '../../models/registry';
 import type { ProviderSettings } from '../../store/settings';
 import type { Vault } from '../../vault/vault';
@@ -54,7 +55,11 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
   const providerStatuses = async (): Promise<ProviderStatus[]> => {
     const s = await d.settings.get();
     const out: ProviderStatus[] = [];
-    for (const id of Object.keys(BUILTIN) as (keyof typeof BUILTIN)[]) out.push(await statusOf(resolveProvider(id, s), BUILTIN[id].name, s, d.vault));
+    for (const id of Object.keys(BUILTIN) as (keyof typeof BUILTIN)[]) {
+      // A built-in provider's default is the registry's current recommended model, so a picker never starts empty.
+      const recommended = recommendedModel(id);
+      out.push(await statusOf(resolveProvider(id, s), BUILTIN[id].name, s, d.vault, recommended ? { defaultModel: recommended } : {}));
+    }
     for (const ep of s.endpoints)
       out.push(await statusOf(resolveProvider(ep.id, s), ep.name, s, d.vault, { flavor: ep.flavor, ...(ep.defaultModel ? { defaultModel: ep.defaultModel } : {}) }));
     return out;
@@ -140,10 +145,9 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
       const k = await d.vault.getKey(providerId);
       if (!k || k.boundOrigin !== p.origin) throw new BatonError('no_key', 'Add a key for this provider first.');
       const models = await d.transport.listModels({ providerId, api: p.api, apiKey: k.secret, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
-      return models.map((m) => {
-        const info = lookupModel(m.id, p.originProvider);
-        return { id: m.id, ...(info.known ? { contextWindow: info.contextWindow, vision: info.vision } : {}) };
-      });
+      // The provider's list with the registry's names, windows, prices and badges, then the
+      // registry's current models it did not list (built-in providers only).
+      return pickerModels(models.map((m) => m.id), p.originProvider, isBuiltin(providerId));
     },
     deleteAllData: async () => {
       await d.wipe();

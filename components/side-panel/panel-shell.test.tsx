@@ -1,0 +1,352 @@
+// @vitest-environment happy-dom
+/**
+ * The side panel's shell (issue 14): the chat follows its end (and stops when the person scrolls
+ * up while an answer streams, offering "Jump to latest"); the conversation list is a drawer
+ * toggled by *Conversations*; the conversation's actions are one menu; the disclosure line
+ * expands into a tabbed sheet; the model is a searchable combobox that remembers per provider.
+ */
+import '../testing/happy-dom-compat';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConversationMeta, ModelOption, ProviderStatus, Settings } from '../../lib/messaging/protocol';
+import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
+import type { Turn } from '../../lib/transcript/schema';
+import { LAST_MODEL_KEY, MODEL_LIST_KEY } from '../../lib/ui/model-memory';
+import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { conversationAction } from '../testing/open-conversation';
+import { samplePreview } from '../testing/preview-fixture';
+import { SidePanel } from './side-panel';
+
+const T0 = '2026-01-01T10:00:00.000Z';
+const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({ id, title: `Chat ${id}`, createdAt: T0, updatedAt: T0, turnCount: 0, preview: '', ...over });
+const user = (id: string, text: string): Turn => ({ id, role: 'user', createdAt: T0, blocks: [{ type: 'text', text }] });
+const answer = (id: string, text: string, status: Turn['status'] = 'complete'): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status, blocks: text ? [{ type: 'text', text }] : [] });
+
+/** A panel `width` px wide, as `matchMedia` reports it. */
+function panelWidth(width: number): void {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (q: string) => {
+      const min = Number(/min-width:\s*(\d+)px/.exec(q)?.[1] ?? 0);
+      return { matches: width >= min, media: q, addEventListener: () => undefined, removeEventListener: () => undefined };
+    },
+  });
+}
+
+beforeEach(() => panelWidth(1024));
+afterEach(cleanup);
+
+const GPT: ModelOption[] = [
+  { id: 'gpt-5.5', name: 'GPT-5.5', contextWindow: 1_050_000, vision: true, thinking: true, price: { input: 5, output: 30 }, listed: true },
+  { id: 'gpt-4.1-mini', name: 'GPT-4.1 mini', contextWindow: 1_047_576, vision: true, price: { input: 0.4, output: 1.6 }, deprecated: true, listed: true },
+  { id: 'ft:my-tune', listed: true },
+  { id: 'gpt-6.2-sol', name: 'GPT-6.2 Sol', contextWindow: 1_050_000, thinking: true, listed: false },
+];
+const CLAUDE: ModelOption[] = [
+  { id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6', contextWindow: 1_000_000, vision: true, thinking: true, listed: true },
+  { id: 'claude-haiku-4-5', name: 'Claude Haiku 4.5', contextWindow: 200_000, vision: true, listed: true },
+];
+
+function settings(): Settings {
+  const s = sampleSettings();
+  // Built-in providers carry the registry's recommended model as their default (issue 14).
+  return { ...s, providers: s.providers.map((p): ProviderStatus => (p.id === 'anthropic' ? { ...p, defaultModel: 'claude-sonnet-4-6' } : p)) };
+}
+
+function setup(extra: MockHandlers = {}, convs: ConversationMeta[] = []): MockConnector {
+  return mockConnector({
+    getSettings: () => settings(),
+    listConversations: () => convs,
+    listModels: ({ providerId }) => (providerId === 'openai' ? GPT : CLAUDE),
+    ...extra,
+  });
+}
+
+async function renderPanel(m: MockConnector): Promise<void> {
+  render(<SidePanel connector={m.connector} />);
+  await screen.findByLabelText('Provider');
+}
+
+const modelBox = () => screen.getByRole('combobox', { name: 'Model' }) as HTMLInputElement;
+const providerBox = () => screen.getByRole('combobox', { name: 'Provider' }) as HTMLSelectElement;
+const optionIds = () => within(screen.getByRole('listbox')).queryAllByRole('option').map((o) => o.getAttribute('data-model-id'));
+
+describe('the chat follows the person', () => {
+  /** Gives main.chat a 300 px box whose content is 120 px per turn plus 1 px per character of the last one. */
+  function layout(): HTMLElement {
+    const chat = document.querySelector('main.chat') as HTMLElement;
+    let top = 0;
+    const height = () => {
+      const turns = [...document.querySelectorAll('[data-turn-id]')];
+      return turns.length * 120 + (turns.at(-1)?.textContent?.length ?? 0);
+    };
+    Object.defineProperty(chat, 'clientHeight', { configurable: true, get: () => 300 });
+    Object.defineProperty(chat, 'scrollHeight', { configurable: true, get: height });
+    Object.defineProperty(chat, 'scrollTop', { configurable: true, get: () => top, set: (v: number) => void (top = Math.max(0, Math.min(v, height() - 300))) });
+    return chat;
+  }
+  const atEnd = (chat: HTMLElement) => chat.scrollTop === chat.scrollHeight - chat.clientHeight;
+  const scrollTo = (chat: HTMLElement, top: number) => {
+    chat.scrollTop = top;
+    fireEvent.scroll(chat);
+  };
+  const jump = () => screen.queryByRole('button', { name: /Jump to latest/ });
+
+  it('opens a conversation at its newest turn, follows a send and its streaming answer; scrolling up stops the follow and offers Jump to latest', async () => {
+    const turns = Array.from({ length: 20 }, (_, i) => (i % 2 ? answer(`t${i}`, `answer ${i}`) : user(`t${i}`, `question ${i}`)));
+    const c1 = meta('c1', { turnCount: 20 });
+    const m: MockConnector = setup(
+      {
+        getConversation: () => ({ meta: c1, turns, busy: false }),
+        sendMessage: ({ text }) => {
+          m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: user('u-new', text) });
+          return { userTurnId: 'u-new' };
+        },
+      },
+      [c1],
+    );
+    await renderPanel(m);
+    const chat = layout();
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
+    await waitFor(() => expect(document.querySelectorAll('[data-turn-id]')).toHaveLength(20));
+    expect(chat.scrollTop).toBeGreaterThan(0);
+    expect(atEnd(chat)).toBe(true);
+    expect(jump()).toBeNull();
+
+    // Send: the new message comes into view, then the answer as it streams.
+    fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'One more question' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(document.querySelector('[data-turn-id="u-new"]')).not.toBeNull());
+    expect(atEnd(chat)).toBe(true);
+    let text = 'Streaming';
+    act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a-new', text, 'streaming') }));
+    for (let i = 0; i < 5; i++) {
+      text += ' more words of the answer';
+      act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a-new', text, 'streaming') }));
+      expect(atEnd(chat)).toBe(true);
+    }
+
+    // The person scrolls up while it streams: the view stays where they put it.
+    scrollTo(chat, chat.scrollTop - 400);
+    const readingAt = chat.scrollTop;
+    await waitFor(() => expect(jump()).not.toBeNull());
+    for (let i = 0; i < 3; i++) {
+      text += ' and still more words';
+      act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a-new', text, 'streaming') }));
+    }
+    expect(chat.scrollTop).toBe(readingAt);
+    expect(atEnd(chat)).toBe(false);
+
+    // Jump to latest: at the end again, and following.
+    fireEvent.click(jump()!);
+    expect(atEnd(chat)).toBe(true);
+    await waitFor(() => expect(jump()).toBeNull());
+    act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a-new', `${text} to the end.`, 'complete') }));
+    expect(atEnd(chat)).toBe(true);
+
+    // Scrolling back down to the end by hand follows again too.
+    scrollTo(chat, 0);
+    await waitFor(() => expect(jump()).not.toBeNull());
+    scrollTo(chat, chat.scrollHeight);
+    await waitFor(() => expect(jump()).toBeNull());
+  });
+});
+
+describe('layout: the conversation drawer and the actions menu', () => {
+  const list = [meta('c1', { title: 'Trip to Zürich' }), meta('c2', { title: 'Tax questions' })];
+  const drawer = () => document.getElementById('baton-conversations')!;
+
+  it('narrow (360 px): the list is closed, Conversations opens it as a drawer with a search box, and opening a conversation closes it', async () => {
+    panelWidth(360);
+    const m = setup({ getConversation: ({ id }) => ({ meta: list.find((c) => c.id === id)!, turns: [user('u1', 'hello')], busy: false }) }, list);
+    await renderPanel(m);
+    const toggle = screen.getByRole('button', { name: 'Conversations' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(drawer().hidden).toBe(true);
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(drawer().hidden).toBe(false);
+    // The drawer takes the focus: its search box.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search conversations' })));
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c2"]')!).getByRole('button'));
+    await waitFor(() => expect(document.querySelector('.chat-title')?.textContent).toBe('Tax questions'));
+    expect(drawer().hidden).toBe(true);
+    // Escape closes an open drawer too.
+    fireEvent.click(toggle);
+    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search conversations' }), { key: 'Escape' });
+    expect(drawer().hidden).toBe(true);
+  });
+
+  it('wide (800 px): the list is open beside the chat and stays open when a conversation opens', async () => {
+    panelWidth(800);
+    const m = setup({ getConversation: ({ id }) => ({ meta: list.find((c) => c.id === id)!, turns: [user('u1', 'hello')], busy: false }) }, list);
+    await renderPanel(m);
+    expect(screen.getByRole('button', { name: 'Conversations' }).getAttribute('aria-expanded')).toBe('true');
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
+    await waitFor(() => expect(document.querySelector('.chat-title')?.textContent).toBe('Trip to Zürich'));
+    expect(drawer().hidden).toBe(false);
+  });
+
+  it('the conversation actions are one menu: its items keep their names, Escape closes it, Export saves through the background', async () => {
+    const m = setup(
+      {
+        getConversation: () => ({ meta: list[0]!, turns: [user('u1', 'hello')], busy: false }),
+        exportConversation: () => ({ filename: 'x.md', mimeType: 'text/markdown', content: '# x\n', count: 1, failed: [] }),
+      },
+      list,
+    );
+    await renderPanel(m);
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
+    await screen.findByText('Trip to Zürich', { selector: '.chat-title' });
+    const button = screen.getByRole('button', { name: 'Conversation actions' });
+    expect(button.getAttribute('aria-haspopup')).toBe('menu');
+    expect(screen.queryByRole('menu')).toBeNull();
+    fireEvent.click(button);
+    const menu = screen.getByRole('menu', { name: 'Conversation actions' });
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.getAttribute('aria-label') ?? i.textContent)).toEqual([
+      'Export as Baton JSON',
+      'Export as Markdown',
+      'Copy conversation as Markdown',
+      'Rename conversation',
+      'Pin conversation',
+      'Delete conversation',
+    ]);
+    expect(document.activeElement).toBe(within(menu).getAllByRole('menuitem')[0]);
+    fireEvent.keyDown(menu, { key: 'Escape' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(button);
+    fireEvent.click(conversationAction('Export as Markdown'));
+    await waitFor(() => expect(m.callsOf('exportConversation')).toEqual([{ id: 'c1', format: 'markdown' }]));
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+});
+
+describe('the disclosure sheet', () => {
+  it('has the tabs Turns, Request, Who has seen this and Policy; shows the one clicked; Escape and Close fold it', async () => {
+    const c1 = meta('c1');
+    const p: DisclosurePreview = samplePreview();
+    const m = setup(
+      {
+        getConversation: () => ({ meta: c1, turns: [user('u1', 'First question'), answer('a1', 'First answer')], busy: false }),
+        previewSend: () => p,
+        listDisclosures: () => ({ entries: [], seenBy: [], turns: {} }),
+        getDisclosurePolicy: () => ({ global: {} }),
+      },
+      [c1],
+    );
+    await renderPanel(m);
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
+    fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'Next' } });
+    const line = await screen.findByRole('button', { name: /of \d+ turns/ });
+    fireEvent.click(line);
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['Turns', 'Request', 'Who has seen this', 'Policy']);
+    expect(screen.getByRole('tab', { name: 'Turns' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.click(screen.getByRole('tab', { name: 'Who has seen this' }));
+    expect(await screen.findByText('No provider has received this conversation yet.')).toBeTruthy();
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(screen.getByRole('tab', { name: 'Who has seen this' }).id);
+    // Arrow keys move between tabs (the ARIA tabs pattern).
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Who has seen this' }), { key: 'ArrowRight' });
+    expect(screen.getByRole('tab', { name: 'Policy' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('form', { name: 'This conversation’s policy' })).toBeTruthy();
+    fireEvent.keyDown(screen.getByRole('tabpanel'), { key: 'Escape' });
+    expect(screen.queryByRole('tablist')).toBeNull();
+    expect(line.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(line);
+    fireEvent.click(screen.getByRole('button', { name: 'Close the details' }));
+    expect(screen.queryByRole('tablist')).toBeNull();
+    // The message box is still there, untouched.
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Next');
+  });
+});
+
+describe('the model picker', () => {
+  it("lists the provider's models with names and badges, filters as you type, chooses with the keyboard, and still takes any id", async () => {
+    const m = setup();
+    await renderPanel(m);
+    expect(modelBox().value).toBe('gpt-5');
+    fireEvent.click(modelBox());
+    await waitFor(() => expect(optionIds()).toEqual(['gpt-5.5', 'gpt-4.1-mini', 'ft:my-tune', 'gpt-6.2-sol']));
+    expect(modelBox().getAttribute('aria-expanded')).toBe('true');
+    const first = screen.getByRole('option', { name: /GPT-5\.5/ });
+    expect([...first.querySelectorAll('.badge')].map((b) => b.textContent)).toEqual(['1.1M', '$5/$30', 'Vision', 'Thinking']);
+    expect(screen.getByRole('option', { name: /GPT-4\.1 mini/ }).textContent).toContain('Deprecated');
+    expect(screen.getByText('Listed by OpenAI')).toBeTruthy();
+    expect(screen.getByText('Other OpenAI models Baton knows')).toBeTruthy();
+    expect(screen.getByText(/OpenAI’s list, fetched just now/)).toBeTruthy();
+
+    fireEvent.input(modelBox(), { target: { value: 'mini' } });
+    expect(optionIds()).toEqual(['gpt-4.1-mini']);
+    fireEvent.keyDown(modelBox(), { key: 'Enter' });
+    expect(modelBox().value).toBe('gpt-4.1-mini');
+    expect(modelBox().getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.keyDown(modelBox(), { key: 'ArrowDown' });
+    expect(optionIds()).toHaveLength(4);
+    fireEvent.keyDown(modelBox(), { key: 'ArrowDown' });
+    fireEvent.keyDown(modelBox(), { key: 'Enter' });
+    expect(modelBox().value).toBe('ft:my-tune');
+
+    // An id neither list knows is kept as typed.
+    fireEvent.input(modelBox(), { target: { value: 'gpt-7-preview' } });
+    expect(optionIds()).toEqual([]);
+    expect(screen.getByText(/No model matches “gpt-7-preview”/)).toBeTruthy();
+    fireEvent.keyDown(modelBox(), { key: 'Escape' });
+    expect(modelBox().value).toBe('gpt-7-preview');
+
+    fireEvent.click(modelBox());
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(m.callsOf('listModels')).toContainEqual({ providerId: 'openai', refresh: true }));
+  });
+
+  it('switching provider selects its remembered or recommended model, never an empty field; each provider keeps its last model, across openings; a new chat starts on the default target', async () => {
+    const m = setup();
+    await renderPanel(m);
+    fireEvent.change(providerBox(), { target: { value: 'anthropic' } });
+    expect(modelBox().value).toBe('claude-sonnet-4-6'); // the provider's recommended model
+    fireEvent.click(modelBox());
+    await waitFor(() => expect(optionIds()).toEqual(['claude-sonnet-4-6', 'claude-haiku-4-5']));
+    fireEvent.click(screen.getByRole('option', { name: /Claude Haiku 4\.5/ }));
+    expect(modelBox().value).toBe('claude-haiku-4-5');
+    fireEvent.change(providerBox(), { target: { value: 'openai' } });
+    expect(modelBox().value).toBe('gpt-5');
+    fireEvent.change(providerBox(), { target: { value: 'anthropic' } });
+    expect(modelBox().value).toBe('claude-haiku-4-5');
+
+    // A new chat starts on the default target.
+    fireEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(providerBox().value).toBe('openai');
+    expect(modelBox().value).toBe('gpt-5');
+
+    // Another opening of the panel: the choice and the list (with its age) are remembered.
+    expect(JSON.parse(localStorage.getItem(LAST_MODEL_KEY)!)).toEqual({ anthropic: 'claude-haiku-4-5' });
+    const cached = JSON.parse(localStorage.getItem(`${MODEL_LIST_KEY}anthropic`)!) as { at: number; models: ModelOption[] };
+    expect(cached.models.map((x) => x.id)).toEqual(['claude-sonnet-4-6', 'claude-haiku-4-5']);
+    localStorage.setItem(`${MODEL_LIST_KEY}anthropic`, JSON.stringify({ ...cached, at: Date.now() - 3 * 60 * 60 * 1000 }));
+    cleanup();
+    const again = setup();
+    await renderPanel(again);
+    fireEvent.change(providerBox(), { target: { value: 'anthropic' } });
+    expect(modelBox().value).toBe('claude-haiku-4-5');
+    fireEvent.click(modelBox());
+    expect(optionIds()).toEqual(['claude-sonnet-4-6', 'claude-haiku-4-5']);
+    expect(screen.getByText(/Anthropic’s list, fetched 3 h ago/)).toBeTruthy();
+    // Both lists came from the cache (younger than a day): nothing was fetched again.
+    expect(again.callsOf('listModels')).toEqual([]);
+  });
+
+  it('a provider with no default and no list yet gets its first listed model when the list arrives', async () => {
+    let answerList: (l: ModelOption[]) => void = () => undefined;
+    const m = setup({
+      getSettings: () => ({ providers: [...settings().providers, { id: 'custom-x', name: 'Local', api: 'openai-chat', hasKey: true, flavor: 'generic' }], defaultTarget: { providerId: 'openai', model: 'gpt-5' } }),
+      listModels: ({ providerId }) => (providerId === 'custom-x' ? new Promise<ModelOption[]>((r) => (answerList = r)) : GPT),
+    });
+    await renderPanel(m);
+    fireEvent.change(providerBox(), { target: { value: 'custom-x' } });
+    expect(providerBox().value).toBe('custom-x');
+    expect(modelBox().value).toBe('');
+    await act(async () => answerList([{ id: 'llama-4', listed: true }]));
+    await act(async () => new Promise((r) => setTimeout(r, 0)));
+    expect(modelBox().value).toBe('llama-4');
+  });
+});
