@@ -4,7 +4,7 @@
  * Never imported from the background (a service worker may not `import()`).
  */
 import hljs from 'highlight.js/lib/common';
-import { sanitizeHighlight } from './sanitize';
+import { sanitizeHighlight } from './sanitize-typeset';
 
 /** Largest code block highlighted, in characters (beyond it the code stays plain: fast to show). */
 const MAX_CHARS = 100_000;

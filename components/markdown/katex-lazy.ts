@@ -5,7 +5,7 @@
  */
 import katex from 'katex';
 import 'katex/dist/katex.min.css';
-import { sanitizeMath } from './sanitize';
+import { sanitizeMath } from './sanitize-typeset';
 
 /**
  * KaTeX options for untrusted TeX: `trust: false` refuses `\href`, `\url`, `\includegraphics`,

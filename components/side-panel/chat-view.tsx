@@ -8,6 +8,7 @@ import { hasVisibleContent } from '../../lib/ui/finish';
 import { originLabel, providerName, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
 import { EarlierTurns, useKeepScrollOnPrepend } from './earlier-turns';
 import { ErrorNotice } from './error-notice';
+import { toolCallIds, toolResultIndex } from './tool-group';
 import { PureTurnView, type TurnAction } from './turn-view';
 
 export interface ChatViewProps {
@@ -56,6 +57,9 @@ export function ChatView(p: ChatViewProps) {
     for (const [id, c] of toolCallIndex(p.turns)) out.set(id, { name: c.name, ...(c.origin ? { from: originLabel(c.origin, p.providers) } : {}) });
     return out;
   }, [p.turns, p.providers]);
+  // Tool results are shown under their calls (issue 14); a tool turn whose every call is shown folds away.
+  const results = useMemo(() => toolResultIndex(p.turns), [p.turns]);
+  const callIds = useMemo(() => toolCallIds(p.turns), [p.turns]);
   const keepScroll = useKeepScrollOnPrepend(p.turns[0]?.id);
   if (p.turns.length === 0) return <p class="empty">Write a message below to start.</p>;
 
@@ -119,6 +123,8 @@ export function ChatView(p: ChatViewProps) {
                   providers={p.providers}
                   showError={t.id !== lastId}
                   calls={t.role === 'tool' ? calls : undefined}
+                  results={t.role === 'assistant' ? t.blocks.flatMap((b) => (b.type === 'tool_call' ? [results.get(b.id)] : [])) : undefined}
+                  folded={t.role === 'tool' && t.blocks.length > 0 && t.blocks.every((b) => b.type === 'tool_result' && callIds.has(b.callId))}
                   actions={actionsFor(t, i, p.turns, lastUser, p.busy, p.canRetry && !!p.onEditResend)}
                   onAction={onAction}
                   flash={flash?.id === t.id ? flash.text : undefined}
