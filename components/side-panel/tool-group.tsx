@@ -4,7 +4,10 @@
  * with its result folded under it; the call id and the full JSON only when the line is expanded.
  */
 import type { ToolCallBlock, ToolResultBlock, Turn } from '../../lib/transcript/schema';
+import { toolNamesLine } from './disclosure-format';
 import { ImageThumb } from './image-view';
+
+export { toolNamesLine };
 
 /** Each tool result of `turns`, keyed by the id of the call it answers (the last one wins). */
 export function toolResultIndex(turns: readonly Turn[]): Map<string, ToolResultBlock> {
@@ -18,13 +21,6 @@ export function toolCallIds(turns: readonly Turn[]): Set<string> {
   const out = new Set<string>();
   for (const t of turns) for (const b of t.blocks) if (b.type === 'tool_call') out.add(b.id);
   return out;
-}
-
-/** "Bash, Glob ×2": tool names in order of first use, each repeated name counted once. */
-export function toolNamesLine(names: readonly string[]): string {
-  const counts = new Map<string, number>();
-  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
-  return [...counts].map(([n, c]) => (c > 1 ? `${n} ×${c}` : n)).join(', ');
 }
 
 /** Argument keys that say best what a call does, in order of preference. */
