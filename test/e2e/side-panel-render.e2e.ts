@@ -154,7 +154,7 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
       return { src: i.src.slice(0, 5), w: i.naturalWidth, h: i.naturalHeight };
     });
     expect(img).toEqual({ src: 'blob:', w: 96, h: 64 });
-    expect(await thumb.getAttribute('aria-label')).toMatch(/^Attached image: PNG image, 96 × 64, \d+ B\. Open larger$/);
+    expect(await thumb.getAttribute('aria-label')).toMatch(/^Attached image: PNG image, 96 × 64, \d+ K?B\. Open larger$/);
     await thumb.click();
     const dialog = s.page.getByRole('dialog', { name: /Attached image: PNG image, 96 × 64/ });
     await dialog.waitFor();
