@@ -5,9 +5,10 @@ import { copyText } from '../../lib/ui/clipboard';
 import { interruptionError, turnError } from '../../lib/ui/error-text';
 import { turnMarkdown } from '../../lib/ui/export-markdown';
 import { hasVisibleContent } from '../../lib/ui/finish';
-import { originLabel, providerName, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
+import { originLabel, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
 import { EarlierTurns, useKeepScrollOnPrepend } from './earlier-turns';
 import { ErrorNotice } from './error-notice';
+import { providerDisplayName } from '../../lib/ui/model-names';
 import { toolCallIds, toolResultIndex } from './tool-group';
 import { PureTurnView, type TurnAction } from './turn-view';
 
@@ -102,7 +103,7 @@ export function ChatView(p: ChatViewProps) {
             <li key={t.id}>
               {prev && t.origin ? (
                 <p class="provider-switch" data-provider-switch="">
-                  Switched from {providerName(prev.provider, p.providers)} to {providerName(t.origin.provider, p.providers)}
+                  Switched from {providerDisplayName(prev.provider, p.providers)} to {providerDisplayName(t.origin.provider, p.providers)}
                 </p>
               ) : null}
               {editing?.id === t.id && !p.busy ? (

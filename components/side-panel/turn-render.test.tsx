@@ -132,6 +132,16 @@ describe('origins in words', () => {
     expect(origins[0]!.textContent).toBe(expected);
   });
 
+  it('names a chat site in the provider-switch marker, never its id', async () => {
+    await openConversation(meta(), [
+      user('u1', [{ type: 'text', text: 'hi' }]),
+      { id: 'a1', role: 'assistant', origin: { provider: 'chatgpt-web', api: 'web', model: 'chatgpt' }, status: 'complete', blocks: [{ type: 'text', text: 'hello' }] },
+      user('u2', [{ type: 'text', text: 'and?' }]),
+      { id: 'a2', role: 'assistant', origin: CLAUDE, status: 'complete', blocks: [{ type: 'text', text: 'more' }] },
+    ]);
+    expect(document.querySelector('[data-provider-switch]')!.textContent).toBe('Switched from ChatGPT (web) to Anthropic');
+  });
+
   it('names a custom endpoint by its configured name', async () => {
     await openConversation(meta(), [user('u1', [{ type: 'text', text: 'hi' }]), { id: 'a1', role: 'assistant', origin: { provider: 'custom-1', api: 'openai-chat', model: 'llama3.1:8b' }, status: 'complete', blocks: [{ type: 'text', text: 'hello' }] }], {
       getSettings: () => ({ providers: [{ id: 'custom-1', name: 'Home Ollama', api: 'openai-chat', hasKey: true }] }),
