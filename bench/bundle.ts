@@ -2,7 +2,8 @@
  * Bundle sizes (issue 9, "Bundle and start-up"): gzip sizes of the built Chrome MV3 extension's
  * background script, and of the side panel and options pages, each counted as its HTML plus
  * every file the page loads (scripts, module preloads, stylesheets) and every JS chunk those
- * import, each shared chunk counted in each page that loads it. Runs `npx wxt build` first when
+ * import statically (the first load; chunks loaded with `import()` later are not counted), each
+ * shared chunk counted in each page that loads it. Runs `npx wxt build` first when
  * `.output/chrome-mv3` is missing.
  */
 import { execFileSync } from 'node:child_process';
@@ -41,10 +42,13 @@ function htmlRefs(html: string): string[] {
   return refs;
 }
 
-/** Relative JS imports of a module (static and dynamic), resolved against its own folder. */
+/**
+ * Relative static JS imports of a module, resolved against its own folder. Dynamic `import()`s are
+ * not followed: they load on demand (highlighting and math, issue 14), not with the page.
+ */
 function jsImports(file: string, code: string): string[] {
   const out: string[] = [];
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}\/[^"']+\.js)["']/g)) out.push(path.join(path.dirname(file), m[1]!));
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+\.js)["']/g)) out.push(path.join(path.dirname(file), m[1]!));
   return out;
 }
 

@@ -148,6 +148,17 @@ export const HOSTILE_CORPUS: readonly HostilePayload[] = [
   { id: 'image-in-list', req: ['R3'], md: '- item ![i](https://attacker.test/list.png)\n- two', imageUrl: 'https://attacker.test/list.png' },
   { id: 'image-in-heading', req: ['R3'], md: '# Title ![h](https://attacker.test/h.png)', imageUrl: 'https://attacker.test/h.png' },
   { id: 'image-in-blockquote', req: ['R3'], md: '> ![q](https://attacker.test/q.png)', imageUrl: 'https://attacker.test/q.png' },
+  // --- Math (KaTeX, issue 14): commands that link, load or style need `trust`, which is off.
+  { id: 'math-href-javascript', req: ['R1', 'R2'], md: `$\\href{javascript:${S}}{click}$`, anchor: false },
+  { id: 'math-url', req: ['R2'], md: '$$\\url{https://attacker.test/u}$$', anchor: false },
+  { id: 'math-includegraphics', req: ['R3'], md: `$$\\includegraphics{${EXFIL}}$$` },
+  { id: 'math-html-style-url', req: ['R3'], md: '$\\htmlStyle{background:url(https://attacker.test/s)}{x}$' },
+  { id: 'math-html-id-clobber', req: ['R1'], md: '$\\htmlId{__pwned}{x}$ $\\htmlClass{md-image}{y}$ $\\htmlData{open=1}{z}$' },
+  { id: 'math-color-url', req: ['R3'], md: '$\\color{url(https://attacker.test/c)}{x}$ $\\textcolor{red;background:url(https://attacker.test/d)}{y}$' },
+  { id: 'math-html-in-text', req: ['R1'], md: `$\\text{<img src=x onerror=${S}>}$ and \\(\\text{</span><script>${S}</script>}\\)` },
+  { id: 'math-display-html-break-out', req: ['R1'], md: `$$\n</div><img src=x onerror=${S}>\n$$` },
+  { id: 'math-macro-bomb', req: ['R1'], md: '$\\def\\a{\\a\\a}\\a$ $\\rule{100000em}{100000em}$' },
+  { id: 'code-fence-html', req: ['R1'], md: `\`\`\`html\n<script>${S}</script><img src=x onerror=${S}>\n\`\`\`` },
 ];
 
 /** Every payload joined into one long message (blank-line separated), for chunked streaming. */

@@ -9,6 +9,7 @@
 import '../testing/happy-dom-compat';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inertProblems } from '../testing/inert';
+import { enhanceBlock, enhancersLoaded } from './enhance';
 import { HOSTILE_CORPUS, HOSTILE_DOCUMENT, type HostilePayload } from './hostile-corpus';
 import { MarkdownStream } from './markdown-stream';
 
@@ -138,5 +139,34 @@ describe('hostile corpus, streamed', () => {
     const whole = mount();
     new MarkdownStream(whole).update(HOSTILE_DOCUMENT, true);
     expect(root.innerHTML).toBe(whole.innerHTML);
+  });
+});
+
+describe('hostile corpus, typeset (highlight.js and KaTeX loaded, issue 14)', () => {
+  beforeAll(async () => {
+    await enhancersLoaded();
+  });
+
+  for (const p of HOSTILE_CORPUS) {
+    it(`${reqs(p)} ${p.id}: rendered whole, then streamed char by char`, () => {
+      const root = mount();
+      new MarkdownStream(root, enhanceBlock).update(p.md, true);
+      expectInert(root, p.id);
+      if (p.anchor === false) expect(root.querySelector('a'), p.id).toBeNull();
+      const streamed = mount();
+      const s = new MarkdownStream(streamed, enhanceBlock);
+      for (let k = 1; k <= p.md.length; k++) {
+        s.update(p.md.slice(0, k));
+        expectInert(streamed, `${p.id} after ${k} chars`);
+      }
+    });
+  }
+
+  it('R1 R2 R3 the whole corpus as one typeset message', () => {
+    const root = mount();
+    new MarkdownStream(root, enhanceBlock).update(HOSTILE_DOCUMENT, true);
+    expectInert(root, 'typeset corpus');
+    expect(root.querySelectorAll('.md-math-done').length).toBeGreaterThanOrEqual(10);
+    expect(root.querySelectorAll('code.hljs').length).toBeGreaterThanOrEqual(1);
   });
 });

@@ -6,10 +6,12 @@
  *   `sanitize.ts` turns into a click-to-open placeholder showing the full URL (R3);
  * - links are emitted with their destination escaped exactly once; `sanitize.ts` decides whether
  *   they stay anchors (R2);
- * - task-list checkboxes become text (no `<input>`).
+ * - task-list checkboxes become text (no `<input>`);
+ * - math (`$…$`, `\(…\)` inline; `$$…$$`, `\[…\]` display) becomes a `span`/`div` of class
+ *   `md-math` holding the TeX source as text; `enhance.ts` typesets it with KaTeX once loaded.
  * The string still goes through DOMPurify (`sanitize.ts`) before it touches a document.
  */
-import { Lexer, Marked, type Token, type Tokens, type TokensList } from 'marked';
+import { Lexer, Marked, type Token, type TokenizerAndRendererExtension, type Tokens, type TokensList } from 'marked';
 
 /** Escapes text for HTML text and double-quoted attribute values. */
 export function escapeHtml(s: string): string {
@@ -22,7 +24,55 @@ export function fenceLanguage(lang: string | undefined): string {
   return /^[\w+#.-]{1,30}$/.test(word) ? word : '';
 }
 
+/** A math token: TeX source and whether it is display (block) math. */
+interface MathToken {
+  type: 'mathBlock' | 'mathInline';
+  raw: string;
+  text: string;
+  display: boolean;
+}
+
+const mathHtml = (t: MathToken, tag: 'div' | 'span') =>
+  `<${tag} class="md-math ${t.display ? 'md-math-display' : 'md-math-inline'}">${escapeHtml(t.text.trim())}</${tag}>`;
+
+/**
+ * Display math on lines of its own: `$$ … $$` or `\[ … \]`, possibly over several lines. Only a
+ * closed block matches: while a stream has not closed it, the text shows as written.
+ */
+const mathBlock: TokenizerAndRendererExtension = {
+  name: 'mathBlock',
+  level: 'block',
+  start: (src) => src.match(/^ {0,3}(?:\$\$|\\\[)/m)?.index,
+  tokenizer(src) {
+    const m = /^ {0,3}(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])[ \t]*(?:\n+|$)/.exec(src);
+    if (!m) return undefined;
+    const text = m[1] ?? m[2] ?? '';
+    return text.trim() ? ({ type: 'mathBlock', raw: m[0], text, display: true } satisfies MathToken) : undefined;
+  },
+  renderer: (t) => `${mathHtml(t as unknown as MathToken, 'div')}\n`,
+};
+
+/**
+ * Math inside a line: `$$…$$` and `\[…\]` (display), `\(…\)` and `$…$` (inline). A `$…$` span
+ * must open before a non-space and close after one, not before a digit, on one line and without
+ * a backtick, so prices ("$5 and $10") stay text; `\$` is a literal dollar (marked's escape).
+ */
+const mathInline: TokenizerAndRendererExtension = {
+  name: 'mathInline',
+  level: 'inline',
+  start: (src) => src.match(/\$|\\[([]/)?.index,
+  tokenizer(src) {
+    let m = /^\$\$(?!\$)([\s\S]+?)\$\$/.exec(src) ?? /^\\\[([\s\S]+?)\\\]/.exec(src);
+    if (m) return { type: 'mathInline', raw: m[0], text: m[1]!, display: true } satisfies MathToken;
+    m = /^\\\(([\s\S]+?)\\\)/.exec(src) ?? /^\$(?![\s$])((?:\\.|[^\\$\n`])+?)(?<!\s)\$(?!\d)/.exec(src);
+    if (m) return { type: 'mathInline', raw: m[0], text: m[1]!, display: false } satisfies MathToken;
+    return undefined;
+  },
+  renderer: (t) => mathHtml(t as unknown as MathToken, 'span'),
+};
+
 const marked = new Marked({
+  extensions: [mathBlock, mathInline],
   gfm: true,
   // Chat models write single newlines as line breaks.
   breaks: true,

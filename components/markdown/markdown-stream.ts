@@ -53,7 +53,7 @@ function cached(key: string, make: () => DocumentFragment): DocumentFragment {
 function closes(t: Token, next: Token | undefined): boolean {
   if (t.type === 'space' || next?.type === 'space' || t.raw.endsWith('\n\n')) return true;
   if (!t.raw.endsWith('\n')) return false;
-  return t.type === 'hr' || t.type === 'heading' || (t.type === 'code' && (t as { codeBlockStyle?: string }).codeBlockStyle !== 'indented');
+  return t.type === 'hr' || t.type === 'heading' || t.type === 'mathBlock' || (t.type === 'code' && (t as { codeBlockStyle?: string }).codeBlockStyle !== 'indented');
 }
 
 /** Length in `orig` of its first `normLen` characters after `\r\n?` → `\n` normalisation. */
@@ -89,7 +89,14 @@ export class MarkdownStream {
   private links: LinkDefs = Object.create(null) as LinkDefs;
   readonly stats: MarkdownStreamStats = { settledBlocks: 0, openRenders: 0, resets: 0, lastLexedChars: 0 };
 
-  constructor(private readonly root: HTMLElement) {}
+  /**
+   * @param enhance called with each newly rendered block (settled, or the open part after each
+   *   render), to typeset its code and math (`enhance.ts`); never with the whole message.
+   */
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly enhance?: (block: HTMLElement) => void,
+  ) {}
 
   /**
    * Shows `text` (the whole message so far); `final` when no more text will come. Text that does
@@ -183,6 +190,7 @@ export class MarkdownStream {
       node = this.block(cached(key, () => sanitizeToFragment(tokensToHtml(run), this.root.ownerDocument)));
       if (this.open) this.root.insertBefore(node, this.open.node);
       else this.root.append(node);
+      this.enhance?.(node);
       this.stats.settledBlocks++;
     }
     this.settled.push({ raw, node });
@@ -208,6 +216,7 @@ export class MarkdownStream {
       this.root.append(node);
       this.open = { raw, node };
     }
+    this.enhance?.(this.open.node);
   }
 
   private block(frag: DocumentFragment): HTMLElement {

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { copyText } from '../../lib/ui/clipboard';
 import { IMAGE_SCHEMES, openInNewTab } from '../../lib/ui/safe-url';
+import { enhanceBlock } from './enhance';
 import { MarkdownStream } from './markdown-stream';
 import './markdown.css';
 
@@ -40,7 +41,7 @@ export function MarkdownView({ text, streaming = false }: MarkdownViewProps) {
   const stream = useRef<MarkdownStream | undefined>(undefined);
   useLayoutEffect(() => {
     if (!ref.current) return;
-    stream.current ??= new MarkdownStream(ref.current);
+    stream.current ??= new MarkdownStream(ref.current, enhanceBlock);
     stream.current.update(text, !streaming);
   }, [text, streaming]);
   return <div ref={ref} class="block-text markdown" onClick={onClick} />;

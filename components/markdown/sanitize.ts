@@ -8,6 +8,7 @@
  * - image markers become placeholders that show the full URL and open it in a new tab only when
  *   clicked (R3; `markdown-view.tsx` handles the click);
  * - code blocks get a toolbar with a Copy button.
+ * Highlighted code and typeset math are sanitised by `sanitize-typeset.ts` (loaded with them).
  * Nothing here can fetch: no `img`, `style`, `svg`, `math`, `iframe`, `form`, `meta`, `base`,
  * `link`, `input` and no `style`/`src`/`srcset`/`background`/`on*` attribute survive.
  */
@@ -45,7 +46,8 @@ const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 const CLASS_OK = /^(?:md-[a-z-]{1,20}|language-[\w+#.-]{1,30})$/;
 
 let purifier: ReturnType<typeof DOMPurify> | undefined;
-function purify(): ReturnType<typeof DOMPurify> {
+/** Baton's own DOMPurify instance (for `sanitize-typeset.ts`, loaded on demand). */
+export function purify(): ReturnType<typeof DOMPurify> {
   // Our own instance: hooks or settings of any other DOMPurify user cannot change ours.
   purifier ??= DOMPurify(window);
   return purifier;
@@ -62,7 +64,7 @@ export function sanitizeToFragment(html: string, doc: Document = document): Docu
   return frag;
 }
 
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
+export const HTML_NS = 'http://www.w3.org/1999/xhtml';
 /** Disallowed elements whose content is not shown either (raw text, foreign content, embeds). */
 const DROP_WHOLE = new Set(['script', 'style', 'template', 'iframe', 'noscript', 'noembed', 'noframes', 'xmp', 'plaintext', 'textarea', 'title', 'svg', 'math', 'object', 'embed', 'select']);
 const TAGS = new Set(ALLOWED_TAGS);
@@ -166,3 +168,4 @@ function wrapCode(pre: HTMLPreElement, doc: Document): void {
   pre.replaceWith(wrap);
   wrap.append(bar, pre);
 }
+

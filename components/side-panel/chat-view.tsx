@@ -5,9 +5,11 @@ import { copyText } from '../../lib/ui/clipboard';
 import { interruptionError, turnError } from '../../lib/ui/error-text';
 import { turnMarkdown } from '../../lib/ui/export-markdown';
 import { hasVisibleContent } from '../../lib/ui/finish';
-import { originLabel, providerName, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
+import { originLabel, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
 import { EarlierTurns, useKeepScrollOnPrepend } from './earlier-turns';
 import { ErrorNotice } from './error-notice';
+import { providerDisplayName } from '../../lib/ui/model-names';
+import { toolCallIds, toolResultIndex } from './tool-group';
 import { PureTurnView, type TurnAction } from './turn-view';
 
 export interface ChatViewProps {
@@ -56,6 +58,9 @@ export function ChatView(p: ChatViewProps) {
     for (const [id, c] of toolCallIndex(p.turns)) out.set(id, { name: c.name, ...(c.origin ? { from: originLabel(c.origin, p.providers) } : {}) });
     return out;
   }, [p.turns, p.providers]);
+  // Tool results are shown under their calls (issue 14); a tool turn whose every call is shown folds away.
+  const results = useMemo(() => toolResultIndex(p.turns), [p.turns]);
+  const callIds = useMemo(() => toolCallIds(p.turns), [p.turns]);
   const keepScroll = useKeepScrollOnPrepend(p.turns[0]?.id);
   if (p.turns.length === 0) return <p class="empty">Write a message below to start.</p>;
 
@@ -98,7 +103,7 @@ export function ChatView(p: ChatViewProps) {
             <li key={t.id}>
               {prev && t.origin ? (
                 <p class="provider-switch" data-provider-switch="">
-                  Switched from {providerName(prev.provider, p.providers)} to {providerName(t.origin.provider, p.providers)}
+                  Switched from {providerDisplayName(prev.provider, p.providers)} to {providerDisplayName(t.origin.provider, p.providers)}
                 </p>
               ) : null}
               {editing?.id === t.id && !p.busy ? (
@@ -119,6 +124,8 @@ export function ChatView(p: ChatViewProps) {
                   providers={p.providers}
                   showError={t.id !== lastId}
                   calls={t.role === 'tool' ? calls : undefined}
+                  results={t.role === 'assistant' ? t.blocks.flatMap((b) => (b.type === 'tool_call' ? [results.get(b.id)] : [])) : undefined}
+                  folded={t.role === 'tool' && t.blocks.length > 0 && t.blocks.every((b) => b.type === 'tool_result' && callIds.has(b.callId))}
                   actions={actionsFor(t, i, p.turns, lastUser, p.busy, p.canRetry && !!p.onEditResend)}
                   onAction={onAction}
                   flash={flash?.id === t.id ? flash.text : undefined}

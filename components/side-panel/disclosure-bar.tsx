@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
 import { ConversationPolicy } from './conversation-policy';
-import { blockLine, staleExclusionsLine, summaryLine } from './disclosure-format';
+import { blockGroups, staleExclusionsLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
 import { ExactCount } from './exact-count';
@@ -210,13 +210,25 @@ function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleB
       </label>
       {turn.blocks.length > 1 || turn.blocks.some((b) => b.fate !== 'kept') ? (
         <ul class="disclosure-blocks">
-          {turn.blocks.map((b) => {
-            const off = excludeBlocks.some((x) => x.turn === turn.id && x.index === b.index);
+          {blockGroups(turn.blocks).map(({ blocks, line }) => {
+            // One line per run of blocks with the same fate (issue 14); its box sends or leaves out the whole run.
+            const isOff = (b: { index: number }) => excludeBlocks.some((x) => x.turn === turn.id && x.index === b.index);
+            const off = blocks.every(isOff);
+            const first = blocks[0]!.index + 1;
+            const last = blocks[blocks.length - 1]!.index + 1;
             return (
-              <li key={b.index} data-fate={b.fate}>
+              <li key={blocks[0]!.index} data-fate={blocks[0]!.fate}>
                 <label>
-                  <input type="checkbox" checked={!off} disabled={excluded || turn.draft === true || turn.summarised === true} onChange={() => onToggleBlock({ turn: turn.id, index: b.index })} aria-label={`Send block ${b.index + 1} of turn ${n}`} />
-                  <span>{blockLine(b)}</span>
+                  <input
+                    type="checkbox"
+                    checked={!off}
+                    disabled={excluded || turn.draft === true || turn.summarised === true}
+                    onChange={() => {
+                      for (const b of blocks) if (isOff(b) === off) onToggleBlock({ turn: turn.id, index: b.index });
+                    }}
+                    aria-label={first === last ? `Send block ${first} of turn ${n}` : `Send blocks ${first}–${last} of turn ${n}`}
+                  />
+                  <span>{line}</span>
                 </label>
               </li>
             );

@@ -58,6 +58,45 @@ export function blockLine(b: PreviewBlock): string {
   return `${b.type}: ${FATE_TEXT[b.fate]}${detail}`;
 }
 
+/** "Bash, Glob ×2": tool names in order of first use, a repeated name counted once. */
+export function toolNamesLine(names: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].map(([n, c]) => (c > 1 ? `${n} ×${c}` : n)).join(', ');
+}
+
+const GROUP_NOUN: Record<string, [string, string]> = { tool_call: ['tool call', 'tool calls'], tool_result: ['tool result', 'tool results'] };
+
+/** Consecutive blocks of one turn that share a type, a fate and its reason, shown as one line. */
+export interface BlockGroup {
+  blocks: PreviewBlock[];
+  /** "3 tool calls: Bash, Glob ×2 — sent", "2 thinking blocks: not sent (reasoning from another model)", or {@link blockLine} for one block. */
+  line: string;
+}
+
+/**
+ * The preview's block lines for one turn (issue 14): runs of the same type, fate and reason are
+ * one line, so a repeated drop reason is said once per group; tool calls and results name their
+ * tools ("3 tool calls: Bash, Glob ×2 — sent").
+ */
+export function blockGroups(blocks: readonly PreviewBlock[]): BlockGroup[] {
+  const groups: PreviewBlock[][] = [];
+  for (const b of blocks) {
+    const last = groups[groups.length - 1]?.[0];
+    if (last && last.type === b.type && last.fate === b.fate && last.detail === b.detail) groups[groups.length - 1]!.push(b);
+    else groups.push([b]);
+  }
+  return groups.map((g) => {
+    const b = g[0]!;
+    const noun = GROUP_NOUN[b.type];
+    if (!noun && g.length === 1) return { blocks: g, line: blockLine(b) };
+    const detail = b.detail && b.fate !== 'kept' ? ` (${b.detail})` : '';
+    const what = noun ? `${g.length} ${g.length === 1 ? noun[0] : noun[1]}` : `${g.length} ${b.type} blocks`;
+    const names = noun ? toolNamesLine(g.map((x) => x.name ?? 'unnamed tool')) : '';
+    return { blocks: g, line: noun ? `${what}: ${names} — ${FATE_TEXT[b.fate]}${detail}` : `${what}: ${FATE_TEXT[b.fate]}${detail}` };
+  });
+}
+
 /** Short ISO time for the ledger: "2026-11-30 08:12". */
 export function shortTime(iso: string): string {
   return iso.replace('T', ' ').slice(0, 16);

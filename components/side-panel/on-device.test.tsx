@@ -79,7 +79,7 @@ describe('the on-device provider (Prompt API in the page)', () => {
     api.release();
     await waitFor(() => expect(turn('a1')!.dataset.status).toBe('complete'));
     expect(turn('a1')!.querySelector('strong')!.textContent).toBe('Nano');
-    expect(turn('a1')!.querySelector('.turn-origin')!.textContent).toBe('On-device · gemini-nano');
+    expect(turn('a1')!.querySelector('.turn-origin')!.textContent).toBe('Gemini Nano · On-device');
     expect(m.callsOf('createConversation')).toEqual([{}]);
     expect(m.callsOf('startOnDevice')).toEqual([{ conversationId: 'c1', text: 'Hi there' }]);
     expect(api.seen).toEqual({ initialPrompts: [{ role: 'system', content: 'Be brief.' }], prompt: 'Hi there', destroyed: true });

@@ -131,7 +131,11 @@ describe('model output is text, never HTML (R1–R3)', () => {
     const a1 = document.querySelector('[data-turn-id="a1"]')!;
     expect(a1.textContent).toContain('<img src=x onerror="window.__pwned=1">');
     expect(a1.textContent).toContain('<script>window.__pwned=1</script>');
-    expect(a1.querySelectorAll('details')).toHaveLength(2); // thinking and the tool call are collapsed
+    // Thinking is one collapsed section; the tool call is one collapsed line in the turn's tool group.
+    expect(a1.querySelectorAll('details.block-thinking:not([open])')).toHaveLength(1);
+    expect(a1.querySelectorAll('details.tool-call:not([open])')).toHaveLength(1);
+    // The user's message is rendered as Markdown, and stays inert too.
+    expect(document.querySelector('[data-turn-id="u1"] .markdown')!.textContent).toContain('<script>window.__pwned=1</script>');
     expect(document.querySelector('[data-conversation-id="c1"]')!.textContent).toContain(PAYLOADS[0]);
     expect(screen.getByRole('alert').textContent).toContain(PAYLOADS[0]);
   });
@@ -161,8 +165,9 @@ describe('origins and provider switches', () => {
     const markers = [...document.querySelectorAll('[data-provider-switch]')].map((e) => e.textContent);
     expect(markers).toEqual(['Switched from OpenAI to Anthropic', 'Switched from Anthropic to Google Gemini']);
     const origin = (id: string) => document.querySelector(`[data-turn-id="${id}"] .turn-origin`)!.textContent;
-    expect([origin('a1'), origin('a2'), origin('a3'), origin('a4')]).toEqual(['OpenAI · gpt-5', 'Anthropic · claude-sonnet-4-5', 'Anthropic · claude-opus-4-1', 'Google Gemini · gemini-2.5-pro']);
-    expect(document.querySelector('[data-turn-id="a2"] details summary')!.textContent).toBe('Thinking · Anthropic · claude-sonnet-4-5');
+    // Once per turn, in words (issue 14): the model's name, then the provider's.
+    expect([origin('a1'), origin('a2'), origin('a3'), origin('a4')]).toEqual(['GPT-5 · OpenAI', 'Claude Sonnet 4.5 · Anthropic', 'Claude Opus 4.1 · Anthropic', 'Gemini 2.5 Pro · Google Gemini']);
+    expect(document.querySelector('[data-turn-id="a2"] details summary')!.textContent).toBe('Thinking');
     // the marker sits right before the answer of the new provider
     expect(document.querySelector('[data-turn-id="a2"]')!.previousElementSibling!.hasAttribute('data-provider-switch')).toBe(true);
     expect(document.querySelector('[data-turn-id="u1"]')!.getAttribute('data-role')).toBe('user');

@@ -84,7 +84,7 @@ describe('sending', () => {
     act(() => m.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'idle' }));
     expect(turnEl('a1')!.dataset).toMatchObject({ role: 'assistant', status: 'complete' });
     expect(turnEl('a1')!.textContent).toContain('Hi, friend. How can I help?');
-    expect(turnEl('a1')!.textContent).toContain('OpenAI · gpt-5');
+    expect(turnEl('a1')!.textContent).toContain('GPT-5 · OpenAI');
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
     // the new conversation is listed

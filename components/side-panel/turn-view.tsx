@@ -1,11 +1,13 @@
 import { Component } from 'preact';
 import type { ProviderStatus } from '../../lib/messaging/protocol';
-import type { Turn } from '../../lib/transcript/schema';
+import type { Block, ToolCallBlock, ToolResultBlock, Turn } from '../../lib/transcript/schema';
 import { turnError } from '../../lib/ui/error-text';
 import { finishState, hasVisibleContent } from '../../lib/ui/finish';
-import { originLabel } from '../../lib/ui/turns';
+import { originDisplayName } from '../../lib/ui/model-names';
 import { BlockView } from './block-view';
 import { ErrorNotice } from './error-notice';
+import { ToolGroup } from './tool-group';
+import './turns.css';
 
 const ROLE_LABEL: Record<Turn['role'], string> = { user: 'You', assistant: 'Assistant', tool: 'Tool' };
 
@@ -19,6 +21,10 @@ export interface TurnViewProps {
   showError: boolean;
   /** For tool turns: each call id's tool name and who called it. */
   calls?: ReadonlyMap<string, { name: string; from?: string | undefined }> | undefined;
+  /** For assistant turns: the result of each of its tool calls, in call order (undefined: none seen). */
+  results?: readonly (ToolResultBlock | undefined)[] | undefined;
+  /** A tool turn whose every result is shown under its call (in the assistant turn): rendered hidden. */
+  folded?: boolean | undefined;
   /** Buttons to show on this message. */
   actions?: readonly TurnAction[];
   onAction?: ((action: TurnAction, turn: Turn) => void) | undefined;
@@ -46,17 +52,67 @@ function emptyNote(turn: Turn): string | undefined {
 const ACTION_LABEL: Record<TurnAction, string> = { copy: 'Copy', edit: 'Edit', regenerate: 'Regenerate' };
 const ACTION_NAME: Record<TurnAction, string> = { copy: 'Copy message', edit: 'Edit and resend', regenerate: 'Regenerate answer' };
 
-/** One turn: its role, which model produced it, its blocks, any unusual finish (P4) and its actions. */
-export function TurnView({ turn, providers, showError, calls, actions = [], onAction, flash }: TurnViewProps) {
-  const from = turn.origin ? originLabel(turn.origin, providers) : undefined;
+type Thinking = Extract<Block, { type: 'thinking' | 'redacted_thinking' }>;
+/** A turn's body: its blocks in order, with all thinking in one section and all tool calls in one group, each where the first one was. */
+type Part = { kind: 'block'; block: Block; index: number } | { kind: 'thinking'; blocks: Thinking[]; last: number } | { kind: 'tools'; calls: ToolCallBlock[] };
+
+function partsOf(blocks: readonly Block[]): Part[] {
+  const parts: Part[] = [];
+  let thinking: Extract<Part, { kind: 'thinking' }> | undefined;
+  let tools: Extract<Part, { kind: 'tools' }> | undefined;
+  blocks.forEach((b, i) => {
+    if (b.type === 'thinking' || b.type === 'redacted_thinking') {
+      if (!thinking) parts.push((thinking = { kind: 'thinking', blocks: [], last: i }));
+      thinking.blocks.push(b);
+      thinking.last = i;
+    } else if (b.type === 'tool_call') {
+      if (!tools) parts.push((tools = { kind: 'tools', calls: [] }));
+      tools.calls.push(b);
+    } else parts.push({ kind: 'block', block: b, index: i });
+  });
+  return parts;
+}
+
+/** Several thinking blocks of one turn as one "Thinking" section. */
+function ThinkingSection({ blocks, active }: { blocks: Thinking[]; active: boolean }) {
+  const shown = blocks.filter((b): b is Extract<Thinking, { type: 'thinking' }> => b.type === 'thinking');
+  const redacted = blocks.length - shown.length;
+  const label = active ? 'Thinking…' : shown.length ? 'Thinking' : 'Thinking, redacted';
+  return (
+    <details class="block-thinking" data-block={shown.length ? 'thinking' : 'redacted_thinking'}>
+      <summary>{label}</summary>
+      <div class="block-text">
+        {shown.map((b) => b.text).filter(Boolean).join('\n\n') || (shown.length ? '(the provider did not show this reasoning)' : '')}
+        {redacted ? `${shown.length ? '\n\n' : ''}${redacted === 1 ? 'One part of' : `${redacted} parts of`} this reasoning the provider keeps encrypted.` : ''}
+      </div>
+    </details>
+  );
+}
+
+/** One turn: its role, which model produced it (once, in words), its blocks, any unusual finish (P4) and its actions. */
+export function TurnView({ turn, providers, showError, calls, results, folded, actions = [], onAction, flash }: TurnViewProps) {
+  const from = turn.origin ? originDisplayName(turn.origin, providers) : undefined;
   const finish = finishState(turn);
   const note = finish ? undefined : emptyNote(turn);
   const lastBlock = turn.blocks.length - 1;
+  const streaming = turn.status === 'streaming';
+  if (folded)
+    return <article class={`turn turn-${turn.role}`} data-turn-id={turn.id} data-role={turn.role} data-status={turn.status ?? 'complete'} data-folded="" hidden />;
+  const parts = partsOf(turn.blocks);
+  let callIndex = 0;
   return (
     <article class={`turn turn-${turn.role}`} data-turn-id={turn.id} data-role={turn.role} data-status={turn.status ?? 'complete'}>
       <header class="turn-head">
-        <span class="turn-role">{ROLE_LABEL[turn.role]}</span>
-        {from ? <span class="turn-origin">{from}</span> : null}
+        {turn.role === 'assistant' && from ? (
+          <>
+            <span class="visually-hidden">Assistant, </span>
+            <span class="turn-origin" title={turn.origin?.model}>
+              {from}
+            </span>
+          </>
+        ) : (
+          <span class="turn-role">{ROLE_LABEL[turn.role]}</span>
+        )}
         {actions.length ? (
           <span class="turn-actions">
             {flash ? (
@@ -72,16 +128,24 @@ export function TurnView({ turn, providers, showError, calls, actions = [], onAc
           </span>
         ) : null}
       </header>
-      {turn.blocks.map((b, i) => (
-        <BlockView
-          key={i}
-          block={b}
-          from={b.type === 'text' ? undefined : from}
-          markdown={turn.role === 'assistant'}
-          streaming={turn.status === 'streaming' && i === lastBlock}
-          call={b.type === 'tool_result' ? calls?.get(b.callId) : undefined}
-        />
-      ))}
+      {parts.map((p, k) => {
+        if (p.kind === 'thinking') return <ThinkingSection key={`t${k}`} blocks={p.blocks} active={streaming && p.last === lastBlock} />;
+        if (p.kind === 'tools') {
+          const first = callIndex;
+          callIndex += p.calls.length;
+          return <ToolGroup key={`g${k}`} calls={p.calls} results={p.calls.map((_, j) => results?.[first + j])} streaming={streaming} />;
+        }
+        return (
+          <BlockView
+            key={p.index}
+            block={p.block}
+            role={turn.role}
+            markdown={turn.role !== 'tool'}
+            streaming={streaming && p.index === lastBlock}
+            call={p.block.type === 'tool_result' ? calls?.get(p.block.callId) : undefined}
+          />
+        );
+      })}
       {note ? <p class="turn-note">{note}</p> : null}
       {finish ? (
         <p class={`finish-state finish-${finish.kind}`} data-finish={finish.kind} data-raw-stop-reason={finish.raw}>
@@ -92,6 +156,8 @@ export function TurnView({ turn, providers, showError, calls, actions = [], onAc
     </article>
   );
 }
+
+const sameItems = <T,>(a: readonly T[] | undefined, b: readonly T[] | undefined) => a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]));
 
 /**
  * {@link TurnView} that re-renders only when its own data changed. While an answer streams, the
@@ -107,6 +173,8 @@ export class PureTurnView extends Component<TurnViewProps> {
       next.providers !== p.providers ||
       next.showError !== p.showError ||
       next.flash !== p.flash ||
+      next.folded !== p.folded ||
+      !sameItems(next.results, p.results) ||
       (next.actions ?? []).join() !== (p.actions ?? []).join() ||
       (next.turn.role === 'tool' && next.calls !== p.calls)
     );

@@ -12,16 +12,35 @@ const ALLOWED = new Set([
 const FETCHING = ['src', 'srcset', 'background', 'style', 'poster', 'data', 'action', 'formaction', 'srcdoc', 'dynsrc', 'lowsrc', 'ping', 'xlink:href', 'http-equiv', 'content', 'codebase', 'manifest'];
 const LINK_SCHEMES = ['https:', 'http:', 'mailto:'];
 
+/**
+ * Typeset math (KaTeX, issue 14) may use MathML presentation elements and SVG shapes — none of which
+ * loads, links or runs anything — and inline `style` that only sizes, places or colours.
+ */
+const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const MATH_ELEMENTS = new Set([
+  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot',
+  'mover', 'munder', 'munderover', 'mtable', 'mtr', 'mtd', 'mpadded', 'mphantom', 'menclose', 'mstyle', 'merror', 'mlabeledtr',
+]);
+const SVG_SHAPES = new Set(['svg', 'path', 'line']);
+/** What a `style` value must never hold (R3: `url()` and `image-set()` fetch; `@import`, `expression()` and escapes hide them). */
+const STYLE_FETCH = /url\s*\(|image|@import|expression|\\|src\s*\(/i;
+
 /** Problems found in `root` (empty when inert). */
 export function inertProblems(root: Element): string[] {
   const out: string[] = [];
   for (const el of root.querySelectorAll('*')) {
     const tag = el.localName;
-    if (!ALLOWED.has(tag)) out.push(`tag <${tag}> is not allowlisted`);
-    if (el.namespaceURI !== 'http://www.w3.org/1999/xhtml') out.push(`<${tag}> in namespace ${el.namespaceURI}`);
+    const inMath = el.closest('.katex, .katex-error') !== null;
+    const ns = el.namespaceURI;
+    const mathOk = inMath && ((ns === MATHML_NS && MATH_ELEMENTS.has(tag)) || (ns === SVG_NS && SVG_SHAPES.has(tag)));
+    if (!ALLOWED.has(tag) && !mathOk) out.push(`tag <${tag}> is not allowlisted`);
+    if (ns !== 'http://www.w3.org/1999/xhtml' && !mathOk) out.push(`<${tag}> in namespace ${ns}`);
     for (const name of el.getAttributeNames()) {
       const n = name.toLowerCase();
       if (n.startsWith('on')) out.push(`<${tag}> has event handler ${name}`);
+      if (n === 'style' && inMath && !STYLE_FETCH.test(el.getAttribute(name) ?? '')) continue;
+      if (n === 'href' && tag !== 'a') out.push(`<${tag}> has href`);
       if (FETCHING.includes(n)) out.push(`<${tag}> has ${name}="${el.getAttribute(name)}"`);
       if (n === 'id' || n === 'name') out.push(`<${tag}> has ${name} (DOM clobbering)`);
     }

@@ -99,7 +99,7 @@ describe('images', () => {
     ]);
     expect(p.report.blocks[4]!.fates[0]).toEqual({ fate: 'converted', detail: '1 image(s) removed from the result (policy images: omit)' });
     expect(p.stats.imagesOmitted).toBe(3);
-    expect(sent.estimatedInputTokens - p.estimatedInputTokens).toBe(3 * 1_600 + 3 /* u1's message */);
+    expect(sent.estimatedInputTokens - p.estimatedInputTokens).toBe(3 * 1 + 3 /* three 1×1 PNGs, ⌈1 × 1 / 750⌉ = 1 token each, and u1's message */);
   });
 });
 

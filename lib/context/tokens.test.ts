@@ -18,9 +18,17 @@ import {
   pdfPages,
   REPLY_PRIMING,
   shouldUseCountEndpoint,
+  imageTokens,
   tokenizerFamily,
   TOOL_FRAMING,
 } from './tokens';
+
+/** A PNG's signature and IHDR chunk for `w`×`h` px (all the estimate reads), as base64. */
+function pngBase64(w: number, h: number): string {
+  const be = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+  const b = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...be(13), 0x49, 0x48, 0x44, 0x52, ...be(w), ...be(h), 8, 6, 0, 0, 0, 0, 0, 0, 0];
+  return btoa(String.fromCharCode(...b));
+}
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 const SAMPLES = ['hello world', 'Grüße aus Köln — 東京 🙂', 'function f(x) { return x ** 2; }\n', 'a'.repeat(1000), 'say <|endoftext|> please', ''];
@@ -33,6 +41,37 @@ describe('tokenizerFamily', () => {
     ['gemini-2.5-flash', 'gemini'], ['models/gemini-3-pro-preview', 'gemini'], ['deepseek-chat', 'generic'], ['mistral-large-latest', 'generic'],
   ])('%s → %s', (model, family) => {
     expect(tokenizerFamily(model)).toBe(family);
+  });
+});
+
+describe('imageTokens: the worked examples of each provider\'s documentation', () => {
+  it('OpenAI (high detail): 1024×1024 → 765, 2048×4096 → 1,105 (images-vision guide, "Calculating costs")', () => {
+    expect(imageTokens('o200k', { width: 1024, height: 1024 })).toBe(765);
+    expect(imageTokens('o200k', { width: 2048, height: 4096 })).toBe(1_105);
+    expect(imageTokens('cl100k', { width: 4096, height: 2048 })).toBe(1_105);
+    // Below 768 px on the short side nothing is scaled: 512×512 is one tile.
+    expect(imageTokens('o200k', { width: 512, height: 512 })).toBe(255);
+  });
+
+  it('Claude: width × height / 750 — 200×200 ≈ 54, 1000×1000 ≈ 1,334, 1092×1092 ≈ 1,590; larger images are scaled down to ~1,600', () => {
+    expect(imageTokens('anthropic', { width: 200, height: 200 })).toBe(54);
+    expect(imageTokens('anthropic', { width: 1000, height: 1000 })).toBe(1_334);
+    expect(imageTokens('anthropic', { width: 1092, height: 1092 })).toBe(1_590);
+    expect(imageTokens('anthropic', { width: 4000, height: 3000 })).toBe(1_600);
+    // Long edge over 1568 px: 3136×200 is scaled to 1568×100 first.
+    expect(imageTokens('anthropic', { width: 3136, height: 200 })).toBe(Math.ceil((1568 * 100) / 750));
+  });
+
+  it('Gemini: both sides ≤ 384 px → 258; otherwise 258 per 768×768 tile', () => {
+    expect(imageTokens('gemini', { width: 384, height: 384 })).toBe(258);
+    expect(imageTokens('gemini', { width: 385, height: 100 })).toBe(258);
+    expect(imageTokens('gemini', { width: 1024, height: 1024 })).toBe(4 * 258);
+    expect(imageTokens('gemini', { width: 1920, height: 1080 })).toBe(6 * 258);
+  });
+
+  it('falls back to the fixed estimate when the dimensions are unknown', () => {
+    expect(imageTokens('gemini', undefined)).toBe(IMAGE_TOKENS.gemini);
+    expect(imageTokens('anthropic', { width: 0, height: 10 })).toBe(IMAGE_TOKENS.anthropic);
   });
 });
 
@@ -66,13 +105,19 @@ describe('countTurn', () => {
     expect(countTurn(result, opts)).toEqual({ tokens: MESSAGE_OVERHEAD + TOOL_FRAMING + encodeO200k('call_1').length + encodeO200k('4°C, rain').length, toolCalls: false });
   });
 
-  it('counts a fixed estimate per image, per provider family, and nothing when images are omitted', () => {
+  it('counts each image from its dimensions (a 1×1 PNG here) and a fixed estimate for a URL image, per family; nothing when images are omitted', () => {
     const t = turn('u', 'user', [{ type: 'image', mediaType: 'image/png', data: PNG }, { type: 'image', mediaType: 'image/png', url: 'https://example.com/a.png' }]);
-    expect(countTurn(t, opts).tokens).toBe(MESSAGE_OVERHEAD + 2 * 765);
-    expect(countTurn(t, { ...opts, family: 'anthropic' }).tokens).toBe(MESSAGE_OVERHEAD + 2 * 1_600);
-    expect(countTurn(t, { ...opts, family: 'gemini' }).tokens).toBe(MESSAGE_OVERHEAD + 2 * 1_120);
+    // 1×1 px: OpenAI one 512-px tile, 85 + 170; Claude ⌈1/750⌉; Gemini ≤ 384 px on both sides, 258.
+    expect(countTurn(t, opts).tokens).toBe(MESSAGE_OVERHEAD + 255 + 765);
+    expect(countTurn(t, { ...opts, family: 'anthropic' }).tokens).toBe(MESSAGE_OVERHEAD + 1 + 1_600);
+    expect(countTurn(t, { ...opts, family: 'gemini' }).tokens).toBe(MESSAGE_OVERHEAD + 258 + 1_120);
     expect(countTurn(t, { ...opts, omitImages: true }).tokens).toBe(MESSAGE_OVERHEAD);
     expect(IMAGE_TOKENS).toEqual({ o200k: 765, cl100k: 765, anthropic: 1_600, gemini: 1_120, generic: 1_600 });
+  });
+
+  it('counts an image inside a tool result from its dimensions too', () => {
+    const r = turn('r', 'tool', [{ type: 'tool_result', callId: 'c1', content: [{ type: 'image', mediaType: 'image/png', data: pngBase64(2048, 4096) }] }]);
+    expect(countTurn(r, opts).tokens).toBe(MESSAGE_OVERHEAD + TOOL_FRAMING + encodeO200k('c1').length + 1_105);
   });
 
   it('counts foreign reasoning only when it is sent as text; own reasoning always', () => {
@@ -152,7 +197,7 @@ describe('models without vision', () => {
     const t = transcript([turn('u0', 'user', [{ type: 'text', text: 'see' }, { type: 'image', mediaType: 'image/png', data: PNG }])]);
     const withVision = plan(t, { api: 'openai-chat', model: 'gpt-4o' });
     const without = plan(t, { api: 'openai-chat', model: 'deepseek-chat', provider: 'deepseek' });
-    expect(withVision.turns[0]!.tokens).toBe(MESSAGE_OVERHEAD + encodeO200k('see').length + 765);
+    expect(withVision.turns[0]!.tokens).toBe(MESSAGE_OVERHEAD + encodeO200k('see').length + 255); // a 1×1 PNG: one 512-px tile, 85 + 170
     expect(without.turns[0]!.tokens).toBe(MESSAGE_OVERHEAD + Math.ceil(3 / 3.5));
     expect(without.report.blocks[1]!.fates).toEqual([{ fate: 'converted', detail: 'image replaced by a placeholder: the model does not accept images' }]);
     expect(without.stats.imagesOmitted).toBe(1);

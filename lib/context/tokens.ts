@@ -13,13 +13,20 @@
  * - Per message 3 tokens, plus 3 priming the reply (OpenAI Cookbook, "How to count tokens with
  *   tiktoken", https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken); the same
  *   numbers are assumed for the other providers (the learned correction absorbs the difference).
- * - Images (no dimensions are read, one fixed estimate per image): OpenAI 765 = a 1024×1024
- *   image at high detail, 85 + 4 × 170 (https://platform.openai.com/docs/guides/images-vision,
- *   "Calculating costs"); Claude 1,600 ≈ the largest unresized image, 1.15 megapixels / 750
- *   (https://docs.anthropic.com/en/docs/build-with-claude/vision, "Evaluate image size");
- *   Gemini 1,120 = Gemini 3's default (high) image resolution
- *   (https://ai.google.dev/gemini-api/docs/media-resolution; a 1024×1024 image on Gemini 2.x is
- *   four 258-token tiles, 1,032); others 1,600 (assumed).
+ * - Images, from the dimensions in the stored bytes' header (`imageSizeOfBase64`), by each
+ *   provider's documented formula ({@link imageTokens}):
+ *   OpenAI (high detail): fit within 2048×2048, then shortest side down to 768 px, then
+ *   85 + 170 per 512-px tile (https://platform.openai.com/docs/guides/images-vision,
+ *   "Calculating costs"); Claude: long edge down to 1568 px, then width × height / 750, at most
+ *   ~1,600 ("If your image's long edge is more than 1568 pixels, or your image is more than
+ *   ~1,600 tokens, it will first be scaled down", https://docs.anthropic.com/en/docs/build-with-claude/vision,
+ *   "Evaluate image size"); Gemini: 258 when both sides are ≤ 384 px, else 258 per 768×768 tile
+ *   (https://ai.google.dev/gemini-api/docs/tokens, "Multimodal tokens"; Gemini 3's
+ *   `media_resolution` may count more, learned by the usage correction); others as Claude
+ *   (assumed). When the dimensions cannot be read (a URL, unknown bytes), one fixed estimate per
+ *   image ({@link IMAGE_TOKENS}): OpenAI 765 = a 1024×1024 image at high detail; Claude 1,600 ≈ the
+ *   largest unresized image; Gemini 1,120 = Gemini 3's default (high) image resolution
+ *   (https://ai.google.dev/gemini-api/docs/media-resolution); others 1,600 (assumed).
  * - PDF pages (pages counted from `/Type /Page` in base64 data, else 1): Claude 3,000, the top of
  *   "1,500-3,000 tokens per page" (https://docs.anthropic.com/en/docs/build-with-claude/pdf-support);
  *   Gemini 560 = Gemini 3's default (medium) PDF resolution (media-resolution page above; 258 per
@@ -32,13 +39,49 @@
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { bareModelName } from '../models/normalize';
+import { imageSizeOfBase64 } from '../transcript/image-size';
 import type { Block, ToolDefinition, Turn } from '../transcript/schema';
 import type { TokenizerFamily } from './types';
 
 /** Characters per token of the estimated families. */
 export const CHARS_PER_TOKEN: Readonly<Record<'anthropic' | 'gemini' | 'generic', number>> = { anthropic: 3.5, gemini: 4, generic: 3.5 };
-/** Tokens per image, by family (see the module comment for sources). */
+/** Tokens per image whose dimensions are unknown, by family (see the module comment for sources). */
 export const IMAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = { o200k: 765, cl100k: 765, anthropic: 1_600, gemini: 1_120, generic: 1_600 };
+/**
+ * Tokens of one image of `size` pixels (width × height) for a family, by the provider's documented
+ * formula (see the module comment); {@link IMAGE_TOKENS} when `size` is unknown.
+ */
+export function imageTokens(family: TokenizerFamily, size: { width: number; height: number } | undefined): number {
+  if (!size || !(size.width > 0 && size.height > 0)) return IMAGE_TOKENS[family];
+  let { width: w, height: h } = size;
+  switch (family) {
+    case 'o200k':
+    case 'cl100k': {
+      // High detail: fit within 2048 × 2048, then the shortest side down to 768 px; 512-px tiles.
+      const fit = Math.min(1, 2048 / Math.max(w, h));
+      w = Math.round(w * fit);
+      h = Math.round(h * fit);
+      const shrink = Math.min(1, 768 / Math.min(w, h));
+      w = Math.round(w * shrink);
+      h = Math.round(h * shrink);
+      return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
+    }
+    case 'gemini':
+      if (w <= 384 && h <= 384) return 258;
+      return 258 * Math.ceil(w / 768) * Math.ceil(h / 768);
+    default: {
+      // Claude (and unknown models, assumed): long edge down to 1568 px, then w × h / 750, at most ~1,600.
+      const fit = Math.min(1, 1568 / Math.max(w, h));
+      return Math.min(1_600, Math.ceil((w * fit * (h * fit)) / 750));
+    }
+  }
+}
+
+/** Tokens of an image block (or a tool result's image part) as sent: from its bytes' dimensions when it carries data. */
+function imageBlockTokens(image: { data?: string | undefined }, family: TokenizerFamily): number {
+  return imageTokens(family, image.data ? imageSizeOfBase64(image.data) : undefined);
+}
+
 /** Tokens per PDF page, by family. */
 export const PDF_PAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = { o200k: 1_500, cl100k: 1_500, anthropic: 3_000, gemini: 560, generic: 3_000 };
 /** Framing of one message (OpenAI Cookbook; assumed for the others). */
@@ -135,11 +178,11 @@ function countBlock(block: Block, opts: TurnCountOptions): number {
     case 'tool_result': {
       let n = TOOL_FRAMING + countText(block.callId, family);
       if (typeof block.content === 'string') return n + countText(block.content, family);
-      for (const c of block.content) n += c.type === 'text' ? countText(c.text, family) : opts.omitImages ? 0 : IMAGE_TOKENS[family];
+      for (const c of block.content) n += c.type === 'text' ? countText(c.text, family) : opts.omitImages ? 0 : imageBlockTokens(c, family);
       return n;
     }
     case 'image':
-      return opts.omitImages ? 0 : IMAGE_TOKENS[family];
+      return opts.omitImages ? 0 : imageBlockTokens(block, family);
     case 'document':
       return countDocument(block.mediaType, block.data, family);
     case 'provider_item':

@@ -54,6 +54,8 @@ export interface PreviewBlock {
   /** The last fate applied (`dropped` when the block is not sent). */
   fate: Fate;
   detail: string;
+  /** For a tool call, the tool's name; for a tool result, the name of the tool it answers (when known). */
+  name?: string;
 }
 
 /** One turn of the conversation in the preview. */

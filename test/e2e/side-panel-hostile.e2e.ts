@@ -78,12 +78,22 @@ describe.skipIf(!HAS_CHROMIUM)('hostile model output in the side panel', () => {
     const found = await s.page.evaluate(() => {
       const withHandlers = [...document.querySelectorAll('*')].flatMap((el) => el.getAttributeNames().filter((n) => n.toLowerCase().startsWith('on')).map((n) => `${el.localName}[${n}]`));
       const answer = document.querySelectorAll('[data-turn-id][data-role="assistant"] .markdown');
+      // Typeset math (KaTeX, issue 14) may hold MathML, SVG shapes and sizing styles: none of them fetches unless its style does.
+      const typesetOk = (el: Element) =>
+        el.closest('.katex, .katex-error') !== null &&
+        ['math', 'svg', 'path', 'line', 'span'].includes(el.localName) &&
+        !/url|image|@import|expression|\\/i.test(el.getAttribute('style') ?? '') &&
+        !['src', 'srcset', 'background', 'ping', 'href', 'xlink:href'].some((n) => el.hasAttribute(n));
       const fetching = [...answer].flatMap((a) =>
-        [...a.querySelectorAll('script, img, iframe, frame, object, embed, svg, math, style, link, meta, base, form, input, video, audio, source, picture, template, textarea, [src], [srcset], [style], [background], [ping]')].map((el) => el.localName),
+        [...a.querySelectorAll('script, img, iframe, frame, object, embed, svg, math, style, link, meta, base, form, input, video, audio, source, picture, template, textarea, [src], [srcset], [style], [background], [ping]')]
+          .filter((el) => !typesetOk(el))
+          .map((el) => el.localName),
       );
-      return { withHandlers, fetching };
+      const linksInMath = [...document.querySelectorAll('.katex [href], .katex [src], .katex a, .katex-error [href]')].length;
+      const typeset = document.querySelectorAll('[data-turn-id][data-role="assistant"] .md-math-done').length;
+      return { withHandlers, fetching, linksInMath, typeset: typeset > 0 };
     });
-    expect(found).toEqual({ withHandlers: [], fetching: [] });
+    expect(found).toEqual({ withHandlers: [], fetching: [], linksInMath: 0, typeset: true });
   });
 
   it('R3 zero network requests leave the browser except Baton\'s request to the fake provider; no CSP violation', async () => {

@@ -91,8 +91,10 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
       await s.panel.send('What colours does this image have?');
       expect(await s.panel.waitForAnswer(1)).toBe('complete');
       expect(await attached.count(), 'the composer is emptied after the send').toBe(0);
-      // The user turn shows a placeholder for the image, not the image itself (nothing to fetch).
-      expect(await s.panel.turns().first().innerText()).toContain(`[Image attached: image/png, ${png.length} B]`);
+      // The user turn shows the image as a thumbnail made from its stored bytes (issue 14; nothing fetched).
+      const thumb = s.panel.turns().first().locator('button[data-image-thumb]');
+      expect(await thumb.getAttribute('aria-label')).toContain(`PNG image`);
+      expect(await thumb.locator('img').getAttribute('src')).toMatch(/^blob:/);
       const sent = posts(s.fakes[fake], api).slice(before);
       expect(sent).toHaveLength(1);
       expectValid(sent[0]!);

@@ -60,6 +60,9 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       for (let index = 0; index < turn.blocks.length; index++) if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
     }
   }
+  // Tool names for the preview's block lines ("3 tool calls: Bash, Glob ×2 — sent", issue 14).
+  const toolNames = new Map<string, string>();
+  if (!input.countsOnly) for (const t of transcript.turns) for (const b of t.blocks) if (b.type === 'tool_call') toolNames.set(b.id, b.name);
   const rows: PreviewTurn[] = input.countsOnly ? [] : transcript.turns.map((turn) => {
     const pt = planned_.get(turn.id);
     const held = !pt && planned.delivery.mode === 'delta';
@@ -67,7 +70,8 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       const key = `${turn.id}\u0000${index}`;
       const fate = pt ? (fates.get(key) ?? 'kept') : 'dropped';
       if (pt?.included && fate === 'converted') convertedBlocks++;
-      return { index, type: b.type, fate, detail: pt ? (details.get(key) ?? '') : held ? 'held by the provider from an earlier response' : 'turn not sent' };
+      const name = b.type === 'tool_call' ? b.name : b.type === 'tool_result' ? toolNames.get(b.callId) : undefined;
+      return { index, type: b.type, fate, detail: pt ? (details.get(key) ?? '') : held ? 'held by the provider from an earlier response' : 'turn not sent', ...(name ? { name } : {}) };
     });
     const why = dropped.get(turn.id);
     return {
