@@ -5,12 +5,13 @@
  * Item ids carry the target, so a click needs no state (the worker may have restarted, L1).
  */
 import type { SendTarget, Settings } from '../messaging/protocol';
+import { lookupTable } from '../transcript/lookup';
 
 /** `documentUrlPatterns` of the chat menu: exactly the three sites (N1, as the content script). */
 export const CHAT_PAGE_PATTERNS = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'] as const;
 
 /** A model to offer for a provider with no default of its own (ids of lib/models/data). */
-const FALLBACK_MODEL: Readonly<Record<string, string>> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5', google: 'gemini-2.5-flash' };
+const FALLBACK_MODEL: Readonly<Record<string, string>> = lookupTable({ anthropic: 'claude-sonnet-4-5', openai: 'gpt-5', google: 'gemini-2.5-flash' });
 
 /** One `contextMenus.create` call. */
 export interface MenuItem {

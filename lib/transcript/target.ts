@@ -2,6 +2,7 @@
  * Conversion targets and the same-origin test (transcript-v1.md, "Same origin"; provider-rules.md X3).
  */
 import type { Origin, WireApi } from './schema';
+import { lookupTable } from './lookup';
 
 /** What a conversion is for: one request to one model over one wire API. */
 export interface ConvertTarget {
@@ -40,11 +41,11 @@ export const DEFAULT_PROVIDER: Readonly<Record<WireApi, string>> = {
 };
 
 /** Default API origins per provider; an endpoint equal to one of these is "the default" (no `endpoint`). */
-export const DEFAULT_ORIGINS: Readonly<Record<string, string>> = {
+export const DEFAULT_ORIGINS: Readonly<Record<string, string>> = lookupTable({
   anthropic: 'https://api.anthropic.com',
   openai: 'https://api.openai.com',
   google: 'https://generativelanguage.googleapis.com',
-};
+});
 
 /**
  * Reduces a base URL to its origin (`https://host:port`); returns the input unchanged when it is

@@ -2,13 +2,14 @@
  * Checks of base URLs the person types, done in the page before any permission prompt
  * (security-requirements.md N1, N4). The background checks again when it saves.
  */
+import { lookupTable } from '../transcript/lookup';
 
 /** The built-in providers' API origins, granted in the manifest (wxt.config.ts, N1). */
-export const DEFAULT_API_ORIGINS: Readonly<Record<string, string>> = {
+export const DEFAULT_API_ORIGINS: Readonly<Record<string, string>> = lookupTable({
   openai: 'https://api.openai.com',
   anthropic: 'https://api.anthropic.com',
   google: 'https://generativelanguage.googleapis.com',
-};
+});
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 

@@ -4,6 +4,7 @@
  * tolerant JSON parsing of tool-call arguments.
  */
 import { TranscriptError, assertNoPrototypeKeys, formatPath, type JsonPath } from '../../transcript/codec';
+import { lookupTable } from '../../transcript/lookup';
 
 /** A plain JSON object (not null, not an array). */
 export function isRecord(v: unknown): v is Record<string, unknown> {
@@ -73,7 +74,7 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
   return { mediaType: m[1]!.trim().toLowerCase(), data: m[3]! };
 }
 
-const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
+const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = lookupTable({
   png: 'image/png',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -81,7 +82,7 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
   webp: 'image/webp',
   heic: 'image/heic',
   heif: 'image/heif',
-};
+});
 
 /** Media type of an image URL guessed from its file extension; `image/*` when unknown. */
 export function imageTypeFromUrl(url: string): string {
