@@ -1,0 +1,108 @@
+/**
+ * Regression tests for issue 18 ("Hostile providers and files"), the import defects: lone
+ * surrogates (4), unchecked zip CRCs (5), Baton files that borrow trust (7) and silent loss (8).
+ */
+import { zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { isWellFormedDeep } from '../transcript/text';
+import { importFile } from './import-file';
+import type { ImportKind } from './types';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n');
+const warningsOf = (t: { meta?: Record<string, unknown> }) => (t.meta?.importWarnings as string[] | undefined) ?? [];
+
+/** A first prompt whose 79th/80th UTF-16 units are the two halves of an emoji. */
+const EMOJI_PROMPT = `${'a'.repeat(78)}${'😀'.repeat(10)}`;
+
+/** A minimal file of `kind` whose first user text is `text`. */
+function fileWith(kind: ImportKind, text: string): string {
+  switch (kind) {
+    case 'claude-code':
+      return jsonl({ type: 'user', sessionId: 's1', uuid: 'u1', message: { role: 'user', content: text } });
+    case 'codex':
+      return jsonl(
+        { type: 'session_meta', payload: { id: 's1' } },
+        { type: 'event_msg', payload: { type: 'user_message', message: text } },
+        { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } },
+      );
+    case 'gemini-cli':
+      return jsonl({ sessionId: 's1' }, { id: 'm1', type: 'user', content: [{ text }] });
+    case 'pi':
+      return jsonl({ type: 'session', id: 's1' }, { type: 'message', message: { role: 'user', content: text } });
+    case 'openai-chat':
+      return JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: text }] });
+    case 'anthropic-messages':
+      return JSON.stringify({ model: 'claude-x', messages: [{ role: 'user', content: text }] });
+    case 'chatgpt-export':
+      return JSON.stringify([
+        {
+          id: 'c1',
+          current_node: 'a',
+          mapping: {
+            u: { parent: null, message: { author: { role: 'user' }, content: { content_type: 'text', parts: [text] } } },
+            a: { parent: 'u', message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: ['ok'] } } },
+          },
+        },
+      ]);
+    case 'claude-export':
+      return JSON.stringify([{ uuid: 'c1', chat_messages: [{ uuid: 'm1', sender: 'human', text }] }]);
+    case 'baton':
+      return JSON.stringify({ format: 'baton.transcript', version: 1, id: 'b1', turns: [{ id: 'u', role: 'user', blocks: [{ type: 'text', text }] }] });
+    default:
+      throw new Error(`no sample for ${kind}`);
+  }
+}
+
+describe('issue 18 defect 4: importers make lone surrogates', () => {
+  const titled: ImportKind[] = ['claude-code', 'codex', 'gemini-cli', 'pi', 'openai-chat', 'anthropic-messages'];
+  it.each(titled)('%s: a title cut at 80 characters never splits an emoji', (kind) => {
+    const t = importFile(kind, enc(fileWith(kind, EMOJI_PROMPT))).conversations[0]!;
+    expect(t.title).toBeDefined();
+    expect(isWellFormedDeep(t.title)).toBe(true);
+    expect(t.title!.endsWith('😀…')).toBe(true);
+    expect([...t.title!].length).toBe(80);
+  });
+
+  const all: ImportKind[] = [...titled, 'chatgpt-export', 'claude-export', 'baton'];
+  it.each(all)('%s: lone surrogates in a file are repaired to U+FFFD on the way in, and the summary says so', (kind) => {
+    const r = importFile(kind, enc(fileWith(kind, 'broken \uD800 half and \uDC00 other half')));
+    expect(r.conversations).toHaveLength(1);
+    const t = r.conversations[0]!;
+    expect(isWellFormedDeep(t)).toBe(true);
+    expect(JSON.stringify(t.turns)).toContain('broken \uFFFD half and \uFFFD other half');
+    expect(warningsOf(t).join('\n')).toMatch(/lone UTF-16 surrogate.*U\+FFFD/);
+  });
+});
+
+describe('issue 18 defect 5: zip CRCs are never checked', () => {
+  const doc = fileWith('chatgpt-export', 'hello there');
+  const stored = () => zipSync({ 'conversations.json': [enc(doc), { level: 0 }] });
+
+  it('an intact export zip imports', () => {
+    expect(importFile('chatgpt-export', stored()).conversations).toHaveLength(1);
+  });
+
+  it('a stored conversations.json altered after zipping is refused, naming the entry', () => {
+    const zip = stored();
+    const at = Buffer.from(zip).indexOf('hello there');
+    expect(at).toBeGreaterThan(0);
+    zip[at] = 'j'.charCodeAt(0); // still valid JSON, different content
+    expect(() => importFile('chatgpt-export', zip)).toThrow(/"conversations\.json".*CRC-32/);
+  });
+
+  it('a deflated entry altered after zipping is refused too (when it still inflates)', () => {
+    const zip = zipSync({ 'conversations.json': enc(doc) });
+    let refused = 0;
+    for (let i = 40; i < zip.length - 100; i += 7) {
+      const copy = zip.slice();
+      copy[i] = copy[i]! ^ 0x01;
+      try {
+        importFile('chatgpt-export', copy);
+      } catch (e) {
+        if (/CRC-32/.test((e as Error).message)) refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(0);
+  });
+});
