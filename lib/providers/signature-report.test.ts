@@ -37,7 +37,7 @@ function history(api: WireApi): Transcript {
           { type: 'tool_call', id: 'call_1', name: 'lookup', input: { q: 1 }, signature: 'SIG-CALL-0003' },
         ],
       },
-      { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', toolCallId: 'call_1', content: 'found' }] },
+      { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: 'found' }] },
       { id: 'a2', role: 'assistant', origin, status: 'complete', blocks: [{ type: 'text', text: 'Done.', signature: 'SIG-TEXT-0004' }] },
       { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'Thanks.' }] },
     ],

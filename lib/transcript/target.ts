@@ -22,6 +22,12 @@ export interface ConvertTarget {
    * reported) or `text` (sent as plain text, fenced and labelled with its origin).
    */
   foreignReasoning?: 'drop' | 'text';
+  /**
+   * Opaque provider state from an imported Baton file (issue 18; `imported-state.ts`): `drop`
+   * (default, reported) or `replay` — only once the person confirmed it in the disclosure
+   * preview. Approval-type items from a file are never replayed either way.
+   */
+  importedState?: 'drop' | 'replay';
 }
 
 /** A {@link ConvertTarget} with defaults applied and `endpoint` reduced to an origin (or undefined for the default host). */
@@ -30,6 +36,7 @@ export interface ResolvedTarget extends ConvertTarget {
   endpoint?: string;
   thinking: boolean;
   foreignReasoning: 'drop' | 'text';
+  importedState: 'drop' | 'replay';
 }
 
 /** The usual provider of each wire API. */
@@ -70,6 +77,7 @@ export function resolveTarget(target: ConvertTarget): ResolvedTarget {
     provider,
     thinking: target.thinking ?? false,
     foreignReasoning: target.foreignReasoning ?? 'drop',
+    importedState: target.importedState ?? 'drop',
   };
   const endpoint = normalizeEndpoint(target.endpoint, provider);
   if (endpoint === undefined) delete resolved.endpoint;
