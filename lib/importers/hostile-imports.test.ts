@@ -161,3 +161,53 @@ describe('issue 18 defect 7: Baton-format imports are trusted too far (opaque pr
     expect(JSON.stringify(report.blocks)).toMatch(/approval.*imported file.*never replayed/);
   });
 });
+
+describe('issue 18 defect 8: silent loss in imports', () => {
+  it('chatgpt-export: citations become readable links and a sources list, the raw markers go, and the summary says so', () => {
+    const TEXT = 'It rained 【3:0†source】 today 【3:1†source】. Also 【9:9†source】.';
+    const doc = [
+      {
+        id: 'c1',
+        current_node: 'a',
+        mapping: {
+          u: { parent: null, message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['News?'] } } },
+          a: {
+            parent: 'u',
+            message: {
+              author: { role: 'assistant' },
+              metadata: {
+                citations: [
+                  { start_ix: TEXT.indexOf('【3:0'), end_ix: TEXT.indexOf('【3:0') + 12, metadata: { type: 'webpage', title: 'Example News', url: 'https://news.example/a' } },
+                  // Indices that do not point at a marker (e.g. counted in code points): matched to the next marker in order.
+                  { start_ix: 999, end_ix: 1011, metadata: { type: 'webpage', title: 'Other [site]', url: 'https://other.example/b' } },
+                ],
+              },
+              content: { content_type: 'text', parts: [TEXT] },
+            },
+          },
+        },
+      },
+    ];
+    const t = importFile('chatgpt-export', enc(JSON.stringify(doc))).conversations[0]!;
+    const answer = t.turns[1]!.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+    expect(answer).not.toMatch(/【|】|†/);
+    expect(answer).toContain('It rained [1](https://news.example/a) today [2](https://other.example/b). Also .');
+    expect(answer).toContain('Sources:\n1. [Example News](https://news.example/a)\n2. [Other \\[site\\]](https://other.example/b)');
+    expect(warningsOf(t).join('\n')).toMatch(/2 citation\(s\) turned into links.*; 1 citation marker\(s\) without a source removed/);
+  });
+
+  it('codex: reasoning items with no content, no summary and no encrypted_content leave no empty thinking block, and the summary says so', () => {
+    const file = jsonl(
+      { type: 'session_meta', payload: { id: 's1' } },
+      { type: 'turn_context', payload: { model: 'gpt-5' } },
+      { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix it' }] } },
+      { type: 'response_item', payload: { type: 'reasoning', summary: [] } },
+      { type: 'response_item', payload: { type: 'reasoning', summary: [], content: null, encrypted_content: 'ENC' } },
+      { type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] } },
+    );
+    const t = importFile('codex', enc(file)).conversations[0]!;
+    const thinking = t.turns.flatMap((x) => x.blocks).filter((b) => b.type === 'thinking');
+    expect(thinking).toEqual([{ type: 'thinking', text: '', signature: 'ENC' }].map((b) => expect.objectContaining(b)));
+    expect(warningsOf(t).join('\n')).toMatch(/1 reasoning item\(s\) with no content/);
+  });
+});
