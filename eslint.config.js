@@ -21,6 +21,27 @@ const UPPER_PLATFORM = [
   { group: ['**/lib/store/*', '**/lib/vault/*', '**/lib/transports/*', '**/lib/messaging/*', '**/lib/background/*'], message: 'Layers 1-2 must not import the platform or background layers.' },
 ];
 
+/** S1: storage.session stays readable by trusted (extension) contexts only. */
+const S1_SYNTAX = [
+  { selector: "MemberExpression[property.name='setAccessLevel']", message: 'S1: never widen storage.session access (no setAccessLevel).' },
+  { selector: "Literal[value='TRUSTED_AND_UNTRUSTED_CONTEXTS']", message: 'S1: content scripts must not read storage.session.' },
+];
+/**
+ * Issue 18 / I2: a provider-supplied key must never index a plain object (`TABLE["__proto__"]` is
+ * Object.prototype, `TABLE["toString"]` a function). String-keyed constant tables in lib/ are
+ * null-prototype (lib/transcript/lookup.ts `lookupTable`) or a Map.
+ */
+const LOOKUP_TABLE_SYNTAX = [
+  {
+    selector: "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/][init.type='ObjectExpression'] > Identifier TSTypeReference[typeName.name='Record'] > TSTypeParameterInstantiation > TSStringKeyword:first-child",
+    message: 'A string-keyed constant table must not be a plain object: wrap it in lookupTable() (lib/transcript/lookup.ts) or use a Map (issue 18, I2).',
+  },
+  {
+    selector: "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/] > CallExpression.init[callee.property.name='fromEntries']",
+    message: 'A constant table built with Object.fromEntries has a prototype: wrap it in lookupTable() (issue 18, I2).',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', '.output/**', '.output-*/**', '.wxt/**', 'dist/**', 'coverage/**', 'bench-results/**'] },
   js.configs.recommended,
@@ -29,12 +50,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // S1: storage.session stays readable by trusted (extension) contexts only.
-      'no-restricted-syntax': ['error',
-        { selector: "MemberExpression[property.name='setAccessLevel']", message: 'S1: never widen storage.session access (no setAccessLevel).' },
-        { selector: "Literal[value='TRUSTED_AND_UNTRUSTED_CONTEXTS']", message: 'S1: content scripts must not read storage.session.' },
-      ],
+      'no-restricted-syntax': ['error', ...S1_SYNTAX],
       '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
     },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-helper.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...S1_SYNTAX, ...LOOKUP_TABLE_SYNTAX] },
   },
   {
     files: ['lib/transcript/**'],

@@ -11,7 +11,7 @@
  * the person's say").
  */
 import { decodeTranscript } from '../transcript/codec';
-import { toWellFormed } from '../transcript/text';
+import { toWellFormed, truncateCodePoints } from '../transcript/text';
 import { TRANSCRIPT_FORMAT, type Block, type Origin, type Source, type Turn } from '../transcript/schema';
 import type { CaptureSite } from './types';
 
@@ -69,7 +69,7 @@ export function webSource(site: CaptureSite, url: string): Source {
 /** A title: the page's, else the first user text's first line (≤ 60 characters), else "Captured chat". */
 export function captureTitle(c: CaptureInput): string {
   const title = c.title ? cleanLabel(c.title).replace(/\s+/g, ' ').trim() : '';
-  if (title) return toWellFormed(title.slice(0, 200));
+  if (title) return truncateCodePoints(toWellFormed(title), 200, '');
   const first = c.messages.find((m) => m.role === 'user')?.parts.find((p) => p.type === 'text');
   return (first?.type === 'text' && titleFromText(first.text)) || `Captured ${c.site} chat`;
 }
@@ -77,7 +77,7 @@ export function captureTitle(c: CaptureInput): string {
 /** A one-line title from a text: whitespace collapsed, no controls, at most 60 characters ('' for blank text). */
 export function titleFromText(text: string): string {
   const line = cleanLabel(text).replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${toWellFormed(line.slice(0, 59))}…` : line;
+  return truncateCodePoints(toWellFormed(line), 60);
 }
 
 /**

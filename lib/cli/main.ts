@@ -11,6 +11,7 @@ import { CliError } from './errors';
 import { runImport, StreamedOutput, type CommandIo } from './import';
 import { runPlan } from './plan';
 import { runRead } from './read';
+import { lookupTable } from '../transcript/lookup';
 
 export const USAGE = `usage:
   baton convert --to <api> --model <id> [--provider <id>] [--endpoint <url>]
@@ -21,12 +22,12 @@ export const USAGE = `usage:
   baton plan --to <api> --model <id> [--budget-tokens N] [--max-turns N] [FILE | -]
 apis: anthropic-messages, openai-chat, openai-responses, gemini-generate-content`;
 
-const COMMANDS: Record<string, (args: string[], io: CommandIo) => unknown> = {
+const COMMANDS: Readonly<Record<string, (args: string[], io: CommandIo) => unknown>> = lookupTable({
   convert: runConvert,
   read: runRead,
   import: runImport,
   plan: runPlan,
-};
+});
 
 /** Runs one CLI invocation; returns the exit status (0 ok, 2 bad input, 1 internal error). */
 export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {

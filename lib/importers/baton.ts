@@ -4,14 +4,17 @@
  * message, which names the JSON path.
  */
 import { decodeTranscript } from '../transcript/codec';
+import { holdsOpaqueState, IMPORTED_STATE_META } from '../transcript/imported-state';
+import type { Transcript } from '../transcript/schema';
 import { Collector, isRecord, str } from './common';
 import { droppedKeysWarning, parseJsonOrLines } from './safe-json';
-import type { ImportOptions, ImportResult } from './types';
+import { IMPORT_KINDS, type ImportOptions, type ImportResult } from './types';
 
 /**
  * Imports Baton transcripts. Ids are kept (so a Baton export imported again lands on the same
  * conversation); `source` is kept when present, else set to `{kind: "baton", id}`. Like every
- * import, a `system` prompt becomes a labelled user preamble (N5, I4).
+ * import, a `system` prompt becomes a labelled user preamble (N5, I4). A file cannot borrow
+ * trust (issue 18): see {@link withoutBorrowedTrust}.
  * @throws TranscriptError when the text is neither JSON nor JSONL.
  */
 export function importBaton(text: string, opts: ImportOptions = {}): ImportResult {
@@ -42,12 +45,44 @@ export function importBaton(text: string, opts: ImportOptions = {}): ImportResul
     }
     collector.add(info, () => {
       try {
-        const t = decodeTranscript(v);
-        return t.source ? t : { ...t, source: { kind: 'baton', id: t.id } };
+        return withoutBorrowedTrust(decodeTranscript(v));
       } catch (e) {
         throw d.label ? new Error(`${d.label}: ${(e as Error).message}`) : e;
       }
     });
   }
   return collector.result();
+}
+
+/** `transcript.meta` key: the `source` names another kind than `baton` and is only the file's claim (issue 18). */
+export const CLAIMED_SOURCE_META = 'sourceClaimedByFile';
+
+/**
+ * Issue 18, defect 7: what a Baton file says about itself is a claim.
+ * - A `source` of another kind (`{kind: "chatgpt-export", id}`) is kept but marked
+ *   `meta[CLAIMED_SOURCE_META]`, so the store deduplicates against it only when the content
+ *   matches too; an id in another importer's namespace (`chatgpt-export:…`) gets a `baton:`
+ *   prefix, so the file cannot take the id the genuine import will use.
+ * - Every turn holding opaque provider state (signatures, encrypted reasoning, provider items,
+ *   citations, a native payload) is marked `meta[IMPORTED_STATE_META]`: it is replayed only after
+ *   the person confirms it (lib/transcript/imported-state.ts); a file's own value of the mark is
+ *   overwritten, never trusted.
+ */
+export function withoutBorrowedTrust(t: Transcript): Transcript {
+  const kind = t.source?.kind ?? 'baton';
+  const claimed = kind !== 'baton';
+  const reserved = IMPORT_KINDS.some((k) => k !== 'baton' && t.id.startsWith(`${k}:`));
+  const turns = t.turns.map((turn) => {
+    const { [IMPORTED_STATE_META]: _own, ...meta } = turn.meta ?? {};
+    if (turn.role === 'user' || !holdsOpaqueState(turn)) return turn.meta && _own !== undefined ? { ...turn, meta } : turn;
+    return { ...turn, meta: { ...meta, [IMPORTED_STATE_META]: true } };
+  });
+  const { [CLAIMED_SOURCE_META]: _claim, ...ownMeta } = t.meta ?? {};
+  const out: Transcript = { ...t, id: reserved ? `baton:${t.id}` : t.id, source: t.source ?? { kind: 'baton', id: t.id }, turns };
+  if (claimed) out.meta = { ...ownMeta, [CLAIMED_SOURCE_META]: true };
+  else if (t.meta) {
+    if (Object.keys(ownMeta).length) out.meta = ownMeta;
+    else delete out.meta;
+  }
+  return out;
 }

@@ -108,3 +108,51 @@ export function thoughtTexts(content: JsonObject): string[] {
   }
   return out;
 }
+
+/** ChatGPT's citation markers in answer text, e.g. `【3:0†source】` (private-use `\ue200…` forms too). */
+const MARKER = /【[^】\n]{0,200}】|\ue200cite\ue202[^\ue201\n]{0,400}\ue201/g;
+
+/** Markdown link text: brackets and backslashes escaped, on one line. */
+const linkText = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, (c) => `\\${c}`);
+
+/**
+ * Issue 18, defect 8: an answer's `metadata.citations` (each `{start_ix, end_ix, metadata: {url,
+ * title}}`, the indices spanning a marker such as `【3:0†source】` in the text) → the markers
+ * become numbered Markdown links (`[1](url)`) and a "Sources:" list is appended; a citation whose
+ * indices do not point at a marker takes the next unused marker in order. Markers left without a
+ * source are removed. Only http(s) URLs become links. Returns the new text and a summary line
+ * for the import warnings (undefined when the text had no citation and no marker).
+ */
+export function applyCitations(text: string, citations: unknown): { text: string; note?: string } {
+  const markers = [...text.matchAll(MARKER)].map((m) => ({ start: m.index, end: m.index + m[0].length, n: 0 }));
+  const list = Array.isArray(citations) ? citations.filter(isRecord) : [];
+  if (!markers.length && !list.length) return { text };
+  const sources: { title: string; url?: string }[] = [];
+  for (const c of list) {
+    const meta = isRecord(c.metadata) ? c.metadata : {};
+    const rawUrl = str(meta.url);
+    const url = rawUrl && /^https?:\/\//i.test(rawUrl) ? rawUrl : undefined;
+    const title = str(meta.title) ?? url ?? 'source';
+    let marker = markers.find((m) => m.n === 0 && m.start === c.start_ix && m.end === c.end_ix);
+    marker ??= markers.find((m) => m.n === 0);
+    if (!marker) continue;
+    sources.push(url ? { title, url } : { title });
+    marker.n = sources.length;
+  }
+  let out = '';
+  let at = 0;
+  for (const m of markers) {
+    const src = m.n ? sources[m.n - 1]! : undefined;
+    out += text.slice(at, m.start) + (src ? (src.url ? `[${m.n}](${src.url})` : `[${m.n}]`) : '');
+    at = m.end;
+  }
+  out += text.slice(at);
+  const orphans = markers.filter((m) => m.n === 0).length;
+  if (sources.length) out += `\n\nSources:\n${sources.map((s, i) => `${i + 1}. ${s.url ? `[${linkText(s.title)}](${s.url})` : linkText(s.title)}`).join('\n')}`;
+  const parts = [];
+  if (sources.length) parts.push(`${sources.length} citation(s) turned into links and a sources list`);
+  if (orphans) parts.push(`${orphans} citation marker(s) without a source removed`);
+  const unplaced = list.length - sources.length;
+  if (unplaced > 0) parts.push(`${unplaced} citation(s) without a marker in the text left out`);
+  return { text: out, ...(parts.length ? { note: parts.join('; ') } : {}) };
+}

@@ -7,7 +7,7 @@
  */
 import type { Block, Origin, ToolCallBlock, Turn } from '../transcript/schema';
 import type { ChatNode } from './chatgpt-tree';
-import { contentText, fencedCode, partsTexts, thoughtTexts, toolCallInput } from './chatgpt-content';
+import { applyCitations, contentText, fencedCode, partsTexts, thoughtTexts, toolCallInput } from './chatgpt-content';
 import { isoFromSeconds, isRecord, str, type JsonObject } from './common';
 
 /** The origin of every ChatGPT assistant turn: captured web output, nothing replayable. */
@@ -22,6 +22,9 @@ const text = (t: string): Block => ({ type: 'text', text: t });
 
 class TurnBuilder {
   readonly turns: Turn[] = [];
+
+  constructor(private readonly warnings: string[]) {}
+
   /** Calls of the current exchange that no tool message has answered yet. */
   private pending: ToolCallBlock[] = [];
 
@@ -74,7 +77,13 @@ class TurnBuilder {
       if (code.trim()) blocks.push(text(fencedCode(code, str(content.language))));
     } else {
       const texts = Array.isArray(content.parts) ? partsTexts(content.parts) : [contentText(content)].filter((t) => t.trim());
-      for (const t of texts) blocks.push(text(t));
+      // Issue 18: citations become links and a sources list; nothing is dropped without a note.
+      const citations = isRecord(msg.metadata) ? msg.metadata.citations : undefined;
+      const joined = texts.join('\n\n');
+      const cited = texts.length ? applyCitations(joined, citations) : { text: joined };
+      if (cited.note) this.warnings.push(`message ${node.key}: ${cited.note}`);
+      if (cited.text !== joined) blocks.push(text(cited.text));
+      else for (const t of texts) blocks.push(text(t));
     }
     const last = this.last();
     const status = finishState(msg);
@@ -131,7 +140,7 @@ function finishState(msg: JsonObject): { any: boolean; interrupted: boolean; sto
 
 /** Turns of one linearised branch (see the module comment); `warnings` receives what was dropped. */
 export function branchToTurns(nodes: readonly ChatNode[], warnings: string[]): Turn[] {
-  const b = new TurnBuilder();
+  const b = new TurnBuilder(warnings);
   const unknownRoles = new Set<string>();
   for (const node of nodes) {
     const msg = node.message;

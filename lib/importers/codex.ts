@@ -126,13 +126,20 @@ function readItems(items: readonly Item[], provider: string, warnings: string[])
   }
   const turns: Turn[] = [];
   const systems: string[] = [];
+  let emptyReasoning = 0;
   for (let start = 0; start < kept.length; ) {
     let end = start + 1;
     while (end < kept.length && kept[end]!.model === kept[start]!.model) end++;
     const t = readOpenAIResponsesHistory({ model: kept[start]!.model, input: kept.slice(start, end).map((i) => i.item) }, { provider });
     if (t.system) systems.push(t.system);
-    for (const turn of t.turns) turns.push({ ...turn, id: `t${turns.length + 1}`, blocks: turn.blocks.map(withOutputText) });
+    for (const turn of t.turns) {
+      // Issue 18: a reasoning item with no summary, no content and no encrypted_content reads as an
+      // empty thinking block; it says nothing and carries no state, so it is left out (counted below).
+      const blocks = turn.blocks.filter((b) => !(b.type === 'thinking' && b.text.trim() === '' && b.signature === undefined && ++emptyReasoning));
+      if (blocks.length) turns.push({ ...turn, id: `t${turns.length + 1}`, blocks: blocks.map(withOutputText) });
+    }
     start = end;
   }
+  if (emptyReasoning) warnings.push(`${emptyReasoning} reasoning item(s) with no content, no summary and no encrypted_content left out`);
   return systems.length ? { turns, system: systems.join('\n\n') } : { turns };
 }

@@ -6,7 +6,7 @@
 import { decodeTranscript, TranscriptError } from '../transcript/codec';
 import { hashBase62 } from '../transcript/ids';
 import type { Block, Meta, Transcript, Turn } from '../transcript/schema';
-import { fenced } from '../transcript/text';
+import { fenced, repairSurrogatesDeep, toWellFormed, truncateCodePoints } from '../transcript/text';
 import type { ImportKind, ImportOptions, ImportResult, SkippedConversation } from './types';
 import { isRecord, type JsonObject } from '../transcript/json';
 
@@ -50,7 +50,8 @@ export function isoFromString(v: unknown): string | undefined {
 export function titleFrom(text: string | undefined): string | undefined {
   const line = text?.split('\n').find((l) => l.trim() !== '')?.trim();
   if (!line) return undefined;
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  // Cut on code points, so an emoji at the cut is kept whole or left out (issue 18).
+  return truncateCodePoints(toWellFormed(line), 80);
 }
 
 /** The first text of the first user turn, for a title. */
@@ -189,11 +190,25 @@ export class Collector {
   }
 
   private push(t: Transcript, info: ConversationInfo): void {
-    let out = systemToPreamble(t);
+    let out = systemToPreamble(repairLoneSurrogates(t));
     if (this.opts.now !== undefined) out = { ...out, meta: { ...(out.meta ?? {}), importedAt: this.opts.now } };
     const decoded = decodeTranscript(out);
     if (this.ids.has(decoded.id)) return this.skip(info, `duplicate conversation id ${JSON.stringify(decoded.id)} in the same file`);
     this.ids.add(decoded.id);
     this.conversations.push(decoded);
   }
+}
+
+/** The import-summary line of a conversation whose lone surrogates were repaired. */
+export const SURROGATES_REPAIRED = 'text with lone UTF-16 surrogates (half of a character such as an emoji) repaired: each replaced by U+FFFD';
+
+/**
+ * X6 on the way in (issue 18): nothing stored holds a lone UTF-16 surrogate. Returns `t` itself
+ * when it has none, else a repaired copy with {@link SURROGATES_REPAIRED} in `meta.importWarnings`.
+ */
+export function repairLoneSurrogates(t: Transcript): Transcript {
+  const repaired = repairSurrogatesDeep(t);
+  if (repaired === t) return t;
+  const own = Array.isArray(repaired.meta?.importWarnings) ? (repaired.meta.importWarnings as unknown[]).map(String) : [];
+  return { ...repaired, meta: { ...(repaired.meta ?? {}), importWarnings: capWarnings([...own, SURROGATES_REPAIRED]) } };
 }

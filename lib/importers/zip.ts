@@ -39,8 +39,9 @@ const fail = (problem: string): never => {
  * @param maxUncompressed largest decompressed size accepted, in bytes.
  * @throws TranscriptError for an archive that is malformed, lists an unsafe entry name anywhere
  *   (zip-slip), lists more than {@link MAX_ZIP_ENTRIES} entries, has no or two `name` entries,
- *   declares more than `maxUncompressed` bytes for it (decompression bomb), or uses a compression
- *   other than stored/deflate.
+ *   declares more than `maxUncompressed` bytes for it (decompression bomb), uses a compression
+ *   other than stored/deflate, or whose bytes fail the CRC-32 its central directory records
+ *   (issue 18: the message names the entry).
  */
 export function extractZipEntry(bytes: Uint8Array, name: string, maxUncompressed: number): Uint8Array {
   let count = 0;
@@ -77,5 +78,77 @@ export function extractZipEntry(bytes: Uint8Array, name: string, maxUncompressed
   const out = Object.prototype.hasOwnProperty.call(files, name) ? files[name] : undefined;
   if (!out) return fail(`zip archive has no top-level "${name}"`);
   if (out.length > maxUncompressed) fail(`zip entry "${name}" is over the ${maxUncompressed}-byte limit (I3)`);
+  // fflate does not check CRCs: an entry altered after zipping would otherwise import silently.
+  const expected = centralDirectoryCrc(bytes, name);
+  if (expected === undefined) fail(`zip entry "${name}" has no central-directory record to check its CRC-32 against`);
+  const actual = crc32(out);
+  if (actual !== expected)
+    fail(`zip entry "${name}" fails its CRC-32 check (stored ${hex(expected!)}, computed ${hex(actual)}): the file was altered or damaged after zipping; nothing was imported`);
   return out;
+}
+
+const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
+
+let CRC_TABLE: Uint32Array | undefined;
+
+/** CRC-32 (ISO-HDLC, the zip and PNG polynomial 0xEDB88320) of `data`. fflate computes it internally but does not export it. */
+export function crc32(data: Uint8Array): number {
+  const table = (CRC_TABLE ??= (() => {
+    const t = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      t[n] = c >>> 0;
+    }
+    return t;
+  })());
+  let crc = 0xffffffff;
+  for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * The CRC-32 the archive's central directory records for the entry `name` (APPNOTE.TXT 4.3.12,
+ * 4.3.16; zip64 end records 4.3.14–15), or undefined when it lists no such entry. Names are
+ * decoded as fflate decodes them (UTF-8 when flag bit 11 is set, else Latin-1), so the entry
+ * checked is the one that was extracted.
+ */
+function centralDirectoryCrc(bytes: Uint8Array, name: string): number | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let eocd = -1;
+  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
+    if (view.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return undefined;
+  let entries = view.getUint16(eocd + 10, true);
+  let offset = view.getUint32(eocd + 16, true);
+  if ((offset === 0xffffffff || entries === 0xffff) && eocd >= 20 && view.getUint32(eocd - 20, true) === 0x07064b50) {
+    const z64 = Number(view.getBigUint64(eocd - 12, true));
+    if (z64 + 56 <= bytes.length && view.getUint32(z64, true) === 0x06064b50) {
+      entries = Number(view.getBigUint64(z64 + 32, true));
+      offset = Number(view.getBigUint64(z64 + 48, true));
+    }
+  }
+  const utf8 = new TextDecoder('utf-8');
+  const latin1 = (b: Uint8Array) => {
+    let out = '';
+    for (let i = 0; i < b.length; i++) out += String.fromCharCode(b[i]!);
+    return out;
+  };
+  for (let i = 0, p = offset; i < entries && p + 46 <= bytes.length; i++) {
+    if (view.getUint32(p, true) !== 0x02014b50) return undefined;
+    const flags = view.getUint16(p + 8, true);
+    const crc = view.getUint32(p + 16, true);
+    const nameLen = view.getUint16(p + 28, true);
+    const extraLen = view.getUint16(p + 30, true);
+    const commentLen = view.getUint16(p + 32, true);
+    const raw = bytes.subarray(p + 46, p + 46 + nameLen);
+    const entryName = flags & 0x800 ? utf8.decode(raw) : latin1(raw);
+    if (entryName === name) return crc;
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return undefined;
 }

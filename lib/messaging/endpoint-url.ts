@@ -3,13 +3,14 @@
  * what the person types before any permission prompt, and the background checks again when it
  * saves (`settings/handlers.ts`).
  */
+import { lookupTable } from '../transcript/lookup';
 
 /** The built-in providers' API origins, granted in the manifest (wxt.config.ts, N1). */
-export const DEFAULT_API_ORIGINS: Readonly<Record<string, string>> = {
+export const DEFAULT_API_ORIGINS: Readonly<Record<string, string>> = lookupTable({
   openai: 'https://api.openai.com',
   anthropic: 'https://api.anthropic.com',
   google: 'https://generativelanguage.googleapis.com',
-};
+});
 
 const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 

@@ -15,6 +15,9 @@ import { tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db
 /** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
 const MAX_ID_CHARS = 200;
 
+/** `transcript.meta` key set by the Baton importer when a `source` is only the file's claim (lib/importers/baton.ts `CLAIMED_SOURCE_META`). */
+const CLAIMED_SOURCE_META = 'sourceClaimedByFile';
+
 /** Where the store keeps an imported conversation's dedupe key and content hash: `record.meta[IMPORT_META_KEY]`. */
 export const IMPORT_META_KEY = 'batonImport';
 
@@ -28,6 +31,11 @@ export interface ImportStamp {
   at: string;
   /** The imported file's name, when known. */
   file?: string;
+  /**
+   * The `source` was only a Baton file's claim (issue 18): the key matches another import only
+   * when the content hash matches too.
+   */
+  claimed?: true;
   /**
    * The transcript's own `meta` (e.g. `importWarnings`), kept here rather than at the top of the
    * record's `meta`, which holds store-internal state that an export must never carry.
@@ -145,10 +153,16 @@ export interface ImportBatchOptions {
 export async function importConversations(db: BatonDb, transcripts: readonly Transcript[], opts: ImportBatchOptions): Promise<ImportOutcome> {
   const out: ImportOutcome = { imported: [], duplicates: [], failed: [] };
   let full = false;
-  const byKey = new Map<string, ConversationRecord>();
+  // Every stored conversation under its dedupe key (several may share one: claimed sources, issue 18).
+  const byKey = new Map<string, ConversationRecord[]>();
+  const remember = (k: string, rec: ConversationRecord) => {
+    const list = byKey.get(k);
+    if (list) list.push(rec);
+    else byKey.set(k, [rec]);
+  };
   for (const rec of await db.getAll('conversations')) {
     const k = storedKey(rec);
-    if (k !== undefined && !byKey.has(k)) byKey.set(k, rec);
+    if (k !== undefined) remember(k, rec);
   }
   for (const input of transcripts) {
     const label = { id: typeof input?.id === 'string' ? input.id : '?', ...(typeof input?.title === 'string' ? { title: input.title } : {}) };
@@ -166,8 +180,10 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
     const key = dedupeKey(t);
     const hash = bodyHash(t);
     const id = t.id.length <= MAX_ID_CHARS ? t.id : `import:${contentHash(t.id)}`;
-    const known = byKey.get(key);
-    const stamp: ImportStamp = { key, hash, at: opts.now, ...(opts.file !== undefined ? { file: opts.file } : {}) };
+    const claimed = t.meta?.[CLAIMED_SOURCE_META] === true;
+    // Issue 18: a key shared with a claimed source counts only when the content matches too.
+    const known = byKey.get(key)?.find((rec) => (!claimed && !importStampOf(rec)?.claimed) || importStampOf(rec)?.hash === hash);
+    const stamp: ImportStamp = { key, hash, at: opts.now, ...(opts.file !== undefined ? { file: opts.file } : {}), ...(claimed ? { claimed: true as const } : {}) };
     const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp);
     try {
       const clash = await tx(db, ['conversations', 'turns'], 'readwrite', async (w) => {
@@ -198,7 +214,7 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
       out.failed.push({ id, ...title, reason: `could not be stored (nothing was written): ${describe(e)}` });
       continue;
     }
-    byKey.set(key, rec);
+    remember(key, rec);
     const warnings = Array.isArray(t.meta?.importWarnings) ? (t.meta.importWarnings as unknown[]).filter((w): w is string => typeof w === 'string') : [];
     out.imported.push({ id, title: rec.title, turns: t.turns.length, ...(warnings.length ? { warnings } : {}) });
   }

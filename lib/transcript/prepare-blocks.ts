@@ -7,6 +7,7 @@ import type { ReportBuilder, BlockRef } from './report';
 import type { Block, DocumentBlock, ImageBlock, Origin, ToolResultBlock } from './schema';
 import { describeOrigin, type ResolvedTarget } from './target';
 import { fenced, isBlank, isWellFormedDeep, repairSurrogatesDeep } from './text';
+import { isApprovalItem } from './imported-state';
 
 /** What the target can take, as the converter tells the pre-pass. */
 export interface MediaCapabilities {
@@ -44,6 +45,8 @@ export interface BlockContext {
   report: ReportBuilder;
   role: 'user' | 'assistant' | 'tool';
   sameOrigin: boolean;
+  /** The turn holds provider state from an imported Baton file (issue 18, imported-state.ts). */
+  importedState: boolean;
   origin?: Origin;
   /** The turn stopped at its output limit (stopReason `max_tokens`), so its last call may be cut off (A-T9). */
   unfinished: boolean;
@@ -103,6 +106,10 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
       return rest;
     }
     case 'provider_item': {
+      if (ctx.importedState && isApprovalItem(b.item)) {
+        report.add(ref, 'dropped', `${b.api} approval item from an imported file: never replayed (issue 18)`);
+        return undefined;
+      }
       if (ctx.sameOrigin && b.api === ctx.target.api) return b;
       if (b.text !== undefined && !isBlank(b.text)) {
         report.add(ref, 'converted', `${b.api} item from ${describeOrigin(ctx.origin)} sent as labelled text`);

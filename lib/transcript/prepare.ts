@@ -20,6 +20,7 @@ import { IdMap, NameMap, type IdPolicy } from './ids';
 import { prepareBlock, type BlockContext, type MediaCapabilities, type PreparedBlock } from './prepare-blocks';
 import { ReportBuilder, type BlockRef } from './report';
 import type { Block, Native, Origin, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
+import { isImportedState, nativeHasApproval } from './imported-state';
 import { isSameOrigin, type ResolvedTarget } from './target';
 import { repairSurrogatesDeep } from './text';
 
@@ -89,14 +90,22 @@ export function prepareTranscript(
   // 1. Blocks: X3, X4, X6, A-T9 and media, per input turn. Empty turns vanish (X4).
   let turns: PreparedTurn[] = [];
   let lastAssistant: Turn | undefined;
+  let lastImported = false;
   // One context, updated per turn and block (prepareBlock keeps no reference to it).
-  const ctx: BlockContext = { target, media: caps, report, role: 'user', sameOrigin: false, unfinished: false, isLastBlock: false };
+  const ctx: BlockContext = { target, media: caps, report, role: 'user', sameOrigin: false, importedState: false, unfinished: false, isLastBlock: false };
   for (const turn of transcript.turns) {
     if (turn.role === 'assistant') lastAssistant = turn;
     else if (turn.role === 'user') lastAssistant = undefined;
     // A tool turn's provider items belong to the assistant turn they answer (its origin decides X3).
     const origin = turn.role === 'tool' ? lastAssistant?.origin : turn.origin;
-    const sameOrigin = turn.role !== 'user' && isSameOrigin(origin, target);
+    // Issue 18: provider state from an imported Baton file is the origin's only once confirmed.
+    const imported: boolean = turn.role === 'tool' ? lastImported : isImportedState(turn);
+    if (turn.role === 'assistant') lastImported = imported;
+    const claimsOrigin = turn.role !== 'user' && isSameOrigin(origin, target);
+    const sameOrigin = claimsOrigin && (!imported || target.importedState === 'replay');
+    if (claimsOrigin && imported && !sameOrigin)
+      report.warn(`provider state from an imported file (turn ${turn.id}) was not sent: it is replayed only after you confirm it in the disclosure preview`);
+    ctx.importedState = imported;
     ctx.role = turn.role;
     ctx.sameOrigin = sameOrigin;
     ctx.origin = origin;
@@ -115,7 +124,7 @@ export function prepareTranscript(
       else blocks.push(pb);
     }
     if (blocks.length > 0) {
-      const native = turn.role === 'assistant' ? nativeOf(turn, sameOrigin, target, report) : undefined;
+      const native = turn.role === 'assistant' && !(imported && nativeHasApproval(turn.native?.payload)) ? nativeOf(turn, sameOrigin, target, report) : undefined;
       turns.push(preparedTurn(turn.role, blocks, [turn], native));
     }
     if (moved) turns.push(preparedTurn('user', moved, [turn]));

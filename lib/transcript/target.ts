@@ -2,6 +2,7 @@
  * Conversion targets and the same-origin test (transcript-v1.md, "Same origin"; provider-rules.md X3).
  */
 import type { Origin, WireApi } from './schema';
+import { lookupTable } from './lookup';
 
 /** What a conversion is for: one request to one model over one wire API. */
 export interface ConvertTarget {
@@ -21,6 +22,12 @@ export interface ConvertTarget {
    * reported) or `text` (sent as plain text, fenced and labelled with its origin).
    */
   foreignReasoning?: 'drop' | 'text';
+  /**
+   * Opaque provider state from an imported Baton file (issue 18; `imported-state.ts`): `drop`
+   * (default, reported) or `replay` — only once the person confirmed it in the disclosure
+   * preview. Approval-type items from a file are never replayed either way.
+   */
+  importedState?: 'drop' | 'replay';
 }
 
 /** A {@link ConvertTarget} with defaults applied and `endpoint` reduced to an origin (or undefined for the default host). */
@@ -29,6 +36,7 @@ export interface ResolvedTarget extends ConvertTarget {
   endpoint?: string;
   thinking: boolean;
   foreignReasoning: 'drop' | 'text';
+  importedState: 'drop' | 'replay';
 }
 
 /** The usual provider of each wire API. */
@@ -40,11 +48,11 @@ export const DEFAULT_PROVIDER: Readonly<Record<WireApi, string>> = {
 };
 
 /** Default API origins per provider; an endpoint equal to one of these is "the default" (no `endpoint`). */
-export const DEFAULT_ORIGINS: Readonly<Record<string, string>> = {
+export const DEFAULT_ORIGINS: Readonly<Record<string, string>> = lookupTable({
   anthropic: 'https://api.anthropic.com',
   openai: 'https://api.openai.com',
   google: 'https://generativelanguage.googleapis.com',
-};
+});
 
 /**
  * Reduces a base URL to its origin (`https://host:port`); returns the input unchanged when it is
@@ -69,6 +77,7 @@ export function resolveTarget(target: ConvertTarget): ResolvedTarget {
     provider,
     thinking: target.thinking ?? false,
     foreignReasoning: target.foreignReasoning ?? 'drop',
+    importedState: target.importedState ?? 'drop',
   };
   const endpoint = normalizeEndpoint(target.endpoint, provider);
   if (endpoint === undefined) delete resolved.endpoint;

@@ -74,6 +74,18 @@ export function repairSurrogatesDeep<T>(value: T): T {
   return (out ?? value) as T;
 }
 
+/**
+ * `s` cut to at most `max` code points (never inside a surrogate pair), the last one replaced by
+ * `ellipsis` when anything was cut; well-formed whenever `s` is (issue 18: titles cut at a UTF-16
+ * unit split emoji into lone surrogates).
+ */
+export function truncateCodePoints(s: string, max: number, ellipsis = '\u2026'): string {
+  if (s.length <= max) return s;
+  const points = Array.from(s);
+  if (points.length <= max) return s;
+  return points.slice(0, Math.max(0, max - Array.from(ellipsis).length)).join('') + ellipsis;
+}
+
 /** True for an empty or whitespace-only string (X4, A-E1). */
 export function isBlank(s: string): boolean {
   // Fast path: a printable ASCII first or last character is not whitespace (no trimmed copy made).

@@ -4,6 +4,7 @@
  */
 import type { BackgroundEvent, ConversationMeta, ProviderStatus } from '../messaging/protocol';
 import type { Origin, Turn } from '../transcript/schema';
+import { lookupTable } from '../transcript/lookup';
 
 /** Replaces the turn with the same id, or appends it. */
 export function upsertTurn(turns: readonly Turn[], turn: Turn): Turn[] {
@@ -54,7 +55,7 @@ export function sortNewestFirst(list: readonly ConversationMeta[]): Conversation
 }
 
 /** Names of origins that are not configured providers. */
-const ORIGIN_NAMES: Readonly<Record<string, string>> = { chrome: 'On-device' };
+const ORIGIN_NAMES: Readonly<Record<string, string>> = lookupTable({ chrome: 'On-device' });
 
 /** A provider's display name: its configured name, else a known origin's name, else the id as stored in the origin. */
 export function providerName(id: string, providers: readonly ProviderStatus[]): string {

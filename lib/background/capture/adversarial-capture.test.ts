@@ -10,6 +10,8 @@ import { ConversationStore } from '../../store/conversations';
 import { openBatonDb, type BatonDb } from '../../store/db';
 import { CaptureService, type CaptureBrowser } from './service';
 import { route, type Handlers, type Sender } from '../core/router';
+import { CaptureRequests } from '../../capture/requests';
+import type { SendTarget } from '../../messaging/protocol';
 
 const OWN = 'abcdefghijklmnopabcdefghijklmnop';
 const EXT = `chrome-extension://${OWN}`;
@@ -31,9 +33,19 @@ async function rig() {
   };
   const theDb = db;
   let ids = 0;
-  const service = new CaptureService({ browser, db: async () => theDb, settings: async () => ({ providers: [] }), broadcast: () => undefined, newId: () => `id-${++ids}`, now: () => T0 });
+  // Issue 18: only requested captures are stored, so each payload here answers a request Baton opened for tab 7.
+  const requests = new CaptureRequests<SendTarget>(Date.now);
+  let asked = 0;
+  const service = new CaptureService({ browser, db: async () => theDb, settings: async () => ({ providers: [] }), broadcast: () => undefined, newId: () => `id-${++ids}`, now: () => T0, requests });
   const env = { ownId: OWN, extensionOrigin: EXT, handlers: service.handlers() as unknown as Handlers };
-  const submit = (payload: unknown, sender: Sender = chatgptTab) => route({ type: 'captureSubmit', payload }, sender, env) as Promise<Reply<{ conversationId: string; turns: number }>>;
+  const submit = (payload: unknown, sender: Sender = chatgptTab) => {
+    if (payload !== null && typeof payload === 'object' && !Array.isArray(payload) && !('requestId' in payload)) {
+      const requestId = `adversarial-${++asked}`;
+      requests.open(requestId, 7, { providerId: 'openai', model: 'gpt-5' });
+      payload = { ...payload, requestId };
+    }
+    return route({ type: 'captureSubmit', payload }, sender, env) as Promise<Reply<{ conversationId: string; turns: number }>>;
+  };
   return { submit, store: new ConversationStore(theDb) };
 }
 
@@ -94,8 +106,8 @@ describe('captureSubmit: adversarial payloads', () => {
       ['user', undefined, [{ type: 'text', text: 'a\uFFFDbcd\te\r\nf\uFFFD' }, { type: 'text', text: '<script>alert(1)</script>' }]],
       ['assistant', 'gpt -5', [{ type: 'text', text: 'ok' }]],
     ]);
-    // Without a page title, the first user line is the title, cut without splitting a surrogate pair.
+    // Without a page title, the first user line is the title, cut on code points: the emoji is kept whole (issue 18).
     expect(await r.submit(base({ messages: [{ role: 'user', parts: [{ type: 'text', text: `${'x'.repeat(58)}😀 and more` }] }] }))).toEqual({ ok: true, data: { conversationId: 'id-5', turns: 1 } });
-    expect((await r.store.toTranscript('id-5')).title).toBe(`${'x'.repeat(58)}\uFFFD…`);
+    expect((await r.store.toTranscript('id-5')).title).toBe(`${'x'.repeat(58)}😀…`);
   });
 });

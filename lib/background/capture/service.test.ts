@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CaptureSubmit } from '../../messaging/capture-protocol';
 import { CAPTURE_TAB_REQUEST } from '../../messaging/capture-tab';
-import type { BackgroundEvent, Settings } from '../../messaging/protocol';
+import type { BackgroundEvent, SendTarget, Settings } from '../../messaging/protocol';
 import { convertTranscript } from '../../providers/index';
 import { ConversationStore } from '../../store/conversations';
 import { openBatonDb, type BatonDb } from '../../store/db';
@@ -12,6 +12,7 @@ import { recommendedModel } from '../../models/picker';
 import { buildMenus, menuId, parseMenuId } from './menus';
 import { CaptureService, type CaptureBrowser } from './service';
 import { route, type Handlers, type Sender } from '../core/router';
+import { CaptureRequests } from '../../capture/requests';
 
 const OWN = 'abcdefghijklmnopabcdefghijklmnop';
 const EXT = `chrome-extension://${OWN}`;
@@ -53,9 +54,12 @@ interface Rig {
   tabMessages: unknown[];
   menus: unknown[];
   store: ConversationStore;
+  /** The service's open capture requests: `ask()` opens one for tab 7 (as a click would) and returns its id. */
+  requests: CaptureRequests<SendTarget>;
+  ask(target?: SendTarget, tabId?: number): string;
 }
 
-async function rig(tabReply: (m: unknown, service: CaptureService) => Promise<unknown> = async () => ({ ok: true })): Promise<Rig> {
+async function rig(tabReply: (m: unknown, service: CaptureService) => Promise<unknown> = async () => ({ ok: true }), clock?: () => number): Promise<Rig> {
   db = await openBatonDb(`capture-${++n}`);
   const calls: string[] = [];
   const events: BackgroundEvent[] = [];
@@ -75,17 +79,24 @@ async function rig(tabReply: (m: unknown, service: CaptureService) => Promise<un
     openOptionsPage: async () => void calls.push('openOptionsPage'),
   };
   const theDb = db;
-  const service = (ref.service = new CaptureService({ browser, db: async () => theDb, settings: async () => SETTINGS, broadcast: (e) => events.push(e), newId: () => `id-${++ids}`, now: () => T0 }));
-  return { service, calls, events, tabMessages, menus, store: new ConversationStore(theDb) };
+  const requests = new CaptureRequests<SendTarget>(clock ?? Date.now);
+  const service = (ref.service = new CaptureService({ browser, db: async () => theDb, settings: async () => SETTINGS, broadcast: (e) => events.push(e), newId: () => `id-${++ids}`, now: () => T0, requests, ...(clock ? { clock } : {}) }));
+  let asked = 0;
+  const ask = (target: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-5' }, tabId = 7) => {
+    const id = `test-request-${++asked}`;
+    requests.open(id, tabId, target);
+    return id;
+  };
+  return { service, calls, events, tabMessages, menus, store: new ConversationStore(theDb), requests, ask };
 }
 
 const handlersOf = (service: CaptureService) => service.handlers() as unknown as Handlers;
 
 describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
   it('M2 accepted only from a chat site’s top frame; refused from an extension page', async () => {
-    const { service } = await rig();
+    const { service, ask } = await rig();
     const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(service) };
-    expect(await route({ type: 'captureSubmit', payload: capture() }, chatgptTab, env)).toEqual({ ok: true, data: { conversationId: 'id-3', turns: 2 } });
+    expect(await route({ type: 'captureSubmit', payload: capture({ requestId: ask() }) }, chatgptTab, env)).toEqual({ ok: true, data: { conversationId: 'id-3', turns: 2 } });
     expect(await route({ type: 'captureSubmit', payload: capture() }, extensionPage, env)).toEqual({
       ok: false,
       error: { code: 'forbidden', message: 'captureSubmit is not allowed from this sender' },
@@ -131,7 +142,7 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(await r.store.list()).toEqual([]);
     // A page that shows nothing is refused with a reason.
-    expect(await route({ type: 'captureSubmit', payload: capture({ messages: [{ role: 'user', parts: [] }] }) }, chatgptTab, env)).toEqual({
+    expect(await route({ type: 'captureSubmit', payload: capture({ requestId: r.ask(), messages: [{ role: 'user', parts: [] }] }) }, chatgptTab, env)).toEqual({
       ok: false,
       error: { code: 'bad_request', message: 'The page shows no conversation to capture.' },
     });
@@ -141,8 +152,8 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
 describe('CaptureService', () => {
   it('stores a NEW conversation: source, web origins, literal HTML, partial stamp, page images kept out of every provider request', async () => {
     const r = await rig();
-    expect(await r.service.submit(capture(), chatgptTab)).toEqual({ conversationId: 'id-3', turns: 2 });
-    expect(await r.service.submit(capture(), chatgptTab)).toEqual({ conversationId: 'id-6', turns: 2 });
+    expect(await r.service.submit(capture({ requestId: r.ask() }), chatgptTab)).toEqual({ conversationId: 'id-3', turns: 2 });
+    expect(await r.service.submit(capture({ requestId: r.ask() }), chatgptTab)).toEqual({ conversationId: 'id-6', turns: 2 });
     const t = await r.store.toTranscript('id-3');
     expect(t).toEqual({
       format: 'baton.transcript',
@@ -175,8 +186,8 @@ describe('CaptureService', () => {
       ],
     });
     expect((await r.store.list()).map((c) => c.id).sort()).toEqual(['id-3', 'id-6']);
-    // Without a pending click there is no target and no "open it" event, only a list update.
-    expect(r.events.map((e) => e.type)).toEqual(['conversationUpdated', 'conversationUpdated']);
+    // Each answers a pending click: a list update, then the side panel is told to open it.
+    expect(r.events.map((e) => e.type)).toEqual(['conversationUpdated', 'captureReady', 'conversationUpdated', 'captureReady']);
     // N5 + issue 7: every converter keeps the captured answer an assistant message and never sends the page's image URL.
     for (const api of WIRE_APIS) {
       const body = JSON.stringify(convertTranscript(t, { api, model: api === 'anthropic-messages' ? 'claude-sonnet-4-5' : api === 'gemini-generate-content' ? 'gemini-2.5-flash' : 'gpt-5' }).body);
@@ -267,5 +278,37 @@ describe('CaptureService', () => {
     r.service.afterRequest({ type: 'setKey', payload: {} });
     await new Promise((res) => setTimeout(res, 10));
     expect(r.menus).toHaveLength(6);
+  });
+});
+
+describe('issue 18 defect 6: unrequested captures are stored', () => {
+  it('a page that submits captures Baton did not ask for (no id, an unknown id, another tab’s id, an expired id) stores nothing; the flood is logged once', async () => {
+    const warned: unknown[][] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args);
+    try {
+      let now = 1_000_000;
+      const r = await rig(async () => ({ ok: true }), () => now);
+      const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(r.service) };
+      // A real click on tab 7 opens request id-1; the tab never answers the request itself.
+      void r.service.onMenuClick({ menuItemId: menuId('chat', { providerId: 'anthropic', model: 'claude-sonnet-4-5' }) }, { id: 7, url: 'https://chatgpt.com/c/1' });
+      const otherTab: Sender = { ...chatgptTab, tab: { id: 8 } };
+      const flood: [CaptureSubmit, Sender][] = [
+        ...Array.from({ length: 40 }, () => [capture(), chatgptTab] as [CaptureSubmit, Sender]),
+        [capture({ requestId: 'made-up-request-id' }), chatgptTab],
+      ];
+      for (const [payload, sender] of flood)
+        expect(await route({ type: 'captureSubmit', payload }, sender, env)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      // The rig's ids (`id-1`) are shorter than the protocol accepts, so these go to the service directly.
+      await expect(r.service.submit(capture({ requestId: 'id-1' }), otherTab)).rejects.toMatchObject({ code: 'forbidden' });
+      now += 10 * 60_000; // the request has expired
+      await expect(r.service.submit(capture({ requestId: 'id-1' }), chatgptTab)).rejects.toMatchObject({ code: 'forbidden' });
+      expect(await r.store.list()).toEqual([]);
+      expect(r.events.filter((e) => e.type === 'conversationUpdated')).toEqual([]);
+      expect(warned).toHaveLength(1);
+      expect(String(warned[0]![0])).toMatch(/chatgpt.*not asked for/);
+    } finally {
+      console.warn = original;
+    }
   });
 });

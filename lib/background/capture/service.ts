@@ -22,6 +22,7 @@ import type { Turn } from '../../transcript/schema';
 import { buildMenus, parseMenuId, type MenuItem } from './menus';
 import { BatonError } from '../../messaging/errors';
 import type { Handlers, Sender } from '../core/router';
+import { CaptureRequests } from '../../capture/requests';
 
 /** The browser calls the capture flow makes (injected: unit tests pass spies). */
 export interface CaptureBrowser {
@@ -46,6 +47,8 @@ export interface CaptureDeps {
   now(): string;
   /** ms since the epoch (pending outcomes expire). */
   clock?: () => number;
+  /** The open capture requests (default: a new, empty set on `clock`). */
+  requests?: CaptureRequests<SendTarget>;
 }
 
 /** The data `contextMenus.onClicked` passes (the fields used). */
@@ -62,8 +65,6 @@ export interface MenuClickTab {
 
 /** How long a capture outcome waits for the side panel to take it, in ms. */
 const PENDING_MS = 120_000;
-/** How long a capture request waits for its page, in ms. */
-const REQUEST_MS = 60_000;
 /** Longest selection kept, in characters. */
 const MAX_SELECTION = 1_000_000;
 /** Request types after which the menus are rebuilt (the configured models may have changed). */
@@ -80,17 +81,19 @@ function originOf(sender: Sender | undefined): string | undefined {
 
 /**
  * One per worker: the menus, the click handler and the two handlers. Pending click requests live
- * in memory for at most {@link REQUEST_MS}; a capture whose request is unknown (e.g. the worker
- * restarted in between) is still stored, without a target and without opening the side panel.
+ * in memory for at most `CAPTURE_REQUEST_MS`; a capture that answers no pending request of its
+ * tab (a page submitting on its own, or the worker restarted in between) is refused and nothing
+ * is stored (issue 18, lib/capture/requests.ts).
  */
 export class CaptureService {
-  private readonly pending = new Map<string, { tabId: number; target: SendTarget; at: number }>();
+  private readonly requests: CaptureRequests<SendTarget>;
   private outcome: (CaptureOutcome & { at: number }) | undefined;
   private menus: Promise<void> = Promise.resolve();
   private readonly clock: () => number;
 
   constructor(private readonly d: CaptureDeps) {
     this.clock = d.clock ?? Date.now;
+    this.requests = d.requests ?? new CaptureRequests(this.clock);
   }
 
   /** Recreates every menu item from the settings (on install and after a settings change). */
@@ -129,9 +132,7 @@ export class CaptureService {
   private async captureTab(tabId: number, url: string, target: SendTarget): Promise<void> {
     if (!siteOf(url)) return this.finish({ error: { code: 'forbidden', message: 'Baton reads conversations only on chatgpt.com, claude.ai and gemini.google.com.' } });
     const requestId = this.d.newId();
-    const at = this.clock();
-    for (const [id, p] of this.pending) if (at - p.at > REQUEST_MS) this.pending.delete(id);
-    this.pending.set(requestId, { tabId, target, at });
+    this.requests.open(requestId, tabId, target);
     let ack: unknown;
     try {
       ack = await this.d.browser.sendToTab(tabId, { type: CAPTURE_TAB_REQUEST, requestId });
@@ -139,7 +140,7 @@ export class CaptureService {
       ack = undefined;
     }
     // The submit (if any) came before the acknowledgement and took the pending request.
-    if (!this.pending.delete(requestId)) return;
+    if (!this.requests.close(requestId)) return;
     const a = ack as { ok?: unknown; message?: unknown } | undefined;
     const why = a && a.ok === false && typeof a.message === 'string' ? a.message.slice(0, 200) : undefined;
     this.finish({
@@ -197,15 +198,17 @@ export class CaptureService {
 
   /**
    * Stores a capture as a new conversation. The sender must be the page the payload names (M2: a
-   * payload cannot claim another site or origin). @throws BatonError `forbidden`, `bad_request`.
+   * payload cannot claim another site or origin), and the capture must answer an open request
+   * Baton sent to that tab (issue 18). @throws BatonError `forbidden`, `bad_request`.
    */
   async submit(p: CaptureSubmit, sender: Sender | undefined): Promise<CaptureResponses['captureSubmit']> {
     const origin = originOf(sender);
     if (!origin || SITE_ORIGINS[p.site] !== origin || siteOf(p.url) !== p.site)
       throw new BatonError('forbidden', 'The capture names another site than the page that sent it.');
     const tabId = (sender?.tab as { id?: unknown } | undefined)?.id;
-    const pending = p.requestId !== undefined ? this.pending.get(p.requestId) : undefined;
-    const matched = pending && pending.tabId === tabId ? pending : undefined;
+    // Issue 18: only a capture Baton asked this tab for is stored; a page cannot flood the list.
+    const target = this.requests.find(p.requestId, tabId, p.site);
+    if (!target) throw new BatonError('forbidden', 'Baton did not ask this page for a capture; nothing was stored.');
     const now = this.d.now();
     let turns: Turn[];
     try {
@@ -219,12 +222,10 @@ export class CaptureService {
       now,
       source: webSource(p.site, p.url),
       turns,
-      ...(matched ? { lastTarget: matched.target } : {}),
+      lastTarget: target,
     });
-    if (matched) {
-      this.pending.delete(p.requestId!);
-      this.stored(meta);
-    } else this.d.broadcast({ type: 'conversationUpdated', meta });
+    this.requests.close(p.requestId!);
+    this.stored(meta);
     return { conversationId: meta.id, turns: turns.length };
   }
 }

@@ -11,6 +11,7 @@ import type { LedgerRecord } from '../../store/disclosures';
 import type { Turn, Usage } from '../../transcript/schema';
 import { MAIN_BRANCH, type PlannedSend } from './plan';
 import type { ResolvedProvider } from '../core/providers';
+import { lookupTable } from '../../transcript/lookup';
 
 export interface FinishInput {
   conversationId: string;
@@ -34,7 +35,7 @@ export interface FinishOutput {
   actualInputTokens?: number;
 }
 
-const RECEIPT_STATUS: Record<string, DeliveryReceipt['status']> = { complete: 'completed', error: 'failed', interrupted: 'incomplete', stopped: 'cancelled' };
+const RECEIPT_STATUS: Record<string, DeliveryReceipt['status']> = lookupTable({ complete: 'completed', error: 'failed', interrupted: 'incomplete', stopped: 'cancelled' });
 
 /** The ledger record (and receipt change) of one finished send. */
 export function finishRecord(input: FinishInput): FinishOutput {

@@ -119,7 +119,7 @@ export function encodeRedactedThinking(b: RedactedThinkingBlock, pb: PreparedBlo
  * `tool_call` → `{type: 'tool_use', id, name, input}` with the id and name the pre-pass mapped
  * (X2, X5). `input` must be a JSON object (A-T9): any other value is wrapped as `{value: …}` and
  * reported. A same-origin call keeps its `caller` (programmatic tool calling; the reader keeps it
- * in `meta.caller`).
+ * in `meta.caller`). A signature on the call has no place in `tool_use`: dropped, reported.
  */
 export function encodeToolUse(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock {
   let input = b.input;
@@ -129,6 +129,8 @@ export function encodeToolUse(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeCo
   }
   const out: AnthropicVerbatimBlock = { type: 'tool_use', id: b.id, name: b.name, input };
   if (pb.sameOrigin && isObject(b.meta?.caller)) out.caller = b.meta.caller;
+  // Issue 18: tool_use has no signature field; the report says so instead of "sent as is".
+  if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature dropped: Anthropic tool_use blocks carry none');
   return out;
 }
 

@@ -23,6 +23,7 @@ export const ANTHROPIC_API = 'anthropic-messages' as const;
 
 export { describe, fail, isObject, str, type JsonObject } from '../json-read';
 import { describe, fail, isObject, str, type JsonObject } from '../json-read';
+import { lookupTable } from '../../transcript/lookup';
 
 /**
  * Normalises an Anthropic `stop_reason` to the transcript enum (transcript-v1.md, Turn). Raw
@@ -85,7 +86,7 @@ function withCacheControl<B extends Block>(block: B, native: JsonObject): B {
   return block;
 }
 
-const IMAGE_EXT: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+const IMAGE_EXT: Record<string, string> = lookupTable({ png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' });
 
 /** Anthropic `image` block (base64 or url source, A-I1) → Baton image. File sources cannot be kept. */
 export function readImage(b: JsonObject, path: JsonPath): ImageBlock {

@@ -16,6 +16,7 @@ import {
   readAssistantBlock,
   type JsonObject,
 } from './read-anthropic-messages-content';
+import { guardTurn } from '../guard-turn';
 
 /** How the turn ended, and what the stream assembler knows beyond the message itself. */
 export interface AnthropicTurnState {
@@ -120,5 +121,5 @@ export function readAnthropicMessagesResponse(response: unknown, ctx: ReadContex
   if (response.type !== undefined && response.type !== 'message') fail(['type'], `expected "message", got ${JSON.stringify(response.type)}`);
   if (response.role !== undefined && response.role !== 'assistant') fail(['role'], `expected "assistant", got ${JSON.stringify(response.role)}`);
   if (!Array.isArray(response.content)) fail(['content'], 'required array missing');
-  return buildAnthropicTurn(response, ctx, { status: 'complete' });
+  return guardTurn(buildAnthropicTurn(response, ctx, { status: 'complete' }), ctx, 'anthropic-messages');
 }

@@ -12,6 +12,7 @@ import type { Turn, TurnError } from '../../transcript/schema';
 import type { ReadContext, StreamAssembler } from '../types';
 import { isObject, type JsonObject } from './read-anthropic-messages-content';
 import { buildAnthropicTurn, readAnthropicError } from './read-anthropic-messages-response';
+import { guardAssembler } from '../guard-turn';
 
 /** Blocks whose `input` streams as `input_json_delta` (SDK `tracksToolInput`). */
 const TOOL_INPUT_TYPES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
@@ -84,7 +85,11 @@ class AnthropicStreamAssembler implements StreamAssembler {
     const m = isObject(event.message) ? event.message : {};
     this.message = { ...m, usage: isObject(m.usage) ? { ...m.usage } : undefined };
     // A message_start may already carry content (programmatic tool calling replays calls this way).
-    this.content = Array.isArray(m.content) ? m.content.map((c) => (isObject(c) ? c : { type: 'invalid', value: c })) : [];
+    const own = Array.isArray(m.content) ? m.content.map((c) => (isObject(c) ? c : { type: 'invalid', value: c })) : [];
+    // Blocks started before message_start (a broken or hostile stream) keep their positions; the
+    // message's own content follows them (issue 18: resetting content but not positions threw).
+    if (this.content.length > 0) this.warn(n, `message_start after ${this.content.length} content block(s): those blocks are kept first`);
+    this.content = [...this.content, ...own];
   }
 
   private position(n: number, event: JsonObject): number | undefined {
@@ -105,7 +110,8 @@ class AnthropicStreamAssembler implements StreamAssembler {
     const pos = this.position(n, event);
     if (pos === undefined) return;
     const d = isObject(event.delta) ? event.delta : {};
-    const b = this.content[pos]!;
+    const b = this.content[pos];
+    if (!b) return this.warn(n, `${String(d.type)} for a missing block ignored`);
     const mismatch = () => this.warn(n, `${String(d.type)} for a ${String(b.type)} block ignored`);
     // Blocks are replaced, never mutated, so earlier snapshots stay as they were.
     switch (d.type) {
@@ -197,7 +203,7 @@ class AnthropicStreamAssembler implements StreamAssembler {
  * unusable events are listed in `turn.meta.warnings`.
  */
 export function createAnthropicMessagesStreamAssembler(ctx: ReadContext): StreamAssembler {
-  return new AnthropicStreamAssembler(ctx);
+  return guardAssembler(new AnthropicStreamAssembler(ctx), ctx, 'anthropic-messages');
 }
 
 /**

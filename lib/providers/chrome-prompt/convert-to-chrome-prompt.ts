@@ -80,6 +80,7 @@ export function convertToChromePrompt(transcript: Transcript, target: ChromeProm
     provider: CHROME_PROMPT_PROVIDER,
     thinking: false,
     foreignReasoning: target.foreignReasoning ?? 'drop',
+    importedState: 'drop',
   };
   const report = new ReportBuilder(transcript);
   const prepared = prepareTranscript(transcript, resolved, CAPS, report);

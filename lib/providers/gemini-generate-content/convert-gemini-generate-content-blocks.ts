@@ -18,6 +18,7 @@ import type {
 import { itemPartProblem } from './convert-gemini-generate-content-part-checks';
 import type { GeminiPart } from './convert-to-gemini-generate-content-types';
 import { isRecord as isObject, type JsonObject } from '../../transcript/json';
+import { lookupTable } from '../../transcript/lookup';
 
 /** The API id of this module (`origin.api`, `native.api`, `provider_item.api`). */
 export const GEMINI_API = 'gemini-generate-content' as const;
@@ -40,7 +41,7 @@ export interface GeminiEncodeContext {
 /** Plain JSON object. */
 export { isObject, type JsonObject };
 
-const PART_KEYS: Readonly<Record<string, string>> = {
+const PART_KEYS: Readonly<Record<string, string>> = lookupTable({
   function_call: 'functionCall',
   function_response: 'functionResponse',
   inline_data: 'inlineData',
@@ -49,8 +50,8 @@ const PART_KEYS: Readonly<Record<string, string>> = {
   executable_code: 'executableCode',
   code_execution_result: 'codeExecutionResult',
   video_metadata: 'videoMetadata',
-};
-const BLOB_KEYS: Readonly<Record<string, string>> = { mime_type: 'mimeType', file_uri: 'fileUri', display_name: 'displayName' };
+});
+const BLOB_KEYS: Readonly<Record<string, string>> = lookupTable({ mime_type: 'mimeType', file_uri: 'fileUri', display_name: 'displayName' });
 
 /** The same object when no key needs renaming, else a copy with camelCase keys (order kept). */
 function renameKeys(obj: JsonObject, names: Readonly<Record<string, string>>): JsonObject {

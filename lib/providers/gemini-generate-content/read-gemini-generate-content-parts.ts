@@ -15,8 +15,9 @@ export const GEMINI_API = 'gemini-generate-content' as const;
 
 export { describe, fail, isObject, str, type JsonObject } from '../json-read';
 import { describe, fail, isObject, str, type JsonObject } from '../json-read';
+import { lookupTable } from '../../transcript/lookup';
 
-const SNAKE: Record<string, string> = {
+const SNAKE: Record<string, string> = lookupTable({
   function_call: 'functionCall',
   function_response: 'functionResponse',
   inline_data: 'inlineData',
@@ -30,7 +31,7 @@ const SNAKE: Record<string, string> = {
   display_name: 'displayName',
   will_continue: 'willContinue',
   partial_args: 'partialArgs',
-};
+});
 
 /** A camelCase view of a part (or of its `inlineData` / `fileData`): REST accepts both spellings. */
 export function partView(part: JsonObject): JsonObject {

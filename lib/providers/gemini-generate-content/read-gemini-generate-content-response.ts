@@ -15,6 +15,7 @@ import {
   readModelPart,
   type JsonObject,
 } from './read-gemini-generate-content-parts';
+import { guardTurn } from '../guard-turn';
 
 /** How the turn ended, and what the stream assembler knows beyond the response itself. */
 export interface GeminiTurnState {
@@ -120,7 +121,7 @@ export function readGeminiGenerateContentResponse(response: unknown, ctx: ReadCo
   if (response.error !== undefined && response.candidates === undefined) {
     const turn = buildGeminiTurn({}, ctx, { status: 'error', error: readGeminiError(response.error) });
     delete turn.native;
-    return turn;
+    return guardTurn(turn, ctx, 'gemini-generate-content');
   }
   if (response.candidates !== undefined && !Array.isArray(response.candidates)) fail(['candidates'], 'expected array');
   const candidates = (response.candidates ?? []) as unknown[];
@@ -132,5 +133,5 @@ export function readGeminiGenerateContentResponse(response: unknown, ctx: ReadCo
     if (c.content !== undefined && !isObject(c.content)) fail(['candidates', 0, 'content'], 'expected object');
     if (isObject(c.content) && c.content.parts !== undefined && !Array.isArray(c.content.parts)) fail(['candidates', 0, 'content', 'parts'], 'expected array');
   }
-  return buildGeminiTurn(response, ctx, { status: 'complete' });
+  return guardTurn(buildGeminiTurn(response, ctx, { status: 'complete' }), ctx, 'gemini-generate-content');
 }

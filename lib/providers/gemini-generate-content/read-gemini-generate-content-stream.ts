@@ -13,6 +13,7 @@ import type { Turn, TurnError } from '../../transcript/schema';
 import type { ReadContext, StreamAssembler } from '../types';
 import { isObject, partView, type JsonObject } from './read-gemini-generate-content-parts';
 import { buildGeminiTurn, readGeminiError } from './read-gemini-generate-content-response';
+import { guardAssembler } from '../guard-turn';
 
 const CANDIDATE_KEYS = ['finishReason', 'finishMessage', 'safetyRatings', 'groundingMetadata', 'urlContextMetadata'] as const;
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
@@ -231,7 +232,7 @@ function structuredCloneJson<T>(v: T): T {
  * so far as its input. Never throws: unusable chunks are listed in `turn.meta.warnings`.
  */
 export function createGeminiGenerateContentStreamAssembler(ctx: ReadContext): StreamAssembler {
-  return new GeminiStreamAssembler(ctx);
+  return guardAssembler(new GeminiStreamAssembler(ctx), ctx, 'gemini-generate-content');
 }
 
 /**

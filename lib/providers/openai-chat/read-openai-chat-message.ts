@@ -23,6 +23,7 @@ import {
   parseArguments,
   tokenCount,
 } from './read-openai-chat-util';
+import { lookupTable } from '../../transcript/lookup';
 
 /** The `api` of every turn and block these readers produce. */
 export const CHAT_API = 'openai-chat' as const;
@@ -189,7 +190,7 @@ export function chatUsage(u: unknown): Usage | undefined {
   return Object.keys(usage).length ? usage : undefined;
 }
 
-const STOP_REASONS: Readonly<Record<string, StopReason>> = {
+const STOP_REASONS: Readonly<Record<string, StopReason>> = lookupTable({
   stop: 'end_turn',
   length: 'max_tokens',
   tool_calls: 'tool_use',
@@ -202,7 +203,7 @@ const STOP_REASONS: Readonly<Record<string, StopReason>> = {
   stop_sequence: 'stop_sequence',
   tool_use: 'tool_use',
   refusal: 'refusal',
-};
+});
 
 /**
  * `finish_reason` → transcript stop reason (`stop`→end_turn, `length`→max_tokens,

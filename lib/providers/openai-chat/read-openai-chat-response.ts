@@ -1,11 +1,12 @@
 /**
  * A complete (non-streamed) OpenAI Chat Completions response → one assistant turn.
  */
-import { assertNoPrototypeKeys, decodeTurn } from '../../transcript/codec';
+import { assertNoPrototypeKeys } from '../../transcript/codec';
 import type { Turn } from '../../transcript/schema';
 import type { ReadContext } from '../types';
-import { assistantBlocks, buildChatTurn, chatError } from './read-openai-chat-message';
+import { CHAT_API, assistantBlocks, buildChatTurn, chatError } from './read-openai-chat-message';
 import { describeValue, expectArray, expectRecord, fail, isRecord } from './read-openai-chat-util';
+import { guardTurn } from '../guard-turn';
 
 /**
  * Reads a `chat.completion` object (openai-node `ChatCompletion`; also DeepSeek, Groq,
@@ -35,8 +36,10 @@ export function readOpenAIChatResponse(response: unknown, ctx: ReadContext): Tur
   const upstreamProvider = typeof r.provider === 'string' && r.provider ? r.provider : undefined;
 
   if (isRecord(r.error) && (r.choices === undefined || (Array.isArray(r.choices) && r.choices.length === 0))) {
-    return decodeTurn(
+    return guardTurn(
       buildChatTurn({ ctx, model, responseId, upstreamProvider, status: 'error', blocks: [], error: chatError(r.error), usage: r.usage }),
+      ctx,
+      CHAT_API,
     );
   }
 
@@ -58,7 +61,7 @@ export function readOpenAIChatResponse(response: unknown, ctx: ReadContext): Tur
   const failed = finishReason === 'error' || isRecord(r.error);
   const warnings = choices.length > 1 ? [`choices[1..${choices.length - 1}] not read: only choices[0] becomes the turn`] : undefined;
 
-  return decodeTurn(
+  return guardTurn(
     buildChatTurn({
       ctx,
       model,
@@ -73,5 +76,7 @@ export function readOpenAIChatResponse(response: unknown, ctx: ReadContext): Tur
       upstreamProvider,
       warnings,
     }),
+    ctx,
+    CHAT_API,
   );
 }

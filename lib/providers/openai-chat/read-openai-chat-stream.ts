@@ -9,8 +9,9 @@
 import { assertNoPrototypeKeys } from '../../transcript/codec';
 import type { Block, Turn } from '../../transcript/schema';
 import type { ReadContext, StreamAssembler } from '../types';
-import { assistantBlocks, buildChatTurn, chatError } from './read-openai-chat-message';
+import { CHAT_API, assistantBlocks, buildChatTurn, chatError } from './read-openai-chat-message';
 import { describeValue, isRecord } from './read-openai-chat-util';
+import { guardAssembler, type GuardedAssembler } from '../guard-turn';
 
 interface ToolAcc {
   firstIndex: number;
@@ -261,7 +262,7 @@ class ChatStreamAssembler implements StreamAssembler {
  * listed in `turn.meta.warnings`. The turn's fields are those of `readOpenAIChatResponse`.
  */
 export function createOpenAIChatStreamAssembler(ctx: ReadContext): StreamAssembler {
-  return new ChatStreamAssembler(ctx);
+  return guardAssembler(new ChatStreamAssembler(ctx), ctx, CHAT_API);
 }
 
 /**
@@ -271,15 +272,15 @@ export function createOpenAIChatStreamAssembler(ctx: ReadContext): StreamAssembl
  */
 export function readOpenAIChatStreamEvents(events: unknown[], ctx: ReadContext): Turn[] {
   const turns: Turn[] = [];
-  let cur: ChatStreamAssembler | undefined;
+  let cur: GuardedAssembler<ChatStreamAssembler> | undefined;
   for (const ev of events) {
     if (isDone(ev) && !cur) continue;
     const id = isRecord(ev) && typeof ev.id === 'string' && ev.id ? ev.id : undefined;
-    if (cur && !isDone(ev) && (cur.sawDone || (id && cur.responseId && id !== cur.responseId))) {
+    if (cur && !isDone(ev) && (cur.inner.sawDone || (id && cur.inner.responseId && id !== cur.inner.responseId))) {
       turns.push(cur.finish());
       cur = undefined;
     }
-    cur ??= new ChatStreamAssembler(ctx);
+    cur ??= guardAssembler(new ChatStreamAssembler(ctx), ctx, CHAT_API);
     cur.push(ev);
   }
   if (cur) turns.push(cur.finish());

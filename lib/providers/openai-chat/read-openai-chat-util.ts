@@ -5,6 +5,7 @@
  */
 import { TranscriptError, assertNoPrototypeKeys, formatPath, type JsonPath } from '../../transcript/codec';
 import { isRecord } from '../../transcript/json';
+import { lookupTable } from '../../transcript/lookup';
 
 export { isRecord };
 
@@ -71,7 +72,7 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
   return { mediaType: m[1]!.trim().toLowerCase(), data: m[3]! };
 }
 
-const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
+const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = lookupTable({
   png: 'image/png',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -79,7 +80,7 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
   webp: 'image/webp',
   heic: 'image/heic',
   heif: 'image/heif',
-};
+});
 
 /** Media type of an image URL guessed from its file extension; `image/*` when unknown. */
 export function imageTypeFromUrl(url: string): string {

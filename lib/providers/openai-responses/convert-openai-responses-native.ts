@@ -7,6 +7,7 @@
 import type { Turn } from '../../transcript/schema';
 import type { OtherInputItem } from './convert-openai-responses-types';
 import { isRecord as isObject, type JsonObject } from '../../transcript/json';
+import { lookupTable } from '../../transcript/lookup';
 
 /** The API id in `origin.api`, `native.api` and `provider_item.api`. */
 export const RESPONSES_API = 'openai-responses' as const;
@@ -79,7 +80,7 @@ export const NOT_AN_INPUT_ITEM = 'not an input item of the Responses API';
  * Client-executed calls and the output item that must answer them in the same request (R-T3: "No
  * tool output found for function call …"; the same pairing holds for the other client tools).
  */
-export const OUTPUT_OF: Readonly<Record<string, string>> = {
+export const OUTPUT_OF: Readonly<Record<string, string>> = lookupTable({
   function_call: 'function_call_output',
   custom_tool_call: 'custom_tool_call_output',
   computer_call: 'computer_call_output',
@@ -87,10 +88,10 @@ export const OUTPUT_OF: Readonly<Record<string, string>> = {
   shell_call: 'shell_call_output',
   apply_patch_call: 'apply_patch_call_output',
   tool_search_call: 'tool_search_output',
-};
+});
 
 /** The call type an output item answers (inverse of {@link OUTPUT_OF}). */
-export const CALL_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(OUTPUT_OF).map(([c, o]) => [o, c]));
+export const CALL_OF: Readonly<Record<string, string>> = lookupTable(Object.fromEntries(Object.entries(OUTPUT_OF).map(([c, o]) => [o, c])));
 
 /**
  * The `call_id` that pairs a call with its output, when the item needs one. A `tool_search_call`

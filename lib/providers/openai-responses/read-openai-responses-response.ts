@@ -1,11 +1,12 @@
 /**
  * A complete (non-streamed) OpenAI Responses API response → one assistant turn.
  */
-import { assertNoPrototypeKeys, decodeTurn } from '../../transcript/codec';
+import { assertNoPrototypeKeys } from '../../transcript/codec';
 import type { Turn } from '../../transcript/schema';
 import type { ReadContext } from '../types';
 import { expectArray, expectRecord, fail, isRecord } from '../openai-chat/read-openai-chat-util';
 import { buildResponsesTurn, outputBlocks, responseOutcome } from './read-openai-responses-items';
+import { guardTurn } from '../guard-turn';
 
 /**
  * Reads a `response` object (openai-node `Response`) into one assistant turn:
@@ -30,9 +31,9 @@ export function readOpenAIResponsesResponse(response: unknown, ctx: ReadContext)
   if (!model && !ctx.requestedModel) fail(['model'], 'required field missing (no model reported or requested)');
   const responseId = typeof r.id === 'string' && r.id ? r.id : undefined;
   if (r.output === undefined && isRecord(r.error)) {
-    return decodeTurn(buildResponsesTurn({ ctx, model, responseId, outcome: responseOutcome({ ...r, status: 'failed' }, []), blocks: [] }));
+    return guardTurn(buildResponsesTurn({ ctx, model, responseId, outcome: responseOutcome({ ...r, status: 'failed' }, []), blocks: [] }), ctx, 'openai-responses');
   }
   const items = expectArray(r.output, ['output']);
   const blocks = outputBlocks(items, ['output']);
-  return decodeTurn(buildResponsesTurn({ ctx, model, responseId, outcome: responseOutcome(r, items), blocks, items, usage: r.usage }));
+  return guardTurn(buildResponsesTurn({ ctx, model, responseId, outcome: responseOutcome(r, items), blocks, items, usage: r.usage }), ctx, 'openai-responses');
 }

@@ -11,6 +11,7 @@ import type { Block, Turn } from '../../transcript/schema';
 import type { ReadContext, StreamAssembler } from '../types';
 import { describeValue, isRecord } from '../openai-chat/read-openai-chat-util';
 import { buildResponsesTurn, outputItemBlocks, responseOutcome, responsesError, type ResponseOutcome } from './read-openai-responses-items';
+import { guardAssembler, type GuardedAssembler } from '../guard-turn';
 
 type Obj = Record<string, unknown>;
 
@@ -235,7 +236,7 @@ class ResponsesStreamAssembler implements StreamAssembler {
  * throws; malformed events are listed in `turn.meta.warnings`. Fields as `readOpenAIResponsesResponse`.
  */
 export function createOpenAIResponsesStreamAssembler(ctx: ReadContext): StreamAssembler {
-  return new ResponsesStreamAssembler(ctx);
+  return guardAssembler(new ResponsesStreamAssembler(ctx), ctx, 'openai-responses');
 }
 
 /**
@@ -245,13 +246,13 @@ export function createOpenAIResponsesStreamAssembler(ctx: ReadContext): StreamAs
  */
 export function readOpenAIResponsesStreamEvents(events: unknown[], ctx: ReadContext): Turn[] {
   const turns: Turn[] = [];
-  let cur: ResponsesStreamAssembler | undefined;
+  let cur: GuardedAssembler<ResponsesStreamAssembler> | undefined;
   for (const ev of events) {
-    if (cur?.started && isRecord(ev) && ev.type === 'response.created') {
+    if (cur?.inner.started && isRecord(ev) && ev.type === 'response.created') {
       turns.push(cur.finish());
       cur = undefined;
     }
-    cur ??= new ResponsesStreamAssembler(ctx);
+    cur ??= guardAssembler(new ResponsesStreamAssembler(ctx), ctx, 'openai-responses');
     cur.push(ev);
   }
   if (cur) turns.push(cur.finish());
