@@ -31,9 +31,9 @@ describe('cross-origin', () => {
     expect(body).toEqual({
       contents: [
         { role: 'user', parts: [{ text: 'Find how retries work.' }] },
-        { role: 'model', parts: [{ functionCall: { id: 'call_Ab12', name: 'search_docs', args: { q: 'retry policy' } } }] },
+        { role: 'model', parts: [{ functionCall: { id: 'call_Ab12', name: 'search_docs', args: { q: 'retry policy' } }, thoughtSignature: DUMMY }] },
         { role: 'user', parts: [{ functionResponse: { id: 'call_Ab12', name: 'search_docs', response: { output: 'retry.md: bounded retries with retry-after' } } }] },
-        { role: 'model', parts: [{ functionCall: { id: 'toolu_01XyZ', name: 'read_file', args: { path: 'retry.md' } } }] },
+        { role: 'model', parts: [{ functionCall: { id: 'toolu_01XyZ', name: 'read_file', args: { path: 'retry.md' } }, thoughtSignature: DUMMY }] },
         { role: 'user', parts: [{ functionResponse: { id: 'toolu_01XyZ', name: 'read_file', response: { output: '# Retries\nAt most 3.' } } }] },
         { role: 'model', parts: [{ text: 'Retries are bounded: at most 3, honouring retry-after.' }, { text: '', thoughtSignature: 'CiQBjz1rX8signature' }] },
         { role: 'user', parts: [{ text: 'And quota errors?' }] },
@@ -56,11 +56,11 @@ describe('cross-origin', () => {
       blocks: [
         kept('u1', 0),
         { turn: 'r1', index: 0, fates: [{ fate: 'dropped', detail: X3('openai/gpt-5.5-2026-04-23 (openai-responses)') }] },
-        kept('r1', 1),
+        { turn: 'r1', index: 1, fates: [DUMMY_FATE] },
         kept('r2', 0),
         { turn: 'c1', index: 0, fates: [{ fate: 'dropped', detail: X3('anthropic/claude-opus-4-5 (anthropic-messages)') }] },
         { turn: 'c1', index: 1, fates: [{ fate: 'dropped', detail: 'redacted thinking is opaque state of anthropic/claude-opus-4-5 (anthropic-messages) (X3)' }] },
-        kept('c1', 2),
+        { turn: 'c1', index: 2, fates: [DUMMY_FATE] },
         kept('c2', 0),
         { turn: 'g1', index: 0, fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }] },
         kept('g1', 1),
@@ -69,7 +69,10 @@ describe('cross-origin', () => {
         kept('w1', 0),
         kept('u3', 0),
       ],
-      synthesized: [],
+      synthesized: [
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call search_docs (turn r1) (G-K4, X9)` },
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call read_file (turn c1) (G-K4, X9)` },
+      ],
       warnings: [],
     });
   });
@@ -153,8 +156,8 @@ describe('cross-origin', () => {
         { kind: 'stub-tool', detail: `${search}: used in the history but not defined by the request (X8, A-T6)` },
         { kind: 'stub-tool', detail: `${lives}: used in the history but not defined by the request (X8, A-T6)` },
         { kind: 'stub-tool', detail: `${long}: used in the history but not defined by the request (X8, A-T6)` },
-        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a1) of the current turn (G-K4)` },
-        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a2) of the current turn (G-K4)` },
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a1) (G-K4, X9)` },
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a2) (G-K4, X9)` },
       ],
       warnings: [],
     });

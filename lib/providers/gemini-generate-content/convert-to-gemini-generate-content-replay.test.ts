@@ -205,7 +205,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
   });
   const tools = [{ name: 'step', inputSchema: { type: 'object', properties: { n: { type: 'string' } } } }];
 
-  it('signs the first call of every step of the current turn with the dummy, not the older turns', () => {
+  it('G-K4 X9: signs the first call of every step with the dummy, older turns too, so earlier contents never change when a user message follows', () => {
     const t = transcript(
       [user('u1', 'Start.'), call('c0', OPENAI_CHAT), result('t0', 'c0', 'ok0'), user('u2', 'Two steps now.'), call('c1', OPENAI_CHAT), result('t1', 'c1', 'ok1'), call('c2', ANTHROPIC), result('t2', 'c2', 'ok2')],
       { tools },
@@ -218,7 +218,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
       body: {
         contents: [
           { role: 'user', parts: [{ text: 'Start.' }] },
-          { role: 'model', parts: [fc('c0')] },
+          { role: 'model', parts: [{ ...fc('c0'), thoughtSignature: DUMMY }] },
           { role: 'user', parts: [fr('c0', 'ok0'), { text: 'Two steps now.' }] },
           { role: 'model', parts: [{ ...fc('c1'), thoughtSignature: DUMMY }] },
           { role: 'user', parts: [fr('c1', 'ok1')] },
@@ -232,7 +232,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
         input: { format: 'baton', turns: 8, blocks: 8 },
         blocks: [
           kept('u1', 0),
-          kept('a-c0', 0),
+          { turn: 'a-c0', index: 0, fates: [DUMMY_FATE] },
           kept('t0', 0),
           kept('u2', 0),
           { turn: 'a-c1', index: 0, fates: [DUMMY_FATE] },
@@ -241,8 +241,9 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
           kept('t2', 0),
         ],
         synthesized: [
-          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c1) of the current turn (G-K4)` },
-          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) of the current turn (G-K4)` },
+          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c0) (G-K4, X9)` },
+          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c1) (G-K4, X9)` },
+          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) (G-K4, X9)` },
         ],
         warnings: [],
       },
@@ -263,7 +264,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
       index: 0,
       fates: [{ fate: 'converted', detail: 'signature dropped: opaque state of google/gemini-2.5-flash (gemini-generate-content) (X3, G-K5)' }, DUMMY_FATE],
     });
-    expect(report.synthesized).toEqual([{ kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) of the current turn (G-K4)` }]);
+    expect(report.synthesized).toEqual([{ kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) (G-K4, X9)` }]);
   });
 
   it('adds no dummy for models that do not enforce signatures', () => {
