@@ -149,7 +149,7 @@ describe('G-G1: generation config on Gemini 3.5+', () => {
   it.each(['gemini-3.5-flash', 'gemini-3.7-flash', 'gemini-3.8-flash'])('G-G1: %s gets thinkingLevel, never thinkingBudget or sampling parameters', (model) => {
     for (const thinking of [false, true]) {
       const { body, report } = convertToGeminiGenerateContent(t, { api: 'gemini-generate-content', model, thinking });
-      const cfg = body.generationConfig as Record<string, unknown> & { thinkingConfig?: Record<string, unknown> };
+      const cfg = body.generationConfig as unknown as Record<string, unknown> & { thinkingConfig?: Record<string, unknown> };
       expect(cfg.thinkingConfig?.thinkingBudget).toBeUndefined();
       expect(cfg.thinkingConfig?.thinkingLevel).toBe(thinking ? 'HIGH' : lookupModel(model).thinkingLevels![0]);
       for (const key of ['temperature', 'topP', 'topK']) expect(cfg).not.toHaveProperty(key);
