@@ -31,13 +31,15 @@ describe('lookupModel on unknown ids', () => {
     expect(lookupModel('x-ai/grok-9')).toEqual({ ...CONSERVATIVE, id: 'x-ai/grok-9', provider: 'openrouter', apis: ['openai-chat'] });
   });
 
-  it('applies the Gemini 3 rules to unknown gemini-3+ ids, with or without models/', () => {
+  it('applies the Gemini 3 rules to unknown gemini-3+ ids, with or without models/; G-G1 levels from 3.5 (no MINIMAL)', () => {
     const expected = {
       ...CONSERVATIVE, provider: 'google', apis: ['gemini-generate-content'], vision: true, pdf: true,
       thoughtSignatures: 'enforced', functionResponseParts: true, thinking: 'level', thinkingAlwaysOn: true,
     };
-    expect(lookupModel('gemini-3.9-ultra')).toEqual({ ...expected, id: 'gemini-3.9-ultra' });
-    expect(lookupModel('models/gemini-4-carbon')).toEqual({ ...expected, id: 'models/gemini-4-carbon' });
+    const levels = ['LOW', 'MEDIUM', 'HIGH'];
+    expect(lookupModel('gemini-3.9-ultra')).toEqual({ ...expected, id: 'gemini-3.9-ultra', thinkingLevels: levels });
+    expect(lookupModel('models/gemini-4-carbon')).toEqual({ ...expected, id: 'models/gemini-4-carbon', thinkingLevels: levels });
+    expect(lookupModel('gemini-3.2-pro').thinkingLevels).toBeUndefined();
   });
 
   it('applies the Gemini 2.5 rules to unknown gemini-2.5 ids', () => {
@@ -52,9 +54,17 @@ describe('lookupModel on unknown ids', () => {
     });
     expect(lookupModel('gpt-7-nova')).toEqual({
       ...CONSERVATIVE, ...reasoning, vision: true, pdf: true, id: 'gpt-7-nova', provider: 'openai', apis: ['openai-responses', 'openai-chat'],
+      chatTools: 'responses', samplingNeedsEffortNone: true, instructionsAfterInput: true,
     });
     const chat = lookupModel('gpt-5.9-chat-latest');
     expect([chat.reasoning, chat.thinking, chat.vision]).toEqual([false, 'none', true]);
+  });
+
+  it('C-T9 C-S1 R-K9: unknown gpt-5.4+ ids get the 2026 rules at their safest, gpt-6.2+ also instructions after input', () => {
+    const pick = (id: string) => { const m = lookupModel(id); return [m.chatTools, m.samplingNeedsEffortNone, m.instructionsAfterInput]; };
+    expect(pick('gpt-5.3-codex-max')).toEqual([undefined, undefined, undefined]);
+    expect(pick('gpt-5.7-sol')).toEqual(['responses', true, undefined]);
+    expect(pick('gpt-6.3-terra')).toEqual(['responses', true, true]);
   });
 
   it('gives unknown claude ids the Anthropic family defaults', () => {

@@ -50,6 +50,10 @@ function claudeThinking(bare: string): ThinkingControl {
  * - `o<digit>*`, `gpt-5*` … `gpt-9*` (not `*-chat`/`*-chat-latest`): OpenAI reasoning model,
  *   thinking `effort`, `minReasoningEffort: 'low'` (the lowest effort every such model
  *   accepts).
+ * - `gpt-5.4*` and later, `gpt-6*` … `gpt-9*`: the 2026 rules at their safest (C-T9 tools only on
+ *   Responses, C-S1/R-S1 sampling only at effort `none`); from `gpt-6.2` also R-K9 (`instructions`
+ *   after `input`).
+ * - `gemini-3.5*` and later: G-G1 thinking levels LOW to HIGH (MINIMAL is not taken everywhere).
  * - `gpt-4o*`, `gpt-4.1*`, `gpt-5*` … `gpt-9*`: images and PDFs.
  * The provider is the one given, else `openrouter` for a `vendor/model` id, else the family's
  * (`anthropic`, `google`, `openai`, `deepseek`, `mistral`), else `unknown`; `apis` follow it.
@@ -83,6 +87,7 @@ export function unknownModel(id: string, provider?: string): ModelInfo {
     const major = Number(/^gemini-(\d+)/.exec(bare)?.[1] ?? 0);
     if (major >= 3) {
       Object.assign(info, { thoughtSignatures: 'enforced', functionResponseParts: true, thinking: 'level', thinkingAlwaysOn: true });
+      if (versionOf(bare, 'gemini') >= 3.5) info.thinkingLevels = ['LOW', 'MEDIUM', 'HIGH']; // G-G1
     } else if (bare.startsWith('gemini-2.5')) {
       Object.assign(info, { thoughtSignatures: 'optional', thinking: 'budget' });
     }
@@ -90,5 +95,14 @@ export function unknownModel(id: string, provider?: string): ModelInfo {
     Object.assign(info, { reasoning: true, thinking: 'effort', minReasoningEffort: 'low', thinkingAlwaysOn: true });
   }
   if (/^gpt-(4o|4\.1|[5-9])/.test(bare)) Object.assign(info, { vision: true, pdf: true });
+  const gpt = /^gpt-[5-9]/.test(bare) && !/-chat(-latest)?$/.test(bare) ? versionOf(bare, 'gpt') : 0;
+  if (gpt >= 5.4) Object.assign(info, { chatTools: 'responses', samplingNeedsEffortNone: true }); // C-T9, C-S1
+  if (gpt >= 6.2) info.instructionsAfterInput = true; // R-K9
   return info;
+}
+
+/** `major.minor` of a `gpt-6.2-…` / `gemini-3.5-…` id (minor 0 when absent), 0 when unreadable. */
+function versionOf(bare: string, family: 'gpt' | 'gemini'): number {
+  const m = new RegExp(`^${family}-(\\d+)(?:\\.(\\d+))?`).exec(bare);
+  return m ? Number(m[1]) + Number(m[2] ?? 0) / 10 : 0;
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { listModels, lookupModel, resolveModelId } from './registry';
+import { DEFAULT_MODEL_CANDIDATES, defaultModelFor, isRetired, listModels, lookupModel, resolveModelId } from './registry';
 import type { ModelInfo } from './types';
 
 describe('resolveModelId', () => {
@@ -206,5 +206,56 @@ describe.each(ALL.map((m): [string, ModelInfo] => [m.id, m]))('entry %s', (id, m
   it('resolves from its id and every alias to itself', () => {
     expect(lookupModel(id)).toBe(m);
     for (const alias of m.aliases ?? []) expect(resolveModelId(alias)).toBe(id);
+  });
+});
+
+describe('2026 rules in the registry (OpenAI C-T9, C-S1, R-K9; Gemini G-G1)', () => {
+  const facts = (id: string) => {
+    const m = lookupModel(id);
+    return [m.chatTools, m.samplingNeedsEffortNone ?? false, m.instructionsAfterInput ?? false, m.minReasoningEffort];
+  };
+  it('C-T9: which models take tools with an effort on Chat, only with effort none, or only on Responses', () => {
+    expect(facts('gpt-5.2')).toEqual([undefined, false, false, 'none']);
+    expect(facts('gpt-5.4')).toEqual(['effort-none', true, false, 'none']);
+    expect(facts('gpt-5.6')).toEqual(['effort-none', true, false, 'none']);
+    expect(facts('gpt-6-sol')).toEqual(['effort-none', true, false, 'none']);
+    expect(facts('gpt-6-astra')).toEqual(['responses', true, false, 'low']);
+    expect(facts('gpt-6.1-sol')).toEqual(['responses', true, false, 'low']);
+    expect(facts('gpt-6.2-astra')).toEqual(['responses', true, true, 'low']);
+  });
+  it('C-S1: a model that refuses effort none never lists it as its lowest effort, and every effort-none tool model accepts none', () => {
+    for (const m of listModels('openai', { includeRetired: true })) {
+      if (m.chatTools === 'effort-none') expect(m.minReasoningEffort, m.id).toBe('none');
+      if (m.chatTools === 'responses') expect(m.minReasoningEffort, m.id).not.toBe('none');
+    }
+  });
+  it('G-G1: Gemini 3.5+ models list thinking levels, lowest first; older ones none', () => {
+    for (const id of ['gemini-3.5-flash', 'gemini-3.7-flash', 'gemini-3.8-flash']) expect(lookupModel(id).thinkingLevels).toEqual(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH']);
+    for (const id of ['gemini-3-pro-preview', 'gemini-3.1-pro-preview', 'gemini-2.5-flash']) expect(lookupModel(id).thinkingLevels).toBeUndefined();
+  });
+});
+
+describe('end of life', () => {
+  const TODAY = new Date('2026-12-01T12:00:00Z');
+  it('a model is retired on and after its endOfLife date', () => {
+    const flash = lookupModel('gemini-2.5-flash');
+    expect(flash.endOfLife).toBe('2026-12-01');
+    expect(isRetired(flash, new Date('2026-11-30T23:59:59Z'))).toBe(false);
+    expect(isRetired(flash, TODAY)).toBe(true);
+    expect(listModels('google', { today: TODAY }).map((m) => m.id)).not.toContain('gemini-2.5-flash');
+    expect(listModels('google', { today: new Date('2026-06-01T00:00:00Z') }).map((m) => m.id)).toContain('gemini-2.5-flash');
+  });
+  it('no default or fallback model is past its end of life, today or at any listed date', () => {
+    for (const provider of Object.keys(DEFAULT_MODEL_CANDIDATES)) {
+      const id = defaultModelFor(provider, TODAY);
+      expect(id, provider).toBeDefined();
+      expect(isRetired(lookupModel(id!), TODAY), `${provider} ${id}`).toBe(false);
+      expect(isRetired(lookupModel(defaultModelFor(provider)!)), provider).toBe(false);
+    }
+    expect(defaultModelFor('google', TODAY)).toBe('gemini-3.8-flash');
+    expect(defaultModelFor('openrouter')).toBeUndefined();
+  });
+  it('every endOfLife is an ISO date', () => {
+    for (const m of ALL) if (m.endOfLife !== undefined) expect(m.endOfLife, m.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 });

@@ -115,16 +115,45 @@ export function resolveModelId(id: string): string {
 
 /**
  * The known canonical entries, in registry order (newest first within each provider), for a
- * model picker. Retired models (the provider no longer serves them) are left out unless
- * `includeRetired` is set; deprecated ones stay, marked by `status`.
+ * model picker. Retired models (the provider no longer serves them: `status: 'retired'`, or
+ * `endOfLife` on or before `today`) are left out unless `includeRetired` is set; deprecated ones
+ * stay, marked by `status`.
  * @param provider only this provider's own entries (`listModels('openrouter')` is empty:
  *   OpenRouter serves other vendors' models, found through {@link lookupModel}).
+ * @param options.today the date to judge `endOfLife` by (default: now).
  */
-export function listModels(provider?: string, options: { includeRetired?: boolean } = {}): ModelInfo[] {
+export function listModels(provider?: string, options: { includeRetired?: boolean; today?: Date } = {}): ModelInfo[] {
   return ALL.filter(
-    (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || m.status !== 'retired'),
+    (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || !isRetired(m, options.today)),
   );
 }
+
+/**
+ * True when the provider no longer serves the model on `today` (default: now): `status:
+ * 'retired'`, or its `endOfLife` date (UTC) is `today` or earlier.
+ */
+export function isRetired(info: ModelInfo, today: Date = new Date()): boolean {
+  if (info.status === 'retired') return true;
+  return info.endOfLife !== undefined && info.endOfLife <= today.toISOString().slice(0, 10);
+}
+
+/**
+ * The model Baton proposes for a built-in provider when the person has chosen none, newest first:
+ * the first that is not retired on `today` ({@link isRetired}), so a default never points past
+ * its end of life. Undefined for a provider without built-in defaults (custom endpoints name
+ * their own model) or when every candidate is retired.
+ */
+export function defaultModelFor(provider: string, today: Date = new Date()): string | undefined {
+  for (const id of DEFAULT_MODEL_CANDIDATES[provider] ?? []) if (!isRetired(lookupModel(id), today)) return id;
+  return undefined;
+}
+
+/** Default-model candidates per built-in provider, best first (see {@link defaultModelFor}). */
+export const DEFAULT_MODEL_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
+  anthropic: ['claude-sonnet-4-5'],
+  openai: ['gpt-5'],
+  google: ['gemini-3.8-flash', 'gemini-3.7-flash'],
+};
 
 /** Token counts of one request, as the estimate reads them. */
 export interface CostUsage {

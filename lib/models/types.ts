@@ -88,7 +88,45 @@ export interface ModelInfo {
   longContextPrice?: LongContextPrice;
   /** Lifecycle, when the provider has announced one: `deprecated` still answers, `retired` does not. */
   status?: 'deprecated' | 'retired';
+  /**
+   * Shutdown date (ISO `YYYY-MM-DD`, UTC) from which the provider no longer serves the model: on
+   * and after it the model counts as retired ({@link isPastEndOfLife}), so it is never a default
+   * or a fallback.
+   */
+  endOfLife?: string;
+
+  // ---- OpenAI, 2026 rules (provider-rules-2026-anthropic-openai.md §2a, §3a).
+
+  /**
+   * C-T9: function tools on Chat Completions. Absent: with any `reasoning_effort`.
+   * `effort-none`: only with `reasoning_effort: "none"` (GPT-5.4+, GPT-5.6, GPT-6 Sol/Luna: "Function
+   * tools with reasoning_effort are not supported for … in /v1/chat/completions").
+   * `responses`: no tool calling on Chat Completions at all (GPT-6 Astra, GPT-6.1 Sol, GPT-6.2).
+   */
+  chatTools?: 'effort-none' | 'responses';
+  /**
+   * C-S1, R-S1: `temperature`, `top_p`, `top_logprobs` and `logprobs` only when the reasoning
+   * effort is `none` (GPT-5.4 and later, GPT-6.x).
+   */
+  samplingNeedsEffortNone?: boolean;
+  /**
+   * R-K9: the model appends top-level `instructions` after `input` (GPT-6.2 and later), so stable
+   * system text goes as a leading `developer` message.
+   */
+  instructionsAfterInput?: boolean;
+
+  // ---- Gemini, 2026 rules (provider-rules-2026-gemini.md §4b).
+
+  /**
+   * G-G1: the `thinkingConfig.thinkingLevel` values the model accepts, lowest first (Gemini 3.5 and
+   * later: levels, never `thinkingBudget`, and no `temperature`/`topP`/`topK`). Pro models reject
+   * `minimal`.
+   */
+  thinkingLevels?: readonly GeminiThinkingLevel[];
 }
+
+/** G-G1: Gemini thinking levels, in the SDK's spelling. */
+export type GeminiThinkingLevel = 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
 
 /** A price tier that applies when the prompt is longer than a threshold. */
 export interface LongContextPrice extends ModelPrice {

@@ -22,8 +22,9 @@ export function fmt(path: Path): string {
 /** Collects violations; `add` formats the path. */
 export class Sink {
   readonly list: Violation[] = [];
-  add(rule: string, path: Path, message: string): void {
-    this.list.push({ rule, path: fmt(path), message });
+  /** Records a violation; `apiMessage` is the real API's exact error text, when known. */
+  add(rule: string, path: Path, message: string, apiMessage?: string): void {
+    this.list.push({ rule, path: fmt(path), message, ...(apiMessage !== undefined ? { apiMessage } : {}) });
   }
 }
 

@@ -168,17 +168,40 @@ describe('validateGeminiGenerateContentRequest: function calls', () => {
     c.contents[4]!.parts.splice(0, 1);
     expect(ids(validate(c, G25))).toEqual(['G-T2 contents[4].parts']);
   });
-  it('G-T3: names pair calls with responses, ids match when present; Vertex takes no ids', () => {
+  it('G-T3 G-T7: names pair calls with responses, ids match when present (the API\'s own text); Vertex takes no ids', () => {
     const b = clone(g3Body);
     (b.contents[2]!.parts[0]!.functionResponse as { name: string }).name = 'get_time';
     (b.contents[2]!.parts[1]!.functionResponse as { id: string }).id = 'c9';
-    expect(ids(validate(b, G3))).toEqual(['G-T3 contents[2].parts[0]', 'G-T3 contents[2].parts[1]']);
+    const v = validate(b, G3);
+    expect(ids(v)).toEqual(['G-T3 contents[2].parts[0]', 'G-T7 contents[2].parts[0]', 'G-T7 contents[2].parts[1]']);
+    expect(v[2]!.apiMessage).toBe('functionResponse.id does not match functionCall.id');
     expect(ids(validate(g3Body, { ...G3, vertex: true }))).toEqual([
       'G-T3 contents[1].parts[1].functionCall.id',
       'G-T3 contents[1].parts[2].functionCall.id',
       'G-T3 contents[2].parts[0].functionResponse.id',
       'G-T3 contents[2].parts[1].functionResponse.id',
     ]);
+  });
+  it('G-T7: parallel calls to one function pair by id, not by name or position', () => {
+    const b = clone(g3Body);
+    const step = b.contents[1]!.parts as { functionCall?: { id: string; name: string } }[];
+    step[2]!.functionCall!.name = 'get_weather';
+    const res = b.contents[2]!.parts as { functionResponse: { id: string; name: string } }[];
+    res[0]!.functionResponse.name = 'get_weather';
+    expect(ids(validate(b, G3))).toEqual([]);
+    res[0]!.functionResponse.id = 'c1';
+    res[1]!.functionResponse.id = 'c1';
+    expect(ids(validate(b, G3))).toEqual(['G-T8 contents[2].parts[1]']);
+  });
+  it('G-T8: both sides carry an id or neither does; ids unique in the request', () => {
+    const b = clone(g3Body);
+    delete (b.contents[2]!.parts[0]!.functionResponse as { id?: string }).id;
+    expect(ids(validate(b, G3))).toEqual(['G-T8 contents[2]']);
+    const c = clone(g3Body);
+    (c.contents[3]!.parts[1]!.functionCall as { id?: string }).id = 'c1';
+    (c.contents[4]!.parts[0]!.functionResponse as { id?: string }).id = 'c1';
+    expect(ids(validate(c, G3))).toEqual(['G-T8 contents[3].parts[1]', 'G-T8 contents[4].parts[0]']);
+    expect(ids(validate(c, { ...G3, vertex: true })).filter((x) => x.startsWith('G-T8'))).toEqual([]);
   });
   it('X1: a call turn needs a response turn', () => {
     const b = clone(g3Body);
@@ -206,10 +229,19 @@ describe('validateGeminiGenerateContentRequest: function calls', () => {
 });
 
 describe('validateGeminiGenerateContentRequest: thought signatures and images', () => {
-  it('G-K1: on Gemini 3 the first call of each step in the current turn carries a signature', () => {
+  it('G-K1 G-K12: on Gemini 3 the first call of each step in the current turn carries a signature; the API\'s exact text', () => {
     const b = clone(g3Body);
     delete b.contents[3]!.parts[1]!.thoughtSignature;
-    expect(ids(validate(b, G3))).toEqual(['G-K1 contents[3].parts[1]']);
+    const v = validate(b, G3);
+    expect(ids(v)).toEqual(['G-K1 contents[3].parts[1]']);
+    expect(v[0]!.apiMessage).toBe(
+      'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:get_map` , position 4. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.',
+    );
+    for (const dummy of ['skip_thought_signature_validator', 'c2tpcF90aG91Z2h0X3NpZ25hdHVyZV92YWxpZGF0b3I=']) {
+      b.contents[3]!.parts[1]!.thoughtSignature = dummy;
+      expect(ids(validate(b, G3))).toEqual([]);
+    }
+    delete b.contents[3]!.parts[1]!.thoughtSignature;
     expect(ids(validate(b, G25))).toEqual(['G-I3 contents[4].parts[0].functionResponse.parts']);
   });
   it('G-K2: in a parallel step only the first call counts', () => {
@@ -237,5 +269,27 @@ describe('validateGeminiGenerateContentRequest: thought signatures and images', 
     const b = clone(g3Body);
     for (const c of b.contents) for (const p of c.parts) delete p.thoughtSignature;
     expect(ids(validate(b, { model: 'gemini-2.5-pro' }))).toEqual(['G-I3 contents[4].parts[0].functionResponse.parts']);
+  });
+});
+
+describe('validateGeminiGenerateContentRequest: generation config on Gemini 3.5+ (G-G1)', () => {
+  const body = (generationConfig: Record<string, unknown>) => ({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig });
+  it('G-G1: thinkingLevel, never thinkingBudget, no temperature/topP/topK', () => {
+    expect(ids(validate(body({ thinkingConfig: { thinkingLevel: 'LOW' } }), { model: 'gemini-3.7-flash' }))).toEqual([]);
+    expect(ids(validate(body({ temperature: 0.2, topP: 0.9, topK: 3, thinkingConfig: { thinkingBudget: 1024 } }), { model: 'gemini-3.7-flash' }))).toEqual([
+      'G-G1 generationConfig.temperature',
+      'G-G1 generationConfig.topP',
+      'G-G1 generationConfig.topK',
+      'G-G1 generationConfig.thinkingConfig.thinkingBudget',
+    ]);
+    // Older models keep their rules.
+    expect(ids(validate(body({ temperature: 0.2, thinkingConfig: { thinkingBudget: 0 } }), G25))).toEqual([]);
+  });
+  it('G-G1: MINIMAL is refused on Vertex and on Pro models, with the API\'s text', () => {
+    const minimal = body({ thinkingConfig: { thinkingLevel: 'MINIMAL' } });
+    expect(ids(validate(minimal, { model: 'gemini-3.8-flash' }))).toEqual([]);
+    const v = validate(minimal, { model: 'gemini-3.8-flash', vertex: true });
+    expect(v.map((x) => x.apiMessage)).toEqual(['Thinking level is unsupported: THINKING_LEVEL_MINIMAL']);
+    expect(ids(validate(minimal, { model: 'gemini-3.6-pro' }))).toEqual(['G-G1 generationConfig.thinkingConfig.thinkingLevel']);
   });
 });

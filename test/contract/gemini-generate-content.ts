@@ -36,8 +36,9 @@ export function isGemini3(model: string): boolean {
 
 /**
  * Validates a Gemini generateContent request body. Returns every violation (empty when valid);
- * never throws. Rules: G-R1, G-R2, G-R5, G-E1, G-T1..G-T5, G-K1..G-K3 (Gemini 3 only), G-I1,
- * G-I3, X1, X4, X5, X6 and body shape (`G-SHAPE`). G-R6 and G-T6 are recommendations / [INF]
+ * never throws. Rules: G-R1, G-R2, G-R5, G-E1, G-T1..G-T5, G-T7, G-T8 (Gemini API), G-K1..G-K3
+ * (Gemini 3 only; G-K12 text), G-G1 (Gemini 3.5+), G-I1, G-I3, X1, X4, X5, X6 and body shape
+ * (`G-SHAPE`). 2026 rules from ../shared/docs/provider-rules-2026-gemini.md §4b. G-R6 and G-T6 are recommendations / [INF]
  * and are not enforced.
  */
 export function validateGeminiGenerateContentRequest(body: unknown, opts: GeminiValidateOptions): Violation[] {
@@ -61,7 +62,9 @@ export function validateGeminiGenerateContentRequest(body: unknown, opts: Gemini
   }
   const turns = contents.map((c, i) => checkContent(c, i, { gemini3, vertex }, sink));
   checkTurnOrder(turns, sink);
+  if (!vertex) checkCallIds(turns, sink);
   if (gemini3) checkSignatures(turns, sink);
+  checkGenerationConfig(body, opts.model, vertex, sink);
   // G-T5: function-call history fails when a search tool is enabled too.
   if (searchTool !== undefined && turns.some((t) => t.calls.length + t.responses.length > 0)) {
     sink.add('G-T5', ['tools', searchTool], 'Tool use with function calling is unsupported together with Google Search');
@@ -179,7 +182,7 @@ function checkTurnOrder(turns: TurnInfo[], sink: Sink): void {
       sink.add('G-T2', ['contents', i, 'parts'], `the number of function response parts (${t.responses.length}) must equal the function call parts (${prev.calls.length})`);
       return;
     }
-    // G-T3: pairing by name (and by id when both sides carry one).
+    // G-T3: pairing by name; G-T7: by id when the calls carry ids, never by name or position alone.
     const names = prev.calls.map((c) => c.name);
     const ids = prev.calls.map((c) => c.id).filter((id) => id !== undefined);
     for (const r of t.responses) {
@@ -187,15 +190,52 @@ function checkTurnOrder(turns: TurnInfo[], sink: Sink): void {
       if (n < 0) sink.add('G-T3', ['contents', i, 'parts', r.j], `functionResponse ${JSON.stringify(r.name)} answers no functionCall of the previous turn`);
       else names.splice(n, 1);
       if (r.id !== undefined && ids.length > 0 && !ids.includes(r.id)) {
-        sink.add('G-T3', ['contents', i, 'parts', r.j], `functionResponse id ${JSON.stringify(r.id)} matches no functionCall id`);
+        sink.add('G-T7', ['contents', i, 'parts', r.j], `functionResponse id ${JSON.stringify(r.id)} matches no functionCall id`, 'functionResponse.id does not match functionCall.id');
+      } else if (r.id !== undefined) {
+        const c = prev.calls.find((x) => x.id === r.id);
+        if (c && c.name !== r.name) sink.add('G-T7', ['contents', i, 'parts', r.j], `functionResponse id ${JSON.stringify(r.id)} names ${JSON.stringify(r.name)}, its call ${JSON.stringify(c.name)}`, 'functionResponse.id does not match functionCall.id');
       }
     }
   });
 }
 
 /**
+ * G-T8 (Gemini API, not Vertex): either a call and its response both carry an id or neither
+ * does, and ids are unique in the request (two calls, or two responses, with one id cannot be
+ * paired).
+ */
+function checkCallIds(turns: TurnInfo[], sink: Sink): void {
+  const seen = { call: new Set<unknown>(), response: new Set<unknown>() };
+  turns.forEach((t, i) => {
+    for (const [kind, list] of [['call', t.calls], ['response', t.responses]] as const)
+      for (const x of list) {
+        if (x.id === undefined) continue;
+        if (seen[kind].has(x.id)) sink.add('G-T8', ['contents', i, 'parts', x.j], `a second function${kind === 'call' ? 'Call' : 'Response'} with id ${JSON.stringify(x.id)}: ids must be unique in the request`);
+        seen[kind].add(x.id);
+      }
+    const prev = turns[i - 1];
+    if (t.responses.length === 0 || !prev || prev.calls.length !== t.responses.length) return;
+    const callIds = prev.calls.filter((c) => c.id !== undefined).length;
+    const responseIds = t.responses.filter((r) => r.id !== undefined).length;
+    if (callIds !== responseIds) {
+      sink.add('G-T8', ['contents', i], `${callIds} of ${prev.calls.length} calls carry an id but ${responseIds} of their responses do: both sides carry one or neither does`);
+    }
+  });
+}
+
+/** G-K12: the API's exact text for a call without its signature (`default_api:` name, 1-based content position). */
+export function missingSignatureText(name: unknown, position: number): string {
+  return (
+    'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing ' +
+    `thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${String(name)}\` , position ${position}. ` +
+    'Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.'
+  );
+}
+
+/**
  * G-K1..G-K3 (Gemini 3): in the current turn (after the last user content holding text), the
- * first functionCall of each model step carries a thoughtSignature (G-K2: only the first).
+ * first functionCall of each model step carries a thoughtSignature (G-K2: only the first). The
+ * dummy `skip_thought_signature_validator` is accepted literally and in base64 (G-K12).
  */
 function checkSignatures(turns: TurnInfo[], sink: Sink): void {
   let start = 0;
@@ -205,7 +245,35 @@ function checkSignatures(turns: TurnInfo[], sink: Sink): void {
   for (let i = start; i < turns.length; i++) {
     const first = turns[i]!.role === 'model' ? turns[i]!.calls[0] : undefined;
     if (first && !first.signed) {
-      sink.add('G-K1', ['contents', i, 'parts', first.j], 'Function call is missing a thought_signature in functionCall parts');
+      sink.add('G-K1', ['contents', i, 'parts', first.j], 'Function call is missing a thought_signature in functionCall parts (G-K12)', missingSignatureText(first.name, i + 1));
     }
+  }
+}
+
+/** `major.minor` of a Gemini model id (`gemini-3.5-flash` → 3.5), 0 when unreadable. */
+function geminiVersion(model: string): number {
+  const m = /^gemini-(\d+)(?:\.(\d+))?/.exec(model.slice(model.lastIndexOf('/') + 1));
+  return m ? Number(m[1]) + Number(m[2] ?? 0) / 10 : 0;
+}
+
+/**
+ * G-G1 (Gemini 3.5 and later): `thinkingConfig.thinkingLevel`, never `thinkingBudget`; no
+ * `temperature`, `topP` or `topK`; MINIMAL refused on Pro models and on Vertex.
+ */
+function checkGenerationConfig(body: Record<string, unknown>, model: string, vertex: boolean, sink: Sink): void {
+  if (geminiVersion(model) < 3.5) return;
+  const gc = pick(body, 'generationConfig');
+  if (!gc || !isRecord(gc[1])) return;
+  for (const key of ['temperature', 'topP', 'topK']) {
+    const f = pick(gc[1], key);
+    if (f) sink.add('G-G1', [gc[0], f[0]], `${key} is not supported on Gemini 3.5 and later`);
+  }
+  const tc = pick(gc[1], 'thinkingConfig');
+  if (!tc || !isRecord(tc[1])) return;
+  const budget = pick(tc[1], 'thinkingBudget');
+  if (budget) sink.add('G-G1', [gc[0], tc[0], budget[0]], 'thinkingBudget is replaced by thinkingLevel on Gemini 3.5 and later');
+  const level = pick(tc[1], 'thinkingLevel');
+  if (level && level[1] === 'MINIMAL' && (vertex || /-pro/.test(model))) {
+    sink.add('G-G1', [gc[0], tc[0], level[0]], 'MINIMAL is not available on this model', 'Thinking level is unsupported: THINKING_LEVEL_MINIMAL');
   }
 }

@@ -14,6 +14,7 @@ import {
   Sink,
   type Path,
 } from './common';
+import { checkChat2026 } from './openai-2026';
 import { checkProviderRules } from './openai-chat-providers';
 import type { Violation } from './types';
 
@@ -39,7 +40,8 @@ const USER_PARTS = new Set(['text', 'image_url', 'input_audio', 'file']);
 /**
  * Validates a Chat Completions request body as the `openai` SDK sends it for streaming.
  * Returns every violation (empty when valid); never throws. Rules: C-R1, C-R2, C-R4, C-T1..C-T7,
- * C-I1, X1, X2, X4, X5, X6, and per `opts.provider` M-1..M-3, D-1, D-3, D-G1, OR-1, O-3
+ * C-I1, X1, X2, X4, X5, X6, on OpenAI the 2026 rules C-S1 and C-T9 (`openai-2026.ts`), and per
+ * `opts.provider` M-1..M-3, D-1, D-3, D-G1, OR-1, O-3
  * (see `openai-chat-providers.ts`). C-T8 is [INF] and is not enforced.
  */
 export function validateOpenAIChatRequest(body: unknown, opts: OpenAIChatValidateOptions = {}): Violation[] {
@@ -63,6 +65,7 @@ export function validateOpenAIChatRequest(body: unknown, opts: OpenAIChatValidat
   if (images.bytes > MAX_IMAGE_TOTAL_BYTES) sink.add('C-I1', ['messages'], 'more than 50 MB of image bytes in one request');
   checkToolPairing(messages, sink);
   checkProviderRules(body, messages, opts.provider ?? 'openai', sink);
+  if ((opts.provider ?? 'openai') === 'openai') checkChat2026(body, sink); // C-S1, C-T9
   return sink.list;
 }
 

@@ -14,6 +14,7 @@ import {
   Sink,
   type Path,
 } from './common';
+import { checkResponses2026 } from './openai-2026';
 import type { Violation } from './types';
 
 /** Options of {@link validateOpenAIResponsesRequest}. */
@@ -44,7 +45,8 @@ type Kind = 'message' | 'function_call' | 'function_call_output' | 'reasoning' |
 /**
  * Validates a Responses request body as the `openai` SDK sends it for streaming. Returns every
  * violation (empty when valid); never throws. Rules: R-1, R-2, R-T1..R-T4, R-K1, R-K2, R-K4,
- * R-I1, X1, X2, X4, X5, X6 and body shape (`R-SHAPE`). `store` defaults to true, as in the API.
+ * R-I1, X1, X2, X4, X5, X6, the 2026 rules R-S1, R-P1 and R-X1 (`openai-2026.ts`) and body shape
+ * (`R-SHAPE`). `store` defaults to true, as in the API.
  */
 export function validateOpenAIResponsesRequest(body: unknown, opts: OpenAIResponsesValidateOptions = {}): Violation[] {
   const sink = new Sink();
@@ -78,6 +80,7 @@ export function validateOpenAIResponsesRequest(body: unknown, opts: OpenAIRespon
     }
   });
   checkCallPairing(items, kinds, sink);
+  checkResponses2026(body, items, sink); // R-S1, R-P1, R-X1
   return sink.list;
 }
 

@@ -18,4 +18,9 @@ export interface Violation {
   rule: string;
   path: string;
   message: string;
+  /**
+   * The exact error text the real API answers with, where the provider rules quote it (C-T9,
+   * G-T7, G-K12, …); a fake provider sends it as its 400 message.
+   */
+  apiMessage?: string;
 }

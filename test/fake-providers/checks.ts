@@ -64,7 +64,8 @@ export function checkAnthropicVersion(route: Route, headers: Record<string, stri
  * Runs the contract validator of `api` on `body`.
  * @param stream whether the request asked for a stream (the validators demand `stream: true` only then).
  * @returns every violation (for the record) and, when some are not ignored and validation is on,
- *   the 400 whose message names their rule ids.
+ *   the 400: the real API's own text when a violation carries it (`apiMessage`, e.g. C-T9,
+ *   G-T7, G-K12), else a message naming the rule ids.
  */
 export function checkContract(
   api: ContractApi,
@@ -82,6 +83,8 @@ export function checkContract(
   }
   const blocking = violations.filter((v) => !settings.ignoreRules.includes(v.rule));
   if (!settings.validate || blocking.length === 0) return { violations };
+  const exact = blocking.find((v) => v.apiMessage !== undefined)?.apiMessage;
+  if (exact !== undefined) return { violations, rejection: { status: 400, body: errorBody(api, 400, exact) } };
   const ids = [...new Set(blocking.map((v) => v.rule))].join(', ');
   const details = blocking.map((v) => `${v.rule} at ${v.path || '(body)'}: ${v.message}`).join('; ');
   return { violations, rejection: { status: 400, body: errorBody(api, 400, `Request breaks ${ids}. ${details}`) } };

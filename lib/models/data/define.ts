@@ -29,7 +29,14 @@ export interface ModelSpec {
   price?: ModelPrice;
   longContextPrice?: LongContextPrice;
   status?: ModelInfo['status'];
+  endOfLife?: string;
   apis?: readonly WireApi[];
+  // OpenAI 2026 (C-T9, C-S1/R-S1, R-K9).
+  chatTools?: ModelInfo['chatTools'];
+  samplingNeedsEffortNone?: boolean;
+  instructionsAfterInput?: boolean;
+  // Gemini 2026 (G-G1).
+  thinkingLevels?: ModelInfo['thinkingLevels'];
 }
 
 /** Output budget Baton asks for without reasoning, in tokens. */

@@ -37,11 +37,36 @@ function chat(s: Omit<ModelSpec, 'vision' | 'pdf'>): ModelInfo {
   return openai({ ...s, vision: true, pdf: true });
 }
 
-export const OPENAI_MODELS: readonly ModelInfo[] = [
+/**
+ * The 2026 request rules of each model (provider-rules-2026-anthropic-openai.md; OpenAI
+ * deployment-checklist and latest-model guides): C-T9 function tools on Chat Completions only with
+ * effort `none` (GPT-5.4+, GPT-5.6, GPT-6 Sol/Luna, GPT-6.1 Terra) or only on Responses (GPT-6
+ * Astra, GPT-6.1 Sol, GPT-6.2); C-S1/R-S1 sampling parameters only at effort `none` (GPT-5.4 and
+ * later); R-K9 `instructions` appended after `input` (GPT-6.2 and later).
+ */
+const RULES_2026: Readonly<Record<string, Pick<ModelSpec, 'chatTools' | 'samplingNeedsEffortNone' | 'instructionsAfterInput'>>> = {
+  'gpt-6.2-astra': { chatTools: 'responses', samplingNeedsEffortNone: true, instructionsAfterInput: true },
+  'gpt-6.2-sol': { chatTools: 'responses', samplingNeedsEffortNone: true, instructionsAfterInput: true },
+  'gpt-6.1-sol': { chatTools: 'responses', samplingNeedsEffortNone: true },
+  'gpt-6.1-terra': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-6-astra': { chatTools: 'responses', samplingNeedsEffortNone: true },
+  'gpt-6-sol': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-6-luna': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-5.6-sol': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-5.6-terra': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-5.6-luna': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-5.5-2026-04-23': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-5.4-2026-03-05': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-5.4-mini-2026-03-17': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+  'gpt-5.4-nano-2026-03-17': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
+};
+
+const ENTRIES: readonly ModelInfo[] = [
   // GPT-6.x (Sep-Nov 2026).
   gpt({ id: 'gpt-6.2-astra', name: 'GPT-6.2 Astra', contextWindow: W, maxOutputTokens: 128 * K, minReasoningEffort: 'low', price: p(8, 40) }, true),
   gpt({ id: 'gpt-6.2-sol', name: 'GPT-6.2 Sol', contextWindow: W, maxOutputTokens: 128 * K, minReasoningEffort: 'low', price: p(2, 10, 0.1, 2.5) }, true),
-  gpt({ id: 'gpt-6.1-sol', name: 'GPT-6.1 Sol', contextWindow: W, maxOutputTokens: 128 * K, minReasoningEffort: 'none', price: p(2, 10) }, true),
+  // C-S1: GPT-6.1 Sol does not accept `reasoning_effort: none`.
+  gpt({ id: 'gpt-6.1-sol', name: 'GPT-6.1 Sol', contextWindow: W, maxOutputTokens: 128 * K, minReasoningEffort: 'low', price: p(2, 10) }, true),
   gpt({ id: 'gpt-6.1-terra', name: 'GPT-6.1 Terra', contextWindow: W, maxOutputTokens: 128 * K, minReasoningEffort: 'none', price: p(1, 5, 0.05, 1.25) }, true),
   gpt({ id: 'gpt-6-astra', name: 'GPT-6 Astra', contextWindow: W, maxOutputTokens: 128 * K, minReasoningEffort: 'low', price: p(10, 50, 1, 12.5) }, true),
   gpt({ id: 'gpt-6-sol', name: 'GPT-6 Sol', contextWindow: W, maxOutputTokens: 128 * K, minReasoningEffort: 'none', price: p(2, 10, 0.2, 2.5) }, true),
@@ -87,3 +112,5 @@ export const OPENAI_MODELS: readonly ModelInfo[] = [
   }),
   chat({ id: 'gpt-4o-mini-2024-07-18', name: 'GPT-4o mini', aliases: ['gpt-4o-mini'], contextWindow: 128 * K, maxOutputTokens: 16_384, price: p(0.15, 0.6, 0.075), status: 'deprecated' }),
 ];
+
+export const OPENAI_MODELS: readonly ModelInfo[] = ENTRIES.map((m) => (RULES_2026[m.id] ? { ...m, ...RULES_2026[m.id] } : m));

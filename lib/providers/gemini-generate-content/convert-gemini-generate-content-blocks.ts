@@ -26,14 +26,19 @@ export const GEMINI_API = 'gemini-generate-content' as const;
 /** What the block encoders need to know about the request. */
 export interface GeminiEncodeContext {
   report: ReportBuilder;
-  /** The endpoint is Vertex AI: no `functionCall.id` / `functionResponse.id` (G-T3, V-G1). */
+  /** The endpoint is Vertex AI: no `functionCall.id` / `functionResponse.id` (G-T3, G-T9, V-G1). */
   vertex: boolean;
+  /**
+   * G-K11 (Gemini 3.5+): earlier turns' thoughts stay in context, so a same-origin turn that is
+   * kept is sent whole, its unsigned thought parts included.
+   */
+  wholeTurns: boolean;
   /** Gemini 3: images may travel inside `functionResponse.parts` (G-I3, X7). */
   functionResponseParts: boolean;
   /**
    * Mapped call id → the call's (mapped) name and whether its id is Baton's own (`meta.generatedId`,
-   * or absent from the native part): such ids never travel (G-T3). Filled while model contents are
-   * encoded, read by the function responses that follow.
+   * or absent from the native part). Filled while model contents are encoded, read by the function
+   * responses that follow.
    */
   calls: Map<string, { name: string; generatedId: boolean }>;
 }
@@ -128,6 +133,8 @@ export function textPart(b: TextBlock, pb: PreparedBlock, ctx: GeminiEncodeConte
  * empty signature is no signature.
  */
 export function thoughtPart(b: ThinkingBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
+  // G-K11: on Gemini 3.5+ a kept same-origin turn goes whole, its unsigned thought parts too.
+  if (pb.sameOrigin && b.signature === undefined && ctx.wholeTurns && b.text.trim() !== '') return { text: b.text, thought: true };
   if (!pb.sameOrigin || b.signature === undefined) {
     ctx.report.add(pb.ref, 'dropped', 'thought summary without a signature is not replayed (G-K6)');
     return undefined;
@@ -141,14 +148,17 @@ export function thoughtPart(b: ThinkingBlock, pb: PreparedBlock, ctx: GeminiEnco
 
 /**
  * `{functionCall: {id?, name, args}, thoughtSignature?}`: the signature is a sibling of
- * `functionCall`, never inside it (G-K1). The id travels unless Baton generated it
- * (`meta.generatedId`) or the endpoint is Vertex (G-T3). `args` must be an object; anything else
- * is wrapped as `{value}` and reported.
+ * `functionCall`, never inside it (G-K1). The id (mapped by the pre-pass, X2: unique in the
+ * request) always travels to the Gemini API: Gemini's own is echoed (G-T7), and a call from
+ * another origin or one Gemini sent without an id gets Baton's, on the call and its response
+ * alike (G-T8). Vertex stays id-less (G-T3, G-T9). `args` must be an object; anything else is
+ * wrapped as `{value}` and reported.
  */
 export function functionCallPart(b: ToolCallBlock, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
   const generatedId = b.meta?.generatedId === true;
-  const idTravels = !ctx.vertex && !generatedId;
-  if (ctx.vertex && !generatedId) ctx.report.add(ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, V-G1)');
+  const idTravels = !ctx.vertex;
+  if (ctx.vertex && !generatedId) ctx.report.add(ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)');
+  if (!ctx.vertex && generatedId) ctx.report.add(ref, 'converted', `call id ${b.id} minted by Baton, sent on the call and its response (G-T8)`);
   ctx.calls.set(b.id, { name: b.name, generatedId });
   let args: JsonObject;
   if (isObject(b.input)) args = b.input;
@@ -167,14 +177,15 @@ export function functionCallPart(b: ToolCallBlock, ref: BlockRef | undefined, ct
  * `{output: text}`, or `{error: text}` for a failed call (Gemini's only error marker). Text
  * blocks of an array result are joined with newlines. Images travel in `functionResponse.parts`
  * as inlineData when the model takes them (Gemini 3, G-I3); otherwise the pre-pass has already
- * moved them to a following user content (X7). The id travels when the call's did (G-T3).
+ * moved them to a following user content (X7). The id is the call's, except on Vertex (G-T7–G-T9).
  */
 export function functionResponsePart(b: ToolResultBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart {
   const call = ctx.calls.get(b.callId);
   const name = pb.toolName ?? call?.name ?? b.callId;
   const generatedId = call?.generatedId ?? false;
-  const idTravels = !ctx.vertex && !generatedId;
-  if (ctx.vertex && !generatedId) ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionResponse.id (G-T3, V-G1)');
+  // G-T7, G-T8: the call's id (Gemini's, echoed, or Baton's) on its response; none on Vertex (G-T9).
+  const idTravels = !ctx.vertex;
+  if (ctx.vertex && !generatedId) ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)');
   if (typeof b.content === 'string') {
     // The usual result: one string, no parts (same output as the general case below).
     const response = b.isError ? { error: b.content } : { output: b.content };

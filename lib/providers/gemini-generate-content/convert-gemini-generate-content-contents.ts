@@ -1,7 +1,7 @@
 /**
  * Content-level passes of the Gemini converter, run after every prepared turn is encoded:
  * empty contents removed and same-role neighbours merged (G-E1, G-R6), and Gemini 3's dummy
- * thought signature on the current turn's unsigned calls (G-K3, G-K4).
+ * thought signature on every step's unsigned first call (G-K3, G-K4, X9).
  */
 import type { BlockRef, ReportBuilder } from '../../transcript/report';
 import type { GeminiContent, GeminiPart } from './convert-to-gemini-generate-content-types';
@@ -46,28 +46,18 @@ export function mergeContents(drafts: DraftContent[]): DraftContent[] {
   return out;
 }
 
-/** True for a user content holding text of the user's (not only function responses): it starts a new turn (G-K3). */
-function isUserText(c: GeminiContent): boolean {
-  return c.role === 'user' && c.parts.some((p) => typeof p.text === 'string' && p.thought !== true);
-}
-
 /**
  * Gemini 3 (`thoughtSignatures: 'enforced'`) rejects a step of the current turn whose first
- * `functionCall` part has no `thoughtSignature` (G-K1). The current turn is every model content
- * after the last user content holding text (G-K3). On each of its model contents whose first
- * functionCall part is unsigned, this puts {@link DUMMY_THOUGHT_SIGNATURE} on that part (a
- * sibling of `functionCall`, G-K1), never replacing a real signature, and reports it (G-K4).
+ * `functionCall` part has no `thoughtSignature` (G-K1, G-K3). This puts
+ * {@link DUMMY_THOUGHT_SIGNATURE} on the first functionCall part of **every** model content whose
+ * first call is unsigned (a sibling of `functionCall`, G-K1), never replacing a real signature,
+ * and reports it (G-K4). Every step, not only the current turn's: whether a step is "current"
+ * changes when a user message is appended, and the bytes of earlier contents must not (X9).
  * Returns new contents; the input parts (possibly the transcript's own native parts) are not mutated.
  */
 export function addDummySignatures(contents: DraftContent[], report: ReportBuilder): DraftContent[] {
-  let start = 0;
-  for (let i = contents.length - 1; i >= 0; i--)
-    if (isUserText(contents[i]!)) {
-      start = i + 1;
-      break;
-    }
-  return contents.map((c, i) => {
-    if (i < start || c.role !== 'model') return c;
+  return contents.map((c) => {
+    if (c.role !== 'model') return c;
     const at = c.parts.findIndex((p) => p.functionCall !== undefined);
     const first = c.parts[at];
     if (!first || first.thoughtSignature !== undefined) return c;
@@ -75,7 +65,7 @@ export function addDummySignatures(contents: DraftContent[], report: ReportBuild
     parts[at] = { ...first, thoughtSignature: DUMMY_THOUGHT_SIGNATURE };
     const name = first.functionCall?.name ?? '?';
     const ref = c.refs[at];
-    report.synthesize('dummy-signature', `${DUMMY_THOUGHT_SIGNATURE} on the unsigned call ${name}${ref ? ` (turn ${ref.turn})` : ''} of the current turn (G-K4)`);
+    report.synthesize('dummy-signature', `${DUMMY_THOUGHT_SIGNATURE} on the unsigned call ${name}${ref ? ` (turn ${ref.turn})` : ''} (G-K4, X9)`);
     report.add(ref, 'converted', `dummy thoughtSignature ${DUMMY_THOUGHT_SIGNATURE} added: Gemini 3 requires one on the first call of each step (G-K1, G-K4)`);
     return { ...c, parts };
   });

@@ -2,8 +2,9 @@
  * Same-origin replay of a model turn's own Gemini parts (transcript-v1.md `native`): the parts go
  * back verbatim, thought parts and `thoughtSignature`s included, exactly where they came (G-K1,
  * G-K2, G-E2). Only what this request needs changes: a `functionCall`'s `name` and `id` follow the
- * per-request maps (X5, X2) so they pair with the declarations and the function responses, and
- * ids are removed for Vertex, which rejects them (G-T3, V-G1). Parts stored with the protobuf
+ * per-request maps (X5, X2) so they pair with the declarations and the function responses (G-T7),
+ * a call without an id gets Baton's (G-T8), and ids are removed for Vertex, which rejects them
+ * (G-T3, G-T9, V-G1). Signatures go back byte for byte, never cut or re-encoded (G-K9). Parts stored with the protobuf
  * snake_case field names (`function_call`, `thought_signature`, which REST also accepts) are sent
  * with the camelCase names `@google/genai` uses, so the body has one spelling throughout. A payload
  * that is malformed, all empty, or not the turn's blocks part for part is not replayed: the turn is
@@ -29,8 +30,8 @@ export type NativeReplay = { parts: GeminiPart[]; refs: (BlockRef | undefined)[]
  * and must stand for the turn's blocks one to one, in order (the readers keep one block per part),
  * so that every block the report calls `replayed-native` is in the body. The k-th `functionCall`
  * part is the k-th `tool_call` block; their names (and ids, when the part has one) must agree
- * through the request's maps. A part without an id keeps none, and its function response carries
- * none either (G-T3).
+ * through the request's maps. A part without an id gets Baton's (G-T8), also on its function
+ * response; on Vertex no part keeps an id (G-T3, G-T9).
  * @returns the parts to send, or a problem: the caller then rebuilds the turn from its blocks.
  */
 export function replayNativeParts(turn: PreparedTurn, ctx: GeminiEncodeContext, maps: { ids: IdMap; names: NameMap }): NativeReplay {
@@ -104,7 +105,14 @@ function functionCallFromNative(
   const out: JsonObject = { ...fc, name: call.name };
   if (hasId && ctx.vertex) {
     delete out.id;
-    ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, V-G1)');
-  } else if (hasId) out.id = call.id;
+    ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)');
+  } else if (hasId) out.id = call.id; // G-T7: echoed
+  else if (!ctx.vertex) {
+    // G-T8: Gemini sent no id; Baton's goes on the call and its response alike. Key order as the
+    // reader sees it (`id` first), so the bytes do not depend on where the id came from (X9).
+    const { name, ...rest } = out;
+    ctx.report.add(pb.ref, 'converted', `call id ${call.id} minted by Baton, sent on the call and its response (G-T8)`);
+    return { functionCall: { id: call.id, name, ...rest } };
+  }
   return { functionCall: out };
 }

@@ -31,9 +31,9 @@ describe('cross-origin', () => {
     expect(body).toEqual({
       contents: [
         { role: 'user', parts: [{ text: 'Find how retries work.' }] },
-        { role: 'model', parts: [{ functionCall: { id: 'call_Ab12', name: 'search_docs', args: { q: 'retry policy' } } }] },
+        { role: 'model', parts: [{ functionCall: { id: 'call_Ab12', name: 'search_docs', args: { q: 'retry policy' } }, thoughtSignature: DUMMY }] },
         { role: 'user', parts: [{ functionResponse: { id: 'call_Ab12', name: 'search_docs', response: { output: 'retry.md: bounded retries with retry-after' } } }] },
-        { role: 'model', parts: [{ functionCall: { id: 'toolu_01XyZ', name: 'read_file', args: { path: 'retry.md' } } }] },
+        { role: 'model', parts: [{ functionCall: { id: 'toolu_01XyZ', name: 'read_file', args: { path: 'retry.md' } }, thoughtSignature: DUMMY }] },
         { role: 'user', parts: [{ functionResponse: { id: 'toolu_01XyZ', name: 'read_file', response: { output: '# Retries\nAt most 3.' } } }] },
         { role: 'model', parts: [{ text: 'Retries are bounded: at most 3, honouring retry-after.' }, { text: '', thoughtSignature: 'CiQBjz1rX8signature' }] },
         { role: 'user', parts: [{ text: 'And quota errors?' }] },
@@ -56,11 +56,11 @@ describe('cross-origin', () => {
       blocks: [
         kept('u1', 0),
         { turn: 'r1', index: 0, fates: [{ fate: 'dropped', detail: X3('openai/gpt-5.5-2026-04-23 (openai-responses)') }] },
-        kept('r1', 1),
+        { turn: 'r1', index: 1, fates: [DUMMY_FATE] },
         kept('r2', 0),
         { turn: 'c1', index: 0, fates: [{ fate: 'dropped', detail: X3('anthropic/claude-opus-4-5 (anthropic-messages)') }] },
         { turn: 'c1', index: 1, fates: [{ fate: 'dropped', detail: 'redacted thinking is opaque state of anthropic/claude-opus-4-5 (anthropic-messages) (X3)' }] },
-        kept('c1', 2),
+        { turn: 'c1', index: 2, fates: [DUMMY_FATE] },
         kept('c2', 0),
         { turn: 'g1', index: 0, fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }] },
         kept('g1', 1),
@@ -69,7 +69,10 @@ describe('cross-origin', () => {
         kept('w1', 0),
         kept('u3', 0),
       ],
-      synthesized: [],
+      synthesized: [
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call search_docs (turn r1) (G-K4, X9)` },
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call read_file (turn c1) (G-K4, X9)` },
+      ],
       warnings: [],
     });
   });
@@ -153,8 +156,8 @@ describe('cross-origin', () => {
         { kind: 'stub-tool', detail: `${search}: used in the history but not defined by the request (X8, A-T6)` },
         { kind: 'stub-tool', detail: `${lives}: used in the history but not defined by the request (X8, A-T6)` },
         { kind: 'stub-tool', detail: `${long}: used in the history but not defined by the request (X8, A-T6)` },
-        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a1) of the current turn (G-K4)` },
-        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a2) of the current turn (G-K4)` },
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a1) (G-K4, X9)` },
+        { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call ${search} (turn a2) (G-K4, X9)` },
       ],
       warnings: [],
     });
@@ -299,6 +302,28 @@ function cassetteRequests(file: string): { contents: unknown[] }[] {
   return cassette.interactions.map((i) => JSON.parse(camel(i.request.body)) as { contents: unknown[] });
 }
 
+type Part = Record<string, unknown> & { functionCall?: Record<string, unknown>; functionResponse?: Record<string, unknown> };
+/**
+ * G-T8: the recorded (2025) requests sent id-less Gemini calls back id-less; under the 2026 rule
+ * Baton sends its own id on each such call and its response. `ids` gives them in order.
+ */
+function withMintedIds<T extends { parts: Part[] }>(contents: T[], calls: string[], results: string[] = calls): T[] {
+  const c = [...calls];
+  const r = [...results];
+  return contents.map((content) => ({
+    ...content,
+    parts: content.parts.map((p) =>
+      p.functionCall && p.functionCall.id === undefined
+        ? { ...p, functionCall: { id: c.shift(), ...p.functionCall } }
+        : p.functionResponse && p.functionResponse.id === undefined
+          ? { ...p, functionResponse: { id: r.shift(), ...p.functionResponse } }
+          : p,
+    ),
+  }));
+}
+const MINTED = (id: string) => ({ fate: 'converted', detail: `call id ${id} minted by Baton, sent on the call and its response (G-T8)` });
+const NATIVE_FATE = { fate: 'replayed-native', detail: 'same-origin Gemini parts sent as received' };
+
 describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
   it('rebuilds the contents simonw/llm sent to gemini-2.5-flash in a sequential tool chain (signed, then unsigned step)', () => {
     const recorded = cassetteRequests('llm-cassette-gemini25-tool-chain.json')[2]!.contents as {
@@ -329,7 +354,7 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
     expect(body.contents).toEqual(recorded);
   });
 
-  it('answers a Gemini 3 call that had no id without one, as the recorded request did (G-T3)', () => {
+  it('G-T8: answers a Gemini 3 call that had no id with Baton\'s id on the call and its response (the recorded 2025 request had none)', () => {
     const recorded = cassetteRequests('llm-cassette-gemini3-function-call-thought-signature.json')[1]!.contents as { parts: { text?: string }[] }[];
     const call = recorded[1]!.parts[1] as { functionCall: { name: string; args: object }; thoughtSignature: string };
     const origin = { provider: 'google', api: 'gemini-generate-content', model: 'gemini-3-flash-preview' };
@@ -345,10 +370,10 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
     ]);
     const { body } = convert(t, { ...GEMINI_3_PRO, id: 'gemini-3-flash-preview' });
     // simonw/llm also sent an unsigned empty text part before the call; Baton drops blank text (X4).
-    expect(body.contents).toEqual([recorded[0], { role: 'model', parts: [call] }, recorded[2]]);
+    expect(body.contents).toEqual(withMintedIds([recorded[0], { role: 'model', parts: [call] }, recorded[2]] as { parts: Part[] }[], ['multiply_0']));
   });
 
-  it('replays a recorded Gemini 3 response\'s parts verbatim as native (G-K1)', () => {
+  it('G-T8: replays a recorded Gemini 3 response\'s parts verbatim as native (G-K1), plus Baton\'s id on the id-less call', () => {
     const response = JSON.parse(fs.readFileSync(path.join(SHARED, 'recorded-streams/gemini/function-call-thought-signature.response.json'), 'utf8')) as {
       candidates: { content: { parts: { functionCall: { name: string; args: object }; thoughtSignature: string }[] } }[];
     };
@@ -366,13 +391,13 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
     ]);
     const { body, report } = convert(t, GEMINI_3_PRO);
     expect(body.contents.slice(1)).toEqual([
-      { role: 'model', parts },
-      { role: 'user', parts: [{ functionResponse: { name: 'weather', response: { output: '18°C' } } }] },
+      { role: 'model', parts: parts.map((p) => ({ ...p, functionCall: { id: 'weather_0', ...p.functionCall } })) },
+      { role: 'user', parts: [{ functionResponse: { id: 'weather_0', name: 'weather', response: { output: '18°C' } } }] },
     ]);
-    expect(report.blocks[1]).toEqual({ turn: 'a1', index: 0, fates: [{ fate: 'replayed-native', detail: 'same-origin Gemini parts sent as received' }] });
+    expect(report.blocks[1]).toEqual({ turn: 'a1', index: 0, fates: [MINTED('weather_0'), NATIVE_FATE] });
   });
 
-  it('round-trips every recorded request through the history reader to the same model, losslessly', () => {
+  it('G-T8: round-trips every recorded request through the history reader to the same model, losslessly but for Baton\'s ids on id-less calls', () => {
     for (const [file, model] of [
       ['llm-cassette-gemini25-tool-chain.json', 'gemini-2.5-flash'],
       ['llm-cassette-gemini3-function-call-thought-signature.json', 'gemini-3-flash-preview'],
@@ -382,10 +407,12 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
         const { body } = convertToGeminiGenerateContent(t, { api: 'gemini-generate-content', model, maxOutputTokens: 1000 });
         // The one difference: simonw/llm's unsigned empty text part before a call, which Baton drops (X4).
         const expected = recorded.contents.map((c) => {
-          const content = c as { role: string; parts: { text?: string; thoughtSignature?: string }[] };
+          const content = c as { role: string; parts: (Part & { text?: string; thoughtSignature?: string })[] };
           return { ...content, parts: content.parts.filter((p) => p.text !== '' || p.thoughtSignature !== undefined) };
         });
-        expect(body.contents, file).toEqual(expected);
+        const blocks = t.turns.flatMap((turn) => turn.blocks);
+        const minted = blocks.flatMap((b) => (b.type === 'tool_call' && b.meta?.generatedId === true ? [b.id] : []));
+        expect(body.contents, file).toEqual(withMintedIds(expected, minted));
       }
   });
 
@@ -403,10 +430,13 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
       { id: 't1', role: 'tool', blocks: calls.map((c) => ({ type: 'tool_result', callId: c.id, content: `done ${c.name}` })) },
     ]);
     const { body, report } = convert(t, { ...GEMINI_3_PRO, id: 'gemini-3-flash-preview' });
-    expect(body.contents[1]).toEqual({ role: 'model', parts: turn.native!.payload });
-    expect(body.contents[2]!.parts).toEqual(calls.map((c) => ({ functionResponse: { name: c.name, response: { output: `done ${c.name}` } } })));
+    // G-S1: every parallel call is its own part; G-T8: each gets its own Baton id, paired by id.
+    const ids = calls.map((c) => (c.type === 'tool_call' ? c.id : ''));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(body.contents[1]).toEqual({ role: 'model', parts: withMintedIds([{ parts: turn.native!.payload as Part[] }], ids)[0]!.parts });
+    expect(body.contents[2]!.parts).toEqual(calls.map((c) => ({ functionResponse: { id: (c as { id: string }).id, name: c.name, response: { output: `done ${c.name}` } } })));
     expect(report.blocks.filter((b) => b.turn === 'a1').map((b) => b.fates)).toEqual(
-      turn.blocks.map(() => [{ fate: 'replayed-native', detail: 'same-origin Gemini parts sent as received' }]),
+      turn.blocks.map((b) => (b.type === 'tool_call' ? [MINTED(b.id), NATIVE_FATE] : [NATIVE_FATE])),
     );
     expect(report.synthesized.filter((s) => s.kind === 'dummy-signature')).toEqual([]);
   });

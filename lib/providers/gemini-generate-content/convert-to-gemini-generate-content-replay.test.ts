@@ -40,7 +40,9 @@ describe('same-origin replay', () => {
   };
   const flash3 = { ...GEMINI_3_PRO, id: 'gemini-3-flash-preview' };
 
-  it('sends the native parts verbatim: thought part, the signature on the first parallel call only (G-K1, G-K2), no dummy', () => {
+  const MINTED = (id: string) => ({ fate: 'converted', detail: `call id ${id} minted by Baton, sent on the call and its response (G-T8)` });
+
+  it('G-T8: sends the native parts verbatim: thought part, the signature on the first parallel call only (G-K1, G-K2), no dummy; Baton ids on the id-less calls and their responses', () => {
     const t = transcript([
       user('u1', 'Read the theme, then screens A.'),
       parallelTurn,
@@ -52,12 +54,19 @@ describe('same-origin replay', () => {
       body: {
         contents: [
           { role: 'user', parts: [{ text: 'Read the theme, then screens A.' }] },
-          { role: 'model', parts: parallel },
+          {
+            role: 'model',
+            parts: [
+              parallel[0],
+              { functionCall: { id: 'read_theme_0', name: 'read_theme', args: {} }, thoughtSignature: 'AY89a18a8/Loc2wl' },
+              { functionCall: { id: 'read_screen_1', name: 'read_screen', args: { id: 'A' } } },
+            ],
+          },
           {
             role: 'user',
             parts: [
-              { functionResponse: { name: 'read_theme', response: { output: 'dark' } } },
-              { functionResponse: { name: 'read_screen', response: { output: 'A: login' } } },
+              { functionResponse: { id: 'read_theme_0', name: 'read_theme', response: { output: 'dark' } } },
+              { functionResponse: { id: 'read_screen_1', name: 'read_screen', response: { output: 'A: login' } } },
             ],
           },
         ],
@@ -82,7 +91,14 @@ describe('same-origin replay', () => {
       },
       report: {
         input: { format: 'baton', turns: 3, blocks: 6 },
-        blocks: [kept('u1', 0), native('a1', 0), native('a1', 1), native('a1', 2), kept('t1', 0), kept('t1', 1)],
+        blocks: [
+          kept('u1', 0),
+          native('a1', 0),
+          { turn: 'a1', index: 1, fates: [MINTED('read_theme_0'), native('a1', 1).fates[0]!] },
+          { turn: 'a1', index: 2, fates: [MINTED('read_screen_1'), native('a1', 2).fates[0]!] },
+          kept('t1', 0),
+          kept('t1', 1),
+        ],
         synthesized: [
           { kind: 'stub-tool', detail: 'read_theme: used in the history but not defined by the request (X8, A-T6)' },
           { kind: 'stub-tool', detail: 'read_screen: used in the history but not defined by the request (X8, A-T6)' },
@@ -92,7 +108,7 @@ describe('same-origin replay', () => {
     });
   });
 
-  it('echoes the ids Gemini gave (G-T3), and strips them on Vertex while still replaying the parts', () => {
+  it('G-T7 G-T9: echoes the ids Gemini gave, and strips them on Vertex while still replaying the parts', () => {
     const parts = [{ functionCall: { id: 'fc_9', name: 'lookup', args: { q: 'x' } }, thoughtSignature: 'c2ln' }];
     const turns = (origin: object) => [
       user('u1', 'Look it up.'),
@@ -124,11 +140,11 @@ describe('same-origin replay', () => {
         turn: 'a1',
         index: 0,
         fates: [
-          { fate: 'converted', detail: 'call id omitted: Vertex rejects functionCall.id (G-T3, V-G1)' },
+          { fate: 'converted', detail: 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)' },
           { fate: 'replayed-native', detail: 'same-origin Gemini parts sent as received' },
         ],
       },
-      { turn: 't1', index: 0, fates: [{ fate: 'converted', detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, V-G1)' }] },
+      { turn: 't1', index: 0, fates: [{ fate: 'converted', detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)' }] },
     ]);
     // The transcript's own native payload is never mutated.
     expect(parts[0]!.functionCall).toEqual({ id: 'fc_9', name: 'lookup', args: { q: 'x' } });
@@ -148,7 +164,7 @@ describe('same-origin replay', () => {
     ]);
     expect(convert(t, GEMINI_3_PRO).body.contents[1]).toEqual({
       role: 'model',
-      parts: [{ functionCall: { name: 'multiply', args: { x: 5 } }, thoughtSignature: 'c2ln' }],
+      parts: [{ functionCall: { id: 'multiply_0', name: 'multiply', args: { x: 5 } }, thoughtSignature: 'c2ln' }],
     });
   });
 
@@ -205,7 +221,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
   });
   const tools = [{ name: 'step', inputSchema: { type: 'object', properties: { n: { type: 'string' } } } }];
 
-  it('signs the first call of every step of the current turn with the dummy, not the older turns', () => {
+  it('G-K4 X9: signs the first call of every step with the dummy, older turns too, so earlier contents never change when a user message follows', () => {
     const t = transcript(
       [user('u1', 'Start.'), call('c0', OPENAI_CHAT), result('t0', 'c0', 'ok0'), user('u2', 'Two steps now.'), call('c1', OPENAI_CHAT), result('t1', 'c1', 'ok1'), call('c2', ANTHROPIC), result('t2', 'c2', 'ok2')],
       { tools },
@@ -218,7 +234,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
       body: {
         contents: [
           { role: 'user', parts: [{ text: 'Start.' }] },
-          { role: 'model', parts: [fc('c0')] },
+          { role: 'model', parts: [{ ...fc('c0'), thoughtSignature: DUMMY }] },
           { role: 'user', parts: [fr('c0', 'ok0'), { text: 'Two steps now.' }] },
           { role: 'model', parts: [{ ...fc('c1'), thoughtSignature: DUMMY }] },
           { role: 'user', parts: [fr('c1', 'ok1')] },
@@ -232,7 +248,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
         input: { format: 'baton', turns: 8, blocks: 8 },
         blocks: [
           kept('u1', 0),
-          kept('a-c0', 0),
+          { turn: 'a-c0', index: 0, fates: [DUMMY_FATE] },
           kept('t0', 0),
           kept('u2', 0),
           { turn: 'a-c1', index: 0, fates: [DUMMY_FATE] },
@@ -241,8 +257,9 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
           kept('t2', 0),
         ],
         synthesized: [
-          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c1) of the current turn (G-K4)` },
-          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) of the current turn (G-K4)` },
+          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c0) (G-K4, X9)` },
+          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c1) (G-K4, X9)` },
+          { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) (G-K4, X9)` },
         ],
         warnings: [],
       },
@@ -263,7 +280,7 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
       index: 0,
       fates: [{ fate: 'converted', detail: 'signature dropped: opaque state of google/gemini-2.5-flash (gemini-generate-content) (X3, G-K5)' }, DUMMY_FATE],
     });
-    expect(report.synthesized).toEqual([{ kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) of the current turn (G-K4)` }]);
+    expect(report.synthesized).toEqual([{ kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) (G-K4, X9)` }]);
   });
 
   it('adds no dummy for models that do not enforce signatures', () => {

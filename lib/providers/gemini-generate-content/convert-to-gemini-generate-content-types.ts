@@ -33,7 +33,8 @@ export interface GeminiFunctionDeclaration {
 export interface GeminiThinkingConfig {
   includeThoughts?: boolean;
   thinkingBudget?: number;
-  thinkingLevel?: 'LOW' | 'HIGH';
+  /** Gemini 3 (`LOW`/`HIGH`); Gemini 3.5+ takes the model's levels, never a budget (G-G1). */
+  thinkingLevel?: 'MINIMAL' | 'LOW' | 'MEDIUM' | 'HIGH';
 }
 
 /** `generationConfig`: the output limit in tokens, and thinking. */

@@ -331,22 +331,23 @@ describe('tool turns', () => {
     });
   });
 
-  it('omits ids Baton generated, on the call and its response alike (G-T3)', () => {
+  it('G-T8: sends ids Baton generated on the call and its response alike, reported; two calls to one function keep their own ids (G-T7)', () => {
     const { body, report } = convert(calls(results, { generatedId: true }), GEMINI_25_FLASH);
     expect(body.contents.slice(1)).toEqual([
-      { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'a' } } }, { functionCall: { name: 'lookup', args: { q: 'b' } } }] },
+      { role: 'model', parts: [{ functionCall: { id: 'call_A', name: 'lookup', args: { q: 'a' } } }, { functionCall: { id: 'call_B', name: 'lookup', args: { q: 'b' } } }] },
       {
         role: 'user',
         parts: [
-          { functionResponse: { name: 'lookup', response: { error: 'boom' } } },
-          { functionResponse: { name: 'lookup', response: { output: 'line 1\nline 2' } } },
+          { functionResponse: { id: 'call_A', name: 'lookup', response: { error: 'boom' } } },
+          { functionResponse: { id: 'call_B', name: 'lookup', response: { output: 'line 1\nline 2' } } },
         ],
       },
     ]);
-    expect(report.blocks.every((b) => b.fates[0]!.fate === 'kept')).toBe(true);
+    expect(report.blocks[1]!.fates).toEqual([{ fate: 'converted', detail: 'call id call_A minted by Baton, sent on the call and its response (G-T8)' }]);
+    expect(report.blocks[3]!.fates[0]!.fate).toBe('kept');
   });
 
-  it('omits every id on Vertex, which rejects them, and reports it (G-T3, V-G1)', () => {
+  it('G-T9: omits every id on Vertex, which rejects them, and reports it (G-T3, V-G1)', () => {
     const { body, report } = convert(calls(results), GEMINI_25_FLASH, { endpoint: VERTEX_ENDPOINT });
     expect(body.contents.slice(1)).toEqual([
       { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'a' } } }, { functionCall: { name: 'lookup', args: { q: 'b' } } }] },
@@ -358,8 +359,8 @@ describe('tool turns', () => {
         ],
       },
     ]);
-    const call = { fate: 'converted', detail: 'call id omitted: Vertex rejects functionCall.id (G-T3, V-G1)' };
-    const result = { fate: 'converted', detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, V-G1)' };
+    const call = { fate: 'converted', detail: 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)' };
+    const result = { fate: 'converted', detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)' };
     expect(report.blocks).toEqual([
       kept('u1', 0),
       { turn: 'a1', index: 0, fates: [call] },

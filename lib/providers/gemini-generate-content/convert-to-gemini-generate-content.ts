@@ -80,7 +80,8 @@ export function encodeGeminiGenerateContent(transcript: Transcript, target: Reso
   const prepared = prepareTranscript(transcript, target, geminiCapabilities(info), report);
   const ctx: GeminiEncodeContext = {
     report,
-    vertex: target.endpoint?.includes('aiplatform.googleapis.com') ?? false,
+    vertex: isVertex(target),
+    wholeTurns: info.thinkingLevels !== undefined, // G-K11: Gemini 3.5+
     functionResponseParts: info.functionResponseParts,
     calls: new Map(),
   };
@@ -101,7 +102,7 @@ export function encodeGeminiGenerateContent(transcript: Transcript, target: Reso
   if (tools.length > 0) body.tools = [{ functionDeclarations: tools.map(functionDeclaration) }];
   // X8: stub definitions only describe history; the model must not call them.
   if (prepared.toolChoiceNone) body.toolConfig = { functionCallingConfig: { mode: 'NONE' } };
-  const thinkingConfig = thinking(target, info, report);
+  const thinkingConfig = thinking(target, info, report, isVertex(target));
   if (thinkingConfig) body.generationConfig.thinkingConfig = thinkingConfig;
   // Key order as the SDK writes it: contents, systemInstruction, tools, toolConfig, generationConfig.
   const { generationConfig, ...rest } = body;
@@ -168,13 +169,27 @@ function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuil
   return asked;
 }
 
+/** The endpoint is Vertex AI (G-T9, V-G1). */
+function isVertex(target: ResolvedTarget): boolean {
+  return target.endpoint?.includes('aiplatform.googleapis.com') ?? false;
+}
+
 /**
  * Thinking on: thoughts included, at `thinkingLevel: 'HIGH'` (Gemini 3) or a dynamic budget
  * (`thinkingBudget: -1`, Gemini 2.5). Off: `thinkingBudget: 0` where the model allows it, the
  * lowest common level `'low'` on Gemini 3 (which cannot switch thinking off), else the model's
- * default. https://ai.google.dev/gemini-api/docs/thinking
+ * default. Gemini 3.5+ (registry `thinkingLevels`, G-G1): always a `thinkingLevel`, never a
+ * budget; off is the lowest level the model takes (MINIMAL is refused on Vertex: "Thinking level
+ * is unsupported: THINKING_LEVEL_MINIMAL"), reported, since thinking cannot be switched off.
+ * No `temperature`, `topP` or `topK` is ever sent (G-G1). https://ai.google.dev/gemini-api/docs/thinking
  */
-function thinking(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): GeminiThinkingConfig | undefined {
+function thinking(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder, vertex: boolean): GeminiThinkingConfig | undefined {
+  const levels = info.thinkingLevels?.filter((l) => !(vertex && l === 'MINIMAL'));
+  if (levels && levels.length > 0) {
+    if (target.thinking) return { includeThoughts: true, thinkingLevel: levels.includes('HIGH') ? 'HIGH' : levels[levels.length - 1]! };
+    report.warn(`${info.id} cannot switch thinking off: sent at its lowest thinking level ${levels[0]!} (G-G1)`);
+    return { thinkingLevel: levels[0]! };
+  }
   if (target.thinking) {
     if (info.thinking === 'level') return { includeThoughts: true, thinkingLevel: 'HIGH' };
     if (info.thinking === 'budget') return { includeThoughts: true, thinkingBudget: -1 };

@@ -57,11 +57,48 @@ export function convertToOpenAIChat(transcript: Transcript, target: ConvertTarge
   const body: OpenAIChatBody = { model: resolved.model, messages: encodeMessages(prepared, ctx), stream: true };
   if (profile.includeUsage) body.stream_options = { include_usage: true };
   body[profile.maxTokensField] = outputLimit(resolved, info, report);
-  const tools = encodeTools(prepared.tools, report);
+  const reasoning = reasoningParams(resolved, info, profile, report);
+  const tools = toolsWithEffort(encodeTools(prepared.tools, report), prepared.toolChoiceNone, reasoning, info, profile, report);
   if (tools.length > 0) body.tools = tools;
   if (prepared.toolChoiceNone && tools.length > 0) body.tool_choice = 'none'; // X8
-  Object.assign(body, reasoningParams(resolved, info, profile, report));
+  Object.assign(body, reasoning);
   return withLazyReport({ api: 'openai-chat' as const, model: resolved.model, body }, report);
+}
+
+/**
+ * C-T9: on OpenAI's GPT-5.4+ / GPT-6.x (registry `chatTools`), Chat Completions refuses function
+ * tools together with a `reasoning_effort` other than `none` ("Function tools with
+ * reasoning_effort are not supported for … in /v1/chat/completions"), and GPT-6 Astra, GPT-6.1
+ * Sol and GPT-6.2 take no tool calling there at all. So a request never carries both: stub tools
+ * (X8, not required on Chat: C-T8) are left out and reasoning kept; real tools set
+ * `reasoning_effort` to `none` where the model takes it, else are left out with a warning that
+ * the model needs `openai-responses` for tools. Every change is reported. May change
+ * `reasoning.reasoning_effort`.
+ * @returns the tools to send.
+ */
+function toolsWithEffort(
+  tools: OpenAIChatTool[],
+  stubsOnly: boolean,
+  reasoning: Pick<OpenAIChatBody, 'reasoning_effort'>,
+  info: ModelInfo,
+  profile: ChatProfile,
+  report: ReportBuilder,
+): OpenAIChatTool[] {
+  if (tools.length === 0 || profile.dialect !== 'openai' || info.chatTools === undefined) return tools;
+  const effort = reasoning.reasoning_effort;
+  if (info.chatTools === 'effort-none' && (effort === undefined || effort === 'none')) return tools;
+  const model = info.id;
+  if (stubsOnly) {
+    report.warn(`stub tool definitions left out: ${model} takes no function tools with reasoning_effort ${effort ?? '(default)'} on Chat Completions, and Chat needs none for the history's calls (C-T9, C-T8)`);
+    return [];
+  }
+  if (info.chatTools === 'effort-none' && info.minReasoningEffort === 'none') {
+    report.warn(`reasoning_effort set to none: ${model} takes function tools on Chat Completions only without reasoning (C-T9); use openai-responses to keep reasoning with tools`);
+    reasoning.reasoning_effort = 'none';
+    return tools;
+  }
+  report.warn(`function tools left out: ${model} needs openai-responses for tool calling (C-T9); the model cannot call tools in this request`);
+  return [];
 }
 
 /** System message, then one message per prepared user and assistant turn and one per tool result. */
@@ -154,6 +191,8 @@ const EFFORT_DIALECTS = new Set(['openai', 'groq', 'ollama', 'google']);
  * `thinking` switch (D-1), or a warning when the request can't be honoured.
  */
 function reasoningParams(target: ResolvedTarget, info: ModelInfo, profile: ChatProfile, report: ReportBuilder): Pick<OpenAIChatBody, 'reasoning_effort' | 'thinking'> {
+  // C-S1: Baton never sends temperature, top_p, top_logprobs or logprobs, so no sampling
+  // parameter can meet a reasoning effort other than `none`.
   const { model } = target;
   if (profile.dialect === 'deepseek') {
     if (target.thinking && model !== 'deepseek-reasoner') return { thinking: { type: 'enabled' } };

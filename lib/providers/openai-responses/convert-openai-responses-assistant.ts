@@ -151,7 +151,8 @@ function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeInd
   if (b.citations !== undefined && part.type === 'output_text' && part.annotations === undefined)
     ctx.report.add(pb.ref, 'converted', 'citations left out: they are not Responses annotations of this origin (A-C1)');
   const id = native?.messageId ?? (pb.sameOrigin ? metaItemId(b) : undefined);
-  const phase = pb.sameOrigin && typeof b.meta?.phase === 'string' ? b.meta.phase : undefined;
+  // R-P1: a same-origin message's phase is resent on every replay; another origin's gets none.
+  const phase = native?.phase ?? (pb.sameOrigin && typeof b.meta?.phase === 'string' ? b.meta.phase : undefined);
   const last = out[out.length - 1];
   const lastItem = last?.item as AssistantMessageItem | undefined;
   const key = id ?? '';

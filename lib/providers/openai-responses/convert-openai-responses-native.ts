@@ -77,6 +77,14 @@ export const ID_REQUIRED: ReadonlySet<string> = new Set([
 export const NOT_AN_INPUT_ITEM = 'not an input item of the Responses API';
 
 /**
+ * R-X1: input item types that are never taken from history. A `compaction_trigger` "must be the
+ * final input item": it asks for a compaction in this request and is not a record of one.
+ */
+export const NEVER_FROM_HISTORY: Readonly<Record<string, string>> = {
+  compaction_trigger: 'a compaction_trigger must be the final input item and is never replayed from history (R-X1)',
+};
+
+/**
  * Client-executed calls and the output item that must answer them in the same request (R-T3: "No
  * tool output found for function call …"; the same pairing holds for the other client tools).
  */
@@ -131,6 +139,7 @@ function pairingProblem(item: JsonObject, type: string): string | undefined {
 export function providerItemProblem(item: unknown): string | undefined {
   if (!isObject(item) || typeof item.type !== 'string' || !INPUT_ITEM_TYPES.has(item.type)) return NOT_AN_INPUT_ITEM;
   const type = item.type;
+  if (NEVER_FROM_HISTORY[type] !== undefined) return NEVER_FROM_HISTORY[type];
   if (BLOCK_FORM_TYPES.has(type)) return `a ${type} item replays only as its transcript block`;
   if (ID_REQUIRED.has(type) && !nonEmpty(item.id)) return `${type} without its id`;
   return pairingProblem(item, type);
@@ -205,6 +214,8 @@ export function nativeItemsOf(turn: Turn | undefined): JsonObject[] | undefined 
 /** One content part of a native assistant message, with the message's id. */
 interface NativePart {
   messageId?: string;
+  /** The message's `phase` (R-P1). */
+  phase?: string;
   part: JsonObject;
   /** The part's text (`output_text.text` or `refusal.refusal`). */
   text: string;
@@ -228,9 +239,10 @@ export class NativeIndex {
       else if (item.type === 'function_call' && typeof item.call_id === 'string' && !this.calls.has(item.call_id)) this.calls.set(item.call_id, item);
       else if (item.type === 'message' && Array.isArray(item.content)) {
         const messageId = typeof item.id === 'string' ? item.id : undefined;
+        const phase = typeof item.phase === 'string' ? item.phase : undefined;
         for (const part of item.content.filter(isObject)) {
           const text = part.type === 'refusal' ? part.refusal : part.text;
-          if (typeof text === 'string') this.parts.push({ ...(messageId ? { messageId } : {}), part, text });
+          if (typeof text === 'string') this.parts.push({ ...(messageId ? { messageId } : {}), ...(phase ? { phase } : {}), part, text });
         }
       }
     }

@@ -11,7 +11,7 @@ import type { Block, ToolCallBlock, Turn } from '../../transcript/schema';
 import { isBlank } from '../../transcript/text';
 import { Orphans, R_K3, type AssistantContext } from './convert-openai-responses-assistant';
 import type { Entry } from './convert-openai-responses-content';
-import { INPUT_ITEM_TYPES, NOT_AN_INPUT_ITEM, isObject, nativeItemProblem, toInputItem, type JsonObject } from './convert-openai-responses-native';
+import { INPUT_ITEM_TYPES, NEVER_FROM_HISTORY, NOT_AN_INPUT_ITEM, isObject, nativeItemProblem, toInputItem, type JsonObject } from './convert-openai-responses-native';
 import { outputItemBlocks } from './read-openai-responses-items';
 import type { FunctionCallItem, OtherInputItem } from './convert-openai-responses-types';
 
@@ -58,8 +58,9 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
       if (Array.isArray(m.content) && m.content.length === 0) continue; // nothing but empty text (X4)
       out.push(orphans.apply(entry(m), ctx.report));
     } else {
-      const valid = INPUT_ITEM_TYPES.has(type);
-      out.push(orphans.apply(entry(valid ? toInputItem(item) : { type }, { ...refs.textOf(ref), ...(valid ? {} : { invalid: NOT_AN_INPUT_ITEM }) }), ctx.report));
+      const never = NEVER_FROM_HISTORY[type]; // R-X1
+      const valid = INPUT_ITEM_TYPES.has(type) && never === undefined;
+      out.push(orphans.apply(entry(valid ? toInputItem(item) : { type }, { ...refs.textOf(ref), ...(valid ? {} : { invalid: never ?? NOT_AN_INPUT_ITEM }) }), ctx.report));
     }
   }
   return out;

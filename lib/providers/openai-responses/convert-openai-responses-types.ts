@@ -34,6 +34,13 @@ export interface UserMessageItem {
   content: UserContentPart[];
 }
 
+/** R-K9: the stable system prompt as the first input item (GPT-6.2+); never carries `phase` (R-P1). */
+export interface DeveloperMessageItem {
+  type: 'message';
+  role: 'developer';
+  content: InputTextPart[];
+}
+
 /** `output_text` part of an assistant message; `annotations` only when replayed from the same origin. */
 export interface OutputTextPart {
   type: 'output_text';
@@ -52,7 +59,10 @@ export interface AssistantMessageItem {
   type: 'message';
   role: 'assistant';
   id?: string;
-  /** `commentary` / `final_answer` on models that label their messages (same origin only). */
+  /**
+   * `commentary` / `final_answer` on models that label their messages: resent on every replayed
+   * same-origin assistant message, never invented for another origin's (R-P1).
+   */
   phase?: string;
   content: (OutputTextPart | RefusalPart)[];
 }
@@ -89,6 +99,7 @@ export interface OtherInputItem {
 
 export type ResponsesInputItem =
   | UserMessageItem
+  | DeveloperMessageItem
   | AssistantMessageItem
   | FunctionCallItem
   | FunctionCallOutputItem

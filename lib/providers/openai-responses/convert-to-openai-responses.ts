@@ -5,7 +5,9 @@
  *
  * Baton talks to Responses statelessly: `store: false`, and for reasoning models
  * `include: ['reasoning.encrypted_content']`, so reasoning travels back as full items rather than
- * ids (R-K2). The system prompt goes in `instructions` (R-1).
+ * ids (R-K2). The system prompt goes in `instructions` (R-1), or, for models that append
+ * `instructions` after `input` (GPT-6.2+), as the leading developer message (R-K9). No sampling
+ * parameter is ever sent (R-S1), so none can meet a reasoning effort other than `none`.
  */
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
@@ -22,7 +24,7 @@ import { encodeNativeTurn, nativeTurnProblem } from './convert-openai-responses-
 import { checkEntries } from './convert-openai-responses-checks';
 import { functionCallOutput, inputFile, inputImage, inputText, userMessage, type Entry } from './convert-openai-responses-content';
 import { RESPONSES_API } from './convert-openai-responses-native';
-import type { OpenAIResponsesBody, ResponsesFunctionTool, ResponsesInputItem, ResponsesReasoningParam, UserContentPart, UserMessageItem } from './convert-openai-responses-types';
+import type { DeveloperMessageItem, OpenAIResponsesBody, ResponsesFunctionTool, ResponsesInputItem, ResponsesReasoningParam, UserContentPart, UserMessageItem } from './convert-openai-responses-types';
 
 export type { OpenAIResponsesBody } from './convert-openai-responses-types';
 
@@ -84,10 +86,15 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
   const input = mergeUserMessages(checkEntries(entries, report));
 
   const reasoning = reasoningParam(resolved, info, report);
+  // R-K9: GPT-6.2+ appends top-level `instructions` after `input`; the transcript's system prompt
+  // is stable text, so it opens `input` as a developer message (cacheable, and a fixed prefix for
+  // the reasoning items after it, R-K7). Earlier models keep `instructions` (R-1).
+  const developerFirst = prepared.system !== undefined && info.instructionsAfterInput === true;
+  if (developerFirst) input.unshift(developerMessage(prepared.system!));
   const body: OpenAIResponsesBody = {
     model: resolved.model,
     input,
-    ...(prepared.system !== undefined ? { instructions: prepared.system } : {}),
+    ...(prepared.system !== undefined && !developerFirst ? { instructions: prepared.system } : {}),
     stream: true,
     store: false,
     ...(isReasoningModel(info) ? { include: ['reasoning.encrypted_content'] as ['reasoning.encrypted_content'] } : {}),
@@ -96,6 +103,11 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
     ...(reasoning ? { reasoning } : {}),
   };
   return withLazyReport({ api: RESPONSES_API, model: resolved.model, body }, report);
+}
+
+/** R-K9: the stable system text as the leading `developer` message (never with `phase`, R-P1). */
+function developerMessage(text: string): DeveloperMessageItem {
+  return { type: 'message', role: 'developer', content: [inputText(text)] };
 }
 
 /** Input turns by id. */
