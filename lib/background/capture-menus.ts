@@ -5,12 +5,11 @@
  * Item ids carry the target, so a click needs no state (the worker may have restarted, L1).
  */
 import type { SendTarget, Settings } from '../messaging/protocol';
+import { fallbackModel } from '../models/registry';
 
 /** `documentUrlPatterns` of the chat menu: exactly the three sites (N1, as the content script). */
 export const CHAT_PAGE_PATTERNS = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'] as const;
 
-/** A model to offer for a provider with no default of its own (ids of lib/models/data). */
-const FALLBACK_MODEL: Readonly<Record<string, string>> = { anthropic: 'claude-sonnet-4-5', openai: 'gpt-5', google: 'gemini-2.5-flash' };
 
 /** One `contextMenus.create` call. */
 export interface MenuItem {
@@ -38,7 +37,7 @@ export function menuTargets(settings: Settings): { target: SendTarget; title: st
   const d = settings.defaultTarget;
   const ordered = [...usable.filter((p) => p.id === d?.providerId), ...usable.filter((p) => p.id !== d?.providerId)];
   for (const p of ordered) {
-    const model = (d?.providerId === p.id ? d.model : undefined) ?? p.defaultModel ?? FALLBACK_MODEL[p.id];
+    const model = (d?.providerId === p.id ? d.model : undefined) ?? p.defaultModel ?? fallbackModel(p.id);
     if (!model) continue;
     out.push({ target: { providerId: p.id, model }, title: `${model} (${p.name})` });
   }

@@ -247,9 +247,9 @@ describe('CaptureService', () => {
       { id: 'baton-continue-chat', title: 'Continue this chat in…', contexts: ['page'], documentUrlPatterns: chat },
       { id: 'baton-continue-selection', title: 'Continue selection in…', contexts: ['selection'] },
       { id: 'baton-chat|custom-ollama|qwen3:4b', parentId: 'baton-continue-chat', title: 'qwen3:4b (Ollama)', contexts: ['page'] },
-      { id: 'baton-chat|anthropic|claude-sonnet-4-5', parentId: 'baton-continue-chat', title: 'claude-sonnet-4-5 (Anthropic)', contexts: ['page'] },
+      { id: 'baton-chat|anthropic|claude-sonnet-4-6', parentId: 'baton-continue-chat', title: 'claude-sonnet-4-6 (Anthropic)', contexts: ['page'] },
       { id: 'baton-selection|custom-ollama|qwen3:4b', parentId: 'baton-continue-selection', title: 'qwen3:4b (Ollama)', contexts: ['selection'] },
-      { id: 'baton-selection|anthropic|claude-sonnet-4-5', parentId: 'baton-continue-selection', title: 'claude-sonnet-4-5 (Anthropic)', contexts: ['selection'] },
+      { id: 'baton-selection|anthropic|claude-sonnet-4-6', parentId: 'baton-continue-selection', title: 'claude-sonnet-4-6 (Anthropic)', contexts: ['selection'] },
     ]);
     expect(buildMenus({ providers: [] }).filter((m) => m.id.startsWith('baton-setup'))).toHaveLength(2);
     expect(parseMenuId('baton-chat|custom-ollama|qwen3:4b')).toEqual({ kind: 'chat', target: { providerId: 'custom-ollama', model: 'qwen3:4b' } });

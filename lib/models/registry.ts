@@ -17,7 +17,7 @@ import { DEEPSEEK_MODELS, GROQ_MODELS, MISTRAL_MODELS } from './data/compat-mode
 import { apisForProvider } from './data/define';
 import { GOOGLE_MODELS } from './data/google-models';
 import { OPENAI_MODELS } from './data/openai-models';
-import { unknownModel } from './defaults';
+import { FALLBACK_MODELS, unknownModel } from './defaults';
 import { candidateIds } from './normalize';
 import type { ModelInfo, ModelPrice } from './types';
 
@@ -115,15 +115,36 @@ export function resolveModelId(id: string): string {
 
 /**
  * The known canonical entries, in registry order (newest first within each provider), for a
- * model picker. Retired models (the provider no longer serves them) are left out unless
- * `includeRetired` is set; deprecated ones stay, marked by `status`.
+ * model picker. Retired models (the provider no longer serves them: `status: 'retired'`, or
+ * `endOfLife` reached on `options.now`, default today) are left out unless `includeRetired` is
+ * set; deprecated ones stay, marked by `status`.
  * @param provider only this provider's own entries (`listModels('openrouter')` is empty:
  *   OpenRouter serves other vendors' models, found through {@link lookupModel}).
  */
-export function listModels(provider?: string, options: { includeRetired?: boolean } = {}): ModelInfo[] {
+export function listModels(provider?: string, options: { includeRetired?: boolean; now?: Date } = {}): ModelInfo[] {
+  const now = options.now ?? new Date();
   return ALL.filter(
-    (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || m.status !== 'retired'),
+    (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || (m.status !== 'retired' && !isPastEndOfLife(m, now))),
   );
+}
+
+/**
+ * True when the model's `endOfLife` date (UTC) has come: from that day on the provider refuses
+ * requests, so it is never a default or a fallback. False when no date is recorded.
+ */
+export function isPastEndOfLife(info: Pick<ModelInfo, 'endOfLife'>, now: Date = new Date()): boolean {
+  return info.endOfLife !== undefined && now.toISOString().slice(0, 10) >= info.endOfLife;
+}
+
+/**
+ * The model to offer for `provider` when the person chose none ({@link FALLBACK_MODELS}), or
+ * undefined when there is none or it is past its end of life on `now` (no fallback past its date).
+ */
+export function fallbackModel(provider: string, now: Date = new Date()): string | undefined {
+  const id = FALLBACK_MODELS[provider];
+  if (id === undefined) return undefined;
+  const info = lookupModel(id, provider);
+  return info.status === 'retired' || isPastEndOfLife(info, now) ? undefined : id;
 }
 
 /** Token counts of one request, as the estimate reads them. */

@@ -88,6 +88,21 @@ export interface ModelInfo {
   longContextPrice?: LongContextPrice;
   /** Lifecycle, when the provider has announced one: `deprecated` still answers, `retired` does not. */
   status?: 'deprecated' | 'retired';
+  /**
+   * The provider's retirement date (`YYYY-MM-DD`, UTC): from that day on requests fail. Baton never
+   * offers the model as a default or fallback on or after it (`isPastEndOfLife`).
+   */
+  endOfLife?: string;
+
+  // ---- Anthropic, API version 2026-10-21 (provider-rules-2026-anthropic-openai.md §1a, §1c).
+  // Set on every Anthropic entry; absent (unknown Claude ids, other providers) reads as false.
+
+  /** A-V4: the model accepts a prefill (`messages` ending on a partial `assistant` message). */
+  prefill?: boolean;
+  /** A-M1: the model accepts `role: "system"` messages inside `messages` (Opus 4.8 and later). */
+  systemMessages?: boolean;
+  /** A-V5: the model accepts forced tool use (`tool_choice` `any` / `tool`); Sonnet 5.5 does not. */
+  forcedToolUse?: boolean;
 }
 
 /** A price tier that applies when the prompt is longer than a threshold. */

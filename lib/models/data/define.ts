@@ -29,7 +29,12 @@ export interface ModelSpec {
   price?: ModelPrice;
   longContextPrice?: LongContextPrice;
   status?: ModelInfo['status'];
+  endOfLife?: string;
   apis?: readonly WireApi[];
+  // Anthropic 2026 (A-V4, A-M1, A-V5).
+  prefill?: boolean;
+  systemMessages?: boolean;
+  forcedToolUse?: boolean;
 }
 
 /** Output budget Baton asks for without reasoning, in tokens. */
