@@ -16,6 +16,12 @@ export interface Policy {
   maxTokens?: number;
   /** Reasoning another origin produced: dropped (default) or sent as labelled text (X3). */
   foreignReasoning?: 'drop' | 'text';
+  /**
+   * Anthropic thinking replayed after an edited or fitted history (A-B3): `drop_block` (default)
+   * lets Claude drop the blocks it can no longer verify and say so; `error` sends them under the
+   * API's default check, which refuses the request.
+   */
+  prefixMismatchBehavior?: 'drop_block' | 'error';
   /** Images sent (default) or left out of every request (reported as dropped). */
   images?: 'send' | 'omit';
   /** The only provider id this conversation may go to. */
@@ -160,4 +166,10 @@ export interface Plan {
    * when not allowed. Shared with the cache's last conversion: read it, copy it, never change it.
    */
   body?: Record<string, unknown>;
+  /**
+   * The non-secret headers the request needs with {@link body} (`anthropic-beta` for a replayed
+   * beta block or the thinking-binding controls, A-B3, A-P2); undefined when none. The transport
+   * sends exactly these.
+   */
+  headers?: Record<string, string>;
 }

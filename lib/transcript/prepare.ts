@@ -31,6 +31,11 @@ export interface PrepareCapabilities extends MediaCapabilities {
   idPolicy: IdPolicy;
   /** The target carries images inside tool results (X7: Anthropic, Responses, Gemini 3). */
   toolResultImages: boolean;
+  /**
+   * True when the history may open on this assistant turn without a synthetic user turn in front
+   * (A-P1: an Anthropic `compaction` block must be the first block of the conversation).
+   */
+  opensHistory?: (turn: PreparedTurn) => boolean;
 }
 
 /** One message-to-be: consecutive same-role input turns merged, repaired and mapped. */
@@ -129,7 +134,7 @@ export function prepareTranscript(
   for (const turn of turns) if (turn.native && !untouched(turn.sources[0]!, report)) turn.native = undefined;
 
   // 3. Start on a user turn, never end on an assistant turn (A-R3, G-R5, G-R6, M-3).
-  if (turns[0]?.role !== 'user') {
+  if (turns[0]?.role !== 'user' && !(turns[0] && caps.opensHistory?.(turns[0]))) {
     turns.unshift(synthUser(SYNTHETIC.firstUserTurn));
     report.synthesize('user-turn', 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)');
   }

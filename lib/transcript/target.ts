@@ -21,6 +21,12 @@ export interface ConvertTarget {
    * reported) or `text` (sent as plain text, fenced and labelled with its origin).
    */
   foreignReasoning?: 'drop' | 'text';
+  /**
+   * Anthropic thinking-binding controls (A-B3): `drop_block` (default) lets the API drop a
+   * replayed thinking block whose conversation check fails instead of answering 400; `error`
+   * keeps the API's default. The person's policy decides (`Policy.prefixMismatchBehavior`).
+   */
+  prefixMismatchBehavior?: 'drop_block' | 'error';
 }
 
 /** A {@link ConvertTarget} with defaults applied and `endpoint` reduced to an origin (or undefined for the default host). */
