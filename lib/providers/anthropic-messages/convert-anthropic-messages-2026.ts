@@ -9,14 +9,10 @@ import type { Block, Meta, ProviderItemBlock, Transcript, Turn } from '../../tra
 import { isSameOrigin, type ResolvedTarget } from '../../transcript/target';
 import { isBlank } from '../../transcript/text';
 import type { AnthropicContentBlock, AnthropicMessagesBody, DraftBlock, DraftMessage } from './convert-anthropic-messages-types';
-import { ANTHROPIC_API, isObject, type JsonObject } from './read-anthropic-messages-content';
+import { ANTHROPIC_API, compactionBetaOf, isObject, type JsonObject } from './read-anthropic-messages-content';
 
 /** A-B3: the beta that turns a failed conversation check into a dropped block. */
 export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
-/** A-P2: the beta of the `compaction` request parameter (signed compaction blocks). */
-export const COMPACT_BETA = 'compact-2026-09-04';
-/** A-P2: the beta of `context_management.edits` `compact_20260112` (unsigned compaction blocks). */
-export const COMPACT_EDITS_BETA = 'compact-2026-01-12';
 
 /** `turn.id` + block index → why the block must not be sent as thinking again. */
 export type BlockedBlocks = Map<string, string>;
@@ -151,8 +147,7 @@ export function opensWithCompaction(blocks: readonly { block: Block }[], skipped
 export function compactionBeta(b: ProviderItemBlock): string {
   const stored = b.meta?.anthropicBeta;
   if (typeof stored === 'string' && stored !== '') return stored;
-  const item = b.item as JsonObject;
-  return item.signature != null || item.encrypted_content != null ? COMPACT_BETA : COMPACT_EDITS_BETA;
+  return compactionBetaOf(b.item as JsonObject);
 }
 
 /**
