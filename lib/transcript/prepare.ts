@@ -108,6 +108,7 @@ export function prepareTranscript(
     ctx.unfinished = turn.stopReason === 'max_tokens';
     const blocks: PreparedBlock[] = [];
     let moved: PreparedBlock[] | undefined;
+    let before: PreparedBlock[] | undefined;
     const input = turn.blocks;
     for (let index = 0; index < input.length; index++) {
       const ref = { turn: turn.id, index };
@@ -117,8 +118,11 @@ export function prepareTranscript(
       const pb = preparedBlock(b, ref, sameOrigin, origin);
       // A provider item flattened to text inside a tool turn must travel as user text.
       if (turn.role === 'tool' && b.type === 'text') (moved ??= []).push(pb);
+      // A-P2: a compaction summary for another origin is user text, in front of the rest of its turn.
+      else if (turn.role === 'assistant' && b.type === 'text' && b.meta?.userText === true && b !== input[index]) (before ??= []).push(pb);
       else blocks.push(pb);
     }
+    if (before) turns.push(preparedTurn('user', before, [turn]));
     if (blocks.length > 0) {
       const native = turn.role === 'assistant' ? nativeOf(turn, sameOrigin, target, report) : undefined;
       turns.push(preparedTurn(turn.role, blocks, [turn], native));
