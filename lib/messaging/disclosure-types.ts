@@ -39,6 +39,8 @@ export const disclosurePolicySchema = z.strictObject({
   maxTurns: z.number().int().positive().max(1_000_000).optional(),
   maxTokens: z.number().int().positive().max(100_000_000).optional(),
   foreignReasoning: z.enum(['drop', 'text']).optional(),
+  /** A-B3: Anthropic thinking that fails its conversation check is dropped (default) or refused. */
+  prefixMismatchBehavior: z.enum(['drop_block', 'error']).optional(),
   images: z.enum(['send', 'omit']).optional(),
   lockedProvider: z.string().min(1).max(200).optional(),
   neverProviders: z.array(z.string().min(1).max(200)).max(50).optional(),
