@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
 import { ConversationPolicy } from './conversation-policy';
-import { blockLine, staleExclusionsLine, summaryLine } from './disclosure-format';
+import { blockLine, reasoningWarnings, staleExclusionsLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
 import { ExactCount } from './exact-count';
@@ -54,6 +54,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
   const line = summaryLine(preview, p.providerName);
   const warn = !preview.allowed || !preview.fits;
   const stale = staleExclusionsLine(p.staleExclusions);
+  const warnings = reasoningWarnings(preview);
   return (
     <section class="disclosure" aria-label="Disclosure">
       <button
@@ -77,6 +78,13 @@ export function DisclosureBar(p: DisclosureBarProps) {
             Summarise them instead…
           </button>
         </p>
+      ) : null}
+      {warnings.length > 0 ? (
+        <ul class="hint" aria-label="Reasoning not used" data-reasoning-warnings="">
+          {warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
       ) : null}
       {stale ? (
         <p class="hint" role="status" data-disclosure-stale="">

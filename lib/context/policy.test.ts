@@ -210,3 +210,26 @@ describe('thinking-binding controls', () => {
     expect(() => validatePolicy({ prefixMismatchBehavior: 'maybe' as never })).toThrow('policy.prefixMismatchBehavior: expected "drop_block" or "error", got "maybe"');
   });
 });
+
+describe('reasoning the target will not use (issue 19)', () => {
+  it('A-B1, A-B4: counts the turns and reasoning tokens, by why', () => {
+    const t = transcript(
+      [
+        user('u1', 'Q1'),
+        turn('a1', 'assistant', [{ type: 'thinking', text: 'Imported.', signature: 'sig-cc' }, { type: 'text', text: 'A1' }], { origin: CLAUDE, usage: { reasoningTokens: 300 } }),
+        user('u2', 'Q2'),
+        turn('a2', 'assistant', [{ type: 'thinking', text: 'GPT thought.' }, { type: 'text', text: 'A2' }], { usage: { reasoningTokens: 1_200 } }),
+        user('u3', 'Q3'),
+        turn('a3', 'assistant', [{ type: 'thinking', text: 'Mine.', signature: 'sig-own' }, { type: 'text', text: 'A3' }], { origin: CLAUDE, meta: { responseId: 'msg_3' } }),
+        user('u4', 'Q4'),
+      ],
+      { source: { kind: 'claude-code' } },
+    );
+    const p = plan(t, { api: 'anthropic-messages', model: CLAUDE.model, thinking: true, maxOutputTokens: 8_000 });
+    expect(p.stats.reasoningUnused).toEqual([
+      { reason: 'other-account', turns: 1, reasoningTokens: 300 },
+      { reason: 'other-model', turns: 1, reasoningTokens: 1_200 },
+    ]);
+    expect(plan(transcript([user('u1', 'Hi')]), { api: 'anthropic-messages', model: CLAUDE.model }).stats.reasoningUnused).toBeUndefined();
+  });
+});

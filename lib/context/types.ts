@@ -116,6 +116,31 @@ export interface PlanStats {
   imagesOmitted: number;
   /** Blocks of included turns that are not sent, all kinds. */
   blocksDropped: number;
+  /**
+   * Earlier reasoning the target will not see, by why (A-B1, A-B4, A-B5, A-P1, X3): the number of
+   * turns and the reasoning tokens those turns cost (reported usage), which the model may spend
+   * again. Absent or empty when all sent reasoning is replayed.
+   */
+  reasoningUnused?: ReasoningUnused[];
+}
+
+/** Why earlier reasoning is not sent, in the preview's plain words (see `PlanStats.reasoningUnused`). */
+export type ReasoningUnusedReason =
+  /** Written by another model or provider (X3, A-B1). */
+  | 'other-model'
+  /** Minted in Claude Code or claude.ai: bound to another account (A-B4). */
+  | 'other-account'
+  /** The provider dropped it from an earlier request: the conversation changed before it (A-B5). */
+  | 'dropped-earlier'
+  /** A compaction summary replaces those turns (A-P1). */
+  | 'summarised';
+
+export interface ReasoningUnused {
+  reason: ReasoningUnusedReason;
+  /** Turns whose reasoning is not sent for this reason. */
+  turns: number;
+  /** Reasoning tokens of those turns as the provider counted them (0 when not reported). */
+  reasoningTokens: number;
 }
 
 /**

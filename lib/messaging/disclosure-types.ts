@@ -107,6 +107,11 @@ export interface DisclosurePreview {
   fits: boolean;
   notFit?: string;
   thinkingDropped: number;
+  /**
+   * Earlier reasoning the target will not see, by why, with the turns and the reasoning tokens they
+   * cost (issue 19; A-B1, A-B4, A-B5, A-P1, X3). Absent when none.
+   */
+  reasoningUnused?: { reason: 'other-model' | 'other-account' | 'dropped-earlier' | 'summarised'; turns: number; reasoningTokens: number }[];
   imagesOmitted: number;
   blocksDropped: number;
   /** Dropped turns counted by reason (`excluded`, `over-budget`, …). */
