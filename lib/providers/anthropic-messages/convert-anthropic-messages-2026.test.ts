@@ -264,7 +264,7 @@ describe('mid-conversation system, compaction, server tools, caching (A-M1, A-P1
     const out = convert(failed);
     expect(bytes(out.body)).not.toContain('compaction');
     expect(out.headers).toBeUndefined();
-    expect(fatesOf(out.report, 'a1', 0)[0]!.fate).toBe('dropped');
+    expect(fatesOf(out.report, 'a1', 0)).toEqual([{ fate: 'dropped', detail: 'compaction block without content: compaction failed and there is nothing to replay (A-P2)' }]);
   });
 
   it('A-P2: every other target gets the summary as labelled user text, never encrypted_content or the signature', () => {

@@ -67,13 +67,15 @@ const PATH = /^messages\.(\d+)\.content\.(\d+)$/;
  * the block again itself). Answers of other origins are not looked at: their requests were other
  * conversions.
  * @param messagesOf the converter's message list for a transcript, with the blocks given so far left out.
+ * @param initial blocks already left out (A-P1: those before the compaction block in its turn).
  */
 export function blockedThinking(
   transcript: Transcript,
   target: ResolvedTarget,
   messagesOf: (t: Transcript, blocked: BlockedBlocks) => readonly DraftMessage[],
+  initial: BlockedBlocks = new Map(),
 ): BlockedBlocks {
-  const blocked: BlockedBlocks = new Map();
+  const blocked: BlockedBlocks = new Map(initial);
   transcript.turns.forEach((turn, k) => {
     if (turn.role !== 'assistant') return;
     const problem = accountBindingProblem(turn, transcript);
@@ -120,8 +122,9 @@ export function compactionStart(transcript: Transcript, target: ResolvedTarget, 
       const item = compactionItem(b);
       if (!item) return;
       if (typeof item.content !== 'string') {
-        report.add({ turn: turn.id, index: i }, 'dropped', 'compaction block without content: compaction failed and there is nothing to replay (A-P2)');
-        skipped.set(refKey({ turn: turn.id, index: i }), 'compaction block without content (A-P2)');
+        const why = 'compaction block without content: compaction failed and there is nothing to replay (A-P2)';
+        report.add({ turn: turn.id, index: i }, 'dropped', why);
+        skipped.set(refKey({ turn: turn.id, index: i }), why);
       } else at = { turn: t, block: i };
     });
   });

@@ -117,8 +117,7 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   // A-P1: a same-origin compaction block opens the conversation; the turns it summarises go.
   const start = compactionStart(transcript, resolved, report);
   // A-B4, A-B5: thinking bound to another account, or already dropped by the API, is not sent again.
-  const blocked = blockedThinking(start.transcript, resolved, (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t)).messages);
-  for (const [key, why] of start.skipped) blocked.set(key, why);
+  const blocked = blockedThinking(start.transcript, resolved, (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t)).messages, start.skipped);
   const built = buildMessages(start.transcript, resolved, info, blocked, report);
   const { prepared, maxTokens, systemText } = built;
   let { messages } = built;
