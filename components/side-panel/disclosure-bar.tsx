@@ -7,7 +7,7 @@
 import { useState } from 'preact/hooks';
 import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
 import { ConversationPolicy } from './conversation-policy';
-import { blockGroups, staleExclusionsLine, summaryLine } from './disclosure-format';
+import { blockGroups, reasoningWarnings, staleExclusionsLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
 import { ExactCount } from './exact-count';
@@ -76,6 +76,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
     setTab(t);
     p.onLedgerOpen(t === 'ledger');
   };
+  const warnings = reasoningWarnings(preview);
   return (
     <section class={`disclosure${open ? ' open' : ''}`} aria-label="Disclosure">
       <button
@@ -96,6 +97,13 @@ export function DisclosureBar(p: DisclosureBarProps) {
             Summarise them instead…
           </button>
         </p>
+      ) : null}
+      {warnings.length > 0 ? (
+        <ul class="hint" aria-label="Reasoning not used" data-reasoning-warnings="">
+          {warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
       ) : null}
       {stale ? (
         <p class="hint" role="status" data-disclosure-stale="">

@@ -43,6 +43,25 @@ export function summaryLine(p: DisclosurePreview, providerName: string): string 
   return parts.join(' · ');
 }
 
+const UNUSED_WHY: Record<NonNullable<DisclosurePreview['reasoningUnused']>[number]['reason'], string> = {
+  'other-model': 'it was written by another model',
+  'other-account': 'it was made in Claude Code or claude.ai, for another account',
+  'dropped-earlier': 'the conversation changed before them, and the provider dropped it',
+  summarised: 'a summary replaces those turns',
+};
+
+/**
+ * The preview's plain words on earlier reasoning the target will not use (issue 19), one sentence
+ * per reason: "Earlier reasoning on 3 turns will not be used: it was written by another model
+ * (~1.2k reasoning tokens to spend again)". Empty when all sent reasoning is replayed.
+ */
+export function reasoningWarnings(p: DisclosurePreview): string[] {
+  return (p.reasoningUnused ?? []).map((u) => {
+    const cost = u.reasoningTokens > 0 ? ` (~${formatTokens(u.reasoningTokens)} reasoning tokens to spend again)` : '';
+    return `Earlier reasoning on ${plural(u.turns, 'turn')} will not be used: ${UNUSED_WHY[u.reason]}${cost}.`;
+  });
+}
+
 const FATE_TEXT: Record<PreviewBlock['fate'], string> = {
   kept: 'sent',
   'replayed-native': 'sent as the provider wrote it',

@@ -48,6 +48,30 @@ describe('disclosure text', () => {
 });
 
 describe('the preview above the composer', () => {
+  it('says in plain words which earlier reasoning will not be used, and what it costs again (issue 19, A-B1, A-B5)', async () => {
+    await open({
+      previewSend: answering({
+        reasoningUnused: [
+          { reason: 'dropped-earlier', turns: 3, reasoningTokens: 4_200 },
+          { reason: 'other-model', turns: 1, reasoningTokens: 0 },
+        ],
+      }),
+    });
+    type('Next');
+    const list = await screen.findByRole('list', { name: 'Reasoning not used' });
+    expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      'Earlier reasoning on 3 turns will not be used: the conversation changed before them, and the provider dropped it (~4.2k reasoning tokens to spend again).',
+      'Earlier reasoning on 1 turn will not be used: it was written by another model.',
+    ]);
+  });
+
+  it('shows no reasoning note when all earlier reasoning is sent', async () => {
+    await open({ previewSend: answering() });
+    type('Next');
+    await line();
+    expect(screen.queryByRole('list', { name: 'Reasoning not used' })).toBeNull();
+  });
+
   it('refreshes for the draft and shows the line; expands into turns with fates and the exact request', async () => {
     const m = await open({ previewSend: answering() });
     type('Next');

@@ -87,3 +87,15 @@ describe('addCacheBreakpoints', () => {
     expect(() => addCacheBreakpoints({ model: 'x' }, c)).toThrow(TranscriptError);
   });
 });
+
+describe('addCacheBreakpoints and mixed TTLs', () => {
+  it('A-S2: adds no 5-minute breakpoint in front of a replayed 1-hour one', () => {
+    const body = {
+      model: 'claude-sonnet-4-6', max_tokens: 1000, stream: true, system: 'Be brief.',
+      messages: [{ role: 'user', content: [{ type: 'text', text: LONG, cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+    };
+    const out = addCacheBreakpoints(body, { target: { api: 'anthropic-messages', model: 'claude-sonnet-4-6', provider: 'anthropic' }, estimatedInputTokens: 5_000 });
+    expect(out).toBe(body);
+    expect(validateRequest('anthropic-messages', out)).toEqual([]);
+  });
+});

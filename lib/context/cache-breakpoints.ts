@@ -31,7 +31,8 @@ type Json = Record<string, unknown>;
  *    request sent and the reply it got, stable from now on;
  * 3. the last cacheable block of the newest user message, so the next request reads it.
  * The body is returned unchanged (same object) when the plan's estimate is under
- * {@link MIN_CACHEABLE_TOKENS}. The input body is never modified.
+ * {@link MIN_CACHEABLE_TOKENS}, or when it already holds a 1-hour breakpoint (A-S2: these 5-minute
+ * ones would come before it). The input body is never modified.
  * @param body an `anthropic-messages` request body (e.g. `plan.body`).
  * @param plan the plan the body was made for.
  * @throws TranscriptError when the plan is not for `anthropic-messages` or the body has no `messages` array.
@@ -42,6 +43,8 @@ export function addCacheBreakpoints<B extends Json>(body: B, plan: Pick<Plan, 't
   if (body === null || typeof body !== 'object' || !Array.isArray(body.messages))
     throw new TranscriptError('body.messages', 'expected an Anthropic Messages body with a messages array');
   if (plan.estimatedInputTokens < MIN_CACHEABLE_TOKENS) return body;
+  // A-S2: a 1h entry may not follow a 5m one. Replayed 1h breakpoints are left to do the caching.
+  if (hasOneHourBreakpoint(body)) return body;
 
   let free = MAX_CACHE_BREAKPOINTS - countBreakpoints(body);
   const out: Json = { ...body };
@@ -108,6 +111,12 @@ function countBreakpoints(body: Json): number {
   scan(body.tools);
   for (const m of body.messages as unknown[]) if (isObject(m)) scan(m.content);
   return n;
+}
+
+/** True when the body already holds a `cache_control` with `ttl: "1h"` (replayed from a history). */
+function hasOneHourBreakpoint(body: Json): boolean {
+  const has = (list: unknown) => Array.isArray(list) && list.some((b) => isObject(b) && isObject(b.cache_control) && b.cache_control.ttl === '1h');
+  return has(body.system) || has(body.tools) || (body.messages as unknown[]).some((m) => isObject(m) && has(m.content));
 }
 
 function isObject(v: unknown): v is Json {

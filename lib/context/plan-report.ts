@@ -5,7 +5,7 @@
 import type { BlockFate, BlockReport, ConversionReport } from '../transcript/report';
 import type { Transcript } from '../transcript/schema';
 import { blockKey, type Candidate } from './select';
-import type { DroppedTurn, PlanStats } from './types';
+import type { DroppedTurn, PlanStats, ReasoningUnusedReason } from './types';
 
 export interface ReportInput {
   transcript: Transcript;
@@ -21,6 +21,16 @@ export interface ReportInput {
   imagesOmitted: number;
 }
 
+/** Why a dropped reasoning block is not sent, from the rule its fate cites; undefined for other drops. */
+function unusedReason(fates: readonly BlockFate[]): ReasoningUnusedReason | undefined {
+  const detail = fates.filter((f) => f.fate === 'dropped').map((f) => f.detail).join(' ');
+  if (/A-B4/.test(detail)) return 'other-account';
+  if (/A-B5/.test(detail)) return 'dropped-earlier';
+  if (/A-P1/.test(detail)) return 'summarised';
+  if (/\(X3\b|A-B1/.test(detail)) return 'other-model';
+  return undefined;
+}
+
 /** Builds the report and the summary counts in one pass over the input blocks. */
 export function assembleReport(input: ReportInput): { report: ConversionReport; stats: PlanStats } {
   const { transcript, included, dropped, fates, converted } = input;
@@ -29,6 +39,7 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
   const blocks: BlockReport[] = [];
   let total = 0;
   const stats: PlanStats = { turns: transcript.turns.length, includedTurns: included.size, thinkingDropped: 0, imagesOmitted: input.imagesOmitted, blocksDropped: 0 };
+  const unused: Partial<Record<ReasoningUnusedReason, Map<string, number>>> = {};
   transcript.turns.forEach((turn, i) => {
     total += turn.blocks.length;
     const candidate = included.get(i);
@@ -63,13 +74,23 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
       const isDropped = list.some((f) => f.fate === 'dropped');
       if (isDropped) {
         stats.blocksDropped++;
-        if (type === 'thinking' || type === 'redacted_thinking') stats.thinkingDropped++;
+        if (type === 'thinking' || type === 'redacted_thinking') {
+          stats.thinkingDropped++;
+          const reason = unusedReason(list);
+          if (reason) (unused[reason] ??= new Map()).set(turn.id, turn.usage?.reasoningTokens ?? 0);
+        }
       }
       // The converter drops an image or replaces it with a placeholder when the target cannot take it.
       if (type === 'image' && !own && list.some((f) => f.fate === 'dropped' || f.fate === 'converted')) stats.imagesOmitted++;
       blocks.push({ turn: turn.id, index: k, fates: list });
     }
   });
+  const reasons = Object.keys(unused) as ReasoningUnusedReason[];
+  if (reasons.length > 0)
+    stats.reasoningUnused = reasons.map((reason) => {
+      const byTurn = unused[reason]!;
+      return { reason, turns: byTurn.size, reasoningTokens: [...byTurn.values()].reduce((a, b) => a + b, 0) };
+    });
   return {
     report: {
       input: { format: 'baton', turns: transcript.turns.length, blocks: total },

@@ -155,7 +155,7 @@ describe('report, body and transcript', () => {
       { turn: 'u1', index: 0, fates: [{ fate: 'kept', detail: 'sent as is' }] },
     ]);
     expect(p.stats).toEqual({ turns: 3, includedTurns: 1, thinkingDropped: 0, imagesOmitted: 0, blocksDropped: 0 });
-    expect(all.stats).toEqual({ turns: 3, includedTurns: 3, thinkingDropped: 1, imagesOmitted: 0, blocksDropped: 1 });
+    expect(all.stats).toEqual({ turns: 3, includedTurns: 3, thinkingDropped: 1, imagesOmitted: 0, blocksDropped: 1, reasoningUnused: [{ reason: 'other-model', turns: 1, reasoningTokens: 0 }] });
     expect(all.report.blocks[1]!.fates[0]!.fate).toBe('dropped');
   });
 

@@ -54,7 +54,9 @@ export function plan(transcript: Transcript, target: ConvertTarget, policy: Poli
 /** {@link plan} with internal options. */
 export function planTranscript(transcript: Transcript, target: ConvertTarget, policy: Policy, cache: TokenCache | undefined, options: PlanOptions): Plan {
   validatePolicy(policy);
-  const convertTarget: ConvertTarget = policy.foreignReasoning ? { ...target, foreignReasoning: policy.foreignReasoning } : target;
+  let convertTarget: ConvertTarget = policy.foreignReasoning ? { ...target, foreignReasoning: policy.foreignReasoning } : target;
+  // A-B3: the person's choice for Anthropic thinking whose conversation check fails (default drop_block).
+  if (policy.prefixMismatchBehavior) convertTarget = { ...convertTarget, prefixMismatchBehavior: policy.prefixMismatchBehavior };
   const resolved = resolveTarget(convertTarget);
   const info = lookupModel(resolved.model, resolved.provider);
   const maxOutputTokens = outputReserve(resolved, info);
@@ -106,7 +108,7 @@ export function planTranscript(transcript: Transcript, target: ConvertTarget, po
 
   const estimatedInputTokens = corrected(fit.tokens, ratio);
   const cost = estimateCostUsd(info, { inputTokens: estimatedInputTokens });
-  const result: Omit<Plan, 'report' | 'stats' | 'transcript' | 'body'> = {
+  const result: Omit<Plan, keyof Lazy> = {
     ...common,
     allowed: true,
     estimatedInputTokens,
@@ -125,19 +127,19 @@ export function planTranscript(transcript: Transcript, target: ConvertTarget, po
     const { report, stats } = assembleReport({
       transcript, included: includedByIndex, dropped: droppedByIndex, fates: selection.fates, converted: conversion.result.report, imagesOmitted: selection.imagesOmitted,
     });
-    return { report, stats, transcript: conversion.transcript, body: conversion.result.body };
+    return { report, stats, transcript: conversion.transcript, body: conversion.result.body, headers: conversion.result.headers };
   });
 }
 
-type Lazy = Pick<Plan, 'report' | 'stats' | 'transcript' | 'body'>;
+type Lazy = Pick<Plan, 'report' | 'stats' | 'transcript' | 'body' | 'headers'>;
 
 /**
- * Adds `report`, `stats`, `transcript` and `body` as enumerable properties computed together on
+ * Adds `report`, `stats`, `transcript`, `body` and `headers` as enumerable properties computed together on
  * first read (then plain data), so `JSON.stringify`, structured clone and spreads see them.
  */
 function withLazyConversion(plan: Omit<Plan, keyof Lazy>, compute: () => Lazy): Plan {
   let done: Lazy | undefined;
-  const keys = ['report', 'stats', 'transcript', 'body'] as const;
+  const keys = ['report', 'stats', 'transcript', 'body', 'headers'] as const;
   for (const key of keys) {
     Object.defineProperty(plan, key, {
       enumerable: true,

@@ -185,3 +185,51 @@ describe('exclusions', () => {
     expect(plan(pinned, GPT4O, { excludeTurns: ['u1'] }).included).not.toContain('u1');
   });
 });
+
+describe('thinking-binding controls', () => {
+  const thinkingHistory = () =>
+    transcript([
+      user('u1', 'Plan a trip.'),
+      turn('a1', 'assistant', [{ type: 'thinking', text: 'Trains.', signature: 'sig-1' }, { type: 'text', text: 'Train.' }], { origin: CLAUDE }),
+      user('u2', 'And back?'),
+    ]);
+  const target = { api: 'anthropic-messages', model: CLAUDE.model, thinking: true, maxOutputTokens: 8_000 } as const;
+
+  it('A-B3: by default the plan asks Claude to drop thinking it cannot verify, with the beta header; the policy can say error', () => {
+    const p = plan(thinkingHistory(), target);
+    expect(p.body?.thinking).toMatchObject({ block_binding: { prefix_mismatch_behavior: 'drop_block' } });
+    expect(p.headers).toEqual({ 'anthropic-beta': 'thinking-binding-controls-2026-08-01' });
+    const strict = plan(thinkingHistory(), target, { prefixMismatchBehavior: 'error' });
+    expect(strict.body?.thinking).not.toHaveProperty('block_binding');
+    expect(strict.headers).toBeUndefined();
+  });
+
+  it('A-B3: the conversation\'s choice wins over the global one, and only the two values are accepted', () => {
+    expect(mergePolicies({ prefixMismatchBehavior: 'error' }, { prefixMismatchBehavior: 'drop_block' }).prefixMismatchBehavior).toBe('drop_block');
+    expect(mergePolicies({ prefixMismatchBehavior: 'error' }, {}).prefixMismatchBehavior).toBe('error');
+    expect(() => validatePolicy({ prefixMismatchBehavior: 'maybe' as never })).toThrow('policy.prefixMismatchBehavior: expected "drop_block" or "error", got "maybe"');
+  });
+});
+
+describe('reasoning the target will not use (issue 19)', () => {
+  it('A-B1, A-B4: counts the turns and reasoning tokens, by why', () => {
+    const t = transcript(
+      [
+        user('u1', 'Q1'),
+        turn('a1', 'assistant', [{ type: 'thinking', text: 'Imported.', signature: 'sig-cc' }, { type: 'text', text: 'A1' }], { origin: CLAUDE, usage: { reasoningTokens: 300 } }),
+        user('u2', 'Q2'),
+        turn('a2', 'assistant', [{ type: 'thinking', text: 'GPT thought.' }, { type: 'text', text: 'A2' }], { usage: { reasoningTokens: 1_200 } }),
+        user('u3', 'Q3'),
+        turn('a3', 'assistant', [{ type: 'thinking', text: 'Mine.', signature: 'sig-own' }, { type: 'text', text: 'A3' }], { origin: CLAUDE, meta: { responseId: 'msg_3' } }),
+        user('u4', 'Q4'),
+      ],
+      { source: { kind: 'claude-code' } },
+    );
+    const p = plan(t, { api: 'anthropic-messages', model: CLAUDE.model, thinking: true, maxOutputTokens: 8_000 });
+    expect(p.stats.reasoningUnused).toEqual([
+      { reason: 'other-account', turns: 1, reasoningTokens: 300 },
+      { reason: 'other-model', turns: 1, reasoningTokens: 1_200 },
+    ]);
+    expect(plan(transcript([user('u1', 'Hi')]), { api: 'anthropic-messages', model: CLAUDE.model }).stats.reasoningUnused).toBeUndefined();
+  });
+});

@@ -7,8 +7,8 @@ import type { ForbiddenReason, Policy } from './types';
 
 /**
  * Merges the global policy with a conversation's. The stricter limit wins for `maxTurns` and
- * `maxTokens` (the smaller); the conversation's choice wins for `foreignReasoning`, `images`
- * and `lockedProvider`; `neverProviders`, `excludeTurns` and `excludeBlocks` are unions
+ * `maxTokens` (the smaller); the conversation's choice wins for `foreignReasoning`,
+ * `prefixMismatchBehavior`, `images` and `lockedProvider`; `neverProviders`, `excludeTurns` and `excludeBlocks` are unions
  * (global first, duplicates removed). Neither input is changed.
  * @throws TranscriptError (path `global.<field>` / `conversation.<field>`) for an invalid policy.
  */
@@ -22,6 +22,8 @@ export function mergePolicies(global: Policy = {}, conversation: Policy = {}): P
   if (maxTokens !== undefined) out.maxTokens = maxTokens;
   const foreignReasoning = conversation.foreignReasoning ?? global.foreignReasoning;
   if (foreignReasoning !== undefined) out.foreignReasoning = foreignReasoning;
+  const binding = conversation.prefixMismatchBehavior ?? global.prefixMismatchBehavior;
+  if (binding !== undefined) out.prefixMismatchBehavior = binding;
   const images = conversation.images ?? global.images;
   if (images !== undefined) out.images = images;
   const locked = conversation.lockedProvider ?? global.lockedProvider;
@@ -49,6 +51,8 @@ export function validatePolicy(policy: Policy, root = 'policy'): void {
   }
   if (policy.foreignReasoning !== undefined && policy.foreignReasoning !== 'drop' && policy.foreignReasoning !== 'text')
     throw new TranscriptError(`${root}.foreignReasoning`, `expected "drop" or "text", got ${JSON.stringify(policy.foreignReasoning)}`);
+  if (policy.prefixMismatchBehavior !== undefined && policy.prefixMismatchBehavior !== 'drop_block' && policy.prefixMismatchBehavior !== 'error')
+    throw new TranscriptError(`${root}.prefixMismatchBehavior`, `expected "drop_block" or "error", got ${JSON.stringify(policy.prefixMismatchBehavior)}`);
   if (policy.images !== undefined && policy.images !== 'send' && policy.images !== 'omit')
     throw new TranscriptError(`${root}.images`, `expected "send" or "omit", got ${JSON.stringify(policy.images)}`);
   if (policy.lockedProvider !== undefined && (typeof policy.lockedProvider !== 'string' || policy.lockedProvider === ''))

@@ -16,6 +16,12 @@ export interface Policy {
   maxTokens?: number;
   /** Reasoning another origin produced: dropped (default) or sent as labelled text (X3). */
   foreignReasoning?: 'drop' | 'text';
+  /**
+   * Anthropic thinking replayed after an edited or fitted history (A-B3): `drop_block` (default)
+   * lets Claude drop the blocks it can no longer verify and say so; `error` sends them under the
+   * API's default check, which refuses the request.
+   */
+  prefixMismatchBehavior?: 'drop_block' | 'error';
   /** Images sent (default) or left out of every request (reported as dropped). */
   images?: 'send' | 'omit';
   /** The only provider id this conversation may go to. */
@@ -110,6 +116,31 @@ export interface PlanStats {
   imagesOmitted: number;
   /** Blocks of included turns that are not sent, all kinds. */
   blocksDropped: number;
+  /**
+   * Earlier reasoning the target will not see, by why (A-B1, A-B4, A-B5, A-P1, X3): the number of
+   * turns and the reasoning tokens those turns cost (reported usage), which the model may spend
+   * again. Absent or empty when all sent reasoning is replayed.
+   */
+  reasoningUnused?: ReasoningUnused[];
+}
+
+/** Why earlier reasoning is not sent, in the preview's plain words (see `PlanStats.reasoningUnused`). */
+export type ReasoningUnusedReason =
+  /** Written by another model or provider (X3, A-B1). */
+  | 'other-model'
+  /** Minted in Claude Code or claude.ai: bound to another account (A-B4). */
+  | 'other-account'
+  /** The provider dropped it from an earlier request: the conversation changed before it (A-B5). */
+  | 'dropped-earlier'
+  /** A compaction summary replaces those turns (A-P1). */
+  | 'summarised';
+
+export interface ReasoningUnused {
+  reason: ReasoningUnusedReason;
+  /** Turns whose reasoning is not sent for this reason. */
+  turns: number;
+  /** Reasoning tokens of those turns as the provider counted them (0 when not reported). */
+  reasoningTokens: number;
 }
 
 /**
@@ -160,4 +191,10 @@ export interface Plan {
    * when not allowed. Shared with the cache's last conversion: read it, copy it, never change it.
    */
   body?: Record<string, unknown>;
+  /**
+   * The non-secret headers the request needs with {@link body} (`anthropic-beta` for a replayed
+   * beta block or the thinking-binding controls, A-B3, A-P2); undefined when none. The transport
+   * sends exactly these.
+   */
+  headers?: Record<string, string>;
 }

@@ -40,6 +40,8 @@ export const disclosurePolicySchema = z.strictObject({
   maxTurns: z.number().int().positive().max(1_000_000).optional(),
   maxTokens: z.number().int().positive().max(100_000_000).optional(),
   foreignReasoning: z.enum(['drop', 'text']).optional(),
+  /** A-B3: Anthropic thinking that fails its conversation check is dropped (default) or refused. */
+  prefixMismatchBehavior: z.enum(['drop_block', 'error']).optional(),
   images: z.enum(['send', 'omit']).optional(),
   lockedProvider: z.string().min(1).max(200).optional(),
   neverProviders: z.array(z.string().min(1).max(200)).max(50).optional(),
@@ -108,6 +110,11 @@ export interface DisclosurePreview {
   fits: boolean;
   notFit?: string;
   thinkingDropped: number;
+  /**
+   * Earlier reasoning the target will not see, by why, with the turns and the reasoning tokens they
+   * cost (issue 19; A-B1, A-B4, A-B5, A-P1, X3). Absent when none.
+   */
+  reasoningUnused?: { reason: 'other-model' | 'other-account' | 'dropped-earlier' | 'summarised'; turns: number; reasoningTokens: number }[];
   imagesOmitted: number;
   blocksDropped: number;
   /** Dropped turns counted by reason (`excluded`, `over-budget`, …). */

@@ -67,6 +67,10 @@ describe('lookupModel on known ids', () => {
       functionResponseParts: false,
       canDisableThinking: false,
       price: { inputPerMTok: 3, outputPerMTok: 15, cacheReadPerMTok: 0.3, cacheWritePerMTok: 3.75 },
+      endOfLife: '2026-11-30',
+      prefill: true,
+      systemMessages: false,
+      forcedToolUse: true,
     });
   });
 

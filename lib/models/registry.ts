@@ -17,7 +17,7 @@ import { DEEPSEEK_MODELS, GROQ_MODELS, MISTRAL_MODELS } from './data/compat-mode
 import { apisForProvider } from './data/define';
 import { GOOGLE_MODELS } from './data/google-models';
 import { OPENAI_MODELS } from './data/openai-models';
-import { unknownModel } from './defaults';
+import { FALLBACK_MODELS, unknownModel } from './defaults';
 import { candidateIds } from './normalize';
 import type { ModelInfo, ModelPrice } from './types';
 
@@ -122,9 +122,10 @@ export function resolveModelId(id: string): string {
  *   OpenRouter serves other vendors' models, found through {@link lookupModel}).
  * @param options.today the date to judge `endOfLife` by (default: now).
  */
-export function listModels(provider?: string, options: { includeRetired?: boolean; today?: Date } = {}): ModelInfo[] {
+export function listModels(provider?: string, options: { includeRetired?: boolean; today?: Date; now?: Date } = {}): ModelInfo[] {
+  const today = options.today ?? options.now;
   return ALL.filter(
-    (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || !isRetired(m, options.today)),
+    (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || !isRetired(m, today)),
   );
 }
 
@@ -154,6 +155,24 @@ export const DEFAULT_MODEL_CANDIDATES: Readonly<Record<string, readonly string[]
   openai: ['gpt-5'],
   google: ['gemini-3.8-flash', 'gemini-3.7-flash'],
 };
+
+ * True when the model's `endOfLife` date (UTC) has come: from that day on the provider refuses
+ * requests, so it is never a default or a fallback. False when no date is recorded.
+ */
+export function isPastEndOfLife(info: Pick<ModelInfo, 'endOfLife'>, now: Date = new Date()): boolean {
+  return info.endOfLife !== undefined && now.toISOString().slice(0, 10) >= info.endOfLife;
+}
+
+/**
+ * The model to offer for `provider` when the person chose none ({@link FALLBACK_MODELS}), or
+ * undefined when there is none or it is past its end of life on `now` (no fallback past its date).
+ */
+export function fallbackModel(provider: string, now: Date = new Date()): string | undefined {
+  const id = FALLBACK_MODELS[provider];
+  if (id === undefined) return undefined;
+  const info = lookupModel(id, provider);
+  return info.status === 'retired' || isPastEndOfLife(info, now) ? undefined : id;
+}
 
 /** Token counts of one request, as the estimate reads them. */
 export interface CostUsage {

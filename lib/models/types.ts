@@ -123,6 +123,16 @@ export interface ModelInfo {
    * `minimal`.
    */
   thinkingLevels?: readonly GeminiThinkingLevel[];
+
+  // ---- Anthropic, API version 2026-10-21 (provider-rules-2026-anthropic-openai.md §1a, §1c).
+  // Set on every Anthropic entry; absent (unknown Claude ids, other providers) reads as false.
+
+  /** A-V4: the model accepts a prefill (`messages` ending on a partial `assistant` message). */
+  prefill?: boolean;
+  /** A-M1: the model accepts `role: "system"` messages inside `messages` (Opus 4.8 and later). */
+  systemMessages?: boolean;
+  /** A-V5: the model accepts forced tool use (`tool_choice` `any` / `tool`); Sonnet 5.5 does not. */
+  forcedToolUse?: boolean;
 }
 
 /** G-G1: Gemini thinking levels, in the SDK's spelling. */

@@ -54,4 +54,11 @@ export interface ConvertResult<Body = Record<string, unknown>> {
   model: string;
   body: Body;
   report: ConversionReport;
+  /**
+   * Non-secret request headers beyond credentials and the SDK's defaults that the request needs
+   * (transcript-v1.md, "The `baton convert` contract"): e.g. `anthropic-beta` for a replayed beta
+   * block or the thinking-binding controls (A-B3, A-P2). Absent when none; the transport sends
+   * exactly these.
+   */
+  headers?: Record<string, string>;
 }

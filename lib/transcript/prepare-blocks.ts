@@ -111,6 +111,7 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
         return undefined;
       }
       if (ctx.sameOrigin && b.api === ctx.target.api) return b;
+      if (isAnthropicCompaction(b.item, b.api)) return compactionSummary(b.item, ref, ctx);
       if (b.text !== undefined && !isBlank(b.text)) {
         report.add(ref, 'converted', `${b.api} item from ${describeOrigin(ctx.origin)} sent as labelled text`);
         return text(fenced(`[${b.api} item from ${describeOrigin(ctx.origin)}, as text]`, b.text));
@@ -129,6 +130,29 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
       throw new Error(`unhandled block ${(never as Block).type}`);
     }
   }
+}
+
+/** An Anthropic server-side `compaction` block (A-P1, A-P2). */
+function isAnthropicCompaction(item: unknown, api: string): item is { content?: unknown } {
+  return api === 'anthropic-messages' && typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'compaction';
+}
+
+/** The label of a compaction summary sent to another origin (A-P2). */
+export const COMPACTION_SUMMARY_LABEL = 'Summary of the earlier conversation';
+
+/**
+ * A-P2: for any other origin, an Anthropic compaction block is its `content` as labelled text
+ * that travels as user text (`meta.userText`, moved by the pre-pass into a user turn in front of
+ * the rest of its turn), never its `encrypted_content` or `signature`; dropped when `content` is
+ * null (compaction failed). Reported either way.
+ */
+function compactionSummary(item: { content?: unknown }, ref: BlockRef, ctx: BlockContext): Block | undefined {
+  if (typeof item.content !== 'string' || isBlank(item.content)) {
+    ctx.report.add(ref, 'dropped', 'compaction block without content: nothing to send (A-P2)');
+    return undefined;
+  }
+  ctx.report.add(ref, 'converted', `compaction summary by ${describeOrigin(ctx.origin)} sent as labelled user text (A-P2)`);
+  return { type: 'text', text: fenced(`[${COMPACTION_SUMMARY_LABEL}, written by ${describeOrigin(ctx.origin)}]`, item.content), meta: { userText: true } };
 }
 
 function foreignReasoning(body: string, ref: BlockRef, ctx: BlockContext, what: string): Block | undefined {

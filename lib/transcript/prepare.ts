@@ -32,6 +32,11 @@ export interface PrepareCapabilities extends MediaCapabilities {
   idPolicy: IdPolicy;
   /** The target carries images inside tool results (X7: Anthropic, Responses, Gemini 3). */
   toolResultImages: boolean;
+  /**
+   * True when the history may open on this assistant turn without a synthetic user turn in front
+   * (A-P1: an Anthropic `compaction` block must be the first block of the conversation).
+   */
+  opensHistory?: (turn: PreparedTurn) => boolean;
 }
 
 /** One message-to-be: consecutive same-role input turns merged, repaired and mapped. */
@@ -112,6 +117,7 @@ export function prepareTranscript(
     ctx.unfinished = turn.stopReason === 'max_tokens';
     const blocks: PreparedBlock[] = [];
     let moved: PreparedBlock[] | undefined;
+    let before: PreparedBlock[] | undefined;
     const input = turn.blocks;
     for (let index = 0; index < input.length; index++) {
       const ref = { turn: turn.id, index };
@@ -121,8 +127,11 @@ export function prepareTranscript(
       const pb = preparedBlock(b, ref, sameOrigin, origin);
       // A provider item flattened to text inside a tool turn must travel as user text.
       if (turn.role === 'tool' && b.type === 'text') (moved ??= []).push(pb);
+      // A-P2: a compaction summary for another origin is user text, in front of the rest of its turn.
+      else if (turn.role === 'assistant' && b.type === 'text' && b.meta?.userText === true && b !== input[index]) (before ??= []).push(pb);
       else blocks.push(pb);
     }
+    if (before) turns.push(preparedTurn('user', before, [turn]));
     if (blocks.length > 0) {
       const native = turn.role === 'assistant' && !(imported && nativeHasApproval(turn.native?.payload)) ? nativeOf(turn, sameOrigin, target, report) : undefined;
       turns.push(preparedTurn(turn.role, blocks, [turn], native));
@@ -138,7 +147,7 @@ export function prepareTranscript(
   for (const turn of turns) if (turn.native && !untouched(turn.sources[0]!, report)) turn.native = undefined;
 
   // 3. Start on a user turn, never end on an assistant turn (A-R3, G-R5, G-R6, M-3).
-  if (turns[0]?.role !== 'user') {
+  if (turns[0]?.role !== 'user' && !(turns[0] && caps.opensHistory?.(turns[0]))) {
     turns.unshift(synthUser(SYNTHETIC.firstUserTurn));
     report.synthesize('user-turn', 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)');
   }

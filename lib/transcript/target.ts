@@ -28,6 +28,12 @@ export interface ConvertTarget {
    * preview. Approval-type items from a file are never replayed either way.
    */
   importedState?: 'drop' | 'replay';
+  /**
+   * Anthropic thinking-binding controls (A-B3): `drop_block` (default) lets the API drop a
+   * replayed thinking block whose conversation check fails instead of answering 400; `error`
+   * keeps the API's default. The person's policy decides (`Policy.prefixMismatchBehavior`).
+   */
+  prefixMismatchBehavior?: 'drop_block' | 'error';
 }
 
 /** A {@link ConvertTarget} with defaults applied and `endpoint` reduced to an origin (or undefined for the default host). */

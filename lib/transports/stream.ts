@@ -2,6 +2,7 @@
  * One streaming call to a provider through its official SDK, with Baton's timeouts (P5), abort
  * (L5), no redirects (N3) and typed errors (P1, P2, P3).
  */
+import type { MessageCreateParamsStreaming as BetaMessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions/completions';
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
@@ -24,17 +25,28 @@ function abortError(signal: AbortSignal): Error {
   return new DOMException('The request was stopped', 'AbortError');
 }
 
-/** Opens the SDK stream for `conn.api`; each item is one event. */
-async function openStream(conn: ProviderConnection, body: unknown, model: string, signal: AbortSignal, fetch: ReturnType<typeof makeNoRedirectFetch>): Promise<AsyncIterable<unknown>> {
+/**
+ * Opens the SDK stream for `conn.api`; each item is one event. `headers` (the converter's) go
+ * with the request as given; an Anthropic request with an `anthropic-beta` header goes through
+ * the SDK's beta Messages resource (`client.beta.messages`), whose types alone hold beta blocks
+ * and fields (A-B3, A-P2).
+ */
+async function openStream(
+  conn: ProviderConnection, body: unknown, model: string, signal: AbortSignal, fetch: ReturnType<typeof makeNoRedirectFetch>, headers?: Record<string, string>,
+): Promise<AsyncIterable<unknown>> {
   const params = { ...(body as Rec), stream: true };
+  const options = headers && Object.keys(headers).length > 0 ? { signal, headers } : { signal };
   switch (conn.api) {
-    case 'anthropic-messages':
+    case 'anthropic-messages': {
       // Raw events (`create({stream: true})`), not the helper MessageStream.
-      return await createAnthropicClient(conn, fetch).messages.create(params as unknown as MessageCreateParamsStreaming, { signal });
+      const client = createAnthropicClient(conn, fetch);
+      if (headers?.['anthropic-beta']) return await client.beta.messages.create(params as unknown as BetaMessageCreateParamsStreaming, options);
+      return await client.messages.create(params as unknown as MessageCreateParamsStreaming, options);
+    }
     case 'openai-responses':
-      return await createOpenAIClient(conn, fetch).responses.create(params as unknown as ResponseCreateParamsStreaming, { signal });
+      return await createOpenAIClient(conn, fetch).responses.create(params as unknown as ResponseCreateParamsStreaming, options);
     case 'openai-chat':
-      return await createOpenAIClient(conn, fetch).chat.completions.create(params as unknown as ChatCompletionCreateParamsStreaming, { signal });
+      return await createOpenAIClient(conn, fetch).chat.completions.create(params as unknown as ChatCompletionCreateParamsStreaming, options);
     case 'gemini-generate-content':
       return createGeminiClient(conn, fetch).models.generateContentStream(geminiStreamParams(body, model, signal));
   }
@@ -113,7 +125,7 @@ export async function streamRequest(conn: ProviderConnection, body: unknown, opt
   let rawIndex = 0;
 
   try {
-    const stream = await openStream(conn, body, opts.model, controller.signal, fetch);
+    const stream = await openStream(conn, body, opts.model, controller.signal, fetch, opts.headers);
     for await (const event of stream) {
       alive();
       // Gemini: the raw payload the SDK parsed this chunk from (the SDK re-maps candidate fields).

@@ -32,6 +32,11 @@ export interface StreamRequestOptions {
   idleTimeoutMs?: number;
   /** Underlying fetch (tests); always wrapped so redirects are refused (N3). */
   fetch?: FetchLike;
+  /**
+   * The converter's non-secret request headers (`ConvertResult.headers`), sent exactly as given.
+   * An `anthropic-beta` header sends an Anthropic request to the beta Messages endpoint (A-B3, A-P2).
+   */
+  headers?: Record<string, string>;
 }
 
 /** Options of `listModels`. */

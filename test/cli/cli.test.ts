@@ -47,6 +47,30 @@ describe('baton convert', () => {
     expect(out.report.input).toEqual({ format: 'baton', turns: 9, blocks: 14 });
   });
 
+  it('prints the headers the request needs (A-B3 thinking-binding beta, A-P2 compaction beta), and none when it needs none', () => {
+    const claude = { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-opus-5' };
+    const compaction = { type: 'compaction', content: 'Earlier: Oslo.', encrypted_content: 'enc', signature: 'sig-c' };
+    const transcript = {
+      format: 'baton.transcript', version: 1, id: 'h',
+      turns: [
+        { id: 'a0', role: 'assistant', origin: claude, blocks: [{ type: 'provider_item', api: 'anthropic-messages', item: compaction, text: compaction.content }] },
+        { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Hotels?' }] },
+        { id: 'a1', role: 'assistant', origin: claude, blocks: [{ type: 'thinking', text: 'Look.', signature: 'sig-t' }, { type: 'text', text: 'Two.' }] },
+        { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'Cheaper?' }] },
+      ],
+    };
+    const file = tmpFile('t.json', JSON.stringify(transcript));
+    const r = run(['convert', '--to', 'anthropic-messages', '--model', 'claude-opus-5', '--thinking', 'on', file]);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out)).toEqual(['api', 'model', 'body', 'headers', 'report']);
+    expect(out.headers).toEqual({ 'anthropic-beta': 'compact-2026-09-04,thinking-binding-controls-2026-08-01' });
+    expect(out.body.messages[0]).toEqual({ role: 'assistant', content: [compaction] });
+    expect(validateRequest('anthropic-messages', out.body, { anthropicBetas: out.headers['anthropic-beta'].split(',') })).toEqual([]);
+    const off = JSON.parse(run(['convert', '--to', 'anthropic-messages', '--model', 'claude-opus-4-5', file]).stdout);
+    expect(off.headers).toBeUndefined();
+  });
+
   it('reads a native history with --from and reports its format', () => {
     const file = tmpFile('h.json', JSON.stringify({
       model: 'gpt-4o',

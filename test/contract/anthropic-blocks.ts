@@ -32,7 +32,7 @@ const SERVER_TOOL_RESULTS = new Set([
   'tool_search_tool_result',
 ]);
 const USER_ONLY = new Set(['tool_result']);
-const ASSISTANT_ONLY = new Set(['thinking', 'redacted_thinking', 'tool_use', 'server_tool_use', ...SERVER_TOOL_RESULTS]);
+const ASSISTANT_ONLY = new Set(['thinking', 'redacted_thinking', 'tool_use', 'server_tool_use', 'compaction', ...SERVER_TOOL_RESULTS]);
 /** `ContentBlockParam` members of the SDK (A-R1 message content union). */
 const KNOWN_BLOCKS = new Set(['text', 'image', 'document', 'search_result', 'container_upload', ...USER_ONLY, ...ASSISTANT_ONLY]);
 /** A-T7: what a tool_result's content array may hold. */

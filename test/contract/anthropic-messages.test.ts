@@ -167,11 +167,11 @@ describe('validateAnthropicMessagesRequest: body shape', () => {
 });
 
 describe('validateAnthropicMessagesRequest: roles and empty content', () => {
-  it('A-R1: no system role in messages; system is a string or text blocks; tool results belong to user', () => {
+  it('A-R1, A-M1: system is a string or text blocks; a system message is refused by a model before Opus 4.8; tool results belong to user', () => {
     const b = clone(textBody) as Record<string, unknown> & typeof textBody;
     b.messages[1] = { role: 'system', content: 'be nice' } as never;
     b.system = [{ type: 'image', source: {} }] as never;
-    expect(ids(validate(b))).toEqual(['A-R1 system[0]', 'A-R1 messages[1].role']);
+    expect(ids(validate(b))).toEqual(['A-R1 system[0]', 'A-M1 messages[1].role']);
     const c = clone(toolLoopBody);
     c.messages[3]!.content.push({ type: 'tool_result', tool_use_id: 'toolu_01C5', content: 'x' } as never);
     expect(validate(c)).toContainEqual(expect.objectContaining({ rule: 'A-R1', path: 'messages[3].content[2]' }));

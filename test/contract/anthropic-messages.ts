@@ -1,8 +1,10 @@
 /**
  * Contract validator for Anthropic Messages request bodies (`POST /v1/messages`), written from
- * ../shared/docs/provider-rules.md §0 and §1 only. It judges a body the way the API would,
+ * ../shared/docs/provider-rules.md §0 and §1 and provider-rules-2026-anthropic-openai.md §1a–§1c
+ * (`anthropic-2026.ts`) only. It judges a body the way the API would,
  * plus Baton's converter contract (see `CONVERTER_CONTRACT_RULES` in `common.ts`).
  */
+import { checkMessages2026, checkRequest2026, opensWithCompaction } from './anthropic-2026';
 import { ANTHROPIC_TOOL_NAME, checkBlock, isServerToolResult, type BlockStats } from './anthropic-blocks';
 import {
   checkLoneSurrogates,
@@ -23,6 +25,8 @@ export interface AnthropicValidateOptions {
   thinking?: boolean;
   /** The body is a streaming request and must carry `stream: true` (default `true`). */
   stream?: boolean;
+  /** The request's `anthropic-beta` values, when known (A-B3, A-P2 need the header); unknown skips those checks. */
+  betas?: readonly string[];
 }
 
 /** A-R5: at most 100,000 messages; standard endpoints cap the request at 32 MB. */
@@ -43,7 +47,8 @@ const isThinking = (b: Record<string, unknown>): boolean => b.type === 'thinking
  *
  * Thinking is taken from `body.thinking` when present (`type` other than `disabled` means
  * enabled), otherwise from `opts.thinking`. Rules: A-R1..A-R5, A-E1, A-E2, A-T1..A-T9, A-K1..A-K5,
- * A-I1, A-I2 (count only), A-C1, X1, X2, X4, X5, X6, and body shape (`A-SHAPE`).
+ * A-I1, A-I2 (count only), A-C1, X1, X2, X4, X5, X6, body shape (`A-SHAPE`), and the 2026 rules
+ * A-V1..A-V5, A-M1, A-P1, A-P2, A-B3, A-S1, A-S2 (model-specific ones read `body.model`).
  */
 export function validateAnthropicMessagesRequest(body: unknown, opts: AnthropicValidateOptions = {}): Violation[] {
   const sink = new Sink();
@@ -60,6 +65,7 @@ export function validateAnthropicMessagesRequest(body: unknown, opts: AnthropicV
   const thinking = checkThinkingConfig(body.thinking, sink) ?? opts.thinking ?? false;
   const toolNames = checkTools(body.tools, sink);
   checkToolChoice(body.tool_choice, toolNames, sink);
+  checkRequest2026(body, opts.betas, sink); // A-V1, A-V5, A-B3, A-S2
 
   if (!Array.isArray(body.messages)) {
     sink.add('A-SHAPE', ['messages'], '`messages` must be an array');
@@ -74,6 +80,7 @@ export function validateAnthropicMessagesRequest(body: unknown, opts: AnthropicV
   messages.forEach((m, i) => {
     msgs.push(checkMessage(m, i, sink, stats));
   });
+  checkMessages2026(body, msgs, opts.betas, sink); // A-V2, A-V3, A-V4, A-M1, A-P1, A-P2, A-S1
   checkSequence(msgs, sink);
   checkToolPairing(msgs, sink);
   checkThinkingPlacement(msgs, thinking, sink);
@@ -177,9 +184,10 @@ function checkMessage(m: unknown, i: number, sink: Sink, stats: BlockStats): Msg
     sink.add('A-SHAPE', at, 'message must be an object');
     return { role: undefined, content: undefined };
   }
+  // A-M1 (supersedes A-R6): `system` messages are judged by checkMessages2026.
+  if (m.role === 'system') return { role: m.role, content: m.content };
   if (m.role !== 'user' && m.role !== 'assistant') {
-    // A-R1 (A-R6: the newer `system` role is not emitted unless targeted on purpose).
-    sink.add('A-R1', [...at, 'role'], `role must be user or assistant, got ${JSON.stringify(m.role)}`);
+    sink.add('A-R1', [...at, 'role'], `role must be user, assistant or system, got ${JSON.stringify(m.role)}`);
   }
   const role = typeof m.role === 'string' ? m.role : '';
   if (typeof m.content === 'string') {
@@ -195,7 +203,8 @@ function checkMessage(m: unknown, i: number, sink: Sink, stats: BlockStats): Msg
 
 /** A-R2 merge same-role turns, A-R3 first message user, A-R4 no trailing whitespace on a prefill. */
 function checkSequence(msgs: Msg[], sink: Sink): void {
-  if (msgs.length > 0 && msgs[0]!.role !== 'user') sink.add('A-R3', ['messages', 0, 'role'], 'first message must use the "user" role');
+  // A-P1: a compaction block opens the conversation, with no user message in front of it.
+  if (msgs.length > 0 && msgs[0]!.role !== 'user' && !opensWithCompaction(msgs)) sink.add('A-R3', ['messages', 0, 'role'], 'first message must use the "user" role');
   for (let i = 1; i < msgs.length; i++) {
     const role = msgs[i]!.role;
     if ((role === 'user' || role === 'assistant') && role === msgs[i - 1]!.role) {

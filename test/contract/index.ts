@@ -31,6 +31,8 @@ export interface ValidateRequestOptions {
   model?: string;
   /** Gemini: the request goes to Vertex AI. */
   vertex?: boolean;
+  /** Anthropic: the request's `anthropic-beta` values, when known (A-B3, A-P2). */
+  anthropicBetas?: readonly string[];
 }
 
 /**
@@ -41,7 +43,7 @@ export interface ValidateRequestOptions {
 export function validateRequest(api: ContractApi, body: unknown, opts: ValidateRequestOptions = {}): Violation[] {
   switch (api) {
     case 'anthropic-messages':
-      return validateAnthropicMessagesRequest(body, { thinking: opts.thinking, stream: opts.stream });
+      return validateAnthropicMessagesRequest(body, { thinking: opts.thinking, stream: opts.stream, betas: opts.anthropicBetas });
     case 'openai-chat':
       return validateOpenAIChatRequest(body, { provider: opts.provider, stream: opts.stream });
     case 'openai-responses':

@@ -28,6 +28,8 @@ export interface AnswerContext {
   includeUsage: boolean;
   /** A per-request counter for unique ids. */
   seq: number;
+  /** Anthropic, under the thinking-binding beta: the answer's `input_transformations` (A-B5). */
+  inputTransformations?: unknown[];
 }
 
 /** A rendered answer: the events of a stream and the equivalent non-stream body. */

@@ -12,8 +12,10 @@ export function anthropicAnswer(answer: Answer, ctx: AnswerContext): RenderedAns
   const usageStart = { input_tokens: ctx.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 };
   const output = outputTokens(answer);
   const stopReason = answer.calls.length > 0 ? 'tool_use' : 'end_turn';
+  // A-B5: under the thinking-binding beta the list is final in message_start (and in the JSON answer).
+  const transformations = ctx.inputTransformations ? { input_transformations: ctx.inputTransformations } : {};
   const events: unknown[] = [
-    { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: ctx.model, content: [], stop_reason: null, stop_sequence: null, usage: usageStart } },
+    { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: ctx.model, content: [], stop_reason: null, stop_sequence: null, usage: usageStart, ...transformations } },
     { type: 'ping' },
   ];
   const content: Record<string, unknown>[] = [];
@@ -55,6 +57,7 @@ export function anthropicAnswer(answer: Answer, ctx: AnswerContext): RenderedAns
     stop_reason: stopReason,
     stop_sequence: null,
     usage: { input_tokens: ctx.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: output },
+    ...transformations,
   };
   return { events, json };
 }

@@ -3,6 +3,7 @@
  * (401), and the contract validators (400 naming the violated rules).
  */
 import { validateRequest, type ContractApi, type Violation } from '../contract';
+import { API_TEXT_RULES } from '../contract/anthropic-2026';
 import { authErrorBody, errorBody } from './errors';
 import { presentedKey, type Route } from './routes';
 import type { FakeKeys, FakeSettings, KeyOwner } from './types';
@@ -60,9 +61,15 @@ export function checkAnthropicVersion(route: Route, headers: Record<string, stri
   return undefined;
 }
 
+/** A validator path (`messages[1].content[0]`) in the API's own form (`messages.1.content.0`); `''` for the body. */
+function apiPath(path: string): string {
+  return path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '');
+}
+
 /**
  * Runs the contract validator of `api` on `body`.
  * @param stream whether the request asked for a stream (the validators demand `stream: true` only then).
+ * @param anthropicBetas the request's `anthropic-beta` values (A-B3, A-P2 need them).
  * @returns every violation (for the record) and, when some are not ignored and validation is on,
  *   the 400: the real API's own text when a violation carries it (`apiMessage`, e.g. C-T9,
  *   G-T7, G-K12), else a message naming the rule ids.
@@ -73,11 +80,12 @@ export function checkContract(
   body: unknown,
   stream: boolean,
   settings: FakeSettings,
+  anthropicBetas?: readonly string[],
 ): { violations: Violation[]; rejection?: Rejection } {
   const provider = route.flavour !== undefined ? route.flavour : settings.chatProvider;
   let violations: Violation[];
   try {
-    violations = validateRequest(api, body, { stream, model: route.model, provider });
+    violations = validateRequest(api, body, { stream, model: route.model, provider, ...(anthropicBetas ? { anthropicBetas } : {}) });
   } catch (e) {
     violations = [{ rule: `${api}-VALIDATOR`, path: '', message: `validator threw: ${(e as Error).message}` }];
   }
@@ -85,6 +93,9 @@ export function checkContract(
   if (!settings.validate || blocking.length === 0) return { violations };
   const exact = blocking.find((v) => v.apiMessage !== undefined)?.apiMessage;
   if (exact !== undefined) return { violations, rejection: { status: 400, body: errorBody(api, 400, exact) } };
+  // The 2026 Anthropic rules answer with the API's own 400 text (`messages.1.content.0: …`).
+  const own = api === 'anthropic-messages' ? blocking.find((v) => API_TEXT_RULES.has(v.rule)) : undefined;
+  if (own) return { violations, rejection: { status: 400, body: errorBody(api, 400, `${apiPath(own.path)}: ${own.message}`) } };
   const ids = [...new Set(blocking.map((v) => v.rule))].join(', ');
   const details = blocking.map((v) => `${v.rule} at ${v.path || '(body)'}: ${v.message}`).join('; ');
   return { violations, rejection: { status: 400, body: errorBody(api, 400, `Request breaks ${ids}. ${details}`) } };

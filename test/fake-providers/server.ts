@@ -16,6 +16,7 @@ import { errorBody } from './errors';
 import { modelList } from './model-lists';
 import { FakeConfigError, respond, respondModelList, sendJson, type RespondContext } from './respond';
 import { matchRoute, type Route } from './routes';
+import { betasOf, THINKING_BINDING_BETA, ThinkingBindings } from './thinking-binding';
 import type { FakeApi, FakeKeys, FakeProviders, FakeProvidersOptions, FakeSettings, RecordedRequest, Reply } from './types';
 
 /** Keys the server expects unless told otherwise (printed by `npm run fake-providers`). */
@@ -80,6 +81,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
   };
   const fixturesDir = opts.fixturesDir ?? DEFAULT_FIXTURES_DIR;
   const requests: RecordedRequest[] = [];
+  const bindings = new ThinkingBindings();
   const queues = new Map<FakeApi, Reply[]>();
   const sockets = new Set<Socket>();
   let disconnects = 0;
@@ -142,11 +144,19 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     if (preflight) return reject(preflight);
 
     const stream = streaming(route, body);
+    let transformations: unknown[] | undefined;
     if (isContractApi(route.api)) {
       if (typeof body !== 'object' || body === null) return reject({ status: 400, body: errorBody(api, 400, 'request body must be a JSON object') });
-      const { violations, rejection } = checkContract(route.api, route, body, stream, settings);
+      const betas = route.api === 'anthropic-messages' ? betasOf(headers) : undefined;
+      const { violations, rejection } = checkContract(route.api, route, body, stream, settings, betas);
       record.violations = violations;
       if (rejection) return reject(rejection);
+      if (betas) {
+        // A-B1, A-B2, A-B3: thinking this fake minted is checked against its model and prefix.
+        const verdict = bindings.check(body as Record<string, unknown>, betas);
+        if (verdict.rejection) return reject({ status: 400, body: errorBody(api, 400, verdict.rejection) });
+        if (betas.includes(THINKING_BINDING_BETA)) transformations = verdict.dropped;
+      }
     }
     const counting = route.api === 'anthropic-count-tokens' || route.api === 'gemini-count-tokens';
     if (counting) {
@@ -157,6 +167,9 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
 
     const reply = queues.get(route.api)?.shift();
     const obj = (typeof body === 'object' && body !== null ? body : {}) as { model?: unknown; stream_options?: { include_usage?: unknown } };
+    // A-B2: a thinking block the fake answers with is bound to this model and this request.
+    if (route.api === 'anthropic-messages' && reply?.kind === 'thinking' && reply.signature && typeof obj.model === 'string')
+      bindings.mint(reply.signature, obj.model, obj as Record<string, unknown>);
     const ctx: RespondContext = {
       api: route.api,
       stream,
@@ -169,6 +182,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
         inputTokens: Math.max(1, Math.ceil(raw.length / 4)),
         includeUsage: Boolean(obj.stream_options?.include_usage),
         seq: ++seq,
+        ...(transformations ? { inputTransformations: transformations } : {}),
       },
     };
     try {
@@ -219,6 +233,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     },
     reset() {
       requests.length = 0;
+      bindings.reset();
       queues.clear();
       disconnects = 0;
       seq = 0;

@@ -194,7 +194,7 @@ export interface FakeProviders {
   enqueue(api: FakeApi, ...replies: Reply[]): void;
   /** Changes settings for the following requests. */
   configure(settings: Partial<FakeSettings>): void;
-  /** Forgets requests, disconnects, queued replies and the id counter (settings stay). */
+  /** Forgets requests, disconnects, queued replies, the id counter and the thinking blocks it minted (settings stay). */
   reset(): void;
   /** Resolves once `disconnects >= count`; rejects after `timeoutMs` (default 2000). */
   waitForDisconnects(count: number, timeoutMs?: number): Promise<void>;

@@ -19,8 +19,11 @@ export interface RetryInfo {
 }
 
 export interface Transport {
-  /** Streams one request; each event is passed as plain JSON (one SSE `data:` line). @throws TransportError */
-  streamRequest(conn: Connection, body: unknown, opts: { model: string; signal: AbortSignal; onEvent(event: unknown): void }): Promise<void>;
+  /**
+   * Streams one request; each event is passed as plain JSON (one SSE `data:` line). `headers`: the
+   * converter's non-secret headers, sent exactly (A-B3, A-P2). @throws TransportError
+   */
+  streamRequest(conn: Connection, body: unknown, opts: { model: string; signal: AbortSignal; onEvent(event: unknown): void; headers?: Record<string, string> }): Promise<void>;
   /**
    * Runs `attempt` under Baton's bounded retry policy (P1). `shouldRetry()` is asked before each
    * retry (false once content has streamed); `sleep` waits, aborting with `signal`.

@@ -103,6 +103,7 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     fits: p.fits,
     ...(p.notFit ? { notFit: p.notFit.message } : {}),
     thinkingDropped: p.stats.thinkingDropped,
+    ...(p.stats.reasoningUnused?.length ? { reasoningUnused: p.stats.reasoningUnused } : {}),
     imagesOmitted: p.stats.imagesOmitted,
     blocksDropped: p.stats.blocksDropped,
     droppedByReason,

@@ -72,11 +72,14 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
   for (let pass = 0; ; pass++) {
     const source = stripOpaque ? withoutOwnOpaqueState(history) : history;
     let body: Record<string, unknown>;
+    let headers: Record<string, string> | undefined;
     try {
       // The active summary stays valid without the opaque state: its hashes are of the stored turns.
       prepared = await discloser.prepare({ conversationId, transcript: source, target, provider, key, exclusions, summaryBasis: history });
       assertSendable(prepared.planned);
       body = prepared.planned.body;
+      // A-B3, A-P2: the headers the converter says this body needs (the beta endpoint for Anthropic).
+      headers = prepared.planned.plan.headers;
     } catch (e) {
       // Nothing was sent: an error turn, no ledger record.
       prepared = undefined;
@@ -96,6 +99,7 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
             {
               model: target.model,
               signal: flight.abort.signal,
+              ...(headers ? { headers } : {}),
               onEvent: (event) => {
                 received++;
                 assembler!.push(event);

@@ -21,8 +21,46 @@ function p(input: number, output: number): ModelPrice {
   return { inputPerMTok: input, outputPerMTok: output, cacheReadPerMTok: input / 10, cacheWritePerMTok: input * 1.25 };
 }
 
-const adaptive = (s: Omit<ModelSpec, 'thinking'>): ModelInfo => anthropic({ ...s, thinking: 'adaptive' });
-const budget = (s: Omit<ModelSpec, 'thinking'>): ModelInfo => anthropic({ ...s, thinking: 'budget' });
+/**
+ * API version 2026-10-21 traits (provider-rules-2026-anthropic-openai.md): A-V4 prefill is gone on
+ * Opus 5, the Claude 5.5 family and Fable/Mythos; A-M1 `role: "system"` messages from Opus 4.8 on
+ * (Opus 5/5.5, Sonnet 5, Sonnet 5.5, Haiku 5.5, Fable/Mythos); A-V5 forced tool use returns 400 on
+ * Sonnet 5.5 (whats-new-sonnet-5-5).
+ */
+const NO_PREFILL = new Set(['claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-fable-5-1', 'claude-fable-5-2']);
+const SYSTEM_MESSAGES = new Set(['claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-fable-5-1', 'claude-fable-5-2']);
+const NO_FORCED_TOOL_USE = new Set(['claude-sonnet-5-5']);
+
+/**
+ * Retirement dates (`endOfLife`): `@anthropic-ai/sdk` 1.14.0 `internal/data/deprecated-models.js`
+ * (Sonnet 4.5 November 30th, 2026; Opus 4.5 January 22nd, 2027) and the model-deprecations page
+ * as quoted by third parties (Sonnet 3.7 and Haiku 3.5 2026-02-19; Sonnet 4 and Opus 4
+ * 2026-06-15; Opus 4.1 2026-08-05).
+ */
+const END_OF_LIFE: Readonly<Record<string, string>> = {
+  'claude-opus-4-5-20251101': '2027-01-22',
+  'claude-opus-4-1-20250805': '2026-08-05',
+  'claude-opus-4-20250514': '2026-06-15',
+  'claude-sonnet-4-5-20250929': '2026-11-30',
+  'claude-sonnet-4-20250514': '2026-06-15',
+  'claude-3-7-sonnet-20250219': '2026-02-19',
+  'claude-3-5-haiku-20241022': '2026-02-19',
+};
+
+/** An Anthropic entry with its 2026 traits and retirement date filled in. */
+function claude(s: ModelSpec): ModelInfo {
+  const eol = END_OF_LIFE[s.id];
+  return anthropic({
+    ...s,
+    prefill: !NO_PREFILL.has(s.id),
+    systemMessages: SYSTEM_MESSAGES.has(s.id),
+    forcedToolUse: !NO_FORCED_TOOL_USE.has(s.id),
+    ...(eol !== undefined ? { endOfLife: eol } : {}),
+  });
+}
+
+const adaptive = (s: Omit<ModelSpec, 'thinking'>): ModelInfo => claude({ ...s, thinking: 'adaptive' });
+const budget = (s: Omit<ModelSpec, 'thinking'>): ModelInfo => claude({ ...s, thinking: 'budget' });
 
 export const ANTHROPIC_MODELS: readonly ModelInfo[] = [
   // Fable line: thinking always on, effort via output_config.effort.
@@ -87,7 +125,7 @@ export const ANTHROPIC_MODELS: readonly ModelInfo[] = [
     id: 'claude-haiku-4-5-20251001', name: 'Claude Haiku 4.5', aliases: ['claude-haiku-4-5'],
     contextWindow: 200 * K, maxOutputTokens: 64 * K, price: p(1, 5),
   }),
-  anthropic({
+  claude({
     id: 'claude-3-5-haiku-20241022', name: 'Claude Haiku 3.5', aliases: ['claude-3-5-haiku-latest', 'claude-3-5-haiku'],
     contextWindow: 200 * K, maxOutputTokens: 8_192, price: p(0.8, 4),
   }),

@@ -37,6 +37,10 @@ export interface ModelSpec {
   instructionsAfterInput?: boolean;
   // Gemini 2026 (G-G1).
   thinkingLevels?: ModelInfo['thinkingLevels'];
+  // Anthropic 2026 (A-V4, A-M1, A-V5).
+  prefill?: boolean;
+  systemMessages?: boolean;
+  forcedToolUse?: boolean;
 }
 
 /** Output budget Baton asks for without reasoning, in tokens. */

@@ -50,8 +50,10 @@ describe('neutral transcripts', () => {
         { name: 'search_docs', description: 'Search the docs.', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
         { name: 'read_file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
       ],
-      thinking: { type: 'enabled', budget_tokens: 4000 },
+      // A-B3: replayed thinking goes with the thinking-binding controls (policy default drop_block).
+      thinking: { type: 'enabled', budget_tokens: 4000, block_binding: { prefix_mismatch_behavior: 'drop_block' } },
     });
+    expect(out.headers).toEqual({ 'anthropic-beta': 'thinking-binding-controls-2026-08-01' });
     const dropped = (turn: string, index: number, detail: string) => ({ turn, index, fates: [{ fate: 'dropped', detail }] });
     expect(out.report).toEqual({
       input: { format: 'baton', turns: 9, blocks: 14 },

@@ -59,7 +59,7 @@ describe('same-origin replay', () => {
 
   it('keeps the loop thinking when the native content starts with thinking (A-K2)', () => {
     const out = convert(loop(), { thinking: true, maxOutputTokens: 8000 });
-    expect(out.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4000 });
+    expect(out.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4000, block_binding: { prefix_mismatch_behavior: 'drop_block' } }); // A-B3
     expect(out.body.messages[1]).toEqual({ role: 'assistant', content: nativeContent });
     expect(out.report.warnings).toEqual([]);
     expectValid(out.body);

@@ -12,9 +12,9 @@ import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
-import { prepareTranscript, type PrepareCapabilities, type PreparedTurn } from '../../transcript/prepare';
-import { withLazyReport, type ReportBuilder } from '../../transcript/report';
-import type { ToolDefinition, Transcript } from '../../transcript/schema';
+import { prepareTranscript, type PrepareCapabilities, type PreparedBlock, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import { ReportBuilder, withLazyReport } from '../../transcript/report';
+import type { Meta, ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertResult } from '../types';
@@ -29,12 +29,30 @@ import {
   toolLoopStartsWithThinking,
   trimFinalAssistant,
 } from './convert-anthropic-messages-thinking';
+import {
+  assistantDocuments,
+  blockedThinking,
+  cacheControlOrder,
+  compactionBeta,
+  compactionStart,
+  noPrefill,
+  opensWithCompaction,
+  placeSystemMessages,
+  refKey,
+  replaysThinking,
+  SAMPLING_PARAMETERS,
+  THINKING_BINDING_BETA,
+  toolChoiceFor,
+  userCitations,
+  type BlockedBlocks,
+} from './convert-anthropic-messages-2026';
 import type {
   AnthropicMessagesBody,
+  AnthropicThinkingConfig,
   DraftBlock,
   DraftMessage,
 } from './convert-anthropic-messages-types';
-import { ANTHROPIC_API } from './read-anthropic-messages-content';
+import { ANTHROPIC_API, isObject } from './read-anthropic-messages-content';
 
 export type { AnthropicContentBlock, AnthropicMessage, AnthropicMessagesBody } from './convert-anthropic-messages-types';
 
@@ -93,20 +111,18 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   if (target.api !== ANTHROPIC_API) throw new TranscriptError('target.api', `expected "${ANTHROPIC_API}", got ${JSON.stringify(target.api)}`);
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
-  const prepared = prepareTranscript(transcript, resolved, anthropicCapabilities(info, resolved));
-  const { report } = prepared;
-  const maxTokens = resolveMaxTokens(resolved, info, report);
+  const report = new ReportBuilder(transcript);
+  for (const key of SAMPLING_PARAMETERS)
+    if ((target as unknown as Record<string, unknown>)[key] !== undefined) report.warn(`${key} left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)`);
+  // A-P1: a same-origin compaction block opens the conversation; the turns it summarises go.
+  const start = compactionStart(transcript, resolved, report);
+  // A-B4, A-B5: thinking bound to another account, or already dropped by the API, is not sent again.
+  const blocked = blockedThinking(start.transcript, resolved, (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t)).messages, start.skipped);
+  const built = buildMessages(start.transcript, resolved, info, blocked, report);
+  const { prepared, maxTokens, systemText } = built;
+  let { messages } = built;
 
-  const drafts: DraftMessage[] = new Array<DraftMessage>(prepared.turns.length);
-  for (let i = 0; i < prepared.turns.length; i++) drafts[i] = encodeTurn(prepared.turns[i]!, report);
-  let messages = compactMessages(drafts);
-  // Each step returns its input when it changes nothing; compacting again is needed only after a change.
-  const moved = moveServerToolResults(messages, report); // A-R1, A-T2
-  if (moved !== messages) messages = compactMessages(moved);
-  const answered = dropUnansweredServerTools(messages, report);
-  if (answered !== messages) messages = compactMessages(answered);
-  messages = enforceThinkingFirst(messages, report); // A-K3
-  let thinking = resolved.thinking ? thinkingConfig(info, maxTokens, report) : undefined;
+  let thinking: AnthropicThinkingConfig | undefined = resolved.thinking ? thinkingConfig(info, maxTokens, report) : undefined;
   if (thinking && !toolLoopStartsWithThinking(messages)) {
     // A-K2: the final assistant message of a tool loop in progress must start with replayable thinking.
     report.warn('thinking off for this request: a tool loop is in progress and its last assistant message does not start with a thinking block from this model (A-K2)');
@@ -118,21 +134,81 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   const beforeTail = messages;
   if (!thinking) messages = stripFinalThinking(messages, report); // A-K4
   messages = trimFinalAssistant(messages, report); // A-R4
+  messages = noPrefill(messages, info, report); // A-V4
   if (messages !== beforeTail) messages = compactMessages(messages);
   messages = dropDanglingCitations(messages, report); // A-C1
+  messages = assistantDocuments(messages, report); // A-V2
+  messages = userCitations(messages, report); // A-V3
+
+  const betas = new Set<string>();
+  // A-B3: with the person's leave (default), replayed thinking that fails the conversation check is
+  // dropped by the API (and reported in input_transformations) instead of refusing the request.
+  if (thinking && resolved.prefixMismatchBehavior !== 'error' && replaysThinking(messages)) {
+    thinking = { ...thinking, block_binding: { prefix_mismatch_behavior: 'drop_block' } };
+    betas.add(THINKING_BINDING_BETA);
+  }
+  // A-P2: a replayed compaction block needs the beta of the feature that produced it.
+  for (const turn of prepared.turns)
+    for (const pb of turn.blocks)
+      if (pb.sameOrigin && pb.block.type === 'provider_item' && isObject(pb.block.item) && pb.block.item.type === 'compaction' && !(pb.ref && blocked.has(refKey(pb.ref))))
+        betas.add(compactionBeta(pb.block));
 
   const body: AnthropicMessagesBody = {
     model: resolved.model,
     max_tokens: maxTokens,
     stream: true,
     ...(prepared.system !== undefined ? { system: prepared.system } : {}),
-    messages: messages.map((m) => ({ role: m.role, content: m.blocks.map((d) => d.block) })),
+    messages: placeSystemMessages(messages, info, systemText, report), // A-M1
   };
   const tools = uniqueTools(prepared.tools, report); // each name once
   if (tools.length > 0) body.tools = tools.map((t) => encodeTool(t, report));
-  if (prepared.toolChoiceNone) body.tool_choice = { type: 'none' }; // X8, A-T6
+  if (prepared.toolChoiceNone) body.tool_choice = toolChoiceFor({ type: 'none' }, info, report); // X8, A-T6, A-V5
   if (thinking) body.thinking = thinking;
-  return withLazyReport({ api: ANTHROPIC_API, model: resolved.model, body }, report);
+  cacheControlOrder(body, report); // A-S2
+  const result: Omit<ConvertResult<AnthropicMessagesBody>, 'report'> = { api: ANTHROPIC_API, model: resolved.model, body };
+  // A-B3, A-P2: the non-secret headers this request needs; a beta feature means the beta endpoint.
+  if (betas.size > 0) result.headers = { 'anthropic-beta': [...betas].sort().join(',') };
+  return withLazyReport(result, report);
+}
+
+/** What {@link buildMessages} gives: the message list before the tail rules, and what the body needs. */
+interface Built {
+  prepared: PreparedTranscript;
+  maxTokens: number;
+  messages: DraftMessage[];
+  /** A-M1: the system text of a draft block that stands for a system message read from a history. */
+  systemText: (d: DraftBlock) => string | undefined;
+}
+
+/**
+ * The message list of a request, up to the rules that depend on thinking and on the end of the
+ * history: the shared pre-pass with Anthropic's capabilities, each prepared turn encoded (same-origin
+ * `native` content verbatim unless a block of it is in `blocked`), the server-tool and A-K3 rules.
+ * Deterministic (X9): the same transcript and target give the same messages, block for block.
+ */
+function buildMessages(transcript: Transcript, resolved: ResolvedTarget, info: ModelInfo, blocked: BlockedBlocks, report: ReportBuilder): Built {
+  const caps: PrepareCapabilities = {
+    ...anthropicCapabilities(info, resolved),
+    // A-P1: no synthetic user turn in front of a compaction block.
+    opensHistory: (turn) => turn.role === 'assistant' && opensWithCompaction(turn.blocks, blocked, turn.blocks.map((b) => b.ref)),
+  };
+  const prepared = prepareTranscript(transcript, resolved, caps, report);
+  const maxTokens = resolveMaxTokens(resolved, info, report);
+  const systemBlocks = new Set<DraftBlock>();
+  const drafts: DraftMessage[] = new Array<DraftMessage>(prepared.turns.length);
+  for (let i = 0; i < prepared.turns.length; i++) drafts[i] = encodeTurn(prepared.turns[i]!, report, blocked, systemBlocks);
+  let messages = compactMessages(drafts);
+  // Each step returns its input when it changes nothing; compacting again is needed only after a change.
+  const moved = moveServerToolResults(messages, report); // A-R1, A-T2
+  if (moved !== messages) messages = compactMessages(moved);
+  const answered = dropUnansweredServerTools(messages, report); // A-S1
+  if (answered !== messages) messages = compactMessages(answered);
+  messages = enforceThinkingFirst(messages, report); // A-K3
+  const systemText = (d: DraftBlock): string | undefined => {
+    if (!systemBlocks.has(d)) return undefined;
+    return (d.source as { meta?: Meta } | undefined)?.meta?.systemMessage as string | undefined;
+  };
+  return { prepared, maxTokens, messages, systemText };
 }
 
 /** `max_tokens` in tokens: the caller's limit, else the registry default; never above a known model's maximum. */
@@ -148,14 +224,35 @@ function resolveMaxTokens(target: ResolvedTarget, info: ModelInfo, report: Repor
   return tokens;
 }
 
-/** One prepared turn → one draft message: `assistant` stays, `user` and `tool` are `user` (A-R1, A-T2). */
-function encodeTurn(turn: PreparedTurn, report: ReportBuilder): DraftMessage {
+/**
+ * One prepared turn → one draft message: `assistant` stays, `user` and `tool` are `user` (A-R1,
+ * A-T2). Blocks in `blocked` are left out, reported (A-B4, A-B5, A-P1), and the turn is then
+ * rebuilt from its blocks instead of replaying its `native` content. Draft blocks that stand for a
+ * system message read from a history (`meta.systemMessage`, A-M1) are added to `systemBlocks`.
+ */
+function encodeTurn(turn: PreparedTurn, report: ReportBuilder, blocked: BlockedBlocks, systemBlocks: Set<DraftBlock>): DraftMessage {
   const role = turn.role === 'assistant' ? 'assistant' : 'user';
-  const native = turn.native ? replayNative(turn, report) : undefined;
+  const skip = (pb: PreparedBlock): boolean => pb.ref !== undefined && blocked.has(refKey(pb.ref));
+  const anySkipped = blocked.size > 0 && turn.blocks.some(skip);
+  const native = turn.native && !anySkipped ? replayNative(turn, report) : undefined;
   if (native) return { role, blocks: native };
   const blocks: DraftBlock[] = [];
   const ctx: EncodeContext = { report, role };
-  for (const pb of turn.blocks) for (const block of encodeBlock(pb, ctx)) blocks.push(pb.ref ? { block, ref: pb.ref } : { block });
+  for (const pb of turn.blocks) {
+    if (anySkipped && skip(pb)) {
+      report.add(pb.ref, 'dropped', blocked.get(refKey(pb.ref!))!);
+      continue;
+    }
+    const system = role === 'user' && pb.block.type === 'text' && typeof pb.block.meta?.systemMessage === 'string';
+    for (const block of encodeBlock(pb, ctx)) {
+      const d: DraftBlock = pb.ref ? { block, ref: pb.ref } : { block };
+      if (system) {
+        d.source = pb.block;
+        systemBlocks.add(d);
+      }
+      blocks.push(d);
+    }
+  }
   return { role, blocks };
 }
 

@@ -21,6 +21,19 @@ import type { ReadContext } from '../types';
 /** The API id used in `origin.api`, `native.api` and `provider_item.api`. */
 export const ANTHROPIC_API = 'anthropic-messages' as const;
 
+/** A-P2: the beta of the `compaction` request parameter, which returns signed compaction blocks. */
+export const COMPACT_BETA = 'compact-2026-09-04';
+/** A-P2: the beta of `context_management.edits` `compact_20260112` (compaction blocks without a signature). */
+export const COMPACT_EDITS_BETA = 'compact-2026-01-12';
+
+/**
+ * A-P2: the beta a compaction block needs when it is sent back, by the feature that produced it:
+ * a signed block (`signature` or `encrypted_content`) comes from the `compaction` parameter.
+ */
+export function compactionBetaOf(item: JsonObject): string {
+  return item.signature != null || item.encrypted_content != null ? COMPACT_BETA : COMPACT_EDITS_BETA;
+}
+
 export { describe, fail, isObject, str, type JsonObject } from '../json-read';
 import { describe, fail, isObject, str, type JsonObject } from '../json-read';
 import { lookupTable } from '../../transcript/lookup';
@@ -226,6 +239,8 @@ export function readAssistantBlock(b: unknown, path: JsonPath, unknownAsItem = f
       const block: Block = { type: 'provider_item', api: ANTHROPIC_API, item: b };
       const text = renderProviderItem(b);
       if (text !== undefined) block.text = text;
+      // A-P2: the beta header a replay of this block needs is stored with it.
+      if (type === 'compaction') block.meta = { anthropicBeta: compactionBetaOf(b) };
       return block;
     }
   }

@@ -200,7 +200,7 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
         role: 'assistant',
         origin: { provider: 'bedrock', api: API, model: 'claude-opus-4-6' },
         blocks: [
-          { type: 'provider_item', api: API, item: compaction, text: 'Earlier: the user asked about Oslo.' },
+          { type: 'provider_item', api: API, item: compaction, text: 'Earlier: the user asked about Oslo.', meta: { anthropicBeta: 'compact-2026-09-04' } }, // A-P2
           { type: 'redacted_thinking', data: 'EmwKAhgB' },
           { type: 'provider_item', api: API, item: serverUse, text: '[web_search] {"query":"oslo"}' },
           { type: 'provider_item', api: API, item: serverResult, text: 'Yr https://yr.no' },
@@ -219,8 +219,9 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
   it.each([
     ['not an object', [], '', 'expected an Anthropic Messages request body object, got array'],
     ['no messages', { model: 'm' }, 'messages', 'required array missing'],
-    ['a system role inside messages', { messages: [{ role: 'system', content: 'x' }] }, 'messages[0].role', 'expected "user" | "assistant", got "system" (put the system prompt in the top-level system field)'],
-    ['an unknown role', { messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role', 'expected "user" | "assistant", got "tool"'],
+    ['an unknown role inside messages', { messages: [{ role: 'developer', content: 'x' }] }, 'messages[0].role', 'expected "user" | "assistant" | "system", got "developer"'],
+    ['a system message holding an image (A-M1)', { messages: [{ role: 'system', content: [{ type: 'image' }] }] }, 'messages[0].content[0].type', 'a system message holds only text blocks (A-M1)'],
+    ['an unknown role', { messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role', 'expected "user" | "assistant" | "system", got "tool"'],
     ['missing content', { messages: [{ role: 'user' }] }, 'messages[0].content', 'required field missing'],
     ['no model for an assistant turn', { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'yo' }] }, 'model', 'no model known for the assistant turns: pass a model or include "model" in the body'],
     [

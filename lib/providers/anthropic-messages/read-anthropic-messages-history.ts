@@ -4,6 +4,7 @@
  */
 import { assertNoPrototypeKeys, decodeTranscript, type JsonPath } from '../../transcript/codec';
 import type { Block, Meta, ToolDefinition, Transcript, Turn } from '../../transcript/schema';
+import { fenced } from '../../transcript/text';
 import type { HistoryReadOptions } from '../types';
 import {
   ANTHROPIC_API,
@@ -52,6 +53,30 @@ function readTools(tools: unknown): { defs: ToolDefinition[]; server: unknown[] 
     defs.push(def);
   });
   return { defs, server };
+}
+
+/** The label of a mid-conversation system message folded into user text (A-M1). */
+export const SYSTEM_MESSAGE_LABEL = '[System message]';
+
+/**
+ * A-M1: a mid-conversation `role: "system"` message (SDK `SystemMessageParam`: a string or text
+ * blocks) → one user-turn text block: the text fenced under {@link SYSTEM_MESSAGE_LABEL}, which is
+ * how every target that takes no system messages receives it, with the text itself in
+ * `meta.systemMessage`, from which the Anthropic converter sends a system message again where the
+ * model takes one.
+ */
+function readSystemMessage(content: unknown, path: JsonPath): Block {
+  let text: string;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content))
+    text = content
+      .map((b: unknown, j: number) => {
+        if (!isObject(b) || b.type !== 'text') return fail([...path, j, 'type'], 'a system message holds only text blocks (A-M1)');
+        return str(b, 'text', [...path, j]);
+      })
+      .join('\n\n');
+  else return fail(path, `expected string or array of text blocks, got ${describe(content)}`);
+  return { type: 'text', text: fenced(SYSTEM_MESSAGE_LABEL, text), meta: { systemMessage: text } };
 }
 
 type Segment = { role: 'user' | 'tool'; blocks: Block[] };
@@ -126,8 +151,11 @@ export function readAnthropicMessagesHistory(body: unknown, opts: HistoryReadOpt
       for (const seg of readUserContent(m.content, [...p, 'content'])) turns.push({ id: nextId(), role: seg.role, blocks: seg.blocks });
       return;
     }
-    if (m.role !== 'assistant')
-      fail([...p, 'role'], `expected "user" | "assistant", got ${describe(m.role)}${m.role === 'system' ? ' (put the system prompt in the top-level system field)' : ''}`);
+    if (m.role === 'system') {
+      turns.push({ id: nextId(), role: 'user', blocks: [readSystemMessage(m.content, [...p, 'content'])] });
+      return;
+    }
+    if (m.role !== 'assistant') fail([...p, 'role'], `expected "user" | "assistant" | "system", got ${describe(m.role)}`);
     if (!model) fail(['model'], 'no model known for the assistant turns: pass a model or include "model" in the body');
     const blocks: Block[] =
       typeof m.content === 'string'

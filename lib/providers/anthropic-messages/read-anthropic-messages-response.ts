@@ -38,7 +38,8 @@ export interface AnthropicTurnState {
  * stop_sequence, stop_details?, usage, container?, context_management?}`): blocks in order,
  * `native = {api, payload: content}` (the content array exactly as received), `usage`,
  * `stopReason` with the raw value in `meta.rawStopReason`, `meta.responseId`, and the other
- * message-level facts in `meta` (`stopSequence`, `stopDetails`, `container`, `contextManagement`).
+ * message-level facts in `meta` (`stopSequence`, `stopDetails`, `container`, `contextManagement`,
+ * and `inputTransformations`: the beta's `input_transformations` list, A-B5).
  * @throws TranscriptError for unreadable content unless `state.lenient`.
  */
 export function buildAnthropicTurn(message: JsonObject, ctx: ReadContext, state: AnthropicTurnState, path: JsonPath = []): Turn {
@@ -79,6 +80,8 @@ export function buildAnthropicTurn(message: JsonObject, ctx: ReadContext, state:
   if (message.stop_details != null) meta.stopDetails = message.stop_details;
   if (message.container != null) meta.container = message.container;
   if (message.context_management != null) meta.contextManagement = message.context_management;
+  // A-B5: under the thinking-binding beta, what the API dropped from (or let through in) the request.
+  if (Array.isArray(message.input_transformations)) meta.inputTransformations = message.input_transformations;
   if (warnings.length) meta.warnings = warnings;
   const usage = readAnthropicUsage(message.usage);
   if (usage) turn.usage = usage;

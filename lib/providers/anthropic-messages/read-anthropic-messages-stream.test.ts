@@ -83,7 +83,7 @@ describe('Anthropic stream assembler (hand-written events)', () => {
       ...end('compaction'),
     ];
     const [turn] = readAnthropicMessagesStreamEvents(events, ctx);
-    expect(turn!.blocks).toEqual([{ type: 'provider_item', api: API, item: { type: 'compaction', content: 'Summary.', encrypted_content: 'enc' }, text: 'Summary.' }]);
+    expect(turn!.blocks).toEqual([{ type: 'provider_item', api: API, item: { type: 'compaction', content: 'Summary.', encrypted_content: 'enc' }, text: 'Summary.', meta: { anthropicBeta: 'compact-2026-09-04' } }]); // A-P2
     expect(turn!.stopReason).toBe('pause_turn');
     expect(turn!.meta!.rawStopReason).toBe('compaction');
   });

@@ -167,6 +167,8 @@ class AnthropicStreamAssembler implements StreamAssembler {
     const d = isObject(event.delta) ? event.delta : {};
     for (const key of DELTA_KEYS) if (d[key] !== undefined) m[key] = d[key];
     if (event.context_management != null) m.context_management = event.context_management;
+    // A-B5: final in message_start; a message_delta carries it only after a server-side fallback, and then replaces it.
+    if (Array.isArray(event.input_transformations)) m.input_transformations = event.input_transformations;
     // Usage counters in message_delta are cumulative totals: overwrite those present.
     if (isObject(event.usage)) {
       const usage: JsonObject = { ...(isObject(m.usage) ? m.usage : {}) };

@@ -1,0 +1,314 @@
+/**
+ * The Anthropic rules of API version 2026-10-21 and of preserved thinking, compaction and
+ * mid-conversation system messages (provider-rules-2026-anthropic-openai.md §1a–§1c), as pure
+ * passes of the Messages converter. Every change is recorded in the report.
+ */
+import type { ModelInfo } from '../../models/types';
+import type { BlockRef, ReportBuilder } from '../../transcript/report';
+import type { Block, Meta, ProviderItemBlock, Transcript, Turn } from '../../transcript/schema';
+import { isSameOrigin, type ResolvedTarget } from '../../transcript/target';
+import { isBlank } from '../../transcript/text';
+import type { AnthropicContentBlock, AnthropicMessagesBody, DraftBlock, DraftMessage } from './convert-anthropic-messages-types';
+import { ANTHROPIC_API, compactionBetaOf, isObject, type JsonObject } from './read-anthropic-messages-content';
+
+/** A-B3: the beta that turns a failed conversation check into a dropped block. */
+export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
+
+/** `turn.id` + block index → why the block must not be sent as thinking again. */
+export type BlockedBlocks = Map<string, string>;
+
+/** The key of a block in {@link BlockedBlocks}. */
+export const refKey = (ref: BlockRef): string => `${ref.index}\u0000${ref.turn}`;
+
+const isThinkingType = (type: unknown): boolean => type === 'thinking' || type === 'redacted_thinking';
+
+/**
+ * A-B4: thinking from Sonnet/Haiku 5.5 is bound to the organization that produced it, and blocks
+ * minted in claude.ai or Claude Code are removed. So thinking of a turn imported from Claude Code
+ * (or marked `meta.importedFrom` `claude-code` / `claude-web`) is never sent as `thinking`.
+ * Claude Code turns are recognised by the transcript's `source.kind` and the absence of a
+ * `meta.responseId` (Baton's own answers always carry the response id). claude.ai turns have the
+ * origin api `web` and are never same-origin anyway.
+ * @returns the reason, or undefined for a turn whose thinking may be replayed.
+ */
+export function accountBindingProblem(turn: Turn, transcript: Transcript): string | undefined {
+  const imported = turn.meta?.importedFrom;
+  if (imported === 'claude-code' || imported === 'claude-web')
+    return `thinking minted in ${imported} is bound to another account and is removed by the API (A-B4)`;
+  if (transcript.source?.kind === 'claude-code' && turn.meta?.responseId === undefined)
+    return 'thinking imported from Claude Code is bound to another account and is removed by the API (A-B4)';
+  return undefined;
+}
+
+/** One `input_transformations` entry as stored in `turn.meta.inputTransformations` (A-B5). */
+interface InputTransformation {
+  type: string;
+  path?: string;
+  reason?: string;
+}
+
+/** The `input_transformations` a reader stored on a turn (A-B5), or an empty list. */
+export function inputTransformationsOf(turn: Turn): InputTransformation[] {
+  const list = (turn.meta as Meta | undefined)?.inputTransformations;
+  return Array.isArray(list) ? list.filter((e): e is InputTransformation => isObject(e) && typeof e.type === 'string') : [];
+}
+
+const PATH = /^messages\.(\d+)\.content\.(\d+)$/;
+
+/**
+ * A-B4 and A-B5: the thinking blocks of the transcript that must not be sent as thinking again.
+ *
+ * A-B5: an answer read under the thinking-binding beta lists in `turn.meta.inputTransformations`
+ * the blocks the API dropped from the request that produced it (`thinking_dropped`, path
+ * `messages.i.content.j`). The converter is deterministic (X9), so converting the turns before
+ * that answer for the same target gives that request again; `messagesOf` does it, and each path
+ * is looked up in its messages. Only a path that names a thinking or redacted_thinking block of
+ * the transcript is taken (a history edited since may no longer match; the API would then drop
+ * the block again itself). Answers of other origins are not looked at: their requests were other
+ * conversions.
+ * @param messagesOf the converter's message list for a transcript, with the blocks given so far left out.
+ * @param initial blocks already left out (A-P1: those before the compaction block in its turn).
+ */
+export function blockedThinking(
+  transcript: Transcript,
+  target: ResolvedTarget,
+  messagesOf: (t: Transcript, blocked: BlockedBlocks) => readonly DraftMessage[],
+  initial: BlockedBlocks = new Map(),
+): BlockedBlocks {
+  const blocked: BlockedBlocks = new Map(initial);
+  transcript.turns.forEach((turn, k) => {
+    if (turn.role !== 'assistant') return;
+    const problem = accountBindingProblem(turn, transcript);
+    if (problem) turn.blocks.forEach((b, index) => isThinkingType(b.type) && blocked.set(refKey({ turn: turn.id, index }), problem));
+    const dropped = inputTransformationsOf(turn).filter((e) => e.type === 'thinking_dropped' && typeof e.path === 'string');
+    if (dropped.length === 0 || !isSameOrigin(turn.origin, target) || turn.origin?.api !== ANTHROPIC_API) return;
+    const messages = messagesOf({ ...transcript, turns: transcript.turns.slice(0, k) }, new Map(blocked));
+    for (const e of dropped) {
+      const m = PATH.exec(e.path!);
+      const d = m ? messages[Number(m[1])]?.blocks[Number(m[2])] : undefined;
+      if (!d?.ref || !isThinkingType(d.block.type)) continue;
+      blocked.set(refKey(d.ref), `the API dropped this block from an earlier request (${e.reason ?? 'no reason given'}, answer ${turn.id}); it is not sent again (A-B5)`);
+    }
+  });
+  return blocked;
+}
+
+/** The compaction item of a block, when it is one of this API. */
+function compactionItem(b: Block): JsonObject | undefined {
+  return b.type === 'provider_item' && b.api === ANTHROPIC_API && isObject(b.item) && b.item.type === 'compaction' ? b.item : undefined;
+}
+
+/** What {@link compactionStart} decided. */
+export interface CompactionStart {
+  /** The transcript from the compaction turn on (the input when there is none to replay). */
+  transcript: Transcript;
+  /** Blocks of the compaction turn before the compaction block: they are summarised by it (A-P1). */
+  skipped: BlockedBlocks;
+}
+
+/**
+ * A-P1: a same-origin `compaction` block replays byte for byte as the first block of the
+ * conversation, so the turns before it (which it summarises) are left out, and so are the blocks
+ * before it in its own turn; only the latest compaction block with content is sent. A compaction
+ * block whose `content` is null is dropped (A-P2). Earlier compaction blocks fall with the turns
+ * before the latest one. Every block left out is reported `dropped`.
+ */
+export function compactionStart(transcript: Transcript, target: ResolvedTarget, report: ReportBuilder): CompactionStart {
+  const skipped: BlockedBlocks = new Map();
+  let at: { turn: number; block: number } | undefined;
+  transcript.turns.forEach((turn, t) => {
+    if (turn.role !== 'assistant' || !isSameOrigin(turn.origin, target)) return;
+    turn.blocks.forEach((b, i) => {
+      const item = compactionItem(b);
+      if (!item) return;
+      if (typeof item.content !== 'string') {
+        const why = 'compaction block without content: compaction failed and there is nothing to replay (A-P2)';
+        report.add({ turn: turn.id, index: i }, 'dropped', why);
+        skipped.set(refKey({ turn: turn.id, index: i }), why);
+      } else at = { turn: t, block: i };
+    });
+  });
+  if (!at) return { transcript, skipped };
+  const start = at;
+  const why = 'summarised by a later compaction block, which opens the conversation (A-P1)';
+  transcript.turns.slice(0, start.turn).forEach((turn) => turn.blocks.forEach((_, index) => report.add({ turn: turn.id, index }, 'dropped', why)));
+  const turn = transcript.turns[start.turn]!;
+  for (let index = 0; index < start.block; index++) {
+    report.add({ turn: turn.id, index }, 'dropped', why);
+    skipped.set(refKey({ turn: turn.id, index }), why);
+  }
+  return { transcript: { ...transcript, turns: transcript.turns.slice(start.turn) }, skipped };
+}
+
+/** A-P1: the history may open on an assistant turn whose first block sent is a compaction block. */
+export function opensWithCompaction(blocks: readonly { block: Block }[], skipped: BlockedBlocks, refs: readonly (BlockRef | undefined)[]): boolean {
+  const first = blocks.findIndex((_, i) => !(refs[i] && skipped.has(refKey(refs[i]!))));
+  return first >= 0 && compactionItem(blocks[first]!.block) !== undefined;
+}
+
+/** A-P2: the beta a replayed compaction block needs: the one stored with it, else by its kind. */
+export function compactionBeta(b: ProviderItemBlock): string {
+  const stored = b.meta?.anthropicBeta;
+  if (typeof stored === 'string' && stored !== '') return stored;
+  return compactionBetaOf(b.item as JsonObject);
+}
+
+/**
+ * A-V2: an assistant message must not hold a `document` block (400 under 2026-10-21). A replayed
+ * one (native content read from a request body) becomes a text block with its plain text, or is
+ * dropped when it has none; both reported. Documents stay allowed in user messages and results.
+ */
+export function assistantDocuments(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
+  let out: DraftMessage[] | undefined;
+  messages.forEach((m, i) => {
+    if (m.role !== 'assistant' || !m.blocks.some((d) => d.block.type === 'document')) return;
+    const blocks: DraftBlock[] = [];
+    for (const d of m.blocks) {
+      if (d.block.type !== 'document') {
+        blocks.push(d);
+        continue;
+      }
+      const source = (d.block as JsonObject).source;
+      const text = isObject(source) && source.type === 'text' && typeof source.data === 'string' ? source.data : undefined;
+      if (text !== undefined && !isBlank(text)) {
+        report.add(d.ref, 'converted', 'document in an assistant message sent as its text: the API refuses documents there (A-V2)');
+        blocks.push({ ...d, block: { type: 'text', text } });
+      } else report.add(d.ref, 'dropped', 'document in an assistant message dropped: the API refuses documents there and it has no plain text (A-V2)');
+    }
+    (out ??= messages.slice())[i] = { ...m, blocks };
+  });
+  return out ?? messages;
+}
+
+/** Text without its `citations` (the text stays). */
+function withoutCitations(block: JsonObject): JsonObject {
+  const { citations: _c, ...rest } = block;
+  return rest;
+}
+
+const hasCitations = (b: unknown): boolean => isObject(b) && Array.isArray(b.citations) && b.citations.length > 0;
+
+/**
+ * A-V3: a `text` block in a user message must not carry a non-empty `citations` array, directly
+ * or inside a `search_result` block (400 under 2026-10-21). The citations are left out and the
+ * text kept, reported. Assistant citations (A-C1) are untouched.
+ */
+export function userCitations(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
+  let out: DraftMessage[] | undefined;
+  messages.forEach((m, i) => {
+    if (m.role !== 'user') return;
+    let changed = false;
+    const blocks = m.blocks.map((d) => {
+      const b = d.block as JsonObject;
+      if (b.type === 'text' && hasCitations(b)) {
+        changed = true;
+        report.add(d.ref, 'converted', 'citations left out of user text, text kept (A-V3)');
+        return { ...d, block: withoutCitations(b) as AnthropicContentBlock };
+      }
+      if (b.type === 'search_result' && Array.isArray(b.content) && b.content.some(hasCitations)) {
+        changed = true;
+        report.add(d.ref, 'converted', 'citations left out of the text inside a search result, text kept (A-V3)');
+        return { ...d, block: { ...b, content: b.content.map((c) => (hasCitations(c) ? withoutCitations(c as JsonObject) : c)) } as AnthropicContentBlock };
+      }
+      return d;
+    });
+    if (changed) (out ??= messages.slice())[i] = { ...m, blocks };
+  });
+  return out ?? messages;
+}
+
+/**
+ * A-V4: a model without prefill answers 400 when `messages` ends on an assistant message. For such
+ * a model (and an unknown one, the safe side) a final assistant message is dropped, reported.
+ */
+export function noPrefill(messages: DraftMessage[], info: ModelInfo, report: ReportBuilder): DraftMessage[] {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== 'assistant' || info.prefill === true) return messages;
+  for (const d of last.blocks) report.add(d.ref, 'dropped', `${info.id} takes no prefill: the request may not end on an assistant message (A-V4)`);
+  if (last.blocks.some((d) => !d.ref)) report.warn(`a final assistant message was dropped: ${info.id} takes no prefill (A-V4)`);
+  return messages.slice(0, -1);
+}
+
+/** A message of the request body: a user or assistant message, or a mid-conversation system message (A-M1). */
+export type BodyMessage = AnthropicMessagesBody['messages'][number];
+
+/**
+ * A-M1: a system message read from a history (a user-turn text block with `meta.systemMessage`,
+ * already folded in as labelled text) is sent as `role: "system"` where the model takes it
+ * (Opus 4.8 and later, `ModelInfo.systemMessages`) and where the API allows it: right after
+ * user content, before an assistant message or at the end of `messages`. That holds for the
+ * trailing system blocks of a user message that also has other content. Everywhere else (older
+ * and unknown models, other places) it stays folded into the user message as labelled text.
+ * @param systemText the system text of a draft block, or undefined when it is not one.
+ */
+export function placeSystemMessages(messages: readonly DraftMessage[], info: ModelInfo, systemText: (d: DraftBlock) => string | undefined, report: ReportBuilder): BodyMessage[] {
+  const out: BodyMessage[] = [];
+  for (const m of messages) {
+    const plain = (): BodyMessage => ({ role: m.role, content: m.blocks.map((d) => d.block) });
+    if (m.role !== 'user' || info.systemMessages !== true) {
+      out.push(plain());
+      continue;
+    }
+    let cut = m.blocks.length;
+    while (cut > 0 && systemText(m.blocks[cut - 1]!) !== undefined) cut--;
+    if (cut === m.blocks.length || cut === 0) {
+      out.push(plain());
+      continue;
+    }
+    out.push({ role: 'user', content: m.blocks.slice(0, cut).map((d) => d.block) });
+    for (const d of m.blocks.slice(cut)) {
+      report.add(d.ref, 'converted', 'sent as a mid-conversation system message (A-M1)');
+      out.push({ role: 'system', content: systemText(d)! });
+    }
+  }
+  return out;
+}
+
+/** `cache_control` of a block, when set. */
+function ttlOf(block: unknown): '1h' | '5m' | undefined {
+  if (!isObject(block) || !isObject(block.cache_control)) return undefined;
+  return block.cache_control.ttl === '1h' ? '1h' : '5m';
+}
+
+/**
+ * A-S2: `cache_control` breakpoints (replayed with native content read from a request body) in
+ * the order tools → system → messages: at most 4, and no `1h` entry after a `5m` one. A
+ * breakpoint that breaks either rule is removed from the body (the block stays), with a warning.
+ * Changes `body` in place (it is the converter's own, not yet returned).
+ */
+export function cacheControlOrder(body: AnthropicMessagesBody, report: ReportBuilder): void {
+  const holders: JsonObject[] = [];
+  for (const t of body.tools ?? []) holders.push(t as unknown as JsonObject);
+  if (Array.isArray(body.system)) holders.push(...(body.system as JsonObject[]));
+  for (const m of body.messages) if (Array.isArray(m.content)) holders.push(...(m.content as JsonObject[]));
+  let count = 0;
+  let seen5m = false;
+  let removed = 0;
+  for (const h of holders) {
+    const ttl = ttlOf(h);
+    if (!ttl) continue;
+    if (count >= 4 || (ttl === '1h' && seen5m)) {
+      delete h.cache_control;
+      removed++;
+      continue;
+    }
+    count++;
+    if (ttl === '5m') seen5m = true;
+  }
+  if (removed > 0) report.warn(`${removed} replayed cache_control breakpoint(s) removed: at most 4, and a 1h entry may not follow a 5m one (A-S2)`);
+}
+
+/** A-V5: forced tool use (`tool_choice` `any` / `tool`) becomes `auto` on a model that refuses it (Sonnet 5.5). */
+export function toolChoiceFor(choice: AnthropicMessagesBody['tool_choice'], info: ModelInfo, report: ReportBuilder): AnthropicMessagesBody['tool_choice'] {
+  if (!choice || (choice.type !== 'any' && choice.type !== 'tool') || info.forcedToolUse !== false) return choice;
+  report.warn(`${info.id} refuses forced tool use: tool_choice ${choice.type} sent as auto (A-V5)`);
+  return { type: 'auto' };
+}
+
+/** True when a message list replays a thinking or redacted_thinking block. */
+export function replaysThinking(messages: readonly DraftMessage[]): boolean {
+  return messages.some((m) => m.role === 'assistant' && m.blocks.some((d) => isThinkingType(d.block.type)));
+}
+
+/** A-V1: the sampling parameters a caller may have asked for (read loosely: no target field carries them yet). */
+export const SAMPLING_PARAMETERS = ['temperature', 'top_p', 'top_k', 'topP', 'topK'] as const;
