@@ -204,9 +204,11 @@ const COVERED: Record<string, () => void> = {
     expect(signatures[0]).toMatch(/^EtEFCkYIBxgCKkDNBdq9/);
     expectResultsAnswerCalls(t);
     expectConvertsEverywhere(t, [{ api: 'anthropic-messages', model: 'claude-sonnet-4-20250514' }]);
-    // Same origin: the signed thinking is replayed exactly (A-K1).
-    const body = JSON.stringify(convertTranscript(t, { api: 'anthropic-messages', model: 'claude-sonnet-4-20250514', maxOutputTokens: 1024 }).body);
-    for (const s of signatures) expect(body).toContain(s);
+    // Same model, but minted in Claude Code: never sent as thinking (A-B4), and reported.
+    const same = convertTranscript(t, { api: 'anthropic-messages', model: 'claude-sonnet-4-20250514', maxOutputTokens: 1024 });
+    const body = JSON.stringify(same.body);
+    for (const s of signatures) expect(body).not.toContain(s);
+    expect(same.report.blocks.some((b) => b.fates.some((f) => f.fate === 'dropped'))).toBe(true);
     // Another model: the signatures are not sent.
     expect(JSON.stringify(convertTranscript(t, { api: 'anthropic-messages', model: 'claude-sonnet-4-5', maxOutputTokens: 1024 }).body)).not.toContain(signatures[0]!);
   },

@@ -15,7 +15,8 @@ export const FALLBACK_MODELS: Readonly<Record<string, string>> = {
   // claude-sonnet-4-5 reached its end of life on 2026-11-30 (SDK 1.14 deprecated-models).
   anthropic: 'claude-sonnet-4-6',
   openai: 'gpt-5',
-  google: 'gemini-2.5-flash',
+  // gemini-2.5-flash reached its end of life on 2026-12-01 (registry endOfLife).
+  google: 'gemini-3.8-flash',
 };
 
 /** Window assumed for an unknown model, in tokens. */

@@ -62,11 +62,13 @@ export function apiPath(path: Path): string {
  * A-B3 block binding (beta header, thinking type), A-S2 cache breakpoints.
  * @param betas the request's `anthropic-beta` values, when known (the fakes pass them).
  */
-export function checkRequest2026(body: Record<string, unknown>, betas: readonly string[] | undefined, sink: Sink): void {
+export function checkRequest2026(body: Record<string, unknown>, betas: readonly string[] | undefined, sink: Sink, version?: string): void {
   const model = claudeModel(body.model);
+  // A-V1: 400 under 2026-10-21 on every model, even at the default value; on an older
+  // `anthropic-version` only Claude 4.7 and later refuse them. Unknown version: the SDK's (2026-10-21).
+  const samplingRefused = version === undefined || version >= '2026-10-21' || (model !== undefined && (newLine(model) || model.version >= 4.7));
   for (const key of ['temperature', 'top_p', 'top_k']) {
-    // A-V1: 400 under 2026-10-21 on every model, even at the default value.
-    if (body[key] !== undefined) sink.add('A-V1', [key], `\`${key}\` is deprecated for this model.`);
+    if (samplingRefused && body[key] !== undefined) sink.add('A-V1', [key], `\`${key}\` is deprecated for this model.`);
   }
   const thinking = body.thinking;
   if (isRecord(thinking)) {

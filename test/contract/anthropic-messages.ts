@@ -27,6 +27,8 @@ export interface AnthropicValidateOptions {
   stream?: boolean;
   /** The request's `anthropic-beta` values, when known (A-B3, A-P2 need the header); unknown skips those checks. */
   betas?: readonly string[];
+  /** The request's `anthropic-version` header, when known (A-V1 depends on it); default the SDK's 2026-10-21. */
+  version?: string;
 }
 
 /** A-R5: at most 100,000 messages; standard endpoints cap the request at 32 MB. */
@@ -65,7 +67,7 @@ export function validateAnthropicMessagesRequest(body: unknown, opts: AnthropicV
   const thinking = checkThinkingConfig(body.thinking, sink) ?? opts.thinking ?? false;
   const toolNames = checkTools(body.tools, sink);
   checkToolChoice(body.tool_choice, toolNames, sink);
-  checkRequest2026(body, opts.betas, sink); // A-V1, A-V5, A-B3, A-S2
+  checkRequest2026(body, opts.betas, sink, opts.version); // A-V1, A-V5, A-B3, A-S2
 
   if (!Array.isArray(body.messages)) {
     sink.add('A-SHAPE', ['messages'], '`messages` must be an array');

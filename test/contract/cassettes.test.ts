@@ -23,6 +23,8 @@ interface Recorded {
   api: ContractApi;
   uri: string;
   body: Record<string, unknown>;
+  /** The recorded `anthropic-version` header, for Anthropic requests. */
+  anthropicVersion?: string;
 }
 
 /** Every request of every `llm-cassette-*` file, with its parsed JSON body. */
@@ -33,11 +35,18 @@ function loadRequests(): Recorded[] {
     if (!fs.existsSync(abs)) continue;
     for (const name of fs.readdirSync(abs).filter((n) => /^llm-cassette-.*\.(ya?ml|json)$/.test(n)).sort()) {
       const text = fs.readFileSync(path.join(abs, name), 'utf8');
-      const doc = (name.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as { interactions: { request: { uri: string; body: unknown } }[] };
+      const doc = (name.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as { interactions: { request: { uri: string; body: unknown; headers?: Record<string, string[] | string> } }[] };
       doc.interactions.forEach((inter, n) => {
         const raw = inter.request.body;
         const str = typeof raw === 'string' ? raw : (raw as { string: string }).string;
-        out.push({ file: `${dir}/${name}#${n}`, api: API_OF_DIR[dir]!, uri: inter.request.uri, body: JSON.parse(str) as Record<string, unknown> });
+        const version = inter.request.headers?.['anthropic-version'];
+        out.push({
+          file: `${dir}/${name}#${n}`,
+          api: API_OF_DIR[dir]!,
+          uri: inter.request.uri,
+          body: JSON.parse(str) as Record<string, unknown>,
+          ...(version !== undefined ? { anthropicVersion: Array.isArray(version) ? version[0] : version } : {}),
+        });
       });
     }
   }
@@ -60,6 +69,8 @@ describe.skipIf(!has)('recorded real requests (../shared/fixtures/recorded-strea
       model,
       vertex: r.uri.includes('aiplatform.googleapis.com'),
       provider: 'openai',
+      // A-V1 depends on the API version the request was recorded with.
+      ...(r.anthropicVersion !== undefined ? { anthropicVersion: r.anthropicVersion } : {}),
     });
     expect(violations).toEqual([]);
   });

@@ -33,6 +33,8 @@ export interface ValidateRequestOptions {
   vertex?: boolean;
   /** Anthropic: the request's `anthropic-beta` values, when known (A-B3, A-P2). */
   anthropicBetas?: readonly string[];
+  /** Anthropic: the request's `anthropic-version` header (A-V1), when known. */
+  anthropicVersion?: string;
 }
 
 /**
@@ -43,7 +45,7 @@ export interface ValidateRequestOptions {
 export function validateRequest(api: ContractApi, body: unknown, opts: ValidateRequestOptions = {}): Violation[] {
   switch (api) {
     case 'anthropic-messages':
-      return validateAnthropicMessagesRequest(body, { thinking: opts.thinking, stream: opts.stream, betas: opts.anthropicBetas });
+      return validateAnthropicMessagesRequest(body, { thinking: opts.thinking, stream: opts.stream, betas: opts.anthropicBetas, version: opts.anthropicVersion });
     case 'openai-chat':
       return validateOpenAIChatRequest(body, { provider: opts.provider, stream: opts.stream });
     case 'openai-responses':

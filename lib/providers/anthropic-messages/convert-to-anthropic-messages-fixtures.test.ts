@@ -151,7 +151,8 @@ describe.skipIf(!hasShared)('same-origin replay of recorded Anthropic traffic (.
     });
     expect(out.body.messages).toEqual(request.messages);
     expect(out.body.tools).toEqual(request.tools);
-    expect(out.body.thinking).toEqual({ type: 'enabled', budget_tokens: request.max_tokens / 2 });
+    // A-B3: same-origin thinking is replayed with the drop_block binding control (default policy).
+    expect(out.body.thinking).toEqual({ type: 'enabled', budget_tokens: request.max_tokens / 2, block_binding: { prefix_mismatch_behavior: 'drop_block' } });
     const native = { fate: 'replayed-native', detail: 'same-origin content replayed verbatim (A-K1)' };
     expect(out.report).toEqual({
       input: { format: 'baton', turns: 3, blocks: 4 },
@@ -174,14 +175,14 @@ describe.skipIf(!hasShared)('same-origin replay of recorded Anthropic traffic (.
       const results = turn.blocks.flatMap((b) => (b.type === 'tool_call' ? [{ type: 'tool_result', callId: b.id, content: 'ok' }] : []));
       const t = transcript([{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Q' }] }, turn, ...(results.length ? [{ id: 't1', role: 'tool', blocks: results }] : [])], { id: file });
       const out = convertToAnthropicMessages(t, { api: 'anthropic-messages', model: turn.origin!.model, maxOutputTokens: 4000 });
-      expect(out.body.messages[1]).toEqual({ role: 'assistant', content: turn.native!.payload });
+      // A-P1: a compaction block opens the history (the turns before it are dropped, no synthetic user turn).
+      const at = file.startsWith('compaction') ? 0 : 1;
+      expect(out.body.messages[at]).toEqual({ role: 'assistant', content: turn.native!.payload });
       expect(out.report.blocks.filter((b) => b.turn === turn.id).map((b) => b.fates)).toEqual(
         turn.blocks.map(() => [{ fate: 'replayed-native', detail: 'same-origin content replayed verbatim (A-K1)' }]),
       );
-      // The contract validator does not know the beta `compaction` block (provider-rules.md §1 lists no rule for it).
-      const expected = file.startsWith('compaction')
-        ? [{ rule: 'A-SHAPE', path: 'messages[1].content[0].type', message: 'unknown content block type "compaction"' }]
-        : [];
-      expect(validateRequest('anthropic-messages', out.body)).toEqual(expected);
+      // The compaction block goes with the beta header that produced it (A-P2), which the output lists.
+      const betas = out.headers?.['anthropic-beta']?.split(',').map((b) => b.trim());
+      expect(validateRequest('anthropic-messages', out.body, betas ? { anthropicBetas: betas } : {})).toEqual([]);
     });
 });

@@ -319,7 +319,8 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
     const response = loadJson('compaction.response.json') as { content: Obj[] };
     const turn = readAnthropicMessagesResponse(response, ctx);
     expect(turn.blocks).toEqual([
-      { type: 'provider_item', api: API, item: response.content[0], text: response.content[0]!.content },
+      // A-P2: the beta header that produced the block is kept with it.
+      { type: 'provider_item', api: API, item: response.content[0], text: response.content[0]!.content, meta: { anthropicBeta: 'compact-2026-01-12' } },
       { type: 'text', text: response.content[1]!.text },
     ]);
     expect(turn.usage).toEqual({ inputTokens: 682, outputTokens: 1320, cacheReadTokens: 0, cacheWriteTokens: 0 });
