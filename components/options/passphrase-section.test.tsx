@@ -50,7 +50,14 @@ describe('PassphraseSection', () => {
     expect(screen.getByRole('status').textContent).toBe('Use at least 8 characters.');
     expect(m.callsOf('setPassphrase')).toEqual([]);
 
+    // Asked twice, with the minimum stated before anything is typed (issue 14).
+    expect(container.textContent).toContain('At least 8 characters.');
     type('New passphrase', PASS);
+    type('Repeat new passphrase', `${PASS}x`);
+    click('Set passphrase');
+    expect(screen.getByRole('status').textContent).toBe('The two new passphrases differ. Type the same one twice.');
+    expect(m.callsOf('setPassphrase')).toEqual([]);
+    type('Repeat new passphrase', PASS);
     click('Set passphrase');
     await waitFor(() => expect(mode(container)).toBe('unlocked'));
     expect(m.callsOf('setPassphrase')).toEqual([{ passphrase: PASS }]);
@@ -78,6 +85,7 @@ describe('PassphraseSection', () => {
     await waitFor(() => expect(mode(container)).toBe('unlocked'));
     type('Current passphrase', PASS);
     type('New passphrase', 'another passphrase');
+    type('Repeat new passphrase', 'another passphrase');
     click('Change passphrase');
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Passphrase changed.'));
     expect(m.callsOf('setPassphrase')).toEqual([{ passphrase: 'another passphrase', current: PASS }]);

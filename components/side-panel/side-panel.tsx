@@ -19,6 +19,8 @@ import { useSummaryDialog, useSummaryText } from './summary-hooks';
 import { SummaryNotice } from './summary-notice';
 import { TargetPicker } from './target-picker';
 import { ExportMenu, ImportEntry } from './transfer-actions';
+import { FirstRun } from './first-run';
+import { LockBar } from './lock-bar';
 
 export interface SidePanelProps {
   connector: Connector;
@@ -72,6 +74,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const [summaryOpen, setSummaryOpen] = useState(false);
   const summaryText = useSummaryText(connector, s.currentId, summaryOpen, turnsKey);
   const activeSummary = disclosure.preview?.summary;
+  // Issue 14: no usable provider and nothing open → one call to action (first-run.tsx), not a picker notice.
+  const firstRun = s.settings !== undefined && s.providers.length === 0 && !s.currentId && s.turns.length === 0;
 
   return (
     <div class="side-panel">
@@ -107,6 +111,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           </button>
         </span>
       </header>
+      <LockBar connector={connector} />
       <div id="baton-conversations" hidden={!listOpen}>
         <ConversationList conversations={s.conversations} currentId={s.currentId} onOpen={(id) => void model.open(id)} />
       </div>
@@ -134,6 +139,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
         ) : null}
         {s.loading ? (
           <p class="empty">Loading…</p>
+        ) : firstRun ? (
+          <FirstRun openOptions={openOptions} />
         ) : (
           <ChatView
             turns={s.turns}
@@ -165,7 +172,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           </div>
         ) : null}
         {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
-        <TargetPicker
+        {firstRun ? null : <TargetPicker
           providers={s.providers}
           target={s.target}
           models={s.models[s.target.providerId] ?? []}
@@ -173,7 +180,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onModel={(m) => model.setModel(m)}
           onWantModels={() => void model.loadModels(s.target.providerId)}
           openOptions={openOptions}
-        />
+        />}
         {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
         {onDevice ? <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p> : null}
         <DisclosureBar
