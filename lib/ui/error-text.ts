@@ -59,7 +59,7 @@ const MAX_DETAIL = 300;
 /** The sentence, an optional plain-text detail and an optional action for `e`. */
 export function describeError(e: ProtocolError): ErrorText {
   const code = isErrorCode(e.code) ? e.code : 'internal';
-  const sentence = SENTENCES[code](e);
+  const sentence = e.sentence ?? SENTENCES[code](e);
   const detail = cleanDetail(e.message);
   return {
     sentence,
