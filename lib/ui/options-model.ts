@@ -10,6 +10,7 @@ import { describeError } from './error-text';
 import { checkEndpointUrl, DEFAULT_API_ORIGINS } from './endpoint-url';
 import { Store } from './store';
 import { toProtocolError } from './targets';
+import { withoutRuleIds } from './rule-ids';
 
 /** The part of `browser.permissions` the page uses. */
 export interface PermissionsLike {
@@ -100,7 +101,7 @@ export class OptionsModel extends Store<OptionsState> {
     this.note(providerId, { kind: 'info', text: 'Testing the key…' });
     try {
       const r = await this.connector.request('testKey', { providerId });
-      this.note(providerId, { kind: r.ok ? 'ok' : 'error', text: r.message });
+      this.note(providerId, { kind: r.ok ? 'ok' : 'error', text: withoutRuleIds(r.message) });
     } catch (e) {
       this.note(providerId, errorNote(e));
     }

@@ -25,3 +25,20 @@ describe('an empty capture (issue 14, item 8)', () => {
     expect(describeError({ code: 'bad_request', message: 'messages: roles must alternate' }).sentence).toBe('The provider refused the request as invalid.');
   });
 });
+
+describe('no internal rule ids in what people read (issue 14, item 8)', () => {
+  it('withoutRuleIds removes parenthesised rule-id lists and nothing else', async () => {
+    const { withoutRuleIds } = await import('./rule-ids');
+    expect(withoutRuleIds('empty or whitespace-only text (X4, A-E1)')).toBe('empty or whitespace-only text');
+    expect(withoutRuleIds("The file is 40 MiB, over Baton's 32 MiB import limit; nothing was read (I3).")).toBe("The file is 40 MiB, over Baton's 32 MiB import limit; nothing was read.");
+    expect(withoutRuleIds('reasoning cannot be replayed to another model (X3, A-K6, R-K6)')).toBe('reasoning cannot be replayed to another model');
+    expect(withoutRuleIds('the history starts on an assistant turn (A-R3, G-R5, M-3)')).toBe('the history starts on an assistant turn');
+    expect(withoutRuleIds('Claude Sonnet 4 (Anthropic) at 3 (of 5) tries')).toBe('Claude Sonnet 4 (Anthropic) at 3 (of 5) tries');
+  });
+
+  it('error sentences and details carry no rule id', () => {
+    const t = describeError({ code: 'provider_error', message: 'The provider answered with a redirect to https://x.test/, which Baton refuses to follow (N3)' });
+    expect(`${t.sentence} ${t.detail}`).not.toMatch(/\([A-Z]-?[A-Z]?\d/);
+    expect(t.detail).toBe('The provider answered with a redirect to https://x.test/, which Baton refuses to follow');
+  });
+});
