@@ -14,7 +14,7 @@ import { countHandlers } from './handlers-count';
 import { disclosureHandlers } from './handlers-disclosure';
 import { summaryHandlers } from './handlers-summary';
 import { createVaultHandlers } from './handlers-vault';
-import { createTransferHandlers, type TransferDeps } from './handlers-transfer';
+import { createTransferHandlers, endpointNames, type TransferDeps } from './handlers-transfer';
 import { captureHandlers } from './handlers-capture';
 import { getConversationWindow } from './handlers-window';
 import type { CaptureService } from './capture';
@@ -104,7 +104,8 @@ export function createHandlers(d: HandlerDeps): Handlers {
   };
 
   return {
-    ...createTransferHandlers(d),
+    // Issue 14: Markdown names a custom endpoint by its name.
+    ...createTransferHandlers({ ...d, originNames: async () => endpointNames((await d.settings.get()).endpoints) }),
     ...captureHandlers(d.capture),
     ...createVaultHandlers(d),
     ...summaryHandlers(d),
