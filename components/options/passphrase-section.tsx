@@ -41,7 +41,7 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
     }
   };
   const field = (label: string, value: string, set: (v: string) => void) => (
-    <input type="password" aria-label={label} autocomplete="off" spellcheck={false} value={value} onInput={(e) => set(e.currentTarget.value)} />
+    <input type="password" aria-label={label} placeholder={label} autocomplete="off" spellcheck={false} value={value} onInput={(e) => set(e.currentTarget.value)} />
   );
   const tooShort = (p: string) => (p.length < MIN ? (setNote({ kind: 'error', text: `Use at least ${MIN} characters.` }), true) : false);
   // Asked twice (issue 14): a typo in a passphrase that cannot be recovered locks the keys away.

@@ -97,9 +97,7 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
               Reset
             </button>
           </div>
-          <p class="hint">
-            Address: {p.baseUrl ?? `${defaultOrigin} (default)`}. Leave the field empty for the default; set a proxy's address before its key.
-          </p>
+          <p class="hint">Address: {p.baseUrl ?? `${defaultOrigin} (default)`}</p>
           {keyField}
         </>
       ) : (
