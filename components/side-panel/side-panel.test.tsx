@@ -215,6 +215,13 @@ describe('provider and model picker', () => {
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('without a provider but with imported conversations, the list stays (they can be read without a key)', async () => {
+    const m = setup({ getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }) }, [meta('imported')]);
+    render(<SidePanel connector={m.connector} openOptions={() => undefined} />);
+    await waitFor(() => expect(document.querySelector('[data-conversation-id="imported"]')).not.toBeNull());
+    expect(screen.queryByRole('heading', { name: 'Add your first API key' })).toBeNull();
+  });
+
   it('lists conversations newest first', async () => {
     const m = setup({}, [meta('old', { updatedAt: '2026-01-01T00:00:00Z' }), meta('new', { updatedAt: '2026-03-01T00:00:00Z' }), meta('mid', { updatedAt: '2026-02-01T00:00:00Z' })]);
     await renderPanel(m);

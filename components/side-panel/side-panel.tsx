@@ -74,8 +74,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const [summaryOpen, setSummaryOpen] = useState(false);
   const summaryText = useSummaryText(connector, s.currentId, summaryOpen, turnsKey);
   const activeSummary = disclosure.preview?.summary;
-  // Issue 14: no usable provider and nothing open → one call to action (first-run.tsx), not a picker notice.
-  const firstRun = s.settings !== undefined && s.providers.length === 0 && !s.currentId && s.turns.length === 0;
+  // Issue 14: no usable provider and no conversation at all → one call to action (first-run.tsx), not a picker notice.
+  const firstRun = s.settings !== undefined && s.providers.length === 0 && s.conversations.length === 0 && !s.currentId && s.turns.length === 0;
 
   return (
     <div class="side-panel">
