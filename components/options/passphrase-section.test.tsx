@@ -3,7 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VaultState } from '../../lib/messaging/vault-protocol';
 import { MockRequestError, mockConnector } from '../testing/mock-connector';
-import { PassphraseSection } from './passphrase-section';
+import { PASSPHRASE_LIMITS } from '../../lib/messaging/vault-protocol';
+import { PASSPHRASE_MIN, PassphraseSection } from './passphrase-section';
 
 afterEach(cleanup);
 
@@ -39,6 +40,10 @@ const click = (name: string) => fireEvent.click(screen.getByRole('button', { nam
 const mode = (c: Element) => c.querySelector('[data-vault]')?.getAttribute('data-vault');
 
 describe('PassphraseSection', () => {
+  it('states the minimum the background enforces', () => {
+    expect(PASSPHRASE_MIN).toBe(PASSPHRASE_LIMITS.min);
+  });
+
   it('S3 sets a passphrase, locks, refuses a wrong one with the generic error, unlocks; passphrases never stay in the DOM', async () => {
     const m = vaultMock({ passphrase: false, locked: false });
     let changes = 0;
