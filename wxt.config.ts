@@ -17,6 +17,12 @@ const CHAT_SITES = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gem
 /** Endpoints a person may add (OpenRouter, a proxy, Ollama or LM Studio on this machine). */
 const OPTIONAL_ORIGINS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
 
+/**
+ * The icon set (issue 14): PNGs rendered from public/icon/baton.svg by scripts/icons.ts, a filled
+ * tile readable on light and dark toolbars. Paths are relative to the package root.
+ */
+const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 128: 'icon/128.png' };
+
 /** Test builds (BATON_TEST_BUILD=1) may also reach the fake providers on loopback. */
 const TEST_BUILD = process.env.BATON_TEST_BUILD === '1';
 
@@ -34,6 +40,7 @@ export default defineConfig({
   manifest: ({ browser }) => ({
     name: 'Baton',
     description: 'Continue a conversation with another LLM, with your own keys.',
+    icons: ICONS,
     permissions: [
       'storage',
       'unlimitedStorage',
@@ -43,7 +50,7 @@ export default defineConfig({
       'alarms',
     ],
     // The toolbar button opens the side panel (Chrome); Firefox opens the sidebar from View → Sidebar.
-    ...(browser === 'chrome' ? { action: { default_title: 'Open Baton' } } : {}),
+    ...(browser === 'chrome' ? { action: { default_title: 'Open Baton', default_icon: ICONS } } : {}),
     host_permissions: [...PROVIDER_ORIGINS, ...(TEST_BUILD ? ['http://127.0.0.1/*'] : [])],
     // The chat sites' capture script (entrypoints/capture.ts, an unlisted script: WXT's content-script
     // wrapper would add window postMessage and DOM CustomEvent bridges, M5): exactly three sites, top frame only (N1).

@@ -1,12 +1,17 @@
 import { registerBackground } from '../lib/background';
 import { sdkTransport } from '../lib/background/core/sdk-transport';
+import { registerFirstRun } from '../lib/background/core/first-run';
 import { zodWithoutEval } from '../lib/messaging/zod-no-eval';
+import { browser } from 'wxt/browser';
 
 // Every listener is registered synchronously inside registerBackground (L1); logic lives in lib/background.
 export default defineBackground(() => {
   // zod never probes for eval in the worker (the CSP forbids it; see zod-no-eval.ts).
   zodWithoutEval();
   const { ready, capture } = registerBackground(sdkTransport);
+  // Issue 14: a fresh install opens the options page on "Add your first key". Test builds skip it so
+  // the end-to-end suite's browser opens on the pages its tests choose.
+  if (!__BATON_TEST_BUILD__) registerFirstRun(browser.runtime);
   // WXT wraps the background in a closure: test builds expose the engine for end-to-end tests (toolchain.md).
   if (__BATON_TEST_BUILD__) {
     const g = globalThis as { batonReady?: unknown; batonStartup?: { evaluatedMs: number; readyMs?: number } };

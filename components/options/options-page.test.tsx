@@ -43,6 +43,8 @@ async function renderPage(m: MockConnector, permissions: PermissionsLike) {
 }
 
 const section = (id: string) => document.querySelector(`[data-provider="${id}"]`) as HTMLElement;
+/** Issue 14: each provider is a group named after it, holding the textboxes "API key" and "Base URL". */
+const field = (provider: string, name: 'API key' | 'Base URL') => within(screen.getByRole('group', { name: provider })).getByRole('textbox', { name });
 
 describe('keys (S5)', () => {
   it('one section per provider, with masked keys only', async () => {
@@ -50,18 +52,18 @@ describe('keys (S5)', () => {
     expect([...document.querySelectorAll('[data-provider]')].map((e) => e.getAttribute('data-provider'))).toEqual(['openai', 'anthropic', 'google']);
     expect(section('openai').textContent).toContain('Key saved: ••••abcd');
     expect(section('google').textContent).toContain('No key saved.');
-    expect((screen.getByLabelText('OpenAI API key') as HTMLInputElement).type).toBe('password');
+    expect((field('OpenAI', 'API key') as HTMLInputElement).type).toBe('password');
   });
 
   it('saving a key clears the input and leaves only the masked key in the DOM', async () => {
     const m = setup();
     await renderPage(m, permissionsStub(true, []));
-    const input = screen.getByLabelText('Google Gemini API key') as HTMLInputElement;
+    const input = field('Google Gemini', 'API key') as HTMLInputElement;
     fireEvent.input(input, { target: { value: FULL_KEY } });
     fireEvent.click(within(section('google')).getByRole('button', { name: 'Save key' }));
     await waitFor(() => expect(section('google').textContent).toContain('Key saved (••••abcd).'));
     expect(m.callsOf('setKey')).toEqual([{ providerId: 'google', key: FULL_KEY }]);
-    expect((screen.getByLabelText('Google Gemini API key') as HTMLInputElement).value).toBe('');
+    expect((field('Google Gemini', 'API key') as HTMLInputElement).value).toBe('');
     expect(document.body.innerHTML).not.toContain(FULL_KEY);
     // S5's definition of key material: no 12-character piece of it either
     for (let i = 0; i + 12 <= FULL_KEY.length; i++) expect(document.body.innerHTML).not.toContain(FULL_KEY.slice(i, i + 12));
@@ -90,7 +92,7 @@ describe('base URLs (N1)', () => {
     });
     const perms = permissionsStub(true, log);
     await renderPage(m, perms);
-    fireEvent.input(screen.getByLabelText('Anthropic base URL'), { target: { value: 'http://127.0.0.1:8787' } });
+    fireEvent.input(field('Anthropic', 'Base URL'), { target: { value: 'http://127.0.0.1:8787' } });
     fireEvent.click(within(section('anthropic')).getByRole('button', { name: 'Save base URL' }));
     // synchronous: asked before the click handler returned
     expect(perms.asked).toEqual([['http://127.0.0.1:8787/*']]);
@@ -101,7 +103,7 @@ describe('base URLs (N1)', () => {
   it('when the permission is denied, does not call setBaseUrl and says nothing will be sent there', async () => {
     const m = setup({ setBaseUrl: () => sampleSettings().providers[0]! });
     await renderPage(m, permissionsStub(false, []));
-    fireEvent.input(screen.getByLabelText('OpenAI base URL'), { target: { value: 'https://proxy.example.com/v1' } });
+    fireEvent.input(field('OpenAI', 'Base URL'), { target: { value: 'https://proxy.example.com/v1' } });
     fireEvent.click(within(section('openai')).getByRole('button', { name: 'Save base URL' }));
     await waitFor(() => expect(section('openai').textContent).toContain('nothing will be sent there'));
     expect(m.callsOf('setBaseUrl')).toEqual([]);
@@ -111,10 +113,10 @@ describe('base URLs (N1)', () => {
     const m = setup({ setBaseUrl: ({ baseUrl }) => ({ ...sampleSettings().providers[0]!, baseUrl: baseUrl! }) });
     const perms = permissionsStub(true, []);
     await renderPage(m, perms);
-    fireEvent.input(screen.getByLabelText('OpenAI base URL'), { target: { value: 'http://proxy.example.com' } });
+    fireEvent.input(field('OpenAI', 'Base URL'), { target: { value: 'http://proxy.example.com' } });
     fireEvent.click(within(section('openai')).getByRole('button', { name: 'Save base URL' }));
     expect(section('openai').textContent).toContain('Endpoints must use https://');
-    fireEvent.input(screen.getByLabelText('OpenAI base URL'), { target: { value: 'https://api.openai.com/v1' } });
+    fireEvent.input(field('OpenAI', 'Base URL'), { target: { value: 'https://api.openai.com/v1' } });
     fireEvent.click(within(section('openai')).getByRole('button', { name: 'Save base URL' }));
     await waitFor(() => expect(m.callsOf('setBaseUrl')).toEqual([{ providerId: 'openai', baseUrl: 'https://api.openai.com/v1' }]));
     expect(perms.asked).toEqual([]);
@@ -155,7 +157,7 @@ describe('custom endpoints (N1, N4)', () => {
     expect(perms.asked).toEqual([['http://localhost:11434/*']]);
     await waitFor(() => expect(section('custom-abc')).not.toBeNull());
     expect(log).toEqual(['permissions.request http://localhost:11434/*', 'saveEndpoint']);
-    expect(screen.getByLabelText('Local Ollama API key')).toBeTruthy();
+    expect(field('Local Ollama', 'API key')).toBeTruthy();
     expect((screen.getByLabelText('Endpoint name') as HTMLInputElement).value).toBe('');
   });
 

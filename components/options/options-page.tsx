@@ -3,6 +3,7 @@ import type { Connector } from '../../lib/messaging/client';
 import { describeError } from '../../lib/ui/error-text';
 import { OptionsModel, type PermissionsLike } from '../../lib/ui/options-model';
 import { useStore } from '../../lib/ui/store';
+import { configuredProviders } from '../../lib/ui/targets';
 import { DefaultTargetForm } from './default-target-form';
 import { DisclosurePolicySection } from './disclosure-policy-section';
 import { EndpointForm } from './endpoint-form';
@@ -11,6 +12,7 @@ import { OnDeviceNote } from './on-device-note';
 import { PassphraseSection } from './passphrase-section';
 import { ProviderSection } from './provider-section';
 import { TransferSection } from './transfer-section';
+import { FirstKey } from './first-key';
 
 export interface OptionsPageProps {
   connector: Connector;
@@ -33,10 +35,16 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
       </main>
     );
   const settings = s.settings;
+  // The first-key card stays until one provider can be used (the side panel's rule, lib/ui/targets.ts).
+  const noKey = configuredProviders(settings).length === 0;
   return (
     <main class="options">
-      <h1>Baton options</h1>
+      <header class="options-head">
+        <img src="/icon/128.png" alt="" width={40} height={40} />
+        <h1>Baton options</h1>
+      </header>
       <p class="hint">Keys stay in this browser's extension storage: never synced, never exported, sent only to their own provider, and shown again only masked.</p>
+      {noKey ? <FirstKey /> : null}
 
       <section aria-labelledby="providers-h">
         <h2 id="providers-h">Providers</h2>

@@ -3,7 +3,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, it } from 'vitest';
 import type { VaultState } from '../../lib/messaging/vault-protocol';
 import { MockRequestError, mockConnector } from '../testing/mock-connector';
-import { PassphraseSection } from './passphrase-section';
+import { PASSPHRASE_LIMITS } from '../../lib/messaging/vault-protocol';
+import { PASSPHRASE_MIN, PassphraseSection } from './passphrase-section';
 
 afterEach(cleanup);
 
@@ -39,6 +40,10 @@ const click = (name: string) => fireEvent.click(screen.getByRole('button', { nam
 const mode = (c: Element) => c.querySelector('[data-vault]')?.getAttribute('data-vault');
 
 describe('PassphraseSection', () => {
+  it('states the minimum the background enforces', () => {
+    expect(PASSPHRASE_MIN).toBe(PASSPHRASE_LIMITS.min);
+  });
+
   it('S3 sets a passphrase, locks, refuses a wrong one with the generic error, unlocks; passphrases never stay in the DOM', async () => {
     const m = vaultMock({ passphrase: false, locked: false });
     let changes = 0;
@@ -50,7 +55,14 @@ describe('PassphraseSection', () => {
     expect(screen.getByRole('status').textContent).toBe('Use at least 8 characters.');
     expect(m.callsOf('setPassphrase')).toEqual([]);
 
+    // Asked twice, with the minimum stated before anything is typed (issue 14).
+    expect(container.textContent).toContain('At least 8 characters.');
     type('New passphrase', PASS);
+    type('Repeat new passphrase', `${PASS}x`);
+    click('Set passphrase');
+    expect(screen.getByRole('status').textContent).toBe('The two new passphrases differ. Type the same one twice.');
+    expect(m.callsOf('setPassphrase')).toEqual([]);
+    type('Repeat new passphrase', PASS);
     click('Set passphrase');
     await waitFor(() => expect(mode(container)).toBe('unlocked'));
     expect(m.callsOf('setPassphrase')).toEqual([{ passphrase: PASS }]);
@@ -78,6 +90,7 @@ describe('PassphraseSection', () => {
     await waitFor(() => expect(mode(container)).toBe('unlocked'));
     type('Current passphrase', PASS);
     type('New passphrase', 'another passphrase');
+    type('Repeat new passphrase', 'another passphrase');
     click('Change passphrase');
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Passphrase changed.'));
     expect(m.callsOf('setPassphrase')).toEqual([{ passphrase: 'another passphrase', current: PASS }]);

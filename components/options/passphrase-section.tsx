@@ -10,7 +10,13 @@ export interface PassphraseSectionProps {
   onChange?: () => void;
 }
 
-const MIN = 8;
+/**
+ * The minimum the background enforces, stated up front in the form: `PASSPHRASE_LIMITS.min` of
+ * vault-protocol.ts, not imported because that module builds zod schemas, which would pull zod
+ * (and its eval probe) into the page bundle. passphrase-section.test.tsx keeps the two equal.
+ */
+export const PASSPHRASE_MIN = 8;
+const MIN = PASSPHRASE_MIN;
 
 /**
  * The optional passphrase (security-requirements.md S2, S3): set, unlock, lock, change, remove.
@@ -20,6 +26,7 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
   const [state, setState] = useState<VaultState | undefined>();
   const [pass, setPass] = useState('');
   const [next, setNext] = useState('');
+  const [again, setAgain] = useState('');
   const [note, setNote] = useState<Note | undefined>();
 
   useEffect(() => {
@@ -29,6 +36,7 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
   const run = async (work: () => Promise<VaultState>, ok: string) => {
     setPass('');
     setNext('');
+    setAgain('');
     try {
       setState(await work());
       setNote({ kind: 'ok', text: ok });
@@ -38,9 +46,13 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
     }
   };
   const field = (label: string, value: string, set: (v: string) => void) => (
-    <input type="password" aria-label={label} autocomplete="off" spellcheck={false} value={value} onInput={(e) => set(e.currentTarget.value)} />
+    <input type="password" aria-label={label} placeholder={label} autocomplete="off" spellcheck={false} value={value} onInput={(e) => set(e.currentTarget.value)} />
   );
   const tooShort = (p: string) => (p.length < MIN ? (setNote({ kind: 'error', text: `Use at least ${MIN} characters.` }), true) : false);
+  // Asked twice (issue 14): a typo in a passphrase that cannot be recovered locks the keys away.
+  const differs = () => (next !== again ? (setNote({ kind: 'error', text: 'The two new passphrases differ. Type the same one twice.' }), true) : false);
+  const newOk = () => !tooShort(next) && !differs();
+  const minHint = <p class="hint">At least {MIN} characters. Type it twice.</p>;
 
   if (!state) return <NoteLine note={note} />;
   return (
@@ -51,9 +63,11 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
             Optional. With a passphrase your keys are stored encrypted and Baton can be locked: while locked nothing can be sent. Unlocking lasts until you lock Baton or close the
             browser. A forgotten passphrase cannot be recovered (delete the keys and enter them again).
           </p>
+          {minHint}
           <div class="row">
             {field('New passphrase', next, setNext)}
-            <button type="button" onClick={() => !tooShort(next) && void run(() => connector.request('setPassphrase', { passphrase: next }), 'Passphrase set; your keys are encrypted.')}>
+            {field('Repeat new passphrase', again, setAgain)}
+            <button type="button" onClick={() => newOk() && void run(() => connector.request('setPassphrase', { passphrase: next }), 'Passphrase set; your keys are encrypted.')}>
               Set passphrase
             </button>
           </div>
@@ -61,12 +75,18 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
       ) : state.locked ? (
         <>
           <p class="warn">Baton is locked: nothing can be sent until you unlock it.</p>
-          <div class="row">
+          <form
+            class="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void run(() => connector.request('unlockVault', { passphrase: pass }), 'Unlocked.');
+            }}
+          >
             {field('Passphrase to unlock', pass, setPass)}
-            <button type="button" onClick={() => void run(() => connector.request('unlockVault', { passphrase: pass }), 'Unlocked.')}>
+            <button type="submit" class="primary">
               Unlock
             </button>
-          </div>
+          </form>
         </>
       ) : (
         <>
@@ -74,12 +94,14 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
           <button type="button" onClick={() => void run(() => connector.request('lockVault', {}), 'Locked.')}>
             Lock now
           </button>
+          {minHint}
           <div class="row">
             {field('Current passphrase', pass, setPass)}
             {field('New passphrase', next, setNext)}
+            {field('Repeat new passphrase', again, setAgain)}
             <button
               type="button"
-              onClick={() => !tooShort(next) && void run(() => connector.request('setPassphrase', { passphrase: next, current: pass }), 'Passphrase changed.')}
+              onClick={() => newOk() && void run(() => connector.request('setPassphrase', { passphrase: next, current: pass }), 'Passphrase changed.')}
             >
               Change passphrase
             </button>

@@ -27,16 +27,18 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
     if (!(await model.saveKey(p.id, typed))) setKey(typed);
   };
 
-  return (
-    <section class="provider" data-provider={p.id} aria-labelledby={headingId}>
-      <h3 id={headingId}>{p.name}</h3>
-      <p class="key-status">{p.hasKey ? `Key saved: ${p.maskedKey ?? '••••'}` : p.baseUrl && !defaultOrigin ? 'No key saved (local servers may not need one).' : 'No key saved.'}</p>
-      {p.keyInvalid ? <p class="warn">The provider rejected this key the last time it was used. Enter a new one.</p> : null}
-      {p.keyUnbound ? <p class="warn">The saved key was entered for another address. Enter it again to use it with the current one.</p> : null}
+  const keyField = (
+    <>
+      <label class="field-label" for={`${headingId}-key`}>
+        API key
+      </label>
       <div class="row">
         <input
+          id={`${headingId}-key`}
           type="password"
-          aria-label={`${p.name} API key`}
+          // A textbox named "API key" (issue 14: what screen readers announce and tests find), still
+          // masked; Preact's types allow no role on a password input, hence the spread.
+          {...({ role: 'textbox' } as Record<string, string>)}
           autocomplete="off"
           spellcheck={false}
           placeholder={p.hasKey ? 'Enter a new key to replace it' : 'Paste the API key'}
@@ -49,51 +51,69 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
             }
           }}
         />
-        <button type="button" onClick={() => void saveKey()}>
+        <button type="button" class="primary" onClick={() => void saveKey()}>
           Save key
         </button>
         <button type="button" onClick={() => void model.testKey(p.id)}>
           Test key
         </button>
-        <button type="button" onClick={() => void model.deleteKey(p.id)} disabled={!p.hasKey}>
+        <button type="button" class="ghost" onClick={() => void model.deleteKey(p.id)} disabled={!p.hasKey}>
           Delete key
         </button>
       </div>
+    </>
+  );
+
+  return (
+    <section class="provider" role="group" data-provider={p.id} aria-labelledby={headingId}>
+      <div class="provider-head">
+        <h3 id={headingId}>{p.name}</h3>
+        {p.hasKey && !p.keyUnbound && !p.keyInvalid ? <span class="badge ok">Ready</span> : null}
+      </div>
+      <p class="key-status">{p.hasKey ? `Key saved: ${p.maskedKey ?? '••••'}` : p.baseUrl && !defaultOrigin ? 'No key saved (local servers may not need one).' : 'No key saved.'}</p>
+      {p.keyInvalid ? <p class="warn">The provider rejected this key the last time it was used. Enter a new one.</p> : null}
+      {p.keyUnbound ? <p class="warn">The saved key was entered for another address. Enter it again to use it with the current one.</p> : null}
       {defaultOrigin ? (
-        <div class="row">
-          <input
-            type="url"
-            aria-label={`${p.name} base URL`}
-            placeholder={`${defaultOrigin} (default)`}
-            value={base}
-            onInput={(e) => setBase(e.currentTarget.value)}
-          />
-          {/* N1: saveBaseUrl asks for the host permission before its first await, inside this click. */}
-          <button type="button" onClick={() => void model.saveBaseUrl(p.id, base)}>
-            Save base URL
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              setBase('');
-              void model.resetBaseUrl(p.id);
-            }}
-          >
-            Reset
-          </button>
-        </div>
+        // The address comes before the key (issue 14, item 8): a key is bound to the address it was
+        // saved for (N2), so saving an address after the key would ask for the key again.
+        <>
+          <label class="field-label" for={`${headingId}-base`}>
+            Base URL
+          </label>
+          <div class="row">
+            <input id={`${headingId}-base`} type="url" placeholder={`${defaultOrigin} (default)`} value={base} onInput={(e) => setBase(e.currentTarget.value)} />
+            {/* N1: saveBaseUrl asks for the host permission before its first await, inside this click. */}
+            <button type="button" onClick={() => void model.saveBaseUrl(p.id, base)}>
+              Save base URL
+            </button>
+            <button
+              type="button"
+              class="ghost"
+              onClick={() => {
+                setBase('');
+                void model.resetBaseUrl(p.id);
+              }}
+            >
+              Reset
+            </button>
+          </div>
+          <p class="hint">Address: {p.baseUrl ?? `${defaultOrigin} (default)`}</p>
+          {keyField}
+        </>
       ) : (
-        <p class="row">
-          <span>
-            {p.baseUrl} ({p.flavor ?? 'generic'}
-            {p.defaultModel ? `, default model ${p.defaultModel}` : ''})
-          </span>
-          <button type="button" onClick={() => void model.deleteEndpoint(p.id)}>
-            Delete endpoint
-          </button>
-        </p>
+        <>
+          {keyField}
+          <p class="row">
+            <span>
+              {p.baseUrl} ({p.flavor ?? 'generic'}
+              {p.defaultModel ? `, default model ${p.defaultModel}` : ''})
+            </span>
+            <button type="button" class="danger" onClick={() => void model.deleteEndpoint(p.id)}>
+              Delete endpoint
+            </button>
+          </p>
+        </>
       )}
-      {defaultOrigin ? <p class="hint">Address: {p.baseUrl ?? `${defaultOrigin} (default)`}</p> : null}
       <NoteLine note={note} />
     </section>
   );

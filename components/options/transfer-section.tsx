@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
 import type { ImportKind, ImportSummary } from '../../lib/messaging/transfer-protocol';
+import { withoutRuleIds } from '../../lib/ui/rule-ids';
 import { useStore } from '../../lib/ui/store';
 import { KIND_LABELS, summaryLine, TransferModel, type SaveFn } from '../../lib/ui/transfer';
 import '../transfer.css';
@@ -27,7 +28,7 @@ export function ImportSummaryView({ summary }: { summary: ImportSummary }) {
                   </summary>
                   <ul>
                     {c.warnings.map((w, i) => (
-                      <li key={i}>{w}</li>
+                      <li key={i}>{withoutRuleIds(w)}</li>
                     ))}
                   </ul>
                 </details>
@@ -40,7 +41,7 @@ export function ImportSummaryView({ summary }: { summary: ImportSummary }) {
         <ul aria-label="Skipped conversations">
           {summary.skipped.map((s, i) => (
             <li key={`${s.id ?? ''}|${i}`} data-why={s.why}>
-              {s.title ?? s.id ?? 'A conversation'}: {WHY[s.why]} — {s.reason}
+              {s.title ?? s.id ?? 'A conversation'}: {WHY[s.why]} — {withoutRuleIds(s.reason)}
             </li>
           ))}
         </ul>

@@ -185,13 +185,15 @@ function RetryBar({ offer, answerError, canRetry, retryHint, onRetry, openOption
               ? 'Response interrupted.'
               : offer.reason === 'stopped'
                 ? 'Response interrupted: you stopped it.'
-                : 'No answer was received.'}
+                : offer.reason === 'not_sent'
+                  ? 'The selection is ready: nothing has been sent yet.'
+                  : 'No answer was received.'}
           </p>
           {why ? <ErrorNotice error={why} openOptions={openOptions} /> : null}
         </div>
       )}
       <button type="button" onClick={onRetry} disabled={!canRetry} title={canRetry ? undefined : (retryHint ?? 'Choose a provider and a model first')}>
-        Retry
+        {offer.reason === 'not_sent' ? 'Send selection' : 'Retry'}
       </button>
     </div>
   );

@@ -3,6 +3,7 @@
  * and the words for fates and drop reasons. Pure.
  */
 import type { DisclosurePreview, PreviewBlock } from '../../lib/messaging/disclosure-types';
+import { withoutRuleIds } from '../../lib/ui/rule-ids';
 
 /** Tokens for people: 950 → "950", 3,240 → "3.2k", 1,250,000 → "1.3M". */
 export function formatTokens(n: number): string {
@@ -73,7 +74,8 @@ const FATE_TEXT: Record<PreviewBlock['fate'], string> = {
 
 /** "text: sent", "thinking: not sent (reasoning from another model)". */
 export function blockLine(b: PreviewBlock): string {
-  const detail = b.detail && b.fate !== 'kept' ? ` (${b.detail})` : '';
+  // Rule ids stay in the request view's details, not in this line (issue 14, item 8).
+  const detail = b.detail && b.fate !== 'kept' ? ` (${withoutRuleIds(b.detail)})` : '';
   return `${b.type}: ${FATE_TEXT[b.fate]}${detail}`;
 }
 

@@ -204,11 +204,25 @@ describe('provider and model picker', () => {
     expect(m.callsOf('sendMessage')[0]!.target).toEqual({ providerId: 'anthropic', model: 'my-own-model' });
   });
 
-  it('without any configured provider, points to the options page', async () => {
+  it('without any configured provider, shows one call to action that opens the options page (issue 14)', async () => {
     const m = setup({ getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }) });
-    render(<SidePanel connector={m.connector} openOptions={() => undefined} />);
-    expect(await screen.findByText('No provider is set up yet. Add an API key in the options page.')).toBeTruthy();
+    let opened = 0;
+    render(<SidePanel connector={m.connector} openOptions={() => opened++} />);
+    expect(await screen.findByRole('heading', { name: 'Add your first API key' })).toBeTruthy();
+    // One call to action, not "Write a message below to start." above a picker notice.
+    expect(screen.queryByText('Write a message below to start.')).toBeNull();
+    expect(screen.queryByText(/No provider is set up yet/)).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Provider' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add an API key' }));
+    expect(opened).toBe(1);
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('without a provider but with imported conversations, the list stays (they can be read without a key)', async () => {
+    const m = setup({ getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }) }, [meta('imported')]);
+    render(<SidePanel connector={m.connector} openOptions={() => undefined} />);
+    await waitFor(() => expect(document.querySelector('[data-conversation-id="imported"]')).not.toBeNull());
+    expect(screen.queryByRole('heading', { name: 'Add your first API key' })).toBeNull();
   });
 
   it('lists conversations newest first', async () => {

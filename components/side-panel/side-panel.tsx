@@ -22,6 +22,8 @@ import { TargetPicker } from './target-picker';
 import { ImportEntry } from './transfer-actions';
 import { useFollow } from './follow';
 import './side-panel.css';
+import { FirstRun } from './first-run';
+import { LockBar } from './lock-bar';
 
 export interface SidePanelProps {
   connector: Connector;
@@ -113,6 +115,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const closeDrawer = () => {
     if (!wide) setListOpen(false);
   };
+  // No usable provider and no conversation at all → one call to action (first-run.tsx), not a picker notice.
+  const firstRun = s.settings !== undefined && s.providers.length === 0 && s.conversations.length === 0 && !s.currentId && s.turns.length === 0;
 
   return (
     <div class="side-panel">
@@ -161,6 +165,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           </button>
         </span>
       </header>
+      <LockBar connector={connector} />
       <div class={`panel-body${wide ? ' wide' : ' narrow'}${listOpen ? ' list-open' : ''}`}>
         <aside
           id="baton-conversations"
@@ -219,6 +224,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
         ) : null}
         {s.loading ? (
           <p class="empty">Loading…</p>
+        ) : firstRun ? (
+          <FirstRun openOptions={openOptions} />
         ) : (
           <ChatView
             turns={s.turns}
@@ -259,7 +266,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           </div>
         ) : null}
         {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
-        <TargetPicker
+        {firstRun ? null : <TargetPicker
           providers={s.providers}
           target={s.target}
           models={s.models[s.target.providerId] ?? []}
@@ -269,7 +276,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onModel={(m, chosen) => model.setModel(m, chosen)}
           onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
           openOptions={openOptions}
-        />
+        />}
         {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
         {onDevice ? <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p> : null}
         <DisclosureBar

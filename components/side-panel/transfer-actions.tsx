@@ -1,8 +1,9 @@
-import { useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
-import type { ImportSummary } from '../../lib/messaging/transfer-protocol';
+import type { ImportKind, ImportSummary } from '../../lib/messaging/transfer-protocol';
 import { useStore } from '../../lib/ui/store';
-import { summaryLine, TransferModel, type SaveFn } from '../../lib/ui/transfer';
+import { withoutRuleIds } from '../../lib/ui/rule-ids';
+import { KIND_LABELS, summaryLine, TransferModel, type SaveFn } from '../../lib/ui/transfer';
 import '../transfer.css';
 
 export interface ExportMenuProps {
@@ -67,31 +68,77 @@ export function pickFile(): Promise<File | undefined> {
   });
 }
 
-/** The side panel's "Import…" entry: pick a file, import it (kind told by the background), say what happened. */
+/** How long a successful import's summary stays, in ms (issue 14: transient messages clear themselves). */
+export const IMPORT_NOTE_MS = 8000;
+
+/**
+ * The side panel's "Import…" entry: pick a file, import it (kind told by the background), say what
+ * happened. The outcome opens as a panel under the header (issue 14, item 8: an error never
+ * stretches the header's button row), and a failed import offers the kind picker its error asks
+ * for, with the same file. A success clears itself; an error stays until dismissed.
+ */
 export function ImportEntry({ connector, onImported, pick = pickFile }: ImportEntryProps) {
   const model = useMemo(() => new TransferModel(connector), [connector]);
   const s = useStore(model);
-  const choose = async () => {
-    const file = await pick();
-    if (!file) return;
-    const summary = await model.importFile(file);
+  const [file, setFile] = useState<File | undefined>();
+  const [kind, setKind] = useState<ImportKind | ''>('');
+  const run = async (f: File, k?: ImportKind) => {
+    const summary = await model.importFile(f, k);
     if (summary && summary.imported.length) onImported?.(summary);
   };
+  const choose = async () => {
+    const f = await pick();
+    if (!f) return;
+    setFile(f);
+    setKind('');
+    await run(f);
+  };
+  useEffect(() => {
+    if (!s.summary || s.error) return;
+    const t = setTimeout(() => model.clear(), IMPORT_NOTE_MS);
+    return () => clearTimeout(t);
+  }, [model, s.summary, s.error]);
   return (
     <span class="import-entry">
       <button type="button" class="mini" disabled={s.busy} title="Import a conversation file (exports, agent sessions, Baton files)" onClick={() => void choose()}>
         Import…
       </button>
-      {s.busy ? <span role="status">Importing…</span> : null}
-      {s.summary ? (
-        <span class="hint" role="status" title={s.summary.skipped.map((x) => `${x.title ?? x.id ?? ''}: ${x.reason}`).join('\n')}>
-          {summaryLine(s.summary)}
-        </span>
-      ) : null}
-      {s.error ? (
-        <span class="note note-error" role="alert">
-          {s.error}
-        </span>
+      {s.busy || s.summary || s.error ? (
+        <div class="import-feedback" role="group" aria-label="Import">
+          {s.busy ? <p role="status">Importing…</p> : null}
+          {s.summary ? (
+            <p class="hint" role="status" title={s.summary.skipped.map((x) => `${x.title ?? x.id ?? ''}: ${withoutRuleIds(x.reason)}`).join('\n')}>
+              {summaryLine(s.summary)}
+            </p>
+          ) : null}
+          {s.error ? (
+            <>
+              <p class="note note-error" role="alert">
+                {withoutRuleIds(s.error)}
+              </p>
+              {file ? (
+                <div class="row">
+                  <select aria-label="Kind of file" value={kind} onChange={(e) => setKind(e.currentTarget.value as ImportKind | '')}>
+                    <option value="">Detect automatically</option>
+                    {(Object.keys(KIND_LABELS) as ImportKind[]).map((k) => (
+                      <option key={k} value={k}>
+                        {KIND_LABELS[k]}
+                      </option>
+                    ))}
+                  </select>
+                  <button type="button" class="primary" disabled={s.busy} onClick={() => void run(file, kind || undefined)}>
+                    Import again
+                  </button>
+                </div>
+              ) : null}
+            </>
+          ) : null}
+          {s.busy ? null : (
+            <button type="button" class="mini" onClick={() => model.clear()}>
+              Dismiss
+            </button>
+          )}
+        </div>
       ) : null}
     </span>
   );

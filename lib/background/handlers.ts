@@ -13,7 +13,7 @@ import { onDeviceHandlers } from './on-device';
 import { sendHandlers, type SendEngine } from './send';
 import { createVaultHandlers, settingsHandlers } from './settings';
 import { summaryHandlers } from './summary';
-import { createTransferHandlers } from './transfer';
+import { createTransferHandlers, endpointNames } from './transfer';
 
 /** What `createHandlers` needs: the shared dependencies, the send engine, and what only some features use. */
 export interface HandlerDeps extends BackgroundDeps {
@@ -35,7 +35,8 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...disclosureHandlers({ store: d.store, engine: d.engine }),
     ...countHandlers(d),
     ...summaryHandlers(d),
-    ...createTransferHandlers(d),
+    // Markdown export names a custom endpoint by its name.
+    ...createTransferHandlers({ ...d, originNames: async () => endpointNames((await d.settings.get()).endpoints) }),
     ...captureHandlers(d.capture),
   } satisfies Handlers as Handlers & Record<keyof Responses, unknown>;
 }

@@ -78,25 +78,37 @@ export function blockToMarkdown(b: Block): string | undefined {
   }
 }
 
-/** Who wrote a turn: `You`, `Tool`, or `Assistant · <model> (<provider>)`. */
-export function turnHeading(turn: Turn): string {
+/**
+ * Names people gave to where answers came from (issue 14: a custom endpoint is named by its name,
+ * not by its internal id): `byEndpoint` keyed by an origin's `endpoint` (the base URL's origin),
+ * `byProvider` by `origin.provider`. Unnamed origins keep their stored provider id.
+ */
+export interface OriginNames {
+  byEndpoint?: Readonly<Record<string, string>>;
+  byProvider?: Readonly<Record<string, string>>;
+}
+
+/** Who wrote a turn: `You`, `Tool`, or `Assistant · <model> (<provider or endpoint name>)`. */
+export function turnHeading(turn: Turn, names?: OriginNames): string {
   if (turn.role === 'user') return 'You';
   if (turn.role === 'tool') return 'Tool';
   const o = turn.origin;
-  return o ? `Assistant · ${line(o.model)} (${line(o.provider)})` : 'Assistant';
+  if (!o) return 'Assistant';
+  const who = (o.endpoint !== undefined ? names?.byEndpoint?.[o.endpoint] : undefined) ?? names?.byProvider?.[o.provider] ?? o.provider;
+  return `Assistant · ${line(o.model)} (${line(who)})`;
 }
 
 /** One turn as a `## ` section: heading, blocks, then its status and error when not complete. */
-export function turnToMarkdown(turn: Turn): string {
+export function turnToMarkdown(turn: Turn, names?: OriginNames): string {
   const parts = turn.blocks.map(blockToMarkdown).filter((s): s is string => s !== undefined);
   if (turn.status && turn.status !== 'complete') parts.push(`_(${turn.status})_`);
   if (turn.error) parts.push(`**Error** (${line(turn.error.type)}): ${line(turn.error.message)}`);
   if (!parts.length) parts.push('_(empty)_');
-  return `## ${turnHeading(turn)}\n\n${parts.join('\n\n')}`;
+  return `## ${turnHeading(turn, names)}\n\n${parts.join('\n\n')}`;
 }
 
 /** One conversation as a Markdown document (ends with a newline). */
-export function transcriptToMarkdown(t: Transcript): string {
+export function transcriptToMarkdown(t: Transcript, names?: OriginNames): string {
   const head: string[] = [`# ${line(t.title ?? '') || 'Conversation'}`];
   const facts = [
     t.source ? `from ${t.source.kind}${t.source.id ? ` ${code(t.source.id)}` : ''}${t.source.url ? ` (${code(t.source.url)})` : ''}` : '',
@@ -106,13 +118,13 @@ export function transcriptToMarkdown(t: Transcript): string {
   head.push(`_${facts.join(' · ')}_`);
   if (t.system?.trim()) head.push(`**System prompt**\n\n${fenced(t.system, 'text')}`);
   if (t.tools?.length) head.push(`**Tools offered:** ${t.tools.map((x) => code(x.name)).join(', ')}`);
-  return `${[...head, ...t.turns.map(turnToMarkdown)].join('\n\n')}\n`;
+  return `${[...head, ...t.turns.map((turn) => turnToMarkdown(turn, names))].join('\n\n')}\n`;
 }
 
 /** Separator between conversations in a many-conversation export (a thematic break between blank lines). */
 export const CONVERSATION_SEPARATOR = '\n---\n\n';
 
 /** Several conversations as one Markdown file, separated by {@link CONVERSATION_SEPARATOR}. */
-export function transcriptsToMarkdown(ts: readonly Transcript[]): string {
-  return ts.map(transcriptToMarkdown).join(CONVERSATION_SEPARATOR);
+export function transcriptsToMarkdown(ts: readonly Transcript[], names?: OriginNames): string {
+  return ts.map((t) => transcriptToMarkdown(t, names)).join(CONVERSATION_SEPARATOR);
 }

@@ -11,7 +11,8 @@
  */
 import { TranscriptError } from '../transcript/codec';
 import { threadTurns, type ClaudeCodeEntry } from './claude-code-thread';
-import { Collector, contentHash, isRecord, stableId, str, titleFrom } from './common';
+import { Collector, contentHash, isRecord, stableId, str } from './common';
+import { sessionTitle } from './session-title';
 import { droppedKeysWarning, parseJsonLines } from './safe-json';
 import type { ImportOptions, ImportResult } from './types';
 
@@ -28,18 +29,16 @@ function sidechainKey(e: ClaudeCodeEntry, byUuid: Map<string, ClaudeCodeEntry>):
   return root.uuid ?? `line-${root.line}`;
 }
 
-/** The first thing the person typed (not a meta entry, not a `<command-…>` wrapper), else the first user text. */
+/** The first sentence the person typed, never a `<command-…>` wrapper (issue 14; session-title.ts). */
 function userTitle(entries: readonly ClaudeCodeEntry[]): string | undefined {
-  let fallback: string | undefined;
+  const messages: { text: string; meta?: boolean }[] = [];
   for (const e of entries) {
     if (e.role !== 'user') continue;
     const c = e.message.content;
     const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('') : '';
-    if (!text.trim()) continue;
-    if (!e.isMeta && !text.trimStart().startsWith('<')) return titleFrom(text);
-    fallback ??= titleFrom(text);
+    if (text.trim()) messages.push({ text, ...(e.isMeta ? { meta: true } : {}) });
   }
-  return fallback;
+  return sessionTitle(messages);
 }
 
 /**

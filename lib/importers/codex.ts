@@ -9,7 +9,8 @@
 import { readOpenAIResponsesHistory } from '../providers/openai-responses/read-openai-responses';
 import { TranscriptError } from '../transcript/codec';
 import type { Block, Turn } from '../transcript/schema';
-import { Collector, contentHash, isoFromString, isRecord, reasonOf, str, titleFrom, type JsonObject } from './common';
+import { Collector, contentHash, isoFromString, isRecord, reasonOf, str, type JsonObject } from './common';
+import { sessionTitle } from './session-title';
 import { droppedKeysWarning, parseJsonLines } from './safe-json';
 import type { ImportOptions, ImportResult } from './types';
 
@@ -83,7 +84,8 @@ export function importCodex(text: string, opts: ImportOptions = {}): ImportResul
   if (ignored.size) warnings.push(`records without conversation content ignored: ${[...ignored].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
   const sourceId = sessionId ?? `h${contentHash(text)}`;
   const collector = new Collector('codex', opts, droppedKeysWarning(dropped));
-  const title = titleFrom(firstPrompt);
+  // The first sentence typed, without agent markup (issue 14; session-title.ts).
+  const title = firstPrompt !== undefined ? sessionTitle([{ text: firstPrompt }]) : undefined;
   collector.add({ sourceId, ...(title ? { title } : {}) }, () => {
     const w = [...warnings];
     const { turns, system } = readItems(items, provider ?? 'openai', w);

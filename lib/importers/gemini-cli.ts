@@ -7,7 +7,8 @@
  */
 import { TranscriptError } from '../transcript/codec';
 import type { Block, ToolCallBlock, ToolResultBlock, ToolResultContentBlock, Turn, Usage } from '../transcript/schema';
-import { Collector, contentHash, firstUserText, isoFromString, isRecord, str, titleFrom, type JsonObject } from './common';
+import { Collector, contentHash, firstUserText, isoFromString, isRecord, str, type JsonObject } from './common';
+import { sessionTitleOf } from './session-title';
 import { readGeminiCliSession } from './gemini-cli-records';
 import { droppedKeysWarning } from './safe-json';
 import type { ImportOptions, ImportResult } from './types';
@@ -141,7 +142,7 @@ export function importGeminiCli(text: string, opts: ImportOptions = {}): ImportR
     });
     if (notices.size) warnings.push(`CLI notices not imported: ${[...notices].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
     if (!turns.length) throw new TranscriptError('messages', 'no user or gemini messages');
-    const title = session.summary ?? titleFrom(firstUserText(turns));
+    const title = session.summary ?? sessionTitleOf(firstUserText(turns));
     const createdAt = isoFromString(session.startTime);
     return { sourceId, turns, warnings, ...(title ? { title } : {}), ...(createdAt ? { createdAt } : {}) };
   });

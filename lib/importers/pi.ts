@@ -7,7 +7,8 @@
  */
 import { TranscriptError } from '../transcript/codec';
 import type { Turn } from '../transcript/schema';
-import { Collector, contentHash, firstUserText, isoFromString, isRecord, str, titleFrom, type JsonObject } from './common';
+import { Collector, contentHash, firstUserText, isoFromString, isRecord, str, type JsonObject } from './common';
+import { sessionTitleOf } from './session-title';
 import { piTurn } from './pi-message';
 import { droppedKeysWarning, parseJsonLines } from './safe-json';
 import type { ImportOptions, ImportResult } from './types';
@@ -86,7 +87,7 @@ export function importPi(text: string, opts: ImportOptions = {}): ImportResult {
       if (turn.role === 'tool' && prev?.role === 'tool') prev.blocks.push(...turn.blocks);
       else turns.push(turn);
     });
-    const title = titleFrom(firstUserText(turns));
+    const title = sessionTitleOf(firstUserText(turns));
     return { sourceId, turns, warnings: w, ...(title ? { title } : {}), ...(createdAt ? { createdAt } : {}) };
   });
   return collector.result();

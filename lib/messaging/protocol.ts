@@ -239,6 +239,11 @@ export interface ProtocolError {
   message: string;
   /** Seconds until a retry makes sense (rate limits). */
   retryAfterSec?: number;
+  /**
+   * A sentence Baton wrote itself (a capture outcome such as "Nothing was captured: …"), shown
+   * instead of the code's generic sentence, which speaks of a provider (issue 14, item 8).
+   */
+  sentence?: string;
 }
 
 export type Reply<T> = { ok: true; data: T } | { ok: false; error: ProtocolError };

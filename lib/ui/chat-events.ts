@@ -39,7 +39,8 @@ export function reduceEvent(s: ChatState, e: BackgroundEvent): EventEffect {
       return { patch: { summaryVersion: s.summaryVersion + 1 } };
     case 'captureReady':
       if (e.conversationId) return { open: e.conversationId };
-      return e.error ? { patch: { error: e.error } } : {};
+      // Baton's own words about the capture ("Nothing was captured: …"), never a provider's refusal (issue 14).
+      return e.error ? { patch: { error: { ...e.error, sentence: e.error.message } } } : {};
     default: {
       const _exhaustive: never = e;
       return _exhaustive;

@@ -58,7 +58,8 @@ describe('ChatModel and context-menu captures (issue 7)', () => {
     for (let i = 0; i < 5; i++) await settle();
     expect(r.model.state.currentId).toBeUndefined();
     r.emit({ type: 'captureReady', error: { code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.' } });
-    expect(r.model.state.error).toEqual({ code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.' });
+    // Shown in Baton's own words (issue 14): the message is the sentence.
+    expect(r.model.state.error).toEqual({ code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.', sentence: 'Baton could not read this page. Reload the page and try again.' });
     r.emit({ type: 'captureReady', conversationId: 'cap1' });
     for (let i = 0; i < 5; i++) await settle();
     expect(r.model.state.currentId).toBe('cap1');

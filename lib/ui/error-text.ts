@@ -6,6 +6,7 @@
 import { isErrorCode } from '../messaging/client';
 import type { ErrorCode, ProtocolError } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
+import { withoutRuleIds } from './rule-ids';
 
 /** What to show for an error. `action: 'options'` means "offer a link to the options page". */
 export interface ErrorText {
@@ -59,7 +60,7 @@ const MAX_DETAIL = 300;
 /** The sentence, an optional plain-text detail and an optional action for `e`. */
 export function describeError(e: ProtocolError): ErrorText {
   const code = isErrorCode(e.code) ? e.code : 'internal';
-  const sentence = SENTENCES[code](e);
+  const sentence = e.sentence ?? SENTENCES[code](e);
   const detail = cleanDetail(e.message);
   return {
     sentence,
@@ -82,7 +83,8 @@ export function cleanDetail(message: string | undefined): string | undefined {
     const inner = end > start ? messageOf(text.slice(start, end + 1)) : undefined;
     text = `${text.slice(0, start)} ${inner ?? ''} ${end > start ? text.slice(end + 1) : ''}`;
   }
-  text = text.replace(/\s+/g, ' ').trim();
+  // Rule ids ("(N3)") are for the code, not for people (issue 14).
+  text = withoutRuleIds(text).replace(/\s+/g, ' ').trim();
   if (!text) return undefined;
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
 }

@@ -10,6 +10,7 @@ import { describeError } from './error-text';
 import { checkEndpointUrl, DEFAULT_API_ORIGINS } from '../messaging/endpoint-url';
 import { Store } from './store';
 import { toProtocolError } from './targets';
+import { withoutRuleIds } from './rule-ids';
 
 /** The part of `browser.permissions` the page uses. */
 export interface PermissionsLike {
@@ -100,7 +101,7 @@ export class OptionsModel extends Store<OptionsState> {
     this.note(providerId, { kind: 'info', text: 'Testing the key…' });
     try {
       const r = await this.connector.request('testKey', { providerId });
-      this.note(providerId, { kind: r.ok ? 'ok' : 'error', text: r.message });
+      this.note(providerId, { kind: r.ok ? 'ok' : 'error', text: withoutRuleIds(r.message) });
     } catch (e) {
       this.note(providerId, errorNote(e));
     }
@@ -126,6 +127,8 @@ export class OptionsModel extends Store<OptionsState> {
     const check = checkEndpointUrl(raw);
     if (!check.ok) return this.note(providerId, { kind: 'error', text: check.message });
     if (check.origin !== DEFAULT_API_ORIGINS[providerId]) {
+      // Visible at once (issue 14): the browser's permission prompt may take a while, or not show at all.
+      this.note(providerId, { kind: 'info', text: `Asking your browser for permission to reach ${check.origin}…` });
       // N1: the first await of this click; nothing may come before it.
       const granted = await this.permissions.request({ origins: [`${check.origin}/*`] }).catch(() => false);
       if (!granted)

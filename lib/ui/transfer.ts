@@ -6,6 +6,7 @@
 import type { Connector } from '../messaging/client';
 import type { ExportFormat, ImportKind, ImportSummary } from '../messaging/transfer-protocol';
 import { Store } from './store';
+import { withoutRuleIds } from './rule-ids';
 
 /**
  * Largest file the page sends, in bytes: the background's `IMPORT_LIMITS.fileBytes` (32 MiB;
@@ -94,7 +95,7 @@ export class TransferModel extends Store<TransferState> {
     try {
       return await work();
     } catch (e) {
-      this.set({ error: e instanceof Error ? e.message : String(e) });
+      this.set({ error: withoutRuleIds(e instanceof Error ? e.message : String(e)) });
       return undefined;
     } finally {
       this.set({ busy: false });

@@ -87,7 +87,7 @@ export function providerSwitches(turns: readonly Turn[]): Map<string, Origin> {
 }
 
 /** What the end of the conversation offers: nothing, or a retry after a failed/cut/missing answer. */
-export type RetryOffer = { kind: 'none' } | { kind: 'retry'; reason: 'interrupted' | 'stopped' | 'error' | 'no_answer'; turn?: Turn };
+export type RetryOffer = { kind: 'none' } | { kind: 'retry'; reason: 'interrupted' | 'stopped' | 'error' | 'no_answer' | 'not_sent'; turn?: Turn };
 
 /**
  * A retry is offered when no answer is in flight and the last turn is an assistant turn left
@@ -97,7 +97,8 @@ export type RetryOffer = { kind: 'none' } | { kind: 'retry'; reason: 'interrupte
 export function retryOffer(turns: readonly Turn[], busy: boolean): RetryOffer {
   const last = turns[turns.length - 1];
   if (busy || !last) return { kind: 'none' };
-  if (last.role === 'user') return { kind: 'retry', reason: 'no_answer' };
+  // A captured selection ("Continue selection in…") was never sent: offer to send it (issue 14).
+  if (last.role === 'user') return { kind: 'retry', reason: last.meta?.capturedSelection === true ? 'not_sent' : 'no_answer' };
   if (last.role !== 'assistant') return { kind: 'none' };
   switch (last.status) {
     case 'interrupted':

@@ -45,11 +45,13 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
   it('S5 base URLs and keys saved through the UI: only a masked key (last 4) is shown and no piece of a key stays in the DOM', async () => {
     for (const id of BUILTINS) {
       const name = PROVIDER_NAMES[id];
-      await section(id).getByLabel(`${name} base URL`, { exact: true }).fill(fakes.baseUrls[id]);
-      await section(id).getByRole('button', { name: 'Save base URL', exact: true }).click();
+      // Issue 14: each provider is a group named after it, holding the textboxes "Base URL" and "API key".
+      const group = page.getByRole('group', { name, exact: true });
+      await group.getByRole('textbox', { name: 'Base URL', exact: true }).fill(fakes.baseUrls[id]);
+      await group.getByRole('button', { name: 'Save base URL', exact: true }).click();
       await waitFor(`${id} base URL saved`, async () => (await section(id).innerText()).includes(`Address: ${fakes.baseUrls[id]}`));
-      await section(id).getByLabel(`${name} API key`, { exact: true }).fill(E2E_KEYS[id]);
-      await section(id).getByRole('button', { name: 'Save key', exact: true }).click();
+      await group.getByRole('textbox', { name: 'API key', exact: true }).fill(E2E_KEYS[id]);
+      await group.getByRole('button', { name: 'Save key', exact: true }).click();
       await waitFor(`${id} key saved`, async () => (await keyStatus(id).innerText()).startsWith('Key saved'));
       expect(await keyStatus(id).innerText()).toBe(`Key saved: ••••${E2E_KEYS[id].slice(-4)}`);
     }
@@ -95,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
     await waitFor('the keyless test', async () => (await note(customId).innerText()) === 'No key saved for this endpoint.');
     expect(fakes.custom.requests).toEqual([]);
 
-    await custom.getByLabel('Local compat API key', { exact: true }).fill(E2E_KEYS.compat);
+    await page.getByRole('group', { name: 'Local compat', exact: true }).getByRole('textbox', { name: 'API key', exact: true }).fill(E2E_KEYS.compat);
     await custom.getByRole('button', { name: 'Save key', exact: true }).click();
     await waitFor('the custom key saved', async () => (await keyStatus(customId).innerText()) === `Key saved: ••••${E2E_KEYS.compat.slice(-4)}`);
     await custom.getByRole('button', { name: 'Test key', exact: true }).click();

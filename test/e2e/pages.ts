@@ -91,7 +91,8 @@ export class SidePanel {
   }
 
   async ready(): Promise<void> {
-    await this.page.getByLabel('Message', { exact: true }).waitFor();
+    // Attached, not visible: on first run (no provider, no conversation) the composer waits hidden behind one call to action (issue 14).
+    await this.page.getByLabel('Message', { exact: true }).waitFor({ state: 'attached' });
   }
 
   async newChat(): Promise<void> {

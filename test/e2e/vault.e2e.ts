@@ -86,6 +86,7 @@ describe.skipIf(!HAS_CHROMIUM)('passphrase mode', () => {
   it('S2 after setting a passphrase, a dump of all extension storage (IndexedDB + chrome.storage) has no key material; records are sealed', async () => {
     expect(findKeyMaterial(await dumpAllStorage(page))).not.toEqual([]); // the dump does see plain keys before
     await page.getByLabel('New passphrase', { exact: true }).fill(PASS);
+    await page.getByLabel('Repeat new passphrase', { exact: true }).fill(PASS);
     await page.getByRole('button', { name: 'Set passphrase', exact: true }).click();
     await waitFor('unlocked', async () => (await vaultMode()) === 'unlocked');
 

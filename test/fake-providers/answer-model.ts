@@ -60,7 +60,7 @@ export function toAnswer(reply: TextReply | ToolCallReply | ThinkingReply, defau
     case 'thinking':
       return {
         thinking: { text: reply.thinking, ...(reply.signature !== undefined ? { signature: reply.signature } : {}) },
-        textChunks: splitText(reply.text),
+        textChunks: reply.chunks ?? splitText(reply.text),
         calls: settle(reply.calls),
       };
   }

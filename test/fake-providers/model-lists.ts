@@ -7,6 +7,17 @@
  */
 import type { FakeApi, FakeSettings } from './types';
 
+/**
+ * What the real models endpoints list (ids as each provider serves them, newest first; checked
+ * against Baton's registry by rich.test.ts), for `npm run fake-providers` (issue 14, item 7).
+ * Tests keep the short default lists of server.ts.
+ */
+export const INTERACTIVE_MODELS: FakeSettings['models'] = {
+  openai: ['gpt-6.2-sol', 'gpt-6.1-sol', 'gpt-6-luna', 'gpt-5.6-sol', 'gpt-5.5', 'gpt-5.4-mini', 'o4-mini'],
+  anthropic: ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-sonnet-4-6', 'claude-haiku-4-5'],
+  google: ['gemini-3.8-flash', 'gemini-3.1-pro-preview', 'gemini-3.1-flash-lite', 'gemini-2.5-pro', 'gemini-2.5-flash'],
+};
+
 /** The list body for a model-list endpoint. */
 export function modelList(api: FakeApi, models: FakeSettings['models']): Record<string, unknown> {
   switch (api) {

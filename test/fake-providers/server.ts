@@ -15,6 +15,7 @@ import { checkCountRequest, countReply } from './count-tokens';
 import { errorBody } from './errors';
 import { modelList } from './model-lists';
 import { FakeConfigError, respond, respondModelList, sendJson, type RespondContext } from './respond';
+import { richReply } from './rich';
 import { matchRoute, type Route } from './routes';
 import { betasOf, THINKING_BINDING_BETA, ThinkingBindings } from './thinking-binding';
 import type { FakeApi, FakeKeys, FakeProviders, FakeProvidersOptions, FakeSettings, RecordedRequest, Reply } from './types';
@@ -35,6 +36,8 @@ const DEFAULT_SETTINGS: FakeSettings = {
   ignoreRules: [],
   chatProvider: 'openai',
   defaultText: 'Hello from the fake provider.',
+  rich: false,
+  slow: false,
   models: {
     openai: ['gpt-5.5', 'gpt-4.1-mini'],
     anthropic: ['claude-sonnet-4-6', 'claude-haiku-4-5'],
@@ -186,7 +189,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
       },
     };
     try {
-      if (isContractApi(route.api)) await respond(res, reply ?? { kind: 'text' }, ctx);
+      if (isContractApi(route.api)) await respond(res, reply ?? (settings.rich ? richReply(route.api, body, { slow: settings.slow }) : { kind: 'text' }), ctx);
       else if (counting) await respondModelList(res, reply, countReply(route, raw), ctx);
       else await respondModelList(res, reply, modelList(route.api, settings.models), ctx);
     } catch (e) {

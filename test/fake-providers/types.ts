@@ -50,6 +50,8 @@ export interface ThinkingReply extends StreamPacing {
   thinking: string;
   signature?: string;
   text: string;
+  /** Overrides how `text` is split into deltas. */
+  chunks?: string[];
   calls?: ScriptedCall[];
 }
 
@@ -167,6 +169,13 @@ export interface FakeSettings {
   defaultText: string;
   /** Model ids for the three model lists. */
   models: { openai: string[]; anthropic: string[]; google: string[] };
+  /**
+   * Unqueued requests get a rich answer (Markdown, thinking when asked, tool calls when tools are
+   * defined; rich.ts) instead of `defaultText`. Off by default; `npm run fake-providers` turns it on.
+   */
+  rich: boolean;
+  /** Rich answers stream slowly (to try Stop); without it, only messages containing "slow" do. */
+  slow: boolean;
 }
 
 /** Options of `startFakeProviders`. */

@@ -246,7 +246,7 @@ describe('CaptureService', () => {
     expect(r.tabMessages).toEqual([]);
     const t = await r.store.toTranscript('id-2');
     expect(t.source).toEqual({ kind: 'web-selection', url: 'https://news.example/a' });
-    expect(t.turns).toEqual([{ id: 'id-1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'Selected text from https://news.example/a:\n````\nSome ```quoted``` text\n````' }] }]);
+    expect(t.turns).toEqual([{ id: 'id-1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'Selected text from https://news.example/a:\n````\nSome ```quoted``` text\n````' }], meta: { capturedSelection: true } }]);
     expect((await r.store.list())[0]?.lastTarget).toEqual(target);
   });
 

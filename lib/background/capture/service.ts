@@ -156,7 +156,8 @@ export class CaptureService {
     const now = this.d.now();
     const page = info.pageUrl && /^https?:\/\//i.test(info.pageUrl) ? info.pageUrl.slice(0, 2000) : undefined;
     // Flattened text from a page is fenced and labelled with where it came from (N5).
-    const turn: Turn = { id: this.d.newId(), role: 'user', createdAt: now, blocks: [{ type: 'text', text: fenced(`Selected text${page ? ` from ${page}` : ''}:`, text) }] };
+    // `meta.capturedSelection`: not yet sent anywhere, so the panel offers to send it rather than saying no answer came (issue 14).
+    const turn: Turn = { id: this.d.newId(), role: 'user', createdAt: now, blocks: [{ type: 'text', text: fenced(`Selected text${page ? ` from ${page}` : ''}:`, text) }], meta: { capturedSelection: true } };
     try {
       const meta = await storeCapturedConversation(await this.d.db(), {
         id: this.d.newId(),

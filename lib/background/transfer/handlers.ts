@@ -9,7 +9,7 @@ import type { ImportKind, ImportOptions } from '../../importers/types';
 import { isZip } from '../../importers/zip';
 import type { BackgroundEvent } from '../../messaging/protocol';
 import { EXPORT_PART_CHARS, IMPORT_LIMITS, type ExportFile, type ExportFormat, type ImportSummary, type SkippedItem } from '../../messaging/transfer-protocol';
-import { CONVERSATION_SEPARATOR, transcriptsToMarkdown, transcriptToMarkdown } from '../../export/markdown';
+import { CONVERSATION_SEPARATOR, transcriptsToMarkdown, transcriptToMarkdown, type OriginNames } from '../../export/markdown';
 import { decodeTranscript, TranscriptError } from '../../transcript/codec';
 import type { Transcript } from '../../transcript/schema';
 import { metaOf, type ConversationStore } from '../../store/conversations';
@@ -27,6 +27,23 @@ export interface TransferDeps {
   exportPartChars?: number;
   /** Tells open pages: each imported conversation is announced as `conversationUpdated`, so their lists show it. */
   broadcast?(event: BackgroundEvent): void;
+  /** The names of custom endpoints, for Markdown headings (issue 14); without it, origins show their ids. */
+  originNames?(): Promise<OriginNames>;
+}
+
+/** Custom endpoints' names by endpoint id and by base-URL origin (what an assistant turn's `origin` holds). */
+export function endpointNames(endpoints: readonly { id: string; name: string; baseUrl: string }[]): OriginNames {
+  const byProvider: Record<string, string> = {};
+  const byEndpoint: Record<string, string> = {};
+  for (const ep of endpoints) {
+    byProvider[ep.id] = ep.name;
+    try {
+      byEndpoint[new URL(ep.baseUrl).origin] = ep.name;
+    } catch {
+      // a stored URL that does not parse names nothing
+    }
+  }
+  return { byProvider, byEndpoint };
 }
 
 type TransferHandlers = Pick<Handlers, 'importFile' | 'exportConversation' | 'exportAll'>;
@@ -128,7 +145,7 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
 
     exportConversation: async ({ id, format }): Promise<ExportFile> => {
       const t = await transcriptOf(d.store, id);
-      const content = format === 'baton' ? `${JSON.stringify(t, null, 2)}\n` : transcriptToMarkdown(t);
+      const content = format === 'baton' ? `${JSON.stringify(t, null, 2)}\n` : transcriptToMarkdown(t, await d.originNames?.());
       if (content.length > 2 * EXPORT_PART_CHARS) throw new BatonError('bad_request', 'This conversation is too large to export in one message (over 32 Mi characters).');
       return { filename: `${slug(t.title ?? '')}${EXT[format].one}`, mimeType: EXT[format].mime, content, count: 1, failed: [] };
     },
@@ -143,6 +160,7 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
         start = i + 1;
       }
       const parts: string[] = [];
+      let names: OriginNames | undefined;
       const failed: ExportFile['failed'] = [];
       let size = 0;
       let count = 0;
@@ -157,7 +175,7 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
           failed.push({ id: c.id, title: c.title, reason: (e as Error).message.slice(0, 300) });
           continue;
         }
-        const text = format === 'baton' ? `${JSON.stringify(t)}\n` : transcriptsToMarkdown([t]);
+        const text = format === 'baton' ? `${JSON.stringify(t)}\n` : transcriptsToMarkdown([t], (names ??= await d.originNames?.()));
         if (count > 0 && size + text.length > partChars) {
           next = all[i - 1]!.id;
           break;

@@ -1,2 +1,2 @@
 /** The transfer feature (issue 7): import files and export conversations. */
-export { createTransferHandlers } from './handlers';
+export { createTransferHandlers, endpointNames } from './handlers';
