@@ -5,6 +5,7 @@
  */
 import { listModels, lookupModel } from './registry';
 import type { ModelInfo } from './types';
+import { lookupTable } from '../transcript/lookup';
 
 /** One model as a picker shows it (the shape of `ModelOption` in lib/messaging/protocol.ts). */
 export interface PickerModel {
@@ -30,11 +31,11 @@ export interface PickerModel {
  * Which registry entries a provider's "recommended" model is taken from: the balanced tier of
  * each built-in provider (not the largest, not the smallest), newest first by registry order.
  */
-const BALANCED: Readonly<Record<string, RegExp>> = {
+const BALANCED: Readonly<Record<string, RegExp>> = lookupTable({
   anthropic: /^claude-sonnet-/,
   openai: /^gpt-\d+(\.\d+)?(-sol)?(-\d{4}-\d\d-\d\d)?$/,
   google: /^gemini-[\d.]+-flash$/,
-};
+});
 
 /** Whether a registry entry is a current model: not retired, not deprecated (past or nearing its end of life). */
 function current(m: ModelInfo): boolean {

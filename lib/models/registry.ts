@@ -20,6 +20,7 @@ import { OPENAI_MODELS } from './data/openai-models';
 import { FALLBACK_MODELS, unknownModel } from './defaults';
 import { candidateIds } from './normalize';
 import type { ModelInfo, ModelPrice } from './types';
+import { lookupTable } from '../transcript/lookup';
 
 const ALL: readonly ModelInfo[] = [
   ...ANTHROPIC_MODELS,
@@ -150,12 +151,12 @@ export function defaultModelFor(provider: string, today: Date = new Date()): str
 }
 
 /** Default-model candidates per built-in provider, best first (see {@link defaultModelFor}). */
-export const DEFAULT_MODEL_CANDIDATES: Readonly<Record<string, readonly string[]>> = {
+export const DEFAULT_MODEL_CANDIDATES: Readonly<Record<string, readonly string[]>> = lookupTable({
   // claude-sonnet-4-5 reached its end of life on 2026-11-30 (FALLBACK_MODELS in defaults.ts).
   anthropic: ['claude-sonnet-4-6', 'claude-sonnet-4-5'],
   openai: ['gpt-5'],
   google: ['gemini-3.8-flash', 'gemini-3.7-flash'],
-};
+});
 
 /**
  * True when the model's `endOfLife` date (UTC) has come: from that day on the provider refuses

@@ -7,17 +7,18 @@
  */
 import type { ProviderStatus } from '../messaging/protocol';
 import type { Origin } from '../transcript/schema';
+import { lookupTable } from '../transcript/lookup';
 
 /** Origins that are not configured providers: the chat sites Baton captures from, and Chrome's on-device model. */
-const SITE_NAMES: Readonly<Record<string, string>> = {
+const SITE_NAMES: Readonly<Record<string, string>> = lookupTable({
   'chatgpt-web': 'ChatGPT (web)',
   'claude-web': 'Claude (web)',
   'gemini-web': 'Gemini (web)',
   chrome: 'On-device',
-};
+});
 
 /** Built-in provider names, for an origin whose provider is not (or no longer) configured. */
-const PROVIDER_NAMES: Readonly<Record<string, string>> = {
+const PROVIDER_NAMES: Readonly<Record<string, string>> = lookupTable({
   openai: 'OpenAI',
   anthropic: 'Anthropic',
   google: 'Google Gemini',
@@ -30,7 +31,7 @@ const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   azure: 'Azure OpenAI',
   bedrock: 'Amazon Bedrock',
   vertex: 'Vertex AI',
-};
+});
 
 /** Model ids a chat site stores when it did not say which model answered. */
 const SITE_PLACEHOLDERS = new Set(['chatgpt', 'claude', 'gemini', 'auto', 'default']);

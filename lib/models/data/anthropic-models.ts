@@ -12,6 +12,7 @@
  */
 import { anthropic, type ModelSpec } from './define';
 import type { ModelInfo, ModelPrice } from '../types';
+import { lookupTable } from '../../transcript/lookup';
 
 const M = 1_000_000;
 const K = 1_000;
@@ -37,7 +38,7 @@ const NO_FORCED_TOOL_USE = new Set(['claude-sonnet-5-5']);
  * as quoted by third parties (Sonnet 3.7 and Haiku 3.5 2026-02-19; Sonnet 4 and Opus 4
  * 2026-06-15; Opus 4.1 2026-08-05).
  */
-const END_OF_LIFE: Readonly<Record<string, string>> = {
+const END_OF_LIFE: Readonly<Record<string, string>> = lookupTable({
   'claude-opus-4-5-20251101': '2027-01-22',
   'claude-opus-4-1-20250805': '2026-08-05',
   'claude-opus-4-20250514': '2026-06-15',
@@ -45,7 +46,7 @@ const END_OF_LIFE: Readonly<Record<string, string>> = {
   'claude-sonnet-4-20250514': '2026-06-15',
   'claude-3-7-sonnet-20250219': '2026-02-19',
   'claude-3-5-haiku-20241022': '2026-02-19',
-};
+});
 
 /** An Anthropic entry with its 2026 traits and retirement date filled in. */
 function claude(s: ModelSpec): ModelInfo {

@@ -12,6 +12,7 @@
  */
 import { openai, openaiLongContext, type ModelSpec } from './define';
 import type { ModelInfo, ModelPrice } from '../types';
+import { lookupTable } from '../../transcript/lookup';
 
 const K = 1_000;
 /** 1,050,000-token window (922K input + 128K output) of GPT-5.4 and later. */
@@ -44,7 +45,7 @@ function chat(s: Omit<ModelSpec, 'vision' | 'pdf'>): ModelInfo {
  * Astra, GPT-6.1 Sol, GPT-6.2); C-S1/R-S1 sampling parameters only at effort `none` (GPT-5.4 and
  * later); R-K9 `instructions` appended after `input` (GPT-6.2 and later).
  */
-const RULES_2026: Readonly<Record<string, Pick<ModelSpec, 'chatTools' | 'samplingNeedsEffortNone' | 'instructionsAfterInput'>>> = {
+const RULES_2026: Readonly<Record<string, Pick<ModelSpec, 'chatTools' | 'samplingNeedsEffortNone' | 'instructionsAfterInput'>>> = lookupTable({
   'gpt-6.2-astra': { chatTools: 'responses', samplingNeedsEffortNone: true, instructionsAfterInput: true },
   'gpt-6.2-sol': { chatTools: 'responses', samplingNeedsEffortNone: true, instructionsAfterInput: true },
   'gpt-6.1-sol': { chatTools: 'responses', samplingNeedsEffortNone: true },
@@ -59,7 +60,7 @@ const RULES_2026: Readonly<Record<string, Pick<ModelSpec, 'chatTools' | 'samplin
   'gpt-5.4-2026-03-05': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
   'gpt-5.4-mini-2026-03-17': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
   'gpt-5.4-nano-2026-03-17': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
-};
+});
 
 const ENTRIES: readonly ModelInfo[] = [
   // GPT-6.x (Sep-Nov 2026).

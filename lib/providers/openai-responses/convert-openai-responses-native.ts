@@ -80,9 +80,9 @@ export const NOT_AN_INPUT_ITEM = 'not an input item of the Responses API';
  * R-X1: input item types that are never taken from history. A `compaction_trigger` "must be the
  * final input item": it asks for a compaction in this request and is not a record of one.
  */
-export const NEVER_FROM_HISTORY: Readonly<Record<string, string>> = {
+export const NEVER_FROM_HISTORY: Readonly<Record<string, string>> = lookupTable({
   compaction_trigger: 'a compaction_trigger must be the final input item and is never replayed from history (R-X1)',
-};
+});
 
 /**
  * Client-executed calls and the output item that must answer them in the same request (R-T3: "No
