@@ -1,6 +1,6 @@
 /* global module */
 /**
- * The import boundaries of lib/ (docs: architecture; ../shared/docs/DESIGN.md, "Layers (imports
+ * The import boundaries of lib/ (docs: architecture; docs/architecture.md, "Layers (imports
  * only point down)"), checked by dependency-cruiser in `npm run lint`. ESLint's
  * no-restricted-imports (eslint.config.js) keeps each layer's own bans; this file adds what a rule
  * on one import string cannot see: circles (type-only imports included), and the background's

@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Layer boundaries of ../shared/docs/DESIGN.md ("Layers (imports only point down"),
+ * Layer boundaries of docs/architecture.md ("Layers (imports only point down"),
  * enforced with no-restricted-imports. Patterns are matched against the import string.
  */
 const BROWSER_AND_SDK_RUNTIME = [
@@ -27,18 +27,18 @@ const S1_SYNTAX = [
   { selector: "Literal[value='TRUSTED_AND_UNTRUSTED_CONTEXTS']", message: 'S1: content scripts must not read storage.session.' },
 ];
 /**
- * Issue 18 / I2: a provider-supplied key must never index a plain object (`TABLE["__proto__"]` is
+ * docs/security.md / I2: a provider-supplied key must never index a plain object (`TABLE["__proto__"]` is
  * Object.prototype, `TABLE["toString"]` a function). String-keyed constant tables in lib/ are
  * null-prototype (lib/transcript/lookup.ts `lookupTable`) or a Map.
  */
 const LOOKUP_TABLE_SYNTAX = [
   {
     selector: "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/][init.type='ObjectExpression'] > Identifier TSTypeReference[typeName.name='Record'] > TSTypeParameterInstantiation > TSStringKeyword:first-child",
-    message: 'A string-keyed constant table must not be a plain object: wrap it in lookupTable() (lib/transcript/lookup.ts) or use a Map (issue 18, I2).',
+    message: 'A string-keyed constant table must not be a plain object: wrap it in lookupTable() (lib/transcript/lookup.ts) or use a Map (docs/security.md, I2).',
   },
   {
     selector: "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/] > CallExpression.init[callee.property.name='fromEntries']",
-    message: 'A constant table built with Object.fromEntries has a prototype: wrap it in lookupTable() (issue 18, I2).',
+    message: 'A constant table built with Object.fromEntries has a prototype: wrap it in lookupTable() (docs/security.md, I2).',
   },
 ];
 

@@ -18,7 +18,7 @@ const CHAT_SITES = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gem
 const OPTIONAL_ORIGINS = ['https://*/*', 'http://localhost/*', 'http://127.0.0.1/*'];
 
 /**
- * The icon set (issue 14): PNGs rendered from public/icon/baton.svg by scripts/icons.ts, a filled
+ * The icon set (docs/side-panel.md): PNGs rendered from public/icon/baton.svg by scripts/icons.ts, a filled
  * tile readable on light and dark toolbars. Paths are relative to the package root.
  */
 const ICONS = { 16: 'icon/16.png', 32: 'icon/32.png', 48: 'icon/48.png', 128: 'icon/128.png' };

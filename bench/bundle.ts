@@ -1,5 +1,5 @@
 /**
- * Bundle sizes (issue 9, "Bundle and start-up"): gzip sizes of the built Chrome MV3 extension's
+ * Bundle sizes (bench/README.md, "Bundle and start-up"): gzip sizes of the built Chrome MV3 extension's
  * background script, and of the side panel and options pages, each counted as its HTML plus
  * every file the page loads (scripts, module preloads, stylesheets) and every JS chunk those
  * import statically (the first load; chunks loaded with `import()` later are not counted), each
@@ -44,7 +44,7 @@ function htmlRefs(html: string): string[] {
 
 /**
  * Relative static JS imports of a module, resolved against its own folder. Dynamic `import()`s are
- * not followed: they load on demand (highlighting and math, issue 14), not with the page.
+ * not followed: they load on demand (highlighting and math, docs/side-panel.md), not with the page.
  */
 function jsImports(file: string, code: string): string[] {
   const out: string[] = [];

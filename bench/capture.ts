@@ -1,5 +1,5 @@
 /**
- * Network interception for the peers (issue 9: "building the same provider request through their
+ * Network interception for the peers (bench/README.md: "building the same provider request through their
  * public API with the network call intercepted"). {@link installCaptureFetch} replaces
  * `globalThis.fetch` for the whole benchmark process: every request any library makes is
  * captured — its URL, its serialised body and the moment `fetch` was called — and answered with a

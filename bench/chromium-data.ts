@@ -1,5 +1,5 @@
 /**
- * Pure inputs and statistics of the Chromium benchmarks (issue 9, "Storage and rendering"):
+ * Pure inputs and statistics of the Chromium benchmarks (bench/README.md, "Storage and rendering"):
  * the IndexedDB records to seed, the chunks of the streamed answer, and the per-chunk summary.
  * No browser here, so every helper has a unit test (`chromium-data.test.ts`).
  */
@@ -98,7 +98,7 @@ export interface ChunkStats {
   maxMs: number;
 }
 
-/** Summarises per-chunk times (ms, in arrival order); `edge` is the window size (100 in issue 9). */
+/** Summarises per-chunk times (ms, in arrival order); `edge` is the window size (100 in bench/README.md). */
 export function chunkStats(times: readonly number[], edge = 100): ChunkStats {
   if (times.length === 0) throw new RangeError('chunk times: none');
   const n = Math.min(edge, times.length);
@@ -113,7 +113,7 @@ export function chunkStats(times: readonly number[], edge = 100): ChunkStats {
 }
 
 /**
- * "Does not grow with the length of the message" (issue 9) as a test: the last-100 median is at
+ * "Does not grow with the length of the message" (bench/README.md) as a test: the last-100 median is at
  * most 1.5 × the first-100 median, plus 0.25 ms of slack so timer noise on sub-millisecond
  * figures does not decide it.
  */

@@ -1,5 +1,5 @@
 /**
- * Side panel figures (issue 9): opening a large conversation (its load over the protocol and the
+ * Side panel figures (bench/README.md): opening a large conversation (its load over the protocol and the
  * first paint of its newest 50 turns, timed in the page), the JS heap with it open (after a full
  * collection, CDP `HeapProfiler.collectGarbage` + `Runtime.getHeapUsage`), and the
  * `listConversations` round trip from the page.

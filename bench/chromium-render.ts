@@ -1,5 +1,5 @@
 /**
- * Streaming render (issue 9): a long markdown answer arriving in many chunks, rendered in the
+ * Streaming render (bench/README.md): a long markdown answer arriving in many chunks, rendered in the
  * side panel page of the built extension by the real `MarkdownStream`
  * (components/markdown/markdown-stream.ts, exposed by the test build as `globalThis.batonBench`),
  * against the floor: a naive re-render of the whole message per chunk (marked + DOMPurify on the

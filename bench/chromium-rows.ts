@@ -1,5 +1,5 @@
 /**
- * The Chromium rows of the benchmark table (issue 9, "Storage and rendering" and the service
+ * The Chromium rows of the benchmark table (bench/README.md, "Storage and rendering" and the service
  * worker's cold start): one row per figure, with its target and whether it is met, or `skipped`
  * with the reason when the part could not run.
  */

@@ -1,5 +1,5 @@
 /**
- * The Chromium section of `npm run bench` (issue 9, "Storage and rendering", and the service
+ * The Chromium section of `npm run bench` (bench/README.md, "Storage and rendering", and the service
  * worker's cold start): builds the test build when needed (`chromium-build.ts`), launches the
  * system Chromium with it (the e2e harness, `test/e2e/harness.ts`), seeds the store, and runs
  * each part in turn. Never throws: a part that fails becomes a `skipped` row with the reason, and
@@ -32,7 +32,7 @@ export interface ChromiumProfile {
   startup: [number, number];
 }
 
-/** The full run: the sizes of issue 9. */
+/** The full run: the sizes of bench/README.md. */
 export const CHROMIUM_FULL: ChromiumProfile = {
   sizes: { turns: 10_000, conversations: 5_000, chars: 200_000, chunks: 2_000 },
   append: [5, 50],

@@ -1,5 +1,5 @@
 /**
- * Service-worker cold start (issue 9, "Bundle and start-up"): the worker is stopped over CDP
+ * Service-worker cold start (bench/README.md, "Bundle and start-up"): the worker is stopped over CDP
  * (`ServiceWorker.stopWorker`), started again (`ServiceWorker.startWorker`), and the test build's
  * marks (`globalThis.batonStartup`, entrypoints/background.ts) give, on the worker's own clock
  * (ms since its time origin): the end of the evaluation of background.js (every listener

@@ -1,5 +1,5 @@
 /**
- * Storage figures (issue 9, "Storage and rendering"), in the built extension's service worker —
+ * Storage figures (bench/README.md, "Storage and rendering"), in the built extension's service worker —
  * where Baton's store runs (`lib/store`, reached through the test build's `globalThis.batonReady`)
  * — against real IndexedDB:
  * - seed: 5,000 list records and one 10,000-turn conversation, in bulk transactions (untimed);

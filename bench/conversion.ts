@@ -1,5 +1,5 @@
 /**
- * Conversion benchmark (issue 9, "Conversion (Node)"): for each input and wire API, Baton
+ * Conversion benchmark (bench/README.md, "Conversion (Node)"): for each input and wire API, Baton
  * (`convertTranscript` + `JSON.stringify` of the body), the floor (`JSON.stringify` of Baton's own
  * body, built once beforehand) and the peers (pi-ai and the AI SDK building the same request
  * through their public APIs, stopped at `fetch`), measured interleaved in one process.

@@ -1,5 +1,5 @@
 /**
- * Seeded, deterministic generator of benchmark transcripts (issue 9, "Conversion"): an agent
+ * Seeded, deterministic generator of benchmark transcripts (bench/README.md, "Conversion"): an agent
  * conversation of exactly `turns` turns mixing user text, assistant text, parallel tool calls
  * with their results, thinking (with each origin's opaque state) and images, from four origins
  * that take over from each other every few exchanges. It ends on a user turn, as a request does.
@@ -35,7 +35,7 @@ export const GENERATED_TOOLS: ToolDefinition[] = [
 export interface GenerateOptions {
   /** Exact number of turns (≥ 1). */
   turns: number;
-  /** PRNG seed; default 9 (issue 9). */
+  /** PRNG seed; default 9 (bench/README.md). */
   seed?: number;
 }
 

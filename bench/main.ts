@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only conversion,planning,bundle,chromium]` (issue 9): runs the
+ * `npm run bench [-- --quick] [-- --only conversion,planning,bundle,chromium]` (bench/README.md): runs the
  * benchmarks, prints one table (each figure, its target, whether it is met) and writes
  * `bench-results/results.json`. `--quick` is the CI smoke run: smaller inputs and fewer samples,
  * the same figures and the same table. Run with `--expose-gc` (the npm script does) so every

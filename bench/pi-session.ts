@@ -1,6 +1,6 @@
 /**
  * The largest real transcript of the shared fixtures, `agent-transcripts/pi-coding-agent-session.jsonl`
- * (issue 9: "the pi session, imported"), read with the project's importer `importFile('pi', bytes)`
+ * (bench/README.md: "the pi session, imported"), read with the project's importer `importFile('pi', bytes)`
  * from `lib/importers/`. When that module cannot be loaded, a minimal bench-local reader stands in
  * and the result says so. Skipped with a visible note when `../shared/fixtures` is absent.
  */

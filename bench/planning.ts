@@ -1,5 +1,5 @@
 /**
- * Planning benchmark (issue 9, "Planning"): `plan()` from `lib/context/` with token estimation on
+ * Planning benchmark (bench/README.md, "Planning"): `plan()` from `lib/context/` with token estimation on
  * the largest generated transcript, per target API. Warm: one token cache per target, filled by an
  * untimed first plan, then reused (the send path's case: the per-turn counts are cached). Cold: a
  * new cache for every sample. Each is reported for `plan()` alone (conversion is lazy) and with

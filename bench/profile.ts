@@ -1,5 +1,5 @@
 /**
- * Profiling helper for Baton's conversion (issue 9: "where time goes vs. the floor"):
+ * Profiling helper for Baton's conversion (bench/README.md: "where time goes vs. the floor"):
  *
  *   node --cpu-prof --cpu-prof-dir=bench-results/profiles --import tsx bench/profile.ts \
  *     [--turns 10000 | --pi] [--api anthropic-messages] [--runs 5]

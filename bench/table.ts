@@ -1,5 +1,5 @@
 /**
- * The one table `npm run bench` prints (issue 9, "Done when"): every figure with its value, its
+ * The one table `npm run bench` prints (bench/README.md, "Done when"): every figure with its value, its
  * target and whether the target is met; built from the section results so the JSON and the table
  * never disagree.
  */

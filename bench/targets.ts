@@ -26,7 +26,7 @@ export const API_LABEL: Readonly<Record<WireApi, string>> = {
   'gemini-generate-content': 'gemini',
 };
 
-/** Chromium targets of issue 9 ("Storage and rendering"), in ms or bytes. */
+/** Chromium targets of bench/README.md ("Storage and rendering"), in ms or bytes. */
 export const CHROMIUM_TARGETS = {
   /** Append one turn to a 10,000-turn conversation (median, ms). */
   appendMs: 5,

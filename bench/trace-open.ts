@@ -1,5 +1,5 @@
 /**
- * Where the time of "open a 10,000-turn conversation" goes (issue 9): the bench's open procedure
+ * Where the time of "open a 10,000-turn conversation" goes (bench/README.md): the bench's open procedure
  * (`benchOpen`, chromium-panel.ts) with a timeline of every protocol request, as the side panel
  * page sees it (sent → answered) and as the worker sees it (arrival; `previewSend`'s own span and
  * its parts: store read, plan, preview build), all on one clock (epoch ms from each context's

@@ -1,5 +1,5 @@
 /**
- * Icons (issue 14, item 6): Lucide's SVG data (the `lucide` package, pinned), drawn by one small
+ * Icons (docs/side-panel.md, item 6): Lucide's SVG data (the `lucide` package, pinned), drawn by one small
  * Preact component so only the icons imported here reach the bundles (tree-shaken). Decorative by
  * default (`aria-hidden`): the control carrying an icon keeps its own text or accessible name.
  */

@@ -9,14 +9,14 @@ export default defineBackground(() => {
   // zod never probes for eval in the worker (the CSP forbids it; see zod-no-eval.ts).
   zodWithoutEval();
   const { ready, capture } = registerBackground(sdkTransport);
-  // Issue 14: a fresh install opens the options page on "Add your first key". Test builds skip it so
+  // docs/side-panel.md: a fresh install opens the options page on "Add your first key". Test builds skip it so
   // the end-to-end suite's browser opens on the pages its tests choose.
   if (!__BATON_TEST_BUILD__) registerFirstRun(browser.runtime);
   // WXT wraps the background in a closure: test builds expose the engine for end-to-end tests (toolchain.md).
   if (__BATON_TEST_BUILD__) {
     const g = globalThis as { batonReady?: unknown; batonStartup?: { evaluatedMs: number; readyMs?: number } };
     g.batonReady = ready;
-    // The context-menu click handler, called by test/e2e/capture.e2e.ts with the data Chrome passes (issue 7).
+    // The context-menu click handler, called by test/e2e/capture.e2e.ts with the data Chrome passes (docs/architecture.md#the-background-by-feature).
     (globalThis as { batonCapture?: unknown }).batonCapture = capture;
     // Start-up marks for bench/chromium-startup.ts, in ms since the worker's time origin.
     const marks: { evaluatedMs: number; readyMs?: number } = (g.batonStartup = { evaluatedMs: performance.now() });

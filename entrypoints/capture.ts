@@ -1,5 +1,5 @@
 /**
- * The chat sites' content script (issue 7). Built as an unlisted script and declared in the
+ * The chat sites' content script (docs/architecture.md#the-background-by-feature). Built as an unlisted script and declared in the
  * manifest by wxt.config.ts (`content_scripts`: exactly chatgpt.com, claude.ai and
  * gemini.google.com, `all_frames: false`, N1) rather than as a WXT `*.content.ts` entrypoint,
  * whose wrapper posts window messages and listens for DOM CustomEvents (M5 forbids both).

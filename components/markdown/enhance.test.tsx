@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Code highlighting and math (issue 14): fenced code with a language gets highlight.js colours,
+ * Code highlighting and math (docs/side-panel.md): fenced code with a language gets highlight.js colours,
  * `$…$`, `$$…$$`, `\(…\)` and `\[…\]` become KaTeX, both loaded on demand; prices and code stay
  * text; an unfinished stream shows the TeX as written; the output stays inert (R1–R3).
  */

@@ -1,5 +1,5 @@
 /**
- * Typesetting of rendered markdown that needs large libraries (issue 14): highlight.js for fenced
+ * Typesetting of rendered markdown that needs large libraries (docs/side-panel.md): highlight.js for fenced
  * code with a language, KaTeX for `.md-math`. Both are loaded with `import()` the first time a
  * block needs them, so the side panel's first load stays small; until then the code shows plain
  * and the math as its TeX source. Once loaded, every later block is typeset synchronously in the

@@ -1,5 +1,5 @@
 /**
- * Syntax highlighting of fenced code (issue 14), loaded on demand by `enhance.ts` only: highlight.js
+ * Syntax highlighting of fenced code (docs/side-panel.md), loaded on demand by `enhance.ts` only: highlight.js
  * core with its common languages (~40, one chunk) must not grow the side panel's first load.
  * Never imported from the background (a service worker may not `import()`).
  */

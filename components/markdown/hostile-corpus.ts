@@ -148,7 +148,7 @@ export const HOSTILE_CORPUS: readonly HostilePayload[] = [
   { id: 'image-in-list', req: ['R3'], md: '- item ![i](https://attacker.test/list.png)\n- two', imageUrl: 'https://attacker.test/list.png' },
   { id: 'image-in-heading', req: ['R3'], md: '# Title ![h](https://attacker.test/h.png)', imageUrl: 'https://attacker.test/h.png' },
   { id: 'image-in-blockquote', req: ['R3'], md: '> ![q](https://attacker.test/q.png)', imageUrl: 'https://attacker.test/q.png' },
-  // --- Math (KaTeX, issue 14): commands that link, load or style need `trust`, which is off.
+  // --- Math (KaTeX, docs/side-panel.md): commands that link, load or style need `trust`, which is off.
   { id: 'math-href-javascript', req: ['R1', 'R2'], md: `$\\href{javascript:${S}}{click}$`, anchor: false },
   { id: 'math-url', req: ['R2'], md: '$$\\url{https://attacker.test/u}$$', anchor: false },
   { id: 'math-includegraphics', req: ['R3'], md: `$$\\includegraphics{${EXFIL}}$$` },

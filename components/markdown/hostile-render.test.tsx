@@ -142,7 +142,7 @@ describe('hostile corpus, streamed', () => {
   });
 });
 
-describe('hostile corpus, typeset (highlight.js and KaTeX loaded, issue 14)', () => {
+describe('hostile corpus, typeset (highlight.js and KaTeX loaded, docs/side-panel.md)', () => {
   beforeAll(async () => {
     await enhancersLoaded();
   });

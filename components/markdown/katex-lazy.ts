@@ -1,5 +1,5 @@
 /**
- * Math typesetting with KaTeX (issue 14), loaded on demand by `enhance.ts` only, with its CSS and
+ * Math typesetting with KaTeX (docs/side-panel.md), loaded on demand by `enhance.ts` only, with its CSS and
  * fonts packaged in the extension (nothing fetched from the network, R3). Never imported from the
  * background (a service worker may not `import()`).
  */

@@ -1,5 +1,5 @@
 /**
- * Incremental rendering of a streamed markdown message (issue 5: "each chunk costs time
+ * Incremental rendering of a streamed markdown message (docs/side-panel.md: "each chunk costs time
  * proportional to the chunk, not to the whole message").
  *
  * Approach. The message is split into *settled* blocks and one *open* part:

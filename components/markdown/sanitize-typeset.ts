@@ -1,5 +1,5 @@
 /**
- * Sanitisers for what the on-demand typesetters produce (issue 14): highlight.js's HTML for a code
+ * Sanitisers for what the on-demand typesetters produce (docs/side-panel.md): highlight.js's HTML for a code
  * block and KaTeX's HTML + MathML for a formula. Loaded only with them (`highlight-lazy.ts`,
  * `katex-lazy.ts`), so the side panel's first load does not carry them. Same rules as
  * `sanitize.ts` (R1–R3): our own DOMPurify instance, then an independent allowlist walk.

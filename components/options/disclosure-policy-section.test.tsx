@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** The global disclosure policy form on the options page (issue 6). */
+/** The global disclosure policy form on the options page (docs/disclosure.md). */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DisclosurePolicy } from '../../lib/messaging/disclosure-types';

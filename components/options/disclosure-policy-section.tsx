@@ -34,7 +34,7 @@ function toForm(p: DisclosurePolicy): Form {
 }
 
 /**
- * The global disclosure policy (issue 6, "Policies, global and per conversation"): the most turns
+ * The global disclosure policy (docs/disclosure.md, "Policies, global and per conversation"): the most turns
  * and tokens any send discloses (empty: no limit), reasoning from another model dropped or sent as
  * labelled text, images sent or omitted, and providers that never receive any conversation.
  * Loads with `getDisclosurePolicy {}` and saves with `setDisclosurePolicy {policy}`; fields it

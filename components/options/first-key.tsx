@@ -1,5 +1,5 @@
 /**
- * "Add your first key" (issue 14, item 6): what the options page shows first while no provider is
+ * "Add your first key" (docs/side-panel.md, item 6): what the options page shows first while no provider is
  * set up, and what opens on install. Three short steps; the forms are the provider cards below.
  */
 export function FirstKey() {

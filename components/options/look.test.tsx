@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Issue 14, items 6 and 8: the options page's names, first-key card, permission feedback and self-clearing notes. */
+/** docs/side-panel.md, items 6 and 8: the options page's names, first-key card, permission feedback and self-clearing notes. */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../lib/messaging/protocol';
@@ -22,7 +22,7 @@ async function page(settings: Settings, permissions: PermissionsLike = granted, 
   return m;
 }
 
-describe('provider groups (issue 14: names people and tests rely on)', () => {
+describe('provider groups (docs/side-panel.md: names people and tests rely on)', () => {
   it('each built-in provider is a group named after it, holding API key, Base URL, Save key, Test key and Save base URL; the address comes first', async () => {
     await page(sampleSettings());
     for (const name of ['OpenAI', 'Anthropic', 'Google Gemini']) {
@@ -30,7 +30,7 @@ describe('provider groups (issue 14: names people and tests rely on)', () => {
       const key = within(group).getByRole('textbox', { name: 'API key' });
       const base = within(group).getByRole('textbox', { name: 'Base URL' });
       for (const b of ['Save key', 'Test key', 'Save base URL']) expect(within(group).getByRole('button', { name: b })).toBeTruthy();
-      // N2 binds a key to its address: the form asks for the address first (issue 14, item 8).
+      // N2 binds a key to its address: the form asks for the address first (docs/side-panel.md, item 8).
       expect(base.compareDocumentPosition(key) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
       // One primary action per card.
       expect(group.querySelectorAll('button.primary')).toHaveLength(1);
@@ -47,7 +47,7 @@ describe('provider groups (issue 14: names people and tests rely on)', () => {
   });
 });
 
-describe('base URL permission feedback (issue 14, item 8)', () => {
+describe('base URL permission feedback (docs/side-panel.md, item 8)', () => {
   it('says at once that it asks the browser, then says what happened when the answer is no', async () => {
     let answer!: (v: boolean) => void;
     const m = await page(sampleSettings(), { request: () => new Promise<boolean>((r) => (answer = r)) }, { setBaseUrl: () => sampleSettings().providers[0]! });
@@ -62,7 +62,7 @@ describe('base URL permission feedback (issue 14, item 8)', () => {
   });
 });
 
-describe('NoteLine (issue 14: transient status messages clear themselves)', () => {
+describe('NoteLine (docs/side-panel.md: transient status messages clear themselves)', () => {
   it('a success note clears itself; an error stays', () => {
     vi.useFakeTimers();
     const { container, rerender } = render(<NoteLine note={{ kind: 'ok', text: 'Key saved.' }} />);

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Note } from '../../lib/ui/options-model';
 
-/** How long a success or progress note stays, in ms (issue 14: transient status messages clear themselves). */
+/** How long a success or progress note stays, in ms (docs/side-panel.md: transient status messages clear themselves). */
 export const NOTE_MS = 6000;
 
 /**

@@ -43,7 +43,7 @@ async function renderPage(m: MockConnector, permissions: PermissionsLike) {
 }
 
 const section = (id: string) => document.querySelector(`[data-provider="${id}"]`) as HTMLElement;
-/** Issue 14: each provider is a group named after it, holding the textboxes "API key" and "Base URL". */
+/** docs/side-panel.md: each provider is a group named after it, holding the textboxes "API key" and "Base URL". */
 const field = (provider: string, name: 'API key' | 'Base URL') => within(screen.getByRole('group', { name: provider })).getByRole('textbox', { name });
 
 describe('keys (S5)', () => {

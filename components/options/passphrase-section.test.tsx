@@ -55,7 +55,7 @@ describe('PassphraseSection', () => {
     expect(screen.getByRole('status').textContent).toBe('Use at least 8 characters.');
     expect(m.callsOf('setPassphrase')).toEqual([]);
 
-    // Asked twice, with the minimum stated before anything is typed (issue 14).
+    // Asked twice, with the minimum stated before anything is typed (docs/side-panel.md).
     expect(container.textContent).toContain('At least 8 characters.');
     type('New passphrase', PASS);
     type('Repeat new passphrase', `${PASS}x`);

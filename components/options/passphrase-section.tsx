@@ -49,7 +49,7 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
     <input type="password" aria-label={label} placeholder={label} autocomplete="off" spellcheck={false} value={value} onInput={(e) => set(e.currentTarget.value)} />
   );
   const tooShort = (p: string) => (p.length < MIN ? (setNote({ kind: 'error', text: `Use at least ${MIN} characters.` }), true) : false);
-  // Asked twice (issue 14): a typo in a passphrase that cannot be recovered locks the keys away.
+  // Asked twice (docs/side-panel.md): a typo in a passphrase that cannot be recovered locks the keys away.
   const differs = () => (next !== again ? (setNote({ kind: 'error', text: 'The two new passphrases differ. Type the same one twice.' }), true) : false);
   const newOk = () => !tooShort(next) && !differs();
   const minHint = <p class="hint">At least {MIN} characters. Type it twice.</p>;

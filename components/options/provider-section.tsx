@@ -36,7 +36,7 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
         <input
           id={`${headingId}-key`}
           type="password"
-          // A textbox named "API key" (issue 14: what screen readers announce and tests find), still
+          // A textbox named "API key" (docs/side-panel.md: what screen readers announce and tests find), still
           // masked; Preact's types allow no role on a password input, hence the spread.
           {...({ role: 'textbox' } as Record<string, string>)}
           autocomplete="off"
@@ -74,7 +74,7 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
       {p.keyInvalid ? <p class="warn">The provider rejected this key the last time it was used. Enter a new one.</p> : null}
       {p.keyUnbound ? <p class="warn">The saved key was entered for another address. Enter it again to use it with the current one.</p> : null}
       {defaultOrigin ? (
-        // The address comes before the key (issue 14, item 8): a key is bound to the address it was
+        // The address comes before the key (docs/side-panel.md, item 8): a key is bound to the address it was
         // saved for (N2), so saving an address after the key would ask for the key again.
         <>
           <label class="field-label" for={`${headingId}-base`}>

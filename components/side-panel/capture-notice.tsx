@@ -1,5 +1,5 @@
 /**
- * What the side panel says about a conversation captured from a chat page (issue 7): that the
+ * What the side panel says about a conversation captured from a chat page (docs/architecture.md#the-background-by-feature): that the
  * page showed only part of it, when the reader detected that (`turns[0].meta.capture.partial`,
  * set by lib/capture/to-turns.ts), and that the page's images were not sent.
  */

@@ -17,7 +17,7 @@ export interface ChatHeadProps {
 }
 
 /**
- * The open conversation's title and one menu of its actions (issue 14): export as Baton JSON or
+ * The open conversation's title and one menu of its actions (docs/side-panel.md): export as Baton JSON or
  * Markdown, copy as Markdown, rename, pin, delete (with undo). The menu follows the ARIA menu
  * button pattern: arrows move between items, Escape closes it and gives focus back.
  */

@@ -28,7 +28,7 @@ export interface ChatViewProps {
   /** Replaces the last user message with `text` and sends it again. */
   onEditResend?: ((turnId: string, text: string) => void) | undefined;
   openOptions?: (() => void) | undefined;
-  /** `turns` is the newest part of a longer conversation (issue 9): offer "Show earlier turns". */
+  /** `turns` is the newest part of a longer conversation (docs/architecture.md#long-conversations-and-speed): offer "Show earlier turns". */
   hasEarlier?: boolean | undefined;
   /** The previous page is loading. */
   loadingEarlier?: boolean | undefined;
@@ -58,7 +58,7 @@ export function ChatView(p: ChatViewProps) {
     for (const [id, c] of toolCallIndex(p.turns)) out.set(id, { name: c.name, ...(c.origin ? { from: originLabel(c.origin, p.providers) } : {}) });
     return out;
   }, [p.turns, p.providers]);
-  // Tool results are shown under their calls (issue 14); a tool turn whose every call is shown folds away.
+  // Tool results are shown under their calls (docs/side-panel.md); a tool turn whose every call is shown folds away.
   const results = useMemo(() => toolResultIndex(p.turns), [p.turns]);
   const callIds = useMemo(() => toolCallIds(p.turns), [p.turns]);
   const keepScroll = useKeepScrollOnPrepend(p.turns[0]?.id);

@@ -15,7 +15,7 @@ const meta = (id: string, title: string, minute: number, extra: Partial<Conversa
 const titles = (c: Element) => [...c.querySelectorAll('li[data-conversation-id] .conversation-title')].map((e) => e.textContent);
 const current = (c: Element) => [...c.querySelectorAll('button[aria-current="true"]')].map((b) => b.closest('li')?.getAttribute('data-conversation-id'));
 
-// Issue 9: the list and its rows are memoised; these check that no memo ever shows a stale row.
+// docs/architecture.md#long-conversations-and-speed: the list and its rows are memoised; these check that no memo ever shows a stale row.
 describe('ConversationList (memoised rows)', () => {
   it('shows a changed conversation, the moved current mark, a new order and the latest onOpen after re-renders', () => {
     const a = meta('a', 'Alpha', 1);

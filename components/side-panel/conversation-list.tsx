@@ -16,7 +16,7 @@ export interface ConversationListProps {
  * button that opens it (its actions are in the chat header). Titles and previews are text only;
  * a preview shows no JSON and no markdown syntax.
  *
- * Issue 9: the side panel re-renders on every state change (each of an open's several updates),
+ * docs/architecture.md#long-conversations-and-speed: the side panel re-renders on every state change (each of an open's several updates),
  * and with 5,000 conversations re-rendering every row (markdown stripping of each preview plus the
  * diff of 5,000 items) was most of an open's time (bench/README.md). The arranged list and its
  * element are memoised on `conversations` and the query (so other re-renders skip the list), a

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * "This conversation's policy" in the expanded disclosure preview (issue 6): the request sent with
+ * "This conversation's policy" in the expanded disclosure preview (docs/disclosure.md): the request sent with
  * the whole conversation policy, invalid limits refused with a message and no request, the
  * preview line refreshed after saving, and the delivery toggle keeping the group's fields.
  */
@@ -59,7 +59,7 @@ async function open(initial: DisclosurePolicy, refuse?: string): Promise<MockCon
   });
   fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'Next' } });
   fireEvent.click(await screen.findByRole('button', { name: /of 3 turns|Not sent to/ }));
-  // Issue 14: the policy is the expanded sheet's "Policy" tab, which shows its form at once.
+  // docs/side-panel.md: the policy is the expanded sheet's "Policy" tab, which shows its form at once.
   fireEvent.click(screen.getByRole('tab', { name: 'Policy' }));
   await screen.findByRole('form', { name: 'This conversation’s policy' });
   return m;

@@ -1,5 +1,5 @@
 /**
- * "This conversation" in the expanded disclosure preview (issue 6, "Policies, global and per
+ * "This conversation" in the expanded disclosure preview (docs/disclosure.md, "Policies, global and per
  * conversation"): lock the conversation to the current target's provider, providers that must
  * never receive it, max turns / max tokens (the smaller of this and the options' limit applies)
  * and images sent or omitted. Saving goes through `onSave` (setDisclosurePolicy with the
@@ -20,7 +20,7 @@ export interface ConversationPolicyProps {
   providerNames: Readonly<Record<string, string>>;
   /** Stores the whole conversation policy; rejects with the background's error. */
   onSave(policy: DisclosurePolicy): Promise<void>;
-  /** Start with the form shown (the disclosure sheet's Policy tab, issue 14). */
+  /** Start with the form shown (the disclosure sheet's Policy tab, docs/side-panel.md). */
   initiallyOpen?: boolean | undefined;
 }
 

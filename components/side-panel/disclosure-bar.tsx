@@ -1,6 +1,6 @@
 /**
- * The line above the composer (issue 6): what the next send discloses, to whom, at what cost.
- * Expanded, a sheet with tabs (issue 14): *Turns* (each block's fate, toggles to leave turns or
+ * The line above the composer (docs/disclosure.md): what the next send discloses, to whom, at what cost.
+ * Expanded, a sheet with tabs (docs/side-panel.md): *Turns* (each block's fate, toggles to leave turns or
  * blocks out of this send), *Request* (the exact JSON body, never a key), *Who has seen this*
  * and *Policy*.
  */
@@ -36,23 +36,23 @@ export interface DisclosureBarProps {
   /** The conversation's stored policy and its writer ("This conversation"); undefined: not offered. */
   policy?: DisclosurePolicy | undefined;
   onPolicy?: ((policy: DisclosurePolicy) => Promise<void>) | undefined;
-  /** Asks the provider for an exact count of what it has already received (issue 6); undefined: not offered. */
+  /** Asks the provider for an exact count of what it has already received (docs/disclosure.md); undefined: not offered. */
   onExactCount?: (() => Promise<void>) | undefined;
-  /** Opens "summarise them instead" (issue 6, "Fitting"); undefined: not offered. */
+  /** Opens "summarise them instead" (docs/disclosure.md, "Fitting"); undefined: not offered. */
   onSummarise?: (() => void) | undefined;
-  /** Called when the line expands or collapses (issue 9: the details are asked for only when shown). */
+  /** Called when the line expands or collapses (docs/architecture.md#long-conversations-and-speed: the details are asked for only when shown). */
   onExpand?: ((open: boolean) => void) | undefined;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
 
-/** The sheet's tabs (issue 14), in order. */
+/** The sheet's tabs (docs/side-panel.md), in order. */
 type SheetTab = 'turns' | 'request' | 'ledger' | 'policy';
 const TAB_NAME: Record<SheetTab, string> = { turns: 'Turns', request: 'Request', ledger: 'Who has seen this', policy: 'Policy' };
 
 /**
  * The one line above the composer and, expanded, a sheet with tabs (*Turns*, *Request*, *Who
- * has seen this*, *Policy*; issue 14). The sheet rises above the line and shrinks before the chat
+ * has seen this*, *Policy*; docs/side-panel.md). The sheet rises above the line and shrinks before the chat
  * does (layout in side-panel.css), so the chat, the newest turn and the composer stay in view,
  * and the tab clicked is what the sheet shows.
  */
@@ -219,7 +219,7 @@ function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleB
       {turn.blocks.length > 1 || turn.blocks.some((b) => b.fate !== 'kept') ? (
         <ul class="disclosure-blocks">
           {blockGroups(turn.blocks).map(({ blocks, line }) => {
-            // One line per run of blocks with the same fate (issue 14); its box sends or leaves out the whole run.
+            // One line per run of blocks with the same fate (docs/side-panel.md); its box sends or leaves out the whole run.
             const isOff = (b: { index: number }) => excludeBlocks.some((x) => x.turn === turn.id && x.index === b.index);
             const off = blocks.every(isOff);
             const first = blocks[0]!.index + 1;

@@ -1,5 +1,5 @@
 /**
- * The first-disclosure confirmation (issue 6): before a conversation goes to a provider (id and
+ * The first-disclosure confirmation (docs/disclosure.md): before a conversation goes to a provider (id and
  * endpoint) that has not received it, what will be disclosed. Cancel (or Escape) sends nothing.
  */
 import { useEffect, useRef } from 'preact/hooks';

@@ -1,4 +1,4 @@
-/** The disclosure preview's block lines name tools and say a repeated reason once per group (issue 14). */
+/** The disclosure preview's block lines name tools and say a repeated reason once per group (docs/side-panel.md). */
 import { describe, expect, it } from 'vitest';
 import type { PreviewBlock } from '../../lib/messaging/disclosure-types';
 import { blockGroups } from './disclosure-format';

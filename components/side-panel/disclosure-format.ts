@@ -1,5 +1,5 @@
 /**
- * Text of the disclosure preview (issue 6, "In the side panel"): the one line above the composer
+ * Text of the disclosure preview (docs/disclosure.md, "In the side panel"): the one line above the composer
  * and the words for fates and drop reasons. Pure.
  */
 import type { DisclosurePreview, PreviewBlock } from '../../lib/messaging/disclosure-types';
@@ -27,7 +27,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  */
 export function summaryLine(p: DisclosurePreview, providerName: string): string {
   if (!p.allowed) return `Not sent to ${providerName}: ${p.forbidden ?? 'the disclosure policy forbids it'}`;
-  // Calibrated by the provider's own count of what it has already received (issue 6).
+  // Calibrated by the provider's own count of what it has already received (docs/disclosure.md).
   const calibrated = p.estimateSource === 'provider-count' ? ' (calibrated)' : '';
   const parts = [`${p.includedTurns} of ${plural(p.turns, 'turn')}`, `~${formatTokens(p.estimatedInputTokens)} tokens${calibrated}`];
   const cost = formatCost(p.estimatedCostUsd);
@@ -52,7 +52,7 @@ const UNUSED_WHY: Record<NonNullable<DisclosurePreview['reasoningUnused']>[numbe
 };
 
 /**
- * The preview's plain words on earlier reasoning the target will not use (issue 19), one sentence
+ * The preview's plain words on earlier reasoning the target will not use (docs/provider-rules.md), one sentence
  * per reason: "Earlier reasoning on 3 turns will not be used: it was written by another model
  * (~1.2k reasoning tokens to spend again)". Empty when all sent reasoning is replayed.
  */
@@ -74,7 +74,7 @@ const FATE_TEXT: Record<PreviewBlock['fate'], string> = {
 
 /** "text: sent", "thinking: not sent (reasoning from another model)". */
 export function blockLine(b: PreviewBlock): string {
-  // Rule ids stay in the request view's details, not in this line (issue 14, item 8).
+  // Rule ids stay in the request view's details, not in this line (docs/side-panel.md, item 8).
   const detail = b.detail && b.fate !== 'kept' ? ` (${withoutRuleIds(b.detail)})` : '';
   return `${b.type}: ${FATE_TEXT[b.fate]}${detail}`;
 }
@@ -96,7 +96,7 @@ export interface BlockGroup {
 }
 
 /**
- * The preview's block lines for one turn (issue 14): runs of the same type, fate and reason are
+ * The preview's block lines for one turn (docs/side-panel.md): runs of the same type, fate and reason are
  * one line, so a repeated drop reason is said once per group; tool calls and results name their
  * tools ("3 tool calls: Bash, Glob ×2 — sent").
  */
@@ -124,7 +124,7 @@ export function shortTime(iso: string): string {
 }
 
 /**
- * The note for exclusions that name nothing any more (issue 6, `unknownExclusions`): "2 left-out
+ * The note for exclusions that name nothing any more (docs/disclosure.md, `unknownExclusions`): "2 left-out
  * turns no longer exist — the rest is unchanged", "1 left-out turn and 1 left-out block no longer
  * exist — …"; undefined when there are none.
  */

@@ -1,5 +1,5 @@
 /**
- * The side panel's disclosure state (issue 6): the preview of the next send, refreshed (debounced)
+ * The side panel's disclosure state (docs/disclosure.md): the preview of the next send, refreshed (debounced)
  * when the target, the draft, the turns or the person's exclusions change; the exclusions; and the
  * first-disclosure confirmation around a send. Talks to the background only through the connector.
  */
@@ -53,12 +53,12 @@ export interface Disclosure {
   cancel(): void;
   /**
    * Asks the target provider to count what it has already received of this conversation
-   * (`countTokens`, issue 6) and shows the preview recomputed with that count.
+   * (`countTokens`, docs/disclosure.md) and shows the preview recomputed with that count.
    * @throws ClientError (e.g. `not_received`, `rate_limited`) — the preview stays as it was.
    */
   countExact(): Promise<void>;
   /**
-   * Issue 9: whether the per-turn list or the request is shown (the line is expanded). Collapsed,
+   * docs/architecture.md#long-conversations-and-speed: whether the per-turn list or the request is shown (the line is expanded). Collapsed,
    * the preview is asked with `countsOnly` (for a long conversation the list and the body are
    * megabytes); expanding asks at once for the whole preview.
    */
@@ -130,7 +130,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       const value = await connector.request('previewSend', { ...payload(target), ...(full ? {} : { countsOnly: true }) });
       if (keyRef.current === asked) {
         setPreview({ key: asked, value });
-        // Issue 6: toggles of turns or blocks that no longer exist are dropped (and said so), so they do not linger.
+        // docs/disclosure.md: toggles of turns or blocks that no longer exist are dropped (and said so), so they do not linger.
         const u = value.unknownExclusions;
         if (u && u.turns.length + u.blocks.length > 0) {
           setExcludeTurns((xs) => xs.filter((x) => !u.turns.includes(x)));
@@ -158,7 +158,7 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
 
   /**
    * Sends `sent` through `doSend`. When the background refuses it for want of a confirmation
-   * (issue 6), the preview of exactly that send (with the exclusions it carried) decides:
+   * (docs/disclosure.md), the preview of exactly that send (with the exclusions it carried) decides:
    * - it needs the confirmation: the dialog opens with it (its words are then true);
    * - it does not — another window sent the conversation to that provider between this send and
    *   the refusal — and `again`: the same send goes once more, without any confirmation, since the
@@ -271,7 +271,7 @@ export function useLedger(connector: Connector, conversationId: string | undefin
 }
 
 /**
- * The conversation's delivery policy (issue 6, "Snapshot or delta"): `stateful` lets an OpenAI
+ * The conversation's delivery policy (docs/disclosure.md, "Snapshot or delta"): `stateful` lets an OpenAI
  * Responses target keep the conversation server-side and receive only new turns. Off by default.
  * Also the whole conversation policy (`policy`, `save`) for the "This conversation" group.
  * `version` changes after every change, so the preview can refresh.

@@ -1,5 +1,5 @@
 /**
- * "Who has seen this?" (issue 6): the providers (id and endpoint) that received this conversation,
+ * "Who has seen this?" (docs/disclosure.md): the providers (id and endpoint) that received this conversation,
  * and per turn which of them received it, from the disclosure ledger.
  */
 import type { DisclosureLedger, PreviewTurn } from '../../lib/messaging/disclosure-types';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 6, a stale side panel: a composer send the background refuses with
+ * docs/disclosure.md, a stale side panel: a composer send the background refuses with
  * `confirmation_required` (the preview was stale or missing, or the confirmation was for another
  * provider) opens the confirmation with a fresh preview of exactly that send — never an error;
  * Cancel sends nothing and keeps the draft; Confirm names the provider it was shown for. When that
@@ -58,7 +58,7 @@ const draft = () => (screen.getByLabelText('Message') as HTMLTextAreaElement).va
 const sendButton = () => screen.getByRole('button', { name: 'Send' });
 const line = () => screen.findByText((_, el) => el?.hasAttribute('data-disclosure-summary') ?? false);
 
-describe('a composer send refused as confirmation_required (issue 6)', () => {
+describe('a composer send refused as confirmation_required (docs/disclosure.md)', () => {
   it('a stale preview said "no confirmation": the refusal opens the dialog with a fresh preview of that send; Cancel sends nothing and keeps the draft; Confirm sends confirmedFor', async () => {
     // The preview was made before another window's change: this panel believes OpenAI has the conversation.
     let seenElsewhere = false;
@@ -152,7 +152,7 @@ describe('a composer send refused as confirmation_required (issue 6)', () => {
   });
 });
 
-describe('refused, but the fresh preview needs no confirmation (another window sent to that provider meanwhile, issue 6)', () => {
+describe('refused, but the fresh preview needs no confirmation (another window sent to that provider meanwhile, docs/disclosure.md)', () => {
   /** The background refuses the first unconfirmed send; by then another window has sent the conversation to OpenAI. */
   const racing = () => {
     let sentElsewhere = false;
@@ -223,7 +223,7 @@ describe('refused, but the fresh preview needs no confirmation (another window s
   });
 });
 
-describe('a confirmation belongs to its conversation (issue 6)', () => {
+describe('a confirmation belongs to its conversation (docs/disclosure.md)', () => {
   it('the open conversation changed under the dialog: Confirm sends nothing', async () => {
     const other: ConversationMeta = { ...meta, id: 'c2', title: 'Chat c2' };
     const m = await open({
@@ -246,7 +246,7 @@ describe('a confirmation belongs to its conversation (issue 6)', () => {
   });
 });
 
-describe('left-out turns that no longer exist (issue 6)', () => {
+describe('left-out turns that no longer exist (docs/disclosure.md)', () => {
   it('the bar says so in one line, the toggles drop them, and the send carries only what exists', async () => {
     let deleted = false;
     const m = await open({

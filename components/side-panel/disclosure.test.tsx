@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The disclosure preview in the side panel (issue 6): the one line, its expansion with per-turn
+ * The disclosure preview in the side panel (docs/disclosure.md): the one line, its expansion with per-turn
  * toggles, the sheet's "Request" and "Who has seen this" tabs, and the first-disclosure confirmation.
  */
 import '../testing/happy-dom-compat';
@@ -23,7 +23,7 @@ const TURNS: Turn[] = [
   { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'First answer' }] },
 ];
 
-/** The background's answer to `previewSend`: with `countsOnly`, the counts only (issue 9). */
+/** The background's answer to `previewSend`: with `countsOnly`, the counts only (docs/architecture.md#long-conversations-and-speed). */
 const answering = (over: Partial<DisclosurePreview> = {}) => (p: { countsOnly?: boolean | undefined }) =>
   p.countsOnly ? { ...preview(over), perTurn: [], body: {}, countsOnly: true as const } : preview(over);
 
@@ -48,7 +48,7 @@ describe('disclosure text', () => {
 });
 
 describe('the preview above the composer', () => {
-  it('says in plain words which earlier reasoning will not be used, and what it costs again (issue 19, A-B1, A-B5)', async () => {
+  it('says in plain words which earlier reasoning will not be used, and what it costs again (docs/provider-rules.md, A-B1, A-B5)', async () => {
     await open({
       previewSend: answering({
         reasoningUnused: [
@@ -76,7 +76,7 @@ describe('the preview above the composer', () => {
     const m = await open({ previewSend: answering() });
     type('Next');
     expect((await line()).textContent).toBe('3 of 3 turns · ~3.2k tokens · ~$0.01 · to OpenAI gpt-5 · 1 thinking block dropped');
-    // Collapsed, only the counts are asked for (issue 9); expanding asks for the whole preview.
+    // Collapsed, only the counts are asked for (docs/architecture.md#long-conversations-and-speed); expanding asks for the whole preview.
     expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, text: 'Next', countsOnly: true });
     fireEvent.click(screen.getByRole('button', { name: /3 of 3 turns/ }));
     const list = await screen.findByRole('list', { name: 'Turns in this send' });
@@ -84,7 +84,7 @@ describe('the preview above the composer', () => {
     expect([...list.querySelectorAll('[data-disclosure-turn]')].map((li) => li.getAttribute('data-disclosure-turn'))).toEqual(['u1', 'a1', 'draft']);
     expect(within(list).getByText('thinking: not sent (reasoning from another model)')).toBeTruthy();
     expect((screen.getByLabelText('Send turn 3 (Your new message)') as HTMLInputElement).disabled).toBe(true);
-    // Issue 14: the expanded sheet's tabs; the one clicked is the one shown.
+    // docs/side-panel.md: the expanded sheet's tabs; the one clicked is the one shown.
     fireEvent.click(screen.getByRole('tab', { name: 'Request' }));
     expect(screen.getByRole('tab', { name: 'Request' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.queryByRole('list', { name: 'Turns in this send' })).toBeNull();

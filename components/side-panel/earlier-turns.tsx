@@ -1,5 +1,5 @@
 /**
- * "Show earlier turns" above a conversation's shown window (issue 9), and keeping the reader's
+ * "Show earlier turns" above a conversation's shown window (docs/architecture.md#long-conversations-and-speed), and keeping the reader's
  * place when older turns are put in front: the scroll container keeps its distance from the
  * bottom, so the turn that was on screen stays where it was.
  */

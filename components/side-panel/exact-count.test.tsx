@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * "Ask <provider> for an exact count" in the expanded preview (issue 6, token-count endpoints):
+ * "Ask <provider> for an exact count" in the expanded preview (docs/disclosure.md, token-count endpoints):
  * offered only when the background says so, asks with the preview's own inputs, then shows the
  * calibrated estimate and says so; errors as sentences.
  */
@@ -66,7 +66,7 @@ describe('exact count', () => {
     expect(screen.getByText(/Sends only the turns Anthropic has already received \(never your draft\) to its free token-count endpoint/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Ask Anthropic for an exact count' }));
     await screen.findByText("~4.1k tokens, calibrated by Anthropic's count of the 2 turns it has already seen (2,000 tokens).");
-    // The preview's inputs (the collapsed line asks for counts only, issue 9; the count needs no such flag).
+    // The preview's inputs (the collapsed line asks for counts only, docs/architecture.md#long-conversations-and-speed; the count needs no such flag).
     const { countsOnly: _countsOnly, ...asked } = m.callsOf('previewSend').at(-1)!;
     expect(m.callsOf('countTokens')).toEqual([asked]);
     expect(m.callsOf('countTokens')[0]).toEqual({ conversationId: 'c1', target: TARGET, text: 'Next' });

@@ -1,5 +1,5 @@
 /**
- * "Ask <provider> for an exact count" in the expanded disclosure preview (issue 6, token-count
+ * "Ask <provider> for an exact count" in the expanded disclosure preview (docs/disclosure.md, token-count
  * endpoints): offered only when the preview says so (`exactCountAvailable`: Anthropic or Gemini,
  * and the provider has already received some of this conversation), it sends only those turns to
  * the provider's free token-count endpoint; afterwards the line says the estimate is calibrated

@@ -6,7 +6,7 @@ export interface FirstRunProps {
 }
 
 /**
- * The side panel with no usable provider (issue 14, item 6): one clear call to action instead of
+ * The side panel with no usable provider (docs/side-panel.md, item 6): one clear call to action instead of
  * an empty chat plus a picker notice. The icon comes from the extension's own files (CSP img-src 'self').
  */
 export function FirstRun({ openOptions }: FirstRunProps) {

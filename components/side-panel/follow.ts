@@ -1,5 +1,5 @@
 /**
- * The chat follows the person (issue 14): a conversation opens at its newest turn; while the view
+ * The chat follows the person (docs/side-panel.md): a conversation opens at its newest turn; while the view
  * is at the end it stays there as turns arrive and the answer streams (and as the chat's box
  * shrinks or grows, e.g. when the disclosure sheet opens); scrolling up stops the follow until
  * the person scrolls back to the end or clicks "Jump to latest"; sending follows again.

@@ -1,5 +1,5 @@
 /**
- * Images in the chat (issue 14): an attached image (or one a provider returned) as a thumbnail made
+ * Images in the chat (docs/side-panel.md): an attached image (or one a provider returned) as a thumbnail made
  * from its stored bytes, never fetched (R3); click to see it whole in a modal dialog. Only real
  * PNG, JPEG, GIF and WebP bytes are shown (the format is read from the bytes, not taken from the
  * declared media type, so an SVG or HTML payload labelled `image/png` never renders); a remote

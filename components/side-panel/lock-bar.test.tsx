@@ -21,7 +21,7 @@ function vault(initial: VaultState) {
   });
 }
 
-describe('LockBar (issue 14: a locked Baton unlocks in the panel)', () => {
+describe('LockBar (docs/side-panel.md: a locked Baton unlocks in the panel)', () => {
   it('shows nothing while unlocked or without a passphrase', async () => {
     for (const s of [{ passphrase: false, locked: false }, { passphrase: true, locked: false }]) {
       const m = vault(s);

@@ -11,7 +11,7 @@ export interface LockBarProps {
 }
 
 /**
- * A locked Baton in the side panel (issue 14, item 6; security-requirements.md S3): a lock under
+ * A locked Baton in the side panel (docs/side-panel.md, item 6; security-requirements.md S3): a lock under
  * the header and the passphrase field to unlock it here (Enter submits). Renders nothing while
  * unlocked or without a passphrase. The state is asked again when the panel regains focus, so a
  * lock set in the options page shows up. The typed passphrase leaves the page state once sent.

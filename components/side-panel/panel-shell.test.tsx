@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * The side panel's shell (issue 14): the chat follows its end (and stops when the person scrolls
+ * The side panel's shell (docs/side-panel.md): the chat follows its end (and stops when the person scrolls
  * up while an answer streams, offering "Jump to latest"); the conversation list is a drawer
  * toggled by *Conversations*; the conversation's actions are one menu; the disclosure line
  * expands into a tabbed sheet; the model is a searchable combobox that remembers per provider.
@@ -49,7 +49,7 @@ const CLAUDE: ModelOption[] = [
 
 function settings(): Settings {
   const s = sampleSettings();
-  // Built-in providers carry the registry's recommended model as their default (issue 14).
+  // Built-in providers carry the registry's recommended model as their default (docs/side-panel.md).
   return { ...s, providers: s.providers.map((p): ProviderStatus => (p.id === 'anthropic' ? { ...p, defaultModel: 'claude-sonnet-4-6' } : p)) };
 }
 

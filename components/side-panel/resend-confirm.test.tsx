@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 6: Regenerate, Retry and Edit-and-resend refused with `confirmation_required` open the
+ * docs/disclosure.md: Regenerate, Retry and Edit-and-resend refused with `confirmation_required` open the
  * first-disclosure dialog with the preview of that action; Cancel sends nothing and changes
  * nothing; "Disclose and send" re-issues the same action with `confirmedDisclosure: true`.
  */
@@ -19,7 +19,7 @@ afterEach(cleanup);
 const T0 = '2026-11-30T08:00:00.000Z';
 const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
 const TARGET = { providerId: 'openai', model: 'gpt-5' };
-/** What "Disclose and send" names: the provider and origin the dialog showed (issue 6). */
+/** What "Disclose and send" names: the provider and origin the dialog showed (docs/disclosure.md). */
 const FOR_OPENAI = { providerId: 'openai', origin: 'https://api.openai.com' };
 const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (id: string, text: string, over: Partial<Turn> = {}): Turn => ({ id, role: 'assistant', origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-6' }, status: 'complete', blocks: [{ type: 'text', text }], ...over });

@@ -165,7 +165,7 @@ describe('origins and provider switches', () => {
     const markers = [...document.querySelectorAll('[data-provider-switch]')].map((e) => e.textContent);
     expect(markers).toEqual(['Switched from OpenAI to Anthropic', 'Switched from Anthropic to Google Gemini']);
     const origin = (id: string) => document.querySelector(`[data-turn-id="${id}"] .turn-origin`)!.textContent;
-    // Once per turn, in words (issue 14): the model's name, then the provider's.
+    // Once per turn, in words (docs/side-panel.md): the model's name, then the provider's.
     expect([origin('a1'), origin('a2'), origin('a3'), origin('a4')]).toEqual(['GPT-5 · OpenAI', 'Claude Sonnet 4.5 · Anthropic', 'Claude Opus 4.1 · Anthropic', 'Gemini 2.5 Pro · Google Gemini']);
     expect(document.querySelector('[data-turn-id="a2"] details summary')!.textContent).toBe('Thinking');
     // the marker sits right before the answer of the new provider

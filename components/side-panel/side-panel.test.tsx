@@ -182,7 +182,7 @@ describe('provider and model picker', () => {
     const select = screen.getByLabelText('Provider') as HTMLSelectElement;
     expect([...select.options].map((o) => o.textContent)).toEqual(['OpenAI', 'Anthropic']);
     expect(select.value).toBe('openai');
-    // Issue 14: the model is a combobox whose listbox holds the provider's models.
+    // docs/side-panel.md: the model is a combobox whose listbox holds the provider's models.
     const modelIds = () => [...document.querySelectorAll('[role="listbox"] [role="option"]')].map((o) => o.getAttribute('data-model-id'));
     fireEvent.click(screen.getByRole('combobox', { name: 'Model' }));
     await waitFor(() => expect(modelIds()).toEqual(['gpt-5', 'gpt-5-mini']));
@@ -204,7 +204,7 @@ describe('provider and model picker', () => {
     expect(m.callsOf('sendMessage')[0]!.target).toEqual({ providerId: 'anthropic', model: 'my-own-model' });
   });
 
-  it('without any configured provider, shows one call to action that opens the options page (issue 14)', async () => {
+  it('without any configured provider, shows one call to action that opens the options page (docs/side-panel.md)', async () => {
     const m = setup({ getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }) });
     let opened = 0;
     render(<SidePanel connector={m.connector} openOptions={() => opened++} />);

@@ -38,7 +38,7 @@ function phaseText(phase: string, retryInSec: number | undefined): string {
   return '';
 }
 
-/** From this panel width (px) the conversation list is docked beside the chat and open by default; narrower, it is a drawer over the chat (issue 14). */
+/** From this panel width (px) the conversation list is docked beside the chat and open by default; narrower, it is a drawer over the chat (docs/side-panel.md). */
 export const WIDE_PANEL_PX = 600;
 
 function isWide(): boolean {
@@ -91,7 +91,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const status = s.busy ? phaseText(s.phase, s.retryInSec) : '';
   const meta = s.currentId ? s.conversations.find((c) => c.id === s.currentId) : undefined;
   const providers = s.settings?.providers ?? [];
-  // Issue 6: what the next send discloses, the confirmation of a first disclosure, the ledger.
+  // docs/disclosure.md: what the next send discloses, the confirmation of a first disclosure, the ledger.
   const delivery = useDeliveryPolicy(connector, s.currentId);
   const [summaryVersion, setSummaryVersion] = useState(0);
   // `s.summaryVersion`: a summary stored or cleared from any panel (`summaryUpdated`); `summaryVersion`: this panel's own.
@@ -101,7 +101,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
   const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));
   const targetName = providerNames[s.target.providerId] ?? s.target.providerId;
-  // Issue 6 "Fitting": summarise the turns a send drops instead of dropping them.
+  // docs/disclosure.md "Fitting": summarise the turns a send drops instead of dropping them.
   const summaryDialog = useSummaryDialog(
     connector,
     { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, excludeTurns: disclosure.excludeTurns, excludeBlocks: disclosure.excludeBlocks, providers },
@@ -305,7 +305,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           ready={ready}
           onDraft={(t) => model.setDraft(t)}
           onSend={() => {
-            // Sending follows the new message and its answer again (issue 14).
+            // Sending follows the new message and its answer again (docs/side-panel.md).
             follow.jump();
             void disclosure.send();
           }}
@@ -326,7 +326,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
       ) : disclosure.confirming ? (
         <DisclosureConfirm preview={disclosure.confirming} providerName={targetName} onConfirm={disclosure.confirm} onCancel={disclosure.cancel} />
       ) : s.pendingResend ? (
-        // Retry, Regenerate or Edit refused until a first disclosure is confirmed (issue 6).
+        // Retry, Regenerate or Edit refused until a first disclosure is confirmed (docs/disclosure.md).
         <DisclosureConfirm
           preview={s.pendingResend.preview}
           providerName={providerNames[s.pendingResend.target.providerId] ?? s.pendingResend.target.providerId}

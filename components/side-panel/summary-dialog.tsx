@@ -1,5 +1,5 @@
 /**
- * "Summarise them instead…" (issue 6, "Fitting"): the person picks the model that writes the
+ * "Summarise them instead…" (docs/disclosure.md, "Fitting"): the person picks the model that writes the
  * summary and sees what that request discloses and costs before consenting. "Summarise" is the
  * consent (with the first-disclosure warning when the summariser's provider has not received this
  * conversation); Cancel or Escape sends nothing.

@@ -1,5 +1,5 @@
 /**
- * The side panel's state for "summarise the earlier part" (issue 6, "Fitting"): the dialog (which
+ * The side panel's state for "summarise the earlier part" (docs/disclosure.md, "Fitting"): the dialog (which
  * summariser, what the summary request would disclose and cost, the consent, busy and error) and
  * the active summary's text on request. Talks to the background only through the connector.
  */
@@ -16,7 +16,7 @@ export interface SummaryDialogInputs {
   /** Where the conversation is being sent (its drops are what is summarised). */
   target: SendTarget | undefined;
   draft: string;
-  /** Files attached to the draft: part of the send, so they count towards what it drops (issue 6). */
+  /** Files attached to the draft: part of the send, so they count towards what it drops (docs/disclosure.md). */
   attachments?: readonly PendingAttachment[] | undefined;
   excludeTurns: readonly string[];
   excludeBlocks: readonly BlockRef[];
@@ -105,7 +105,7 @@ export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInpu
       setBusy(true);
       setError(undefined);
       try {
-        // Issue 6: the confirmation names the summariser the dialog showed, so it cannot authorise another one.
+        // docs/disclosure.md: the confirmation names the summariser the dialog showed, so it cannot authorise another one.
         const confirmed = preview.needsConfirmation ? { confirmedDisclosure: true, confirmedFor: { providerId: preview.summariser.providerId, origin: preview.summariser.origin } } : {};
         await connector.request('summariseEarlier', { ...ask(), turnIds: preview.turnIds, ...confirmed });
         setOpen(false);

@@ -1,5 +1,5 @@
 /**
- * Above the chat, when the conversation has an active summary (issue 6, "Fitting"): "Earlier N
+ * Above the chat, when the conversation has an active summary (docs/disclosure.md, "Fitting"): "Earlier N
  * turns are sent as a summary written by <model> · View summary · Stop using it", or why a stale
  * summary is not sent. "Stop using it" goes back to dropping the oldest turns.
  */

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * "Summarise them instead…" in the side panel (issue 6, "Fitting"): offered when the preview drops
+ * "Summarise them instead…" in the side panel (docs/disclosure.md, "Fitting"): offered when the preview drops
  * turns to fit; the dialog picks the summariser, shows the turns, tokens, cost and the first
  * disclosure; Summarise is the consent, Cancel and Escape send nothing; errors are readable; the
  * notice above the chat shows the active summary, its text, and "Stop using it".
@@ -56,7 +56,7 @@ const SUMMARY: SummaryView = {
 const offer = () => screen.findByRole('button', { name: 'Summarise them instead…' });
 const dialog = () => screen.findByRole('dialog', { name: 'Summarise the earlier turns?' });
 
-describe('summarise them instead (issue 6, "Fitting")', () => {
+describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
   it('is offered only when the preview drops turns to fit', async () => {
     await open({ previewSend: () => preview() });
     await line();
@@ -93,7 +93,7 @@ describe('summarise them instead (issue 6, "Fitting")', () => {
     fireEvent.click(within(d).getByRole('button', { name: 'Summarise' }));
     await waitFor(() => expect(m.callsOf('summariseEarlier')).toEqual([
       { conversationId: 'c1', target: OPENAI, summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' }, text: 'Next', turnIds: ['u1', 'a1'], confirmedDisclosure: true,
-        // Named: this confirmation authorises the summariser the dialog showed, no other (issue 6).
+        // Named: this confirmation authorises the summariser the dialog showed, no other (docs/disclosure.md).
         confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' } },
     ]));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

@@ -20,7 +20,7 @@ export interface TargetPickerProps {
 }
 
 /**
- * Provider and model for the next send; both can change at any turn (issue 14). The provider is a
+ * Provider and model for the next send; both can change at any turn (docs/side-panel.md). The provider is a
  * `<select>` (role combobox, named "Provider"); the model is an ARIA combobox named "Model" whose
  * listbox holds the provider's models with their badges, filtered by what is typed. Any id can
  * still be typed (free text for models neither list knows).

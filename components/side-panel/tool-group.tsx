@@ -1,5 +1,5 @@
 /**
- * Tool calls, calm (issue 14): one compact group per assistant turn. Each call is one line — a
+ * Tool calls, calm (docs/side-panel.md): one compact group per assistant turn. Each call is one line — a
  * status mark (ok / error / no result), the tool's name and a one-line summary of its arguments —
  * with its result folded under it; the call id and the full JSON only when the line is expanded.
  */

@@ -68,12 +68,12 @@ export function pickFile(): Promise<File | undefined> {
   });
 }
 
-/** How long a successful import's summary stays, in ms (issue 14: transient messages clear themselves). */
+/** How long a successful import's summary stays, in ms (docs/side-panel.md: transient messages clear themselves). */
 export const IMPORT_NOTE_MS = 8000;
 
 /**
  * The side panel's "Import…" entry: pick a file, import it (kind told by the background), say what
- * happened. The outcome opens as a panel under the header (issue 14, item 8: an error never
+ * happened. The outcome opens as a panel under the header (docs/side-panel.md, item 8: an error never
  * stretches the header's button row), and a failed import offers the kind picker its error asks
  * for, with the same file. A success clears itself; an error stays until dismissed.
  */

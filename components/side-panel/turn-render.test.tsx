@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * How turns render (issue 14, items 4–5): one tool group per assistant turn with names, argument
+ * How turns render (docs/side-panel.md, items 4–5): one tool group per assistant turn with names, argument
  * summaries, status marks and results folded under their calls (ids only when expanded); one
  * Thinking section per turn; the origin once per turn in words; user messages as Markdown;
  * attached images as thumbnails from their bytes, enlarged in a dialog.

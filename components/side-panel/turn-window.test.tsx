@@ -44,7 +44,7 @@ async function openLong(all: readonly Turn[] = ALL): Promise<MockConnector> {
   return m;
 }
 
-describe('a long conversation in the side panel (issue 9)', () => {
+describe('a long conversation in the side panel (docs/architecture.md#long-conversations-and-speed)', () => {
   it('opens with only the newest 50 turns and offers the earlier ones', async () => {
     const m = await openLong();
     expect(shownIds()).toEqual(range(70, 120));
@@ -84,7 +84,7 @@ describe('a long conversation in the side panel (issue 9)', () => {
   });
 });
 
-describe('a long captured conversation (issue 7 notice, issue 9 window)', () => {
+describe('a long captured conversation (docs/architecture.md#the-background-by-feature notice, docs/architecture.md#long-conversations-and-speed window)', () => {
   it('still says the page showed only part of it: the stamp is on the first turn, outside the window', async () => {
     const stamped: Turn = { ...ALL[0]!, meta: { capture: { partial: true, partialReason: 'Kept the newest 2,000 messages.' } } };
     await openLong([stamped, ...ALL.slice(1)]);

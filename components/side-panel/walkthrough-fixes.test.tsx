@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-/** Issue 14, item 8: what the new-user walkthrough found in the side panel, one test each. */
+/** docs/side-panel.md, item 8: what the new-user walkthrough found in the side panel, one test each. */
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../../lib/transcript/schema';
@@ -7,7 +7,7 @@ import { ChatView } from './chat-view';
 
 afterEach(cleanup);
 
-describe('"Continue selection in…" (issue 14, item 8)', () => {
+describe('"Continue selection in…" (docs/side-panel.md, item 8)', () => {
   const selection: Turn = { id: 'u1', role: 'user', createdAt: '2026-12-01T00:00:00Z', blocks: [{ type: 'text', text: 'Selected text:\n```\nhello\n```' }], meta: { capturedSelection: true } };
 
   it('a captured selection that was never sent does not say "No answer was received"; it offers to send it', () => {
@@ -28,7 +28,7 @@ describe('"Continue selection in…" (issue 14, item 8)', () => {
   });
 });
 
-describe('the side panel\'s import error (issue 14, item 8)', () => {
+describe('the side panel\'s import error (docs/side-panel.md, item 8)', () => {
   it('opens below the header, offers the kind picker its error asks for, and imports the same file again as the chosen kind', async () => {
     const { ImportEntry } = await import('./transfer-actions');
     const { MockRequestError, mockConnector } = await import('../testing/mock-connector');
@@ -64,7 +64,7 @@ describe('the side panel\'s import error (issue 14, item 8)', () => {
   });
 });
 
-describe('rule ids in the disclosure lines (issue 14, item 8)', () => {
+describe('rule ids in the disclosure lines (docs/side-panel.md, item 8)', () => {
   it('a block line names the reason without "(X4, A-E1)"', async () => {
     const { blockLine } = await import('./disclosure-format');
     expect(blockLine({ index: 0, type: 'text', fate: 'dropped', detail: 'empty or whitespace-only text (X4, A-E1)' })).toBe('text: not sent (empty or whitespace-only text)');

@@ -13,7 +13,7 @@ const FETCHING = ['src', 'srcset', 'background', 'style', 'poster', 'data', 'act
 const LINK_SCHEMES = ['https:', 'http:', 'mailto:'];
 
 /**
- * Typeset math (KaTeX, issue 14) may use MathML presentation elements and SVG shapes — none of which
+ * Typeset math (KaTeX, docs/side-panel.md) may use MathML presentation elements and SVG shapes — none of which
  * loads, links or runs anything — and inline `style` that only sizes, places or colours.
  */
 const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';

@@ -29,7 +29,7 @@ export async function openConversation(meta: ConversationMeta, turns: Turn[], ha
 }
 
 /**
- * Opens the chat head's "Conversation actions" menu (issue 14) and returns its item named `name`
+ * Opens the chat head's "Conversation actions" menu (docs/side-panel.md) and returns its item named `name`
  * (e.g. "Rename conversation", "Delete conversation", "Export as Markdown"); click it to run it.
  */
 export function conversationAction(name: string): HTMLElement {

@@ -1,5 +1,5 @@
 /**
- * One `DisclosurePreview` for the side panel's component tests (issue 6), so a field added to
+ * One `DisclosurePreview` for the side panel's component tests (docs/disclosure.md), so a field added to
  * the protocol's preview is added here once rather than in every test file. The sample is the
  * preview of the draft "Next" to OpenAI gpt-5 over a conversation [u1 user, a1 assistant whose
  * thinking block is dropped]: 3 of 3 turns, ~3,240 tokens, ~$0.0123, snapshot delivery, no

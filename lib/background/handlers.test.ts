@@ -1,5 +1,5 @@
 /**
- * Handlers added for the side panel (issue 5): regenerate, edit-and-resend, pin and model
+ * Handlers added for the side panel (docs/side-panel.md): regenerate, edit-and-resend, pin and model
  * capabilities. Real stores over fake-indexeddb; the send engine is a recording stub (its own
  * behaviour is covered by send.test.ts).
  */

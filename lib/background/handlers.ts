@@ -20,7 +20,7 @@ export interface HandlerDeps extends BackgroundDeps {
   engine: SendEngine;
   /** Deletes every database record (keys included). */
   wipe(): Promise<void>;
-  /** Capture from chat pages (issue 7); without it the capture requests refuse. */
+  /** Capture from chat pages (docs/architecture.md#the-background-by-feature); without it the capture requests refuse. */
   capture?: CaptureService;
 }
 

@@ -50,7 +50,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
   const hasHostPermission = (origin: string) => browser.permissions.contains({ origins: [`${origin}/*`] });
 
   let handlersRef: ReturnType<typeof createHandlers> | undefined;
-  // Issue 7: context menus and their click handler, registered now (L1); they wait for `ready` themselves.
+  // docs/architecture.md#the-background-by-feature: context menus and their click handler, registered now (L1); they wait for `ready` themselves.
   const capture = registerCapture({
     db: () => ready.then((b) => b.db),
     settings: () => ready.then(() => handlersRef!.getSettings({}, 'extension')),

@@ -1,5 +1,5 @@
 /**
- * The capture requests Baton made (issue 18, defect 6): a page's `captureSubmit` is stored only
+ * The capture requests Baton made (docs/security.md, defect 6): a page's `captureSubmit` is stored only
  * when it answers a request the background sent to that very tab after a click, within
  * {@link CAPTURE_REQUEST_MS}. Anything else — a compromised chat page submitting on its own, a
  * replayed or guessed request id, another tab's id, an expired one — stores nothing, and such

@@ -7,7 +7,7 @@
  * removed; titles, model names and the partial reason also lose control and bidi-override
  * characters. An image on the page becomes a text line that says it was not sent, its URL kept
  * only in that block's `meta.pageImage`: converters read `text`, never `meta`, so the URL never
- * reaches a provider (issue 7: "Image URLs from the page are never forwarded to a provider without
+ * reaches a provider (docs/architecture.md#the-background-by-feature: "Image URLs from the page are never forwarded to a provider without
  * the person's say").
  */
 import { decodeTranscript } from '../transcript/codec';

@@ -1,4 +1,4 @@
-/** `baton plan` (transcript-v1.md, "Other commands"; issue 6, "Context planner"). */
+/** `baton plan` (transcript-v1.md, "Other commands"; docs/disclosure.md, "Context planner"). */
 import { plan } from '../context/plan';
 import type { Policy } from '../context/types';
 import type { ConversionReport } from '../transcript/report';

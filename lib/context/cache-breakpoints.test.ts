@@ -1,5 +1,5 @@
 /**
- * Anthropic prompt caching (issue 6): breakpoints on the stable prefix, within the 4-breakpoint
+ * Anthropic prompt caching (docs/disclosure.md): breakpoints on the stable prefix, within the 4-breakpoint
  * limit, and the body stays valid for the contract validator.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Anthropic prompt caching for long conversations (issue 6, "Anthropic prompt caching"):
+ * Anthropic prompt caching for long conversations (docs/disclosure.md, "Anthropic prompt caching"):
  * `cache_control: {type: 'ephemeral'}` on the stable prefix of a Messages request body.
  *
  * Rules (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching): at most 4

@@ -1,4 +1,4 @@
-/** What a provider's count endpoint may see (issue 6): received turns by ledger hash, and the count bodies. */
+/** What a provider's count endpoint may see (docs/disclosure.md): received turns by ledger hash, and the count bodies. */
 import { describe, expect, it } from 'vitest';
 import { turnContentHash } from './hash';
 import type { Turn } from '../transcript/schema';

@@ -1,6 +1,6 @@
 /**
  * What the provider token-count endpoints may see, and what a preview says about its estimate
- * (issue 6, "Token estimates per target": "A provider's token-count endpoint is used only for a
+ * (docs/disclosure.md, "Token estimates per target": "A provider's token-count endpoint is used only for a
  * provider that has already received this conversation, since calling it discloses the
  * conversation"). Pure: the ledger records and turns come in as data.
  */
@@ -28,7 +28,7 @@ export interface LedgerReceipt {
  */
 export type EstimateSource = 'tokenizer' | 'estimate' | 'corrected' | 'provider-count';
 
-/** A provider's own count of the turns it had already received (issue 6, token-count endpoints). */
+/** A provider's own count of the turns it had already received (docs/disclosure.md, token-count endpoints). */
 export interface ProviderCount {
   /** Input tokens the provider counted. */
   tokens: number;

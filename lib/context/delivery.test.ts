@@ -1,5 +1,5 @@
 /**
- * Snapshot or delta (issue 6): delta only when every condition holds; one test per fallback.
+ * Snapshot or delta (docs/disclosure.md): delta only when every condition holds; one test per fallback.
  */
 import { describe, expect, it } from 'vitest';
 import type { Turn } from '../transcript/schema';

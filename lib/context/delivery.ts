@@ -1,5 +1,5 @@
 /**
- * Snapshot or delta (issue 6, "Snapshot or delta"): the pure decision whether a request may send
+ * Snapshot or delta (docs/disclosure.md, "Snapshot or delta"): the pure decision whether a request may send
  * only the new turns with `previous_response_id` (OpenAI Responses, `store: true`) instead of
  * the bounded snapshot. Every doubt falls back to the snapshot, with the reason.
  */

@@ -1,5 +1,5 @@
 /**
- * Fitting a history into a budget (issue 6, "Fitting"): keep the system prompt and the newest
+ * Fitting a history into a budget (docs/disclosure.md, "Fitting"): keep the system prompt and the newest
  * turns, drop the oldest whole exchanges, never drop a pinned turn.
  *
  * An exchange is a user turn with the assistant and tool turns that answer it (turns before the

@@ -1,5 +1,5 @@
 /**
- * The context planner (issue 6; DESIGN.md layer 2, pure): what each request discloses, within
+ * The context planner (docs/disclosure.md; DESIGN.md layer 2, pure): what each request discloses, within
  * which budget, at what cost, and whether a stateful target may receive only the new turns.
  */
 export { plan } from './plan';

@@ -1,5 +1,5 @@
 /**
- * The one retry without opaque state (issue 4): when a provider rejects reasoning state it
+ * The one retry without opaque state (docs/architecture.md): when a provider rejects reasoning state it
  * produced itself (an invalid signature, A-K5, G-K5, R-K2), the history is sent once without it.
  */
 import type { Block, Transcript, Turn } from '../transcript/schema';

@@ -1,5 +1,5 @@
 /**
- * Planner properties over generated transcripts (issue 6, "Tests"): never over budget when it
+ * Planner properties over generated transcripts (docs/disclosure.md, "Tests"): never over budget when it
  * says it fits, never a split tool pair, never starting on an assistant turn, pinned turns always
  * kept, the oldest exchanges go first, deterministic, and a warm cache never changes the answer.
  */

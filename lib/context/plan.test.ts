@@ -1,5 +1,5 @@
 /**
- * The planner (issue 6, "Context planner" and "Fitting"): budget, output reserve, oldest whole
+ * The planner (docs/disclosure.md, "Context planner" and "Fitting"): budget, output reserve, oldest whole
  * exchanges dropped, pinned turns kept, why a plan does not fit, the report and the body.
  */
 import { describe, expect, it } from 'vitest';

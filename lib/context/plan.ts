@@ -1,5 +1,5 @@
 /**
- * The context planner (issue 6, "Context planner"): transcript + target + policy → what one
+ * The context planner (docs/disclosure.md, "Context planner"): transcript + target + policy → what one
  * request would disclose. Pure: no network, no storage; token counts come from `tokens.ts` and
  * are cached per turn in a {@link TokenCache}.
  */

@@ -1,5 +1,5 @@
 /**
- * Policies (issue 6, "Policies, global and per conversation"): merging, validation, and what each
+ * Policies (docs/disclosure.md, "Policies, global and per conversation"): merging, validation, and what each
  * policy does to a plan.
  */
 import { describe, expect, it } from 'vitest';
@@ -211,7 +211,7 @@ describe('thinking-binding controls', () => {
   });
 });
 
-describe('reasoning the target will not use (issue 19)', () => {
+describe('reasoning the target will not use (docs/provider-rules.md)', () => {
   it('A-B1, A-B4: counts the turns and reasoning tokens, by why', () => {
     const t = transcript(
       [

@@ -1,5 +1,5 @@
 /**
- * Disclosure policies (issue 6, "Policies, global and per conversation"): merging, validation
+ * Disclosure policies (docs/disclosure.md, "Policies, global and per conversation"): merging, validation
  * and the provider check.
  */
 import { TranscriptError } from '../transcript/codec';

@@ -1,5 +1,5 @@
 /**
- * The conversation's active summary in what is sent (issue 6, "Fitting": the summary becomes a
+ * The conversation's active summary in what is sent (docs/disclosure.md, "Fitting": the summary becomes a
  * labelled turn). It replaces its turns only while every one of them still exists with the
  * content hash it had when summarised; an edited or deleted turn makes it stale, and a stale
  * summary is not sent (the preview says so, so the person can summarise again). The stored

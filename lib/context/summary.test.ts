@@ -1,5 +1,5 @@
 /**
- * Summarise instead of dropping (issue 6, "Fitting"): the summarisation request with its
+ * Summarise instead of dropping (docs/disclosure.md, "Fitting"): the summarisation request with its
  * estimated cost, and the transcript where one labelled user turn replaces the dropped part (N5).
  */
 import { describe, expect, it } from 'vitest';

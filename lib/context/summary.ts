@@ -1,5 +1,5 @@
 /**
- * "Summarise the earlier part" (issue 6, "Fitting"): the request that asks a model of the
+ * "Summarise the earlier part" (docs/disclosure.md, "Fitting"): the request that asks a model of the
  * person's choice for a summary of the turns a plan dropped, with its estimated cost, and the
  * transcript in which that summary replaces them as one labelled user turn — never a system turn
  * (security-requirements.md N5: nothing imported or captured goes in a system role).

@@ -1,5 +1,5 @@
 /**
- * The token cache (issue 6): counts reused per turn id + content hash + tokenizer family, the
+ * The token cache (docs/disclosure.md): counts reused per turn id + content hash + tokenizer family, the
  * correction learned from reported usage, and the reused conversion.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Token estimates per target (issue 6): exact gpt-tokenizer counts for OpenAI models, characters /
+ * Token estimates per target (docs/disclosure.md): exact gpt-tokenizer counts for OpenAI models, characters /
  * ratio for the others, fixed image and page estimates, and the count-endpoint rule.
  */
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';

@@ -1,5 +1,5 @@
 /**
- * Token estimates per target (issue 6, "Token estimates per target").
+ * Token estimates per target (docs/disclosure.md, "Token estimates per target").
  *
  * OpenAI-family models are counted exactly with `gpt-tokenizer` (o200k_base or cl100k_base; only
  * those two encodings are imported). Claude, Gemini and other models are estimated from
@@ -228,7 +228,7 @@ export function countRequestBase(system: string | undefined, tools: readonly Too
 /**
  * Whether to ask a provider's token-count endpoint (Anthropic `count_tokens`, Gemini
  * `countTokens`) instead of estimating: only when `provider` has already received this
- * conversation, since the call itself discloses the conversation (issue 6).
+ * conversation, since the call itself discloses the conversation (docs/disclosure.md).
  * @param disclosedProviders provider ids the ledger lists for this conversation.
  */
 export function shouldUseCountEndpoint(provider: string, disclosedProviders: Iterable<string>): boolean {

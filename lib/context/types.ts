@@ -1,5 +1,5 @@
 /**
- * Shapes of the context planner (issue 6, "Context planner"): policies, the disclosure plan and
+ * Shapes of the context planner (docs/disclosure.md, "Context planner"): policies, the disclosure plan and
  * the reasons behind it. Pure types. Units: tokens for every count, US dollars for costs.
  */
 import type { ConversionReport } from '../transcript/report';
@@ -144,7 +144,7 @@ export interface ReasoningUnused {
 }
 
 /**
- * What one request to one target would disclose (issue 6): the turns and blocks, each block's
+ * What one request to one target would disclose (docs/disclosure.md): the turns and blocks, each block's
  * fate, the estimated input tokens and cost, the window and output reserve, whether it fits,
  * and what was dropped and why. `report`, `stats`, `transcript` and `body` come from the
  * conversion, which runs when one of them is first read (they are ordinary enumerable

@@ -1,5 +1,5 @@
 /**
- * Markdown export of Baton transcripts (issue 7, "Export"): readable, not lossless (the Baton
+ * Markdown export of Baton transcripts (docs/architecture.md#the-background-by-feature, "Export"): readable, not lossless (the Baton
  * transcript JSON is the lossless export). Pure: transcripts in, text out.
  *
  * Layout: `# title`, a one-line italic header (source, creation time), the system prompt and the
@@ -79,7 +79,7 @@ export function blockToMarkdown(b: Block): string | undefined {
 }
 
 /**
- * Names people gave to where answers came from (issue 14: a custom endpoint is named by its name,
+ * Names people gave to where answers came from (docs/side-panel.md: a custom endpoint is named by its name,
  * not by its internal id): `byEndpoint` keyed by an origin's `endpoint` (the base URL's origin),
  * `byProvider` by `origin.provider`. Unnamed origins keep their stored provider id.
  */

@@ -218,7 +218,7 @@ describe('baton and native histories', () => {
 
   it('records the import time when asked, and only then', () => {
     const bytes = enc(JSON.stringify(transcript('a')));
-    // The file's `source` names chatgpt-export: only a claim (issue 18), marked as such.
+    // The file's `source` names chatgpt-export: only a claim (docs/security.md), marked as such.
     expect(importFile('baton', bytes, { now: '2026-05-05T05:05:05.000Z' }).conversations[0]!.meta).toEqual({ sourceClaimedByFile: true, importedAt: '2026-05-05T05:05:05.000Z' });
     expect(importFile('baton', bytes).conversations[0]!.meta).toEqual({ sourceClaimedByFile: true });
     const own = enc(JSON.stringify({ ...transcript('a'), source: { kind: 'baton', id: 'a' } }));

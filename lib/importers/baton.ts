@@ -14,7 +14,7 @@ import { IMPORT_KINDS, type ImportOptions, type ImportResult } from './types';
  * Imports Baton transcripts. Ids are kept (so a Baton export imported again lands on the same
  * conversation); `source` is kept when present, else set to `{kind: "baton", id}`. Like every
  * import, a `system` prompt becomes a labelled user preamble (N5, I4). A file cannot borrow
- * trust (issue 18): see {@link withoutBorrowedTrust}.
+ * trust (docs/security.md): see {@link withoutBorrowedTrust}.
  * @throws TranscriptError when the text is neither JSON nor JSONL.
  */
 export function importBaton(text: string, opts: ImportOptions = {}): ImportResult {
@@ -54,11 +54,11 @@ export function importBaton(text: string, opts: ImportOptions = {}): ImportResul
   return collector.result();
 }
 
-/** `transcript.meta` key: the `source` names another kind than `baton` and is only the file's claim (issue 18). */
+/** `transcript.meta` key: the `source` names another kind than `baton` and is only the file's claim (docs/security.md). */
 export const CLAIMED_SOURCE_META = 'sourceClaimedByFile';
 
 /**
- * Issue 18, defect 7: what a Baton file says about itself is a claim.
+ * docs/security.md, defect 7: what a Baton file says about itself is a claim.
  * - A `source` of another kind (`{kind: "chatgpt-export", id}`) is kept but marked
  *   `meta[CLAIMED_SOURCE_META]`, so the store deduplicates against it only when the content
  *   matches too; an id in another importer's namespace (`chatgpt-export:…`) gets a `baton:`

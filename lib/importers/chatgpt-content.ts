@@ -116,7 +116,7 @@ const MARKER = /【[^】\n]{0,200}】|\ue200cite\ue202[^\ue201\n]{0,400}\ue201/g
 const linkText = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, (c) => `\\${c}`);
 
 /**
- * Issue 18, defect 8: an answer's `metadata.citations` (each `{start_ix, end_ix, metadata: {url,
+ * docs/security.md, defect 8: an answer's `metadata.citations` (each `{start_ix, end_ix, metadata: {url,
  * title}}`, the indices spanning a marker such as `【3:0†source】` in the text) → the markers
  * become numbered Markdown links (`[1](url)`) and a "Sources:" list is appended; a citation whose
  * indices do not point at a marker takes the next unused marker in order. Markers left without a

@@ -77,7 +77,7 @@ class TurnBuilder {
       if (code.trim()) blocks.push(text(fencedCode(code, str(content.language))));
     } else {
       const texts = Array.isArray(content.parts) ? partsTexts(content.parts) : [contentText(content)].filter((t) => t.trim());
-      // Issue 18: citations become links and a sources list; nothing is dropped without a note.
+      // docs/security.md: citations become links and a sources list; nothing is dropped without a note.
       const citations = isRecord(msg.metadata) ? msg.metadata.citations : undefined;
       const joined = texts.join('\n\n');
       const cited = texts.length ? applyCitations(joined, citations) : { text: joined };

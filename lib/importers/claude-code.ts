@@ -29,7 +29,7 @@ function sidechainKey(e: ClaudeCodeEntry, byUuid: Map<string, ClaudeCodeEntry>):
   return root.uuid ?? `line-${root.line}`;
 }
 
-/** The first sentence the person typed, never a `<command-…>` wrapper (issue 14; session-title.ts). */
+/** The first sentence the person typed, never a `<command-…>` wrapper (docs/side-panel.md; session-title.ts). */
 function userTitle(entries: readonly ClaudeCodeEntry[]): string | undefined {
   const messages: { text: string; meta?: boolean }[] = [];
   for (const e of entries) {

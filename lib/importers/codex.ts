@@ -84,7 +84,7 @@ export function importCodex(text: string, opts: ImportOptions = {}): ImportResul
   if (ignored.size) warnings.push(`records without conversation content ignored: ${[...ignored].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
   const sourceId = sessionId ?? `h${contentHash(text)}`;
   const collector = new Collector('codex', opts, droppedKeysWarning(dropped));
-  // The first sentence typed, without agent markup (issue 14; session-title.ts).
+  // The first sentence typed, without agent markup (docs/side-panel.md; session-title.ts).
   const title = firstPrompt !== undefined ? sessionTitle([{ text: firstPrompt }]) : undefined;
   collector.add({ sourceId, ...(title ? { title } : {}) }, () => {
     const w = [...warnings];
@@ -135,7 +135,7 @@ function readItems(items: readonly Item[], provider: string, warnings: string[])
     const t = readOpenAIResponsesHistory({ model: kept[start]!.model, input: kept.slice(start, end).map((i) => i.item) }, { provider });
     if (t.system) systems.push(t.system);
     for (const turn of t.turns) {
-      // Issue 18: a reasoning item with no summary, no content and no encrypted_content reads as an
+      // docs/security.md: a reasoning item with no summary, no content and no encrypted_content reads as an
       // empty thinking block; it says nothing and carries no state, so it is left out (counted below).
       const blocks = turn.blocks.filter((b) => !(b.type === 'thinking' && b.text.trim() === '' && b.signature === undefined && ++emptyReasoning));
       if (blocks.length) turns.push({ ...turn, id: `t${turns.length + 1}`, blocks: blocks.map(withOutputText) });

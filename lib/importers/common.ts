@@ -50,7 +50,7 @@ export function isoFromString(v: unknown): string | undefined {
 export function titleFrom(text: string | undefined): string | undefined {
   const line = text?.split('\n').find((l) => l.trim() !== '')?.trim();
   if (!line) return undefined;
-  // Cut on code points, so an emoji at the cut is kept whole or left out (issue 18).
+  // Cut on code points, so an emoji at the cut is kept whole or left out (docs/security.md).
   return truncateCodePoints(toWellFormed(line), 80);
 }
 
@@ -203,7 +203,7 @@ export class Collector {
 export const SURROGATES_REPAIRED = 'text with lone UTF-16 surrogates (half of a character such as an emoji) repaired: each replaced by U+FFFD';
 
 /**
- * X6 on the way in (issue 18): nothing stored holds a lone UTF-16 surrogate. Returns `t` itself
+ * X6 on the way in (docs/security.md): nothing stored holds a lone UTF-16 surrogate. Returns `t` itself
  * when it has none, else a repaired copy with {@link SURROGATES_REPAIRED} in `meta.importWarnings`.
  */
 export function repairLoneSurrogates(t: Transcript): Transcript {

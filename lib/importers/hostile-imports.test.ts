@@ -1,5 +1,5 @@
 /**
- * Regression tests for issue 18 ("Hostile providers and files"), the import defects: lone
+ * Regression tests for docs/security.md ("Hostile providers and files"), the import defects: lone
  * surrogates (4), unchecked zip CRCs (5), Baton files that borrow trust (7) and silent loss (8).
  */
 import { zipSync } from 'fflate';
@@ -55,7 +55,7 @@ function fileWith(kind: ImportKind, text: string): string {
   }
 }
 
-describe('issue 18 defect 4: importers make lone surrogates', () => {
+describe('docs/security.md defect 4: importers make lone surrogates', () => {
   const titled: ImportKind[] = ['claude-code', 'codex', 'gemini-cli', 'pi', 'openai-chat', 'anthropic-messages'];
   it.each(titled)('%s: a title cut at 80 characters never splits an emoji', (kind) => {
     const t = importFile(kind, enc(fileWith(kind, EMOJI_PROMPT))).conversations[0]!;
@@ -76,7 +76,7 @@ describe('issue 18 defect 4: importers make lone surrogates', () => {
   });
 });
 
-describe('issue 18 defect 5: zip CRCs are never checked', () => {
+describe('docs/security.md defect 5: zip CRCs are never checked', () => {
   const doc = fileWith('chatgpt-export', 'hello there');
   const stored = () => zipSync({ 'conversations.json': [enc(doc), { level: 0 }] });
 
@@ -108,7 +108,7 @@ describe('issue 18 defect 5: zip CRCs are never checked', () => {
   });
 });
 
-describe('issue 18 defect 7: Baton-format imports are trusted too far (opaque provider state)', () => {
+describe('docs/security.md defect 7: Baton-format imports are trusted too far (opaque provider state)', () => {
   const gpt = { provider: 'openai', api: 'openai-responses' as const, model: 'gpt-5' };
   const crafted = {
     format: 'baton.transcript',
@@ -162,7 +162,7 @@ describe('issue 18 defect 7: Baton-format imports are trusted too far (opaque pr
   });
 });
 
-describe('issue 18 defect 8: silent loss in imports', () => {
+describe('docs/security.md defect 8: silent loss in imports', () => {
   it('chatgpt-export: citations become readable links and a sources list, the raw markers go, and the summary says so', () => {
     const TEXT = 'It rained 【3:0†source】 today 【3:1†source】. Also 【9:9†source】.';
     const doc = [

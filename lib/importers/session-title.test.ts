@@ -5,7 +5,7 @@ import { firstSentence, humanParts, sessionTitle } from './session-title';
 const line = (o: object) => JSON.stringify(o);
 const bytes = (s: string) => new TextEncoder().encode(s);
 
-describe('imported agent session titles (issue 14, item 8)', () => {
+describe('imported agent session titles (docs/side-panel.md, item 8)', () => {
   it('a Claude Code session opened with /init is titled by the command and its prompt, never <command-message> markup', () => {
     const file = [
       line({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's1', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: '<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>' } }),

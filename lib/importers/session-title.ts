@@ -1,5 +1,5 @@
 /**
- * Titles of imported agent sessions (issue 14, item 8): the first sentence the person wrote, never
+ * Titles of imported agent sessions (docs/side-panel.md, item 8): the first sentence the person wrote, never
  * the markup agent CLIs wrap around commands and context (`<command-message>`, `<command-name>`,
  * `<system-reminder>`, `<environment_context>`…). Kept apart from `titleFrom` (common.ts), which
  * still does the final cut to a title's length.

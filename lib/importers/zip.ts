@@ -41,7 +41,7 @@ const fail = (problem: string): never => {
  *   (zip-slip), lists more than {@link MAX_ZIP_ENTRIES} entries, has no or two `name` entries,
  *   declares more than `maxUncompressed` bytes for it (decompression bomb), uses a compression
  *   other than stored/deflate, or whose bytes fail the CRC-32 its central directory records
- *   (issue 18: the message names the entry).
+ *   (docs/security.md: the message names the entry).
  */
 export function extractZipEntry(bytes: Uint8Array, name: string, maxUncompressed: number): Uint8Array {
   let count = 0;

@@ -1,5 +1,5 @@
 /**
- * Capture from the chat sites (issue 7): the one request a content script may send
+ * Capture from the chat sites (docs/architecture.md#the-background-by-feature): the one request a content script may send
  * (`captureSubmit`, M2), the side panel's `takePendingCapture`, and the two messages the
  * background sends to a tab (M5: a capture request; nothing else ever goes to a tab).
  *

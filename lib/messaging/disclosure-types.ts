@@ -1,5 +1,5 @@
 /**
- * Protocol shapes of the disclosure preview, policies and ledger (issue 6). Payload schemas are
+ * Protocol shapes of the disclosure preview, policies and ledger (docs/disclosure.md). Payload schemas are
  * here so `protocol.ts` only names them. Units: tokens for every count, US dollars for costs.
  * Nothing here ever carries a key: keys live only in request headers (N5).
  */
@@ -21,7 +21,7 @@ export const exclusionFields = {
 
 /**
  * The person's answer to the first-disclosure confirmation, on `sendMessage`, `retryTurn`,
- * `regenerateTurn` and `editAndResend` (issue 6). `confirmedDisclosure: true` alone confirms for
+ * `regenerateTurn` and `editAndResend` (docs/disclosure.md). `confirmedDisclosure: true` alone confirms for
  * whatever provider the request goes to (older panels); with `confirmedFor` — the provider id and
  * endpoint origin the dialog was shown for (`DisclosurePreview.target`) — it authorises only that
  * provider, so a confirmation shown for A cannot send the conversation to B.
@@ -81,7 +81,7 @@ export interface PreviewTurn {
   summarised?: boolean;
 }
 
-/** The conversation's active summary in this send (issue 6, "Fitting"). */
+/** The conversation's active summary in this send (docs/disclosure.md, "Fitting"). */
 export interface PreviewSummary {
   /** `applied`: sent in place of its turns; `stale`: a replaced turn was edited or deleted, so it is not sent. */
   state: 'applied' | 'stale';
@@ -112,7 +112,7 @@ export interface DisclosurePreview {
   thinkingDropped: number;
   /**
    * Earlier reasoning the target will not see, by why, with the turns and the reasoning tokens they
-   * cost (issue 19; A-B1, A-B4, A-B5, A-P1, X3). Absent when none.
+   * cost (docs/provider-rules.md; A-B1, A-B4, A-B5, A-P1, X3). Absent when none.
    */
   reasoningUnused?: { reason: 'other-model' | 'other-account' | 'dropped-earlier' | 'summarised'; turns: number; reasoningTokens: number }[];
   imagesOmitted: number;
@@ -146,7 +146,7 @@ export interface DisclosurePreview {
   providerCount?: ProviderCount;
   /** The active summary, when the conversation has one. */
   summary?: PreviewSummary;
-  /** Asked with `countsOnly` (issue 9): `perTurn` is empty and `body` is `{}`; every count above is complete. */
+  /** Asked with `countsOnly` (docs/architecture.md#long-conversations-and-speed): `perTurn` is empty and `body` is `{}`; every count above is complete. */
   countsOnly?: true;
 }
 
@@ -186,7 +186,7 @@ export interface DisclosureEntry {
   usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
   costUsd?: number;
   responseId?: string;
-  /** `summary`: a request for a summary of earlier turns (issue 6, "Fitting"), not a send. */
+  /** `summary`: a request for a summary of earlier turns (docs/disclosure.md, "Fitting"), not a send. */
   purpose?: 'summary';
 }
 

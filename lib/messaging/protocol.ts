@@ -90,7 +90,7 @@ const previewInput = z.strictObject({
     .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('retry') }), z.strictObject({ kind: z.literal('regenerate') }), z.strictObject({ kind: z.literal('edit'), turnId: id })])
     .optional(),
   /**
-   * Issue 9: leave out `perTurn` and `body` (the answer says `countsOnly`). The line above the
+   * docs/architecture.md#long-conversations-and-speed: leave out `perTurn` and `body` (the answer says `countsOnly`). The line above the
    * composer needs only the counts; the expanded list and "View request" ask without it.
    */
   countsOnly: z.boolean().optional(),
@@ -101,7 +101,7 @@ export const REQUESTS = {
   listConversations: { input: empty, from: ['extension'] },
   /**
    * The conversation, or with `limit` only its newest `limit` turns, or with `limit` and `before`
-   * (a turn id) the `limit` turns just before that turn (issue 9: open fast, page back on request).
+   * (a turn id) the `limit` turns just before that turn (docs/architecture.md#long-conversations-and-speed: open fast, page back on request).
    * Without `limit`, every turn.
    */
   getConversation: { input: z.strictObject({ id, limit: z.number().int().min(1).max(100_000).optional(), before: id.optional() }), from: ['extension'] },
@@ -114,23 +114,23 @@ export const REQUESTS = {
       text: z.string().max(LIMITS.messageText),
       attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
       target: sendTargetSchema,
-      /** The person confirmed disclosing this conversation to a provider that has not received it (issue 6). */
+      /** The person confirmed disclosing this conversation to a provider that has not received it (docs/disclosure.md). */
       ...confirmationFields,
       ...exclusionFields,
     }),
     from: ['extension'],
   },
-  /** What a send would disclose (plan summary, per-turn fates) and the exact JSON body, without sending (issue 6). */
+  /** What a send would disclose (plan summary, per-turn fates) and the exact JSON body, without sending (docs/disclosure.md). */
   previewSend: { input: previewInput, from: ['extension'] },
   /**
    * Asks the target provider's token-count endpoint (Anthropic `count_tokens`, Gemini
    * `countTokens`) to count the turns of this conversation it has already received — never the
    * draft, never a turn only another provider received — and calibrates the estimates with it
-   * (issue 6). Same inputs as `previewSend`; returns that preview, recomputed. Refused with
+   * (docs/disclosure.md). Same inputs as `previewSend`; returns that preview, recomputed. Refused with
    * `not_received` (no request) when the provider has received none of it.
    */
   countTokens: { input: previewInput, from: ['extension'] },
-  /** The disclosure ledger of a conversation and who has seen it, per conversation and per turn (issue 6). */
+  /** The disclosure ledger of a conversation and who has seen it, per conversation and per turn (docs/disclosure.md). */
   listDisclosures: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
   /** The global disclosure policy and, with `conversationId`, that conversation's. */
   getDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional() }), from: ['extension'] },
@@ -155,7 +155,7 @@ export const REQUESTS = {
   /**
    * Removes the turns after the last user turn (the last answer) and answers that turn again.
    * Like `sendMessage`, `retryTurn`, `regenerateTurn` and `editAndResend` refuse a first disclosure
-   * to a provider with `confirmation_required` unless `confirmedDisclosure` is true (issue 6).
+   * to a provider with `confirmation_required` unless `confirmedDisclosure` is true (docs/disclosure.md).
    */
   regenerateTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }), from: ['extension'] },
   /**
@@ -186,13 +186,13 @@ export const REQUESTS = {
     }),
     from: ['extension'],
   },
-  /** Import and export (issue 7): `importFile`, `exportConversation`, `exportAll` (transfer-protocol.ts). */
+  /** Import and export (docs/architecture.md#the-background-by-feature): `importFile`, `exportConversation`, `exportAll` (transfer-protocol.ts). */
   ...TRANSFER_REQUESTS,
   /** Passphrase mode (S2, S3): `vaultStatus`, `setPassphrase`, `unlockVault`, `lockVault`, `removePassphrase` (vault-protocol.ts). */
   ...VAULT_REQUESTS,
-  /** Capture from chat pages (issue 7): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
+  /** Capture from chat pages (docs/architecture.md#the-background-by-feature): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
   ...CAPTURE_REQUESTS,
-  /** Summarise the earlier part (issue 6): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
+  /** Summarise the earlier part (docs/disclosure.md): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
   ...summaryRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
@@ -224,11 +224,11 @@ export const errorCodeSchema = z.enum([
   'storage_full',
   'busy',
   'internal',
-  /** A first send of this conversation to a provider needs `confirmedDisclosure: true` (issue 6). */
+  /** A first send of this conversation to a provider needs `confirmedDisclosure: true` (docs/disclosure.md). */
   'confirmation_required',
-  /** A disclosure policy forbids this provider for this conversation (issue 6). */
+  /** A disclosure policy forbids this provider for this conversation (docs/disclosure.md). */
   'policy_forbidden',
-  /** The provider has received none of this conversation, so it may not be asked to count it (issue 6). */
+  /** The provider has received none of this conversation, so it may not be asked to count it (docs/disclosure.md). */
   'not_received',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
@@ -241,7 +241,7 @@ export interface ProtocolError {
   retryAfterSec?: number;
   /**
    * A sentence Baton wrote itself (a capture outcome such as "Nothing was captured: …"), shown
-   * instead of the code's generic sentence, which speaks of a provider (issue 14, item 8).
+   * instead of the code's generic sentence, which speaks of a provider (docs/side-panel.md, item 8).
    */
   sentence?: string;
 }
@@ -269,7 +269,7 @@ export interface ConversationView {
   busy: boolean;
   /** Older turns exist before `turns[0]` (a windowed read, `getConversation` with `limit`); absent means none. */
   hasEarlier?: boolean;
-  /** With `hasEarlier`: the conversation's first turn, which is not in `turns` (its capture stamp, issue 7). */
+  /** With `hasEarlier`: the conversation's first turn, which is not in `turns` (its capture stamp, docs/architecture.md#the-background-by-feature). */
   first?: z.infer<typeof turnSchema>;
 }
 
@@ -295,7 +295,7 @@ export interface Settings {
 }
 
 /**
- * One model of a provider, for the model picker (issue 14): from the provider's own list,
+ * One model of a provider, for the model picker (docs/side-panel.md): from the provider's own list,
  * with what the model registry knows of it (lib/models/picker.ts).
  */
 export interface ModelOption {
@@ -384,7 +384,7 @@ export type BackgroundEvent =
   | { type: 'conversationDeleted'; id: string }
   /**
    * The conversation's active summary was stored (`summariseEarlier`) or cleared (`clearSummary`),
-   * issue 6 "Fitting": every open panel of it refreshes its preview and summary notice.
+   * docs/disclosure.md "Fitting": every open panel of it refreshes its preview and summary notice.
    */
   | { type: 'summaryUpdated'; conversationId: string }
   /** A context-menu capture finished: open `conversationId` (its `lastTarget` is the chosen target), or show `error`. */

@@ -1,5 +1,5 @@
 /**
- * "Summarise the earlier part" over the protocol (issue 6, "Fitting"): when the history does not
+ * "Summarise the earlier part" over the protocol (docs/disclosure.md, "Fitting"): when the history does not
  * fit, the person may have the turns a send drops summarised by a model they pick (with its
  * estimated cost, only with their consent); the summary then goes in their place as one labelled
  * user turn. Request schemas are built by {@link summaryRequests} (spread into `REQUESTS` of
@@ -72,7 +72,7 @@ export interface SummaryPreview {
 export function summaryRequests<T extends z.ZodType, A extends z.ZodType>(target: T, attachments: A) {
   const common = { conversationId: id, target, summariser: target, text: draftText, attachments, ...exclusionFields };
   return {
-    /** Which turns a summary would replace, and what the summary request would disclose and cost (issue 6). */
+    /** Which turns a summary would replace, and what the summary request would disclose and cost (docs/disclosure.md). */
     previewSummary: { input: z.strictObject(common), from: ['extension'] as const },
     /**
      * Asks `summariser` for the summary of `turnIds` (which must be exactly what `previewSummary`

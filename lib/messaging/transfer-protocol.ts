@@ -1,5 +1,5 @@
 /**
- * The import / export part of the background protocol (issue 7, "File import", "Export"),
+ * The import / export part of the background protocol (docs/architecture.md#the-background-by-feature, "File import", "Export"),
  * spread into `REQUESTS` and `Responses` of `protocol.ts`. The UI imports only its types.
  */
 import { z } from 'zod';

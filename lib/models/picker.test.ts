@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pickerModels, recommendedModel } from './picker';
 import { listModels, lookupModel } from './registry';
 
-describe('model picker data (issue 14)', () => {
+describe('model picker data (docs/side-panel.md)', () => {
   it.each(['anthropic', 'openai', 'google'])('%s: the recommended model is a current registry model (not deprecated, not retired)', (provider) => {
     const id = recommendedModel(provider);
     expect(id).toBeDefined();

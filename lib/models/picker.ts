@@ -1,5 +1,5 @@
 /**
- * What a model picker offers (issue 14): a provider's own model list merged with the registry,
+ * What a model picker offers (docs/side-panel.md): a provider's own model list merged with the registry,
  * and the model recommended when the person has chosen none. Pure; the background serves it
  * through `listModels` and the providers' `defaultModel`.
  */

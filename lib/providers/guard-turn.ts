@@ -1,5 +1,5 @@
 /**
- * The last step of every reader (issue 18): a turn leaves a reader only once the transcript
+ * The last step of every reader (docs/security.md): a turn leaves a reader only once the transcript
  * decoder accepts it. A provider value the schema cannot hold (a usage count above 2^53, a stop
  * reason it does not know, a block with a `__proto__` key, …) becomes a reported conversion,
  * listed in `turn.meta.warnings` — never an exception and never a stored turn that fails to

@@ -1,5 +1,5 @@
 /**
- * Regression tests for issue 18 ("Hostile providers and files"), defects 1–3: what a buggy or
+ * Regression tests for docs/security.md ("Hostile providers and files"), defects 1–3: what a buggy or
  * hostile endpoint sends can never make a reader throw or return a turn that fails to decode.
  */
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const chatChunk = (delta: Record<string, unknown>, finish: string | null = null,
   ...extra,
 });
 
-describe('issue 18 defect 1: a finish_reason of __proto__, toString or constructor indexes a plain object', () => {
+describe('docs/security.md defect 1: a finish_reason of __proto__, toString or constructor indexes a plain object', () => {
   for (const reason of ['__proto__', 'toString', 'constructor', 'hasOwnProperty', 'valueOf']) {
     it(`openai-chat stream and response with finish_reason ${JSON.stringify(reason)} → stopReason "other", decodes`, () => {
       const turn = stream('openai-chat', [chatChunk({ role: 'assistant', content: 'hi' }), chatChunk({}, reason)]);
@@ -57,7 +57,7 @@ describe('issue 18 defect 1: a finish_reason of __proto__, toString or construct
   });
 });
 
-describe('issue 18 defect 2: usage counts above 2^53 pass the readers but fail the schema', () => {
+describe('docs/security.md defect 2: usage counts above 2^53 pass the readers but fail the schema', () => {
   const huge = 1e20;
   const cases: [WireApi, unknown[]][] = [
     [
@@ -95,7 +95,7 @@ describe('issue 18 defect 2: usage counts above 2^53 pass the readers but fail t
   }
 });
 
-describe('issue 18 defect 3: the Anthropic stream reader throws on a content_block_start before message_start', () => {
+describe('docs/security.md defect 3: the Anthropic stream reader throws on a content_block_start before message_start', () => {
   it('content_block_start, message_start, then deltas → no throw, a decodable complete turn', () => {
     const events = [
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },

@@ -1,5 +1,5 @@
 /**
- * Issue 18 defect 9: the report says what happened to every signature. For every target API, a
+ * docs/security.md defect 9: the report says what happened to every signature. For every target API, a
  * same-origin history whose text, thinking and tool-call blocks each carry a distinct signature
  * (the origin's own, or one with no place in the target, e.g. a Gemini-style signature on a block
  * of an Anthropic-origin turn): a block reported "kept: sent as is" must have its signature in
@@ -44,7 +44,7 @@ function history(api: WireApi): Transcript {
   };
 }
 
-describe('issue 18 defect 9: a signature with no place in the target is dropped while the report says "kept: sent as is"', () => {
+describe('docs/security.md defect 9: a signature with no place in the target is dropped while the report says "kept: sent as is"', () => {
   for (const api of WIRE_APIS) {
     for (const thinking of [true, false]) {
       it(`${api} (thinking ${thinking ? 'on' : 'off'}): every signature is in the body or named in its block's report`, () => {

@@ -1,5 +1,5 @@
 /**
- * A captured page stored as a NEW conversation (issue 7): its metadata and every turn in one
+ * A captured page stored as a NEW conversation (docs/architecture.md#the-background-by-feature): its metadata and every turn in one
  * transaction (security-requirements.md D4), so a failed write leaves nothing behind. Captures are
  * never deduplicated: capturing the same page twice makes two conversations.
  */

@@ -123,7 +123,7 @@ export class ConversationStore {
 
   /**
    * {@link toTranscript}, served from the cache while nothing was written since it was read
-   * (issue 9: the disclosure preview and the send plan the whole conversation). The result is
+   * (docs/architecture.md#long-conversations-and-speed: the disclosure preview and the send plan the whole conversation). The result is
    * shared and deeply frozen: copy before changing anything. @throws NotFoundError
    */
   async cachedTranscript(id: string): Promise<Transcript> {

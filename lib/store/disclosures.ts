@@ -1,5 +1,5 @@
 /**
- * The disclosure ledger, disclosure policies and delivery receipts in IndexedDB (issue 6).
+ * The disclosure ledger, disclosure policies and delivery receipts in IndexedDB (docs/disclosure.md).
  *
  * - Ledger: one `disclosures` record per completed or failed send, written in the same
  *   transaction as the answer turn it produced ({@link DisclosureStore.finishSend}, D4).
@@ -30,7 +30,7 @@ export interface LedgerRecord extends DisclosureRecord {
   mode: 'snapshot' | 'delta';
   /**
    * `[turnId, contentHash]` of the answer a completed send produced, as stored: the provider wrote
-   * it, so it knows it (a provider's token-count endpoint may count it, issue 6). Internal, never
+   * it, so it knows it (a provider's token-count endpoint may count it, docs/disclosure.md). Internal, never
    * listed; absent on failed sends and on records written before it existed.
    */
   answer?: [string, string];

@@ -1,5 +1,5 @@
 /**
- * Imported conversations into the store (issue 7, "File import"; security-requirements.md I3, D4):
+ * Imported conversations into the store (docs/architecture.md#the-background-by-feature, "File import"; security-requirements.md I3, D4):
  * each conversation is written whole in its own transaction (its metadata and every turn) or not
  * at all, and a batch is idempotent — a conversation already in the store (same id, same
  * `source` kind + id, or, for a source without an id, the same content hash) is skipped as a
@@ -32,7 +32,7 @@ export interface ImportStamp {
   /** The imported file's name, when known. */
   file?: string;
   /**
-   * The `source` was only a Baton file's claim (issue 18): the key matches another import only
+   * The `source` was only a Baton file's claim (docs/security.md): the key matches another import only
    * when the content hash matches too.
    */
   claimed?: true;
@@ -153,7 +153,7 @@ export interface ImportBatchOptions {
 export async function importConversations(db: BatonDb, transcripts: readonly Transcript[], opts: ImportBatchOptions): Promise<ImportOutcome> {
   const out: ImportOutcome = { imported: [], duplicates: [], failed: [] };
   let full = false;
-  // Every stored conversation under its dedupe key (several may share one: claimed sources, issue 18).
+  // Every stored conversation under its dedupe key (several may share one: claimed sources, docs/security.md).
   const byKey = new Map<string, ConversationRecord[]>();
   const remember = (k: string, rec: ConversationRecord) => {
     const list = byKey.get(k);
@@ -181,7 +181,7 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
     const hash = bodyHash(t);
     const id = t.id.length <= MAX_ID_CHARS ? t.id : `import:${contentHash(t.id)}`;
     const claimed = t.meta?.[CLAIMED_SOURCE_META] === true;
-    // Issue 18: a key shared with a claimed source counts only when the content matches too.
+    // docs/security.md: a key shared with a claimed source counts only when the content matches too.
     const known = byKey.get(key)?.find((rec) => (!claimed && !importStampOf(rec)?.claimed) || importStampOf(rec)?.hash === hash);
     const stamp: ImportStamp = { key, hash, at: opts.now, ...(opts.file !== undefined ? { file: opts.file } : {}), ...(claimed ? { claimed: true as const } : {}) };
     const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp);

@@ -1,5 +1,5 @@
 /**
- * Issue 18 defect 7 (the store's half): a Baton file's `source` cannot borrow another kind's
+ * docs/security.md defect 7 (the store's half): a Baton file's `source` cannot borrow another kind's
  * identity — it never makes the genuine export a "duplicate", unless the content matches too.
  */
 import 'fake-indexeddb/auto';
@@ -27,7 +27,7 @@ const chatgptExport = (answer: string) =>
     },
   ]);
 
-describe('issue 18 defect 7: Baton-format imports are trusted too far (source dedupe)', () => {
+describe('docs/security.md defect 7: Baton-format imports are trusted too far (source dedupe)', () => {
   it('a crafted .baton.json claiming a real ChatGPT export id does not make the genuine export a duplicate', async () => {
     db = await openBatonDb(`import-trust-${++n}`);
     const genuine = importFile('chatgpt-export', enc(chatgptExport('4'))).conversations[0]!;

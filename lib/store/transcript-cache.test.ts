@@ -1,5 +1,5 @@
 /**
- * The background's transcript cache (issue 9): served while nothing was written, kept in step by
+ * The background's transcript cache (docs/architecture.md#long-conversations-and-speed): served while nothing was written, kept in step by
  * the store's own appends and replacements, dropped by every other write, never stale.
  */
 import 'fake-indexeddb/auto';

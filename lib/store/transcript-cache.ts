@@ -1,5 +1,5 @@
 /**
- * The last conversations read whole, kept in the background between requests (issue 9, issue 6:
+ * The last conversations read whole, kept in the background between requests (docs/architecture.md#long-conversations-and-speed, docs/disclosure.md:
  * the disclosure preview re-plans the open conversation after every change of the draft; reading
  * 10,000 turns from IndexedDB took seconds each time, see bench/README.md).
  *

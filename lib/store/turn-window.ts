@@ -1,5 +1,5 @@
 /**
- * A window of a conversation's turns (issue 9: opening a 10,000-turn conversation loads only its
+ * A window of a conversation's turns (docs/architecture.md#long-conversations-and-speed: opening a 10,000-turn conversation loads only its
  * newest turns, older ones page in on request). One readonly transaction, a key range on the
  * `turns` store's `[conversationId, seq]` key read backwards with a cursor: the cost grows with the
  * window, never with the conversation (no full scan).

@@ -1,5 +1,5 @@
 /**
- * Decoder and encoder for Baton transcript v1 (../shared/docs/transcript-v1.md).
+ * Decoder and encoder for Baton transcript v1 (docs/transcript.md).
  *
  * The decoder is strict: unknown fields outside `meta` are rejected, and every error names its
  * JSON path (`turns[3].blocks[0].sigature: unknown field`). It also enforces the role rules of

@@ -1,6 +1,6 @@
 /**
  * An image's pixel dimensions read from the header of its stored bytes (PNG, JPEG, GIF, WebP),
- * without decoding the image. Pure: used by token estimates (lib/context/tokens.ts, issue 14)
+ * without decoding the image. Pure: used by token estimates (lib/context/tokens.ts, docs/side-panel.md)
  * and by the side panel to show only images whose bytes are what they claim to be.
  *
  * Header layouts: PNG IHDR (ISO/IEC 15948 §11.2.2), GIF logical screen descriptor (GIF89a §18),

@@ -1,5 +1,5 @@
 /**
- * Opaque provider state from an imported Baton file (issue 18, defect 7). A `.baton.json` can
+ * Opaque provider state from an imported Baton file (docs/security.md, defect 7). A `.baton.json` can
  * claim any origin, so its signatures, encrypted reasoning, provider items and native payloads
  * could otherwise be replayed verbatim to that provider ("sent as is") — e.g. a Responses
  * `mcp_approval_response {"approve": true}`. The Baton importer marks every turn that holds such

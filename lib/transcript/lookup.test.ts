@@ -2,7 +2,7 @@ import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { lookupTable } from './lookup';
 
-describe('issue 18 defect 1 (at depth): provider-supplied strings never index plain objects', () => {
+describe('docs/security.md defect 1 (at depth): provider-supplied strings never index plain objects', () => {
   it('a lookupTable answers undefined for prototype-named keys and keeps its own entries', () => {
     const t: Readonly<Record<string, string>> = lookupTable({ stop: 'end_turn', length: 'max_tokens' });
     for (const k of ['__proto__', 'toString', 'constructor', 'hasOwnProperty', 'valueOf']) expect(t[k]).toBeUndefined();

@@ -1,5 +1,5 @@
 /**
- * Lookup tables that a provider-supplied key cannot escape (issue 18, security-requirements.md
+ * Lookup tables that a provider-supplied key cannot escape (docs/security.md, security-requirements.md
  * I2): a plain object literal answers `table["__proto__"]`, `table["toString"]` and
  * `table["constructor"]` with `Object.prototype` or a function, so `STOP_REASONS[raw] ?? "other"`
  * returned `{}` or a function for a hostile `finish_reason`. Every string-keyed constant table in

@@ -45,7 +45,7 @@ export interface BlockContext {
   report: ReportBuilder;
   role: 'user' | 'assistant' | 'tool';
   sameOrigin: boolean;
-  /** The turn holds provider state from an imported Baton file (issue 18, imported-state.ts). */
+  /** The turn holds provider state from an imported Baton file (docs/security.md, imported-state.ts). */
   importedState: boolean;
   origin?: Origin;
   /** The turn stopped at its output limit (stopReason `max_tokens`), so its last call may be cut off (A-T9). */
@@ -107,7 +107,7 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
     }
     case 'provider_item': {
       if (ctx.importedState && isApprovalItem(b.item)) {
-        report.add(ref, 'dropped', `${b.api} approval item from an imported file: never replayed (issue 18)`);
+        report.add(ref, 'dropped', `${b.api} approval item from an imported file: never replayed (docs/security.md)`);
         return undefined;
       }
       if (ctx.sameOrigin && b.api === ctx.target.api) return b;

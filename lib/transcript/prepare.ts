@@ -103,7 +103,7 @@ export function prepareTranscript(
     else if (turn.role === 'user') lastAssistant = undefined;
     // A tool turn's provider items belong to the assistant turn they answer (its origin decides X3).
     const origin = turn.role === 'tool' ? lastAssistant?.origin : turn.origin;
-    // Issue 18: provider state from an imported Baton file is the origin's only once confirmed.
+    // docs/security.md: provider state from an imported Baton file is the origin's only once confirmed.
     const imported: boolean = turn.role === 'tool' ? lastImported : isImportedState(turn);
     if (turn.role === 'assistant') lastImported = imported;
     const claimsOrigin = turn.role !== 'user' && isSameOrigin(origin, target);
@@ -200,7 +200,7 @@ function untouched(turn: Turn, report: ReportBuilder): boolean {
 
 /**
  * A prepared block, always of one shape (absent fields are `undefined`), so the converters' hot
- * loops read `block`, `ref` and `sameOrigin` from a single hidden class (issue 9).
+ * loops read `block`, `ref` and `sameOrigin` from a single hidden class (docs/architecture.md#long-conversations-and-speed).
  */
 function preparedBlock(block: Block, ref: BlockRef | undefined, sameOrigin: boolean, origin?: Origin, toolName?: string): PreparedBlock {
   return { block, ref, sameOrigin, origin, toolName };

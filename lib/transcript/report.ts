@@ -130,7 +130,7 @@ export class ReportBuilder {
 /**
  * Adds `report` to a converter's result as an enumerable property that runs `builder.finish()` on
  * first read and then holds the report as plain data: a request that is only sent never builds
- * the per-block entries (issue 9, conversion cost), while any reader — `JSON.stringify`, a spread,
+ * the per-block entries (docs/architecture.md#long-conversations-and-speed, conversion cost), while any reader — `JSON.stringify`, a spread,
  * `structuredClone`, a test's `toEqual` — sees the same report as an eager `finish()` would give.
  * The builder must receive no more fates after this call.
  */

@@ -1,5 +1,5 @@
 /**
- * zod schemas for the Baton transcript, version 1 (../shared/docs/transcript-v1.md).
+ * zod schemas for the Baton transcript, version 1 (docs/transcript.md).
  *
  * The field names are the contract: every object is strict (unknown fields are rejected) except
  * the free-form `meta` objects, which are the only place the project may add fields. Role rules

@@ -23,7 +23,7 @@ export interface ConvertTarget {
    */
   foreignReasoning?: 'drop' | 'text';
   /**
-   * Opaque provider state from an imported Baton file (issue 18; `imported-state.ts`): `drop`
+   * Opaque provider state from an imported Baton file (docs/security.md; `imported-state.ts`): `drop`
    * (default, reported) or `replay` — only once the person confirmed it in the disclosure
    * preview. Approval-type items from a file are never replayed either way.
    */
@@ -110,7 +110,7 @@ export function isSameOrigin(origin: Origin | undefined, target: ResolvedTarget)
  * provider reported (or an import says), so line breaks, other control characters, backticks and
  * square brackets become spaces and each part is cut to 200 characters — a label can never end
  * early, open or close a fence, or fake another label (N5: flattened text is fenced and labelled
- * with where it came from; issue 6, the summary's label).
+ * with where it came from; docs/disclosure.md, the summary's label).
  */
 export function describeOrigin(origin: Origin | undefined): string {
   if (!origin) return 'unknown origin';

@@ -76,7 +76,7 @@ export function repairSurrogatesDeep<T>(value: T): T {
 
 /**
  * `s` cut to at most `max` code points (never inside a surrogate pair), the last one replaced by
- * `ellipsis` when anything was cut; well-formed whenever `s` is (issue 18: titles cut at a UTF-16
+ * `ellipsis` when anything was cut; well-formed whenever `s` is (docs/security.md: titles cut at a UTF-16
  * unit split emoji into lone surrogates).
  */
 export function truncateCodePoints(s: string, max: number, ellipsis = '\u2026'): string {

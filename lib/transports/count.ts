@@ -1,5 +1,5 @@
 /**
- * Provider token-count endpoints (issue 6, "Token estimates per target"), called with the same
+ * Provider token-count endpoints (docs/disclosure.md, "Token estimates per target"), called with the same
  * clients, key headers (N2), no-redirect fetch (N3), timeout and error classification as a send:
  *
  * - Anthropic: `POST /v1/messages/count_tokens` through `@anthropic-ai/sdk`
@@ -83,7 +83,7 @@ async function geminiCount(conn: ProviderConnection, body: Record<string, unknow
 
 /**
  * `json[name]` when `json` is an object that has it, else undefined: the answer is the provider's
- * (issue 6), so `null`, an array or a string is "not a count" (`provider_error`), not a TypeError
+ * (docs/disclosure.md), so `null`, an array or a string is "not a count" (`provider_error`), not a TypeError
  * that would be reported as a network failure.
  */
 function field(json: unknown, name: string): unknown {

@@ -39,7 +39,7 @@ export function reduceEvent(s: ChatState, e: BackgroundEvent): EventEffect {
       return { patch: { summaryVersion: s.summaryVersion + 1 } };
     case 'captureReady':
       if (e.conversationId) return { open: e.conversationId };
-      // Baton's own words about the capture ("Nothing was captured: …"), never a provider's refusal (issue 14).
+      // Baton's own words about the capture ("Nothing was captured: …"), never a provider's refusal (docs/side-panel.md).
       return e.error ? { patch: { error: { ...e.error, sentence: e.error.message } } } : {};
     default: {
       const _exhaustive: never = e;

@@ -43,7 +43,7 @@ function rig(pending: unknown) {
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
-describe('ChatModel and context-menu captures (issue 7)', () => {
+describe('ChatModel and context-menu captures (docs/architecture.md#the-background-by-feature)', () => {
   it('on start, a pending capture opens with its chosen target preselected', async () => {
     const r = rig({ conversationId: 'cap1' });
     for (let i = 0; i < 5; i++) await settle();
@@ -58,7 +58,7 @@ describe('ChatModel and context-menu captures (issue 7)', () => {
     for (let i = 0; i < 5; i++) await settle();
     expect(r.model.state.currentId).toBeUndefined();
     r.emit({ type: 'captureReady', error: { code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.' } });
-    // Shown in Baton's own words (issue 14): the message is the sentence.
+    // Shown in Baton's own words (docs/side-panel.md): the message is the sentence.
     expect(r.model.state.error).toEqual({ code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.', sentence: 'Baton could not read this page. Reload the page and try again.' });
     r.emit({ type: 'captureReady', conversationId: 'cap1' });
     for (let i = 0; i < 5; i++) await settle();

@@ -19,7 +19,7 @@ export type { ChatState, RefusedSend, ResendExtras, SendExtras } from './chat-st
 
 export class ChatModel extends Store<ChatState> {
   private unsubscribe: (() => void) | undefined;
-  /** The model last chosen per provider, so switching back restores it (kept across openings, issue 14). */
+  /** The model last chosen per provider, so switching back restores it (kept across openings, docs/side-panel.md). */
   private readonly lastModel = new Map<string, string>(Object.entries(loadLastModels()));
   private readonly modelRequests = new Map<string, Promise<void>>();
 
@@ -39,7 +39,7 @@ export class ChatModel extends Store<ChatState> {
       (e) => this.onEvent(e),
       () => void this.onReconnect(),
     );
-    // A context-menu capture may have finished before this page loaded (issue 7).
+    // A context-menu capture may have finished before this page loaded (docs/architecture.md#the-background-by-feature).
     void this.reload().then(() => this.openPendingCapture());
     return () => this.dispose();
   }
@@ -86,7 +86,7 @@ export class ChatModel extends Store<ChatState> {
   /** Opens a conversation; the target becomes its last target when that provider is usable. */
   async open(id: string, opts: { keepTarget?: boolean } = {}): Promise<void> {
     try {
-      // Issue 9: only the newest turns (older pages on request), so a long conversation opens fast.
+      // docs/architecture.md#long-conversations-and-speed: only the newest turns (older pages on request), so a long conversation opens fast.
       const view = await this.connector.request('getConversation', { id, limit: windowLimit(this.state.currentId, this.state.turns.length, id) });
       this.set((s) => {
         const fromConversation = view.meta.lastTarget && s.providers.some((p) => p.id === view.meta.lastTarget!.providerId) ? view.meta.lastTarget : undefined;
@@ -112,7 +112,7 @@ export class ChatModel extends Store<ChatState> {
   }
 
   /**
-   * Loads the {@link TURN_WINDOW} turns before the first one shown and puts them in front (issue 9).
+   * Loads the {@link TURN_WINDOW} turns before the first one shown and puts them in front (docs/architecture.md#long-conversations-and-speed).
    * Does nothing when there are none or a page is already loading; a failure is shown as `error`.
    */
   async showEarlier(): Promise<void> {
@@ -131,7 +131,7 @@ export class ChatModel extends Store<ChatState> {
     }
   }
 
-  /** Every turn of the open conversation, not just the shown window (copy as Markdown, issue 9). */
+  /** Every turn of the open conversation, not just the shown window (copy as Markdown, docs/architecture.md#long-conversations-and-speed). */
   async allTurns(): Promise<Turn[]> {
     const id = this.state.currentId;
     if (!id || !this.state.hasEarlier) return this.state.turns;
@@ -162,7 +162,7 @@ export class ChatModel extends Store<ChatState> {
   /**
    * Chooses the provider; the model becomes the one last used with it, else the default target's
    * when it is this provider, else the provider's default (for built-in providers the registry's
-   * recommended model), else the first of its model list: never an empty field when any is known (issue 14).
+   * recommended model), else the first of its model list: never an empty field when any is known (docs/side-panel.md).
    */
   setProvider(providerId: string): void {
     this.set((s) => {
@@ -236,7 +236,7 @@ export class ChatModel extends Store<ChatState> {
 
   /**
    * Sends the draft (creating the conversation first for a new chat). Returns whether it was accepted.
-   * `extra`: the disclosure choices for this send (issue 6): a confirmed first disclosure, turns or blocks left out.
+   * `extra`: the disclosure choices for this send (docs/disclosure.md): a confirmed first disclosure, turns or blocks left out.
    * `askToConfirm`: when the background refuses the send with `confirmation_required` (the panel's
    * preview was stale or missing, or the confirmation named another provider), called with that
    * send; when it resolves true (it opened the confirmation), no error is shown and the draft stays.
@@ -262,7 +262,7 @@ export class ChatModel extends Store<ChatState> {
       if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId)) await this.open(id, { keepTarget: true });
       return true;
     } catch (e) {
-      // Issue 6: nothing was stored; ask (like Retry, Regenerate and Edit do) instead of showing an error.
+      // docs/disclosure.md: nothing was stored; ask (like Retry, Regenerate and Edit do) instead of showing an error.
       if (askToConfirm && id && isConfirmationRequired(e) && (await askToConfirm({ conversationId: id, target, text, attachments }))) this.set({ busy: false, phase: 'idle' });
       else this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
       return false;
@@ -276,7 +276,7 @@ export class ChatModel extends Store<ChatState> {
 
   /**
    * Answers again after a failed, interrupted or stopped answer, without a new user turn (L2).
-   * A first disclosure to the target opens the confirmation (`pendingResend`, issue 6).
+   * A first disclosure to the target opens the confirmation (`pendingResend`, docs/disclosure.md).
    */
   async retry(extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;

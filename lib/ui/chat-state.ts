@@ -1,6 +1,6 @@
 /**
  * The side panel's chat state (`ChatModel`'s snapshot) and the disclosure choices a send may
- * carry (issue 6). Types and constants only, so the model and its helpers share one definition.
+ * carry (docs/disclosure.md). Types and constants only, so the model and its helpers share one definition.
  */
 import type { Attachment, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
@@ -11,7 +11,7 @@ export interface ChatState {
   conversations: ConversationMeta[];
   /** The open conversation; undefined for a new chat not yet sent. */
   currentId: string | undefined;
-  /** The shown window of the open conversation's turns: its newest, plus older pages loaded on request (issue 9). */
+  /** The shown window of the open conversation's turns: its newest, plus older pages loaded on request (docs/architecture.md#long-conversations-and-speed). */
   turns: Turn[];
   /** Older turns exist before `turns[0]` ("Show earlier turns"). */
   hasEarlier: boolean;
@@ -28,7 +28,7 @@ export interface ChatState {
   answerError?: ProtocolError;
   /** A request that failed before anything was stored; the draft is kept (D2). */
   error?: ProtocolError;
-  /** A Retry, Regenerate or Edit-and-resend waiting for the first-disclosure confirmation (issue 6). */
+  /** A Retry, Regenerate or Edit-and-resend waiting for the first-disclosure confirmation (docs/disclosure.md). */
   pendingResend?: PendingResend | undefined;
   settings?: Settings;
   /** Providers usable for a send: with a key bound to their origin, or a local endpoint. */
@@ -37,7 +37,7 @@ export interface ChatState {
   target: { providerId: string; model: string; thinking?: boolean };
   /** Model lists per provider (the provider's list merged with the registry), cached (lib/ui/model-memory.ts). */
   models: Record<string, ModelOption[]>;
-  /** When each provider's list in `models` was fetched, in ms since the epoch (issue 14: the picker shows its age). */
+  /** When each provider's list in `models` was fetched, in ms since the epoch (docs/side-panel.md: the picker shows its age). */
   modelsAt: Record<string, number>;
   /** Why a provider's list could not be fetched (the picker still takes any model id). */
   modelsError: Record<string, string>;
@@ -72,7 +72,7 @@ export const INITIAL_CHAT_STATE: ChatState = {
   summaryVersion: 0,
 };
 
-/** The disclosure choices a send may carry (issue 6; see `sendMessage` in the protocol). */
+/** The disclosure choices a send may carry (docs/disclosure.md; see `sendMessage` in the protocol). */
 export interface SendExtras {
   confirmedDisclosure?: boolean;
   /** With `confirmedDisclosure`: the provider id + endpoint origin the confirmation was shown for (it authorises that provider only). */
@@ -94,7 +94,7 @@ export function extrasOf(x: SendExtras): SendExtras {
 }
 
 /**
- * A composer send the background refused with `confirmation_required` (issue 6): exactly what was
+ * A composer send the background refused with `confirmation_required` (docs/disclosure.md): exactly what was
  * asked, so the confirmation can show the preview of that send. `attachments` as sent (wire form).
  */
 export interface RefusedSend {

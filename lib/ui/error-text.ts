@@ -83,7 +83,7 @@ export function cleanDetail(message: string | undefined): string | undefined {
     const inner = end > start ? messageOf(text.slice(start, end + 1)) : undefined;
     text = `${text.slice(0, start)} ${inner ?? ''} ${end > start ? text.slice(end + 1) : ''}`;
   }
-  // Rule ids ("(N3)") are for the code, not for people (issue 14).
+  // Rule ids ("(N3)") are for the code, not for people (docs/side-panel.md).
   text = withoutRuleIds(text).replace(/\s+/g, ' ').trim();
   if (!text) return undefined;
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;

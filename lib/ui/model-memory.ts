@@ -1,5 +1,5 @@
 /**
- * What the side panel remembers about models across its openings (issue 14), in the page's
+ * What the side panel remembers about models across its openings (docs/side-panel.md), in the page's
  * `localStorage` (an extension page's own origin; no key or conversation text is stored here):
  * the model last chosen per provider, and each provider's model list with the time it was fetched.
  * Every read tolerates a missing, full or corrupt store (it then remembers nothing).

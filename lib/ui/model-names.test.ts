@@ -1,4 +1,4 @@
-/** Model ids as people read them, in each provider's own spelling (issue 14). */
+/** Model ids as people read them, in each provider's own spelling (docs/side-panel.md). */
 import { describe, expect, it } from 'vitest';
 import { modelDisplayName, originDisplayName } from './model-names';
 

@@ -1,5 +1,5 @@
 /**
- * Human names for where an answer came from (issue 14, "Tool calls and thinking, calm"): "Claude
+ * Human names for where an answer came from (docs/side-panel.md, "Tool calls and thinking, calm"): "Claude
  * Sonnet 4.5 · Anthropic", "GPT-5 · OpenAI", "ChatGPT (web)", a custom endpoint's own name —
  * never an internal id such as "chatgpt-web · gpt-4". Pure; the UI may not import the model
  * registry's data (first-load size), so names are formed from the ids by the providers' own

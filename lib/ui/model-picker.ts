@@ -1,4 +1,4 @@
-/** The model picker's pure parts (issue 14): filtering, grouping, badges and the list's age in words. */
+/** The model picker's pure parts (docs/side-panel.md): filtering, grouping, badges and the list's age in words. */
 import type { ModelOption } from '../messaging/protocol';
 
 /**

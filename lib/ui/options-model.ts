@@ -127,7 +127,7 @@ export class OptionsModel extends Store<OptionsState> {
     const check = checkEndpointUrl(raw);
     if (!check.ok) return this.note(providerId, { kind: 'error', text: check.message });
     if (check.origin !== DEFAULT_API_ORIGINS[providerId]) {
-      // Visible at once (issue 14): the browser's permission prompt may take a while, or not show at all.
+      // Visible at once (docs/side-panel.md): the browser's permission prompt may take a while, or not show at all.
       this.note(providerId, { kind: 'info', text: `Asking your browser for permission to reach ${check.origin}…` });
       // N1: the first await of this click; nothing may come before it.
       const granted = await this.permissions.request({ origins: [`${check.origin}/*`] }).catch(() => false);

@@ -149,7 +149,7 @@ export class PanelModel extends ChatModel {
 
   // ---- Regenerate and edit
 
-  /** Replaces the last complete answer with a new one from the current target (a first disclosure asks first, issue 6). */
+  /** Replaces the last complete answer with a new one from the current target (a first disclosure asks first, docs/disclosure.md). */
   async regenerate(extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
@@ -166,7 +166,7 @@ export class PanelModel extends ChatModel {
     }
   }
 
-  /** Replaces the last user message (and the answers after it) with `text`, and sends it (a first disclosure asks first, issue 6). */
+  /** Replaces the last user message (and the answers after it) with `text`, and sends it (a first disclosure asks first, docs/disclosure.md). */
   async editResend(turnId: string, text: string, extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
@@ -187,7 +187,7 @@ export class PanelModel extends ChatModel {
 
   /**
    * Confirm in the dialog of a refused Retry, Regenerate or Edit: the same action again, with
-   * `confirmedDisclosure: true` for the provider the dialog showed (`confirmedFor`, issue 6).
+   * `confirmedDisclosure: true` for the provider the dialog showed (`confirmedFor`, docs/disclosure.md).
    */
   async confirmResend(): Promise<void> {
     const p = this.state.pendingResend;

@@ -1,5 +1,5 @@
 /**
- * Form helpers for the disclosure policies (issue 6, "Policies, global and per conversation"):
+ * Form helpers for the disclosure policies (docs/disclosure.md, "Policies, global and per conversation"):
  * the limit fields are typed as text, read here into the numbers `disclosurePolicySchema`
  * (lib/messaging/disclosure-types.ts) accepts, with a sentence for the person when they are not.
  */

@@ -1,5 +1,5 @@
 /**
- * The first-disclosure confirmation of Retry, Regenerate and Edit-and-resend (issue 6). The side
+ * The first-disclosure confirmation of Retry, Regenerate and Edit-and-resend (docs/disclosure.md). The side
  * panel issues the action; when the background refuses it with `confirmation_required` (the
  * provider has not received this conversation), it fetches the preview of exactly that action
  * (`previewSend` with `resend`) and asks the person. Confirm re-issues the same action with

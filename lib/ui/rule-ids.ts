@@ -1,6 +1,6 @@
 /**
- * Internal rule ids ("(A-K1)", "(X4, A-E1)", "(I3)") in text shown to people (issue 14, item 8).
- * The ids name rules of /work/shared/docs/provider-rules*.md and security-requirements.md: useful in
+ * Internal rule ids ("(A-K1)", "(X4, A-E1)", "(I3)") in text shown to people (docs/side-panel.md, item 8).
+ * The ids name rules of docs/provider-rules.md and docs/security.md: useful in
  * code, logs and the request view's details, noise in a sentence a person reads. Converters and
  * the background keep writing them; the pages remove them where they show such text.
  */

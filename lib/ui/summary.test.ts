@@ -1,5 +1,5 @@
 /**
- * The side panel's words and decisions for "summarise the earlier part" (issue 6, "Fitting").
+ * The side panel's words and decisions for "summarise the earlier part" (docs/disclosure.md, "Fitting").
  */
 import { describe, expect, it } from 'vitest';
 import type { DisclosurePreview } from '../messaging/disclosure-types';

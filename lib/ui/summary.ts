@@ -1,5 +1,5 @@
 /**
- * The side panel's words and decisions for "summarise the earlier part" (issue 6, "Fitting"):
+ * The side panel's words and decisions for "summarise the earlier part" (docs/disclosure.md, "Fitting"):
  * when to offer it, the notice above the chat, and what the dialog says the summary request
  * discloses and costs. Pure.
  */

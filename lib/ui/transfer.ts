@@ -1,5 +1,5 @@
 /**
- * The pages' side of import and export (issue 7): reading a chosen file for `importFile`,
+ * The pages' side of import and export (docs/architecture.md#the-background-by-feature): reading a chosen file for `importFile`,
  * collecting `exportAll` parts into one file, saving a file through a download, and the state
  * both the options page section and the side panel show.
  */

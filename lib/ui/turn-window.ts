@@ -1,5 +1,5 @@
 /**
- * The side panel's window on a long conversation (issue 9): it opens with the newest
+ * The side panel's window on a long conversation (docs/architecture.md#long-conversations-and-speed): it opens with the newest
  * {@link TURN_WINDOW} turns and loads older pages on request, so opening a 10,000-turn
  * conversation reads and renders 50 turns, not 10,000.
  */

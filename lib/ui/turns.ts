@@ -35,7 +35,7 @@ export function applyTextDelta(turns: readonly Turn[], d: Extract<BackgroundEven
 
 /**
  * Replaces or adds a conversation's metadata and keeps the list newest first. When the list
- * already holds an equal meta and is in order, it is returned as is (issue 9: the side panel's
+ * already holds an equal meta and is in order, it is returned as is (docs/architecture.md#long-conversations-and-speed: the side panel's
  * list then renders nothing again when a conversation is merely opened).
  */
 export function upsertMeta(list: readonly ConversationMeta[], meta: ConversationMeta): ConversationMeta[] {
@@ -97,7 +97,7 @@ export type RetryOffer = { kind: 'none' } | { kind: 'retry'; reason: 'interrupte
 export function retryOffer(turns: readonly Turn[], busy: boolean): RetryOffer {
   const last = turns[turns.length - 1];
   if (busy || !last) return { kind: 'none' };
-  // A captured selection ("Continue selection in…") was never sent: offer to send it (issue 14).
+  // A captured selection ("Continue selection in…") was never sent: offer to send it (docs/side-panel.md).
   if (last.role === 'user') return { kind: 'retry', reason: last.meta?.capturedSelection === true ? 'not_sent' : 'no_answer' };
   if (last.role !== 'assistant') return { kind: 'none' };
   switch (last.status) {

@@ -8,7 +8,7 @@ const meta = (id: string, minute: number, title = id): ConversationMeta => {
 };
 
 describe('upsertMeta', () => {
-  it('returns the same list when an equal meta is already there (issue 9: nothing to re-render on open)', () => {
+  it('returns the same list when an equal meta is already there (docs/architecture.md#long-conversations-and-speed: nothing to re-render on open)', () => {
     const list = [meta('b', 2), meta('a', 1)];
     expect(upsertMeta(list, { ...meta('a', 1) })).toBe(list);
   });

@@ -1,12 +1,12 @@
 /**
- * Issue 14, item 8: what the new-user walkthrough found, one test each (UI-side parts).
+ * docs/side-panel.md, item 8: what the new-user walkthrough found, one test each (UI-side parts).
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatState } from './chat-state';
 import { reduceEvent } from './chat-events';
 import { describeError } from './error-text';
 
-describe('an empty capture (issue 14, item 8)', () => {
+describe('an empty capture (docs/side-panel.md, item 8)', () => {
   it('"Nothing was captured" is said in Baton\'s words, never as "The provider refused the request as invalid"', () => {
     const effect = reduceEvent({} as ChatState, { type: 'captureReady', error: { code: 'bad_request', message: 'Nothing was captured: The page shows no conversation to capture.' } });
     const shown = describeError(effect.patch!.error!);
@@ -26,7 +26,7 @@ describe('an empty capture (issue 14, item 8)', () => {
   });
 });
 
-describe('no internal rule ids in what people read (issue 14, item 8)', () => {
+describe('no internal rule ids in what people read (docs/side-panel.md, item 8)', () => {
   it('withoutRuleIds removes parenthesised rule-id lists and nothing else', async () => {
     const { withoutRuleIds } = await import('./rule-ids');
     expect(withoutRuleIds('empty or whitespace-only text (X4, A-E1)')).toBe('empty or whitespace-only text');

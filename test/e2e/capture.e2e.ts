@@ -1,5 +1,5 @@
 /**
- * Capture from chat pages (issue 7), end to end: the saved pages of ../shared/fixtures/web-pages
+ * Capture from chat pages (docs/architecture.md#the-background-by-feature), end to end: the saved pages of ../shared/fixtures/web-pages
  * are served under their real host names (chat-sites.ts), so the real content script runs on
  * them. Native context menus cannot be clicked headless: the tests call the registered click
  * handler (`globalThis.batonCapture.onMenuClick`, test build) with the data Chrome passes.
@@ -39,7 +39,7 @@ const SITE_PAGES: SitePage[] = [
 type G = { batonCapture: { onMenuClick(info: unknown, tab: unknown): Promise<void> } };
 type ChromeTabs = { tabs: { query(q: object): Promise<{ id: number; windowId: number }[]> } };
 
-describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (issue 7)', () => {
+describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (docs/architecture.md#the-background-by-feature)', () => {
   let sites: ChatSites;
   let s: PanelSession;
   const panelRequests: string[] = [];
@@ -178,7 +178,7 @@ describe.skipIf(!HAS_CHROMIUM || !has || !OPENSSL)('capture from chat pages (iss
     await page.close();
   });
 
-  it('L1 after a CDP stop of the worker, a content-script captureSubmit wakes it and is handled on the first attempt (issue 18: refused, as Baton did not ask for it)', async () => {
+  it('L1 after a CDP stop of the worker, a content-script captureSubmit wakes it and is handled on the first attempt (docs/security.md: refused, as Baton did not ask for it)', async () => {
     const site = await openSite('https://claude.ai/chat/e2e-simple');
     const before = (await conversationsNow()).length;
     await s.browser.stopServiceWorker();

@@ -1,5 +1,5 @@
 /**
- * Serves saved chat pages under their real host names (issue 7, "Capture" tests): a local HTTPS
+ * Serves saved chat pages under their real host names (docs/architecture.md#the-background-by-feature, "Capture" tests): a local HTTPS
  * server with a self-signed certificate made by `openssl` at test time, and the Chromium flags
  * that send chatgpt.com, claude.ai and gemini.google.com to it (`--host-resolver-rules`) and accept
  * its certificate, so the real content script runs on the pages. Nothing here reaches the network.

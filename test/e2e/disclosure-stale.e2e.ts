@@ -1,5 +1,5 @@
 /**
- * Issue 6 end to end, a stale panel: the preview requests failed (so the panel had no preview of
+ * docs/disclosure.md end to end, a stale panel: the preview requests failed (so the panel had no preview of
  * the send to decide on), the composer sends unconfirmed, and the background refuses with
  * `confirmation_required`. The panel then opens the first-disclosure confirmation with a fresh
  * preview of that send — never an error; Cancel sends nothing and keeps the draft; Confirm sends.
@@ -21,7 +21,7 @@ interface PatchedRuntime {
   sendMessage(message: { type?: string; payload?: unknown }, ...rest: unknown[]): Promise<unknown>;
 }
 
-describe.skipIf(!HAS_CHROMIUM)('a composer send refused as confirmation_required (issue 6)', () => {
+describe.skipIf(!HAS_CHROMIUM)('a composer send refused as confirmation_required (docs/disclosure.md)', () => {
   let s: PanelSession;
   beforeAll(async () => {
     s = await openPanelSession();

@@ -1,5 +1,5 @@
 /**
- * Issue 6 end to end, through the side panel UI against the fake providers: the request the
+ * docs/disclosure.md end to end, through the side panel UI against the fake providers: the request the
  * preview shows ("View request") is the JSON the provider then receives; Cancel on the
  * first-disclosure confirmation sends nothing (also on Regenerate with a new provider); the ledger
  * lists both providers after a switch; a screenshot of the expanded preview (`test-results/screenshots/disclosure-preview.png`).
@@ -18,7 +18,7 @@ warnIfNoChromium('disclosure.e2e.ts');
 
 const SHOTS = path.join(ROOT, 'test-results/screenshots');
 
-describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (issue 6)', () => {
+describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (docs/disclosure.md)', () => {
   let s: PanelSession;
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (iss
       { role: 'user', content: [{ type: 'text', text: draft }] },
     ]);
     expect(findKeyMaterial(JSON.stringify(shown))).toEqual([]);
-    // The turns are the sheet's other tab (issue 14).
+    // The turns are the sheet's other tab (docs/side-panel.md).
     await s.page.getByRole('tab', { name: 'Turns', exact: true }).click();
     expect(await s.page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-included')))).toEqual(['true', 'true', 'true']);
     fs.mkdirSync(SHOTS, { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * The Firefox build (issue 5, "Firefox"): `wxt build -b firefox` into the e2e build folder
+ * The Firefox build (docs/side-panel.md, "Firefox"): `wxt build -b firefox` into the e2e build folder
  * (`BATON_OUT_DIR`, default `.output/`), then Mozilla's linter (`web-ext lint --output json`,
  * the dev dependency) on it: no errors, and only the three known warnings, all from libraries —
  * `innerHTML` assignments in Preact (`dangerouslySetInnerHTML`, which Baton never uses) and

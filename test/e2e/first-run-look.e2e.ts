@@ -1,5 +1,5 @@
 /**
- * First run, locked, options (issue 14, item 6) in Chromium at 360 px, light and dark, with
+ * First run, locked, options (docs/side-panel.md, item 6) in Chromium at 360 px, light and dark, with
  * screenshots in `test-results/screenshots/`: a new person with no key sees one call to action in
  * the panel and "Add your first key" in the options page; a locked Baton shows a lock under the
  * panel header and unlocks there with Enter. Each state is also checked for text contrast

@@ -1,5 +1,5 @@
 /**
- * Issue 7, the file half, end to end in Chromium: a ChatGPT export zip (built at test time from
+ * docs/architecture.md#the-background-by-feature, the file half, end to end in Chromium: a ChatGPT export zip (built at test time from
  * the shared fixture, in a temp folder) and a Claude Code session imported through the options
  * page's file input; the summary and the stored conversations (real IndexedDB); the same files
  * again add nothing; the imported agent session continued on the fake Anthropic provider with

@@ -45,7 +45,7 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
   it('S5 base URLs and keys saved through the UI: only a masked key (last 4) is shown and no piece of a key stays in the DOM', async () => {
     for (const id of BUILTINS) {
       const name = PROVIDER_NAMES[id];
-      // Issue 14: each provider is a group named after it, holding the textboxes "Base URL" and "API key".
+      // docs/side-panel.md: each provider is a group named after it, holding the textboxes "Base URL" and "API key".
       const group = page.getByRole('group', { name, exact: true });
       await group.getByRole('textbox', { name: 'Base URL', exact: true }).fill(fakes.baseUrls[id]);
       await group.getByRole('button', { name: 'Save base URL', exact: true }).click();

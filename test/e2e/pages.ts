@@ -91,7 +91,7 @@ export class SidePanel {
   }
 
   async ready(): Promise<void> {
-    // Attached, not visible: on first run (no provider, no conversation) the composer waits hidden behind one call to action (issue 14).
+    // Attached, not visible: on first run (no provider, no conversation) the composer waits hidden behind one call to action (docs/side-panel.md).
     await this.page.getByLabel('Message', { exact: true }).waitFor({ state: 'attached' });
   }
 
@@ -109,7 +109,7 @@ export class SidePanel {
 
   /**
    * Types `text` and clicks Send. A first disclosure of the conversation to a provider opens a
-   * confirmation (issue 6): with `confirm` (the default) it is accepted; with `confirm: false`
+   * confirmation (docs/disclosure.md): with `confirm` (the default) it is accepted; with `confirm: false`
    * it is left open for the test.
    */
   async send(text: string, opts: { confirm?: boolean } = {}): Promise<void> {
@@ -156,7 +156,7 @@ export class SidePanel {
 
   /**
    * Opens conversation `id` from the list, as a person would: in a narrow panel the list is a
-   * drawer (issue 14), opened with *Conversations* first when it is closed.
+   * drawer (docs/side-panel.md), opened with *Conversations* first when it is closed.
    */
   async openConversation(id: string): Promise<void> {
     const row = this.page.locator(`li[data-conversation-id="${id}"] button`).first();
@@ -164,7 +164,7 @@ export class SidePanel {
     await row.click();
   }
 
-  /** Opens the chat head's "Conversation actions" menu and clicks its item `name` (issue 14). */
+  /** Opens the chat head's "Conversation actions" menu and clicks its item `name` (docs/side-panel.md). */
   async conversationAction(name: string): Promise<void> {
     await this.page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
     await this.page.getByRole('menu', { name: 'Conversation actions' }).getByRole('menuitem', { name, exact: true }).click();

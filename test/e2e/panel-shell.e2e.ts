@@ -1,5 +1,5 @@
 /**
- * The side panel's shell in real Chromium (issue 14), at 360 px and 800 px wide, against the fake
+ * The side panel's shell in real Chromium (docs/side-panel.md), at 360 px and 800 px wide, against the fake
  * providers: a send in a 200-turn conversation leaves the new message and the answer's last line
  * inside the visible chat; scrolling up while an answer streams stops the follow and shows *Jump
  * to latest*; the *Model* combobox lists the fake provider's models and keeps a model across

@@ -1,5 +1,5 @@
 /**
- * Issue 5's error states, as a person sees them in the side panel: for each injected failure the
+ * docs/side-panel.md's error states, as a person sees them in the side panel: for each injected failure the
  * panel shows a sentence they can act on (invalid key → a link to the options page, rate limited
  * → when to retry, overloaded, context too long → what to do, blocked by safety, network down,
  * endpoint not permitted, quota), never raw JSON as model text and never an empty bubble.

@@ -78,7 +78,7 @@ describe.skipIf(!HAS_CHROMIUM)('hostile model output in the side panel', () => {
     const found = await s.page.evaluate(() => {
       const withHandlers = [...document.querySelectorAll('*')].flatMap((el) => el.getAttributeNames().filter((n) => n.toLowerCase().startsWith('on')).map((n) => `${el.localName}[${n}]`));
       const answer = document.querySelectorAll('[data-turn-id][data-role="assistant"] .markdown');
-      // Typeset math (KaTeX, issue 14) may hold MathML, SVG shapes and sizing styles: none of them fetches unless its style does.
+      // Typeset math (KaTeX, docs/side-panel.md) may hold MathML, SVG shapes and sizing styles: none of them fetches unless its style does.
       const typesetOk = (el: Element) =>
         el.closest('.katex, .katex-error') !== null &&
         ['math', 'svg', 'path', 'line', 'span'].includes(el.localName) &&

@@ -1,5 +1,5 @@
 /**
- * How turns render in real Chromium at 360 px (issue 14, items 4–5): a streamed answer's fenced
+ * How turns render in real Chromium at 360 px (docs/side-panel.md, items 4–5): a streamed answer's fenced
  * code is highlighted and `$$e^{i\pi}+1=0$$` is typeset by KaTeX (MathML for screen readers, the
  * packaged fonts, nothing fetched from outside the extension); an attached PNG shows as a thumbnail
  * decoded from its stored bytes; a turn with five tool calls is one group with the tool names and

@@ -1,6 +1,6 @@
 /**
  * Screenshots of the side panel (light, dark, 320 px wide) and the options page, written to
- * `test-results/screenshots/` as test artifacts (issue 5), of a real conversation: tool calls,
+ * `test-results/screenshots/` as test artifacts (docs/side-panel.md), of a real conversation: tool calls,
  * tool results and thinking from three providers (the `mixed-origins` fixture, seeded) and a
  * streamed markdown answer with thinking. Each is also checked: text contrast ≥ 4.5:1 in both
  * themes (WCAG AA), and nothing sticks out sideways at 320 px.

@@ -1,5 +1,5 @@
 /**
- * The side panel in real Chromium against the fake providers (issue 5): a long answer streamed in
+ * The side panel in real Chromium against the fake providers (docs/side-panel.md): a long answer streamed in
  * hundreds of small chunks renders completely (every heading, paragraph, list item, table cell
  * and code block, each code block with its Copy button) and is stored exactly as streamed; an
  * image picked in the composer reaches Anthropic, an OpenAI-compatible Chat endpoint and Gemini
@@ -91,7 +91,7 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
       await s.panel.send('What colours does this image have?');
       expect(await s.panel.waitForAnswer(1)).toBe('complete');
       expect(await attached.count(), 'the composer is emptied after the send').toBe(0);
-      // The user turn shows the image as a thumbnail made from its stored bytes (issue 14; nothing fetched).
+      // The user turn shows the image as a thumbnail made from its stored bytes (docs/side-panel.md; nothing fetched).
       const thumb = s.panel.turns().first().locator('button[data-image-thumb]');
       expect(await thumb.getAttribute('aria-label')).toContain(`PNG image`);
       expect(await thumb.locator('img').getAttribute('src')).toMatch(/^blob:/);

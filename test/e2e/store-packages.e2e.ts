@@ -1,5 +1,5 @@
 /**
- * Store packages (issue 14, item 6): `npm run zip` builds the Chrome and Firefox packages into a
+ * Store packages (docs/side-panel.md, item 6): `npm run zip` builds the Chrome and Firefox packages into a
  * scratch folder (`BATON_OUT_DIR`); each zip holds a manifest whose icons (16, 32, 48, 128 px) are
  * present at their stated sizes, the Chrome toolbar button has them too, the options page opens
  * in a tab, the name and description fit the stores' limits, and Mozilla's linter (`web-ext lint`,

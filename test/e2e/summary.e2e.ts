@@ -1,5 +1,5 @@
 /**
- * Issue 6 "Fitting" end to end, through the side panel UI against the fake providers: a
+ * docs/disclosure.md "Fitting" end to end, through the side panel UI against the fake providers: a
  * conversation that does not fit its `maxTurns` policy; "Summarise them instead…" with another
  * provider than the target; Cancel sends nothing; Summarise sends the fake summariser exactly the
  * dropped turns in its native form; the next send to the target carries the labelled summary turn
@@ -33,7 +33,7 @@ const DRAFT = 'Which numbers did I give you?';
 const SHOTS = path.join(ROOT, 'test-results/screenshots');
 const SUMMARY_TEXT = 'The user gave the numbers 11, 22 and 33; each was noted.';
 
-describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")', () => {
+describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (docs/disclosure.md, "Fitting")', () => {
   let s: PanelSession;
 
   beforeAll(async () => {
@@ -129,7 +129,7 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (issue 6, "Fitting")'
     await line.click();
     await page.getByRole('tab', { name: 'Request', exact: true }).click();
     const shown = JSON.parse((await page.getByLabel('Request body').textContent()) ?? '') as { input: { role: string }[] };
-    // The turns are the sheet's other tab (issue 14).
+    // The turns are the sheet's other tab (docs/side-panel.md).
     await page.getByRole('tab', { name: 'Turns', exact: true }).click();
     expect(await page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-disclosure-turn')}:${e.getAttribute('data-included')}`))).toEqual([
       'summary-u1:true', 'u1:false', 'a1:false', 'u2:false', 'a2:false', 'u3:false', 'a3:false', 'u4:true', 'a4:true', 'draft:true',

@@ -1,5 +1,5 @@
 /**
- * Issue 6 end to end, "Token estimates per target": after a send to the fake Anthropic, the
+ * docs/disclosure.md end to end, "Token estimates per target": after a send to the fake Anthropic, the
  * expanded preview offers "Ask Anthropic for an exact count"; the fake's count endpoint receives
  * exactly the stored turns (never the draft) and nothing else goes anywhere; the line then shows
  * the calibrated estimate and says so. Not offered for a provider that has received nothing, nor
@@ -19,7 +19,7 @@ warnIfNoChromium('token-count.e2e.ts');
 
 const ANTHROPIC = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
 
-describe.skipIf(!HAS_CHROMIUM)('exact count with the provider token-count endpoint (issue 6)', () => {
+describe.skipIf(!HAS_CHROMIUM)('exact count with the provider token-count endpoint (docs/disclosure.md)', () => {
   let s: PanelSession;
   beforeAll(async () => {
     s = await openPanelSession({ width: 420, height: 1000 });

@@ -1,5 +1,5 @@
 /**
- * The fake token-count endpoints (issue 6), judged the way the real APIs judge them:
+ * The fake token-count endpoints (docs/disclosure.md), judged the way the real APIs judge them:
  *
  * - Anthropic `POST /v1/messages/count_tokens` (https://docs.anthropic.com/en/api/messages-count-tokens):
  *   only the fields `MessageCountTokensParams` has (`model`, `messages`, `system`, `tools`,

@@ -9,7 +9,7 @@ import type { FakeApi, FakeSettings } from './types';
 
 /**
  * What the real models endpoints list (ids as each provider serves them, newest first; checked
- * against Baton's registry by rich.test.ts), for `npm run fake-providers` (issue 14, item 7).
+ * against Baton's registry by rich.test.ts), for `npm run fake-providers` (docs/side-panel.md, item 7).
  * Tests keep the short default lists of server.ts.
  */
 export const INTERACTIVE_MODELS: FakeSettings['models'] = {

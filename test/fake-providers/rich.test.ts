@@ -1,5 +1,5 @@
 /**
- * The fake providers' rich answers for trying Baton by hand (issue 14, item 7), read back by the
+ * The fake providers' rich answers for trying Baton by hand (docs/side-panel.md, item 7), read back by the
  * real SDKs: Markdown with headings, a list, a table, code and math; thinking where asked; tool
  * calls when tools are defined; slow mode; the models the real endpoints list. The tests'
  * default short answer is unchanged when `rich` is off.

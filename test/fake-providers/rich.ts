@@ -1,5 +1,5 @@
 /**
- * Rich answers for trying Baton by hand (`npm run fake-providers`, issue 14 item 7): streamed
+ * Rich answers for trying Baton by hand (`npm run fake-providers`, docs/side-panel.md item 7): streamed
  * Markdown with headings, a list, a table, highlighted code and math; thinking when the request
  * asks for it; a tool call when the request defines tools (and a summary once its result is back);
  * a slow mode to try Stop. Tests keep the short scripted answer: this is used only when the

@@ -1,5 +1,5 @@
 /**
- * Settings of the hostile-input fuzz suite (issue 18). CI runs a fixed seed and modest run
+ * Settings of the hostile-input fuzz suite (docs/security.md). CI runs a fixed seed and modest run
  * counts (the suite stays well under a minute on two cores); a person can run it with a random
  * or chosen seed and more runs:
  *

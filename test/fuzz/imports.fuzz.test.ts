@@ -1,5 +1,5 @@
 /**
- * Issue 18 fuzz suite, importers: mutated files of every import kind (prototype-named values and
+ * docs/security.md fuzz suite, importers: mutated files of every import kind (prototype-named values and
  * keys, huge numbers, lone surrogates, junk, deleted and duplicated parts, cut lines) → the file
  * is refused as a whole with a TranscriptError, or each conversation is imported whole and valid
  * (it decodes, holds no lone surrogate) or skipped with a reason. Never another exception, never
@@ -166,7 +166,7 @@ function check(kind: ImportKind, text: string): void {
   for (const s of result.skipped) expect(s.reason.trim()).not.toBe('');
 }
 
-describe('fuzz (issue 18): mutated import files are imported whole and valid, skipped with a reason, or refused', () => {
+describe('fuzz (docs/security.md): mutated import files are imported whole and valid, skipped with a reason, or refused', () => {
   for (const kind of IMPORT_KINDS) {
     it(`${kind}`, () => {
       const sample = SAMPLES[kind];

@@ -1,5 +1,5 @@
 /**
- * Mutations of JSON values for the fuzz suite (issue 18): a mutation is plain data (a kind, a
+ * Mutations of JSON values for the fuzz suite (docs/security.md): a mutation is plain data (a kind, a
  * number that picks a place, a number that picks a payload), applied deterministically, so
  * fast-check can generate and shrink lists of them.
  */

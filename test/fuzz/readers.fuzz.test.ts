@@ -1,5 +1,5 @@
 /**
- * Issue 18 fuzz suite, stream readers: cut, duplicated, reordered, junk-laden, prototype-named,
+ * docs/security.md fuzz suite, stream readers: cut, duplicated, reordered, junk-laden, prototype-named,
  * huge-number and huge-delta event sequences for every wire API → the assembler never throws,
  * and every snapshot and the final turn decode with the transcript decoder; the final status is
  * `complete`, `interrupted` or `error`. Seeds: fuzz-config.ts.
@@ -65,7 +65,7 @@ const BASE: Record<WireApi, Json[]> = {
 
 const FINAL = new Set(['complete', 'interrupted', 'error']);
 
-describe('fuzz (issue 18): mutated stream event sequences never make a reader throw or produce a turn that fails to decode', () => {
+describe('fuzz (docs/security.md): mutated stream event sequences never make a reader throw or produce a turn that fails to decode', () => {
   for (const api of Object.keys(BASE) as WireApi[]) {
     it(`${api}: assembler`, () => {
       const module = WIRE_API_MODULES[api];

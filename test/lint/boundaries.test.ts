@@ -21,7 +21,7 @@ const FIXTURE: Record<string, string> = {
   'lib/context/a.ts': "import { b } from './b';\nexport const a = (): number => b;\n",
   'lib/context/b.ts': "import type { a } from './a';\nexport const b = 1;\nexport type A = typeof a;\n",
   'lib/context/c.ts': "import { b } from './b';\nexport const c = b;\n",
-  // store importing the background (the BatonError import of issue 16).
+  // store importing the background (the BatonError import of docs/architecture.md).
   'lib/store/quota.ts': "import { BatonError } from '../background/core/errors';\nexport const e = BatonError;\n",
   'lib/messaging/errors.ts': 'export class BatonError extends Error {}\n',
   'lib/background/core/errors.ts': "export { BatonError } from '../../messaging/errors';\n",

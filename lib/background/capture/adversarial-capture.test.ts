@@ -33,7 +33,7 @@ async function rig() {
   };
   const theDb = db;
   let ids = 0;
-  // Issue 18: only requested captures are stored, so each payload here answers a request Baton opened for tab 7.
+  // docs/security.md: only requested captures are stored, so each payload here answers a request Baton opened for tab 7.
   const requests = new CaptureRequests<SendTarget>(Date.now);
   let asked = 0;
   const service = new CaptureService({ browser, db: async () => theDb, settings: async () => ({ providers: [] }), broadcast: () => undefined, newId: () => `id-${++ids}`, now: () => T0, requests });
@@ -106,7 +106,7 @@ describe('captureSubmit: adversarial payloads', () => {
       ['user', undefined, [{ type: 'text', text: 'a\uFFFDbcd\te\r\nf\uFFFD' }, { type: 'text', text: '<script>alert(1)</script>' }]],
       ['assistant', 'gpt -5', [{ type: 'text', text: 'ok' }]],
     ]);
-    // Without a page title, the first user line is the title, cut on code points: the emoji is kept whole (issue 18).
+    // Without a page title, the first user line is the title, cut on code points: the emoji is kept whole (docs/security.md).
     expect(await r.submit(base({ messages: [{ role: 'user', parts: [{ type: 'text', text: `${'x'.repeat(58)}😀 and more` }] }] }))).toEqual({ ok: true, data: { conversationId: 'id-5', turns: 1 } });
     expect((await r.store.toTranscript('id-5')).title).toBe(`${'x'.repeat(58)}😀…`);
   });

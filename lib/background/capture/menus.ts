@@ -1,5 +1,5 @@
 /**
- * The context menus of issue 7, as data: "Continue this chat in…" on the three chat sites' pages
+ * The context menus of docs/architecture.md#the-background-by-feature, as data: "Continue this chat in…" on the three chat sites' pages
  * and "Continue selection in…" on any selected text, each with a submenu of the person's
  * configured models (providers with a key bound to their origin, N2; each with its default model).
  * Item ids carry the target, so a click needs no state (the worker may have restarted, L1).
@@ -29,7 +29,7 @@ const SEP = '|';
 /**
  * The targets to offer, default target first: each provider with a usable key once, with the
  * default target's model for its provider, else the provider's default model, else the registry's
- * current recommended model (issue 14: never one past its end of life).
+ * current recommended model (docs/side-panel.md: never one past its end of life).
  */
 export function menuTargets(settings: Settings): { target: SendTarget; title: string }[] {
   const out: { target: SendTarget; title: string }[] = [];

@@ -188,7 +188,7 @@ describe('CaptureService', () => {
     expect((await r.store.list()).map((c) => c.id).sort()).toEqual(['id-3', 'id-6']);
     // Each answers a pending click: a list update, then the side panel is told to open it.
     expect(r.events.map((e) => e.type)).toEqual(['conversationUpdated', 'captureReady', 'conversationUpdated', 'captureReady']);
-    // N5 + issue 7: every converter keeps the captured answer an assistant message and never sends the page's image URL.
+    // N5 + docs/architecture.md#the-background-by-feature: every converter keeps the captured answer an assistant message and never sends the page's image URL.
     for (const api of WIRE_APIS) {
       const body = JSON.stringify(convertTranscript(t, { api, model: api === 'anthropic-messages' ? 'claude-sonnet-4-5' : api === 'gemini-generate-content' ? 'gemini-2.5-flash' : 'gpt-5' }).body);
       expect(body).not.toContain('secret-cat');
@@ -255,7 +255,7 @@ describe('CaptureService', () => {
     await r.service.rebuildMenus();
     const chat = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'];
     expect(r.menus).toEqual(buildMenus(SETTINGS));
-    // Anthropic has no default of its own: the registry's current recommended model (issue 14).
+    // Anthropic has no default of its own: the registry's current recommended model (docs/side-panel.md).
     const claude = recommendedModel('anthropic')!;
     expect(claude).toMatch(/^claude-/);
     expect(buildMenus(SETTINGS)).toEqual([
@@ -281,7 +281,7 @@ describe('CaptureService', () => {
   });
 });
 
-describe('issue 18 defect 6: unrequested captures are stored', () => {
+describe('docs/security.md defect 6: unrequested captures are stored', () => {
   it('a page that submits captures Baton did not ask for (no id, an unknown id, another tab’s id, an expired id) stores nothing; the flood is logged once', async () => {
     const warned: unknown[][] = [];
     const original = console.warn;

@@ -1,5 +1,5 @@
 /**
- * Capture from chat pages in the background (issue 7): the context menus, the click handler, the
+ * Capture from chat pages in the background (docs/architecture.md#the-background-by-feature): the context menus, the click handler, the
  * `captureSubmit` and `takePendingCapture` handlers.
  *
  * A click opens the side panel first, synchronously inside the click (a user gesture is needed
@@ -83,7 +83,7 @@ function originOf(sender: Sender | undefined): string | undefined {
  * One per worker: the menus, the click handler and the two handlers. Pending click requests live
  * in memory for at most `CAPTURE_REQUEST_MS`; a capture that answers no pending request of its
  * tab (a page submitting on its own, or the worker restarted in between) is refused and nothing
- * is stored (issue 18, lib/capture/requests.ts).
+ * is stored (docs/security.md, lib/capture/requests.ts).
  */
 export class CaptureService {
   private readonly requests: CaptureRequests<SendTarget>;
@@ -156,7 +156,7 @@ export class CaptureService {
     const now = this.d.now();
     const page = info.pageUrl && /^https?:\/\//i.test(info.pageUrl) ? info.pageUrl.slice(0, 2000) : undefined;
     // Flattened text from a page is fenced and labelled with where it came from (N5).
-    // `meta.capturedSelection`: not yet sent anywhere, so the panel offers to send it rather than saying no answer came (issue 14).
+    // `meta.capturedSelection`: not yet sent anywhere, so the panel offers to send it rather than saying no answer came (docs/side-panel.md).
     const turn: Turn = { id: this.d.newId(), role: 'user', createdAt: now, blocks: [{ type: 'text', text: fenced(`Selected text${page ? ` from ${page}` : ''}:`, text) }], meta: { capturedSelection: true } };
     try {
       const meta = await storeCapturedConversation(await this.d.db(), {
@@ -200,14 +200,14 @@ export class CaptureService {
   /**
    * Stores a capture as a new conversation. The sender must be the page the payload names (M2: a
    * payload cannot claim another site or origin), and the capture must answer an open request
-   * Baton sent to that tab (issue 18). @throws BatonError `forbidden`, `bad_request`.
+   * Baton sent to that tab (docs/security.md). @throws BatonError `forbidden`, `bad_request`.
    */
   async submit(p: CaptureSubmit, sender: Sender | undefined): Promise<CaptureResponses['captureSubmit']> {
     const origin = originOf(sender);
     if (!origin || SITE_ORIGINS[p.site] !== origin || siteOf(p.url) !== p.site)
       throw new BatonError('forbidden', 'The capture names another site than the page that sent it.');
     const tabId = (sender?.tab as { id?: unknown } | undefined)?.id;
-    // Issue 18: only a capture Baton asked this tab for is stored; a page cannot flood the list.
+    // docs/security.md: only a capture Baton asked this tab for is stored; a page cannot flood the list.
     const target = this.requests.find(p.requestId, tabId, p.site);
     if (!target) throw new BatonError('forbidden', 'Baton did not ask this page for a capture; nothing was stored.');
     const now = this.d.now();

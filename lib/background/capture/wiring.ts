@@ -1,5 +1,5 @@
 /**
- * The capture flow's browser side (issue 7): the real {@link CaptureBrowser} over `contextMenus`,
+ * The capture flow's browser side (docs/architecture.md#the-background-by-feature): the real {@link CaptureBrowser} over `contextMenus`,
  * `sidePanel` (Chrome) or `sidebarAction` (Firefox) and `tabs.sendMessage`, and the two listeners,
  * registered synchronously when the worker starts (L1): `contextMenus.onClicked` and
  * `runtime.onInstalled` (which creates the menus; Chrome keeps them across worker restarts).

@@ -21,7 +21,7 @@ async function storeWith(count: number): Promise<ConversationStore> {
 }
 const ids = (turns: Turn[]) => turns.map((t) => t.id);
 
-describe('getConversation (issue 9 window)', () => {
+describe('getConversation (docs/architecture.md#long-conversations-and-speed window)', () => {
   it('without limit returns every turn, as before', async () => {
     const s = await storeWith(60);
     const v = await getConversationWindow(s, { id: 'c1' }, false);

@@ -1,5 +1,5 @@
 /**
- * `getConversation` (issue 9): the whole conversation, or a window of its newest turns and older
+ * `getConversation` (docs/architecture.md#long-conversations-and-speed): the whole conversation, or a window of its newest turns and older
  * pages on request, read in one transaction without a full scan (lib/store/turn-window.ts).
  */
 import type { ConversationView, RequestPayload } from '../../messaging/protocol';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { opensOptionsOnInstall, registerFirstRun, type InstalledDetails } from './first-run';
 
-describe('first run (issue 14, item 6)', () => {
+describe('first run (docs/side-panel.md, item 6)', () => {
   it('opens the options page on install only, never on update', async () => {
     let listener: ((d: InstalledDetails) => void) | undefined;
     let opened = 0;

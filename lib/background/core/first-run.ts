@@ -1,5 +1,5 @@
 /**
- * First run (issue 14, item 6): when Baton is installed (not updated, not reloaded), the options
+ * First run (docs/side-panel.md, item 6): when Baton is installed (not updated, not reloaded), the options
  * page opens in a tab on its "Add your first key" card, so a new person is never left with a
  * toolbar button that does nothing useful yet.
  */

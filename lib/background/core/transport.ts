@@ -36,7 +36,7 @@ export interface Transport {
   listModels(conn: Connection): Promise<{ id: string }[]>;
   /**
    * Input tokens of `body` as the provider's token-count endpoint counts them (Anthropic
-   * `count_tokens`, Gemini `countTokens`; issue 6). One request, no retries; the caller makes sure
+   * `count_tokens`, Gemini `countTokens`; docs/disclosure.md). One request, no retries; the caller makes sure
    * `body` holds only what the provider has already received.
    * @throws TransportError (`bad_request` and no request for an API without a count endpoint).
    */

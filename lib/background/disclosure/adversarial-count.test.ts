@@ -1,5 +1,5 @@
 /**
- * Adversarial exact-count requests (issue 6, provider token-count endpoints) and first-disclosure
+ * Adversarial exact-count requests (docs/disclosure.md, provider token-count endpoints) and first-disclosure
  * confirmations through the real router (sender gate M1/M2, zod schemas M3), handlers, send
  * engine and stores over fake-indexeddb, with the real SDK transports talking to the fake
  * providers on 127.0.0.1: garbage, negative, fractional and missing counts, 5xx, a slow answer

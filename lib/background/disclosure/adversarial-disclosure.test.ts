@@ -1,6 +1,6 @@
 /**
  * Adversarial disclosure requests through the real router, handlers, send engine and stores
- * (issue 6, N5, M3): exclusions of unknown turns and blocks, every turn excluded, a policy that
+ * (docs/disclosure.md, N5, M3): exclusions of unknown turns and blocks, every turn excluded, a policy that
  * forbids the provider, invalid policy values, a preview while an answer streams, and a stored
  * turn whose id is the preview's draft id. The previewed body is the sent body in every case.
  */
@@ -80,7 +80,7 @@ describe('previewSend and sendMessage: adversarial exclusions and policies', () 
     const plain = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'next' }));
     const odd = { excludeTurns: ['nope', 'draft'], excludeBlocks: [{ turn: 'u1', index: 99 }, { turn: 'zzz', index: 0 }, { turn: 'draft', index: 0 }] };
     const p = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'next', ...odd }));
-    // Issue 6: reported, so the panel can say so and drop them; the draft's own (meaningless) ones are not.
+    // docs/disclosure.md: reported, so the panel can say so and drop them; the draft's own (meaningless) ones are not.
     const { unknownExclusions, ...rest } = p;
     expect(unknownExclusions).toEqual({ turns: ['nope'], blocks: [{ turn: 'u1', index: 99 }, { turn: 'zzz', index: 0 }] });
     expect(rest).toEqual(plain);

@@ -1,5 +1,5 @@
 /**
- * The `countTokens` protocol handler (issue 6, provider token-count endpoints); `createHandlers`
+ * The `countTokens` protocol handler (docs/disclosure.md, provider token-count endpoints); `createHandlers`
  * spreads it in. The payload arrives parsed and sender-checked by the router.
  */
 import { previewInputOf } from './engine';

@@ -1,5 +1,5 @@
 /**
- * Snapshot or delta, the background side (issue 6): a stateful Responses conversation sends only
+ * Snapshot or delta, the background side (docs/disclosure.md): a stateful Responses conversation sends only
  * the new turns after a completed, stored response; every doubt sends the bounded snapshot.
  * Real stores (fake-indexeddb), SDK transports and the fake providers on 127.0.0.1.
  */

@@ -1,5 +1,5 @@
 /**
- * Every send goes through the planner (issue 6): the bounded body, exclusions, policies, the
+ * Every send goes through the planner (docs/disclosure.md): the bounded body, exclusions, policies, the
  * first-disclosure confirmation, the ledger and the preview. Real stores over fake-indexeddb,
  * the real SDK transports and the fake providers on 127.0.0.1 (which judge every request).
  */
@@ -25,7 +25,7 @@ async function setup() {
 const posts = () => fake.requests.filter((r) => r.method === 'POST');
 const LONG = 'The old part of the conversation. '.repeat(60);
 
-describe('every send goes through the planner (issue 6)', () => {
+describe('every send goes through the planner (docs/disclosure.md)', () => {
   it('N5 the body carries only this conversation\'s turns within the budget, and no keys or settings', async () => {
     const { store, engine, h } = await setup();
     for (const t of [user('u1', LONG), answer('a1', 'Noted.'), user('u2', 'Short question'), answer('a2', 'Short answer')]) await store.appendTurn('c1', t, NOW);

@@ -1,5 +1,5 @@
 /**
- * The send pipeline's disclosure step (issue 6): loads the policies and the receipt, plans the
+ * The send pipeline's disclosure step (docs/disclosure.md): loads the policies and the receipt, plans the
  * request, decides whether the person must confirm a first disclosure, and writes the ledger
  * record with the answer turn. One per {@link SendEngine}; holds the token cache, so estimates
  * learn from reported usage (`recordUsage`) for the life of the worker.
@@ -60,7 +60,7 @@ export interface PreviewInput {
   /** From {@link Discloser.countInfo}. */
   count?: CountInfo | undefined;
   exclusions?: Exclusions | undefined;
-  /** Without the per-turn list and the body (issue 9). */
+  /** Without the per-turn list and the body (docs/architecture.md#long-conversations-and-speed). */
   countsOnly?: boolean | undefined;
 }
 
@@ -92,7 +92,7 @@ export class Discloser {
   /**
    * Whether the target may be asked for an exact count of this conversation (it has received some
    * of the stored turns as they are now, and its API has a count endpoint) and where the
-   * estimate of `prepared` comes from (issue 6, token-count endpoints).
+   * estimate of `prepared` comes from (docs/disclosure.md, token-count endpoints).
    */
   async countInfo(conversationId: string | undefined, storedTurns: readonly Turn[], provider: ResolvedProvider, prepared: PreparedSend): Promise<CountInfo> {
     const records = conversationId ? await this.store.list(conversationId) : [];
@@ -140,18 +140,18 @@ export interface PreviewSendInput {
   attachments?: Attachment[] | undefined;
   exclusions?: Exclusions | undefined;
   resend?: Resend | undefined;
-  /** Issue 9: without the per-turn list and the body. */
+  /** docs/architecture.md#long-conversations-and-speed: without the per-turn list and the body. */
   countsOnly?: boolean | undefined;
 }
 
 /**
  * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
- * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
+ * the exact body (docs/disclosure.md). Sends nothing, stores nothing. A provider without a saved key is
  * previewed with an empty account id. The draft is planned exactly as `SendEngine.send` plans
  * the stored user turn, so the body is the one then sent. With `resend`, the preview of a retry or
  * regenerate (no draft) or of an edit of `resend.turnId` (the draft is `text` plus that turn's
  * files), planned over the turns that action keeps (`planResend`), exactly as the engine plans it.
- * With `countsOnly` (issue 9), the same plan without the per-turn list and the body.
+ * With `countsOnly` (docs/architecture.md#long-conversations-and-speed), the same plan without the per-turn list and the body.
  * The stored turns come from the background's transcript cache (`store.cachedTranscript`).
  * @throws BatonError `not_found` (conversation, endpoint, edited turn), `bad_request` (invalid
  * policy, nothing to retry or regenerate, a draft with a retry or regenerate). Exclusions naming

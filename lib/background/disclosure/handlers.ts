@@ -1,5 +1,5 @@
 /**
- * Protocol handlers of the disclosure preview, ledger and policies (issue 6); `createHandlers`
+ * Protocol handlers of the disclosure preview, ledger and policies (docs/disclosure.md); `createHandlers`
  * spreads them in. Payloads arrive parsed and sender-checked by the router.
  */
 import { validatePolicy } from '../../context/policy';

@@ -1,5 +1,5 @@
 /**
- * The disclosure feature (issue 6): what a send would disclose and to whom, planned by the context
+ * The disclosure feature (docs/disclosure.md): what a send would disclose and to whom, planned by the context
  * planner (`plan.ts`), previewed (`preview.ts`), confirmed before a first disclosure
  * (`resend.ts`), and recorded in the ledger with the answer (`ledger.ts`); the exact counts of the
  * provider token-count endpoints (`token-count.ts`). The send and summary features use it

@@ -1,5 +1,5 @@
 /**
- * The disclosure ledger's records and receipts (issue 6, "A disclosure ledger" and "Snapshot or
+ * The disclosure ledger's records and receipts (docs/disclosure.md, "A disclosure ledger" and "Snapshot or
  * delta"): what one finished send writes, and "who has seen this" per conversation and per turn.
  * Pure: the store writes what these functions return.
  */

@@ -1,5 +1,5 @@
 /**
- * Every send goes through the context planner (issue 6): the request body is the planner's
+ * Every send goes through the context planner (docs/disclosure.md): the request body is the planner's
  * bounded body for the merged policy (global + conversation + this send's exclusions), with
  * Anthropic cache breakpoints on long conversations, or — for a stateful Responses conversation
  * with a valid receipt — only the new turns with `previous_response_id`. The same function makes
@@ -70,7 +70,7 @@ export interface PlannedSend {
  */
 export function planSend(input: PlanSendInput): PlannedSend {
   const { target, exclusions } = input;
-  // Issue 6 "Fitting": an active summary stands for its turns while none of them changed.
+  // docs/disclosure.md "Fitting": an active summary stands for its turns while none of them changed.
   const withSummary = input.summary ? withActiveSummary(input.transcript, input.summary, input.summaryBasis) : undefined;
   const transcript = withSummary?.transcript ?? input.transcript;
   const summary = withSummary ? { summary: withSummary.state } : {};

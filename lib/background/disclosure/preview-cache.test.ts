@@ -1,5 +1,5 @@
 /**
- * The disclosure preview plans from the background's transcript cache (issue 9): after every
+ * The disclosure preview plans from the background's transcript cache (docs/architecture.md#long-conversations-and-speed): after every
  * kind of change — an append, a send and its streamed answer, an edited turn, turns deleted, a
  * rename, the conversation deleted — the next preview shows the change, and its body is the one
  * a fresh read of the store gives. Real stores over fake-indexeddb, the real SDK transports and
@@ -16,7 +16,7 @@ const fake = fakeProvidersForFile();
 let db: BatonDb;
 afterEach(() => db?.close());
 
-describe('previews after changes (transcript cache, issue 9)', () => {
+describe('previews after changes (transcript cache, docs/architecture.md#long-conversations-and-speed)', () => {
   it('every append, send, edit, delete and rename shows in the next preview, whose body equals one planned from a fresh read', async () => {
     const bg = await createTestBackground(fake, { name: 'preview-cache' });
     db = bg.db;
@@ -68,7 +68,7 @@ describe('previews after changes (transcript cache, issue 9)', () => {
     await expect(preview()).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('a counts-only preview (issue 9) has every count of the whole preview, without the per-turn list and the body', async () => {
+  it('a counts-only preview (docs/architecture.md#long-conversations-and-speed) has every count of the whole preview, without the per-turn list and the body', async () => {
     const bg = await createTestBackground(fake, { name: 'preview-summary' });
     db = bg.db;
     const { store, h } = bg;

@@ -1,5 +1,5 @@
 /**
- * The preview of one send (issue 6, "In the side panel"): the plan summary, each turn's and
+ * The preview of one send (docs/disclosure.md, "In the side panel"): the plan summary, each turn's and
  * block's fate, and the exact JSON body — for the one line above the composer, its expanded
  * list and "View request". Pure.
  */
@@ -9,7 +9,7 @@ import type { CountInfo } from '../../context/count-state';
 import type { Exclusions, PlannedSend } from './plan';
 
 const PREVIEW_CHARS = 80;
-/** Why a turn the active summary stands for is not sent (issue 6, "Fitting"). */
+/** Why a turn the active summary stands for is not sent (docs/disclosure.md, "Fitting"). */
 export const SUMMARISED_REASON = 'summarised: replaced by the summary turn';
 
 export interface PreviewInput {
@@ -25,7 +25,7 @@ export interface PreviewInput {
   /** The person's exclusions for this send: those naming nothing in `transcript` are reported. */
   exclusions?: Exclusions | undefined;
   /**
-   * Issue 9: leave out the per-turn list and the body (`countsOnly`), which for a long
+   * docs/architecture.md#long-conversations-and-speed: leave out the per-turn list and the body (`countsOnly`), which for a long
    * conversation are megabytes to build and to pass to the page; every count is the same.
    */
   countsOnly?: boolean | undefined;
@@ -60,7 +60,7 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       for (let index = 0; index < turn.blocks.length; index++) if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
     }
   }
-  // Tool names for the preview's block lines ("3 tool calls: Bash, Glob ×2 — sent", issue 14).
+  // Tool names for the preview's block lines ("3 tool calls: Bash, Glob ×2 — sent", docs/side-panel.md).
   const toolNames = new Map<string, string>();
   if (!input.countsOnly) for (const t of transcript.turns) for (const b of t.blocks) if (b.type === 'tool_call') toolNames.set(b.id, b.name);
   const rows: PreviewTurn[] = input.countsOnly ? [] : transcript.turns.map((turn) => {
@@ -157,7 +157,7 @@ function previewSummary(s: NonNullable<PlannedSend['summary']>): PreviewSummary 
 
 /**
  * The exclusions naming a turn id that is not in `turns`, or a block of a turn that is not there
- * or an index past the end of its turn's blocks (issue 6: a stale panel may still hold toggles of
+ * or an index past the end of its turn's blocks (docs/disclosure.md: a stale panel may still hold toggles of
  * turns deleted since, e.g. by another window's edit-and-resend). The planner ignores them
  * (`selectTurns`), so they change nothing. Each list holds exactly the given entries that name
  * nothing, in the given order, without duplicates.

@@ -1,5 +1,5 @@
 /**
- * Issue 6, the first-disclosure confirmation on retry, regenerate and edit-and-resend: refused
+ * docs/disclosure.md, the first-disclosure confirmation on retry, regenerate and edit-and-resend: refused
  * without `confirmedDisclosure` when the provider has not received the conversation (zero
  * transport calls, zero store writes), accepted with it, not asked when the provider already
  * received it; the preview of each is the body then sent. Real stores over fake-indexeddb, the
@@ -58,7 +58,7 @@ const posts = () => fake.requests.filter((r) => r.method === 'POST');
 const EDITED = 'Which number, Claude?';
 const ids = async (store: ConversationStore) => (await store.get('c1')).turns.map((t) => t.id);
 
-describe('a first disclosure on retry, regenerate or edit needs confirmation (issue 6)', () => {
+describe('a first disclosure on retry, regenerate or edit needs confirmation (docs/disclosure.md)', () => {
   type H = ReturnType<typeof createHandlers>;
   const flag = (confirmedDisclosure?: boolean) => (confirmedDisclosure ? { confirmedDisclosure } : {});
   const cases = [
@@ -123,7 +123,7 @@ describe('a first disclosure on retry, regenerate or edit needs confirmation (is
   });
 });
 
-describe('a retry of an unanswered last message to a provider that never got it (issue 6)', () => {
+describe('a retry of an unanswered last message to a provider that never got it (docs/disclosure.md)', () => {
   /** A brand-new conversation whose first message went to `sentTo` and whose answer was cut by a worker stop (no ledger record). */
   const diedOnFirst = async (store: ConversationStore, sentTo: SendTarget) => {
     await store.appendTurn('c1', user('u1', 'My first message.'), NOW, { lastTarget: sentTo });

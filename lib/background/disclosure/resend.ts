@@ -1,5 +1,5 @@
 /**
- * What a retry, a regenerate or an edit-and-resend sends (issue 6): the stored turns it keeps,
+ * What a retry, a regenerate or an edit-and-resend sends (docs/disclosure.md): the stored turns it keeps,
  * the first turn it removes, and which kept turn (if any) counts as new for the first-disclosure
  * confirmation. One definition for the send engine and for `previewSend`, so the previewed body
  * is the body then sent. Pure.
@@ -59,7 +59,7 @@ export function planResend(turns: readonly Turn[], resend: Resend): ResendPlan {
 
 /**
  * The turn of a retry that counts as new for the first-disclosure confirmation of `provider`
- * (issue 6), or undefined. The unanswered last user turn (`plan.newTurnId`) is new only when
+ * (docs/disclosure.md), or undefined. The unanswered last user turn (`plan.newTurnId`) is new only when
  * - a ledger record (completed or failed) of this provider id + origin carries it (the person
  *   already sent it there), or
  * - no ledger record carries it at all, the conversation was written in Baton (no capture or
@@ -94,21 +94,21 @@ export function turnAttachments(turn: Turn): Attachment[] {
 }
 
 /**
- * The person's answer to the first-disclosure question of one send (issue 6): `false` not
+ * The person's answer to the first-disclosure question of one send (docs/disclosure.md): `false` not
  * confirmed; `true` confirmed (older panels, which do not say for whom); or the provider id +
  * endpoint origin the confirmation dialog was shown for, which authorises that provider only — a
  * confirmation shown for A never lets the conversation go to B.
  */
 export type Confirmation = boolean | { providerId: string; origin: string };
 
-/** The {@link Confirmation} of a request's `confirmedDisclosure` and `confirmedFor` (protocol, issue 6). */
+/** The {@link Confirmation} of a request's `confirmedDisclosure` and `confirmedFor` (protocol, docs/disclosure.md). */
 export function confirmationOf(p: { confirmedDisclosure?: boolean | undefined; confirmedFor?: { providerId: string; origin: string } | undefined }): Confirmation {
   if (p.confirmedDisclosure !== true) return false;
   return p.confirmedFor ? { providerId: p.confirmedFor.providerId, origin: p.confirmedFor.origin } : true;
 }
 
 /**
- * The first-disclosure check of every send (issue 6): a send whose body carries this
+ * The first-disclosure check of every send (docs/disclosure.md): a send whose body carries this
  * conversation's history to a provider (id + origin) that has not received it is refused unless
  * `confirmed` is `true` or names that same provider id and origin. `confirmed` undefined: not
  * asked (internal callers such as the retry alarm).

@@ -1,5 +1,5 @@
 /**
- * Issue 6, what a stale side panel may send: exclusions naming turns or blocks that no longer
+ * docs/disclosure.md, what a stale side panel may send: exclusions naming turns or blocks that no longer
  * exist are reported by the preview and ignored by the send (never failing it, never sending a
  * turn still left out), and a confirmation names the provider it was shown for (`confirmedFor`),
  * so a confirmation for one provider never authorises another. Real stores over fake-indexeddb,
@@ -27,7 +27,7 @@ async function setup() {
 const posts = () => fake.requests.filter((r) => r.method === 'POST');
 const dump = async () => ({ turns: await db.getAll('turns'), disclosures: await db.getAll('disclosures'), conversations: await db.getAll('conversations') });
 
-describe('exclusions naming nothing (issue 6)', () => {
+describe('exclusions naming nothing (docs/disclosure.md)', () => {
   it('the preview reports them; the rest of the preview is as without them', async () => {
     const { h } = await setup();
     const base = { conversationId: 'c1', target: OPENAI, text: 'Next' };
@@ -68,7 +68,7 @@ describe('exclusions naming nothing (issue 6)', () => {
   });
 });
 
-describe('a confirmation names the provider it was shown for (issue 6)', () => {
+describe('a confirmation names the provider it was shown for (docs/disclosure.md)', () => {
   it('confirmed for OpenAI cannot send to Anthropic (nothing sent, nothing stored); confirmed for Anthropic can', async () => {
     const { h, engine, origin } = await setup();
     const before = await dump();

@@ -1,5 +1,5 @@
 /**
- * The exact count (issue 6, token-count endpoints): only turns the provider has already received
+ * The exact count (docs/disclosure.md, token-count endpoints): only turns the provider has already received
  * go to its count endpoint, nothing at all when it has received none, and the count calibrates
  * later estimates. Real stores over fake-indexeddb, the real SDK transports and the fake
  * providers on 127.0.0.1, whose count endpoints judge each request like the real APIs.
@@ -36,7 +36,7 @@ async function send(bg: TestBackground, target: SendTarget, text: string, reply:
 const counts = () => fake.requests.filter((r) => r.api === 'anthropic-count-tokens' || r.api === 'gemini-count-tokens');
 const text = (s: string) => ({ type: 'text', text: s });
 
-describe('countTokens: only what the provider has already received (issue 6)', () => {
+describe('countTokens: only what the provider has already received (docs/disclosure.md)', () => {
   it('after a switch (turns 1-4 to Anthropic, 5-6 to OpenAI) the Anthropic count carries turns 1-4 only, never the draft', async () => {
     const bg = await setup();
     await send(bg, ANTHROPIC, 'FIRST-Q', 'FIRST-A');

@@ -1,9 +1,9 @@
 /**
- * The exact count (issue 6, "Token estimates per target"): asks Anthropic's or Gemini's
+ * The exact count (docs/disclosure.md, "Token estimates per target"): asks Anthropic's or Gemini's
  * token-count endpoint to count what that provider has already received of a conversation, and
  * calibrates the estimates with it.
  *
- * Privacy rule (issue 6: "A provider's token-count endpoint is used only for a provider that has
+ * Privacy rule (docs/disclosure.md: "A provider's token-count endpoint is used only for a provider that has
  * already received this conversation, since calling it discloses the conversation"): the count
  * request carries only stored turns the ledger lists as received by this provider id at this
  * endpoint origin with their current content hash (`receivedTurns`), never the draft, never a
@@ -63,7 +63,7 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
   await existingConversation(store, conversationId);
   // Bad input for the refreshed preview (a retry with nothing to retry, an edit of an unknown
   // turn, a draft with a regenerate) is refused here, before the count request discloses anything
-  // or the count changes an estimate (issue 6; bad input → a clear error, nothing changed).
+  // or the count changes an estimate (docs/disclosure.md; bad input → a clear error, nothing changed).
   await previewSend(deps, discloser, input);
   const stored = await store.cachedTranscript(conversationId);
   const received = receivedTurns(await discloser.store.list(conversationId), provider, stored.turns);
@@ -97,7 +97,7 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
     if ((e as { code?: unknown }).code === 'invalid_key') await markKeyInvalid(settings, provider.providerId, true);
     throw e;
   }
-  // Issue 6: the count request carries at least one received turn, so 0 tokens is not a count (a
+  // docs/disclosure.md: the count request carries at least one received turn, so 0 tokens is not a count (a
   // careless or hostile endpoint); recorded, it would pull every later estimate down to the bound.
   if (counted < 1) throw new BatonError('provider_error', `${name} counted 0 tokens for ${planned.plan.included.length} turns: that is not a count. Nothing was changed.`);
   // The count is of the body planned above, so it corrects exactly that body's uncorrected estimate.

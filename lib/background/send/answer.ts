@@ -1,6 +1,6 @@
 /**
  * One answer of the send pipeline (`engine.ts`, DESIGN.md "Data flows one way on a send"): a
- * streaming placeholder turn → the context planner's request body (issue 6, `disclosure/plan.ts`)
+ * streaming placeholder turn → the context planner's request body (docs/disclosure.md, `disclosure/plan.ts`)
  * → the provider through the official SDK with the user's key → the stream assembled into the
  * answer turn, checkpointed at least every second or 500 characters (D1) → the finished turn
  * stored with its ledger record in one transaction.
@@ -8,7 +8,7 @@
  * Stop keeps the partial text as `stopped` (L5). Retries follow Baton's own bounded policy (P1)
  * and never happen once content has arrived; a stream cut short keeps its text as `interrupted`
  * (P3). When a provider rejects opaque state it produced itself (an invalid signature), the send
- * is retried once without that state, and the turn says so (issue 4).
+ * is retried once without that state, and the turn says so (docs/architecture.md).
  */
 import { WIRE_API_MODULES } from '../../providers';
 import type { StreamAssembler } from '../../providers/types';
@@ -32,14 +32,14 @@ export interface AnswerJob {
   connection: { provider: ResolvedProvider; key: string };
   /** Its entry among the requests in flight (`stopped` and `abort` come from Stop). */
   flight: InFlight;
-  /** Turns and blocks the person left out (issue 6). */
+  /** Turns and blocks the person left out (docs/disclosure.md). */
   exclusions: Exclusions;
 }
 
 /**
  * Streams the answer of `job` into a new assistant turn and stores it: `complete`, `stopped`,
  * `interrupted` or an error turn; a ledger record is written with it whenever a request was made
- * (issue 6). Never throws for a provider or planning failure: the error is stored on the turn and
+ * (docs/disclosure.md). Never throws for a provider or planning failure: the error is stored on the turn and
  * broadcast with `sendStateChanged: idle`; it rejects only when storage itself fails.
  */
 export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: AnswerJob): Promise<void> {
@@ -67,7 +67,7 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
   let assembler: StreamAssembler | undefined;
   const checkpoint = createCheckpointer(deps, conversationId, () => assembler?.snapshot());
   let prepared: PreparedSend | undefined;
-  // The ledger record is written with the final turn, in one transaction (issue 6).
+  // The ledger record is written with the final turn, in one transaction (docs/disclosure.md).
   const finish = (turn: Turn) => (prepared ? discloser.finish(conversationId, turn, iso(), provider, target.model, prepared) : store.putTurn(conversationId, turn, iso()));
   for (let pass = 0; ; pass++) {
     const source = stripOpaque ? withoutOwnOpaqueState(history) : history;
@@ -125,7 +125,7 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
         return;
       }
       const err = toProtocolError(e, [key]);
-      // A provider rejecting its own opaque state: once, without it (issue 4).
+      // A provider rejecting its own opaque state: once, without it (docs/architecture.md).
       if (pass === 0 && received === 0 && OPAQUE_STATE_REJECTED.test(err.message) && /400|invalid/i.test(`${(e as { status?: number }).status ?? ''} ${err.message}`)) {
         stripOpaque = true;
         continue;

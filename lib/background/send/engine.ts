@@ -9,7 +9,7 @@
  * Baton's own bounded retries, P1; one retry without rejected opaque state); `in-flight.ts` keeps
  * the one request in flight per conversation.
  *
- * Every request body is the context planner's (issue 6, `disclosure/plan.ts`): bounded by the
+ * Every request body is the context planner's (docs/disclosure.md, `disclosure/plan.ts`): bounded by the
  * policies, with the person's exclusions, and recorded in the disclosure ledger in the same
  * transaction as the answer turn it produced.
  */
@@ -29,7 +29,7 @@ import { assertReachable, busyError, existingConversation, titleFromFirstMessage
 export class SendEngine {
   /** The conversations with a request in flight (busy, stop, settled). */
   private readonly flights: InFlightRequests;
-  /** Plans every request and keeps the ledger (issue 6). */
+  /** Plans every request and keeps the ledger (docs/disclosure.md). */
   readonly discloser: Discloser;
 
   constructor(private readonly deps: SendDeps) {
@@ -48,7 +48,7 @@ export class SendEngine {
 
   /**
    * Persists the user turn and starts the answer; resolves once the user turn is stored (the
-   * answer streams on). The request is planned first (issue 6): `exclusions` leave turns or blocks
+   * answer streams on). The request is planned first (docs/disclosure.md): `exclusions` leave turns or blocks
    * out (ids that no longer exist are ignored); unless `confirmed` is `true` or names this provider
    * (see {@link Confirmation}), a first disclosure of the conversation's history to this provider
    * (id + origin) is refused with `confirmation_required` (undefined: not asked).
@@ -92,7 +92,7 @@ export class SendEngine {
 
   /**
    * What a send of `text` (or of the conversation as it stands) to `target` would disclose, and
-   * the exact body (issue 6). Sends nothing, stores nothing. A provider without a saved key is
+   * the exact body (docs/disclosure.md). Sends nothing, stores nothing. A provider without a saved key is
    * previewed with an empty account id. `resend`: the preview of a retry, regenerate or edit (see `previewSend`).
    * @throws BatonError `not_found` (conversation or endpoint), `bad_request` (invalid policy).
    */
@@ -104,7 +104,7 @@ export class SendEngine {
    * Answers again without a new user turn (L2): `retry` (the default) after a failed, interrupted
    * or stopped answer, which is removed; `regenerate` replaces everything after the last user turn.
    * The turns are removed only once the send is accepted. A first disclosure of the conversation
-   * to this provider is refused like {@link send} refuses it (issue 6; a retry's unanswered last
+   * to this provider is refused like {@link send} refuses it (docs/disclosure.md; a retry's unanswered last
    * user turn counts as new only for a provider that got it or was picked for it, see
    * `retryNewTurnId`); `confirmed` undefined: not asked.
    * @throws BatonError (`busy`, `not_found`, `bad_request`, `no_key`, `endpoint_not_permitted`,
@@ -135,7 +135,7 @@ export class SendEngine {
   }
 
   /**
-   * Runs `work` (a request that is not a send, e.g. a summary of earlier turns, issue 6) as the
+   * Runs `work` (a request that is not a send, e.g. a summary of earlier turns, docs/disclosure.md) as the
    * conversation's in-flight job: sends to it are refused as `busy` meanwhile, `stop` aborts its
    * `signal`, and the worker is kept alive (L3). `sleep` is the engine's clock, for retry waits.
    * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.

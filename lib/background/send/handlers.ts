@@ -34,7 +34,7 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
   };
 
   return {
-    // Issue 6: a first disclosure to a provider needs `confirmedDisclosure: true` (with `confirmedFor`: for that provider only); exclusions leave turns or blocks out.
+    // docs/disclosure.md: a first disclosure to a provider needs `confirmedDisclosure: true` (with `confirmedFor`: for that provider only); exclusions leave turns or blocks out.
     sendMessage: (p) =>
       d.engine.send({
         conversationId: p.conversationId,
@@ -52,7 +52,7 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
       d.engine.stop(conversationId);
       return null;
     },
-    // Issue 6: like sendMessage, a first disclosure needs `confirmedDisclosure: true`; the engine
+    // docs/disclosure.md: like sendMessage, a first disclosure needs `confirmedDisclosure: true`; the engine
     // removes the replaced turns only once the send is accepted.
     regenerateTurn: async (p) => {
       const { conversationId, target } = p;

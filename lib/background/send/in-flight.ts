@@ -1,6 +1,6 @@
 /**
  * The conversations with a request in flight, for the send engine (`engine.ts`): a send's answer or
- * an exclusive job such as a summary of earlier turns (issue 6). At most one per conversation; while
+ * an exclusive job such as a summary of earlier turns (docs/disclosure.md). At most one per conversation; while
  * one runs, the worker is kept alive (L3), `stop` aborts it (L5), and when it ends every open page
  * hears `sendStateChanged: idle`. A slot is checked and taken with no await in between
  * ({@link InFlightRequests.claim}), so a send and a summary started at the same moment can never

@@ -1,5 +1,5 @@
 /**
- * Adversarial "summarise the earlier part" (issue 6, "Fitting"), continued: hostile or careless
+ * Adversarial "summarise the earlier part" (docs/disclosure.md, "Fitting"), continued: hostile or careless
  * summariser answers (blank, huge, a fake label, fence escapes, a hostile reported model, a key
  * echoed in an error) and whose consent a request carries (`confirmedFor`, no key, a locked vault,
  * no host permission). Real router, handlers, stores over fake-indexeddb, SDK transports and the

@@ -1,5 +1,5 @@
 /**
- * The background of the adversarial summary tests (issue 6, "Fitting"): fake providers on
+ * The background of the adversarial summary tests (docs/disclosure.md, "Fitting"): fake providers on
  * 127.0.0.1 started for the file, and per test a real background (`createTestBackground`) whose
  * conversation c1 holds four exchanges answered by OpenAI under a policy of at most 4 turns per
  * send, so a send of the draft "Next" drops the three oldest exchanges (`EARLY`). Requests go

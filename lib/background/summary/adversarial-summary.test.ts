@@ -1,5 +1,5 @@
 /**
- * Adversarial "summarise the earlier part" requests (issue 6, "Fitting") through the real router
+ * Adversarial "summarise the earlier part" requests (docs/disclosure.md, "Fitting") through the real router
  * (sender gate M1/M2, zod schemas M3), handlers, send engine and stores over fake-indexeddb, with
  * the real SDK transports talking to the fake providers on 127.0.0.1: hostile payloads, turn ids,
  * concurrency, deletion, edits and Stop. After every refusal or failure the stored conversation,

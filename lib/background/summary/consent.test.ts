@@ -1,5 +1,5 @@
 /**
- * Loose ends of "summarise the earlier part" (issue 6, "Fitting") through the real handlers:
+ * Loose ends of "summarise the earlier part" (docs/disclosure.md, "Fitting") through the real handlers:
  * `summariseEarlier` checks `confirmedFor` exactly like `sendMessage` (a confirmation shown for one
  * summariser cannot authorise another); storing or clearing a summary broadcasts `summaryUpdated`
  * so every open panel refreshes; the draft's attachments count towards the turns picked, exactly
@@ -35,7 +35,7 @@ async function setup(policy: Record<string, unknown> = { maxTurns: 4 }, words = 
   return bg;
 }
 
-describe('summariseEarlier checks confirmedFor like sendMessage (issue 6)', () => {
+describe('summariseEarlier checks confirmedFor like sendMessage (docs/disclosure.md)', () => {
   it('a confirmation named for another provider or origin is refused, sending and storing nothing; the summariser named goes through', async () => {
     const { h, origin } = await setup();
     const preview = await h.previewSummary(ASK, 'extension');
@@ -69,7 +69,7 @@ describe('summariseEarlier checks confirmedFor like sendMessage (issue 6)', () =
   });
 });
 
-describe('summaryUpdated (issue 6): every open panel hears of a summary stored or cleared', () => {
+describe('summaryUpdated (docs/disclosure.md): every open panel hears of a summary stored or cleared', () => {
   it('is broadcast once the summary is stored and once it is cleared; not for a refused or failed request', async () => {
     const { h, events } = await setup();
     const preview = await h.previewSummary(ASK, 'extension');
@@ -94,7 +94,7 @@ describe('summaryUpdated (issue 6): every open panel hears of a summary stored o
   });
 });
 
-describe('the draft’s attachments count towards the turns picked (issue 6)', () => {
+describe('the draft’s attachments count towards the turns picked (docs/disclosure.md)', () => {
   it('the turns summarised are exactly those the bar’s preview of the same draft (text and image) drops to fit', async () => {
     const { h } = await setup({ maxTokens: 900 }, 80);
     const image: Attachment[] = [{ kind: 'image', mediaType: 'image/png', data: PNG }];

@@ -1,5 +1,5 @@
 /**
- * Protocol handlers of "summarise the earlier part" (issue 6, "Fitting"): `previewSummary`,
+ * Protocol handlers of "summarise the earlier part" (docs/disclosure.md, "Fitting"): `previewSummary`,
  * `summariseEarlier`, `getSummary`, `clearSummary`; `createHandlers` spreads them in.
  *
  * `summariseEarlier` sends the summary request through the send engine's transport (the official
@@ -51,7 +51,7 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
         const req = planned.request.plan;
         if (!req.allowed) throw new BatonError('policy_forbidden', req.forbidden?.message ?? 'The disclosure policy forbids this provider.');
         if (!req.fits) throw new BatonError('context_too_long', req.notFit?.message ?? 'The turns to summarise do not fit the summariser.');
-        // Issue 6: checked like sendMessage — a confirmation shown for one summariser (`confirmedFor`) cannot authorise another.
+        // docs/disclosure.md: checked like sendMessage — a confirmation shown for one summariser (`confirmedFor`) cannot authorise another.
         refuseUnconfirmed(planned, planned.provider, confirmationOf(p));
         const provider = planned.provider;
         await assertReachable(provider, (o) => d.hasHostPermission(o));
@@ -112,7 +112,7 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   };
   let answer: Turn;
   // Whether a request was started: a summary stopped before that disclosed nothing, so it gets no
-  // ledger record (issue 6: the ledger lists what left the browser; a record would also spare the
+  // ledger record (docs/disclosure.md: the ledger lists what left the browser; a record would also spare the
   // next request to this provider its first-disclosure confirmation).
   let attempted = false;
   try {
@@ -140,7 +140,7 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   if (answer.status !== undefined && answer.status !== 'complete') return fail(new BatonError('provider_error', 'The summary was cut short; nothing was stored. Try again.'), answer);
   const text = answer.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n').trim();
   if (!text) return fail(new BatonError('provider_error', 'The summariser returned an empty summary; nothing was stored.'), answer);
-  // Issue 6 (a summary replaces turns to bound what is sent; N5 bounded context): an answer far
+  // docs/disclosure.md (a summary replaces turns to bound what is sent; N5 bounded context): an answer far
   // longer than the output reserve asked for allows is not a summary (a careless or hostile
   // endpoint); stored, it would ride along with every later send.
   const most = request.maxOutputTokens * MAX_SUMMARY_CHARS_PER_TOKEN;
@@ -158,7 +158,7 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   if (rec.usage) summary.usage = rec.usage;
   if (rec.costUsd !== undefined) summary.costUsd = rec.costUsd;
   await d.engine.discloser.store.saveSummary(r.conversationId, summary, rec);
-  // Every open panel of the conversation refreshes its preview and summary notice (issue 6).
+  // Every open panel of the conversation refreshes its preview and summary notice (docs/disclosure.md).
   d.broadcast?.({ type: 'summaryUpdated', conversationId: r.conversationId });
   return { ...summary, stale: false };
 }

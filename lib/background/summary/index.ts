@@ -1,2 +1,2 @@
-/** The summary feature (issue 6, "Fitting"): summarise the earlier part of a conversation (`handlers.ts`, planned by `plan.ts`). */
+/** The summary feature (docs/disclosure.md, "Fitting"): summarise the earlier part of a conversation (`handlers.ts`, planned by `plan.ts`). */
 export { summaryHandlers } from './handlers';

@@ -1,6 +1,6 @@
 /**
  * Which turns "summarise the earlier part" replaces and what the summary request discloses
- * (issue 6, "Fitting"). One definition for `previewSummary` and `summariseEarlier`, so the turns
+ * (docs/disclosure.md, "Fitting"). One definition for `previewSummary` and `summariseEarlier`, so the turns
  * the person consented to are exactly the turns summarised, and the body previewed is the body sent.
  *
  * The turns: those the send being previewed (stored turns plus the draft, with the person's

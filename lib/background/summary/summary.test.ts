@@ -1,5 +1,5 @@
 /**
- * "Summarise the earlier part" (issue 6, "Fitting") through the real handlers: the turns a send
+ * "Summarise the earlier part" (docs/disclosure.md, "Fitting") through the real handlers: the turns a send
  * drops to fit are summarised by the model the person picked, only with their consent, and the
  * summary then goes in their place as one labelled user turn. Real stores over fake-indexeddb,
  * the real SDK transports and the fake providers on 127.0.0.1 (which judge every request).
@@ -46,7 +46,7 @@ async function summarise(h: Awaited<ReturnType<typeof setup>>['h'], text = 'They
   return { preview, summary };
 }
 
-describe('previewSummary and summariseEarlier (issue 6, "Fitting")', () => {
+describe('previewSummary and summariseEarlier (docs/disclosure.md, "Fitting")', () => {
   it('summarises exactly the turns dropped to fit, as previewed, with consent; the ledger lists the summariser', async () => {
     const { h } = await setup();
     const send = await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'Next' }, 'extension');

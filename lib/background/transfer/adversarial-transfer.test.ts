@@ -94,7 +94,7 @@ describe('importFile: adversarial files', () => {
       ['t-ok', 'invalid', 'duplicate conversation id "t-ok" in the same file'],
     ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    // Issue 18: a lone surrogate is repaired on the way in (U+FFFD), reported in the summary.
+    // docs/security.md: a lone surrogate is repaired on the way in (U+FFFD), reported in the summary.
     expect((await store.get('t-nul')).turns[0]!.blocks).toEqual([{ type: 'text', text: 'a\u0000\uFFFD\u2028' }]);
     const listed = (await store.list()).map((c) => c.id).sort();
     const again = ok<ImportSummary>(await call('importFile', file));
@@ -183,7 +183,7 @@ describe('export → import round trip', () => {
           expect(summary.skipped).toEqual([]);
           expect(summary.imported.map((c) => c.id)).toEqual(['conv-1']);
           const back = await b.store.toTranscript('conv-1');
-          // Issue 18: provider state from an imported file is marked (replayed only once confirmed); otherwise identical.
+          // docs/security.md: provider state from an imported file is marked (replayed only once confirmed); otherwise identical.
           // and lone surrogates are repaired to U+FFFD on the way in.
           expect(back.turns.map(unmarked)).toEqual(repairSurrogatesDeep(t.turns));
           expect(back.system).toBeUndefined();
@@ -201,7 +201,7 @@ describe('export → import round trip', () => {
   }, 120_000);
 });
 
-/** A turn without the Baton importer's `importedProviderState` mark (issue 18). */
+/** A turn without the Baton importer's `importedProviderState` mark (docs/security.md). */
 function unmarked(turn: Turn): Turn {
   if (turn.meta?.importedProviderState !== true) return turn;
   const { importedProviderState: _m, ...meta } = turn.meta;

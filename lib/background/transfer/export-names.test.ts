@@ -8,7 +8,7 @@ let db: BatonDb | undefined;
 afterEach(() => db?.close());
 const NOW = '2026-12-01T10:00:00.000Z';
 
-describe('Markdown export names a custom endpoint by its name (issue 14, item 8)', () => {
+describe('Markdown export names a custom endpoint by its name (docs/side-panel.md, item 8)', () => {
   it('an answer from a custom endpoint is headed with the endpoint\'s name, not its internal id; built-ins keep theirs', async () => {
     db = await openBatonDb('export-names-test');
     const store = new ConversationStore(db);

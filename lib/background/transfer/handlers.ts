@@ -1,5 +1,5 @@
 /**
- * Import and export requests (issue 7): `importFile`, `exportConversation`, `exportAll`, spread
+ * Import and export requests (docs/architecture.md#the-background-by-feature): `importFile`, `exportConversation`, `exportAll`, spread
  * into `createHandlers`. Imports run one at a time (a second waits for the first), so two
  * imports of the same file cannot race past the duplicate check.
  */
@@ -27,7 +27,7 @@ export interface TransferDeps {
   exportPartChars?: number;
   /** Tells open pages: each imported conversation is announced as `conversationUpdated`, so their lists show it. */
   broadcast?(event: BackgroundEvent): void;
-  /** The names of custom endpoints, for Markdown headings (issue 14); without it, origins show their ids. */
+  /** The names of custom endpoints, for Markdown headings (docs/side-panel.md); without it, origins show their ids. */
   originNames?(): Promise<OriginNames>;
 }
 

@@ -1,2 +1,2 @@
-/** The transfer feature (issue 7): import files and export conversations. */
+/** The transfer feature (docs/architecture.md#the-background-by-feature): import files and export conversations. */
 export { createTransferHandlers, endpointNames } from './handlers';

@@ -129,7 +129,7 @@ export function encodeToolUse(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeCo
   }
   const out: AnthropicVerbatimBlock = { type: 'tool_use', id: b.id, name: b.name, input };
   if (pb.sameOrigin && isObject(b.meta?.caller)) out.caller = b.meta.caller;
-  // Issue 18: tool_use has no signature field; the report says so instead of "sent as is".
+  // docs/security.md: tool_use has no signature field; the report says so instead of "sent as is".
   if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature dropped: Anthropic tool_use blocks carry none');
   return out;
 }

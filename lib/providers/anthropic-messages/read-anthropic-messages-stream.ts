@@ -87,7 +87,7 @@ class AnthropicStreamAssembler implements StreamAssembler {
     // A message_start may already carry content (programmatic tool calling replays calls this way).
     const own = Array.isArray(m.content) ? m.content.map((c) => (isObject(c) ? c : { type: 'invalid', value: c })) : [];
     // Blocks started before message_start (a broken or hostile stream) keep their positions; the
-    // message's own content follows them (issue 18: resetting content but not positions threw).
+    // message's own content follows them (docs/security.md: resetting content but not positions threw).
     if (this.content.length > 0) this.warn(n, `message_start after ${this.content.length} content block(s): those blocks are kept first`);
     this.content = [...this.content, ...own];
   }
