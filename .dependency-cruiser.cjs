@@ -30,7 +30,8 @@ module.exports = {
     {
       name: 'layer-2-imports-no-platform',
       severity: 'error',
-      comment: 'Layers 1-2 (transcript, models, providers, context, importers, cli) never import the platform, the background or the UI.',
+      comment:
+        'Layers 1-2 (transcript, models, providers, context, importers, cli) never import the platform, the background or the UI.',
       from: { path: '^lib/(transcript|models|providers|context|importers|cli)/' },
       to: { path: '^(lib/(store|vault|transports|messaging|background|ui)/|components/)' },
     },
@@ -58,7 +59,8 @@ module.exports = {
     {
       name: 'background-is-on-top',
       severity: 'error',
-      comment: 'Nothing in lib/ outside lib/background/ imports the background (store, vault, transports and messaging included).',
+      comment:
+        'Nothing in lib/ outside lib/background/ imports the background (store, vault, transports and messaging included).',
       from: { path: '^lib/', pathNot: '^lib/background/' },
       to: { path: '^lib/background/' },
     },
@@ -72,9 +74,12 @@ module.exports = {
     {
       name: 'background-feature-internals',
       severity: 'error',
-      comment: "A background feature imports another feature through its index.ts only (core/ is shared).",
+      comment: 'A background feature imports another feature through its index.ts only (core/ is shared).',
       from: { path: '^lib/background/([^/]+)/', pathNot: TEST },
-      to: { path: '^lib/background/[^/]+/', pathNot: ['^lib/background/$1/', '^lib/background/core/', '^lib/background/[^/]+/index\\.ts$'] },
+      to: {
+        path: '^lib/background/[^/]+/',
+        pathNot: ['^lib/background/$1/', '^lib/background/core/', '^lib/background/[^/]+/index\\.ts$'],
+      },
     },
     {
       name: 'background-root-uses-feature-faces',

@@ -18,13 +18,22 @@ const BROWSER_AND_SDK_RUNTIME = [
 ];
 const UI = [{ group: ['**/components/*', '**/components', '**/lib/ui/*'], message: 'Lower layers never import UI.' }];
 const UPPER_PLATFORM = [
-  { group: ['**/lib/store/*', '**/lib/vault/*', '**/lib/transports/*', '**/lib/messaging/*', '**/lib/background/*'], message: 'Layers 1-2 must not import the platform or background layers.' },
+  {
+    group: ['**/lib/store/*', '**/lib/vault/*', '**/lib/transports/*', '**/lib/messaging/*', '**/lib/background/*'],
+    message: 'Layers 1-2 must not import the platform or background layers.',
+  },
 ];
 
 /** S1: storage.session stays readable by trusted (extension) contexts only. */
 const S1_SYNTAX = [
-  { selector: "MemberExpression[property.name='setAccessLevel']", message: 'S1: never widen storage.session access (no setAccessLevel).' },
-  { selector: "Literal[value='TRUSTED_AND_UNTRUSTED_CONTEXTS']", message: 'S1: content scripts must not read storage.session.' },
+  {
+    selector: "MemberExpression[property.name='setAccessLevel']",
+    message: 'S1: never widen storage.session access (no setAccessLevel).',
+  },
+  {
+    selector: "Literal[value='TRUSTED_AND_UNTRUSTED_CONTEXTS']",
+    message: 'S1: content scripts must not read storage.session.',
+  },
 ];
 /**
  * docs/security.md / I2: a provider-supplied key must never index a plain object (`TABLE["__proto__"]` is
@@ -33,17 +42,23 @@ const S1_SYNTAX = [
  */
 const LOOKUP_TABLE_SYNTAX = [
   {
-    selector: "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/][init.type='ObjectExpression'] > Identifier TSTypeReference[typeName.name='Record'] > TSTypeParameterInstantiation > TSStringKeyword:first-child",
-    message: 'A string-keyed constant table must not be a plain object: wrap it in lookupTable() (lib/transcript/lookup.ts) or use a Map (docs/security.md, I2).',
+    selector:
+      "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/][init.type='ObjectExpression'] > Identifier TSTypeReference[typeName.name='Record'] > TSTypeParameterInstantiation > TSStringKeyword:first-child",
+    message:
+      'A string-keyed constant table must not be a plain object: wrap it in lookupTable() (lib/transcript/lookup.ts) or use a Map (docs/security.md, I2).',
   },
   {
-    selector: "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/] > CallExpression.init[callee.property.name='fromEntries']",
-    message: 'A constant table built with Object.fromEntries has a prototype: wrap it in lookupTable() (docs/security.md, I2).',
+    selector:
+      "VariableDeclarator[id.name=/^[A-Z][A-Z0-9_]*$/] > CallExpression.init[callee.property.name='fromEntries']",
+    message:
+      'A constant table built with Object.fromEntries has a prototype: wrap it in lookupTable() (docs/security.md, I2).',
   },
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.output/**', '.output-*/**', '.wxt/**', 'dist/**', 'coverage/**', 'bench-results/**'] },
+  {
+    ignores: ['node_modules/**', '.output/**', '.output-*/**', '.wxt/**', 'dist/**', 'coverage/**', 'bench-results/**'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -51,7 +66,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // S1: storage.session stays readable by trusted (extension) contexts only.
       'no-restricted-syntax': ['error', ...S1_SYNTAX],
-      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'inline-type-imports' },
+      ],
     },
   },
   {
@@ -62,13 +80,26 @@ export default tseslint.config(
   {
     files: ['lib/transcript/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...BROWSER_AND_SDK_RUNTIME.map((p) => ({ ...p, allowTypeImports: false })),
-          ...UI, ...UPPER_PLATFORM,
-          { group: ['**/lib/providers/*', '**/lib/models/*', '**/lib/context/*', '**/lib/importers/*', '**/lib/cli/*'], message: 'Layer 1 (transcript) imports only zod.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...BROWSER_AND_SDK_RUNTIME.map((p) => ({ ...p, allowTypeImports: false })),
+            ...UI,
+            ...UPPER_PLATFORM,
+            {
+              group: [
+                '**/lib/providers/*',
+                '**/lib/models/*',
+                '**/lib/context/*',
+                '**/lib/importers/*',
+                '**/lib/cli/*',
+              ],
+              message: 'Layer 1 (transcript) imports only zod.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -82,17 +113,43 @@ export default tseslint.config(
   {
     files: ['components/**', 'lib/ui/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...BROWSER_AND_SDK_RUNTIME.filter((p) => !p.group.includes('webextension-polyfill')),
-          { group: ['**/lib/store/*', '**/lib/vault/*', '**/lib/transports/*', '**/lib/background/*', '**/lib/providers/*', '**/lib/importers/*', '**/lib/context/*'], message: 'UI talks to the background through lib/messaging only (DESIGN.md, Layers).' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...BROWSER_AND_SDK_RUNTIME.filter((p) => !p.group.includes('webextension-polyfill')),
+            {
+              group: [
+                '**/lib/store/*',
+                '**/lib/vault/*',
+                '**/lib/transports/*',
+                '**/lib/background/*',
+                '**/lib/providers/*',
+                '**/lib/importers/*',
+                '**/lib/context/*',
+              ],
+              message: 'UI talks to the background through lib/messaging only (DESIGN.md, Layers).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     // Test oracles never import the code they judge (developers' brief; DESIGN.md "Test oracles are independent").
     files: ['test/contract/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/lib/*', '**/lib/**'], message: 'Contract validators are written from provider-rules.md and import nothing from lib/.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/lib/*', '**/lib/**'],
+              message: 'Contract validators are written from provider-rules.md and import nothing from lib/.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

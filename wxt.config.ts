@@ -60,7 +60,9 @@ export default defineConfig({
     ...(browser === 'firefox'
       ? {
           optional_permissions: [...OPTIONAL_ORIGINS],
-          browser_specific_settings: { gecko: { id: 'baton@baton-extension.org', data_collection_permissions: { required: ['none'] } } },
+          browser_specific_settings: {
+            gecko: { id: 'baton@baton-extension.org', data_collection_permissions: { required: ['none'] } },
+          },
         }
       : { optional_host_permissions: [...OPTIONAL_ORIGINS], externally_connectable: { ids: [] } }),
     incognito: 'not_allowed',

@@ -48,7 +48,8 @@ function htmlRefs(html: string): string[] {
  */
 function jsImports(file: string, code: string): string[] {
   const out: string[] = [];
-  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+\.js)["']/g)) out.push(path.join(path.dirname(file), m[1]!));
+  for (const m of code.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+\.js)["']/g))
+    out.push(path.join(path.dirname(file), m[1]!));
   return out;
 }
 
@@ -87,9 +88,15 @@ export function benchBundles(progress: (line: string) => void = () => {}): Bundl
       return { ok: false, note: `npx wxt build failed: ${(e as Error).message.split('\n')[0]}` };
     }
   }
-  const missing = ['background.js', 'sidepanel.html', 'options.html'].filter((f) => !fs.existsSync(path.join(OUTPUT_DIR, f)));
+  const missing = ['background.js', 'sidepanel.html', 'options.html'].filter(
+    (f) => !fs.existsSync(path.join(OUTPUT_DIR, f)),
+  );
   if (missing.length > 0) return { ok: false, note: `not in .output/chrome-mv3: ${missing.join(', ')}` };
-  const bundles = [sizeOf('background', ['background.js']), sizeOf('side panel', pageFiles('sidepanel.html')), sizeOf('options', pageFiles('options.html'))];
+  const bundles = [
+    sizeOf('background', ['background.js']),
+    sizeOf('side panel', pageFiles('sidepanel.html')),
+    sizeOf('options', pageFiles('options.html')),
+  ];
   for (const b of bundles) progress(`  ${b.name}: ${(b.gzipBytes / 1024).toFixed(1)} KB gzip (${b.files.join(', ')})`);
   return { ok: true, built, bundles };
 }

@@ -21,7 +21,10 @@ let waiter: Waiter | undefined;
 let installed = false;
 let count = 0;
 
-const REFUSAL = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'captured by the Baton benchmark; never sent' } });
+const REFUSAL = JSON.stringify({
+  type: 'error',
+  error: { type: 'invalid_request_error', message: 'captured by the Baton benchmark; never sent' },
+});
 
 function bodyText(body: unknown): string {
   if (typeof body === 'string') return body;
@@ -38,7 +41,12 @@ export const captureFetch = (async (input: RequestInfo | URL, init?: RequestInit
   const at = performance.now();
   count += 1;
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  const body = init?.body !== undefined && init.body !== null ? bodyText(init.body) : input instanceof Request ? await input.text() : '';
+  const body =
+    init?.body !== undefined && init.body !== null
+      ? bodyText(init.body)
+      : input instanceof Request
+        ? await input.text()
+        : '';
   const w = waiter;
   waiter = undefined;
   w?.({ url, body, at });

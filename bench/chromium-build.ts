@@ -44,13 +44,26 @@ function* sourceMtimes(paths: readonly string[]): Generator<number> {
 }
 
 /** The test build's folder, building it first when missing or stale. Never throws: a failure is a note. */
-export function ensureTestBuild(progress: (line: string) => void): { ok: true; dir: string; built: boolean } | { ok: false; note: string } {
+export function ensureTestBuild(
+  progress: (line: string) => void,
+): { ok: true; dir: string; built: boolean } | { ok: false; note: string } {
   const manifest = path.join(TEST_BUILD_DIR, 'manifest.json');
   const builtMs = fs.existsSync(manifest) ? fs.statSync(manifest).mtimeMs : undefined;
   if (!isStale(builtMs, sourceMtimes(SOURCES))) return { ok: true, dir: TEST_BUILD_DIR, built: false };
-  progress(`  ${path.relative(ROOT, TEST_BUILD_DIR)} ${builtMs === undefined ? 'missing' : 'older than the sources'}: BATON_TEST_BUILD=1 npx wxt build`);
-  const r = spawnSync('npx', ['wxt', 'build'], { cwd: ROOT, env: { ...process.env, BATON_TEST_BUILD: '1' }, encoding: 'utf8', stdio: 'pipe' });
-  if (r.status !== 0) return { ok: false, note: `test build failed (exit ${r.status}): ${`${r.stderr}${r.stdout}`.trim().split('\n').slice(-3).join(' / ')}` };
+  progress(
+    `  ${path.relative(ROOT, TEST_BUILD_DIR)} ${builtMs === undefined ? 'missing' : 'older than the sources'}: BATON_TEST_BUILD=1 npx wxt build`,
+  );
+  const r = spawnSync('npx', ['wxt', 'build'], {
+    cwd: ROOT,
+    env: { ...process.env, BATON_TEST_BUILD: '1' },
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
+  if (r.status !== 0)
+    return {
+      ok: false,
+      note: `test build failed (exit ${r.status}): ${`${r.stderr}${r.stdout}`.trim().split('\n').slice(-3).join(' / ')}`,
+    };
   if (!fs.existsSync(manifest)) return { ok: false, note: `test build left no ${manifest}` };
   return { ok: true, dir: TEST_BUILD_DIR, built: true };
 }

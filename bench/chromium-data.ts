@@ -42,7 +42,10 @@ export function listRecords(count: number, seed = 9): ConversationRecord[] {
  * The store records of `transcript` as conversation `id`: its metadata record (newer than every
  * {@link listRecords} entry, so it heads the list) and one turn record per turn, `seq` 0….
  */
-export function conversationRecords(transcript: Transcript, id: string): { record: ConversationRecord; turns: TurnRecord[] } {
+export function conversationRecords(
+  transcript: Transcript,
+  id: string,
+): { record: ConversationRecord; turns: TurnRecord[] } {
   const at = new Date(LIST_START + 365 * 24 * 3_600_000).toISOString();
   const record: ConversationRecord = {
     id,
@@ -60,7 +63,8 @@ export function conversationRecords(transcript: Transcript, id: string): { recor
 
 /** Splits `items` into consecutive batches of at most `size` (≥ 1). */
 export function batches<T>(items: readonly T[], size: number): T[][] {
-  if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`batch size: expected a positive integer, got ${size}`);
+  if (!Number.isSafeInteger(size) || size < 1)
+    throw new RangeError(`batch size: expected a positive integer, got ${size}`);
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -73,7 +77,8 @@ export function batches<T>(items: readonly T[], size: number): T[][] {
  * @throws RangeError when `count` is not a positive integer or exceeds the text length.
  */
 export function chunkText(text: string, count: number): string[] {
-  if (!Number.isSafeInteger(count) || count < 1 || count > text.length) throw new RangeError(`chunks: expected 1…${text.length}, got ${count}`);
+  if (!Number.isSafeInteger(count) || count < 1 || count > text.length)
+    throw new RangeError(`chunks: expected 1…${text.length}, got ${count}`);
   const out: string[] = [];
   let from = 0;
   for (let i = 1; i <= count; i++) {

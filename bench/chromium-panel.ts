@@ -26,7 +26,11 @@ export async function openPanel(browser: ExtensionBrowser, listedId: string): Pr
 }
 
 /** Times `listConversations` requests from the page (ms each); returns the samples and how many conversations came back. */
-export async function benchListRoundTrip(page: Page, warmup: number, samples: number): Promise<{ samples: number[]; medianMs: number; listed: number }> {
+export async function benchListRoundTrip(
+  page: Page,
+  warmup: number,
+  samples: number,
+): Promise<{ samples: number[]; medianMs: number; listed: number }> {
   const r = await page.evaluate(
     async (a) => {
       const chrome = (globalThis as unknown as { chrome: PageChrome }).chrome;
@@ -115,7 +119,14 @@ export interface OpenResult {
  * (and collecting garbage, untimed) before each; then measures the heap with `id` open.
  * `newest` are the turn ids, newest first (at least the newest 50).
  */
-export async function benchOpen(page: Page, id: string, otherId: string, newest: readonly string[], warmup: number, samples: number): Promise<OpenResult> {
+export async function benchOpen(
+  page: Page,
+  id: string,
+  otherId: string,
+  newest: readonly string[],
+  warmup: number,
+  samples: number,
+): Promise<OpenResult> {
   const mustShow = [newest[0]!, newest[Math.min(49, newest.length - 1)]!];
   const out: OpenSample[] = [];
   let baselineHeapBytes = 0;
@@ -142,5 +153,13 @@ export async function benchOpen(page: Page, id: string, otherId: string, newest:
     },
     { id, samples: Math.max(1, samples) },
   );
-  return { samples: out, paintMs: median(out.map((s) => s.paintMs)), domMs: median(out.map((s) => s.domMs)), loadMs: median(loads), shownTurns, heapBytes, baselineHeapBytes };
+  return {
+    samples: out,
+    paintMs: median(out.map((s) => s.paintMs)),
+    domMs: median(out.map((s) => s.domMs)),
+    loadMs: median(loads),
+    shownTurns,
+    heapBytes,
+    baselineHeapBytes,
+  };
 }

@@ -38,7 +38,12 @@ export interface RenderResult {
  * Streams `chunks` into a fresh container with `kind`; returns per-chunk times (ms) and the final
  * text. The floor renders only every `stride`-th chunk (and the last one).
  */
-function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[], stride = 1): Promise<{ times: number[]; updates: number[]; text: string }> {
+function streamIn(
+  page: Page,
+  kind: 'baton' | 'floor',
+  chunks: readonly string[],
+  stride = 1,
+): Promise<{ times: number[]; updates: number[]; text: string }> {
   return page.evaluate(
     async (a) => {
       const bench = (globalThis as unknown as BenchGlobals).batonBench;
@@ -82,7 +87,14 @@ function streamIn(page: Page, kind: 'baton' | 'floor', chunks: readonly string[]
  * measured one), then Baton and the floor on `text` in `chunks` chunks. The floor is timed on
  * every `floorStride`-th chunk: its first-100/last-100 windows hold `100 / floorStride` samples.
  */
-export async function benchRender(page: Page, text: string, chunks: number, warmText: string, warmChunks: number, floorStride = 1): Promise<RenderResult> {
+export async function benchRender(
+  page: Page,
+  text: string,
+  chunks: number,
+  warmText: string,
+  warmChunks: number,
+  floorStride = 1,
+): Promise<RenderResult> {
   const warm = chunkText(warmText, warmChunks);
   await streamIn(page, 'baton', warm);
   await streamIn(page, 'floor', warm, floorStride);
@@ -90,5 +102,12 @@ export async function benchRender(page: Page, text: string, chunks: number, warm
   const baton = await streamIn(page, 'baton', parts);
   const floor = await streamIn(page, 'floor', parts, floorStride);
   const edge = Math.max(1, Math.round(100 / floorStride));
-  return { chars: text.length, floorStride, baton: chunkStats(baton.times), batonUpdate: chunkStats(baton.updates), floor: { ...chunkStats(floor.times, edge), chunks: parts.length }, sameText: baton.text === floor.text };
+  return {
+    chars: text.length,
+    floorStride,
+    baton: chunkStats(baton.times),
+    batonUpdate: chunkStats(baton.updates),
+    floor: { ...chunkStats(floor.times, edge), chunks: parts.length },
+    sameText: baton.text === floor.text,
+  };
 }

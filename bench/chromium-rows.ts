@@ -42,11 +42,20 @@ const n = (x: number) => x.toLocaleString('en');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** One row per figure; a part that did not run gives its rows as `skipped` with the reason. */
-export function chromiumRows(result: ChromiumResult, fallback: ChromiumSizes = { turns: 10_000, conversations: 5_000, chars: 200_000, chunks: 2_000 }): Row[] {
+export function chromiumRows(
+  result: ChromiumResult,
+  fallback: ChromiumSizes = { turns: 10_000, conversations: 5_000, chars: 200_000, chunks: 2_000 },
+): Row[] {
   const s = result.ok ? result.sizes : fallback;
   const conv = `a ${n(s.turns)}-turn conversation`;
   const stream = `streaming ${Math.round(s.chars / 1000)} KB in ${n(s.chunks)} chunks`;
-  const row = <V>(part: Part<V> | undefined, section: string, figure: string, target: string, make: (v: V) => Pick<Row, 'value' | 'met'>): Row => {
+  const row = <V>(
+    part: Part<V> | undefined,
+    section: string,
+    figure: string,
+    target: string,
+    make: (v: V) => Pick<Row, 'value' | 'met'>,
+  ): Row => {
     if (!result.ok) return { section, figure, value: result.note, target, met: 'skipped' };
     if (!part?.ok) return { section, figure, value: part?.note ?? 'not run', target, met: 'skipped' };
     return { section, figure, target, ...make(part.value) };
@@ -61,22 +70,40 @@ export function chromiumRows(result: ChromiumResult, fallback: ChromiumSizes = {
       value: `${ms(v.paintMs)} ms (in the DOM at ${ms(v.domMs)} ms; getConversation alone ${ms(v.loadMs)} ms; ${n(v.shownTurns)} turns rendered)`,
       met: yes(v.paintMs < T.openMs),
     })),
-    row(r?.list, 'storage', `list ${n(s.conversations)} conversations (store.list() in the worker)`, `< ${T.listMs} ms (floor: raw IndexedDB getAll)`, (v) => ({
-      value: `Baton ${ms(v.batonMs)} ms / floor ${ms(v.floorMs)} ms = ${(v.batonMs / v.floorMs).toFixed(2)}× (${n(v.listed)} listed)`,
-      met: yes(v.batonMs < T.listMs),
-    })),
-    row(r?.roundTrip, 'storage', `list ${n(s.conversations)} conversations (listConversations from the side panel)`, 'report', (v) => ({
-      value: `${ms(v.medianMs)} ms round trip (${n(v.listed)} listed)`,
-      met: '—',
-    })),
+    row(
+      r?.list,
+      'storage',
+      `list ${n(s.conversations)} conversations (store.list() in the worker)`,
+      `< ${T.listMs} ms (floor: raw IndexedDB getAll)`,
+      (v) => ({
+        value: `Baton ${ms(v.batonMs)} ms / floor ${ms(v.floorMs)} ms = ${(v.batonMs / v.floorMs).toFixed(2)}× (${n(v.listed)} listed)`,
+        met: yes(v.batonMs < T.listMs),
+      }),
+    ),
+    row(
+      r?.roundTrip,
+      'storage',
+      `list ${n(s.conversations)} conversations (listConversations from the side panel)`,
+      'report',
+      (v) => ({
+        value: `${ms(v.medianMs)} ms round trip (${n(v.listed)} listed)`,
+        met: '—',
+      }),
+    ),
     row(r?.render, 'rendering', `${stream} · main-thread ms per chunk`, `< ${T.chunkMs} ms`, (v) => ({
       value: `${ms(v.baton.medianMs)} ms (max ${ms(v.baton.maxMs)} ms, total ${ms(v.baton.totalMs)} ms)`,
       met: yes(v.baton.medianMs < T.chunkMs),
     })),
-    row(r?.render, 'rendering', `${stream} · first-100 vs last-100 chunks`, 'no growth (last ≤ 1.5× first + 0.25 ms)', (v) => ({
-      value: `${ms(v.baton.firstMs)} → ${ms(v.baton.lastMs)} ms (update alone, without style and layout: ${ms(v.batonUpdate.firstMs)} → ${ms(v.batonUpdate.lastMs)} ms; floor ${ms(v.floor.firstMs)} → ${ms(v.floor.lastMs)} ms)`,
-      met: yes(flat(v.baton)),
-    })),
+    row(
+      r?.render,
+      'rendering',
+      `${stream} · first-100 vs last-100 chunks`,
+      'no growth (last ≤ 1.5× first + 0.25 ms)',
+      (v) => ({
+        value: `${ms(v.baton.firstMs)} → ${ms(v.baton.lastMs)} ms (update alone, without style and layout: ${ms(v.batonUpdate.firstMs)} → ${ms(v.batonUpdate.lastMs)} ms; floor ${ms(v.floor.firstMs)} → ${ms(v.floor.lastMs)} ms)`,
+        met: yes(flat(v.baton)),
+      }),
+    ),
     row(r?.render, 'rendering', `${stream} · vs floor (naive full re-render per chunk)`, 'Baton < floor', (v) => ({
       value: `Baton ${ms(v.baton.medianMs)} ms / floor ${ms(v.floor.medianMs)} ms per chunk = ${(v.baton.medianMs / v.floor.medianMs).toFixed(2)}×${v.floorStride > 1 ? ` (floor timed on every ${v.floorStride}th chunk)` : ''}${v.sameText ? '' : ' (final text differs from the floor!)'}`,
       met: yes(v.baton.medianMs < v.floor.medianMs),

@@ -76,7 +76,9 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
   const { record, turns } = conversationRecords(transcript, CONVERSATION_ID);
   const list = listRecords(sizes.conversations);
   const newest = transcript.turns.map((t) => t.id).reverse();
-  const sample = transcript.turns.find((t) => t.role === 'assistant' && t.blocks.some((b) => b.type === 'text')) ?? transcript.turns[0]!;
+  const sample =
+    transcript.turns.find((t) => t.role === 'assistant' && t.blocks.some((b) => b.type === 'text')) ??
+    transcript.turns[0]!;
   const rng = new Rng(9);
   const answer = markdown(rng, sizes.chars).slice(0, sizes.chars);
   const warmAnswer = markdown(new Rng(10), Math.round(sizes.chars / 10)).slice(0, Math.round(sizes.chars / 10));
@@ -85,7 +87,10 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
   try {
     browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
   } catch (e) {
-    return { ok: false, note: `Chromium did not start with the test build: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
+    return {
+      ok: false,
+      note: `Chromium did not start with the test build: ${((e as Error).message ?? String(e)).split('\n')[0]}`,
+    };
   }
   const shim = async () => {
     await browser.wakeServiceWorker();
@@ -93,11 +98,17 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
   };
   const pages: Page[] = [];
   try {
-    log(`  seeding ${sizes.conversations.toLocaleString('en')} conversations and a ${sizes.turns.toLocaleString('en')}-turn one`);
+    log(
+      `  seeding ${sizes.conversations.toLocaleString('en')} conversations and a ${sizes.turns.toLocaleString('en')}-turn one`,
+    );
     await shim();
     await seedStore(browser, [...list, record], turns);
     const startup = await part('service worker cold start', log, () => benchStartup(browser, ...profile.startup));
-    const append = await part('append', log, async () => (await shim(), benchAppend(browser, CONVERSATION_ID, sample, ...profile.append)));
+    const append = await part(
+      'append',
+      log,
+      async () => (await shim(), benchAppend(browser, CONVERSATION_ID, sample, ...profile.append)),
+    );
     const listed = await part('list', log, async () => (await shim(), benchList(browser, ...profile.list)));
     let panel: Page | undefined;
     const roundTrip = await part('list round trip from the side panel', log, async () => {
@@ -114,7 +125,14 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
       const page = await openPanel(browser, CONVERSATION_ID);
       pages.push(page);
       // The stateless floor is timed on ~200 evenly spaced chunks (every 10th of 2,000).
-      return benchRender(page, answer, sizes.chunks, warmAnswer, Math.max(1, Math.round(sizes.chunks / 10)), Math.max(1, Math.floor(sizes.chunks / 200)));
+      return benchRender(
+        page,
+        answer,
+        sizes.chunks,
+        warmAnswer,
+        Math.max(1, Math.round(sizes.chunks / 10)),
+        Math.max(1, Math.floor(sizes.chunks / 200)),
+      );
     });
     return { ok: true, sizes, builtNow: build.built, startup, append, list: listed, roundTrip, open, render };
   } catch (e) {

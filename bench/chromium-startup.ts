@@ -39,7 +39,8 @@ export async function benchStartup(browser: ExtensionBrowser, warmup: number, sa
       await g.batonReady;
       return g.batonStartup;
     }, undefined);
-    if (!marks || marks.readyMs === undefined) throw new Error('bench: globalThis.batonStartup is missing (not a test build, or a stale one)');
+    if (!marks || marks.readyMs === undefined)
+      throw new Error('bench: globalThis.batonStartup is missing (not a test build, or a stale one)');
     if (i < warmup) continue;
     evaluated.push(marks.evaluatedMs);
     ready.push(marks.readyMs);

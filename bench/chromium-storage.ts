@@ -31,7 +31,12 @@ export interface StoragePair {
 }
 
 /** Writes records into the `conversations` and `turns` stores, one relaxed transaction per batch of turns. */
-export async function seedStore(browser: ExtensionBrowser, conversations: ConversationRecord[], turns: TurnRecord[], batchSize = 1_000): Promise<void> {
+export async function seedStore(
+  browser: ExtensionBrowser,
+  conversations: ConversationRecord[],
+  turns: TurnRecord[],
+  batchSize = 1_000,
+): Promise<void> {
   const parts = batches(turns, batchSize);
   for (let i = 0; i < Math.max(1, parts.length); i++) {
     // One JSON string crosses CDP much faster than the same records as an object graph.
@@ -52,7 +57,13 @@ export async function seedStore(browser: ExtensionBrowser, conversations: Conver
  * with the floor (raw `put` of the turn and of a same-sized metadata record, under
  * `<id>-floor`), then removes every appended record again (`store.deleteTurnsFrom`, raw delete).
  */
-export async function benchAppend(browser: ExtensionBrowser, id: string, turn: Turn, warmup: number, samples: number): Promise<StoragePair> {
+export async function benchAppend(
+  browser: ExtensionBrowser,
+  id: string,
+  turn: Turn,
+  warmup: number,
+  samples: number,
+): Promise<StoragePair> {
   const r = await browser.evalInWorker(
     async (a) => {
       const { store } = await (globalThis as unknown as WorkerGlobals).batonReady;
@@ -87,7 +98,8 @@ export async function benchAppend(browser: ExtensionBrowser, id: string, turn: T
             t.oncomplete = () => resolve(performance.now() - t0);
             t.onerror = () => reject(t.error);
           });
-        const [b, f] = i % 2 === 0 ? [await runBaton(), await runFloor()] : [await runFloor(), await runBaton()].reverse();
+        const [b, f] =
+          i % 2 === 0 ? [await runBaton(), await runFloor()] : [await runFloor(), await runBaton()].reverse();
         if (i >= a.warmup) {
           baton.push(b!);
           floor.push(f!);
@@ -110,7 +122,11 @@ export async function benchAppend(browser: ExtensionBrowser, id: string, turn: T
 }
 
 /** `store.list()` vs raw `getAll()` of the conversations store, interleaved, in the worker. */
-export async function benchList(browser: ExtensionBrowser, warmup: number, samples: number): Promise<StoragePair & { listed: number }> {
+export async function benchList(
+  browser: ExtensionBrowser,
+  warmup: number,
+  samples: number,
+): Promise<StoragePair & { listed: number }> {
   const r = await browser.evalInWorker(
     async (a) => {
       const { store } = await (globalThis as unknown as WorkerGlobals).batonReady;
@@ -135,7 +151,8 @@ export async function benchList(browser: ExtensionBrowser, warmup: number, sampl
             req.onsuccess = () => resolve(performance.now() - t0);
             req.onerror = () => reject(req.error);
           });
-        const [b, f] = i % 2 === 0 ? [await runBaton(), await runFloor()] : [await runFloor(), await runBaton()].reverse();
+        const [b, f] =
+          i % 2 === 0 ? [await runBaton(), await runFloor()] : [await runFloor(), await runBaton()].reverse();
         if (i >= a.warmup) {
           baton.push(b!);
           floor.push(f!);

@@ -69,7 +69,11 @@ async function setupPeer(name: PeerResult['name'], start: () => Promise<unknown>
 }
 
 /** Measures every API for one input. `progress` gets one line per finished cell. */
-export async function benchConversion(input: ConversionInput, options: MeasureOptions, progress: (line: string) => void = () => {}): Promise<ConversionCell[]> {
+export async function benchConversion(
+  input: ConversionInput,
+  options: MeasureOptions,
+  progress: (line: string) => void = () => {},
+): Promise<ConversionCell[]> {
   const { transcript } = input;
   // Peer message formats are built once, outside every timed region.
   const piContext = toPiContext(transcript);
@@ -104,13 +108,27 @@ export async function benchConversion(input: ConversionInput, options: MeasureOp
       batonBodyChars,
       peers: peers.map((p) => {
         const r = byName.get(p.name);
-        const mappingNote = p.name === 'AI SDK' && aiPrompt.repairedCalls > 0 ? `mapping added ${aiPrompt.repairedCalls} error results for unanswered calls, which it rejects` : undefined;
-        return { name: p.name, medianMs: r ? r.medianMs : null, samples: r ? r.samples : [], bodyChars: p.bodyChars, ...(p.note ? { note: p.note } : {}), ...(mappingNote ? { mappingNote } : {}) };
+        const mappingNote =
+          p.name === 'AI SDK' && aiPrompt.repairedCalls > 0
+            ? `mapping added ${aiPrompt.repairedCalls} error results for unanswered calls, which it rejects`
+            : undefined;
+        return {
+          name: p.name,
+          medianMs: r ? r.medianMs : null,
+          samples: r ? r.samples : [],
+          bodyChars: p.bodyChars,
+          ...(p.note ? { note: p.note } : {}),
+          ...(mappingNote ? { mappingNote } : {}),
+        };
       }),
     };
     cells.push(cell);
-    const peerText = cell.peers.map((p) => `${p.name} ${p.medianMs === null ? 'n/a' : p.medianMs.toFixed(2)}`).join(', ');
-    progress(`  ${input.label} ${api}: Baton ${cell.batonMs.toFixed(2)} ms, floor ${cell.floorMs.toFixed(2)} ms, ${peerText} (${cell.batonSamples.length} samples)`);
+    const peerText = cell.peers
+      .map((p) => `${p.name} ${p.medianMs === null ? 'n/a' : p.medianMs.toFixed(2)}`)
+      .join(', ');
+    progress(
+      `  ${input.label} ${api}: Baton ${cell.batonMs.toFixed(2)} ms, floor ${cell.floorMs.toFixed(2)} ms, ${peerText} (${cell.batonSamples.length} samples)`,
+    );
   }
   return cells;
 }

@@ -38,10 +38,16 @@ describe('generateTranscript', () => {
     const kinds = new Set(blocks(t).map((b) => b.type));
     expect([...kinds].sort()).toEqual(['image', 'redacted_thinking', 'text', 'thinking', 'tool_call', 'tool_result']);
     const origins = new Set(t.turns.flatMap((turn) => (turn.origin ? [turn.origin.api] : [])));
-    expect([...origins].sort()).toEqual(Object.values(GENERATED_ORIGINS).map((o) => o.api).sort());
+    expect([...origins].sort()).toEqual(
+      Object.values(GENERATED_ORIGINS)
+        .map((o) => o.api)
+        .sort(),
+    );
     const parallel = t.turns.filter((turn) => turn.blocks.filter((b) => b.type === 'tool_call').length > 1);
     expect(parallel.length).toBeGreaterThan(20);
-    const toolImages = blocks(t).filter((b) => b.type === 'tool_result' && Array.isArray(b.content) && b.content.some((c) => c.type === 'image'));
+    const toolImages = blocks(t).filter(
+      (b) => b.type === 'tool_result' && Array.isArray(b.content) && b.content.some((c) => c.type === 'image'),
+    );
     expect(toolImages.length).toBeGreaterThan(0);
   });
 
@@ -53,9 +59,11 @@ describe('generateTranscript', () => {
           expect(b.signature).toMatch(/^gAAAAA/);
           expect(b.meta?.itemId).toMatch(/^rs_/);
         }
-        if (turn.origin?.api === 'gemini-generate-content' && b.type === 'tool_call') expect(b.meta).toEqual({ generatedId: true });
+        if (turn.origin?.api === 'gemini-generate-content' && b.type === 'tool_call')
+          expect(b.meta).toEqual({ generatedId: true });
         if (turn.origin?.api === 'anthropic-messages' && b.type === 'thinking') expect(b.signature).toMatch(/^EqQB/);
-        if (turn.origin?.api === 'openai-chat') expect(b.type === 'thinking' || b.type === 'redacted_thinking').toBe(false);
+        if (turn.origin?.api === 'openai-chat')
+          expect(b.type === 'thinking' || b.type === 'redacted_thinking').toBe(false);
       }
     }
   });

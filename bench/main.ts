@@ -43,9 +43,11 @@ const FULL: Profile = {
   sizes: [100, 1_000, 10_000],
   floorTargetSizes: [1_000, 10_000],
   conversion: (turns) =>
-    turns <= 100 ? { warmup: 10, minSamples: 30, budgetMs: 4_000, maxSamples: 100, gc: 'minor' }
-    : turns <= 1_000 ? { warmup: 4, minSamples: 15, budgetMs: 12_000, maxSamples: 40 }
-    : { warmup: 2, minSamples: 7, budgetMs: 45_000, maxSamples: 15 },
+    turns <= 100
+      ? { warmup: 10, minSamples: 30, budgetMs: 4_000, maxSamples: 100, gc: 'minor' }
+      : turns <= 1_000
+        ? { warmup: 4, minSamples: 15, budgetMs: 12_000, maxSamples: 40 }
+        : { warmup: 2, minSamples: 7, budgetMs: 45_000, maxSamples: 15 },
   planWarm: { warmup: 3, minSamples: 15, budgetMs: 3_000, maxSamples: 50, gc: 'minor' },
   planCold: { warmup: 1, minSamples: 3, budgetMs: 20_000, maxSamples: 7 },
   chromium: CHROMIUM_FULL,
@@ -55,7 +57,13 @@ const FULL: Profile = {
 const QUICK: Profile = {
   sizes: [100, 1_000, 2_000],
   floorTargetSizes: [1_000, 2_000],
-  conversion: (turns) => ({ warmup: 1, minSamples: 3, budgetMs: 0, maxSamples: 3, gc: turns <= 100 ? 'minor' : 'major' }),
+  conversion: (turns) => ({
+    warmup: 1,
+    minSamples: 3,
+    budgetMs: 0,
+    maxSamples: 3,
+    gc: turns <= 100 ? 'minor' : 'major',
+  }),
   planWarm: { warmup: 1, minSamples: 3, budgetMs: 0, maxSamples: 3, gc: 'minor' },
   planCold: { warmup: 0, minSamples: 1, budgetMs: 0, maxSamples: 1, gc: 'minor' },
   chromium: CHROMIUM_QUICK,
@@ -71,12 +79,15 @@ function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Section
 }
 
 const T0 = performance.now();
-const log = (line: string) => process.stderr.write(`[${((performance.now() - T0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+const log = (line: string) =>
+  process.stderr.write(`[${((performance.now() - T0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
 
 function generated(turns: number): ConversionInput {
   const t0 = performance.now();
   const transcript = decodeTranscript(generateTranscript({ turns }));
-  log(`generated ${turns.toLocaleString('en')} turns (${(JSON.stringify(transcript).length / 1e6).toFixed(1)} MB JSON) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `generated ${turns.toLocaleString('en')} turns (${(JSON.stringify(transcript).length / 1e6).toFixed(1)} MB JSON) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return { label: `${turns.toLocaleString('en')} turns`, turns, transcript, generated: true };
 }
 
@@ -86,7 +97,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   installCaptureFetch(); // No library reaches the network, whatever it tries.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
-  if (!GC_BETWEEN_SAMPLES) log('note: run with node --expose-gc (npm run bench does) to collect the heap between samples');
+  if (!GC_BETWEEN_SAMPLES)
+    log('note: run with node --expose-gc (npm run bench does) to collect the heap between samples');
   const notes: string[] = [];
 
   const cells: ConversionCell[] = [];
@@ -107,7 +119,12 @@ async function main(): Promise<void> {
     const pi = await loadPiSession();
     if (pi.ok) {
       if (pi.note) notes.push(`pi session: ${pi.note}`);
-      const input: ConversionInput = { label: `pi session (${pi.transcript.turns.length} turns)`, turns: pi.transcript.turns.length, transcript: pi.transcript, generated: false };
+      const input: ConversionInput = {
+        label: `pi session (${pi.transcript.turns.length} turns)`,
+        turns: pi.transcript.turns.length,
+        transcript: pi.transcript,
+        generated: false,
+      };
       log(`pi session via ${pi.reader}: ${input.turns} turns`);
       cells.push(...(await benchConversion(input, profile.conversion(input.turns), log)));
     } else {
@@ -137,8 +154,12 @@ async function main(): Promise<void> {
     ...(only.has('chromium') ? chromiumRows(chromium) : []),
   ];
   const elapsedS = (performance.now() - started) / 1000;
-  process.stdout.write(`\nBaton benchmarks${quick ? ' (--quick smoke run: smaller inputs, fewer samples)' : ''} · node ${process.version} · ${os.cpus().length} CPUs · load ${os.loadavg()[0]!.toFixed(1)} · gc between samples: ${GC_BETWEEN_SAMPLES ? 'yes' : 'no'}\n\n`);
-  process.stdout.write(`${formatTable(rows)}\n\n${summary(rows)} · ${elapsedS.toFixed(0)} s · ${captureCount()} peer requests intercepted, none sent\n`);
+  process.stdout.write(
+    `\nBaton benchmarks${quick ? ' (--quick smoke run: smaller inputs, fewer samples)' : ''} · node ${process.version} · ${os.cpus().length} CPUs · load ${os.loadavg()[0]!.toFixed(1)} · gc between samples: ${GC_BETWEEN_SAMPLES ? 'yes' : 'no'}\n\n`,
+  );
+  process.stdout.write(
+    `${formatTable(rows)}\n\n${summary(rows)} · ${elapsedS.toFixed(0)} s · ${captureCount()} peer requests intercepted, none sent\n`,
+  );
   for (const n of notes) process.stdout.write(`note: ${n}\n`);
 
   fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
@@ -146,7 +167,13 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     quick,
     sections: [...only],
-    machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
+    machine: {
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      loadavg: os.loadavg(),
+    },
     gcBetweenSamples: GC_BETWEEN_SAMPLES,
     elapsedS,
     conversion: cells,

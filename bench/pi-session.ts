@@ -23,12 +23,15 @@ type ImportFile = (kind: 'pi', bytes: Uint8Array) => { conversations: Transcript
 
 /** Loads and imports the pi session (never throws: a failure becomes a note). */
 export async function loadPiSession(): Promise<PiSession> {
-  if (!fs.existsSync(PI_SESSION)) return { ok: false, note: `skipped: ${path.relative(ROOT, PI_SESSION)} not found (../shared/fixtures absent)` };
+  if (!fs.existsSync(PI_SESSION))
+    return { ok: false, note: `skipped: ${path.relative(ROOT, PI_SESSION)} not found (../shared/fixtures absent)` };
   const bytes = fs.readFileSync(PI_SESSION);
   let importerNote: string;
   try {
     // Loaded by URL so the benchmark still typechecks and runs while lib/importers is being written.
-    const mod = (await import(new URL('../lib/importers/index.ts', import.meta.url).href)) as { importFile?: ImportFile };
+    const mod = (await import(new URL('../lib/importers/index.ts', import.meta.url).href)) as {
+      importFile?: ImportFile;
+    };
     if (typeof mod.importFile !== 'function') throw new Error('lib/importers/index.ts exports no importFile');
     const [transcript] = mod.importFile('pi', new Uint8Array(bytes)).conversations;
     if (!transcript) throw new Error('importFile("pi") returned no conversation');
@@ -36,7 +39,12 @@ export async function loadPiSession(): Promise<PiSession> {
   } catch (e) {
     importerNote = `lib/importers importFile unavailable (${(e as Error).message}); used the bench-local reader`;
   }
-  return { ok: true, transcript: readPiLocally(bytes.toString('utf8')), reader: 'bench-local reader', note: importerNote };
+  return {
+    ok: true,
+    transcript: readPiLocally(bytes.toString('utf8')),
+    reader: 'bench-local reader',
+    note: importerNote,
+  };
 }
 
 const PI_API: Record<string, OriginApi> = {
@@ -46,17 +54,43 @@ const PI_API: Record<string, OriginApi> = {
   'google-generative-ai': 'gemini-generate-content',
 };
 
-type PiBlock = { type: string; text?: string; thinking?: string; thinkingSignature?: string; id?: string; name?: string; arguments?: unknown; data?: string; mimeType?: string };
-type PiMessage = { role: string; content: string | PiBlock[]; api?: string; provider?: string; model?: string; stopReason?: string; toolCallId?: string; isError?: boolean };
+type PiBlock = {
+  type: string;
+  text?: string;
+  thinking?: string;
+  thinkingSignature?: string;
+  id?: string;
+  name?: string;
+  arguments?: unknown;
+  data?: string;
+  mimeType?: string;
+};
+type PiMessage = {
+  role: string;
+  content: string | PiBlock[];
+  api?: string;
+  provider?: string;
+  model?: string;
+  stopReason?: string;
+  toolCallId?: string;
+  isError?: boolean;
+};
 
 function piBlocks(content: PiMessage['content'], role: string): Block[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
   const out: Block[] = [];
   for (const b of content) {
     if (b.type === 'text' && b.text) out.push({ type: 'text', text: b.text });
-    else if (b.type === 'image' && b.data) out.push({ type: 'image', mediaType: b.mimeType ?? 'image/png', data: b.data });
-    else if (role === 'assistant' && b.type === 'thinking' && b.thinking) out.push({ type: 'thinking', text: b.thinking, ...(b.thinkingSignature ? { signature: b.thinkingSignature } : {}) });
-    else if (role === 'assistant' && b.type === 'toolCall' && b.id && b.name) out.push({ type: 'tool_call', id: b.id.split('|')[0]!, name: b.name, input: b.arguments ?? {} });
+    else if (b.type === 'image' && b.data)
+      out.push({ type: 'image', mediaType: b.mimeType ?? 'image/png', data: b.data });
+    else if (role === 'assistant' && b.type === 'thinking' && b.thinking)
+      out.push({
+        type: 'thinking',
+        text: b.thinking,
+        ...(b.thinkingSignature ? { signature: b.thinkingSignature } : {}),
+      });
+    else if (role === 'assistant' && b.type === 'toolCall' && b.id && b.name)
+      out.push({ type: 'tool_call', id: b.id.split('|')[0]!, name: b.name, input: b.arguments ?? {} });
   }
   return out;
 }
@@ -79,10 +113,23 @@ export function readPiLocally(text: string): Transcript {
     else if (m.role === 'assistant') {
       const api = PI_API[m.api ?? ''] ?? 'web';
       const status = m.stopReason === 'aborted' ? 'stopped' : m.stopReason === 'error' ? 'error' : 'complete';
-      turns.push({ id, role: 'assistant', origin: { provider: m.provider ?? 'unknown', api, model: m.model ?? 'unknown' }, status, blocks: piBlocks(m.content, 'assistant') });
+      turns.push({
+        id,
+        role: 'assistant',
+        origin: { provider: m.provider ?? 'unknown', api, model: m.model ?? 'unknown' },
+        status,
+        blocks: piBlocks(m.content, 'assistant'),
+      });
     } else if (m.role === 'toolResult' && m.toolCallId) {
-      const content = piBlocks(m.content, 'tool').filter((b): b is Extract<Block, { type: 'text' | 'image' }> => b.type === 'text' || b.type === 'image');
-      const block: Block = { type: 'tool_result', callId: m.toolCallId.split('|')[0]!, content, ...(m.isError ? { isError: true } : {}) };
+      const content = piBlocks(m.content, 'tool').filter(
+        (b): b is Extract<Block, { type: 'text' | 'image' }> => b.type === 'text' || b.type === 'image',
+      );
+      const block: Block = {
+        type: 'tool_result',
+        callId: m.toolCallId.split('|')[0]!,
+        content,
+        ...(m.isError ? { isError: true } : {}),
+      };
       const last = turns.at(-1);
       if (last?.role === 'tool') last.blocks.push(block);
       else turns.push({ id, role: 'tool', blocks: [block] });

@@ -26,7 +26,12 @@ export interface PlanningCell {
 export type PlanningResult = { ok: true; cells: PlanningCell[] } | { ok: false; note: string };
 
 interface ContextModule {
-  plan: (t: Transcript, target: (typeof TARGETS)[WireApi], policy?: object, cache?: unknown) => {
+  plan: (
+    t: Transcript,
+    target: (typeof TARGETS)[WireApi],
+    policy?: object,
+    cache?: unknown,
+  ) => {
     included: string[];
     estimatedInputTokens: number;
     tokenizer: string;
@@ -36,12 +41,18 @@ interface ContextModule {
 }
 
 /** Runs the planning figures; `lib/context` missing or broken gives `ok: false` with the reason. */
-export async function benchPlanning(transcript: Transcript, warmOptions: MeasureOptions, coldOptions: MeasureOptions, progress: (line: string) => void = () => {}): Promise<PlanningResult> {
+export async function benchPlanning(
+  transcript: Transcript,
+  warmOptions: MeasureOptions,
+  coldOptions: MeasureOptions,
+  progress: (line: string) => void = () => {},
+): Promise<PlanningResult> {
   let ctx: ContextModule;
   try {
     // Loaded by URL so the benchmark still typechecks and runs while lib/context is being written.
     ctx = (await import(new URL('../lib/context/index.ts', import.meta.url).href)) as ContextModule;
-    if (typeof ctx.plan !== 'function' || typeof ctx.createTokenCache !== 'function') throw new Error('lib/context/index.ts exports no plan/createTokenCache');
+    if (typeof ctx.plan !== 'function' || typeof ctx.createTokenCache !== 'function')
+      throw new Error('lib/context/index.ts exports no plan/createTokenCache');
   } catch (e) {
     return { ok: false, note: `pending: lib/context could not be loaded (${(e as Error).message})` };
   }
@@ -61,7 +72,10 @@ export async function benchPlanning(transcript: Transcript, warmOptions: Measure
     const [cold, coldReport] = await measure(
       [
         { name: 'cold', run: () => timeSync(() => ctx.plan(transcript, target, {}, ctx.createTokenCache())) },
-        { name: 'cold+report', run: () => timeSync(() => ctx.plan(transcript, target, {}, ctx.createTokenCache()).report) },
+        {
+          name: 'cold+report',
+          run: () => timeSync(() => ctx.plan(transcript, target, {}, ctx.createTokenCache()).report),
+        },
       ],
       coldOptions,
     );
@@ -77,7 +91,9 @@ export async function benchPlanning(transcript: Transcript, warmOptions: Measure
       tokenizer: first.tokenizer,
     };
     cells.push(cell);
-    progress(`  plan ${api}: warm ${cell.warmMs.toFixed(2)} ms (+report ${cell.warmWithReportMs.toFixed(2)}), cold ${cell.coldMs.toFixed(1)} ms (+report ${cell.coldWithReportMs.toFixed(1)}), ${cell.includedTurns} turns included, ${cell.tokenizer}`);
+    progress(
+      `  plan ${api}: warm ${cell.warmMs.toFixed(2)} ms (+report ${cell.warmWithReportMs.toFixed(2)}), cold ${cell.coldMs.toFixed(1)} ms (+report ${cell.coldWithReportMs.toFixed(1)}), ${cell.includedTurns} turns included, ${cell.tokenizer}`,
+    );
   }
   return { ok: true, cells };
 }

@@ -38,14 +38,20 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 
-const short = (url: string) => url.replace(/^file:\/\//, '').replace(/^.*\/work\/main\//, '').replace(/^.*node_modules\//, 'node_modules/');
-const keyOf = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+const short = (url: string) =>
+  url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/work\/main\//, '')
+    .replace(/^.*node_modules\//, 'node_modules/');
+const keyOf = (n: Node) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 const files = new Map<string, number>();
 const isUnder = (id: number): boolean => {
-  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) if (byId.get(cur)!.callFrame.functionName === under) return true;
+  for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur))
+    if (byId.get(cur)!.callFrame.functionName === under) return true;
   return false;
 };
 if (under) for (const id of [...selfUs.keys()]) if (!isUnder(id)) selfUs.delete(id);
@@ -66,9 +72,15 @@ for (const [id, us] of selfUs) {
 }
 
 function print(title: string, map: Map<string, number>): void {
-  const rows = [...map.entries()].filter(([k]) => !filter || k.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, top);
+  const rows = [...map.entries()]
+    .filter(([k]) => !filter || k.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top);
   process.stdout.write(`\n${title} (total ${(total / 1000).toFixed(0)} ms sampled)\n`);
-  for (const [k, us] of rows) process.stdout.write(`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}\n`);
+  for (const [k, us] of rows)
+    process.stdout.write(
+      `${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}\n`,
+    );
 }
 
 print('self time by function', self);

@@ -33,7 +33,13 @@ describe('measure', () => {
   it('interleaves candidates, rotating the order each round, after the warm-up', async () => {
     const calls: string[] = [];
     const c = (name: string, ms: number) => ({ name, run: () => (calls.push(name), ms) });
-    const out = await measure([c('a', 1), c('b', 2), c('c', 3)], { warmup: 1, minSamples: 2, budgetMs: 0, maxSamples: 2, gc: 'minor' });
+    const out = await measure([c('a', 1), c('b', 2), c('c', 3)], {
+      warmup: 1,
+      minSamples: 2,
+      budgetMs: 0,
+      maxSamples: 2,
+      gc: 'minor',
+    });
     expect(calls).toEqual(['a', 'b', 'c', 'b', 'c', 'a', 'c', 'a', 'b']);
     expect(out).toEqual([
       { name: 'a', samples: [1, 1], medianMs: 1 },
@@ -48,10 +54,31 @@ describe('measure', () => {
   });
 });
 
-const cell = (turns: number, api: ConversionCell['api'], baton: number, floor: number, pi: number | null, ai: number): ConversionCell => ({
-  input: `${turns.toLocaleString('en')} turns`, turns, generated: true, api, batonMs: baton, floorMs: floor, batonSamples: [baton], floorSamples: [floor], batonBodyChars: 1,
+const cell = (
+  turns: number,
+  api: ConversionCell['api'],
+  baton: number,
+  floor: number,
+  pi: number | null,
+  ai: number,
+): ConversionCell => ({
+  input: `${turns.toLocaleString('en')} turns`,
+  turns,
+  generated: true,
+  api,
+  batonMs: baton,
+  floorMs: floor,
+  batonSamples: [baton],
+  floorSamples: [floor],
+  batonBodyChars: 1,
   peers: [
-    { name: 'pi-ai', medianMs: pi, samples: pi === null ? [] : [pi], bodyChars: pi === null ? null : 1, ...(pi === null ? { note: 'could not be driven: x' } : {}) },
+    {
+      name: 'pi-ai',
+      medianMs: pi,
+      samples: pi === null ? [] : [pi],
+      bodyChars: pi === null ? null : 1,
+      ...(pi === null ? { note: 'could not be driven: x' } : {}),
+    },
     { name: 'AI SDK', medianMs: ai, samples: [ai], bodyChars: 1 },
   ],
 });
@@ -60,21 +87,74 @@ describe('table rows', () => {
   it('judges Baton against the faster peer and the floor, and growth against the floor’s', () => {
     const cells = [cell(1000, 'openai-chat', 4, 3.5, 10, 8), cell(10000, 'openai-chat', 90, 60, null, 200)];
     expect(conversionRows(cells, [1000, 10000])).toEqual([
-      { section: 'conversion', figure: '1,000 turns · chat · vs faster peer', value: 'Baton 4.00 ms; pi-ai 10.0 ms, AI SDK 8.00 ms → 0.50× AI SDK', target: '≤ 0.80× (≥ 20% faster)', met: 'yes' },
-      { section: 'conversion', figure: '1,000 turns · chat · vs floor', value: 'Baton 4.00 ms / floor 3.50 ms = 1.14×', target: '≤ 1.25×', met: 'yes' },
       {
-        section: 'conversion', figure: '10,000 turns · chat · vs faster peer',
-        value: 'Baton 90.0 ms; pi-ai n/a, AI SDK 200 ms → 0.45× AI SDK (pi-ai: could not be driven: x)', target: '≤ 0.80× (≥ 20% faster)', met: 'yes',
+        section: 'conversion',
+        figure: '1,000 turns · chat · vs faster peer',
+        value: 'Baton 4.00 ms; pi-ai 10.0 ms, AI SDK 8.00 ms → 0.50× AI SDK',
+        target: '≤ 0.80× (≥ 20% faster)',
+        met: 'yes',
       },
-      { section: 'conversion', figure: '10,000 turns · chat · vs floor', value: 'Baton 90.0 ms / floor 60.0 ms = 1.50×', target: '≤ 1.25×', met: 'no' },
-      { section: 'conversion', figure: 'growth 1,000→10,000 turns · chat', value: 'Baton ×22.50, floor ×17.14', target: 'Baton ≤ floor', met: 'no' },
+      {
+        section: 'conversion',
+        figure: '1,000 turns · chat · vs floor',
+        value: 'Baton 4.00 ms / floor 3.50 ms = 1.14×',
+        target: '≤ 1.25×',
+        met: 'yes',
+      },
+      {
+        section: 'conversion',
+        figure: '10,000 turns · chat · vs faster peer',
+        value: 'Baton 90.0 ms; pi-ai n/a, AI SDK 200 ms → 0.45× AI SDK (pi-ai: could not be driven: x)',
+        target: '≤ 0.80× (≥ 20% faster)',
+        met: 'yes',
+      },
+      {
+        section: 'conversion',
+        figure: '10,000 turns · chat · vs floor',
+        value: 'Baton 90.0 ms / floor 60.0 ms = 1.50×',
+        target: '≤ 1.25×',
+        met: 'no',
+      },
+      {
+        section: 'conversion',
+        figure: 'growth 1,000→10,000 turns · chat',
+        value: 'Baton ×22.50, floor ×17.14',
+        target: 'Baton ≤ floor',
+        met: 'no',
+      },
     ]);
     expect(growthOf(cells)).toEqual([{ api: 'openai-chat', from: 1000, to: 10000, baton: 22.5, floor: 60 / 3.5 }]);
   });
 
   it('marks planning pending when lib/context is missing, and judges the warm figure otherwise', () => {
-    expect(planningRows({ ok: false, note: 'pending: x' }, 10000)).toEqual([{ section: 'planning', figure: 'plan() · 10,000 turns · warm cache', value: 'pending: x', target: '< 50 ms', met: 'pending' }]);
-    const rows = planningRows({ ok: true, cells: [{ api: 'gemini-generate-content', turns: 10000, warmMs: 12, warmWithReportMs: 20, coldMs: 300, coldWithReportMs: 700, includedTurns: 5000, estimatedInputTokens: 1, tokenizer: 'gemini' }] }, 10000);
+    expect(planningRows({ ok: false, note: 'pending: x' }, 10000)).toEqual([
+      {
+        section: 'planning',
+        figure: 'plan() · 10,000 turns · warm cache',
+        value: 'pending: x',
+        target: '< 50 ms',
+        met: 'pending',
+      },
+    ]);
+    const rows = planningRows(
+      {
+        ok: true,
+        cells: [
+          {
+            api: 'gemini-generate-content',
+            turns: 10000,
+            warmMs: 12,
+            warmWithReportMs: 20,
+            coldMs: 300,
+            coldWithReportMs: 700,
+            includedTurns: 5000,
+            estimatedInputTokens: 1,
+            tokenizer: 'gemini',
+          },
+        ],
+      },
+      10000,
+    );
     expect(rows.map((r) => [r.figure, r.met])).toEqual([
       ['plan() · 10,000 turns · gemini · warm cache', 'yes'],
       ['plan() · 10,000 turns · gemini · cold', '—'],
@@ -82,15 +162,30 @@ describe('table rows', () => {
   });
 
   it('judges the side panel bundle only', () => {
-    const rows = bundleRows({ ok: true, built: false, bundles: [{ name: 'background', files: ['background.js'], rawBytes: 4096, gzipBytes: 1024 }, { name: 'side panel', files: ['a', 'b'], rawBytes: 200 * 1024, gzipBytes: 81 * 1024 }] });
+    const rows = bundleRows({
+      ok: true,
+      built: false,
+      bundles: [
+        { name: 'background', files: ['background.js'], rawBytes: 4096, gzipBytes: 1024 },
+        { name: 'side panel', files: ['a', 'b'], rawBytes: 200 * 1024, gzipBytes: 81 * 1024 },
+      ],
+    });
     expect(rows).toEqual([
       { section: 'bundle', figure: 'background (gzip)', value: '1.0 KB (raw 4.0 KB)', target: 'report', met: '—' },
-      { section: 'bundle', figure: 'side panel (gzip, 2 files)', value: '81.0 KB (raw 200.0 KB)', target: '< 80 KB', met: 'no' },
+      {
+        section: 'bundle',
+        figure: 'side panel (gzip, 2 files)',
+        value: '81.0 KB (raw 200.0 KB)',
+        target: '< 80 KB',
+        met: 'no',
+      },
     ]);
   });
 
   it('formats one aligned table with a header', () => {
-    expect(formatTable([{ section: 'bundle', figure: 'x', value: '1', target: '< 2', met: 'yes' }]).split('\n')).toEqual([
+    expect(
+      formatTable([{ section: 'bundle', figure: 'x', value: '1', target: '< 2', met: 'yes' }]).split('\n'),
+    ).toEqual([
       'section │ figure │ value (medians) │ target │ met',
       '────────┼────────┼─────────────────┼────────┼────',
       'bundle  │ x      │ 1               │ < 2    │ yes',

@@ -47,7 +47,9 @@ const yes = (ok: boolean): Met => (ok ? 'yes' : 'no');
 
 /** Growth from the smallest to the largest generated size ≥ 1,000 turns, per API. */
 export function growthOf(cells: readonly ConversionCell[]): Growth[] {
-  const sizes = [...new Set(cells.filter((c) => c.generated && c.turns >= 1000).map((c) => c.turns))].sort((a, b) => a - b);
+  const sizes = [...new Set(cells.filter((c) => c.generated && c.turns >= 1000).map((c) => c.turns))].sort(
+    (a, b) => a - b,
+  );
   if (sizes.length < 2) return [];
   const [from, to] = [sizes[0]!, sizes.at(-1)!];
   return BENCH_APIS.flatMap((api) => {
@@ -63,9 +65,23 @@ export function conversionRows(cells: readonly ConversionCell[], floorTargetSize
   for (const c of cells) {
     const where = `${c.input} · ${API_LABEL[c.api]}`;
     const timed = c.peers.filter((p) => p.medianMs !== null);
-    const peerText = c.peers.map((p) => `${p.name} ${p.medianMs === null ? 'n/a' : `${ms(p.medianMs)} ms`}${p.mappingNote ? ` (${p.mappingNote})` : ''}`).join(', ');
+    const peerText = c.peers
+      .map(
+        (p) =>
+          `${p.name} ${p.medianMs === null ? 'n/a' : `${ms(p.medianMs)} ms`}${p.mappingNote ? ` (${p.mappingNote})` : ''}`,
+      )
+      .join(', ');
     if (timed.length === 0) {
-      rows.push({ section: 'conversion', figure: `${where} · vs faster peer`, value: `Baton ${ms(c.batonMs)} ms; ${peerText} (${c.peers.map((p) => p.note).filter(Boolean).join('; ')})`, target: `≤ ${PEER_RATIO_TARGET.toFixed(2)}×`, met: 'skipped' });
+      rows.push({
+        section: 'conversion',
+        figure: `${where} · vs faster peer`,
+        value: `Baton ${ms(c.batonMs)} ms; ${peerText} (${c.peers
+          .map((p) => p.note)
+          .filter(Boolean)
+          .join('; ')})`,
+        target: `≤ ${PEER_RATIO_TARGET.toFixed(2)}×`,
+        met: 'skipped',
+      });
     } else {
       const faster = timed.reduce((a, b) => (b.medianMs! < a.medianMs! ? b : a));
       const ratio = c.batonMs / faster.medianMs!;
@@ -103,7 +119,16 @@ export function conversionRows(cells: readonly ConversionCell[], floorTargetSize
 /** Rows of the planning section (a single `pending` row when `lib/context` is not there). */
 export function planningRows(result: PlanningResult, turns: number): Row[] {
   const size = `${turns.toLocaleString('en')} turns`;
-  if (!result.ok) return [{ section: 'planning', figure: `plan() · ${size} · warm cache`, value: result.note, target: `< ${PLAN_WARM_TARGET_MS} ms`, met: 'pending' }];
+  if (!result.ok)
+    return [
+      {
+        section: 'planning',
+        figure: `plan() · ${size} · warm cache`,
+        value: result.note,
+        target: `< ${PLAN_WARM_TARGET_MS} ms`,
+        met: 'pending',
+      },
+    ];
   return result.cells.flatMap((c): Row[] => [
     {
       section: 'planning',
@@ -112,13 +137,28 @@ export function planningRows(result: PlanningResult, turns: number): Row[] {
       target: `< ${PLAN_WARM_TARGET_MS} ms`,
       met: yes(c.warmMs < PLAN_WARM_TARGET_MS),
     },
-    { section: 'planning', figure: `plan() · ${size} · ${API_LABEL[c.api]} · cold`, value: `${ms(c.coldMs)} ms (reading .report too: ${ms(c.coldWithReportMs)} ms)`, target: 'report', met: '—' },
+    {
+      section: 'planning',
+      figure: `plan() · ${size} · ${API_LABEL[c.api]} · cold`,
+      value: `${ms(c.coldMs)} ms (reading .report too: ${ms(c.coldWithReportMs)} ms)`,
+      target: 'report',
+      met: '—',
+    },
   ]);
 }
 
 /** Rows of the bundle section. */
 export function bundleRows(result: BundleResult): Row[] {
-  if (!result.ok) return [{ section: 'bundle', figure: 'bundle sizes', value: result.note, target: `side panel < ${SIDE_PANEL_TARGET_BYTES / 1024} KB gzip`, met: 'skipped' }];
+  if (!result.ok)
+    return [
+      {
+        section: 'bundle',
+        figure: 'bundle sizes',
+        value: result.note,
+        target: `side panel < ${SIDE_PANEL_TARGET_BYTES / 1024} KB gzip`,
+        met: 'skipped',
+      },
+    ];
   return result.bundles.map((b) => ({
     section: 'bundle',
     figure: `${b.name} (gzip${b.files.length > 1 ? `, ${b.files.length} files` : ''})`,
@@ -130,11 +170,21 @@ export function bundleRows(result: BundleResult): Row[] {
 
 /** Formats rows as one aligned text table with a header. */
 export function formatTable(rows: readonly Row[]): string {
-  const header: Row = { section: 'section', figure: 'figure', value: 'value (medians)', target: 'target', met: 'met' as Met };
+  const header: Row = {
+    section: 'section',
+    figure: 'figure',
+    value: 'value (medians)',
+    target: 'target',
+    met: 'met' as Met,
+  };
   const all = [header, ...rows];
   const keys = ['section', 'figure', 'value', 'target', 'met'] as const;
   const widths = keys.map((k) => Math.max(...all.map((r) => r[k].length)));
-  const line = (r: Row) => keys.map((k, i) => r[k].padEnd(widths[i]!)).join(' │ ').trimEnd();
+  const line = (r: Row) =>
+    keys
+      .map((k, i) => r[k].padEnd(widths[i]!))
+      .join(' │ ')
+      .trimEnd();
   const rule = widths.map((w) => '─'.repeat(w)).join('─┼─');
   return [line(header), rule, ...rows.map(line)].join('\n');
 }

@@ -86,7 +86,11 @@ export function markdown(rng: Rng, chars: number): string {
   const parts: string[] = [];
   let length = 0;
   while (length < chars) {
-    const part = rng.chance(0.3) ? `\`\`\`ts\n${code(rng, rng.int(4, 24))}\n\`\`\`` : rng.chance(0.2) ? `- ${sentence(rng)}\n- ${sentence(rng)}\n- ${sentence(rng)}` : prose(rng, rng.int(150, 600));
+    const part = rng.chance(0.3)
+      ? `\`\`\`ts\n${code(rng, rng.int(4, 24))}\n\`\`\``
+      : rng.chance(0.2)
+        ? `- ${sentence(rng)}\n- ${sentence(rng)}\n- ${sentence(rng)}`
+        : prose(rng, rng.int(150, 600));
     parts.push(part);
     length += part.length + 2;
   }
@@ -97,7 +101,10 @@ export function markdown(rng: Rng, chars: number): string {
 export function commandOutput(rng: Rng, lines: number): string {
   const out: string[] = [];
   for (let i = 0; i < lines; i++) {
-    if (rng.chance(0.1)) out.push(`    at ${rng.pick(WORDS)} (/home/dev/project/src/${rng.pick(WORDS)}.ts:${rng.int(1, 400)}:${rng.int(1, 80)})`);
+    if (rng.chance(0.1))
+      out.push(
+        `    at ${rng.pick(WORDS)} (/home/dev/project/src/${rng.pick(WORDS)}.ts:${rng.int(1, 400)}:${rng.int(1, 80)})`,
+      );
     else out.push(`${String(i + 1).padStart(4, ' ')}\t${codeLine(rng)}`);
   }
   return out.join('\n');

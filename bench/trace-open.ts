@@ -44,13 +44,20 @@ interface Ev {
 /** Wraps `chrome.runtime.sendMessage` in the page: every request's type, sent and answered. */
 async function instrumentPage(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const g = globalThis as unknown as { chrome: { runtime: { sendMessage: (...a: unknown[]) => unknown } }; __ev: unknown[] };
+    const g = globalThis as unknown as {
+      chrome: { runtime: { sendMessage: (...a: unknown[]) => unknown } };
+      __ev: unknown[];
+    };
     g.__ev = [];
     const now = () => performance.timeOrigin + performance.now();
     const orig = g.chrome.runtime.sendMessage.bind(g.chrome.runtime);
     g.chrome.runtime.sendMessage = (...a: unknown[]) => {
       const m = a[0] as { type?: string };
-      const ev: { where: string; what: string; t0: number; t1?: number } = { where: 'page', what: String(m?.type), t0: now() };
+      const ev: { where: string; what: string; t0: number; t1?: number } = {
+        where: 'page',
+        what: String(m?.type),
+        t0: now(),
+      };
       g.__ev.push(ev);
       const done = () => (ev.t1 = now());
       const cb = a.find((x) => typeof x === 'function') as ((...r: unknown[]) => void) | undefined;
@@ -63,10 +70,14 @@ async function instrumentPage(page: Page): Promise<void> {
       return r;
     };
     // Clicks, for the sample boundaries.
-    document.addEventListener('click', (e) => {
-      const li = (e.target as Element).closest?.('li[data-conversation-id]');
-      if (li) g.__ev.push({ where: 'page', what: `click ${li.getAttribute('data-conversation-id')}`, t0: now() });
-    }, true);
+    document.addEventListener(
+      'click',
+      (e) => {
+        const li = (e.target as Element).closest?.('li[data-conversation-id]');
+        if (li) g.__ev.push({ where: 'page', what: `click ${li.getAttribute('data-conversation-id')}`, t0: now() });
+      },
+      true,
+    );
   });
 }
 
@@ -74,7 +85,14 @@ async function instrumentPage(page: Page): Promise<void> {
 async function instrumentWorker(browser: ExtensionBrowser): Promise<void> {
   await browser.evalInWorker(async () => {
     type AnyFn = (...a: unknown[]) => unknown;
-    const g = globalThis as unknown as { batonReady: Promise<{ store: Record<string, AnyFn>; engine: { discloser: Record<string, AnyFn> } & Record<string, AnyFn> }>; __ev: unknown[]; chrome: { runtime: { onMessage: { addListener(f: (m: unknown) => void): void } } } };
+    const g = globalThis as unknown as {
+      batonReady: Promise<{
+        store: Record<string, AnyFn>;
+        engine: { discloser: Record<string, AnyFn> } & Record<string, AnyFn>;
+      }>;
+      __ev: unknown[];
+      chrome: { runtime: { onMessage: { addListener(f: (m: unknown) => void): void } } };
+    };
     g.__ev = [];
     const now = () => performance.timeOrigin + performance.now();
     g.chrome.runtime.onMessage.addListener((m) => {
@@ -84,10 +102,18 @@ async function instrumentWorker(browser: ExtensionBrowser): Promise<void> {
     const wrap = (o: Record<string, AnyFn>, name: string, label: string) => {
       const f = o[name]!.bind(o);
       o[name] = (...a: unknown[]) => {
-        const ev: { where: string; what: string; t0: number; t1?: number } = { where: 'worker', what: label, t0: now() };
+        const ev: { where: string; what: string; t0: number; t1?: number } = {
+          where: 'worker',
+          what: label,
+          t0: now(),
+        };
         g.__ev.push(ev);
         const r = f(...a);
-        if (r && typeof (r as Promise<unknown>).then === 'function') void (r as Promise<unknown>).then(() => (ev.t1 = now()), () => (ev.t1 = now()));
+        if (r && typeof (r as Promise<unknown>).then === 'function')
+          void (r as Promise<unknown>).then(
+            () => (ev.t1 = now()),
+            () => (ev.t1 = now()),
+          );
         else ev.t1 = now();
         return r;
       };
@@ -106,7 +132,10 @@ async function lineOnce(page: Page, id: string, text: string): Promise<number> {
       const t0 = performance.now();
       document.querySelector<HTMLButtonElement>(`li[data-conversation-id="${a.id}"] button`)!.click();
       await new Promise<void>((resolve) => {
-        const frame = () => (document.querySelector('[data-disclosure-summary]')?.textContent?.includes(a.text) ? resolve() : void requestAnimationFrame(frame));
+        const frame = () =>
+          document.querySelector('[data-disclosure-summary]')?.textContent?.includes(a.text)
+            ? resolve()
+            : void requestAnimationFrame(frame);
         requestAnimationFrame(frame);
       });
       return performance.now() - t0;
@@ -132,7 +161,14 @@ async function main() {
     await instrumentWorker(browser);
     if (PROVIDER) {
       const setup = await browser.openPage('options.html');
-      const reply = await setup.evaluate(() => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage({ type: 'setBaseUrl', payload: { providerId: 'anthropic', baseUrl: 'http://127.0.0.1:9' } }));
+      const reply = await setup.evaluate(() =>
+        (
+          globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }
+        ).chrome.runtime.sendMessage({
+          type: 'setBaseUrl',
+          payload: { providerId: 'anthropic', baseUrl: 'http://127.0.0.1:9' },
+        }),
+      );
       console.error('setBaseUrl', JSON.stringify(reply));
       await setup.close();
     }
@@ -152,8 +188,19 @@ async function main() {
       for (let i = 0; i < SAMPLES; i++) {
         await page.locator(`li[data-conversation-id="${list[1]!.id}"] button`).click();
         await page.locator('[data-turn-id]').first().waitFor({ state: 'detached', timeout: 300_000 });
-        await page.locator('[data-disclosure-summary]').filter({ hasText: /of 0 turns/ }).waitFor({ timeout: 300_000 });
-        if (COLD) await browser.evalInWorker(async () => (await (globalThis as unknown as { batonReady: Promise<{ store: { transcripts?: { clear(): void } } }> }).batonReady).store.transcripts?.clear(), undefined);
+        await page
+          .locator('[data-disclosure-summary]')
+          .filter({ hasText: /of 0 turns/ })
+          .waitFor({ timeout: 300_000 });
+        if (COLD)
+          await browser.evalInWorker(
+            async () =>
+              (
+                await (globalThis as unknown as { batonReady: Promise<{ store: { transcripts?: { clear(): void } } }> })
+                  .batonReady
+              ).store.transcripts?.clear(),
+            undefined,
+          );
         lines.push(await lineOnce(page, ID, `of ${TURNS} turns`));
       }
     }
@@ -161,15 +208,21 @@ async function main() {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
       fs.writeFileSync(PROFILE!, JSON.stringify(profile));
     }
-    const ev = [...((await page.evaluate('globalThis.__ev')) as Ev[]), ...((await browser.evalInWorker(() => (globalThis as unknown as { __ev: Ev[] }).__ev, undefined)) as Ev[])].sort((a, b) => a.t0 - b.t0);
+    const ev = [
+      ...((await page.evaluate('globalThis.__ev')) as Ev[]),
+      ...((await browser.evalInWorker(() => (globalThis as unknown as { __ev: Ev[] }).__ev, undefined)) as Ev[]),
+    ].sort((a, b) => a.t0 - b.t0);
     let base = ev[0]?.t0 ?? 0;
     for (const e of ev) {
       if (e.what === `click ${ID}`) base = e.t0;
-      const span = e.t1 !== undefined ? ` … ${(e.t1 - base).toFixed(0).padStart(6)}  (${(e.t1 - e.t0).toFixed(0)} ms)` : '';
+      const span =
+        e.t1 !== undefined ? ` … ${(e.t1 - base).toFixed(0).padStart(6)}  (${(e.t1 - e.t0).toFixed(0)} ms)` : '';
       console.log(`${(e.t0 - base).toFixed(0).padStart(7)}${span}  ${e.where.padEnd(6)} ${e.what}`);
     }
     if (lines.length) console.log(`open → disclosure line shown: ${lines.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-    console.log(`open: paint ${r.samples.map((s) => s.paintMs.toFixed(0)).join(', ')} ms; dom ${r.samples.map((s) => s.domMs.toFixed(0)).join(', ')} ms; getConversation alone ${r.loadMs.toFixed(1)} ms`);
+    console.log(
+      `open: paint ${r.samples.map((s) => s.paintMs.toFixed(0)).join(', ')} ms; dom ${r.samples.map((s) => s.domMs.toFixed(0)).join(', ')} ms; getConversation alone ${r.loadMs.toFixed(1)} ms`,
+    );
   } finally {
     await browser.close();
   }

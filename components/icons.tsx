@@ -6,7 +6,24 @@
 import { createElement } from 'preact';
 import type { IconNode } from 'lucide';
 
-export { Check, Copy, Download, KeyRound, Lock, LockOpen, MessageSquarePlus, Moon, PanelLeft, Plus, Settings, Sun, SunMoon, Trash2, Upload, X } from 'lucide';
+export {
+  Check,
+  Copy,
+  Download,
+  KeyRound,
+  Lock,
+  LockOpen,
+  MessageSquarePlus,
+  Moon,
+  PanelLeft,
+  Plus,
+  Settings,
+  Sun,
+  SunMoon,
+  Trash2,
+  Upload,
+  X,
+} from 'lucide';
 
 export interface IconProps {
   /** One Lucide icon's node list (e.g. `Lock`). */

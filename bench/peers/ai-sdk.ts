@@ -43,7 +43,10 @@ function stateOptions(b: Block, origin: Origin | undefined): ProviderOptions | u
       if (b.type === 'redacted_thinking') return { anthropic: { redactedData: b.data } };
       return undefined;
     case 'openai-responses':
-      if (b.type === 'thinking') return { openai: { ...(itemId ? { itemId } : {}), ...(b.signature ? { reasoningEncryptedContent: b.signature } : {}) } };
+      if (b.type === 'thinking')
+        return {
+          openai: { ...(itemId ? { itemId } : {}), ...(b.signature ? { reasoningEncryptedContent: b.signature } : {}) },
+        };
       return itemId ? { openai: { itemId } } : undefined;
     case 'gemini-generate-content': {
       const sig = b.type === 'text' || b.type === 'thinking' || b.type === 'tool_call' ? b.signature : undefined;
@@ -102,7 +105,15 @@ export function toAiSdkPrompt(transcript: Transcript): AiSdkPrompt {
   const repair = () => {
     if (pending.length === 0) return;
     repairedCalls += pending.length;
-    messages.push({ role: 'tool', content: pending.map((c) => ({ type: 'tool-result' as const, toolCallId: c.id, toolName: c.name, output: { type: 'error-text' as const, value: NO_RESULT } })) });
+    messages.push({
+      role: 'tool',
+      content: pending.map((c) => ({
+        type: 'tool-result' as const,
+        toolCallId: c.id,
+        toolName: c.name,
+        output: { type: 'error-text' as const, value: NO_RESULT },
+      })),
+    });
     pending = [];
   };
   for (const turn of transcript.turns) {
@@ -136,21 +147,37 @@ export function toAiSdkPrompt(transcript: Transcript): AiSdkPrompt {
         role: 'tool',
         content: turn.blocks.map((b) => {
           if (b.type !== 'tool_result') throw new Error(`AI SDK mapping: unsupported tool block ${b.type}`);
-          const output = typeof b.content === 'string'
-            ? b.isError ? { type: 'error-text' as const, value: b.content } : { type: 'text' as const, value: b.content }
-            : {
-                type: 'content' as const,
-                value: b.content.map((c) =>
-                  c.type === 'text' ? { type: 'text' as const, text: c.text } : { type: 'file' as const, data: { type: 'data' as const, data: c.data ?? '' }, mediaType: c.mediaType }),
-              };
-          return { type: 'tool-result' as const, toolCallId: b.callId, toolName: names.get(b.callId) ?? 'unknown', output };
+          const output =
+            typeof b.content === 'string'
+              ? b.isError
+                ? { type: 'error-text' as const, value: b.content }
+                : { type: 'text' as const, value: b.content }
+              : {
+                  type: 'content' as const,
+                  value: b.content.map((c) =>
+                    c.type === 'text'
+                      ? { type: 'text' as const, text: c.text }
+                      : {
+                          type: 'file' as const,
+                          data: { type: 'data' as const, data: c.data ?? '' },
+                          mediaType: c.mediaType,
+                        },
+                  ),
+                };
+          return {
+            type: 'tool-result' as const,
+            toolCallId: b.callId,
+            toolName: names.get(b.callId) ?? 'unknown',
+            output,
+          };
         }),
       });
     }
   }
   repair();
   const tools: ToolSet = {};
-  for (const t of transcript.tools ?? []) tools[t.name] = tool({ description: t.description ?? '', inputSchema: jsonSchema(t.inputSchema) });
+  for (const t of transcript.tools ?? [])
+    tools[t.name] = tool({ description: t.description ?? '', inputSchema: jsonSchema(t.inputSchema) });
   return { ...(transcript.system !== undefined ? { system: transcript.system } : {}), messages, tools, repairedCalls };
 }
 

@@ -5,7 +5,16 @@
  * `call_id|item_id` tool ids, Gemini thought signatures). {@link piRequest} then builds the request
  * through pi-ai's public `complete()`; the benchmark's capturing `fetch` stops it at the network.
  */
-import { complete, getModel, type Api, type AssistantMessage, type Context, type Message, type Model, type ToolResultMessage } from '@mariozechner/pi-ai';
+import {
+  complete,
+  getModel,
+  type Api,
+  type AssistantMessage,
+  type Context,
+  type Message,
+  type Model,
+  type ToolResultMessage,
+} from '@mariozechner/pi-ai';
 import type { Block, Origin, Transcript, Turn, WireApi } from '../../lib/transcript/schema';
 import { TARGETS } from '../targets';
 
@@ -50,7 +59,12 @@ function assistantContent(turn: Turn): AssistantMessage['content'] {
       case 'thinking': {
         let thinkingSignature = b.signature;
         if (api === 'openai-responses' && b.signature) {
-          thinkingSignature = JSON.stringify({ type: 'reasoning', id: b.meta?.itemId, summary: [{ type: 'summary_text', text: b.text }], encrypted_content: b.signature });
+          thinkingSignature = JSON.stringify({
+            type: 'reasoning',
+            id: b.meta?.itemId,
+            summary: [{ type: 'summary_text', text: b.text }],
+            encrypted_content: b.signature,
+          });
         }
         out.push({ type: 'thinking', thinking: b.text, ...(thinkingSignature ? { thinkingSignature } : {}) });
         break;
@@ -59,7 +73,13 @@ function assistantContent(turn: Turn): AssistantMessage['content'] {
         out.push({ type: 'thinking', thinking: '', thinkingSignature: b.data, redacted: true });
         break;
       case 'tool_call':
-        out.push({ type: 'toolCall', id: piCallId(b, turn.origin), name: b.name, arguments: b.input as Record<string, unknown>, ...(b.signature ? { thoughtSignature: b.signature } : {}) });
+        out.push({
+          type: 'toolCall',
+          id: piCallId(b, turn.origin),
+          name: b.name,
+          arguments: b.input as Record<string, unknown>,
+          ...(b.signature ? { thoughtSignature: b.signature } : {}),
+        });
         break;
       default:
         throw new Error(`pi-ai mapping: unsupported assistant block ${b.type}`);
@@ -75,7 +95,14 @@ function piStopReason(turn: Turn): AssistantMessage['stopReason'] {
   return turn.stopReason === 'tool_use' ? 'toolUse' : 'stop';
 }
 
-const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const ZERO_USAGE = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 
 /** Maps a generated or imported Baton transcript into pi-ai's `Context` (not timed). @throws Error for blocks pi-ai has no form for. */
 export function toPiContext(transcript: Transcript): Context {
@@ -95,7 +122,8 @@ export function toPiContext(transcript: Transcript): Context {
       });
     } else if (turn.role === 'assistant') {
       const origin = turn.origin!;
-      for (const b of turn.blocks) if (b.type === 'tool_call') calls.set(b.id, { id: piCallId(b, origin), name: b.name });
+      for (const b of turn.blocks)
+        if (b.type === 'tool_call') calls.set(b.id, { id: piCallId(b, origin), name: b.name });
       messages.push({
         role: 'assistant',
         content: assistantContent(turn),
@@ -110,18 +138,38 @@ export function toPiContext(transcript: Transcript): Context {
       for (const b of turn.blocks) {
         if (b.type !== 'tool_result') throw new Error(`pi-ai mapping: unsupported tool block ${b.type}`);
         const call = calls.get(b.callId);
-        const content: ToolResultMessage['content'] = typeof b.content === 'string'
-          ? [{ type: 'text', text: b.content }]
-          : b.content.map((c) => (c.type === 'text' ? { type: 'text' as const, text: c.text } : { type: 'image' as const, data: c.data ?? '', mimeType: c.mediaType }));
-        messages.push({ role: 'toolResult', toolCallId: call?.id ?? b.callId, toolName: call?.name ?? 'unknown', content, isError: b.isError === true, timestamp });
+        const content: ToolResultMessage['content'] =
+          typeof b.content === 'string'
+            ? [{ type: 'text', text: b.content }]
+            : b.content.map((c) =>
+                c.type === 'text'
+                  ? { type: 'text' as const, text: c.text }
+                  : { type: 'image' as const, data: c.data ?? '', mimeType: c.mediaType },
+              );
+        messages.push({
+          role: 'toolResult',
+          toolCallId: call?.id ?? b.callId,
+          toolName: call?.name ?? 'unknown',
+          content,
+          isError: b.isError === true,
+          timestamp,
+        });
       }
     }
   }
-  const tools = (transcript.tools ?? []).map((t) => ({ name: t.name, description: t.description ?? '', parameters: t.inputSchema as never }));
+  const tools = (transcript.tools ?? []).map((t) => ({
+    name: t.name,
+    description: t.description ?? '',
+    parameters: t.inputSchema as never,
+  }));
   return { ...(transcript.system !== undefined ? { systemPrompt: transcript.system } : {}), messages, tools };
 }
 
 /** Starts one pi-ai request for `api` (resolves once pi-ai has given up on the intercepted reply). */
 export function piRequest(api: WireApi, model: Model<Api>, context: Context): Promise<unknown> {
-  return complete(model, context, { apiKey: 'bench-not-a-key', maxRetries: 0, maxTokens: TARGETS[api].maxOutputTokens });
+  return complete(model, context, {
+    apiKey: 'bench-not-a-key',
+    maxRetries: 0,
+    maxTokens: TARGETS[api].maxOutputTokens,
+  });
 }

@@ -55,7 +55,9 @@ describe('math', () => {
     expect(!!math.querySelector('.katex-display')).toBe(display);
     expect(math.querySelector('.katex-html')).not.toBeNull();
     // The TeX stays readable on hover. (happy-dom parses no MathML namespace: the MathML part is checked in Chromium, side-panel-render.e2e.ts.)
-    expect(math.getAttribute('title')).toBe(md.replace(/^[^$\\]*(\$\$|\$|\\\[|\\\()\n?/, '').replace(/\n?(\$\$|\$|\\\]|\\\)).*$/, ''));
+    expect(math.getAttribute('title')).toBe(
+      md.replace(/^[^$\\]*(\$\$|\$|\\\[|\\\()\n?/, '').replace(/\n?(\$\$|\$|\\\]|\\\)).*$/, ''),
+    );
     expect(inertProblems(root)).toEqual([]);
   });
 
@@ -79,7 +81,9 @@ describe('math', () => {
   });
 
   it('refuses what needs trust and renders bad TeX as an error in place, inert', () => {
-    const root = render('$\\href{javascript:alert(1)}{x}$ and $\\includegraphics{https://attacker.test/x.png}$ and $\\htmlStyle{background:url(https://attacker.test/y)}{z}$ and $\\frac{1}{$');
+    const root = render(
+      '$\\href{javascript:alert(1)}{x}$ and $\\includegraphics{https://attacker.test/x.png}$ and $\\htmlStyle{background:url(https://attacker.test/y)}{z}$ and $\\frac{1}{$',
+    );
     expect(root.querySelectorAll('.md-math')).toHaveLength(4);
     expect(root.querySelector('[href], [src], a, img')).toBeNull();
     for (const el of root.querySelectorAll('[style]')) expect(el.getAttribute('style')).not.toMatch(/url|image/i);

@@ -63,7 +63,8 @@ describe('the harness', () => {
     expect(w.__canary).toBe(1);
     delete w.__canary;
     const root = mount();
-    root.innerHTML = '<img src="https://attacker.test/x" onerror="x()"><a href="javascript:x()">a</a><div style="background:url(https://attacker.test/y)"></div>';
+    root.innerHTML =
+      '<img src="https://attacker.test/x" onerror="x()"><a href="javascript:x()">a</a><div style="background:url(https://attacker.test/y)"></div>';
     expect(inertProblems(root)).toEqual([
       'tag <img> is not allowlisted',
       '<img> has src="https://attacker.test/x"',

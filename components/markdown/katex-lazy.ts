@@ -13,7 +13,14 @@ import { sanitizeMath } from './sanitize-typeset';
  * `maxSize` and `maxExpand` bound what a hostile macro can make. Output carries MathML for
  * screen readers and HTML for sight.
  */
-const OPTIONS = { throwOnError: false, trust: false, strict: 'ignore', output: 'htmlAndMathml', maxSize: 50, maxExpand: 500 } as const;
+const OPTIONS = {
+  throwOnError: false,
+  trust: false,
+  strict: 'ignore',
+  output: 'htmlAndMathml',
+  maxSize: 50,
+  maxExpand: 500,
+} as const;
 
 const CACHE_MAX = 300;
 const cache = new Map<string, string>();

@@ -24,21 +24,36 @@ const whole = (md: string) => {
 
 describe('markdown rendering', () => {
   it('renders the usual chat markdown', () => {
-    const root = whole('# Title\n\nSome **bold** and *em* and `code`.\nNext line.\n\n- one\n- two\n\n1. first\n\n> quoted\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n\n~~gone~~\n\n---');
+    const root = whole(
+      '# Title\n\nSome **bold** and *em* and `code`.\nNext line.\n\n- one\n- two\n\n1. first\n\n> quoted\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n\n~~gone~~\n\n---',
+    );
     expect(root.querySelector('h1')!.textContent).toBe('Title');
-    expect(root.querySelector('p')!.innerHTML).toBe('Some <strong>bold</strong> and <em>em</em> and <code>code</code>.<br>Next line.');
-    expect([...root.querySelectorAll('ul')[0]!.querySelectorAll('li')].map((l) => l.textContent)).toEqual(['one', 'two']);
+    expect(root.querySelector('p')!.innerHTML).toBe(
+      'Some <strong>bold</strong> and <em>em</em> and <code>code</code>.<br>Next line.',
+    );
+    expect([...root.querySelectorAll('ul')[0]!.querySelectorAll('li')].map((l) => l.textContent)).toEqual([
+      'one',
+      'two',
+    ]);
     expect(root.querySelector('ol li')!.textContent).toBe('first');
     expect(root.querySelector('blockquote')!.textContent!.trim()).toBe('quoted');
-    expect([...root.querySelectorAll('th')].map((t) => [t.textContent, t.getAttribute('align')])).toEqual([['a', null], ['b', 'center']]);
-    expect([...root.querySelectorAll('ul')[1]!.querySelectorAll('li')].map((l) => l.textContent)).toEqual(['☑ done', '☐ todo']);
+    expect([...root.querySelectorAll('th')].map((t) => [t.textContent, t.getAttribute('align')])).toEqual([
+      ['a', null],
+      ['b', 'center'],
+    ]);
+    expect([...root.querySelectorAll('ul')[1]!.querySelectorAll('li')].map((l) => l.textContent)).toEqual([
+      '☑ done',
+      '☐ todo',
+    ]);
     expect(root.querySelector('del')!.textContent).toBe('gone');
     expect(root.querySelector('hr')).not.toBeNull();
     expect(root.querySelector('input')).toBeNull();
   });
 
   it('R1 shows raw HTML as the text the model wrote', () => {
-    const root = whole('Use <b>bold</b> here.\n\n<div class="retry-bar" id="x">block</div>\n\n<script>alert(1)</script> and text');
+    const root = whole(
+      'Use <b>bold</b> here.\n\n<div class="retry-bar" id="x">block</div>\n\n<script>alert(1)</script> and text',
+    );
     expect(root.querySelector('b')).toBeNull();
     expect(root.querySelector('#x')).toBeNull();
     expect(root.textContent).toContain('Use <b>bold</b> here.');
@@ -47,13 +62,19 @@ describe('markdown rendering', () => {
   });
 
   it('R2 links open in a new tab, without opener or referrer, with the destination shown', () => {
-    const root = whole('See [the docs](https://example.com/a?b=1) or <https://example.com/auto> or [evil](javascript:alert(1)).');
+    const root = whole(
+      'See [the docs](https://example.com/a?b=1) or <https://example.com/auto> or [evil](javascript:alert(1)).',
+    );
     const links = [...root.querySelectorAll('a')];
-    expect(links.map((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel'), a.textContent])).toEqual([
+    expect(
+      links.map((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel'), a.textContent]),
+    ).toEqual([
       ['https://example.com/a?b=1', '_blank', 'noopener noreferrer', 'the docs'],
       ['https://example.com/auto', '_blank', 'noopener noreferrer', 'https://example.com/auto'],
     ]);
-    expect(root.textContent!.trim()).toBe('See the docs (https://example.com/a?b=1) or https://example.com/auto or evil.');
+    expect(root.textContent!.trim()).toBe(
+      'See the docs (https://example.com/a?b=1) or https://example.com/auto or evil.',
+    );
   });
 
   it('R3 an image becomes a placeholder with its full URL; a click opens it in a new tab', () => {
@@ -69,7 +90,10 @@ describe('markdown rendering', () => {
 
   it('code blocks have a Copy button that copies the code', async () => {
     const writes: string[] = [];
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (t: string) => void writes.push(t) }, configurable: true });
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: async (t: string) => void writes.push(t) },
+      configurable: true,
+    });
     const { container } = render(<MarkdownView text={'```ts\nconst a = "<b>";\n```'} />);
     expect(container.querySelector('.md-code-bar')!.textContent).toBe('tsCopy');
     const copy = container.querySelector('button.md-copy') as HTMLButtonElement;
@@ -82,10 +106,18 @@ describe('markdown rendering', () => {
   });
 });
 
-const LONG = Array.from({ length: 60 }, (_, i) => (i % 5 === 0 ? `## Part ${i}\n\n` : i % 5 === 1 ? '```js\nconsole.log(' + i + ');\n```\n\n' : i % 5 === 2 ? `- item ${i}\n- more ${i}\n\n` : `Paragraph ${i} with [a link](https://example.com/${i}) and **bold**.\n\n`)).join('');
+const LONG = Array.from({ length: 60 }, (_, i) =>
+  i % 5 === 0
+    ? `## Part ${i}\n\n`
+    : i % 5 === 1
+      ? '```js\nconsole.log(' + i + ');\n```\n\n'
+      : i % 5 === 2
+        ? `- item ${i}\n- more ${i}\n\n`
+        : `Paragraph ${i} with [a link](https://example.com/${i}) and **bold**.\n\n`,
+).join('');
 
 describe('streaming: cost per chunk follows the chunk, not the message', () => {
-  it('keeps a settled block\'s DOM node when later chunks arrive', () => {
+  it("keeps a settled block's DOM node when later chunks arrive", () => {
     const root = mount();
     const s = new MarkdownStream(root);
     s.update('First paragraph.\n\nSecond, still');
@@ -97,14 +129,19 @@ describe('streaming: cost per chunk follows the chunk, not the message', () => {
     expect(root.querySelector('p')).toBe(first);
     expect(first.isConnected).toBe(true);
     expect(openBefore.isConnected).toBe(false);
-    expect([...root.children].map((c) => c.textContent!.trim())).toEqual(['First paragraph.', 'Second, still open text.', 'a list\ngrows', 'The end.']);
+    expect([...root.children].map((c) => c.textContent!.trim())).toEqual([
+      'First paragraph.',
+      'Second, still open text.',
+      'a list\ngrows',
+      'The end.',
+    ]);
   });
 
   it('lexes only the open part plus the new chunk, and ends as a whole render would', () => {
     const root = mount();
     const s = new MarkdownStream(root);
     let maxLexed = 0;
-    for (let at = 0; at < LONG.length; ) {
+    for (let at = 0; at < LONG.length;) {
       at = Math.min(LONG.length, at + 17);
       s.update(LONG.slice(0, at));
       maxLexed = Math.max(maxLexed, s.stats.lastLexedChars);
@@ -118,7 +155,8 @@ describe('streaming: cost per chunk follows the chunk, not the message', () => {
   });
 
   it('a reference definition arriving after its use re-renders once, then matches a whole render', () => {
-    const md = 'See [the spec][s] and ![fig][f].\n\nMore text.\n\n[s]: https://example.com/spec\n[f]: https://attacker.test/fig.png\n';
+    const md =
+      'See [the spec][s] and ![fig][f].\n\nMore text.\n\n[s]: https://example.com/spec\n[f]: https://attacker.test/fig.png\n';
     const root = mount();
     const s = new MarkdownStream(root);
     for (let k = 1; k <= md.length; k++) s.update(md.slice(0, k));

@@ -53,7 +53,12 @@ function cached(key: string, make: () => DocumentFragment): DocumentFragment {
 function closes(t: Token, next: Token | undefined): boolean {
   if (t.type === 'space' || next?.type === 'space' || t.raw.endsWith('\n\n')) return true;
   if (!t.raw.endsWith('\n')) return false;
-  return t.type === 'hr' || t.type === 'heading' || t.type === 'mathBlock' || (t.type === 'code' && (t as { codeBlockStyle?: string }).codeBlockStyle !== 'indented');
+  return (
+    t.type === 'hr' ||
+    t.type === 'heading' ||
+    t.type === 'mathBlock' ||
+    (t.type === 'code' && (t as { codeBlockStyle?: string }).codeBlockStyle !== 'indented')
+  );
 }
 
 /** Length in `orig` of its first `normLen` characters after `\r\n?` → `\n` normalisation. */

@@ -44,16 +44,83 @@ const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** MathML elements KaTeX writes (its `htmlAndMathml` output); none of them fetches or runs anything. */
 export const MATH_TAGS: readonly string[] = [
-  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac',
-  'msqrt', 'mroot', 'mover', 'munder', 'munderover', 'mtable', 'mtr', 'mtd', 'mpadded', 'mphantom', 'menclose', 'mstyle', 'merror', 'mlabeledtr',
+  'math',
+  'semantics',
+  'annotation',
+  'mrow',
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'mspace',
+  'msup',
+  'msub',
+  'msubsup',
+  'mfrac',
+  'msqrt',
+  'mroot',
+  'mover',
+  'munder',
+  'munderover',
+  'mtable',
+  'mtr',
+  'mtd',
+  'mpadded',
+  'mphantom',
+  'menclose',
+  'mstyle',
+  'merror',
+  'mlabeledtr',
 ];
 /** SVG elements KaTeX draws stretchy glyphs with (no `use`, `image`, `a`, `foreignObject`, `style`, `script`). */
 const MATH_SVG_TAGS = ['svg', 'path', 'line'];
 const MATH_ATTRS = [
-  'class', 'style', 'aria-hidden', 'title', 'encoding', 'mathvariant', 'stretchy', 'fence', 'separator', 'lspace', 'rspace', 'accent',
-  'accentunder', 'columnalign', 'rowalign', 'columnlines', 'rowlines', 'columnspacing', 'rowspacing', 'width', 'height', 'depth', 'voffset',
-  'minsize', 'maxsize', 'symmetric', 'movablelimits', 'mathsize', 'mathcolor', 'mathbackground', 'notation', 'linethickness', 'scriptlevel',
-  'displaystyle', 'display', 'largeop', 'form', 'viewbox', 'preserveaspectratio', 'd', 'x1', 'y1', 'x2', 'y2', 'stroke-width',
+  'class',
+  'style',
+  'aria-hidden',
+  'title',
+  'encoding',
+  'mathvariant',
+  'stretchy',
+  'fence',
+  'separator',
+  'lspace',
+  'rspace',
+  'accent',
+  'accentunder',
+  'columnalign',
+  'rowalign',
+  'columnlines',
+  'rowlines',
+  'columnspacing',
+  'rowspacing',
+  'width',
+  'height',
+  'depth',
+  'voffset',
+  'minsize',
+  'maxsize',
+  'symmetric',
+  'movablelimits',
+  'mathsize',
+  'mathcolor',
+  'mathbackground',
+  'notation',
+  'linethickness',
+  'scriptlevel',
+  'displaystyle',
+  'display',
+  'largeop',
+  'form',
+  'viewbox',
+  'preserveaspectratio',
+  'd',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'stroke-width',
 ];
 const MATH_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
   ALLOWED_TAGS: ['span', ...MATH_TAGS, ...MATH_SVG_TAGS],
@@ -67,13 +134,41 @@ const MATH_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 };
 /** CSS properties KaTeX sets inline (sizes, offsets, colours); anything else is dropped. */
 const STYLE_PROPS = new Set([
-  'height', 'min-height', 'width', 'min-width', 'max-width', 'vertical-align', 'top', 'bottom', 'left', 'right', 'position', 'display',
-  'margin-left', 'margin-right', 'margin-top', 'margin-bottom', 'padding-left', 'padding-right', 'padding-top', 'padding-bottom',
-  'border-bottom-width', 'border-top-width', 'border-right-width', 'border-left-width', 'border-style', 'border-color', 'color',
-  'background-color', 'font-size', 'line-height', 'stroke-width',
+  'height',
+  'min-height',
+  'width',
+  'min-width',
+  'max-width',
+  'vertical-align',
+  'top',
+  'bottom',
+  'left',
+  'right',
+  'position',
+  'display',
+  'margin-left',
+  'margin-right',
+  'margin-top',
+  'margin-bottom',
+  'padding-left',
+  'padding-right',
+  'padding-top',
+  'padding-bottom',
+  'border-bottom-width',
+  'border-top-width',
+  'border-right-width',
+  'border-left-width',
+  'border-style',
+  'border-color',
+  'color',
+  'background-color',
+  'font-size',
+  'line-height',
+  'stroke-width',
 ]);
 /** A declaration value that can only size, place or colour: numbers with units, keywords, `#hex`, `rgb()`/`calc()` of numbers. */
-const STYLE_VALUE = /^(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:em|ex|px|pt|%|mu)?|[a-z-]{1,20}|#[0-9a-f]{3,8}|(?:rgba?|calc)\([\d\s.,%+*/a-z-]{1,80}\))(?:\s+(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:em|ex|px|pt|%)?|[a-z-]{1,20}))*$/i;
+const STYLE_VALUE =
+  /^(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:em|ex|px|pt|%|mu)?|[a-z-]{1,20}|#[0-9a-f]{3,8}|(?:rgba?|calc)\([\d\s.,%+*/a-z-]{1,80}\))(?:\s+(?:[-+]?(?:\d+\.?\d*|\.\d+)(?:em|ex|px|pt|%)?|[a-z-]{1,20}))*$/i;
 
 /** `style` reduced to allowed properties with inert values (R3: never `url()`, `image-set()`, `@import`, `\` escapes); '' when nothing is left. */
 export function safeMathStyle(style: string): string {
@@ -83,7 +178,8 @@ export function safeMathStyle(style: string): string {
     if (i < 0) continue;
     const prop = decl.slice(0, i).trim().toLowerCase();
     const value = decl.slice(i + 1).trim();
-    if (STYLE_PROPS.has(prop) && STYLE_VALUE.test(value) && !/url|image|expression|import|\\/i.test(value)) out.push(`${prop}:${value}`);
+    if (STYLE_PROPS.has(prop) && STYLE_VALUE.test(value) && !/url|image|expression|import|\\/i.test(value))
+      out.push(`${prop}:${value}`);
   }
   return out.join(';');
 }
@@ -101,7 +197,10 @@ export function sanitizeMath(html: string, doc: Document = document): DocumentFr
   for (const el of [...frag.querySelectorAll('*')]) {
     const ns = el.namespaceURI;
     const tag = el.localName;
-    const ok = (ns === HTML_NS && tag === 'span') || (ns === MATHML_NS && mathTags.has(tag)) || (ns === SVG_NS && MATH_SVG_TAGS.includes(tag));
+    const ok =
+      (ns === HTML_NS && tag === 'span') ||
+      (ns === MATHML_NS && mathTags.has(tag)) ||
+      (ns === SVG_NS && MATH_SVG_TAGS.includes(tag));
     if (!ok) return undefined;
     for (const name of el.getAttributeNames()) {
       const n = name.toLowerCase();
@@ -114,7 +213,8 @@ export function sanitizeMath(html: string, doc: Document = document): DocumentFr
         const kept = [...el.classList].filter((c) => /^[a-zA-Z][\w-]{0,40}$/.test(c));
         if (kept.length) el.setAttribute('class', kept.join(' '));
         else el.removeAttribute('class');
-      } else if (/url|javascript:|data:/i.test(el.getAttribute(name) ?? '') && n !== 'title' && n !== 'encoding') el.removeAttribute(name);
+      } else if (/url|javascript:|data:/i.test(el.getAttribute(name) ?? '') && n !== 'title' && n !== 'encoding')
+        el.removeAttribute(name);
     }
   }
   return frag;

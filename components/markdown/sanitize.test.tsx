@@ -31,21 +31,41 @@ describe('the sanitiser alone', () => {
 
   it('R1 keeps the allowlisted structure and drops everything else', () => {
     const root = document.createElement('div');
-    root.append(sanitizeToFragment('<p class="md-raw evil" style="color:red" onclick="x()" id="a">t <b>b</b><strong title="t">s</strong></p><ol start="3"><li>x</li></ol>'));
+    root.append(
+      sanitizeToFragment(
+        '<p class="md-raw evil" style="color:red" onclick="x()" id="a">t <b>b</b><strong title="t">s</strong></p><ol start="3"><li>x</li></ol>',
+      ),
+    );
     expect(root.innerHTML).toBe('<p class="md-raw">t b<strong title="t">s</strong></p><ol start="3"><li>x</li></ol>');
   });
 });
 
 describe('R2 link destinations', () => {
   it('allows only absolute https, http and mailto', () => {
-    expect(['https://a.test/x', 'http://a.test', 'mailto:a@b.test', ' https://a.test', 'HTTPS://A.TEST/'].map((u) => safeLinkUrl(u)?.href)).toEqual([
-      'https://a.test/x',
-      'http://a.test/',
-      'mailto:a@b.test',
-      'https://a.test/',
-      'https://a.test/',
-    ]);
-    const refused = ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:alert(1)', '\u0001javascript:x', 'vbscript:x', 'data:text/html,x', 'file:///etc/passwd', 'chrome://settings', 'chrome-extension://abc/x', 'CHROME-EXTENSION://abc/x', '/relative', '//host/x', 'relative', '', 'javascript&#58;x'];
+    expect(
+      ['https://a.test/x', 'http://a.test', 'mailto:a@b.test', ' https://a.test', 'HTTPS://A.TEST/'].map(
+        (u) => safeLinkUrl(u)?.href,
+      ),
+    ).toEqual(['https://a.test/x', 'http://a.test/', 'mailto:a@b.test', 'https://a.test/', 'https://a.test/']);
+    const refused = [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'java\nscript:alert(1)',
+      '\u0001javascript:x',
+      'vbscript:x',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      'chrome://settings',
+      'chrome-extension://abc/x',
+      'CHROME-EXTENSION://abc/x',
+      '/relative',
+      '//host/x',
+      'relative',
+      '',
+      'javascript&#58;x',
+    ];
     expect(refused.map((u) => safeLinkUrl(u))).toEqual(refused.map(() => undefined));
   });
 

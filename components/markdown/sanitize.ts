@@ -17,8 +17,34 @@ import { safeImageUrl, safeLinkUrl } from '../../lib/ui/safe-url';
 
 /** Tags the rendered markdown may contain (R1). The post-pass adds only `button` and `span`. */
 export const ALLOWED_TAGS: readonly string[] = [
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'div',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'em',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
+  'div',
 ];
 /** Tags the post-pass itself creates (placeholders, copy buttons). */
 export const ADDED_TAGS: readonly string[] = ['button'];
@@ -66,7 +92,24 @@ export function sanitizeToFragment(html: string, doc: Document = document): Docu
 
 export const HTML_NS = 'http://www.w3.org/1999/xhtml';
 /** Disallowed elements whose content is not shown either (raw text, foreign content, embeds). */
-const DROP_WHOLE = new Set(['script', 'style', 'template', 'iframe', 'noscript', 'noembed', 'noframes', 'xmp', 'plaintext', 'textarea', 'title', 'svg', 'math', 'object', 'embed', 'select']);
+const DROP_WHOLE = new Set([
+  'script',
+  'style',
+  'template',
+  'iframe',
+  'noscript',
+  'noembed',
+  'noframes',
+  'xmp',
+  'plaintext',
+  'textarea',
+  'title',
+  'svg',
+  'math',
+  'object',
+  'embed',
+  'select',
+]);
 const TAGS = new Set(ALLOWED_TAGS);
 /** Attributes per element beyond `title` and `class`. */
 const ATTRS_FOR: Record<string, readonly string[]> = { a: ['href'], ol: ['start'], th: ['align'], td: ['align'] };
@@ -168,4 +211,3 @@ function wrapCode(pre: HTMLPreElement, doc: Document): void {
   pre.replaceWith(wrap);
   wrap.append(bar, pre);
 }
-

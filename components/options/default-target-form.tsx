@@ -4,7 +4,15 @@ import type { Note, OptionsModel } from '../../lib/ui/options-model';
 import { NoteLine } from './note-line';
 
 /** The provider and model a new chat starts with. */
-export function DefaultTargetForm({ settings, model, note }: { settings: Settings; model: OptionsModel; note: Note | undefined }) {
+export function DefaultTargetForm({
+  settings,
+  model,
+  note,
+}: {
+  settings: Settings;
+  model: OptionsModel;
+  note: Note | undefined;
+}) {
   const [providerId, setProviderId] = useState(settings.defaultTarget?.providerId ?? settings.providers[0]?.id ?? '');
   const [modelId, setModelId] = useState(settings.defaultTarget?.model ?? '');
   return (
@@ -16,7 +24,13 @@ export function DefaultTargetForm({ settings, model, note }: { settings: Setting
           </option>
         ))}
       </select>
-      <input aria-label="Default model" value={modelId} onInput={(e) => setModelId(e.currentTarget.value)} placeholder="model id" spellcheck={false} />
+      <input
+        aria-label="Default model"
+        value={modelId}
+        onInput={(e) => setModelId(e.currentTarget.value)}
+        placeholder="model id"
+        spellcheck={false}
+      />
       <button type="button" onClick={() => void model.saveDefault(providerId, modelId)}>
         Save default
       </button>

@@ -29,11 +29,22 @@ const checked = (label: string) => (screen.getByLabelText(label) as HTMLInputEle
 
 describe('DisclosurePolicySection', () => {
   it('shows the stored global policy and saves the edited one, keeping fields it does not show', async () => {
-    const m = setup({ maxTurns: 40, foreignReasoning: 'text', neverProviders: ['google'], delivery: 'stateful', lockedProvider: 'openai' });
+    const m = setup({
+      maxTurns: 40,
+      foreignReasoning: 'text',
+      neverProviders: ['google'],
+      delivery: 'stateful',
+      lockedProvider: 'openai',
+    });
     await screen.findByLabelText('Max turns');
     expect((screen.getByLabelText('Max turns') as HTMLInputElement).value).toBe('40');
     expect((screen.getByLabelText('Max tokens') as HTMLInputElement).value).toBe('');
-    expect([checked('Send it as labelled text'), checked('Drop it'), checked('Send them'), checked('Omit them')]).toEqual([true, false, true, false]);
+    expect([
+      checked('Send it as labelled text'),
+      checked('Drop it'),
+      checked('Send them'),
+      checked('Omit them'),
+    ]).toEqual([true, false, true, false]);
     expect([checked('OpenAI'), checked('Anthropic'), checked('Google Gemini')]).toEqual([false, false, true]);
 
     type('Max turns', '');
@@ -45,7 +56,16 @@ describe('DisclosurePolicySection', () => {
     save();
     await screen.findByText('Disclosure policy saved.');
     expect(m.callsOf('setDisclosurePolicy')).toEqual([
-      { policy: { delivery: 'stateful', lockedProvider: 'openai', maxTokens: 32000, foreignReasoning: 'drop', images: 'omit', neverProviders: ['anthropic'] } },
+      {
+        policy: {
+          delivery: 'stateful',
+          lockedProvider: 'openai',
+          maxTokens: 32000,
+          foreignReasoning: 'drop',
+          images: 'omit',
+          neverProviders: ['anthropic'],
+        },
+      },
     ]);
     expect((screen.getByLabelText('Max tokens') as HTMLInputElement).value).toBe('32000');
   });
@@ -69,7 +89,9 @@ describe('DisclosurePolicySection', () => {
     save();
     await screen.findByText('Disclosure policy saved.');
     expect(screen.queryAllByRole('alert')).toEqual([]);
-    expect(m.callsOf('setDisclosurePolicy')).toEqual([{ policy: { maxTurns: 12, foreignReasoning: 'drop', images: 'send' } }]);
+    expect(m.callsOf('setDisclosurePolicy')).toEqual([
+      { policy: { maxTurns: 12, foreignReasoning: 'drop', images: 'send' } },
+    ]);
   });
 
   it('shows the background refusal and keeps the form as typed', async () => {
@@ -86,18 +108,34 @@ describe('DisclosurePolicySection', () => {
     await screen.findByLabelText('Max turns');
     expect(checked('gone-endpoint (not configured)')).toBe(true);
     save();
-    await waitFor(() => expect(m.callsOf('setDisclosurePolicy')).toEqual([{ policy: { foreignReasoning: 'drop', images: 'send', neverProviders: ['gone-endpoint'] } }]));
+    await waitFor(() =>
+      expect(m.callsOf('setDisclosurePolicy')).toEqual([
+        { policy: { foreignReasoning: 'drop', images: 'send', neverProviders: ['gone-endpoint'] } },
+      ]),
+    );
   });
 
   it('is the options page’s Disclosure section, offering the configured providers', async () => {
-    const m = mockConnector({ getSettings: () => sampleSettings(), getDisclosurePolicy: () => ({ global: { images: 'omit' } }), setDisclosurePolicy: () => null });
+    const m = mockConnector({
+      getSettings: () => sampleSettings(),
+      getDisclosurePolicy: () => ({ global: { images: 'omit' } }),
+      setDisclosurePolicy: () => null,
+    });
     render(<OptionsPage connector={m.connector} permissions={{ request: () => Promise.resolve(true) }} />);
     const heading = await screen.findByRole('heading', { name: 'Disclosure' });
     const form = await within(heading.closest('section')!).findByRole('form', { name: 'Disclosure policy' });
     await waitFor(() => expect((within(form).getByLabelText('Omit them') as HTMLInputElement).checked).toBe(true));
-    expect(within(within(form).getByRole('group', { name: 'Never send any conversation to' })).getAllByRole('checkbox').map((c) => c.parentElement?.textContent?.trim())).toEqual(['OpenAI', 'Anthropic', 'Google Gemini']);
+    expect(
+      within(within(form).getByRole('group', { name: 'Never send any conversation to' }))
+        .getAllByRole('checkbox')
+        .map((c) => c.parentElement?.textContent?.trim()),
+    ).toEqual(['OpenAI', 'Anthropic', 'Google Gemini']);
     fireEvent.click(within(form).getByLabelText('OpenAI'));
     fireEvent.click(within(form).getByRole('button', { name: 'Save disclosure policy' }));
-    await waitFor(() => expect(m.callsOf('setDisclosurePolicy')).toEqual([{ policy: { foreignReasoning: 'drop', images: 'omit', neverProviders: ['openai'] } }]));
+    await waitFor(() =>
+      expect(m.callsOf('setDisclosurePolicy')).toEqual([
+        { policy: { foreignReasoning: 'drop', images: 'omit', neverProviders: ['openai'] } },
+      ]),
+    );
   });
 });

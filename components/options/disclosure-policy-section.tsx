@@ -78,7 +78,13 @@ export function DisclosurePolicySection({ connector, providers }: DisclosurePoli
     }
     setErrors({});
     const { maxTurns: _t, maxTokens: _k, ...kept } = stored;
-    const policy = cleanPolicy({ ...kept, ...read.limits, foreignReasoning: form.foreignReasoning, images: form.images, neverProviders: form.never });
+    const policy = cleanPolicy({
+      ...kept,
+      ...read.limits,
+      foreignReasoning: form.foreignReasoning,
+      images: form.images,
+      neverProviders: form.never,
+    });
     setSaving(true);
     try {
       await connector.request('setDisclosurePolicy', { policy });
@@ -106,7 +112,9 @@ export function DisclosurePolicySection({ connector, providers }: DisclosurePoli
         aria-describedby={`policy-${f}-hint${errors[f] ? ` policy-${f}-error` : ''}`}
         onInput={(e) => edit({ [f]: e.currentTarget.value })}
       />
-      <span id={`policy-${f}-hint`} class="hint">{hint}</span>
+      <span id={`policy-${f}-hint`} class="hint">
+        {hint}
+      </span>
       {errors[f] ? (
         <span id={`policy-${f}-error`} class="policy-error" role="alert">
           {errors[f]}
@@ -125,25 +133,55 @@ export function DisclosurePolicySection({ connector, providers }: DisclosurePoli
         void save();
       }}
     >
-      <p class="hint">Applies to every conversation; a conversation can narrow it further in the side panel's disclosure details.</p>
+      <p class="hint">
+        Applies to every conversation; a conversation can narrow it further in the side panel's disclosure details.
+      </p>
       {limit('maxTurns', 'The newest turns sent at most, per send. Empty: no limit.')}
       {limit('maxTokens', 'The estimated input tokens sent at most, per send. Empty: only the model’s context window.')}
       <fieldset>
         <legend>Reasoning from another model</legend>
         <label>
-          <input type="radio" name="policy-reasoning" value="drop" checked={form.foreignReasoning === 'drop'} onChange={() => edit({ foreignReasoning: 'drop' })} /> Drop it
+          <input
+            type="radio"
+            name="policy-reasoning"
+            value="drop"
+            checked={form.foreignReasoning === 'drop'}
+            onChange={() => edit({ foreignReasoning: 'drop' })}
+          />{' '}
+          Drop it
         </label>
         <label>
-          <input type="radio" name="policy-reasoning" value="text" checked={form.foreignReasoning === 'text'} onChange={() => edit({ foreignReasoning: 'text' })} /> Send it as labelled text
+          <input
+            type="radio"
+            name="policy-reasoning"
+            value="text"
+            checked={form.foreignReasoning === 'text'}
+            onChange={() => edit({ foreignReasoning: 'text' })}
+          />{' '}
+          Send it as labelled text
         </label>
       </fieldset>
       <fieldset>
         <legend>Images</legend>
         <label>
-          <input type="radio" name="policy-images" value="send" checked={form.images === 'send'} onChange={() => edit({ images: 'send' })} /> Send them
+          <input
+            type="radio"
+            name="policy-images"
+            value="send"
+            checked={form.images === 'send'}
+            onChange={() => edit({ images: 'send' })}
+          />{' '}
+          Send them
         </label>
         <label>
-          <input type="radio" name="policy-images" value="omit" checked={form.images === 'omit'} onChange={() => edit({ images: 'omit' })} /> Omit them
+          <input
+            type="radio"
+            name="policy-images"
+            value="omit"
+            checked={form.images === 'omit'}
+            onChange={() => edit({ images: 'omit' })}
+          />{' '}
+          Omit them
         </label>
       </fieldset>
       <fieldset>
@@ -154,7 +192,9 @@ export function DisclosurePolicySection({ connector, providers }: DisclosurePoli
             <input
               type="checkbox"
               checked={form.never.includes(p.id)}
-              onChange={(e) => edit({ never: e.currentTarget.checked ? [...form.never, p.id] : form.never.filter((x) => x !== p.id) })}
+              onChange={(e) =>
+                edit({ never: e.currentTarget.checked ? [...form.never, p.id] : form.never.filter((x) => x !== p.id) })
+              }
             />{' '}
             {p.name}
           </label>

@@ -9,10 +9,12 @@ export function FirstKey() {
       <p>Baton sends your conversations with your own API key. One provider is enough to start.</p>
       <ol>
         <li>
-          Create a key with the provider: OpenAI (platform.openai.com), Anthropic (console.anthropic.com) or Google Gemini (aistudio.google.com).
+          Create a key with the provider: OpenAI (platform.openai.com), Anthropic (console.anthropic.com) or Google
+          Gemini (aistudio.google.com).
         </li>
         <li>
-          Paste it into <strong>API key</strong> under that provider below and press <strong>Save key</strong>, then <strong>Test key</strong>.
+          Paste it into <strong>API key</strong> under that provider below and press <strong>Save key</strong>, then{' '}
+          <strong>Test key</strong>.
         </li>
         <li>Open Baton from the toolbar button: the side panel is ready to chat.</li>
       </ol>

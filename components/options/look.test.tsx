@@ -29,7 +29,8 @@ describe('provider groups (docs/side-panel.md: names people and tests rely on)',
       const group = screen.getByRole('group', { name });
       const key = within(group).getByRole('textbox', { name: 'API key' });
       const base = within(group).getByRole('textbox', { name: 'Base URL' });
-      for (const b of ['Save key', 'Test key', 'Save base URL']) expect(within(group).getByRole('button', { name: b })).toBeTruthy();
+      for (const b of ['Save key', 'Test key', 'Save base URL'])
+        expect(within(group).getByRole('button', { name: b })).toBeTruthy();
       // N2 binds a key to its address: the form asks for the address first (docs/side-panel.md, item 8).
       expect(base.compareDocumentPosition(key) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
       // One primary action per card.
@@ -50,11 +51,21 @@ describe('provider groups (docs/side-panel.md: names people and tests rely on)',
 describe('base URL permission feedback (docs/side-panel.md, item 8)', () => {
   it('says at once that it asks the browser, then says what happened when the answer is no', async () => {
     let answer!: (v: boolean) => void;
-    const m = await page(sampleSettings(), { request: () => new Promise<boolean>((r) => (answer = r)) }, { setBaseUrl: () => sampleSettings().providers[0]! });
+    const m = await page(
+      sampleSettings(),
+      { request: () => new Promise<boolean>((r) => (answer = r)) },
+      { setBaseUrl: () => sampleSettings().providers[0]! },
+    );
     const group = screen.getByRole('group', { name: 'OpenAI' });
-    fireEvent.input(within(group).getByRole('textbox', { name: 'Base URL' }), { target: { value: 'https://proxy.example.com/v1' } });
+    fireEvent.input(within(group).getByRole('textbox', { name: 'Base URL' }), {
+      target: { value: 'https://proxy.example.com/v1' },
+    });
     fireEvent.click(within(group).getByRole('button', { name: 'Save base URL' }));
-    await waitFor(() => expect(group.querySelector('.note')!.textContent).toBe('Asking your browser for permission to reach https://proxy.example.com…'));
+    await waitFor(() =>
+      expect(group.querySelector('.note')!.textContent).toBe(
+        'Asking your browser for permission to reach https://proxy.example.com…',
+      ),
+    );
     answer(false);
     await waitFor(() => expect(group.querySelector('.note')!.textContent).toContain('was not granted'));
     expect(group.querySelector('.note-error')).not.toBeNull();

@@ -7,7 +7,7 @@ const TEXT: Record<OnDeviceAvailability, string> = {
   downloadable:
     "Chrome's built-in model can be used once Chrome has downloaded it: the side panel offers an “On-device (no key)” provider, and the first message to it starts the download. It needs no API key, and nothing you send it leaves this device.",
   downloading:
-    "Chrome is downloading its built-in model. The side panel offers an “On-device (no key)” provider; answers start once the download has finished. Nothing you send it leaves this device.",
+    'Chrome is downloading its built-in model. The side panel offers an “On-device (no key)” provider; answers start once the download has finished. Nothing you send it leaves this device.',
   unavailable:
     "Chrome's built-in model (the Prompt API) is not available in this browser, so the side panel does not offer an “On-device” provider. It needs a recent version of Chrome on a supported computer with enough memory and disk space; chrome://on-device-internals shows why it is not available.",
 };

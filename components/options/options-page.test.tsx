@@ -28,7 +28,11 @@ function setup(extra: MockHandlers = {}, settings: Settings = sampleSettings()) 
   const m: MockConnector = mockConnector({
     getSettings: () => current,
     setKey: ({ providerId }) => {
-      const status: ProviderStatus = { ...current.providers.find((p) => p.id === providerId)!, hasKey: true, maskedKey: '••••abcd' };
+      const status: ProviderStatus = {
+        ...current.providers.find((p) => p.id === providerId)!,
+        hasKey: true,
+        maskedKey: '••••abcd',
+      };
       current = { ...current, providers: current.providers.map((p) => (p.id === providerId ? status : p)) };
       return status;
     },
@@ -44,12 +48,17 @@ async function renderPage(m: MockConnector, permissions: PermissionsLike) {
 
 const section = (id: string) => document.querySelector(`[data-provider="${id}"]`) as HTMLElement;
 /** docs/side-panel.md: each provider is a group named after it, holding the textboxes "API key" and "Base URL". */
-const field = (provider: string, name: 'API key' | 'Base URL') => within(screen.getByRole('group', { name: provider })).getByRole('textbox', { name });
+const field = (provider: string, name: 'API key' | 'Base URL') =>
+  within(screen.getByRole('group', { name: provider })).getByRole('textbox', { name });
 
 describe('keys (S5)', () => {
   it('one section per provider, with masked keys only', async () => {
     await renderPage(setup(), permissionsStub(true, []));
-    expect([...document.querySelectorAll('[data-provider]')].map((e) => e.getAttribute('data-provider'))).toEqual(['openai', 'anthropic', 'google']);
+    expect([...document.querySelectorAll('[data-provider]')].map((e) => e.getAttribute('data-provider'))).toEqual([
+      'openai',
+      'anthropic',
+      'google',
+    ]);
     expect(section('openai').textContent).toContain('Key saved: ••••abcd');
     expect(section('google').textContent).toContain('No key saved.');
     expect((field('OpenAI', 'API key') as HTMLInputElement).type).toBe('password');
@@ -66,12 +75,16 @@ describe('keys (S5)', () => {
     expect((field('Google Gemini', 'API key') as HTMLInputElement).value).toBe('');
     expect(document.body.innerHTML).not.toContain(FULL_KEY);
     // S5's definition of key material: no 12-character piece of it either
-    for (let i = 0; i + 12 <= FULL_KEY.length; i++) expect(document.body.innerHTML).not.toContain(FULL_KEY.slice(i, i + 12));
+    for (let i = 0; i + 12 <= FULL_KEY.length; i++)
+      expect(document.body.innerHTML).not.toContain(FULL_KEY.slice(i, i + 12));
     expect(section('google').textContent).toContain('Key saved: ••••abcd');
   });
 
   it('Test key shows the background message; Delete key deletes', async () => {
-    const m = setup({ testKey: () => ({ ok: false, message: 'The provider rejected this key.' }), deleteKey: () => null });
+    const m = setup({
+      testKey: () => ({ ok: false, message: 'The provider rejected this key.' }),
+      deleteKey: () => null,
+    });
     await renderPage(m, permissionsStub(true, []));
     fireEvent.click(within(section('openai')).getByRole('button', { name: 'Test key' }));
     await waitFor(() => expect(section('openai').textContent).toContain('The provider rejected this key.'));
@@ -96,7 +109,9 @@ describe('base URLs (N1)', () => {
     fireEvent.click(within(section('anthropic')).getByRole('button', { name: 'Save base URL' }));
     // synchronous: asked before the click handler returned
     expect(perms.asked).toEqual([['http://127.0.0.1:8787/*']]);
-    await waitFor(() => expect(log).toEqual(['permissions.request http://127.0.0.1:8787/*', 'setBaseUrl http://127.0.0.1:8787']));
+    await waitFor(() =>
+      expect(log).toEqual(['permissions.request http://127.0.0.1:8787/*', 'setBaseUrl http://127.0.0.1:8787']),
+    );
     await waitFor(() => expect(section('anthropic').textContent).toContain('Base URL saved: http://127.0.0.1:8787.'));
   });
 
@@ -118,13 +133,22 @@ describe('base URLs (N1)', () => {
     expect(section('openai').textContent).toContain('Endpoints must use https://');
     fireEvent.input(field('OpenAI', 'Base URL'), { target: { value: 'https://api.openai.com/v1' } });
     fireEvent.click(within(section('openai')).getByRole('button', { name: 'Save base URL' }));
-    await waitFor(() => expect(m.callsOf('setBaseUrl')).toEqual([{ providerId: 'openai', baseUrl: 'https://api.openai.com/v1' }]));
+    await waitFor(() =>
+      expect(m.callsOf('setBaseUrl')).toEqual([{ providerId: 'openai', baseUrl: 'https://api.openai.com/v1' }]),
+    );
     expect(perms.asked).toEqual([]);
   });
 });
 
 describe('custom endpoints (N1, N4)', () => {
-  const added: ProviderStatus = { id: 'custom-abc', name: 'Local Ollama', api: 'openai-chat', baseUrl: 'http://localhost:11434/v1', hasKey: false, flavor: 'ollama' };
+  const added: ProviderStatus = {
+    id: 'custom-abc',
+    name: 'Local Ollama',
+    api: 'openai-chat',
+    baseUrl: 'http://localhost:11434/v1',
+    hasKey: false,
+    flavor: 'ollama',
+  };
 
   it('rejects an http:// non-local URL without asking for a permission', async () => {
     const m = setup({ saveEndpoint: () => added });
@@ -143,7 +167,12 @@ describe('custom endpoints (N1, N4)', () => {
     const m = setup({
       saveEndpoint: (input) => {
         log.push('saveEndpoint');
-        expect(input).toEqual({ name: 'Local Ollama', baseUrl: 'http://localhost:11434/v1', flavor: 'ollama', defaultModel: 'llama3.2' });
+        expect(input).toEqual({
+          name: 'Local Ollama',
+          baseUrl: 'http://localhost:11434/v1',
+          flavor: 'ollama',
+          defaultModel: 'llama3.2',
+        });
         return added;
       },
     });
@@ -179,7 +208,11 @@ describe('default target and delete all data', () => {
     fireEvent.change(screen.getByLabelText('Default provider'), { target: { value: 'anthropic' } });
     fireEvent.input(screen.getByLabelText('Default model'), { target: { value: 'claude-sonnet-4-5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save default' }));
-    await waitFor(() => expect(m.callsOf('setDefaultTarget')).toEqual([{ target: { providerId: 'anthropic', model: 'claude-sonnet-4-5' } }]));
+    await waitFor(() =>
+      expect(m.callsOf('setDefaultTarget')).toEqual([
+        { target: { providerId: 'anthropic', model: 'claude-sonnet-4-5' } },
+      ]),
+    );
   });
 
   it('deletes only after a confirmation step', async () => {

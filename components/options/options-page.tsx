@@ -26,7 +26,12 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
   useEffect(() => void model.load(), [model]);
   const s = useStore(model);
 
-  if (s.loading) return <main class="options"><p>Loading…</p></main>;
+  if (s.loading)
+    return (
+      <main class="options">
+        <p>Loading…</p>
+      </main>
+    );
   if (!s.settings)
     return (
       <main class="options">
@@ -43,7 +48,10 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
         <img src="/icon/128.png" alt="" width={40} height={40} />
         <h1>Baton options</h1>
       </header>
-      <p class="hint">Keys stay in this browser's extension storage: never synced, never exported, sent only to their own provider, and shown again only masked.</p>
+      <p class="hint">
+        Keys stay in this browser's extension storage: never synced, never exported, sent only to their own provider,
+        and shown again only masked.
+      </p>
       {noKey ? <FirstKey /> : null}
 
       <section aria-labelledby="providers-h">
@@ -60,7 +68,10 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
 
       <section aria-labelledby="endpoints-h">
         <h2 id="endpoints-h">Add an OpenAI-compatible endpoint</h2>
-        <p class="hint">OpenRouter, Ollama, LM Studio or any server speaking Chat Completions. Baton asks your browser for permission to reach it.</p>
+        <p class="hint">
+          OpenRouter, Ollama, LM Studio or any server speaking Chat Completions. Baton asks your browser for permission
+          to reach it.
+        </p>
         <EndpointForm model={model} note={s.notes.endpoint} />
       </section>
 
@@ -71,7 +82,12 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
 
       <section aria-labelledby="default-h">
         <h2 id="default-h">Default for new chats</h2>
-        <DefaultTargetForm key={`${settings.defaultTarget?.providerId}|${settings.defaultTarget?.model}`} settings={settings} model={model} note={s.notes.default} />
+        <DefaultTargetForm
+          key={`${settings.defaultTarget?.providerId}|${settings.defaultTarget?.model}`}
+          settings={settings}
+          model={model}
+          note={s.notes.default}
+        />
       </section>
 
       <section aria-labelledby="disclosure-h">

@@ -73,7 +73,9 @@ describe('PassphraseSection', () => {
 
     type('Passphrase to unlock', 'wrong passphrase');
     click('Unlock');
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('That passphrase does not unlock the keys.'));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('That passphrase does not unlock the keys.'),
+    );
     expect(mode(container)).toBe('locked');
 
     type('Passphrase to unlock', PASS);

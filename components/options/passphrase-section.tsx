@@ -46,11 +46,23 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
     }
   };
   const field = (label: string, value: string, set: (v: string) => void) => (
-    <input type="password" aria-label={label} placeholder={label} autocomplete="off" spellcheck={false} value={value} onInput={(e) => set(e.currentTarget.value)} />
+    <input
+      type="password"
+      aria-label={label}
+      placeholder={label}
+      autocomplete="off"
+      spellcheck={false}
+      value={value}
+      onInput={(e) => set(e.currentTarget.value)}
+    />
   );
-  const tooShort = (p: string) => (p.length < MIN ? (setNote({ kind: 'error', text: `Use at least ${MIN} characters.` }), true) : false);
+  const tooShort = (p: string) =>
+    p.length < MIN ? (setNote({ kind: 'error', text: `Use at least ${MIN} characters.` }), true) : false;
   // Asked twice (docs/side-panel.md): a typo in a passphrase that cannot be recovered locks the keys away.
-  const differs = () => (next !== again ? (setNote({ kind: 'error', text: 'The two new passphrases differ. Type the same one twice.' }), true) : false);
+  const differs = () =>
+    next !== again
+      ? (setNote({ kind: 'error', text: 'The two new passphrases differ. Type the same one twice.' }), true)
+      : false;
   const newOk = () => !tooShort(next) && !differs();
   const minHint = <p class="hint">At least {MIN} characters. Type it twice.</p>;
 
@@ -60,14 +72,24 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
       {!state.passphrase ? (
         <>
           <p class="hint">
-            Optional. With a passphrase your keys are stored encrypted and Baton can be locked: while locked nothing can be sent. Unlocking lasts until you lock Baton or close the
-            browser. A forgotten passphrase cannot be recovered (delete the keys and enter them again).
+            Optional. With a passphrase your keys are stored encrypted and Baton can be locked: while locked nothing can
+            be sent. Unlocking lasts until you lock Baton or close the browser. A forgotten passphrase cannot be
+            recovered (delete the keys and enter them again).
           </p>
           {minHint}
           <div class="row">
             {field('New passphrase', next, setNext)}
             {field('Repeat new passphrase', again, setAgain)}
-            <button type="button" onClick={() => newOk() && void run(() => connector.request('setPassphrase', { passphrase: next }), 'Passphrase set; your keys are encrypted.')}>
+            <button
+              type="button"
+              onClick={() =>
+                newOk() &&
+                void run(
+                  () => connector.request('setPassphrase', { passphrase: next }),
+                  'Passphrase set; your keys are encrypted.',
+                )
+              }
+            >
               Set passphrase
             </button>
           </div>
@@ -90,7 +112,9 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
         </>
       ) : (
         <>
-          <p class="hint">Your keys are encrypted with your passphrase. Baton is unlocked until you lock it or close the browser.</p>
+          <p class="hint">
+            Your keys are encrypted with your passphrase. Baton is unlocked until you lock it or close the browser.
+          </p>
           <button type="button" onClick={() => void run(() => connector.request('lockVault', {}), 'Locked.')}>
             Lock now
           </button>
@@ -101,11 +125,25 @@ export function PassphraseSection({ connector, onChange }: PassphraseSectionProp
             {field('Repeat new passphrase', again, setAgain)}
             <button
               type="button"
-              onClick={() => newOk() && void run(() => connector.request('setPassphrase', { passphrase: next, current: pass }), 'Passphrase changed.')}
+              onClick={() =>
+                newOk() &&
+                void run(
+                  () => connector.request('setPassphrase', { passphrase: next, current: pass }),
+                  'Passphrase changed.',
+                )
+              }
             >
               Change passphrase
             </button>
-            <button type="button" onClick={() => void run(() => connector.request('removePassphrase', { passphrase: pass }), 'Passphrase removed; keys are stored without it.')}>
+            <button
+              type="button"
+              onClick={() =>
+                void run(
+                  () => connector.request('removePassphrase', { passphrase: pass }),
+                  'Passphrase removed; keys are stored without it.',
+                )
+              }
+            >
               Remove passphrase
             </button>
           </div>

@@ -70,9 +70,21 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
         <h3 id={headingId}>{p.name}</h3>
         {p.hasKey && !p.keyUnbound && !p.keyInvalid ? <span class="badge ok">Ready</span> : null}
       </div>
-      <p class="key-status">{p.hasKey ? `Key saved: ${p.maskedKey ?? '••••'}` : p.baseUrl && !defaultOrigin ? 'No key saved (local servers may not need one).' : 'No key saved.'}</p>
-      {p.keyInvalid ? <p class="warn">The provider rejected this key the last time it was used. Enter a new one.</p> : null}
-      {p.keyUnbound ? <p class="warn">The saved key was entered for another address. Enter it again to use it with the current one.</p> : null}
+      <p class="key-status">
+        {p.hasKey
+          ? `Key saved: ${p.maskedKey ?? '••••'}`
+          : p.baseUrl && !defaultOrigin
+            ? 'No key saved (local servers may not need one).'
+            : 'No key saved.'}
+      </p>
+      {p.keyInvalid ? (
+        <p class="warn">The provider rejected this key the last time it was used. Enter a new one.</p>
+      ) : null}
+      {p.keyUnbound ? (
+        <p class="warn">
+          The saved key was entered for another address. Enter it again to use it with the current one.
+        </p>
+      ) : null}
       {defaultOrigin ? (
         // The address comes before the key (docs/side-panel.md, item 8): a key is bound to the address it was
         // saved for (N2), so saving an address after the key would ask for the key again.
@@ -81,7 +93,13 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
             Base URL
           </label>
           <div class="row">
-            <input id={`${headingId}-base`} type="url" placeholder={`${defaultOrigin} (default)`} value={base} onInput={(e) => setBase(e.currentTarget.value)} />
+            <input
+              id={`${headingId}-base`}
+              type="url"
+              placeholder={`${defaultOrigin} (default)`}
+              value={base}
+              onInput={(e) => setBase(e.currentTarget.value)}
+            />
             {/* N1: saveBaseUrl asks for the host permission before its first await, inside this click. */}
             <button type="button" onClick={() => void model.saveBaseUrl(p.id, base)}>
               Save base URL

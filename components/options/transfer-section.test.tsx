@@ -11,7 +11,14 @@ afterEach(cleanup);
 const SUMMARY: ImportSummary = {
   kind: 'chatgpt-export',
   file: 'export.zip',
-  imported: [{ id: 'chatgpt-export:a', title: 'Oslo weather', turns: 2, warnings: ['image sediment://file_1: the ChatGPT export has no image bytes'] }],
+  imported: [
+    {
+      id: 'chatgpt-export:a',
+      title: 'Oslo weather',
+      turns: 2,
+      warnings: ['image sediment://file_1: the ChatGPT export has no image bytes'],
+    },
+  ],
   skipped: [
     { id: 'chatgpt-export:b', title: 'Pasta', why: 'duplicate', reason: 'already imported (unchanged)' },
     { id: 'c-bad', title: 'Broken', why: 'invalid', reason: 'mapping: missing: the conversation has no message tree' },
@@ -29,12 +36,20 @@ describe('TransferSection', () => {
     render(<TransferSection connector={m.connector} />);
     fireEvent.change(screen.getByLabelText('Kind of file'), { target: { value: 'chatgpt-export' } });
     choose(screen.getByLabelText('Import a file'), new File(['PK\u0003\u0004zip?'], 'export.zip'));
-    await screen.findByText('export.zip: Imported 1 conversation; skipped 2 (1 already in Baton, 1 could not be read).');
-    expect(m.callsOf('importFile')).toEqual([{ name: 'export.zip', data: btoa('PK\u0003\u0004zip?'), encoding: 'base64', kind: 'chatgpt-export' }]);
+    await screen.findByText(
+      'export.zip: Imported 1 conversation; skipped 2 (1 already in Baton, 1 could not be read).',
+    );
+    expect(m.callsOf('importFile')).toEqual([
+      { name: 'export.zip', data: btoa('PK\u0003\u0004zip?'), encoding: 'base64', kind: 'chatgpt-export' },
+    ]);
     expect(screen.getByRole('list', { name: 'Imported conversations' }).textContent).toBe(
       'Oslo weather (2 turns)1 note on what was left outimage sediment://file_1: the ChatGPT export has no image bytes',
     );
-    expect([...screen.getByRole('list', { name: 'Skipped conversations' }).querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+    expect(
+      [...screen.getByRole('list', { name: 'Skipped conversations' }).querySelectorAll('li')].map(
+        (li) => li.textContent,
+      ),
+    ).toEqual([
       'Pasta: already in Baton — already imported (unchanged)',
       'Broken: could not be read — mapping: missing: the conversation has no message tree',
     ]);
@@ -47,27 +62,48 @@ describe('TransferSection', () => {
     Object.defineProperty(big, 'size', { value: MAX_IMPORT_BYTES + 1 });
     Object.defineProperty(big, 'arrayBuffer', { value: () => Promise.reject(new Error('must not be read')) });
     choose(screen.getByLabelText('Import a file'), big);
-    expect((await screen.findByRole('alert')).textContent).toBe('huge.zip is 32.0 MiB, over the 32 MiB import limit. For a larger export zip, unpack it and import its conversations.json.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'huge.zip is 32.0 MiB, over the 32 MiB import limit. For a larger export zip, unpack it and import its conversations.json.',
+    );
     expect(m.calls).toEqual([]);
   });
 
   it('shows the background error for a file it cannot read; detects the kind when none is chosen', async () => {
     const m = mockConnector({
       importFile: () => {
-        throw new MockRequestError({ code: 'bad_request', message: 'notes.json: could not tell what kind of file this is: choose its kind and import it again' });
+        throw new MockRequestError({
+          code: 'bad_request',
+          message: 'notes.json: could not tell what kind of file this is: choose its kind and import it again',
+        });
       },
     });
     render(<TransferSection connector={m.connector} />);
     choose(screen.getByLabelText('Import a file'), new File(['{"hello":1}'], 'notes.json'));
-    expect((await screen.findByRole('alert')).textContent).toBe('notes.json: could not tell what kind of file this is: choose its kind and import it again');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'notes.json: could not tell what kind of file this is: choose its kind and import it again',
+    );
     expect(m.callsOf('importFile')).toEqual([{ name: 'notes.json', data: btoa('{"hello":1}'), encoding: 'base64' }]);
   });
 
   it('exports everything in parts into one download', async () => {
-    const part = (content: string, count: number, next?: string): ExportFile => ({ filename: 'baton-export-2026-11-30.jsonl', mimeType: 'application/json', content, count, failed: [], ...(next ? { next } : {}) });
-    const m = mockConnector({ exportAll: ({ after }) => (after === undefined ? part('{"a":1}\n', 1, 'a') : part('{"b":2}\n', 1)) });
+    const part = (content: string, count: number, next?: string): ExportFile => ({
+      filename: 'baton-export-2026-11-30.jsonl',
+      mimeType: 'application/json',
+      content,
+      count,
+      failed: [],
+      ...(next ? { next } : {}),
+    });
+    const m = mockConnector({
+      exportAll: ({ after }) => (after === undefined ? part('{"a":1}\n', 1, 'a') : part('{"b":2}\n', 1)),
+    });
     const saved: { name: string; text: Promise<string>; type: string }[] = [];
-    render(<TransferSection connector={m.connector} save={(blob, name) => saved.push({ name, text: blob.text(), type: blob.type })} />);
+    render(
+      <TransferSection
+        connector={m.connector}
+        save={(blob, name) => saved.push({ name, text: blob.text(), type: blob.type })}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Export all (Baton JSON)' }));
     await screen.findByText('Exported 2 conversations to baton-export-2026-11-30.jsonl.');
     expect(m.callsOf('exportAll')).toEqual([{ format: 'baton' }, { format: 'baton', after: 'a' }]);
@@ -76,11 +112,15 @@ describe('TransferSection', () => {
   });
 
   it('says so when there is nothing to export, and saves nothing', async () => {
-    const m = mockConnector({ exportAll: () => ({ filename: 'x.md', mimeType: 'text/markdown', content: '', count: 0, failed: [] }) });
+    const m = mockConnector({
+      exportAll: () => ({ filename: 'x.md', mimeType: 'text/markdown', content: '', count: 0, failed: [] }),
+    });
     const saved: string[] = [];
     render(<TransferSection connector={m.connector} save={(_b, name) => saved.push(name)} />);
     fireEvent.click(screen.getByRole('button', { name: 'Export all (Markdown)' }));
-    await waitFor(() => expect(document.querySelector('[data-export-note]')?.textContent).toBe('There are no conversations to export.'));
+    await waitFor(() =>
+      expect(document.querySelector('[data-export-note]')?.textContent).toBe('There are no conversations to export.'),
+    );
     expect(m.callsOf('exportAll')).toEqual([{ format: 'markdown' }]);
     expect(saved).toEqual([]);
   });

@@ -6,7 +6,11 @@ import { useStore } from '../../lib/ui/store';
 import { KIND_LABELS, summaryLine, TransferModel, type SaveFn } from '../../lib/ui/transfer';
 import '../transfer.css';
 
-const WHY: Record<ImportSummary['skipped'][number]['why'], string> = { duplicate: 'already in Baton', invalid: 'could not be read', failed: 'could not be stored' };
+const WHY: Record<ImportSummary['skipped'][number]['why'], string> = {
+  duplicate: 'already in Baton',
+  invalid: 'could not be read',
+  failed: 'could not be stored',
+};
 
 /** The summary of an import: counts, what was imported, and every skipped conversation with its reason. */
 export function ImportSummaryView({ summary }: { summary: ImportSummary }) {
@@ -64,12 +68,16 @@ export function TransferSection({ connector, save }: TransferSectionProps) {
   return (
     <div class="transfer">
       <p class="hint">
-        Bring in conversations from ChatGPT or Claude exports, agent sessions (Claude Code, Codex, Gemini CLI, pi), provider API histories or Baton
-        files. Importing the same file again adds nothing. Files up to 32 MiB.
+        Bring in conversations from ChatGPT or Claude exports, agent sessions (Claude Code, Codex, Gemini CLI, pi),
+        provider API histories or Baton files. Importing the same file again adds nothing. Files up to 32 MiB.
       </p>
       <label>
         Kind{' '}
-        <select aria-label="Kind of file" value={kind} onChange={(e) => setKind(e.currentTarget.value as ImportKind | '')}>
+        <select
+          aria-label="Kind of file"
+          value={kind}
+          onChange={(e) => setKind(e.currentTarget.value as ImportKind | '')}
+        >
           <option value="">Detect automatically</option>
           {(Object.keys(KIND_LABELS) as ImportKind[]).map((k) => (
             <option key={k} value={k}>
@@ -100,7 +108,10 @@ export function TransferSection({ connector, save }: TransferSectionProps) {
         </p>
       ) : null}
       <h3>Export</h3>
-      <p class="hint">Baton JSON keeps everything (tool calls, reasoning, images) and can be imported again; Markdown is for reading. Keys are never exported.</p>
+      <p class="hint">
+        Baton JSON keeps everything (tool calls, reasoning, images) and can be imported again; Markdown is for reading.
+        Keys are never exported.
+      </p>
       <button type="button" disabled={s.busy} onClick={() => void model.exportAll('baton')}>
         Export all (Baton JSON)
       </button>{' '}

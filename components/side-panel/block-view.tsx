@@ -73,14 +73,20 @@ export function BlockView({ block: b, markdown = false, streaming = false, role,
     case 'document':
       return (
         <div class="block-placeholder block-document">
-          {b.url ? `[Document: ${b.url}]` : `[Document attached: ${b.title ?? b.mediaType}${b.data ? `, ${base64Size(b.data)}` : ''}]`}
+          {b.url
+            ? `[Document: ${b.url}]`
+            : `[Document attached: ${b.title ?? b.mediaType}${b.data ? `, ${base64Size(b.data)}` : ''}]`}
         </div>
       );
     case 'provider_item': {
-      const kind = typeof (b.item as { type?: unknown } | null)?.type === 'string' ? `: ${(b.item as { type: string }).type}` : '';
+      const kind =
+        typeof (b.item as { type?: unknown } | null)?.type === 'string' ? `: ${(b.item as { type: string }).type}` : '';
       return (
         <details class="block-tool" data-block="provider_item">
-          <summary>Provider item ({b.api}{kind})</summary>
+          <summary>
+            Provider item ({b.api}
+            {kind})
+          </summary>
           <pre class="block-code">{b.text ?? pretty(b.item)}</pre>
         </details>
       );

@@ -20,7 +20,8 @@ export function CaptureNotice({ turns }: { turns: readonly Turn[] }) {
     <div class="capture-notice" role="note">
       {stamp.partial === true ? (
         <p class="hint">
-          The page showed only part of this conversation.{typeof stamp.partialReason === 'string' && stamp.partialReason ? ` ${stamp.partialReason}` : ''}
+          The page showed only part of this conversation.
+          {typeof stamp.partialReason === 'string' && stamp.partialReason ? ` ${stamp.partialReason}` : ''}
         </p>
       ) : null}
       {images ? <p class="hint">Images from the page are kept as references and are not sent to the model.</p> : null}

@@ -21,7 +21,17 @@ export interface ChatHeadProps {
  * Markdown, copy as Markdown, rename, pin, delete (with undo). The menu follows the ARIA menu
  * button pattern: arrows move between items, Escape closes it and gives focus back.
  */
-export function ChatHead({ meta, busy, onRename, onPin, onDelete, onCopyAll, onExport, exporting, exportError }: ChatHeadProps) {
+export function ChatHead({
+  meta,
+  busy,
+  onRename,
+  onPin,
+  onDelete,
+  onCopyAll,
+  onExport,
+  exporting,
+  exportError,
+}: ChatHeadProps) {
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const [copied, setCopied] = useState<string | undefined>(undefined);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -132,10 +142,22 @@ export function ChatHead({ meta, busy, onRename, onPin, onDelete, onCopyAll, onE
         >
           {onExport ? (
             <>
-              <button type="button" role="menuitem" tabIndex={-1} disabled={exporting} onClick={run(() => onExport('baton'))}>
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                disabled={exporting}
+                onClick={run(() => onExport('baton'))}
+              >
                 Export as Baton JSON
               </button>
-              <button type="button" role="menuitem" tabIndex={-1} disabled={exporting} onClick={run(() => onExport('markdown'))}>
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                disabled={exporting}
+                onClick={run(() => onExport('markdown'))}
+              >
                 Export as Markdown
               </button>
             </>
@@ -156,13 +178,34 @@ export function ChatHead({ meta, busy, onRename, onPin, onDelete, onCopyAll, onE
           >
             Copy all
           </button>
-          <button type="button" role="menuitem" tabIndex={-1} aria-label="Rename conversation" onClick={run(() => setEditing(meta.title))}>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            aria-label="Rename conversation"
+            onClick={run(() => setEditing(meta.title))}
+          >
             Rename
           </button>
-          <button type="button" role="menuitem" tabIndex={-1} aria-label={meta.pinned ? 'Unpin conversation' : 'Pin conversation'} onClick={run(() => onPin(!meta.pinned))}>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            aria-label={meta.pinned ? 'Unpin conversation' : 'Pin conversation'}
+            onClick={run(() => onPin(!meta.pinned))}
+          >
             {meta.pinned ? 'Unpin' : 'Pin'}
           </button>
-          <button type="button" role="menuitem" tabIndex={-1} class="danger" aria-label="Delete conversation" disabled={busy} title={busy ? 'Stop the answer first' : undefined} onClick={run(onDelete)}>
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            class="danger"
+            aria-label="Delete conversation"
+            disabled={busy}
+            title={busy ? 'Stop the answer first' : undefined}
+            onClick={run(onDelete)}
+          >
             Delete
           </button>
         </div>

@@ -37,11 +37,25 @@ export interface ChatViewProps {
 }
 
 /** Which actions each message offers. */
-function actionsFor(t: Turn, i: number, turns: readonly Turn[], lastUser: number, busy: boolean, canRetry: boolean): TurnAction[] {
+function actionsFor(
+  t: Turn,
+  i: number,
+  turns: readonly Turn[],
+  lastUser: number,
+  busy: boolean,
+  canRetry: boolean,
+): TurnAction[] {
   const out: TurnAction[] = [];
   if (t.role !== 'tool' && hasVisibleContent(t) && t.blocks.some((b) => b.type === 'text')) out.push('copy');
   if (!busy && i === lastUser && t.blocks.some((b) => b.type === 'text') && canRetry) out.push('edit');
-  if (!busy && canRetry && i === turns.length - 1 && t.role === 'assistant' && (t.status === undefined || t.status === 'complete')) out.push('regenerate');
+  if (
+    !busy &&
+    canRetry &&
+    i === turns.length - 1 &&
+    t.role === 'assistant' &&
+    (t.status === undefined || t.status === 'complete')
+  )
+    out.push('regenerate');
   return out;
 }
 
@@ -55,7 +69,8 @@ export function ChatView(p: ChatViewProps) {
   const switches = useMemo(() => providerSwitches(p.turns), [p.turns]);
   const calls = useMemo(() => {
     const out = new Map<string, { name: string; from?: string }>();
-    for (const [id, c] of toolCallIndex(p.turns)) out.set(id, { name: c.name, ...(c.origin ? { from: originLabel(c.origin, p.providers) } : {}) });
+    for (const [id, c] of toolCallIndex(p.turns))
+      out.set(id, { name: c.name, ...(c.origin ? { from: originLabel(c.origin, p.providers) } : {}) });
     return out;
   }, [p.turns, p.providers]);
   // Tool results are shown under their calls (docs/side-panel.md); a tool turn whose every call is shown folds away.
@@ -103,7 +118,8 @@ export function ChatView(p: ChatViewProps) {
             <li key={t.id}>
               {prev && t.origin ? (
                 <p class="provider-switch" data-provider-switch="">
-                  Switched from {providerDisplayName(prev.provider, p.providers)} to {providerDisplayName(t.origin.provider, p.providers)}
+                  Switched from {providerDisplayName(prev.provider, p.providers)} to{' '}
+                  {providerDisplayName(t.origin.provider, p.providers)}
                 </p>
               ) : null}
               {editing?.id === t.id && !p.busy ? (
@@ -124,8 +140,16 @@ export function ChatView(p: ChatViewProps) {
                   providers={p.providers}
                   showError={t.id !== lastId}
                   calls={t.role === 'tool' ? calls : undefined}
-                  results={t.role === 'assistant' ? t.blocks.flatMap((b) => (b.type === 'tool_call' ? [results.get(b.id)] : [])) : undefined}
-                  folded={t.role === 'tool' && t.blocks.length > 0 && t.blocks.every((b) => b.type === 'tool_result' && callIds.has(b.callId))}
+                  results={
+                    t.role === 'assistant'
+                      ? t.blocks.flatMap((b) => (b.type === 'tool_call' ? [results.get(b.id)] : []))
+                      : undefined
+                  }
+                  folded={
+                    t.role === 'tool' &&
+                    t.blocks.length > 0 &&
+                    t.blocks.every((b) => b.type === 'tool_result' && callIds.has(b.callId))
+                  }
                   actions={actionsFor(t, i, p.turns, lastUser, p.busy, p.canRetry && !!p.onEditResend)}
                   onAction={onAction}
                   flash={flash?.id === t.id ? flash.text : undefined}
@@ -140,7 +164,19 @@ export function ChatView(p: ChatViewProps) {
   );
 }
 
-function EditBox({ turn, text, onText, onSave, onCancel }: { turn: Turn; text: string; onText(t: string): void; onSave(): void; onCancel(): void }) {
+function EditBox({
+  turn,
+  text,
+  onText,
+  onSave,
+  onCancel,
+}: {
+  turn: Turn;
+  text: string;
+  onText(t: string): void;
+  onSave(): void;
+  onCancel(): void;
+}) {
   const attached = turn.blocks.filter((b) => b.type === 'image' || b.type === 'document').length;
   return (
     <div class="turn turn-user turn-editing" data-turn-id={turn.id} data-editing="">
@@ -158,7 +194,11 @@ function EditBox({ turn, text, onText, onSave, onCancel }: { turn: Turn; text: s
           }
         }}
       />
-      {attached ? <p class="hint">{attached === 1 ? 'The attachment is sent again.' : `The ${attached} attachments are sent again.`}</p> : null}
+      {attached ? (
+        <p class="hint">
+          {attached === 1 ? 'The attachment is sent again.' : `The ${attached} attachments are sent again.`}
+        </p>
+      ) : null}
       <p class="hint">The answers after this message are replaced.</p>
       <div class="composer-actions">
         <button type="button" onClick={onCancel}>
@@ -172,7 +212,14 @@ function EditBox({ turn, text, onText, onSave, onCancel }: { turn: Turn; text: s
   );
 }
 
-function RetryBar({ offer, answerError, canRetry, retryHint, onRetry, openOptions }: ChatViewProps & { offer: Extract<RetryOffer, { kind: 'retry' }> }) {
+function RetryBar({
+  offer,
+  answerError,
+  canRetry,
+  retryHint,
+  onRetry,
+  openOptions,
+}: ChatViewProps & { offer: Extract<RetryOffer, { kind: 'retry' }> }) {
   const why = offer.reason === 'interrupted' && offer.turn ? (answerError ?? interruptionError(offer.turn)) : undefined;
   return (
     <div class="retry-bar" data-retry-reason={offer.reason}>
@@ -192,7 +239,12 @@ function RetryBar({ offer, answerError, canRetry, retryHint, onRetry, openOption
           {why ? <ErrorNotice error={why} openOptions={openOptions} /> : null}
         </div>
       )}
-      <button type="button" onClick={onRetry} disabled={!canRetry} title={canRetry ? undefined : (retryHint ?? 'Choose a provider and a model first')}>
+      <button
+        type="button"
+        onClick={onRetry}
+        disabled={!canRetry}
+        title={canRetry ? undefined : (retryHint ?? 'Choose a provider and a model first')}
+      >
         {offer.reason === 'not_sent' ? 'Send selection' : 'Retry'}
       </button>
     </div>

@@ -94,7 +94,12 @@ export function Composer(p: ComposerProps) {
               <span class="attachment-size">
                 {a.kind === 'image' ? 'image' : 'PDF'}, {formatBytes(a.bytes)}
               </span>
-              <button type="button" class="mini" aria-label={`Remove ${a.name ?? a.kind}`} onClick={() => p.onRemoveAttachment?.(a.id)}>
+              <button
+                type="button"
+                class="mini"
+                aria-label={`Remove ${a.name ?? a.kind}`}
+                onClick={() => p.onRemoveAttachment?.(a.id)}
+              >
                 ×
               </button>
             </li>
@@ -128,10 +133,18 @@ export function Composer(p: ComposerProps) {
                 if (files.length) onFiles(files);
               }}
             />
-            <button type="button" class="attach" aria-label="Attach images or PDFs" title={textOnly ? 'This model takes text only' : 'Attach images or PDFs (or paste, or drop them here)'} onClick={() => picker.current?.click()}>
+            <button
+              type="button"
+              class="attach"
+              aria-label="Attach images or PDFs"
+              title={textOnly ? 'This model takes text only' : 'Attach images or PDFs (or paste, or drop them here)'}
+              onClick={() => picker.current?.click()}
+            >
               Attach
             </button>
-            {textOnly && attachments.length === 0 ? <span class="hint attach-hint">This model takes text only.</span> : null}
+            {textOnly && attachments.length === 0 ? (
+              <span class="hint attach-hint">This model takes text only.</span>
+            ) : null}
           </>
         ) : null}
         <span class="spacer" />

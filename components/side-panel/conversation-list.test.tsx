@@ -12,8 +12,12 @@ const meta = (id: string, title: string, minute: number, extra: Partial<Conversa
   return { id, title, createdAt: at, updatedAt: at, turnCount: 2, preview: `preview of ${title}`, ...extra };
 };
 
-const titles = (c: Element) => [...c.querySelectorAll('li[data-conversation-id] .conversation-title')].map((e) => e.textContent);
-const current = (c: Element) => [...c.querySelectorAll('button[aria-current="true"]')].map((b) => b.closest('li')?.getAttribute('data-conversation-id'));
+const titles = (c: Element) =>
+  [...c.querySelectorAll('li[data-conversation-id] .conversation-title')].map((e) => e.textContent);
+const current = (c: Element) =>
+  [...c.querySelectorAll('button[aria-current="true"]')].map((b) =>
+    b.closest('li')?.getAttribute('data-conversation-id'),
+  );
 
 // docs/architecture.md#long-conversations-and-speed: the list and its rows are memoised; these check that no memo ever shows a stale row.
 describe('ConversationList (memoised rows)', () => {
@@ -22,7 +26,9 @@ describe('ConversationList (memoised rows)', () => {
     const b = meta('b', 'Beta', 2);
     const c = meta('c', 'Gamma', 3);
     const opened: string[] = [];
-    const { container, rerender } = render(<ConversationList conversations={[a, b, c]} currentId="a" onOpen={(id) => opened.push(`first:${id}`)} />);
+    const { container, rerender } = render(
+      <ConversationList conversations={[a, b, c]} currentId="a" onOpen={(id) => opened.push(`first:${id}`)} />,
+    );
     expect(titles(container)).toEqual(['Gamma', 'Beta', 'Alpha']);
     expect(current(container)).toEqual(['a']);
 
@@ -42,20 +48,32 @@ describe('ConversationList (memoised rows)', () => {
     rerender(<ConversationList conversations={[a, b2, c]} currentId="b" onOpen={() => undefined} />);
     expect(titles(container)).toEqual(['Beta renamed', 'Gamma', 'Alpha']);
     expect(current(container)).toEqual(['b']);
-    expect(container.querySelector('li[data-conversation-id="b"] .conversation-preview')?.textContent).toBe('new words');
+    expect(container.querySelector('li[data-conversation-id="b"] .conversation-preview')?.textContent).toBe(
+      'new words',
+    );
 
     // Pinned and removed.
-    rerender(<ConversationList conversations={[{ ...a, pinned: true }, c]} currentId={undefined} onOpen={() => undefined} />);
+    rerender(
+      <ConversationList conversations={[{ ...a, pinned: true }, c]} currentId={undefined} onOpen={() => undefined} />,
+    );
     expect(titles(container)).toEqual(['Pinned: Alpha', 'Gamma']);
     expect(current(container)).toEqual([]);
   });
 
   it('filters by the search words and keeps the rows right when the list changes under a query', () => {
     const list = [meta('a', 'Trip to Lisbon', 1), meta('b', 'Budget', 2)];
-    const { container, rerender } = render(<ConversationList conversations={list} currentId={undefined} onOpen={() => undefined} />);
+    const { container, rerender } = render(
+      <ConversationList conversations={list} currentId={undefined} onOpen={() => undefined} />,
+    );
     fireEvent.input(container.querySelector('input[type="search"]')!, { target: { value: 'lisbon' } });
     expect(titles(container)).toEqual(['Trip to Lisbon']);
-    rerender(<ConversationList conversations={[...list, meta('c', 'Lisbon again', 5)]} currentId={undefined} onOpen={() => undefined} />);
+    rerender(
+      <ConversationList
+        conversations={[...list, meta('c', 'Lisbon again', 5)]}
+        currentId={undefined}
+        onOpen={() => undefined}
+      />,
+    );
     expect(titles(container)).toEqual(['Lisbon again', 'Trip to Lisbon']);
   });
 });

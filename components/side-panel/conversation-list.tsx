@@ -54,7 +54,13 @@ export function ConversationList({ conversations, currentId, onOpen }: Conversat
     <nav class="conversations" aria-label="Conversations">
       {conversations.length > 0 ? (
         <div class="conversation-search">
-          <input type="search" aria-label="Search conversations" placeholder="Search titles" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+          <input
+            type="search"
+            aria-label="Search conversations"
+            placeholder="Search titles"
+            value={query}
+            onInput={(e) => setQuery(e.currentTarget.value)}
+          />
         </div>
       ) : null}
       {conversations.length === 0 ? (

@@ -20,7 +20,13 @@ const T0 = '2026-11-30T08:00:00.000Z';
 const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
 const TURNS: Turn[] = [
   { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
-  { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'text', text: 'First answer' }] },
+  {
+    id: 'a1',
+    role: 'assistant',
+    origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' },
+    status: 'complete',
+    blocks: [{ type: 'text', text: 'First answer' }],
+  },
 ];
 
 /** A preview that follows the stored conversation policy like the planner: locks, never-lists and max turns. */
@@ -85,14 +91,31 @@ describe('This conversation’s policy', () => {
     save();
     await waitFor(() =>
       expect(m.callsOf('setDisclosurePolicy')).toEqual([
-        { conversationId: 'c1', policy: { delivery: 'stateful', foreignReasoning: 'text', maxTurns: 2, maxTokens: 8000, lockedProvider: 'openai', neverProviders: ['google'], images: 'omit' } },
+        {
+          conversationId: 'c1',
+          policy: {
+            delivery: 'stateful',
+            foreignReasoning: 'text',
+            maxTurns: 2,
+            maxTokens: 8000,
+            lockedProvider: 'openai',
+            neverProviders: ['google'],
+            images: 'omit',
+          },
+        },
       ]),
     );
-    await waitFor(() => expect(summary()).toBe('2 of 3 turns · ~900 tokens · to OpenAI gpt-5 · 1 old turn over the limit'));
+    await waitFor(() =>
+      expect(summary()).toBe('2 of 3 turns · ~900 tokens · to OpenAI gpt-5 · 1 old turn over the limit'),
+    );
     expect(m.callsOf('previewSend').length).toBeGreaterThan(before);
     expect(screen.getByText('Saved for this conversation.')).toBeTruthy();
     // The form shows what is stored now.
-    expect([field('Lock to one provider').value, field('Max turns for this conversation').value, field('Images').value]).toEqual(['openai', '2', 'omit']);
+    expect([
+      field('Lock to one provider').value,
+      field('Max turns for this conversation').value,
+      field('Images').value,
+    ]).toEqual(['openai', '2', 'omit']);
     expect((screen.getByLabelText('Google Gemini') as HTMLInputElement).checked).toBe(true);
   });
 
@@ -123,7 +146,10 @@ describe('This conversation’s policy', () => {
     fireEvent.click(screen.getByLabelText('OpenAI'));
     save();
     await waitFor(() => expect(summary()).toBe('Not sent to OpenAI: this conversation must never go to openai'));
-    expect(m.callsOf('setDisclosurePolicy').at(-1)).toEqual({ conversationId: 'c1', policy: { neverProviders: ['openai'] } });
+    expect(m.callsOf('setDisclosurePolicy').at(-1)).toEqual({
+      conversationId: 'c1',
+      policy: { neverProviders: ['openai'] },
+    });
   });
 
   it('the delivery toggle keeps the fields saved by the group', async () => {
@@ -132,7 +158,12 @@ describe('This conversation’s policy', () => {
     save();
     await screen.findByText('Saved for this conversation.');
     fireEvent.click(screen.getByLabelText(/Let OpenAI store this conversation/));
-    await waitFor(() => expect(m.callsOf('setDisclosurePolicy').at(-1)).toEqual({ conversationId: 'c1', policy: { images: 'omit', delivery: 'stateful' } }));
+    await waitFor(() =>
+      expect(m.callsOf('setDisclosurePolicy').at(-1)).toEqual({
+        conversationId: 'c1',
+        policy: { images: 'omit', delivery: 'stateful' },
+      }),
+    );
   });
 
   it('shows the background refusal and keeps the form as typed', async () => {

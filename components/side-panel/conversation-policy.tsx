@@ -24,7 +24,10 @@ export interface ConversationPolicyProps {
   initiallyOpen?: boolean | undefined;
 }
 
-const LABELS: Record<LimitField, string> = { maxTurns: 'Max turns for this conversation', maxTokens: 'Max tokens for this conversation' };
+const LABELS: Record<LimitField, string> = {
+  maxTurns: 'Max turns for this conversation',
+  maxTokens: 'Max tokens for this conversation',
+};
 
 /** The collapsible group; the form inside restarts from the stored policy whenever it changes. */
 export function ConversationPolicy(p: ConversationPolicyProps) {
@@ -35,12 +38,23 @@ export function ConversationPolicy(p: ConversationPolicyProps) {
   const shown = note?.key === key ? note : undefined;
   return (
     <div class="conversation-policy">
-      <button type="button" class="mini" aria-expanded={open ? 'true' : 'false'} aria-controls="baton-conversation-policy" onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        class="mini"
+        aria-expanded={open ? 'true' : 'false'}
+        aria-controls="baton-conversation-policy"
+        onClick={() => setOpen(!open)}
+      >
         This conversation’s policy
       </button>
       {open && p.policy ? (
         <>
-          <PolicyForm key={key} {...p} policy={p.policy} onNote={(kind, text, savedKey) => setNote(kind ? { key: savedKey ?? key, kind, text } : undefined)} />
+          <PolicyForm
+            key={key}
+            {...p}
+            policy={p.policy}
+            onNote={(kind, text, savedKey) => setNote(kind ? { key: savedKey ?? key, kind, text } : undefined)}
+          />
           <p class={`note note-${shown?.kind ?? 'none'}`} role="status">
             {shown?.text ?? ''}
           </p>
@@ -52,10 +66,19 @@ export function ConversationPolicy(p: ConversationPolicyProps) {
 
 type OnNote = (kind: 'ok' | 'error' | undefined, text: string, savedKey?: string) => void;
 
-function PolicyForm({ policy, targetProviderId, providerNames, onSave, onNote }: ConversationPolicyProps & { policy: DisclosurePolicy; onNote: OnNote }) {
+function PolicyForm({
+  policy,
+  targetProviderId,
+  providerNames,
+  onSave,
+  onNote,
+}: ConversationPolicyProps & { policy: DisclosurePolicy; onNote: OnNote }) {
   const [lock, setLock] = useState(policy.lockedProvider ?? '');
   const [never, setNever] = useState<string[]>(policy.neverProviders ?? []);
-  const [limits, setLimits] = useState({ maxTurns: limitText(policy.maxTurns), maxTokens: limitText(policy.maxTokens) });
+  const [limits, setLimits] = useState({
+    maxTurns: limitText(policy.maxTurns),
+    maxTokens: limitText(policy.maxTokens),
+  });
   const [images, setImages] = useState(policy.images ?? '');
   const [errors, setErrors] = useState<Partial<Record<LimitField, string>>>({});
   const name = (id: string) => providerNames[id] ?? id;
@@ -138,7 +161,12 @@ function PolicyForm({ policy, targetProviderId, providerNames, onSave, onNote }:
         <legend>Never send this conversation to</legend>
         {choices.map((c) => (
           <label key={c.id}>
-            <input type="checkbox" checked={never.includes(c.id)} onChange={(e) => setNever(e.currentTarget.checked ? [...never, c.id] : never.filter((x) => x !== c.id))} /> {c.name}
+            <input
+              type="checkbox"
+              checked={never.includes(c.id)}
+              onChange={(e) => setNever(e.currentTarget.checked ? [...never, c.id] : never.filter((x) => x !== c.id))}
+            />{' '}
+            {c.name}
           </label>
         ))}
       </fieldset>

@@ -5,7 +5,12 @@
  * and *Policy*.
  */
 import { useState } from 'preact/hooks';
-import type { DisclosureLedger, DisclosurePolicy, DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
+import type {
+  DisclosureLedger,
+  DisclosurePolicy,
+  DisclosurePreview,
+  PreviewTurn,
+} from '../../lib/messaging/disclosure-types';
 import { ConversationPolicy } from './conversation-policy';
 import { blockGroups, reasoningWarnings, staleExclusionsLine, summaryLine } from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
@@ -48,7 +53,12 @@ const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: '
 
 /** The sheet's tabs (docs/side-panel.md), in order. */
 type SheetTab = 'turns' | 'request' | 'ledger' | 'policy';
-const TAB_NAME: Record<SheetTab, string> = { turns: 'Turns', request: 'Request', ledger: 'Who has seen this', policy: 'Policy' };
+const TAB_NAME: Record<SheetTab, string> = {
+  turns: 'Turns',
+  request: 'Request',
+  ledger: 'Who has seen this',
+  policy: 'Policy',
+};
 
 /**
  * The one line above the composer and, expanded, a sheet with tabs (*Turns*, *Request*, *Who
@@ -64,8 +74,15 @@ export function DisclosureBar(p: DisclosureBarProps) {
   const line = summaryLine(preview, p.providerName);
   const warn = !preview.allowed || !preview.fits;
   const stale = staleExclusionsLine(p.staleExclusions);
-  const hasPolicy = p.hasConversation && (p.onPolicy !== undefined || (p.onStateful !== undefined && preview.target.api === 'openai-responses'));
-  const tabs: SheetTab[] = ['turns', 'request', ...(p.hasConversation ? (['ledger'] as const) : []), ...(hasPolicy ? (['policy'] as const) : [])];
+  const hasPolicy =
+    p.hasConversation &&
+    (p.onPolicy !== undefined || (p.onStateful !== undefined && preview.target.api === 'openai-responses'));
+  const tabs: SheetTab[] = [
+    'turns',
+    'request',
+    ...(p.hasConversation ? (['ledger'] as const) : []),
+    ...(hasPolicy ? (['policy'] as const) : []),
+  ];
   const shown = tabs.includes(tab) ? tab : 'turns';
   const toggle = (next: boolean) => {
     setOpen(next);
@@ -87,12 +104,17 @@ export function DisclosureBar(p: DisclosureBarProps) {
         title={`${line}\nWhat this send discloses: show the details`}
         onClick={() => toggle(!open)}
       >
-        <span aria-hidden="true" class="disclosure-caret">{open ? '▾' : '▴'}</span>
+        <span aria-hidden="true" class="disclosure-caret">
+          {open ? '▾' : '▴'}
+        </span>
         <span data-disclosure-summary="">{line}</span>
       </button>
       {p.onSummarise && p.hasConversation && droppedToFit(preview) > 0 ? (
         <p class="disclosure-fit" data-summary-offer="">
-          <span>{droppedToFit(preview) === 1 ? 'The oldest turn is' : `The oldest ${droppedToFit(preview)} turns are`} dropped to fit (the default).</span>{' '}
+          <span>
+            {droppedToFit(preview) === 1 ? 'The oldest turn is' : `The oldest ${droppedToFit(preview)} turns are`}{' '}
+            dropped to fit (the default).
+          </span>{' '}
           <button type="button" class="mini" aria-haspopup="dialog" onClick={p.onSummarise}>
             Summarise them instead…
           </button>
@@ -137,7 +159,8 @@ export function DisclosureBar(p: DisclosureBarProps) {
                   onClick={() => choose(t)}
                   onKeyDown={(e) => {
                     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-                    const next = tabs[(tabs.indexOf(t) + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+                    const next =
+                      tabs[(tabs.indexOf(t) + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
                     choose(next);
                     document.getElementById(`baton-disclosure-tab-${next}`)?.focus();
                   }}
@@ -150,15 +173,24 @@ export function DisclosureBar(p: DisclosureBarProps) {
               <span aria-hidden="true">×</span>
             </button>
           </div>
-          <div id="baton-disclosure-panel" class="sheet-panel" role="tabpanel" aria-labelledby={`baton-disclosure-tab-${shown}`} tabIndex={0}>
+          <div
+            id="baton-disclosure-panel"
+            class="sheet-panel"
+            role="tabpanel"
+            aria-labelledby={`baton-disclosure-tab-${shown}`}
+            tabIndex={0}
+          >
             {shown === 'turns' ? (
               <>
                 <p class="hint">
                   {preview.delivery.mode === 'delta' ? `Delta: ${preview.delivery.detail}. ` : ''}
-                  Window {preview.contextWindow.toLocaleString('en')} tokens, {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
+                  Window {preview.contextWindow.toLocaleString('en')} tokens,{' '}
+                  {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
                   {preview.notFit ? `. ${preview.notFit}` : ''}.
                 </p>
-                {p.hasConversation && p.onExactCount ? <ExactCount preview={preview} providerName={p.providerName} onCount={p.onExactCount} /> : null}
+                {p.hasConversation && p.onExactCount ? (
+                  <ExactCount preview={preview} providerName={p.providerName} onCount={p.onExactCount} />
+                ) : null}
                 {preview.countsOnly ? (
                   <p class="hint" role="status">
                     Loading the turns…
@@ -190,11 +222,26 @@ export function DisclosureBar(p: DisclosureBarProps) {
               <>
                 {p.onStateful && preview.target.api === 'openai-responses' ? (
                   <label class="disclosure-stateful">
-                    <input type="checkbox" checked={p.stateful === true} onChange={(e) => p.onStateful?.(e.currentTarget.checked)} />
-                    <span>Let {p.providerName} store this conversation and send only new turns (off: the whole bounded history every time)</span>
+                    <input
+                      type="checkbox"
+                      checked={p.stateful === true}
+                      onChange={(e) => p.onStateful?.(e.currentTarget.checked)}
+                    />
+                    <span>
+                      Let {p.providerName} store this conversation and send only new turns (off: the whole bounded
+                      history every time)
+                    </span>
                   </label>
                 ) : null}
-                {p.onPolicy ? <ConversationPolicy policy={p.policy} targetProviderId={preview.target.providerId} providerNames={p.providerNames} onSave={p.onPolicy} initiallyOpen /> : null}
+                {p.onPolicy ? (
+                  <ConversationPolicy
+                    policy={p.policy}
+                    targetProviderId={preview.target.providerId}
+                    providerNames={p.providerNames}
+                    onSave={p.onPolicy}
+                    initiallyOpen
+                  />
+                ) : null}
               </>
             )}
           </div>
@@ -204,15 +251,29 @@ export function DisclosureBar(p: DisclosureBarProps) {
   );
 }
 
-function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleBlock }: DisclosureBarProps & { turn: PreviewTurn; n: number }) {
+function TurnRow({
+  turn,
+  n,
+  excludeTurns,
+  excludeBlocks,
+  onToggleTurn,
+  onToggleBlock,
+}: DisclosureBarProps & { turn: PreviewTurn; n: number }) {
   const excluded = excludeTurns.includes(turn.id);
   const label = `${n}. ${turn.draft ? 'Your new message' : turn.summary ? `Summary by ${turn.summary.by.model}` : (ROLE[turn.role] ?? turn.role)}`;
   return (
     <li data-disclosure-turn={turn.id} data-included={turn.included ? 'true' : 'false'}>
       <label class="disclosure-turn">
-        <input type="checkbox" checked={!excluded && turn.summarised !== true} disabled={turn.draft === true || turn.summarised === true} onChange={() => onToggleTurn(turn.id)} aria-label={`Send turn ${n} (${label.slice(label.indexOf(' ') + 1)})`} />
+        <input
+          type="checkbox"
+          checked={!excluded && turn.summarised !== true}
+          disabled={turn.draft === true || turn.summarised === true}
+          onChange={() => onToggleTurn(turn.id)}
+          aria-label={`Send turn ${n} (${label.slice(label.indexOf(' ') + 1)})`}
+        />
         <span class="disclosure-turn-label">
-          <strong>{label}</strong> <span class="hint">{turn.included ? `~${turn.tokens} tokens` : (turn.droppedReason ?? 'not sent')}</span>
+          <strong>{label}</strong>{' '}
+          <span class="hint">{turn.included ? `~${turn.tokens} tokens` : (turn.droppedReason ?? 'not sent')}</span>
           <span class="disclosure-preview-text">{turn.preview}</span>
         </span>
       </label>
@@ -220,7 +281,8 @@ function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleB
         <ul class="disclosure-blocks">
           {blockGroups(turn.blocks).map(({ blocks, line }) => {
             // One line per run of blocks with the same fate (docs/side-panel.md); its box sends or leaves out the whole run.
-            const isOff = (b: { index: number }) => excludeBlocks.some((x) => x.turn === turn.id && x.index === b.index);
+            const isOff = (b: { index: number }) =>
+              excludeBlocks.some((x) => x.turn === turn.id && x.index === b.index);
             const off = blocks.every(isOff);
             const first = blocks[0]!.index + 1;
             const last = blocks[blocks.length - 1]!.index + 1;
@@ -234,7 +296,9 @@ function TurnRow({ turn, n, excludeTurns, excludeBlocks, onToggleTurn, onToggleB
                     onChange={() => {
                       for (const b of blocks) if (isOff(b) === off) onToggleBlock({ turn: turn.id, index: b.index });
                     }}
-                    aria-label={first === last ? `Send block ${first} of turn ${n}` : `Send blocks ${first}–${last} of turn ${n}`}
+                    aria-label={
+                      first === last ? `Send block ${first} of turn ${n}` : `Send blocks ${first}–${last} of turn ${n}`
+                    }
                   />
                   <span>{line}</span>
                 </label>

@@ -47,12 +47,25 @@ export function DisclosureConfirm({ preview, providerName, onConfirm, onCancel }
                 : `${preview.includedTurns} of ${preview.turns} turns of this conversation, to answer again`}
             </li>
             <li>
-              ~{formatTokens(preview.estimatedInputTokens)} tokens{cost ? `, about ${cost}` : ''}, model {preview.target.model}
+              ~{formatTokens(preview.estimatedInputTokens)} tokens{cost ? `, about ${cost}` : ''}, model{' '}
+              {preview.target.model}
             </li>
             <li>at {preview.target.origin}</li>
-            {dropped ? <li>{dropped} {dropped === 1 ? 'turn is' : 'turns are'} left out</li> : null}
-            {preview.thinkingDropped ? <li>{preview.thinkingDropped} thinking {preview.thinkingDropped === 1 ? 'block' : 'blocks'} dropped</li> : null}
-            {preview.imagesOmitted ? <li>{preview.imagesOmitted} {preview.imagesOmitted === 1 ? 'image' : 'images'} omitted</li> : null}
+            {dropped ? (
+              <li>
+                {dropped} {dropped === 1 ? 'turn is' : 'turns are'} left out
+              </li>
+            ) : null}
+            {preview.thinkingDropped ? (
+              <li>
+                {preview.thinkingDropped} thinking {preview.thinkingDropped === 1 ? 'block' : 'blocks'} dropped
+              </li>
+            ) : null}
+            {preview.imagesOmitted ? (
+              <li>
+                {preview.imagesOmitted} {preview.imagesOmitted === 1 ? 'image' : 'images'} omitted
+              </li>
+            ) : null}
           </ul>
         </div>
         <div class="composer-actions">

@@ -3,11 +3,21 @@ import { describe, expect, it } from 'vitest';
 import type { PreviewBlock } from '../../lib/messaging/disclosure-types';
 import { blockGroups } from './disclosure-format';
 
-const call = (index: number, name: string, fate: PreviewBlock['fate'] = 'kept', detail = 'sent as is'): PreviewBlock => ({ index, type: 'tool_call', fate, detail, name });
+const call = (
+  index: number,
+  name: string,
+  fate: PreviewBlock['fate'] = 'kept',
+  detail = 'sent as is',
+): PreviewBlock => ({ index, type: 'tool_call', fate, detail, name });
 
 describe('blockGroups', () => {
   it('names the tools of a run of calls: "3 tool calls: Bash, Glob ×2 — sent"', () => {
-    const g = blockGroups([{ index: 0, type: 'text', fate: 'kept', detail: 'sent as is' }, call(1, 'Bash'), call(2, 'Glob'), call(3, 'Glob')]);
+    const g = blockGroups([
+      { index: 0, type: 'text', fate: 'kept', detail: 'sent as is' },
+      call(1, 'Bash'),
+      call(2, 'Glob'),
+      call(3, 'Glob'),
+    ]);
     expect(g.map((x) => x.line)).toEqual(['text: sent', '3 tool calls: Bash, Glob ×2 — sent']);
     expect(g[1]!.blocks.map((b) => b.index)).toEqual([1, 2, 3]);
   });
@@ -29,6 +39,8 @@ describe('blockGroups', () => {
   });
 
   it('keeps one ordinary block as its own line', () => {
-    expect(blockGroups([{ index: 0, type: 'image', fate: 'dropped', detail: 'image omitted' }]).map((x) => x.line)).toEqual(['image: not sent (image omitted)']);
+    expect(
+      blockGroups([{ index: 0, type: 'image', fate: 'dropped', detail: 'image omitted' }]).map((x) => x.line),
+    ).toEqual(['image: not sent (image omitted)']);
   });
 });

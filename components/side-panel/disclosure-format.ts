@@ -29,7 +29,10 @@ export function summaryLine(p: DisclosurePreview, providerName: string): string 
   if (!p.allowed) return `Not sent to ${providerName}: ${p.forbidden ?? 'the disclosure policy forbids it'}`;
   // Calibrated by the provider's own count of what it has already received (docs/disclosure.md).
   const calibrated = p.estimateSource === 'provider-count' ? ' (calibrated)' : '';
-  const parts = [`${p.includedTurns} of ${plural(p.turns, 'turn')}`, `~${formatTokens(p.estimatedInputTokens)} tokens${calibrated}`];
+  const parts = [
+    `${p.includedTurns} of ${plural(p.turns, 'turn')}`,
+    `~${formatTokens(p.estimatedInputTokens)} tokens${calibrated}`,
+  ];
   const cost = formatCost(p.estimatedCostUsd);
   if (cost) parts.push(cost.startsWith('<') ? cost : `~${cost}`);
   parts.push(`to ${providerName} ${p.target.model}`);
@@ -86,7 +89,10 @@ export function toolNamesLine(names: readonly string[]): string {
   return [...counts].map(([n, c]) => (c > 1 ? `${n} ×${c}` : n)).join(', ');
 }
 
-const GROUP_NOUN: Record<string, [string, string]> = { tool_call: ['tool call', 'tool calls'], tool_result: ['tool result', 'tool results'] };
+const GROUP_NOUN: Record<string, [string, string]> = {
+  tool_call: ['tool call', 'tool calls'],
+  tool_result: ['tool result', 'tool results'],
+};
 
 /** Consecutive blocks of one turn that share a type, a fate and its reason, shown as one line. */
 export interface BlockGroup {
@@ -104,7 +110,8 @@ export function blockGroups(blocks: readonly PreviewBlock[]): BlockGroup[] {
   const groups: PreviewBlock[][] = [];
   for (const b of blocks) {
     const last = groups[groups.length - 1]?.[0];
-    if (last && last.type === b.type && last.fate === b.fate && last.detail === b.detail) groups[groups.length - 1]!.push(b);
+    if (last && last.type === b.type && last.fate === b.fate && last.detail === b.detail)
+      groups[groups.length - 1]!.push(b);
     else groups.push([b]);
   }
   return groups.map((g) => {
@@ -114,7 +121,10 @@ export function blockGroups(blocks: readonly PreviewBlock[]): BlockGroup[] {
     const detail = b.detail && b.fate !== 'kept' ? ` (${b.detail})` : '';
     const what = noun ? `${g.length} ${g.length === 1 ? noun[0] : noun[1]}` : `${g.length} ${b.type} blocks`;
     const names = noun ? toolNamesLine(g.map((x) => x.name ?? 'unnamed tool')) : '';
-    return { blocks: g, line: noun ? `${what}: ${names} — ${FATE_TEXT[b.fate]}${detail}` : `${what}: ${FATE_TEXT[b.fate]}${detail}` };
+    return {
+      blocks: g,
+      line: noun ? `${what}: ${names} — ${FATE_TEXT[b.fate]}${detail}` : `${what}: ${FATE_TEXT[b.fate]}${detail}`,
+    };
   });
 }
 
@@ -130,6 +140,8 @@ export function shortTime(iso: string): string {
  */
 export function staleExclusionsLine(n: { turns: number; blocks: number } | undefined): string | undefined {
   if (!n || n.turns + n.blocks === 0) return undefined;
-  const what = [n.turns ? plural(n.turns, 'left-out turn') : '', n.blocks ? plural(n.blocks, 'left-out block') : ''].filter(Boolean).join(' and ');
+  const what = [n.turns ? plural(n.turns, 'left-out turn') : '', n.blocks ? plural(n.blocks, 'left-out block') : '']
+    .filter(Boolean)
+    .join(' and ');
   return `${what} no longer ${n.turns + n.blocks === 1 ? 'exists' : 'exist'} — the rest is unchanged`;
 }

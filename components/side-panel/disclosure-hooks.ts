@@ -78,7 +78,12 @@ interface Confirming {
  * @param doSend sends the draft with the given extras (the panel model's `send`).
  * @param delayMs debounce of the preview refresh, in ms.
  */
-export function useDisclosure(connector: Connector, inputs: DisclosureInputs, doSend: DoSend, delayMs = 300): Disclosure {
+export function useDisclosure(
+  connector: Connector,
+  inputs: DisclosureInputs,
+  doSend: DoSend,
+  delayMs = 300,
+): Disclosure {
   const [preview, setPreview] = useState<{ key: string; value: DisclosurePreview } | undefined>(undefined);
   const [excludeTurns, setExcludeTurns] = useState<string[]>([]);
   const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
@@ -96,7 +101,16 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     setStale(undefined);
   }, [conversationId]);
 
-  const key = JSON.stringify([conversationId ?? null, target ?? null, draft, attachments.map((a) => a.id), turnsKey, excludeTurns, excludeBlocks, detailed]);
+  const key = JSON.stringify([
+    conversationId ?? null,
+    target ?? null,
+    draft,
+    attachments.map((a) => a.id),
+    turnsKey,
+    excludeTurns,
+    excludeBlocks,
+    detailed,
+  ]);
   const keyRef = useRef(key);
   keyRef.current = key;
   // Expanded while only the counts are shown: ask for the whole preview without the debounce.
@@ -123,27 +137,33 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
   });
 
   /** Asks for the preview of the current inputs: only the counts unless `full` (default: when expanded). */
-  const fetchPreview = useCallback(async (full = detailed): Promise<DisclosurePreview | undefined> => {
-    if (!target || (!conversationId && !hasDraft)) return undefined;
-    const asked = key;
-    try {
-      const value = await connector.request('previewSend', { ...payload(target), ...(full ? {} : { countsOnly: true }) });
-      if (keyRef.current === asked) {
-        setPreview({ key: asked, value });
-        // docs/disclosure.md: toggles of turns or blocks that no longer exist are dropped (and said so), so they do not linger.
-        const u = value.unknownExclusions;
-        if (u && u.turns.length + u.blocks.length > 0) {
-          setExcludeTurns((xs) => xs.filter((x) => !u.turns.includes(x)));
-          setExcludeBlocks((xs) => xs.filter((x) => !u.blocks.some((b) => b.turn === x.turn && b.index === x.index)));
-          setStale({ turns: u.turns.length, blocks: u.blocks.length });
+  const fetchPreview = useCallback(
+    async (full = detailed): Promise<DisclosurePreview | undefined> => {
+      if (!target || (!conversationId && !hasDraft)) return undefined;
+      const asked = key;
+      try {
+        const value = await connector.request('previewSend', {
+          ...payload(target),
+          ...(full ? {} : { countsOnly: true }),
+        });
+        if (keyRef.current === asked) {
+          setPreview({ key: asked, value });
+          // docs/disclosure.md: toggles of turns or blocks that no longer exist are dropped (and said so), so they do not linger.
+          const u = value.unknownExclusions;
+          if (u && u.turns.length + u.blocks.length > 0) {
+            setExcludeTurns((xs) => xs.filter((x) => !u.turns.includes(x)));
+            setExcludeBlocks((xs) => xs.filter((x) => !u.blocks.some((b) => b.turn === x.turn && b.index === x.index)));
+            setStale({ turns: u.turns.length, blocks: u.blocks.length });
+          }
         }
+        return value;
+      } catch {
+        // No preview (an older background, an unknown endpoint): the send itself still goes through the planner.
+        return undefined;
       }
-      return value;
-    } catch {
-      // No preview (an older background, an unknown endpoint): the send itself still goes through the planner.
-      return undefined;
-    }
-  }, [connector, key]);
+    },
+    [connector, key],
+  );
 
   useEffect(() => {
     if (!target || (!conversationId && !hasDraft)) {
@@ -184,7 +204,8 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
         return false;
       }
       // Still the panel's send as it stands: the fresh preview replaces the stale one, so the bar and the next Send know.
-      if (keyRef.current === asked && refused.conversationId === conversationId) setPreview({ key: asked, value: fresh });
+      if (keyRef.current === asked && refused.conversationId === conversationId)
+        setPreview({ key: asked, value: fresh });
       if (fresh.needsConfirmation) {
         setConfirming({ preview: fresh, conversationId: refused.conversationId });
         return true;
@@ -208,7 +229,11 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
     },
     toggleBlock: (ref) => {
       toggled();
-      setExcludeBlocks((xs) => (xs.some((x) => x.turn === ref.turn && x.index === ref.index) ? xs.filter((x) => !(x.turn === ref.turn && x.index === ref.index)) : [...xs, ref]));
+      setExcludeBlocks((xs) =>
+        xs.some((x) => x.turn === ref.turn && x.index === ref.index)
+          ? xs.filter((x) => !(x.turn === ref.turn && x.index === ref.index))
+          : [...xs, ref],
+      );
     },
     confirming: confirming?.preview,
     send: async () => {
@@ -220,7 +245,10 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       const current = preview?.key === key ? preview.value : await fetchPreview();
       if (current?.needsConfirmation) {
         // The confirmation lists the turns: it needs the whole preview.
-        setConfirming({ preview: current.countsOnly ? ((await fetchPreview(true)) ?? current) : current, conversationId });
+        setConfirming({
+          preview: current.countsOnly ? ((await fetchPreview(true)) ?? current) : current,
+          conversationId,
+        });
         return;
       }
       await sendChecked(extras(), key);
@@ -231,7 +259,14 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
       // The dialog is modal; should the conversation have changed anyway, nothing is sent.
       if (!c || (c.conversationId !== undefined && c.conversationId !== conversationId)) return;
       // Named, so this confirmation cannot authorise another provider (should the target have changed, the background asks again).
-      void sendChecked({ ...extras(), confirmedDisclosure: true, confirmedFor: { providerId: c.preview.target.providerId, origin: c.preview.target.origin } }, key);
+      void sendChecked(
+        {
+          ...extras(),
+          confirmedDisclosure: true,
+          confirmedFor: { providerId: c.preview.target.providerId, origin: c.preview.target.origin },
+        },
+        key,
+      );
     },
     cancel: () => setConfirming(undefined),
     setDetailed,
@@ -245,13 +280,31 @@ export function useDisclosure(connector: Connector, inputs: DisclosureInputs, do
 }
 
 /** Whether the composer (`now`) still holds exactly the send that was refused: same conversation, target, text and files. */
-function isSameSend(refused: RefusedSend, now: { conversationId: string | undefined; target: SendTarget | undefined; draft: string; attachments: readonly PendingAttachment[] }): boolean {
+function isSameSend(
+  refused: RefusedSend,
+  now: {
+    conversationId: string | undefined;
+    target: SendTarget | undefined;
+    draft: string;
+    attachments: readonly PendingAttachment[];
+  },
+): boolean {
   const wire = now.attachments.map(({ id: _id, bytes: _bytes, ...a }) => a);
-  return now.conversationId === refused.conversationId && JSON.stringify(now.target) === JSON.stringify(refused.target) && now.draft === refused.text && JSON.stringify(wire) === JSON.stringify(refused.attachments);
+  return (
+    now.conversationId === refused.conversationId &&
+    JSON.stringify(now.target) === JSON.stringify(refused.target) &&
+    now.draft === refused.text &&
+    JSON.stringify(wire) === JSON.stringify(refused.attachments)
+  );
 }
 
 /** The conversation's ledger, loaded when `open` and reloaded when the turns change. */
-export function useLedger(connector: Connector, conversationId: string | undefined, open: boolean, turnsKey: string): DisclosureLedger | undefined {
+export function useLedger(
+  connector: Connector,
+  conversationId: string | undefined,
+  open: boolean,
+  turnsKey: string,
+): DisclosureLedger | undefined {
   const [ledger, setLedger] = useState<DisclosureLedger | undefined>(undefined);
   useEffect(() => {
     if (!open || !conversationId) {
@@ -279,8 +332,16 @@ export function useLedger(connector: Connector, conversationId: string | undefin
 export function useDeliveryPolicy(
   connector: Connector,
   conversationId: string | undefined,
-): { stateful: boolean; version: number; setStateful(on: boolean): void; policy: DisclosurePolicy | undefined; save(next: DisclosurePolicy): Promise<void> } {
-  const [state, setState] = useState<{ id: string | undefined; policy: DisclosurePolicy | undefined; version: number }>({ id: undefined, policy: undefined, version: 0 });
+): {
+  stateful: boolean;
+  version: number;
+  setStateful(on: boolean): void;
+  policy: DisclosurePolicy | undefined;
+  save(next: DisclosurePolicy): Promise<void>;
+} {
+  const [state, setState] = useState<{ id: string | undefined; policy: DisclosurePolicy | undefined; version: number }>(
+    { id: undefined, policy: undefined, version: 0 },
+  );
   useEffect(() => {
     if (!conversationId) return;
     let live = true;

@@ -14,7 +14,12 @@ export interface DisclosureLedgerViewProps {
 
 export function DisclosureLedgerView({ ledger, turns, providerNames }: DisclosureLedgerViewProps) {
   if (!ledger) return <p class="hint">Loading who has seen this…</p>;
-  if (ledger.seenBy.length === 0) return <p class="hint" data-ledger-empty="">No provider has received this conversation yet.</p>;
+  if (ledger.seenBy.length === 0)
+    return (
+      <p class="hint" data-ledger-empty="">
+        No provider has received this conversation yet.
+      </p>
+    );
   const name = (id: string) => providerNames[id] ?? id;
   const cached = ledger.entries.reduce((n, e) => n + (e.usage?.cacheReadTokens ?? 0), 0);
   const cost = ledger.entries.reduce((n, e) => n + (e.costUsd ?? 0), 0);
@@ -25,7 +30,8 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
       <ul aria-label="Providers">
         {ledger.seenBy.map((s) => (
           <li key={`${s.providerId} ${s.endpoint}`} data-seen-provider={s.providerId}>
-            <strong>{name(s.providerId)}</strong> <span class="hint">{s.endpoint}</span> · {s.models.join(', ')} · {s.sends} {s.sends === 1 ? 'send' : 'sends'}, last {shortTime(s.lastAt)}
+            <strong>{name(s.providerId)}</strong> <span class="hint">{s.endpoint}</span> · {s.models.join(', ')} ·{' '}
+            {s.sends} {s.sends === 1 ? 'send' : 'sends'}, last {shortTime(s.lastAt)}
           </li>
         ))}
       </ul>
@@ -43,7 +49,8 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
             const who = (ledger.turns[t.id] ?? []).map((k) => ledger.seenBy[k]).filter((s) => s !== undefined);
             return (
               <li key={t.id} data-seen-turn={t.id}>
-                {i + 1}. {t.preview || t.role}: {who.length ? who.map((s) => name(s.providerId)).join(', ') : <span class="hint">no provider</span>}
+                {i + 1}. {t.preview || t.role}:{' '}
+                {who.length ? who.map((s) => name(s.providerId)).join(', ') : <span class="hint">no provider</span>}
               </li>
             );
           })}

@@ -24,7 +24,13 @@ const T0 = '2026-11-30T08:00:00.000Z';
 const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
 const TURNS: Turn[] = [
   { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
-  { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'text', text: 'First answer' }] },
+  {
+    id: 'a1',
+    role: 'assistant',
+    origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' },
+    status: 'complete',
+    blocks: [{ type: 'text', text: 'First answer' }],
+  },
 ];
 const ORIGIN: Record<string, string> = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com' };
 const OPENAI = { providerId: 'openai', model: 'gpt-5' };
@@ -40,7 +46,11 @@ function preview(p: RequestInput<'previewSend'>, over: Partial<DisclosurePreview
     inputBudget: 184000,
     thinkingDropped: 0,
     blocksDropped: 0,
-    perTurn: [previewRow('u1', 'user', 'First question'), previewRow('a1', 'assistant', 'First answer'), { ...previewRow('draft', 'user', p.text ?? ''), draft: true }],
+    perTurn: [
+      previewRow('u1', 'user', 'First question'),
+      previewRow('a1', 'assistant', 'First answer'),
+      { ...previewRow('draft', 'user', p.text ?? ''), draft: true },
+    ],
     delivery: { mode: 'snapshot', detail: 'the bounded snapshot' },
     body: { model: p.target.model },
     ...over,
@@ -94,7 +104,13 @@ describe('a composer send refused as confirmation_required (docs/disclosure.md)'
     fireEvent.click(sendButton());
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disclose and send' }));
     await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(2));
-    expect(m.callsOf('sendMessage')[1]).toEqual({ conversationId: 'c1', text: 'Next', target: OPENAI, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' } });
+    expect(m.callsOf('sendMessage')[1]).toEqual({
+      conversationId: 'c1',
+      text: 'Next',
+      target: OPENAI,
+      confirmedDisclosure: true,
+      confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' },
+    });
     await waitFor(() => expect(draft()).toBe(''));
     expect(document.querySelector('[data-error-code]')).toBeNull();
   });
@@ -113,7 +129,12 @@ describe('a composer send refused as confirmation_required (docs/disclosure.md)'
     const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to OpenAI?' });
     expect(document.querySelector('[data-error-code]')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disclose and send' }));
-    await waitFor(() => expect(m.callsOf('sendMessage').at(-1)).toMatchObject({ confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' } }));
+    await waitFor(() =>
+      expect(m.callsOf('sendMessage').at(-1)).toMatchObject({
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' },
+      }),
+    );
     await waitFor(() => expect(draft()).toBe(''));
   });
 
@@ -130,7 +151,10 @@ describe('a composer send refused as confirmation_required (docs/disclosure.md)'
   it('confirmed for OpenAI, the target became Anthropic: the background refuses, the dialog asks again for Anthropic, and only that confirmation sends', async () => {
     const m = await open({
       previewSend: (p) => preview(p, { needsConfirmation: true }),
-      sendMessage: (p) => (p.confirmedDisclosure && p.confirmedFor?.providerId === p.target.providerId ? { userTurnId: 'u2' } : refuse('confirmed for another provider')),
+      sendMessage: (p) =>
+        p.confirmedDisclosure && p.confirmedFor?.providerId === p.target.providerId
+          ? { userTurnId: 'u2' }
+          : refuse('confirmed for another provider'),
     });
     type('Next');
     await line();
@@ -143,11 +167,25 @@ describe('a composer send refused as confirmation_required (docs/disclosure.md)'
     const again = await screen.findByRole('dialog', { name: 'Send this conversation to Anthropic?' });
     expect(within(again).getByText('at https://api.anthropic.com')).toBeTruthy();
     const anthropic = { providerId: 'anthropic', model: 'claude-sonnet-4-5' };
-    expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next', target: anthropic, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' } }]);
+    expect(m.callsOf('sendMessage')).toEqual([
+      {
+        conversationId: 'c1',
+        text: 'Next',
+        target: anthropic,
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' },
+      },
+    ]);
     expect(document.querySelector('[data-error-code]')).toBeNull();
     fireEvent.click(within(again).getByRole('button', { name: 'Disclose and send' }));
     await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(2));
-    expect(m.callsOf('sendMessage')[1]).toEqual({ conversationId: 'c1', text: 'Next', target: anthropic, confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' } });
+    expect(m.callsOf('sendMessage')[1]).toEqual({
+      conversationId: 'c1',
+      text: 'Next',
+      target: anthropic,
+      confirmedDisclosure: true,
+      confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' },
+    });
     await waitFor(() => expect(draft()).toBe(''));
   });
 });
@@ -157,7 +195,10 @@ describe('refused, but the fresh preview needs no confirmation (another window s
   const racing = () => {
     let sentElsewhere = false;
     const first = () => !sentElsewhere && (sentElsewhere = true);
-    return open({ previewSend: (p) => preview(p, { needsConfirmation: false }), sendMessage: (p) => (first() && !p.confirmedDisclosure ? refuse() : { userTurnId: 'u2' }) });
+    return open({
+      previewSend: (p) => preview(p, { needsConfirmation: false }),
+      sendMessage: (p) => (first() && !p.confirmedDisclosure ? refuse() : { userTurnId: 'u2' }),
+    });
   };
 
   it('sends the same message again, once, claiming no confirmation: no dialog with wrong words, no error', async () => {
@@ -173,7 +214,12 @@ describe('refused, but the fresh preview needs no confirmation (another window s
     const plain = { conversationId: 'c1', text: 'Next', target: OPENAI, excludeTurns: ['u1'] };
     expect(m.callsOf('sendMessage')).toEqual([plain, plain]);
     // The fresh preview was of exactly the refused send, left-out turn included.
-    expect(m.callsOf('previewSend')[asked]).toEqual({ conversationId: 'c1', target: OPENAI, text: 'Next', excludeTurns: ['u1'] });
+    expect(m.callsOf('previewSend')[asked]).toEqual({
+      conversationId: 'c1',
+      target: OPENAI,
+      text: 'Next',
+      excludeTurns: ['u1'],
+    });
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.querySelector('[data-error-code]')).toBeNull();
   });
@@ -184,7 +230,10 @@ describe('refused, but the fresh preview needs no confirmation (another window s
     await line();
     fireEvent.click(sendButton());
     await waitFor(() => expect(document.querySelector('[data-error-code="confirmation_required"]')).not.toBeNull());
-    expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next', target: OPENAI }, { conversationId: 'c1', text: 'Next', target: OPENAI }]);
+    expect(m.callsOf('sendMessage')).toEqual([
+      { conversationId: 'c1', text: 'Next', target: OPENAI },
+      { conversationId: 'c1', text: 'Next', target: OPENAI },
+    ]);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(draft()).toBe('Next');
   });
@@ -201,7 +250,12 @@ describe('refused, but the fresh preview needs no confirmation (another window s
     const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to OpenAI?' });
     expect(m.callsOf('sendMessage')).toHaveLength(2);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disclose and send' }));
-    await waitFor(() => expect(m.callsOf('sendMessage').at(-1)).toMatchObject({ confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' } }));
+    await waitFor(() =>
+      expect(m.callsOf('sendMessage').at(-1)).toMatchObject({
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' },
+      }),
+    );
     await waitFor(() => expect(draft()).toBe(''));
   });
 
@@ -267,17 +321,29 @@ describe('left-out turns that no longer exist (docs/disclosure.md)', () => {
     type('Next one');
     const note = await screen.findByText('2 left-out turns no longer exist — the rest is unchanged');
     expect(note.getAttribute('role')).toBe('status');
-    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: OPENAI, text: 'Next one' }));
+    await waitFor(() =>
+      expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: OPENAI, text: 'Next one' }),
+    );
     fireEvent.click(sendButton());
-    await waitFor(() => expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next one', target: OPENAI }]));
+    await waitFor(() =>
+      expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next one', target: OPENAI }]),
+    );
   });
 
   it('the line, for turns and blocks', () => {
     expect(staleExclusionsLine(undefined)).toBeUndefined();
     expect(staleExclusionsLine({ turns: 0, blocks: 0 })).toBeUndefined();
-    expect(staleExclusionsLine({ turns: 1, blocks: 0 })).toBe('1 left-out turn no longer exists — the rest is unchanged');
-    expect(staleExclusionsLine({ turns: 2, blocks: 0 })).toBe('2 left-out turns no longer exist — the rest is unchanged');
-    expect(staleExclusionsLine({ turns: 1, blocks: 2 })).toBe('1 left-out turn and 2 left-out blocks no longer exist — the rest is unchanged');
-    expect(staleExclusionsLine({ turns: 0, blocks: 1 })).toBe('1 left-out block no longer exists — the rest is unchanged');
+    expect(staleExclusionsLine({ turns: 1, blocks: 0 })).toBe(
+      '1 left-out turn no longer exists — the rest is unchanged',
+    );
+    expect(staleExclusionsLine({ turns: 2, blocks: 0 })).toBe(
+      '2 left-out turns no longer exist — the rest is unchanged',
+    );
+    expect(staleExclusionsLine({ turns: 1, blocks: 2 })).toBe(
+      '1 left-out turn and 2 left-out blocks no longer exist — the rest is unchanged',
+    );
+    expect(staleExclusionsLine({ turns: 0, blocks: 1 })).toBe(
+      '1 left-out block no longer exists — the rest is unchanged',
+    );
   });
 });

@@ -20,30 +20,67 @@ const T0 = '2026-11-30T08:00:00.000Z';
 const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
 const TURNS: Turn[] = [
   { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
-  { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'First answer' }] },
+  {
+    id: 'a1',
+    role: 'assistant',
+    origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' },
+    status: 'complete',
+    blocks: [
+      { type: 'thinking', text: 'hmm' },
+      { type: 'text', text: 'First answer' },
+    ],
+  },
 ];
 
 /** The background's answer to `previewSend`: with `countsOnly`, the counts only (docs/architecture.md#long-conversations-and-speed). */
-const answering = (over: Partial<DisclosurePreview> = {}) => (p: { countsOnly?: boolean | undefined }) =>
-  p.countsOnly ? { ...preview(over), perTurn: [], body: {}, countsOnly: true as const } : preview(over);
+const answering =
+  (over: Partial<DisclosurePreview> = {}) =>
+  (p: { countsOnly?: boolean | undefined }) =>
+    p.countsOnly ? { ...preview(over), perTurn: [], body: {}, countsOnly: true as const } : preview(over);
 
-const open = (extra: MockHandlers = {}): Promise<MockConnector> => openConversation(meta, TURNS, { sendMessage: () => ({ userTurnId: 'u2' }), ...extra });
+const open = (extra: MockHandlers = {}): Promise<MockConnector> =>
+  openConversation(meta, TURNS, { sendMessage: () => ({ userTurnId: 'u2' }), ...extra });
 
 const type = (text: string) => fireEvent.input(screen.getByLabelText('Message'), { target: { value: text } });
 const line = () => screen.findByText((_, el) => el?.hasAttribute('data-disclosure-summary') ?? false);
 
 describe('disclosure text', () => {
   it('formats tokens and cost', () => {
-    expect([formatTokens(950), formatTokens(3240), formatTokens(12_400), formatTokens(1_250_000)]).toEqual(['950', '3.2k', '12k', '1.3M']);
-    expect([formatCost(undefined), formatCost(0.001), formatCost(0.0123), formatCost(1.2)]).toEqual([undefined, '<$0.01', '$0.01', '$1.20']);
+    expect([formatTokens(950), formatTokens(3240), formatTokens(12_400), formatTokens(1_250_000)]).toEqual([
+      '950',
+      '3.2k',
+      '12k',
+      '1.3M',
+    ]);
+    expect([formatCost(undefined), formatCost(0.001), formatCost(0.0123), formatCost(1.2)]).toEqual([
+      undefined,
+      '<$0.01',
+      '$0.01',
+      '$1.20',
+    ]);
   });
 
   it('the one line says turns, tokens, cost, target and what was dropped', () => {
-    expect(summaryLine(preview({ turns: 20, includedTurns: 14, thinkingDropped: 2, imagesOmitted: 1, droppedByReason: { excluded: 1, 'over-budget': 5 } }), 'Anthropic')).toBe(
+    expect(
+      summaryLine(
+        preview({
+          turns: 20,
+          includedTurns: 14,
+          thinkingDropped: 2,
+          imagesOmitted: 1,
+          droppedByReason: { excluded: 1, 'over-budget': 5 },
+        }),
+        'Anthropic',
+      ),
+    ).toBe(
       '14 of 20 turns · ~3.2k tokens · ~$0.01 · to Anthropic gpt-5 · 2 thinking blocks dropped · 1 image omitted · 1 turn left out · 5 old turns over the limit',
     );
-    expect(summaryLine(preview({ estimatedCostUsd: 0.001, estimatedInputTokens: 40, thinkingDropped: 0 }), 'OpenAI')).toBe('3 of 3 turns · ~40 tokens · <$0.01 · to OpenAI gpt-5');
-    expect(summaryLine(preview({ allowed: false, forbidden: 'locked to openai' }), 'Anthropic')).toBe('Not sent to Anthropic: locked to openai');
+    expect(
+      summaryLine(preview({ estimatedCostUsd: 0.001, estimatedInputTokens: 40, thinkingDropped: 0 }), 'OpenAI'),
+    ).toBe('3 of 3 turns · ~40 tokens · <$0.01 · to OpenAI gpt-5');
+    expect(summaryLine(preview({ allowed: false, forbidden: 'locked to openai' }), 'Anthropic')).toBe(
+      'Not sent to Anthropic: locked to openai',
+    );
   });
 });
 
@@ -75,13 +112,26 @@ describe('the preview above the composer', () => {
   it('refreshes for the draft and shows the line; expands into turns with fates and the exact request', async () => {
     const m = await open({ previewSend: answering() });
     type('Next');
-    expect((await line()).textContent).toBe('3 of 3 turns · ~3.2k tokens · ~$0.01 · to OpenAI gpt-5 · 1 thinking block dropped');
+    expect((await line()).textContent).toBe(
+      '3 of 3 turns · ~3.2k tokens · ~$0.01 · to OpenAI gpt-5 · 1 thinking block dropped',
+    );
     // Collapsed, only the counts are asked for (docs/architecture.md#long-conversations-and-speed); expanding asks for the whole preview.
-    expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, text: 'Next', countsOnly: true });
+    expect(m.callsOf('previewSend').at(-1)).toEqual({
+      conversationId: 'c1',
+      target: { providerId: 'openai', model: 'gpt-5' },
+      text: 'Next',
+      countsOnly: true,
+    });
     fireEvent.click(screen.getByRole('button', { name: /3 of 3 turns/ }));
     const list = await screen.findByRole('list', { name: 'Turns in this send' });
-    expect(m.callsOf('previewSend').at(-1)).toEqual({ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, text: 'Next' });
-    expect([...list.querySelectorAll('[data-disclosure-turn]')].map((li) => li.getAttribute('data-disclosure-turn'))).toEqual(['u1', 'a1', 'draft']);
+    expect(m.callsOf('previewSend').at(-1)).toEqual({
+      conversationId: 'c1',
+      target: { providerId: 'openai', model: 'gpt-5' },
+      text: 'Next',
+    });
+    expect(
+      [...list.querySelectorAll('[data-disclosure-turn]')].map((li) => li.getAttribute('data-disclosure-turn')),
+    ).toEqual(['u1', 'a1', 'draft']);
     expect(within(list).getByText('thinking: not sent (reasoning from another model)')).toBeTruthy();
     expect((screen.getByLabelText('Send turn 3 (Your new message)') as HTMLInputElement).disabled).toBe(true);
     // docs/side-panel.md: the expanded sheet's tabs; the one clicked is the one shown.
@@ -98,18 +148,43 @@ describe('the preview above the composer', () => {
     fireEvent.click(await screen.findByLabelText('Send turn 1 (You)'));
     await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ excludeTurns: ['u1'] }));
     fireEvent.click(screen.getByLabelText('Send block 1 of turn 2'));
-    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ excludeTurns: ['u1'], excludeBlocks: [{ turn: 'a1', index: 0 }] }));
+    await waitFor(() =>
+      expect(m.callsOf('previewSend').at(-1)).toMatchObject({
+        excludeTurns: ['u1'],
+        excludeBlocks: [{ turn: 'a1', index: 0 }],
+      }),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));
-    expect(m.callsOf('sendMessage')[0]).toEqual({ conversationId: 'c1', text: 'Next', target: { providerId: 'openai', model: 'gpt-5' }, excludeTurns: ['u1'], excludeBlocks: [{ turn: 'a1', index: 0 }] });
+    expect(m.callsOf('sendMessage')[0]).toEqual({
+      conversationId: 'c1',
+      text: 'Next',
+      target: { providerId: 'openai', model: 'gpt-5' },
+      excludeTurns: ['u1'],
+      excludeBlocks: [{ turn: 'a1', index: 0 }],
+    });
   });
 
   it('"Who has seen this?" lists providers per conversation and per turn', async () => {
     const ledger: DisclosureLedger = {
       entries: [],
       seenBy: [
-        { providerId: 'openai', endpoint: 'https://api.openai.com', models: ['gpt-5'], sends: 2, firstAt: T0, lastAt: T0 },
-        { providerId: 'anthropic', endpoint: 'https://api.anthropic.com', models: ['claude-sonnet-4-5'], sends: 1, firstAt: T0, lastAt: T0 },
+        {
+          providerId: 'openai',
+          endpoint: 'https://api.openai.com',
+          models: ['gpt-5'],
+          sends: 2,
+          firstAt: T0,
+          lastAt: T0,
+        },
+        {
+          providerId: 'anthropic',
+          endpoint: 'https://api.anthropic.com',
+          models: ['claude-sonnet-4-5'],
+          sends: 1,
+          firstAt: T0,
+          lastAt: T0,
+        },
       ],
       turns: { u1: [0, 1], a1: [1] },
     };
@@ -119,16 +194,26 @@ describe('the preview above the composer', () => {
     await screen.findByRole('list', { name: 'Turns in this send' });
     fireEvent.click(screen.getByRole('tab', { name: 'Who has seen this' }));
     const providers = await screen.findByRole('list', { name: 'Providers' });
-    expect([...providers.querySelectorAll('li')].map((li) => li.getAttribute('data-seen-provider'))).toEqual(['openai', 'anthropic']);
+    expect([...providers.querySelectorAll('li')].map((li) => li.getAttribute('data-seen-provider'))).toEqual([
+      'openai',
+      'anthropic',
+    ]);
     const perTurn = screen.getByRole('list', { name: 'Per turn' });
-    expect([...perTurn.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['1. First question: OpenAI, Anthropic', '2. First answer: Anthropic']);
+    expect([...perTurn.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      '1. First question: OpenAI, Anthropic',
+      '2. First answer: Anthropic',
+    ]);
     expect(m.callsOf('listDisclosures')).toEqual([{ conversationId: 'c1' }]);
   });
 });
 
 describe('snapshot or delta toggle', () => {
   it('off by default; turning it on stores the conversation policy and refreshes the preview', async () => {
-    const m = await open({ previewSend: answering(), getDisclosurePolicy: () => ({ global: {}, conversation: { maxTurns: 40 } }), setDisclosurePolicy: () => null });
+    const m = await open({
+      previewSend: answering(),
+      getDisclosurePolicy: () => ({ global: {}, conversation: { maxTurns: 40 } }),
+      setDisclosurePolicy: () => null,
+    });
     type('Next');
     fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
     fireEvent.click(screen.getByRole('tab', { name: 'Policy' }));
@@ -136,7 +221,11 @@ describe('snapshot or delta toggle', () => {
     expect(box.checked).toBe(false);
     const before = m.callsOf('previewSend').length;
     fireEvent.click(box);
-    await waitFor(() => expect(m.callsOf('setDisclosurePolicy')).toEqual([{ conversationId: 'c1', policy: { maxTurns: 40, delivery: 'stateful' } }]));
+    await waitFor(() =>
+      expect(m.callsOf('setDisclosurePolicy')).toEqual([
+        { conversationId: 'c1', policy: { maxTurns: 40, delivery: 'stateful' } },
+      ]),
+    );
     await waitFor(() => expect(m.callsOf('previewSend').length).toBeGreaterThan(before));
     expect((screen.getByLabelText(/Let OpenAI store/) as HTMLInputElement).checked).toBe(true);
   });
@@ -164,7 +253,17 @@ describe('first-time provider confirmation', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disclose and send' }));
-    await waitFor(() => expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Next', target: { providerId: 'openai', model: 'gpt-5' }, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' } }]));
+    await waitFor(() =>
+      expect(m.callsOf('sendMessage')).toEqual([
+        {
+          conversationId: 'c1',
+          text: 'Next',
+          target: { providerId: 'openai', model: 'gpt-5' },
+          confirmedDisclosure: true,
+          confirmedFor: { providerId: 'openai', origin: 'https://api.openai.com' },
+        },
+      ]),
+    );
   });
 
   it('sends at once when the provider has seen the conversation, even before the debounced preview arrived', async () => {

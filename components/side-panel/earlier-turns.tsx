@@ -43,7 +43,13 @@ export interface EarlierTurnsProps {
 export function EarlierTurns({ loading, onShow }: EarlierTurnsProps) {
   return (
     <div class="earlier-turns">
-      <button type="button" class="mini" data-show-earlier="" disabled={loading} onClick={(e) => onShow(e.currentTarget)}>
+      <button
+        type="button"
+        class="mini"
+        data-show-earlier=""
+        disabled={loading}
+        onClick={(e) => onShow(e.currentTarget)}
+      >
         {loading ? 'Loading earlier turns…' : 'Show earlier turns'}
       </button>
     </div>

@@ -21,12 +21,23 @@ const TARGET = { providerId: 'anthropic', model: 'claude-sonnet-4-5' };
 const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
 const TURNS: Turn[] = [
   { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
-  { id: 'a1', role: 'assistant', origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' }, status: 'complete', blocks: [{ type: 'text', text: 'First answer' }] },
+  {
+    id: 'a1',
+    role: 'assistant',
+    origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
+    status: 'complete',
+    blocks: [{ type: 'text', text: 'First answer' }],
+  },
 ];
 
 function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
   return samplePreview({
-    target: { providerId: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5', origin: 'https://api.anthropic.com' },
+    target: {
+      providerId: 'anthropic',
+      api: 'anthropic-messages',
+      model: 'claude-sonnet-4-5',
+      origin: 'https://api.anthropic.com',
+    },
     estimatedCostUsd: undefined,
     contextWindow: 200000,
     inputBudget: 184000,
@@ -44,7 +55,11 @@ function preview(over: Partial<DisclosurePreview> = {}): DisclosurePreview {
 const COUNTED: CountTokensResult = {
   countedTokens: 2000,
   countedTurns: 2,
-  preview: preview({ estimatedInputTokens: 4100, estimateSource: 'provider-count', providerCount: { tokens: 2000, turns: 2, model: 'claude-sonnet-4-5', at: T0 } }),
+  preview: preview({
+    estimatedInputTokens: 4100,
+    estimateSource: 'provider-count',
+    providerCount: { tokens: 2000, turns: 2, model: 'claude-sonnet-4-5', at: T0 },
+  }),
 };
 
 async function open(extra: MockHandlers): Promise<MockConnector> {
@@ -61,11 +76,17 @@ async function open(extra: MockHandlers): Promise<MockConnector> {
 const summary = () => document.querySelector('[data-disclosure-summary]')!.textContent;
 
 describe('exact count', () => {
-  it('offered with what it sends; asks with the preview\'s inputs; then the line shows the calibrated estimate and says so', async () => {
+  it("offered with what it sends; asks with the preview's inputs; then the line shows the calibrated estimate and says so", async () => {
     const m = await open({ previewSend: () => preview(), countTokens: () => COUNTED });
-    expect(screen.getByText(/Sends only the turns Anthropic has already received \(never your draft\) to its free token-count endpoint/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        /Sends only the turns Anthropic has already received \(never your draft\) to its free token-count endpoint/,
+      ),
+    ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Ask Anthropic for an exact count' }));
-    await screen.findByText("~4.1k tokens, calibrated by Anthropic's count of the 2 turns it has already seen (2,000 tokens).");
+    await screen.findByText(
+      "~4.1k tokens, calibrated by Anthropic's count of the 2 turns it has already seen (2,000 tokens).",
+    );
     // The preview's inputs (the collapsed line asks for counts only, docs/architecture.md#long-conversations-and-speed; the count needs no such flag).
     const { countsOnly: _countsOnly, ...asked } = m.callsOf('previewSend').at(-1)!;
     expect(m.callsOf('countTokens')).toEqual([asked]);
@@ -85,14 +106,22 @@ describe('exact count', () => {
     await open({
       previewSend: () => preview(),
       countTokens: () => {
-        throw new MockRequestError({ code: 'rate_limited', message: 'Rate limited (HTTP 429): slow down', retryAfterSec: 12 });
+        throw new MockRequestError({
+          code: 'rate_limited',
+          message: 'Rate limited (HTTP 429): slow down',
+          retryAfterSec: 12,
+        });
       },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Ask Anthropic for an exact count' }));
     const alert = await screen.findByRole('alert');
     expect(alert.getAttribute('data-error-code')).toBe('rate_limited');
     expect(alert.textContent).toContain('Try again in 12 seconds');
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Ask Anthropic for an exact count' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect(
+        (screen.getByRole('button', { name: 'Ask Anthropic for an exact count' }) as HTMLButtonElement).disabled,
+      ).toBe(false),
+    );
     expect(summary()).toBe('3 of 3 turns · ~3.2k tokens · to Anthropic claude-sonnet-4-5');
   });
 });

@@ -59,10 +59,15 @@ export function ExactCount({ preview, providerName, onCount }: ExactCountProps) 
       {preview.exactCountAvailable ? (
         <>
           <button type="button" class="mini" disabled={busy} onClick={() => void ask()}>
-            {busy ? 'Counting…' : calibrated ? `Ask ${providerName} to count again` : `Ask ${providerName} for an exact count`}
+            {busy
+              ? 'Counting…'
+              : calibrated
+                ? `Ask ${providerName} to count again`
+                : `Ask ${providerName} for an exact count`}
           </button>
           <p class="hint">
-            Sends only the turns {providerName} has already received (never your draft) to its free token-count endpoint.
+            Sends only the turns {providerName} has already received (never your draft) to its free token-count
+            endpoint.
           </p>
         </>
       ) : null}

@@ -14,7 +14,10 @@ export function FirstRun({ openOptions }: FirstRunProps) {
     <section class="first-run" aria-labelledby="first-run-h" data-first-run>
       <img src="/icon/128.png" alt="" width={56} height={56} />
       <h2 id="first-run-h">Add your first API key</h2>
-      <p>Baton answers with your own key for OpenAI, Anthropic or Google Gemini, or a local server. Keys stay in this browser.</p>
+      <p>
+        Baton answers with your own key for OpenAI, Anthropic or Google Gemini, or a local server. Keys stay in this
+        browser.
+      </p>
       {openOptions ? (
         <button type="button" class="primary" onClick={() => openOptions()}>
           <Icon icon={KeyRound} />

@@ -80,12 +80,16 @@ export function useFollow(conversationKey: string | undefined, contentKey: unkno
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     // Content rendered later (lazy highlighting, images) or a box that changed size: stay at the end.
-    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => following.current && stick()) : undefined;
+    const ro =
+      typeof ResizeObserver === 'function' ? new ResizeObserver(() => following.current && stick()) : undefined;
     ro?.observe(el);
     for (const child of el.children) ro?.observe(child);
-    const mo = ro && typeof MutationObserver === 'function' ? new MutationObserver(() => {
-      for (const child of el.children) ro.observe(child);
-    }) : undefined;
+    const mo =
+      ro && typeof MutationObserver === 'function'
+        ? new MutationObserver(() => {
+            for (const child of el.children) ro.observe(child);
+          })
+        : undefined;
     mo?.observe(el, { childList: true });
     return () => {
       el.removeEventListener('scroll', onScroll);

@@ -18,7 +18,11 @@ export interface ImageLike {
 /** Approximate size of base64 data, e.g. `34 KB`. */
 export function base64Size(data: string): string {
   const bytes = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${Math.round(bytes / 1024)} KB`
+      : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function bytesOf(data: string): Uint8Array | undefined {
@@ -37,7 +41,9 @@ function useBlobUrl(data: string | undefined, size: ImageSize | undefined): stri
   const url = useMemo(() => {
     if (!data || !size) return undefined;
     const bytes = bytesOf(data);
-    return bytes ? URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: IMAGE_MEDIA_TYPE[size.format] })) : undefined;
+    return bytes
+      ? URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: IMAGE_MEDIA_TYPE[size.format] }))
+      : undefined;
   }, [data, size]);
   useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url]);
   return url;
@@ -68,7 +74,14 @@ export function ImageThumb({ image, what = 'Image' }: ImageThumbProps) {
   const label = describe(size, image.data);
   return (
     <>
-      <button type="button" class="image-thumb" data-image-thumb="" aria-label={`${what}: ${label}. Open larger`} title={label} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        class="image-thumb"
+        data-image-thumb=""
+        aria-label={`${what}: ${label}. Open larger`}
+        title={label}
+        onClick={() => setOpen(true)}
+      >
         <img src={url} alt="" width={size.width} height={size.height} draggable={false} />
       </button>
       {open ? <ImageDialog url={url} label={`${what}: ${label}`} size={size} onClose={() => setOpen(false)} /> : null}

@@ -15,7 +15,8 @@ function vault(initial: VaultState) {
   return mockConnector({
     vaultStatus: () => state,
     unlockVault: ({ passphrase }) => {
-      if (passphrase !== PASS) throw new MockRequestError({ code: 'locked', message: 'That passphrase does not unlock the keys.' });
+      if (passphrase !== PASS)
+        throw new MockRequestError({ code: 'locked', message: 'That passphrase does not unlock the keys.' });
       return (state = { passphrase: true, locked: false });
     },
   });
@@ -23,7 +24,10 @@ function vault(initial: VaultState) {
 
 describe('LockBar (docs/side-panel.md: a locked Baton unlocks in the panel)', () => {
   it('shows nothing while unlocked or without a passphrase', async () => {
-    for (const s of [{ passphrase: false, locked: false }, { passphrase: true, locked: false }]) {
+    for (const s of [
+      { passphrase: false, locked: false },
+      { passphrase: true, locked: false },
+    ]) {
       const m = vault(s);
       const { container } = render(<LockBar connector={m.connector} />);
       await waitFor(() => expect(m.callsOf('vaultStatus')).toHaveLength(1));

@@ -24,7 +24,11 @@ export function LockBar({ connector, onUnlocked }: LockBarProps) {
 
   useEffect(() => {
     let live = true;
-    const ask = () => connector.request('vaultStatus', {}).then((s) => live && setState(s), () => undefined);
+    const ask = () =>
+      connector.request('vaultStatus', {}).then(
+        (s) => live && setState(s),
+        () => undefined,
+      );
     void ask();
     addEventListener('focus', ask);
     return () => {
@@ -45,7 +49,11 @@ export function LockBar({ connector, onUnlocked }: LockBarProps) {
       onUnlocked?.();
     } catch (e) {
       const code = (e as { code?: unknown }).code;
-      setError(code === 'locked' ? 'That passphrase is not right. Try again.' : describeError({ code: 'internal', message: (e as Error).message }).sentence);
+      setError(
+        code === 'locked'
+          ? 'That passphrase is not right. Try again.'
+          : describeError({ code: 'internal', message: (e as Error).message }).sentence,
+      );
     } finally {
       setBusy(false);
     }
@@ -64,7 +72,15 @@ export function LockBar({ connector, onUnlocked }: LockBarProps) {
         <Icon icon={Lock} />
         Baton is locked: nothing can be sent until you unlock it.
       </p>
-      <input type="password" aria-label="Passphrase" autocomplete="current-password" spellcheck={false} placeholder="Passphrase" value={pass} onInput={(e) => setPass(e.currentTarget.value)} />
+      <input
+        type="password"
+        aria-label="Passphrase"
+        autocomplete="current-password"
+        spellcheck={false}
+        placeholder="Passphrase"
+        value={pass}
+        onInput={(e) => setPass(e.currentTarget.value)}
+      />
       <button type="submit" class="primary" disabled={busy}>
         Unlock
       </button>

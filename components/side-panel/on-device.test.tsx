@@ -14,7 +14,14 @@ afterEach(() => {
   delete g.LanguageModel;
 });
 
-const META: ConversationMeta = { id: 'c1', title: 'New chat', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', turnCount: 0, preview: '' };
+const META: ConversationMeta = {
+  id: 'c1',
+  title: 'New chat',
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  turnCount: 0,
+  preview: '',
+};
 
 /** A fake Prompt API: records what it was given and streams `chunks` (a gate holds the stream until released). */
 function fakePromptApi(availability: string, chunks: string[] = [], failWith?: Error) {
@@ -31,7 +38,13 @@ function fakePromptApi(availability: string, chunks: string[] = [], failWith?: E
           return (async function* () {
             for (const c of chunks) {
               yield c;
-              if (c === chunks[0]) await Promise.race([gate, new Promise((_, rej) => o.signal?.addEventListener('abort', () => rej(new DOMException('aborted', 'AbortError'))))]);
+              if (c === chunks[0])
+                await Promise.race([
+                  gate,
+                  new Promise((_, rej) =>
+                    o.signal?.addEventListener('abort', () => rej(new DOMException('aborted', 'AbortError'))),
+                  ),
+                ]);
             }
             if (failWith) throw failWith;
           })();
@@ -46,8 +59,20 @@ function fakePromptApi(availability: string, chunks: string[] = [], failWith?: E
 function setup(noKeys = true): MockConnector {
   const settings = sampleSettings();
   const user: Turn = { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Hi there' }] };
-  const answerTurn: Turn = { id: 'a1', role: 'assistant', origin: { provider: 'chrome', api: 'chrome-prompt', model: 'gemini-nano' }, status: 'streaming', blocks: [] };
-  const start: OnDeviceStart = { userTurn: user, answerTurn, meta: { ...META, turnCount: 2 }, body: { initialPrompts: [{ role: 'system', content: 'Be brief.' }], prompt: 'Hi there' }, warnings: [] };
+  const answerTurn: Turn = {
+    id: 'a1',
+    role: 'assistant',
+    origin: { provider: 'chrome', api: 'chrome-prompt', model: 'gemini-nano' },
+    status: 'streaming',
+    blocks: [],
+  };
+  const start: OnDeviceStart = {
+    userTurn: user,
+    answerTurn,
+    meta: { ...META, turnCount: 2 },
+    body: { initialPrompts: [{ role: 'system', content: 'Be brief.' }], prompt: 'Hi there' },
+    warnings: [],
+  };
   return mockConnector({
     getSettings: () => (noKeys ? { providers: settings.providers.map((p) => ({ ...p, hasKey: false })) } : settings),
     listConversations: () => [],
@@ -82,8 +107,17 @@ describe('the on-device provider (Prompt API in the page)', () => {
     expect(turn('a1')!.querySelector('.turn-origin')!.textContent).toBe('Gemini Nano · On-device');
     expect(m.callsOf('createConversation')).toEqual([{}]);
     expect(m.callsOf('startOnDevice')).toEqual([{ conversationId: 'c1', text: 'Hi there' }]);
-    expect(api.seen).toEqual({ initialPrompts: [{ role: 'system', content: 'Be brief.' }], prompt: 'Hi there', destroyed: true });
-    expect(m.callsOf('saveOnDeviceAnswer').at(-1)).toEqual({ conversationId: 'c1', turnId: 'a1', text: 'Hello from **Nano**.', status: 'complete' });
+    expect(api.seen).toEqual({
+      initialPrompts: [{ role: 'system', content: 'Be brief.' }],
+      prompt: 'Hi there',
+      destroyed: true,
+    });
+    expect(m.callsOf('saveOnDeviceAnswer').at(-1)).toEqual({
+      conversationId: 'c1',
+      turnId: 'a1',
+      text: 'Hello from **Nano**.',
+      status: 'complete',
+    });
     // nothing went to a provider
     expect(m.callsOf('sendMessage')).toEqual([]);
   });
@@ -98,7 +132,12 @@ describe('the on-device provider (Prompt API in the page)', () => {
     await waitFor(() => expect(turn('a1')?.textContent).toContain('Partial'));
     fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(turn('a1')!.dataset.status).toBe('stopped'));
-    expect(m.callsOf('saveOnDeviceAnswer').at(-1)).toEqual({ conversationId: 'c1', turnId: 'a1', text: 'Partial', status: 'stopped' });
+    expect(m.callsOf('saveOnDeviceAnswer').at(-1)).toEqual({
+      conversationId: 'c1',
+      turnId: 'a1',
+      text: 'Partial',
+      status: 'stopped',
+    });
   });
 
   it('a failure of the model is an error state with its reason, saved', async () => {
@@ -111,7 +150,13 @@ describe('the on-device provider (Prompt API in the page)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Details: NotAllowedError: The model is not ready');
     expect(turn('a1')!.dataset.status).toBe('error');
-    expect(m.callsOf('saveOnDeviceAnswer').at(-1)).toEqual({ conversationId: 'c1', turnId: 'a1', text: '', status: 'error', error: 'NotAllowedError: The model is not ready' });
+    expect(m.callsOf('saveOnDeviceAnswer').at(-1)).toEqual({
+      conversationId: 'c1',
+      turnId: 'a1',
+      text: '',
+      status: 'error',
+      error: 'NotAllowedError: The model is not ready',
+    });
   });
 
   it('is not offered when the Prompt API is missing or unavailable', async () => {
@@ -134,7 +179,12 @@ describe('the on-device provider (Prompt API in the page)', () => {
   });
 
   it('names an output language the model supports (the browser language, else English)', () => {
-    expect([onDeviceLanguage(['fr-CA', 'en']), onDeviceLanguage(['pt-BR', 'ja']), onDeviceLanguage(['nl']), onDeviceLanguage([])]).toEqual(['fr', 'ja', 'en', 'en']);
+    expect([
+      onDeviceLanguage(['fr-CA', 'en']),
+      onDeviceLanguage(['pt-BR', 'ja']),
+      onDeviceLanguage(['nl']),
+      onDeviceLanguage([]),
+    ]).toEqual(['fr', 'ja', 'en', 'en']);
   });
 });
 
@@ -142,11 +192,17 @@ describe('the options page explains the on-device model', () => {
   it('says when it is unavailable, and when it can be used', async () => {
     const { OnDeviceNote } = await import('../options/on-device-note');
     const { container, rerender } = render(<OnDeviceNote api={undefined} />);
-    await waitFor(() => expect(container.querySelector('[data-on-device]')!.getAttribute('data-on-device')).toBe('unavailable'));
-    expect(container.textContent).toContain('is not available in this browser, so the side panel does not offer an “On-device” provider');
+    await waitFor(() =>
+      expect(container.querySelector('[data-on-device]')!.getAttribute('data-on-device')).toBe('unavailable'),
+    );
+    expect(container.textContent).toContain(
+      'is not available in this browser, so the side panel does not offer an “On-device” provider',
+    );
     fakePromptApi('downloadable');
     rerender(<OnDeviceNote api={g.LanguageModel as never} />);
-    await waitFor(() => expect(container.querySelector('[data-on-device]')!.getAttribute('data-on-device')).toBe('downloadable'));
+    await waitFor(() =>
+      expect(container.querySelector('[data-on-device]')!.getAttribute('data-on-device')).toBe('downloadable'),
+    );
     expect(container.textContent).toContain('the first message to it starts the download');
   });
 });

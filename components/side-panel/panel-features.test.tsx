@@ -9,7 +9,15 @@ import { conversationAction } from '../testing/open-conversation';
 import { SidePanel } from './side-panel';
 
 const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({ id, title: `Chat ${id}`, createdAt: T0, updatedAt: T0, turnCount: 0, preview: '', ...over });
+const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({
+  id,
+  title: `Chat ${id}`,
+  createdAt: T0,
+  updatedAt: T0,
+  turnCount: 0,
+  preview: '',
+  ...over,
+});
 const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (id: string, text: string, over: Partial<Turn> = {}): Turn => ({
   id,
@@ -24,7 +32,10 @@ const VISION: ModelCapabilities = { vision: true, pdf: true, contextWindow: 400_
 let clipboard: string[] = [];
 beforeEach(() => {
   clipboard = [];
-  Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (t: string) => void clipboard.push(t) }, configurable: true });
+  Object.defineProperty(navigator, 'clipboard', {
+    value: { writeText: async (t: string) => void clipboard.push(t) },
+    configurable: true,
+  });
 });
 afterEach(() => {
   cleanup();
@@ -32,7 +43,11 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function setup(extra: MockHandlers = {}, convs: ConversationMeta[] = [], caps: ModelCapabilities = VISION): MockConnector {
+function setup(
+  extra: MockHandlers = {},
+  convs: ConversationMeta[] = [],
+  caps: ModelCapabilities = VISION,
+): MockConnector {
   return mockConnector({
     getSettings: () => sampleSettings(),
     listConversations: () => convs,
@@ -49,7 +64,10 @@ async function renderPanel(m: MockConnector) {
 
 /** Renders the panel with conversation c1 open, holding `turns`. */
 async function openWith(turns: Turn[], extra: MockHandlers = {}, list: ConversationMeta[] = [meta('c1')]) {
-  const m = setup({ getConversation: ({ id }) => ({ meta: list.find((c) => c.id === id)!, turns, busy: false }), ...extra }, list);
+  const m = setup(
+    { getConversation: ({ id }) => ({ meta: list.find((c) => c.id === id)!, turns, busy: false }), ...extra },
+    list,
+  );
   await renderPanel(m);
   fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
   await waitFor(() => expect(document.querySelector('.chat-title')).not.toBeNull());
@@ -63,7 +81,13 @@ const turnEl = (id: string) => document.querySelector(`[data-turn-id="${id}"]`) 
 
 describe('composer attachments', () => {
   it('attaches a picked image and a pasted PDF, and sends them as base64 with the text', async () => {
-    const m: MockConnector = setup({ createConversation: () => meta('c1'), sendMessage: ({ conversationId, text }) => (m.emit({ type: 'turnUpdated', conversationId, turn: user('u1', text) }), { userTurnId: 'u1' }) });
+    const m: MockConnector = setup({
+      createConversation: () => meta('c1'),
+      sendMessage: ({ conversationId, text }) => (
+        m.emit({ type: 'turnUpdated', conversationId, turn: user('u1', text) }),
+        { userTurnId: 'u1' }
+      ),
+    });
     await renderPanel(m);
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
     Object.defineProperty(input, 'files', { value: [png()], configurable: true });
@@ -71,7 +95,10 @@ describe('composer attachments', () => {
     await screen.findByText('chart.png');
     fireEvent.paste(screen.getByLabelText('Message'), { clipboardData: { files: [pdf()] } });
     await screen.findByText('spec.pdf');
-    expect([...document.querySelectorAll('.attachments li')].map((li) => li.textContent)).toEqual(['chart.pngimage, 7 B×', 'spec.pdfPDF, 8 B×']);
+    expect([...document.querySelectorAll('.attachments li')].map((li) => li.textContent)).toEqual([
+      'chart.pngimage, 7 B×',
+      'spec.pdfPDF, 8 B×',
+    ]);
 
     fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'What is this?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
@@ -89,7 +116,11 @@ describe('composer attachments', () => {
   });
 
   it('a dropped image can be removed again; an image alone can be sent', async () => {
-    const m = setup({ createConversation: () => meta('c1'), sendMessage: () => ({ userTurnId: 'u1' }), getConversation: () => ({ meta: meta('c1'), turns: [], busy: false }) });
+    const m = setup({
+      createConversation: () => meta('c1'),
+      sendMessage: () => ({ userTurnId: 'u1' }),
+      getConversation: () => ({ meta: meta('c1'), turns: [], busy: false }),
+    });
     await renderPanel(m);
     const composer = document.querySelector('.composer')!;
     fireEvent.drop(composer, { dataTransfer: { files: [png('a.png'), png('b.png')], types: ['Files'] } });
@@ -110,7 +141,9 @@ describe('composer attachments', () => {
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
     Object.defineProperty(input, 'files', { value: [png()], configurable: true });
     fireEvent.change(input);
-    const note = await screen.findByText('gpt-5 does not accept images. Remove the attachment, or choose a model that accepts images.');
+    const note = await screen.findByText(
+      'gpt-5 does not accept images. Remove the attachment, or choose a model that accepts images.',
+    );
     expect(note.getAttribute('role')).toBe('alert');
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Remove chart.png' }));
@@ -128,8 +161,12 @@ describe('composer attachments', () => {
   it('refuses other file types with a reason', async () => {
     const m = setup();
     await renderPanel(m);
-    fireEvent.paste(screen.getByLabelText('Message'), { clipboardData: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] } });
-    expect((await screen.findByRole('alert')).textContent).toBe('notes.txt cannot be attached: only images (PNG, JPEG, GIF, WebP) and PDF documents can.');
+    fireEvent.paste(screen.getByLabelText('Message'), {
+      clipboardData: { files: [new File(['x'], 'notes.txt', { type: 'text/plain' })] },
+    });
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'notes.txt cannot be attached: only images (PNG, JPEG, GIF, WebP) and PDF documents can.',
+    );
     expect(document.querySelector('.attachments')).toBeNull();
   });
 });
@@ -142,27 +179,44 @@ describe('message actions', () => {
     expect(clipboard).toEqual(['An **answer** with `code`.']);
     fireEvent.click(conversationAction('Copy conversation as Markdown'));
     await waitFor(() => expect(clipboard).toHaveLength(2));
-    expect(clipboard[1]).toBe('# Chat c1\n\n## You\n\nQuestion?\n\n## Assistant (OpenAI · gpt-5)\n\nAn **answer** with `code`.\n');
+    expect(clipboard[1]).toBe(
+      '# Chat c1\n\n## You\n\nQuestion?\n\n## Assistant (OpenAI · gpt-5)\n\nAn **answer** with `code`.\n',
+    );
   });
 
   it('regenerates the last answer: regenerateTurn with the current target, the old answer removed', async () => {
     const m = await openWith([user('u1', 'q'), answer('a1', 'first try')], { regenerateTurn: () => null });
     expect(within(turnEl('u1')).queryByRole('button', { name: 'Regenerate answer' })).toBeNull();
     fireEvent.click(within(turnEl('a1')).getByRole('button', { name: 'Regenerate answer' }));
-    await waitFor(() => expect(m.callsOf('regenerateTurn')).toEqual([{ conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' } }]));
+    await waitFor(() =>
+      expect(m.callsOf('regenerateTurn')).toEqual([
+        { conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' } },
+      ]),
+    );
     await waitFor(() => expect(turnEl('a1')).toBeNull());
     expect(turnEl('u1')).not.toBeNull();
   });
 
   it('edits and resends the last user message only', async () => {
-    const m = await openWith([user('u1', 'old question'), answer('a1', 'x'), user('u2', 'second'), answer('a2', 'y')], { editAndResend: () => ({ userTurnId: 'u3' }) });
+    const m = await openWith([user('u1', 'old question'), answer('a1', 'x'), user('u2', 'second'), answer('a2', 'y')], {
+      editAndResend: () => ({ userTurnId: 'u3' }),
+    });
     expect(within(turnEl('u1')).queryByRole('button', { name: 'Edit and resend' })).toBeNull();
     fireEvent.click(within(turnEl('u2')).getByRole('button', { name: 'Edit and resend' }));
     const box = screen.getByLabelText('Edit message') as HTMLTextAreaElement;
     expect(box.value).toBe('second');
     fireEvent.input(box, { target: { value: 'second, better' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save and resend' }));
-    await waitFor(() => expect(m.callsOf('editAndResend')).toEqual([{ conversationId: 'c1', turnId: 'u2', text: 'second, better', target: { providerId: 'openai', model: 'gpt-5' } }]));
+    await waitFor(() =>
+      expect(m.callsOf('editAndResend')).toEqual([
+        {
+          conversationId: 'c1',
+          turnId: 'u2',
+          text: 'second, better',
+          target: { providerId: 'openai', model: 'gpt-5' },
+        },
+      ]),
+    );
     await waitFor(() => expect(turnEl('u2')).toBeNull());
     expect([turnEl('u1'), turnEl('a1')].every(Boolean)).toBe(true);
     expect(turnEl('a2')).toBeNull();
@@ -179,8 +233,13 @@ describe('message actions', () => {
 });
 
 describe('conversation list', () => {
-  const list = [meta('c1', { title: 'Trip to Zürich', updatedAt: '2026-01-03T00:00:00Z' }), meta('c2', { title: 'Tax questions', updatedAt: '2026-01-02T00:00:00Z' }), meta('c3', { title: 'Old notes', updatedAt: '2026-01-01T00:00:00Z', pinned: true })];
-  const order = () => [...document.querySelectorAll('[data-conversation-id]')].map((e) => e.getAttribute('data-conversation-id'));
+  const list = [
+    meta('c1', { title: 'Trip to Zürich', updatedAt: '2026-01-03T00:00:00Z' }),
+    meta('c2', { title: 'Tax questions', updatedAt: '2026-01-02T00:00:00Z' }),
+    meta('c3', { title: 'Old notes', updatedAt: '2026-01-01T00:00:00Z', pinned: true }),
+  ];
+  const order = () =>
+    [...document.querySelectorAll('[data-conversation-id]')].map((e) => e.getAttribute('data-conversation-id'));
 
   it('shows pinned first, then newest first, and searches titles ignoring case and accents', async () => {
     await openWith([], {}, list);
@@ -194,7 +253,14 @@ describe('conversation list', () => {
   });
 
   it('renames and pins the open conversation', async () => {
-    const m = await openWith([], { renameConversation: ({ id, title }) => ({ ...list.find((c) => c.id === id)!, title }), pinConversation: ({ id, pinned }) => ({ ...list.find((c) => c.id === id)!, pinned }) }, list);
+    const m = await openWith(
+      [],
+      {
+        renameConversation: ({ id, title }) => ({ ...list.find((c) => c.id === id)!, title }),
+        pinConversation: ({ id, pinned }) => ({ ...list.find((c) => c.id === id)!, pinned }),
+      },
+      list,
+    );
     fireEvent.click(conversationAction('Rename conversation'));
     const title = screen.getByLabelText('Conversation title') as HTMLInputElement;
     expect(title.value).toBe('Trip to Zürich');
@@ -229,7 +295,9 @@ describe('conversation list', () => {
 
 describe('keyboard', () => {
   it('New chat puts the focus in the message box; Escape there stops an answer in flight', async () => {
-    const m = await openWith([user('u1', 'q'), answer('a1', 'so far', { status: 'streaming' })], { stopGeneration: () => null });
+    const m = await openWith([user('u1', 'q'), answer('a1', 'so far', { status: 'streaming' })], {
+      stopGeneration: () => null,
+    });
     act(() => m.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'streaming' }));
     fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Escape' });
     await waitFor(() => expect(m.callsOf('stopGeneration')).toEqual([{ conversationId: 'c1' }]));
@@ -256,11 +324,24 @@ describe('themes', () => {
 describe('streaming in the chat view', () => {
   it('keeps the DOM node of a settled markdown block while later chunks arrive', async () => {
     const m = await openWith([user('u1', 'q'), answer('a1', '', { status: 'streaming' })]);
-    act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a1', '# Plan\n\nFirst point.\n\nSec', { status: 'streaming' }) }));
+    act(() =>
+      m.emit({
+        type: 'turnUpdated',
+        conversationId: 'c1',
+        turn: answer('a1', '# Plan\n\nFirst point.\n\nSec', { status: 'streaming' }),
+      }),
+    );
     const heading = turnEl('a1').querySelector('h1')!;
     const first = turnEl('a1').querySelector('p')!;
-    for (const chunk of ['ond point', ' with **bold**.\n\n', '```js\nlet x = 1;\n```']) act(() => m.emit({ type: 'textDelta', conversationId: 'c1', turnId: 'a1', index: 0, kind: 'text', text: chunk }));
-    act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a1', '# Plan\n\nFirst point.\n\nSecond point with **bold**.\n\n```js\nlet x = 1;\n```') }));
+    for (const chunk of ['ond point', ' with **bold**.\n\n', '```js\nlet x = 1;\n```'])
+      act(() => m.emit({ type: 'textDelta', conversationId: 'c1', turnId: 'a1', index: 0, kind: 'text', text: chunk }));
+    act(() =>
+      m.emit({
+        type: 'turnUpdated',
+        conversationId: 'c1',
+        turn: answer('a1', '# Plan\n\nFirst point.\n\nSecond point with **bold**.\n\n```js\nlet x = 1;\n```'),
+      }),
+    );
     expect(turnEl('a1').querySelector('h1')).toBe(heading);
     expect(turnEl('a1').querySelector('p')).toBe(first);
     expect(turnEl('a1').querySelector('strong')!.textContent).toBe('bold');

@@ -18,9 +18,28 @@ import { samplePreview } from '../testing/preview-fixture';
 import { SidePanel } from './side-panel';
 
 const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({ id, title: `Chat ${id}`, createdAt: T0, updatedAt: T0, turnCount: 0, preview: '', ...over });
-const user = (id: string, text: string): Turn => ({ id, role: 'user', createdAt: T0, blocks: [{ type: 'text', text }] });
-const answer = (id: string, text: string, status: Turn['status'] = 'complete'): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status, blocks: text ? [{ type: 'text', text }] : [] });
+const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({
+  id,
+  title: `Chat ${id}`,
+  createdAt: T0,
+  updatedAt: T0,
+  turnCount: 0,
+  preview: '',
+  ...over,
+});
+const user = (id: string, text: string): Turn => ({
+  id,
+  role: 'user',
+  createdAt: T0,
+  blocks: [{ type: 'text', text }],
+});
+const answer = (id: string, text: string, status: Turn['status'] = 'complete'): Turn => ({
+  id,
+  role: 'assistant',
+  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' },
+  status,
+  blocks: text ? [{ type: 'text', text }] : [],
+});
 
 /** A panel `width` px wide, as `matchMedia` reports it. */
 function panelWidth(width: number): void {
@@ -28,7 +47,12 @@ function panelWidth(width: number): void {
     configurable: true,
     value: (q: string) => {
       const min = Number(/min-width:\s*(\d+)px/.exec(q)?.[1] ?? 0);
-      return { matches: width >= min, media: q, addEventListener: () => undefined, removeEventListener: () => undefined };
+      return {
+        matches: width >= min,
+        media: q,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      };
     },
   });
 }
@@ -37,20 +61,48 @@ beforeEach(() => panelWidth(1024));
 afterEach(cleanup);
 
 const GPT: ModelOption[] = [
-  { id: 'gpt-5.5', name: 'GPT-5.5', contextWindow: 1_050_000, vision: true, thinking: true, price: { input: 5, output: 30 }, listed: true },
-  { id: 'gpt-4.1-mini', name: 'GPT-4.1 mini', contextWindow: 1_047_576, vision: true, price: { input: 0.4, output: 1.6 }, deprecated: true, listed: true },
+  {
+    id: 'gpt-5.5',
+    name: 'GPT-5.5',
+    contextWindow: 1_050_000,
+    vision: true,
+    thinking: true,
+    price: { input: 5, output: 30 },
+    listed: true,
+  },
+  {
+    id: 'gpt-4.1-mini',
+    name: 'GPT-4.1 mini',
+    contextWindow: 1_047_576,
+    vision: true,
+    price: { input: 0.4, output: 1.6 },
+    deprecated: true,
+    listed: true,
+  },
   { id: 'ft:my-tune', listed: true },
   { id: 'gpt-6.2-sol', name: 'GPT-6.2 Sol', contextWindow: 1_050_000, thinking: true, listed: false },
 ];
 const CLAUDE: ModelOption[] = [
-  { id: 'claude-sonnet-4-6', name: 'Claude Sonnet 4.6', contextWindow: 1_000_000, vision: true, thinking: true, listed: true },
+  {
+    id: 'claude-sonnet-4-6',
+    name: 'Claude Sonnet 4.6',
+    contextWindow: 1_000_000,
+    vision: true,
+    thinking: true,
+    listed: true,
+  },
   { id: 'claude-haiku-4-5', name: 'Claude Haiku 4.5', contextWindow: 200_000, vision: true, listed: true },
 ];
 
 function settings(): Settings {
   const s = sampleSettings();
   // Built-in providers carry the registry's recommended model as their default (docs/side-panel.md).
-  return { ...s, providers: s.providers.map((p): ProviderStatus => (p.id === 'anthropic' ? { ...p, defaultModel: 'claude-sonnet-4-6' } : p)) };
+  return {
+    ...s,
+    providers: s.providers.map((p): ProviderStatus =>
+      p.id === 'anthropic' ? { ...p, defaultModel: 'claude-sonnet-4-6' } : p,
+    ),
+  };
 }
 
 function setup(extra: MockHandlers = {}, convs: ConversationMeta[] = []): MockConnector {
@@ -69,7 +121,10 @@ async function renderPanel(m: MockConnector): Promise<void> {
 
 const modelBox = () => screen.getByRole('combobox', { name: 'Model' }) as HTMLInputElement;
 const providerBox = () => screen.getByRole('combobox', { name: 'Provider' }) as HTMLSelectElement;
-const optionIds = () => within(screen.getByRole('listbox')).queryAllByRole('option').map((o) => o.getAttribute('data-model-id'));
+const optionIds = () =>
+  within(screen.getByRole('listbox'))
+    .queryAllByRole('option')
+    .map((o) => o.getAttribute('data-model-id'));
 
 describe('the chat follows the person', () => {
   /** Gives main.chat a 300 px box whose content is 120 px per turn plus 1 px per character of the last one. */
@@ -82,7 +137,11 @@ describe('the chat follows the person', () => {
     };
     Object.defineProperty(chat, 'clientHeight', { configurable: true, get: () => 300 });
     Object.defineProperty(chat, 'scrollHeight', { configurable: true, get: height });
-    Object.defineProperty(chat, 'scrollTop', { configurable: true, get: () => top, set: (v: number) => void (top = Math.max(0, Math.min(v, height() - 300))) });
+    Object.defineProperty(chat, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (v: number) => void (top = Math.max(0, Math.min(v, height() - 300))),
+    });
     return chat;
   }
   const atEnd = (chat: HTMLElement) => chat.scrollTop === chat.scrollHeight - chat.clientHeight;
@@ -93,7 +152,9 @@ describe('the chat follows the person', () => {
   const jump = () => screen.queryByRole('button', { name: /Jump to latest/ });
 
   it('opens a conversation at its newest turn, follows a send and its streaming answer; scrolling up stops the follow and offers Jump to latest', async () => {
-    const turns = Array.from({ length: 20 }, (_, i) => (i % 2 ? answer(`t${i}`, `answer ${i}`) : user(`t${i}`, `question ${i}`)));
+    const turns = Array.from({ length: 20 }, (_, i) =>
+      i % 2 ? answer(`t${i}`, `answer ${i}`) : user(`t${i}`, `question ${i}`),
+    );
     const c1 = meta('c1', { turnCount: 20 });
     const m: MockConnector = setup(
       {
@@ -141,7 +202,9 @@ describe('the chat follows the person', () => {
     fireEvent.click(jump()!);
     expect(atEnd(chat)).toBe(true);
     await waitFor(() => expect(jump()).toBeNull());
-    act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a-new', `${text} to the end.`, 'complete') }));
+    act(() =>
+      m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('a-new', `${text} to the end.`, 'complete') }),
+    );
     expect(atEnd(chat)).toBe(true);
 
     // Scrolling back down to the end by hand follows again too.
@@ -158,7 +221,16 @@ describe('layout: the conversation drawer and the actions menu', () => {
 
   it('narrow (360 px): the list is closed, Conversations opens it as a drawer with a search box, and opening a conversation closes it', async () => {
     panelWidth(360);
-    const m = setup({ getConversation: ({ id }) => ({ meta: list.find((c) => c.id === id)!, turns: [user('u1', 'hello')], busy: false }) }, list);
+    const m = setup(
+      {
+        getConversation: ({ id }) => ({
+          meta: list.find((c) => c.id === id)!,
+          turns: [user('u1', 'hello')],
+          busy: false,
+        }),
+      },
+      list,
+    );
     await renderPanel(m);
     const toggle = screen.getByRole('button', { name: 'Conversations' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
@@ -167,7 +239,9 @@ describe('layout: the conversation drawer and the actions menu', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     expect(drawer().hidden).toBe(false);
     // The drawer takes the focus: its search box.
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search conversations' })));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search conversations' })),
+    );
     fireEvent.click(within(document.querySelector('[data-conversation-id="c2"]')!).getByRole('button'));
     await waitFor(() => expect(document.querySelector('.chat-title')?.textContent).toBe('Tax questions'));
     expect(drawer().hidden).toBe(true);
@@ -179,7 +253,16 @@ describe('layout: the conversation drawer and the actions menu', () => {
 
   it('wide (800 px): the list is open beside the chat and stays open when a conversation opens', async () => {
     panelWidth(800);
-    const m = setup({ getConversation: ({ id }) => ({ meta: list.find((c) => c.id === id)!, turns: [user('u1', 'hello')], busy: false }) }, list);
+    const m = setup(
+      {
+        getConversation: ({ id }) => ({
+          meta: list.find((c) => c.id === id)!,
+          turns: [user('u1', 'hello')],
+          busy: false,
+        }),
+      },
+      list,
+    );
     await renderPanel(m);
     expect(screen.getByRole('button', { name: 'Conversations' }).getAttribute('aria-expanded')).toBe('true');
     fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
@@ -191,7 +274,13 @@ describe('layout: the conversation drawer and the actions menu', () => {
     const m = setup(
       {
         getConversation: () => ({ meta: list[0]!, turns: [user('u1', 'hello')], busy: false }),
-        exportConversation: () => ({ filename: 'x.md', mimeType: 'text/markdown', content: '# x\n', count: 1, failed: [] }),
+        exportConversation: () => ({
+          filename: 'x.md',
+          mimeType: 'text/markdown',
+          content: '# x\n',
+          count: 1,
+          failed: [],
+        }),
       },
       list,
     );
@@ -203,7 +292,11 @@ describe('layout: the conversation drawer and the actions menu', () => {
     expect(screen.queryByRole('menu')).toBeNull();
     fireEvent.click(button);
     const menu = screen.getByRole('menu', { name: 'Conversation actions' });
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.getAttribute('aria-label') ?? i.textContent)).toEqual([
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.getAttribute('aria-label') ?? i.textContent),
+    ).toEqual([
       'Export as Baton JSON',
       'Export as Markdown',
       'Copy conversation as Markdown',
@@ -227,7 +320,11 @@ describe('the disclosure sheet', () => {
     const p: DisclosurePreview = samplePreview();
     const m = setup(
       {
-        getConversation: () => ({ meta: c1, turns: [user('u1', 'First question'), answer('a1', 'First answer')], busy: false }),
+        getConversation: () => ({
+          meta: c1,
+          turns: [user('u1', 'First question'), answer('a1', 'First answer')],
+          busy: false,
+        }),
         previewSend: () => p,
         listDisclosures: () => ({ entries: [], seenBy: [], turns: {} }),
         getDisclosurePolicy: () => ({ global: {} }),
@@ -244,7 +341,9 @@ describe('the disclosure sheet', () => {
     expect(screen.getByRole('tab', { name: 'Turns' }).getAttribute('aria-selected')).toBe('true');
     fireEvent.click(screen.getByRole('tab', { name: 'Who has seen this' }));
     expect(await screen.findByText('No provider has received this conversation yet.')).toBeTruthy();
-    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(screen.getByRole('tab', { name: 'Who has seen this' }).id);
+    expect(screen.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(
+      screen.getByRole('tab', { name: 'Who has seen this' }).id,
+    );
     // Arrow keys move between tabs (the ARIA tabs pattern).
     fireEvent.keyDown(screen.getByRole('tab', { name: 'Who has seen this' }), { key: 'ArrowRight' });
     expect(screen.getByRole('tab', { name: 'Policy' }).getAttribute('aria-selected')).toBe('true');
@@ -269,7 +368,12 @@ describe('the model picker', () => {
     await waitFor(() => expect(optionIds()).toEqual(['gpt-5.5', 'gpt-4.1-mini', 'ft:my-tune', 'gpt-6.2-sol']));
     expect(modelBox().getAttribute('aria-expanded')).toBe('true');
     const first = screen.getByRole('option', { name: /GPT-5\.5/ });
-    expect([...first.querySelectorAll('.badge')].map((b) => b.textContent)).toEqual(['1.1M', '$5/$30', 'Vision', 'Thinking']);
+    expect([...first.querySelectorAll('.badge')].map((b) => b.textContent)).toEqual([
+      '1.1M',
+      '$5/$30',
+      'Vision',
+      'Thinking',
+    ]);
     expect(screen.getByRole('option', { name: /GPT-4\.1 mini/ }).textContent).toContain('Deprecated');
     expect(screen.getByText('Listed by OpenAI')).toBeTruthy();
     expect(screen.getByText('Other OpenAI models Baton knows')).toBeTruthy();
@@ -320,9 +424,15 @@ describe('the model picker', () => {
 
     // Another opening of the panel: the choice and the list (with its age) are remembered.
     expect(JSON.parse(localStorage.getItem(LAST_MODEL_KEY)!)).toEqual({ anthropic: 'claude-haiku-4-5' });
-    const cached = JSON.parse(localStorage.getItem(`${MODEL_LIST_KEY}anthropic`)!) as { at: number; models: ModelOption[] };
+    const cached = JSON.parse(localStorage.getItem(`${MODEL_LIST_KEY}anthropic`)!) as {
+      at: number;
+      models: ModelOption[];
+    };
     expect(cached.models.map((x) => x.id)).toEqual(['claude-sonnet-4-6', 'claude-haiku-4-5']);
-    localStorage.setItem(`${MODEL_LIST_KEY}anthropic`, JSON.stringify({ ...cached, at: Date.now() - 3 * 60 * 60 * 1000 }));
+    localStorage.setItem(
+      `${MODEL_LIST_KEY}anthropic`,
+      JSON.stringify({ ...cached, at: Date.now() - 3 * 60 * 60 * 1000 }),
+    );
     cleanup();
     const again = setup();
     await renderPanel(again);
@@ -338,8 +448,15 @@ describe('the model picker', () => {
   it('a provider with no default and no list yet gets its first listed model when the list arrives', async () => {
     let answerList: (l: ModelOption[]) => void = () => undefined;
     const m = setup({
-      getSettings: () => ({ providers: [...settings().providers, { id: 'custom-x', name: 'Local', api: 'openai-chat', hasKey: true, flavor: 'generic' }], defaultTarget: { providerId: 'openai', model: 'gpt-5' } }),
-      listModels: ({ providerId }) => (providerId === 'custom-x' ? new Promise<ModelOption[]>((r) => (answerList = r)) : GPT),
+      getSettings: () => ({
+        providers: [
+          ...settings().providers,
+          { id: 'custom-x', name: 'Local', api: 'openai-chat', hasKey: true, flavor: 'generic' },
+        ],
+        defaultTarget: { providerId: 'openai', model: 'gpt-5' },
+      }),
+      listModels: ({ providerId }) =>
+        providerId === 'custom-x' ? new Promise<ModelOption[]>((r) => (answerList = r)) : GPT,
     });
     await renderPanel(m);
     fireEvent.change(providerBox(), { target: { value: 'custom-x' } });

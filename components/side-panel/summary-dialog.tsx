@@ -56,7 +56,16 @@ export function SummaryDialog({ dialog, providers, models, onWantModels }: Summa
           <div class="picker summary-picker">
             <label>
               <span>Summariser provider</span>
-              <select value={s.providerId} disabled={dialog.busy} onChange={(e) => dialog.setSummariser({ providerId: e.currentTarget.value, model: usable.find((x) => x.id === e.currentTarget.value)?.defaultModel ?? '' })}>
+              <select
+                value={s.providerId}
+                disabled={dialog.busy}
+                onChange={(e) =>
+                  dialog.setSummariser({
+                    providerId: e.currentTarget.value,
+                    model: usable.find((x) => x.id === e.currentTarget.value)?.defaultModel ?? '',
+                  })
+                }
+              >
                 {usable.map((x) => (
                   <option key={x.id} value={x.id}>
                     {x.name}
@@ -94,12 +103,24 @@ export function SummaryDialog({ dialog, providers, models, onWantModels }: Summa
               </ul>
               {p.needsConfirmation && p.allowed ? (
                 <p class="summary-warning" data-summary-first-disclosure="">
-                  {name(p.summariser.providerId)} has not received this conversation before: summarising discloses those turns to it.
+                  {name(p.summariser.providerId)} has not received this conversation before: summarising discloses those
+                  turns to it.
                 </p>
               ) : null}
-              {!p.allowed ? <p class="summary-warning">Not allowed: {p.forbidden ?? 'the disclosure policy forbids this provider'}.</p> : null}
-              {p.allowed && !p.fits ? <p class="summary-warning">Too large for this model: {p.notFit ?? 'pick a model with a larger context window'}.</p> : null}
-              <p class="hint">The summary then goes in their place as one labelled message. The turns stay stored, and you can stop using the summary at any time.</p>
+              {!p.allowed ? (
+                <p class="summary-warning">
+                  Not allowed: {p.forbidden ?? 'the disclosure policy forbids this provider'}.
+                </p>
+              ) : null}
+              {p.allowed && !p.fits ? (
+                <p class="summary-warning">
+                  Too large for this model: {p.notFit ?? 'pick a model with a larger context window'}.
+                </p>
+              ) : null}
+              <p class="hint">
+                The summary then goes in their place as one labelled message. The turns stay stored, and you can stop
+                using the summary at any time.
+              </p>
             </>
           ) : dialog.loading ? (
             <p class="hint">Working out what the summary request would send…</p>

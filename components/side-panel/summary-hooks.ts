@@ -42,14 +42,23 @@ export interface SummaryDialog {
 
 const asError = (e: unknown): ProtocolError => {
   const x = e as { code?: ProtocolError['code']; message?: string; retryAfterSec?: number };
-  return { code: x.code ?? 'internal', message: x.message ?? String(e), ...(x.retryAfterSec !== undefined ? { retryAfterSec: x.retryAfterSec } : {}) };
+  return {
+    code: x.code ?? 'internal',
+    message: x.message ?? String(e),
+    ...(x.retryAfterSec !== undefined ? { retryAfterSec: x.retryAfterSec } : {}),
+  };
 };
 
 /**
  * @param onDone called after a summary was stored (the panel refreshes its preview).
  * @param delayMs debounce of the preview while the model id is typed, in ms.
  */
-export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInputs, onDone: () => void, delayMs = 250): SummaryDialog {
+export function useSummaryDialog(
+  connector: Connector,
+  inputs: SummaryDialogInputs,
+  onDone: () => void,
+  delayMs = 250,
+): SummaryDialog {
   const [open, setOpen] = useState(false);
   const [summariser, setSummariser] = useState<SendTarget | undefined>(undefined);
   const [preview, setPreview] = useState<SummaryPreview | undefined>(undefined);
@@ -68,7 +77,16 @@ export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInpu
     ...(inputs.excludeTurns.length ? { excludeTurns: [...inputs.excludeTurns] } : {}),
     ...(inputs.excludeBlocks.length ? { excludeBlocks: [...inputs.excludeBlocks] } : {}),
   });
-  const key = JSON.stringify([open, conversationId, target, summariser, draft, attachments.map((a) => a.id), inputs.excludeTurns, inputs.excludeBlocks]);
+  const key = JSON.stringify([
+    open,
+    conversationId,
+    target,
+    summariser,
+    draft,
+    attachments.map((a) => a.id),
+    inputs.excludeTurns,
+    inputs.excludeBlocks,
+  ]);
   const keyRef = useRef(key);
   keyRef.current = key;
 
@@ -106,7 +124,12 @@ export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInpu
       setError(undefined);
       try {
         // docs/disclosure.md: the confirmation names the summariser the dialog showed, so it cannot authorise another one.
-        const confirmed = preview.needsConfirmation ? { confirmedDisclosure: true, confirmedFor: { providerId: preview.summariser.providerId, origin: preview.summariser.origin } } : {};
+        const confirmed = preview.needsConfirmation
+          ? {
+              confirmedDisclosure: true,
+              confirmedFor: { providerId: preview.summariser.providerId, origin: preview.summariser.origin },
+            }
+          : {};
         await connector.request('summariseEarlier', { ...ask(), turnIds: preview.turnIds, ...confirmed });
         setOpen(false);
         onDone();
@@ -125,7 +148,12 @@ export function useSummaryDialog(connector: Connector, inputs: SummaryDialogInpu
 }
 
 /** The active summary's text, loaded when `open` (for "View summary"). */
-export function useSummaryText(connector: Connector, conversationId: string | undefined, open: boolean, version: string): SummaryView | undefined {
+export function useSummaryText(
+  connector: Connector,
+  conversationId: string | undefined,
+  open: boolean,
+  version: string,
+): SummaryView | undefined {
   const [summary, setSummary] = useState<SummaryView | undefined>(undefined);
   useEffect(() => {
     if (!open || !conversationId) {

@@ -50,7 +50,9 @@ export function SummaryNotice({ summary, text, onView, onStop }: SummaryNoticePr
             setStopping(true);
             setError(undefined);
             onStop()
-              .catch((e: { code?: ProtocolError['code']; message?: string }) => setError({ code: e.code ?? 'internal', message: e.message ?? '' }))
+              .catch((e: { code?: ProtocolError['code']; message?: string }) =>
+                setError({ code: e.code ?? 'internal', message: e.message ?? '' }),
+              )
               .finally(() => setStopping(false));
           }}
         >
@@ -63,7 +65,8 @@ export function SummaryNotice({ summary, text, onView, onStop }: SummaryNoticePr
             <>
               <p class="hint">
                 Written by {text.origin.provider}/{text.origin.model} at {text.at.slice(0, 16).replace('T', ' ')}
-                {text.costUsd !== undefined ? `, cost $${text.costUsd.toFixed(4)}` : ''}, for {text.replaces.length} turns.
+                {text.costUsd !== undefined ? `, cost $${text.costUsd.toFixed(4)}` : ''}, for {text.replaces.length}{' '}
+                turns.
               </p>
               <p class="summary-body">{text.text}</p>
             </>

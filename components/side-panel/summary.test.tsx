@@ -22,10 +22,20 @@ const T0 = '2026-11-30T08:00:00.000Z';
 const meta: ConversationMeta = { id: 'c1', title: 'Chat c1', createdAt: T0, updatedAt: T0, turnCount: 2, preview: '' };
 const TURNS: Turn[] = [
   { id: 'u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'First question' }] },
-  { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'complete', blocks: [{ type: 'thinking', text: 'hmm' }, { type: 'text', text: 'First answer' }] },
+  {
+    id: 'a1',
+    role: 'assistant',
+    origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' },
+    status: 'complete',
+    blocks: [
+      { type: 'thinking', text: 'hmm' },
+      { type: 'text', text: 'First answer' },
+    ],
+  },
 ];
 
-const open = (extra: MockHandlers = {}): Promise<MockConnector> => openConversation(meta, TURNS, { sendMessage: () => ({ userTurnId: 'u2' }), ...extra });
+const open = (extra: MockHandlers = {}): Promise<MockConnector> =>
+  openConversation(meta, TURNS, { sendMessage: () => ({ userTurnId: 'u2' }), ...extra });
 
 const type = (text: string) => fireEvent.input(screen.getByLabelText('Message'), { target: { value: text } });
 const line = () => screen.findByText((_, el) => el?.hasAttribute('data-disclosure-summary') ?? false);
@@ -49,8 +59,16 @@ function summaryPreview(over: Partial<SummaryPreview> = {}): SummaryPreview {
 }
 
 const SUMMARY: SummaryView = {
-  id: 's1', replaces: ['u1', 'a1'], hashes: [['u1', 'h1'], ['a1', 'h2']], text: 'We talked about the number 42.',
-  origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-haiku-4-5' }, at: T0, stale: false,
+  id: 's1',
+  replaces: ['u1', 'a1'],
+  hashes: [
+    ['u1', 'h1'],
+    ['a1', 'h2'],
+  ],
+  text: 'We talked about the number 42.',
+  origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-haiku-4-5' },
+  at: T0,
+  stale: false,
 };
 
 const offer = () => screen.findByRole('button', { name: 'Summarise them instead…' });
@@ -63,23 +81,43 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
     expect(screen.queryByRole('button', { name: 'Summarise them instead…' })).toBeNull();
     cleanup();
     await open({ previewSend: () => preview(DROPPING) });
-    expect((await offer()).closest('[data-summary-offer]')?.textContent).toContain('The oldest 2 turns are dropped to fit (the default).');
+    expect((await offer()).closest('[data-summary-offer]')?.textContent).toContain(
+      'The oldest 2 turns are dropped to fit (the default).',
+    );
   });
 
   it('picks the summariser (default the current target), shows turns, tokens, cost and the first disclosure; Summarise sends the consent', async () => {
     let version = 0;
     const m = await open({
       previewSend: () => preview(DROPPING),
-      previewSummary: (p) => summaryPreview(p.summariser.providerId === 'anthropic'
-        ? { summariser: { providerId: 'anthropic', api: 'anthropic-messages', model: p.summariser.model, origin: 'https://api.anthropic.com' }, needsConfirmation: true }
-        : {}),
+      previewSummary: (p) =>
+        summaryPreview(
+          p.summariser.providerId === 'anthropic'
+            ? {
+                summariser: {
+                  providerId: 'anthropic',
+                  api: 'anthropic-messages',
+                  model: p.summariser.model,
+                  origin: 'https://api.anthropic.com',
+                },
+                needsConfirmation: true,
+              }
+            : {},
+        ),
       summariseEarlier: () => (version++, SUMMARY),
     });
     type('Next');
     fireEvent.click(await offer());
     const d = await dialog();
     expect(document.activeElement).toBe(within(d).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(m.callsOf('previewSummary').at(-1)).toEqual({ conversationId: 'c1', target: OPENAI, summariser: OPENAI, text: 'Next' }));
+    await waitFor(() =>
+      expect(m.callsOf('previewSummary').at(-1)).toEqual({
+        conversationId: 'c1',
+        target: OPENAI,
+        summariser: OPENAI,
+        text: 'Next',
+      }),
+    );
     await within(d).findByText('2 earlier turns will be summarised.');
     expect(within(d).getByText('~1,234 tokens in, at most 2,048 out: up to ~$0.04.')).toBeTruthy();
     expect(within(d).getByText('OpenAI (https://api.openai.com) will receive those turns, model gpt-5.')).toBeTruthy();
@@ -87,15 +125,32 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
 
     fireEvent.change(within(d).getByLabelText('Summariser provider'), { target: { value: 'anthropic' } });
     fireEvent.input(within(d).getByLabelText('Summariser model'), { target: { value: 'claude-haiku-4-5' } });
-    await waitFor(() => expect(m.callsOf('previewSummary').at(-1)).toMatchObject({ summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' } }));
-    expect((await within(d).findByText(/Anthropic has not received this conversation before/)).hasAttribute('data-summary-first-disclosure')).toBe(true);
+    await waitFor(() =>
+      expect(m.callsOf('previewSummary').at(-1)).toMatchObject({
+        summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' },
+      }),
+    );
+    expect(
+      (await within(d).findByText(/Anthropic has not received this conversation before/)).hasAttribute(
+        'data-summary-first-disclosure',
+      ),
+    ).toBe(true);
     const before = m.callsOf('previewSend').length;
     fireEvent.click(within(d).getByRole('button', { name: 'Summarise' }));
-    await waitFor(() => expect(m.callsOf('summariseEarlier')).toEqual([
-      { conversationId: 'c1', target: OPENAI, summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' }, text: 'Next', turnIds: ['u1', 'a1'], confirmedDisclosure: true,
-        // Named: this confirmation authorises the summariser the dialog showed, no other (docs/disclosure.md).
-        confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' } },
-    ]));
+    await waitFor(() =>
+      expect(m.callsOf('summariseEarlier')).toEqual([
+        {
+          conversationId: 'c1',
+          target: OPENAI,
+          summariser: { providerId: 'anthropic', model: 'claude-haiku-4-5' },
+          text: 'Next',
+          turnIds: ['u1', 'a1'],
+          confirmedDisclosure: true,
+          // Named: this confirmation authorises the summariser the dialog showed, no other (docs/disclosure.md).
+          confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' },
+        },
+      ]),
+    );
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(version).toBe(1);
     // The preview is asked again, so the bar and the notice show the summary.
@@ -103,7 +158,11 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
   });
 
   it('Cancel and Escape send nothing', async () => {
-    const m = await open({ previewSend: () => preview(DROPPING), previewSummary: () => summaryPreview(), summariseEarlier: () => SUMMARY });
+    const m = await open({
+      previewSend: () => preview(DROPPING),
+      previewSummary: () => summaryPreview(),
+      summariseEarlier: () => SUMMARY,
+    });
     const button = await offer();
     button.focus();
     fireEvent.click(button);
@@ -119,7 +178,12 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
   it('a failed summary shows a readable error and keeps the dialog; a forbidden summariser cannot be chosen', async () => {
     const m = await open({
       previewSend: () => preview(DROPPING),
-      previewSummary: (p) => summaryPreview(p.summariser.providerId === 'anthropic' ? { allowed: false, forbidden: 'this conversation must never go to anthropic' } : {}),
+      previewSummary: (p) =>
+        summaryPreview(
+          p.summariser.providerId === 'anthropic'
+            ? { allowed: false, forbidden: 'this conversation must never go to anthropic' }
+            : {},
+        ),
       summariseEarlier: () => {
         throw new MockRequestError({ code: 'rate_limited', message: 'slow down', retryAfterSec: 7 });
       },
@@ -141,9 +205,20 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
     let active = true;
     const withSummary = (): DisclosurePreview =>
       active
-        ? preview({ summary: { state: 'applied', turnId: 'summary-u1', replaces: 2, by: { provider: 'anthropic', model: 'claude-haiku-4-5' } } })
+        ? preview({
+            summary: {
+              state: 'applied',
+              turnId: 'summary-u1',
+              replaces: 2,
+              by: { provider: 'anthropic', model: 'claude-haiku-4-5' },
+            },
+          })
         : preview(DROPPING);
-    const m = await open({ previewSend: withSummary, getSummary: () => ({ summary: SUMMARY }), clearSummary: () => ((active = false), null) });
+    const m = await open({
+      previewSend: withSummary,
+      getSummary: () => ({ summary: SUMMARY }),
+      clearSummary: () => ((active = false), null),
+    });
     const notice = await screen.findByRole('region', { name: 'Summary of earlier turns' });
     expect(notice.textContent).toContain('Earlier 2 turns are sent as a summary written by claude-haiku-4-5');
     fireEvent.click(within(notice).getByRole('button', { name: 'View summary' }));
@@ -157,7 +232,17 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
   it('a summary stored or cleared elsewhere (summaryUpdated) refreshes this panel’s preview and notice; another conversation’s does not', async () => {
     let active = false;
     const m = await open({
-      previewSend: () => (active ? preview({ summary: { state: 'applied', turnId: 'summary-u1', replaces: 2, by: { provider: 'anthropic', model: 'claude-haiku-4-5' } } }) : preview(DROPPING)),
+      previewSend: () =>
+        active
+          ? preview({
+              summary: {
+                state: 'applied',
+                turnId: 'summary-u1',
+                replaces: 2,
+                by: { provider: 'anthropic', model: 'claude-haiku-4-5' },
+              },
+            })
+          : preview(DROPPING),
       getSummary: () => (active ? { summary: SUMMARY } : {}),
     });
     expect(await offer()).toBeTruthy();
@@ -166,7 +251,9 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
     // Another window stored a summary of this conversation.
     active = true;
     m.emit({ type: 'summaryUpdated', conversationId: 'c1' });
-    await waitFor(() => expect(region()?.textContent).toContain('Earlier 2 turns are sent as a summary written by claude-haiku-4-5'));
+    await waitFor(() =>
+      expect(region()?.textContent).toContain('Earlier 2 turns are sent as a summary written by claude-haiku-4-5'),
+    );
     fireEvent.click(within(region()!).getByRole('button', { name: 'View summary' }));
     await within(region()!).findByText('We talked about the number 42.');
     // ...then another window stopped using it.
@@ -182,9 +269,16 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
   });
 
   it('the draft’s attachments go with the summary preview and request, as the bar’s preview carries them', async () => {
-    const m = await open({ previewSend: () => preview(DROPPING), previewSummary: () => summaryPreview(), summariseEarlier: () => SUMMARY });
+    const m = await open({
+      previewSend: () => preview(DROPPING),
+      previewSummary: () => summaryPreview(),
+      summariseEarlier: () => SUMMARY,
+    });
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
-    Object.defineProperty(input, 'files', { value: [new File([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], 'chart.png', { type: 'image/png' })], configurable: true });
+    Object.defineProperty(input, 'files', {
+      value: [new File([new Uint8Array([137, 80, 78, 71, 1, 2, 3])], 'chart.png', { type: 'image/png' })],
+      configurable: true,
+    });
     fireEvent.change(input);
     await screen.findByText('chart.png');
     type('Next');
@@ -193,8 +287,25 @@ describe('summarise them instead (docs/disclosure.md, "Fitting")', () => {
     fireEvent.click(await offer());
     const d = await dialog();
     await within(d).findByText('2 earlier turns will be summarised.');
-    expect(m.callsOf('previewSummary').at(-1)).toEqual({ conversationId: 'c1', target: OPENAI, summariser: OPENAI, text: 'Next', attachments: wire });
+    expect(m.callsOf('previewSummary').at(-1)).toEqual({
+      conversationId: 'c1',
+      target: OPENAI,
+      summariser: OPENAI,
+      text: 'Next',
+      attachments: wire,
+    });
     fireEvent.click(within(d).getByRole('button', { name: 'Summarise' }));
-    await waitFor(() => expect(m.callsOf('summariseEarlier')).toEqual([{ conversationId: 'c1', target: OPENAI, summariser: OPENAI, text: 'Next', attachments: wire, turnIds: ['u1', 'a1'] }]));
+    await waitFor(() =>
+      expect(m.callsOf('summariseEarlier')).toEqual([
+        {
+          conversationId: 'c1',
+          target: OPENAI,
+          summariser: OPENAI,
+          text: 'Next',
+          attachments: wire,
+          turnIds: ['u1', 'a1'],
+        },
+      ]),
+    );
   });
 });

@@ -25,7 +25,17 @@ export interface TargetPickerProps {
  * listbox holds the provider's models with their badges, filtered by what is typed. Any id can
  * still be typed (free text for models neither list knows).
  */
-export function TargetPicker({ providers, target, models, modelsAt, modelsError, onProvider, onModel, onWantModels, openOptions }: TargetPickerProps) {
+export function TargetPicker({
+  providers,
+  target,
+  models,
+  modelsAt,
+  modelsError,
+  onProvider,
+  onModel,
+  onWantModels,
+  openOptions,
+}: TargetPickerProps) {
   if (providers.length === 0)
     return (
       <div class="picker-empty">
@@ -40,7 +50,13 @@ export function TargetPicker({ providers, target, models, modelsAt, modelsError,
   const providerName = providers.find((p) => p.id === target.providerId)?.name ?? target.providerId;
   return (
     <div class="picker">
-      <select class="provider-select" aria-label="Provider" title="Provider" value={target.providerId} onChange={(e) => onProvider(e.currentTarget.value)}>
+      <select
+        class="provider-select"
+        aria-label="Provider"
+        title="Provider"
+        value={target.providerId}
+        onChange={(e) => onProvider(e.currentTarget.value)}
+      >
         {providers.map((p) => (
           <option key={p.id} value={p.id}>
             {p.name}
@@ -100,7 +116,12 @@ function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onM
   const show = () => {
     onWantModels();
     setQuery(undefined);
-    setActive(Math.max(0, flat.findIndex((m) => m.id === value)));
+    setActive(
+      Math.max(
+        0,
+        flat.findIndex((m) => m.id === value),
+      ),
+    );
     setOpen(true);
   };
   const choose = (m: ModelOption) => {
@@ -173,7 +194,16 @@ function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onM
           }
         }}
       />
-      <button type="button" class="model-toggle" tabIndex={-1} aria-label="Show the models" aria-expanded={open ? 'true' : 'false'} aria-controls={listId} onMouseDown={(e) => e.preventDefault()} onClick={() => (open ? setOpen(false) : show())}>
+      <button
+        type="button"
+        class="model-toggle"
+        tabIndex={-1}
+        aria-label="Show the models"
+        aria-expanded={open ? 'true' : 'false'}
+        aria-controls={listId}
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={() => (open ? setOpen(false) : show())}
+      >
         <span aria-hidden="true">▾</span>
       </button>
       <div class="model-popup" hidden={!open}>
@@ -185,7 +215,11 @@ function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onM
           ) : null}
           {listed.map((m, i) => option(m, i))}
           {registryOnly.length ? (
-            <li role="presentation" class="model-group" title="Models Baton knows for this provider that its model list did not include (your key may not reach them)">
+            <li
+              role="presentation"
+              class="model-group"
+              title="Models Baton knows for this provider that its model list did not include (your key may not reach them)"
+            >
               Other {providerName} models Baton knows
             </li>
           ) : null}
@@ -193,12 +227,24 @@ function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onM
         </ul>
         {flat.length === 0 ? (
           <p class="model-empty">
-            {models.length === 0 ? (modelsError ? `Could not list the models: ${modelsError}` : modelsAt === undefined ? 'Loading the models…' : 'This provider listed no models.') : `No model matches “${query ?? ''}”.`}
+            {models.length === 0
+              ? modelsError
+                ? `Could not list the models: ${modelsError}`
+                : modelsAt === undefined
+                  ? 'Loading the models…'
+                  : 'This provider listed no models.'
+              : `No model matches “${query ?? ''}”.`}
             {value.trim() ? ` “${value.trim()}” is sent as typed.` : ''}
           </p>
         ) : null}
         <p class="model-meta">
-          <span>{modelsAt !== undefined ? `${providerName}’s list, fetched ${ageText(modelsAt)}` : modelsError ? 'Model list unavailable' : 'Fetching the list…'}</span>
+          <span>
+            {modelsAt !== undefined
+              ? `${providerName}’s list, fetched ${ageText(modelsAt)}`
+              : modelsError
+                ? 'Model list unavailable'
+                : 'Fetching the list…'}
+          </span>
           <button type="button" class="mini" onMouseDown={(e) => e.preventDefault()} onClick={() => onWantModels(true)}>
             Refresh
           </button>

@@ -24,14 +24,33 @@ export function toolCallIds(turns: readonly Turn[]): Set<string> {
 }
 
 /** Argument keys that say best what a call does, in order of preference. */
-const TELLING_KEYS = ['command', 'cmd', 'file_path', 'path', 'filePath', 'pattern', 'query', 'q', 'url', 'city', 'location', 'description', 'prompt', 'code', 'text', 'name'];
+const TELLING_KEYS = [
+  'command',
+  'cmd',
+  'file_path',
+  'path',
+  'filePath',
+  'pattern',
+  'query',
+  'q',
+  'url',
+  'city',
+  'location',
+  'description',
+  'prompt',
+  'code',
+  'text',
+  'name',
+];
 
 /** One line about a call's input: its most telling argument, else compact JSON; at most `max` characters. */
 export function argumentSummary(input: unknown, max = 90): string {
   let line: string;
   if (input && typeof input === 'object' && !Array.isArray(input)) {
     const o = input as Record<string, unknown>;
-    const key = TELLING_KEYS.find((k) => typeof o[k] === 'string' && (o[k] as string).trim()) ?? Object.keys(o).find((k) => typeof o[k] === 'string' && (o[k] as string).trim());
+    const key =
+      TELLING_KEYS.find((k) => typeof o[k] === 'string' && (o[k] as string).trim()) ??
+      Object.keys(o).find((k) => typeof o[k] === 'string' && (o[k] as string).trim());
     line = key ? String(o[key]) : compact(input);
     if (key && Object.keys(o).length > 1 && !TELLING_KEYS.includes(key)) line = `${key}: ${line}`;
   } else line = typeof input === 'string' ? input : compact(input);
@@ -68,10 +87,19 @@ export function callStatus(result: ToolResultBlock | undefined, streaming: boole
 
 /** A result's content: text as text (never HTML), images as thumbnails from their bytes. */
 export function ToolResultContent({ result }: { result: ToolResultBlock }) {
-  if (typeof result.content === 'string') return <pre class="block-code tool-result-text">{result.content || '(empty result)'}</pre>;
+  if (typeof result.content === 'string')
+    return <pre class="block-code tool-result-text">{result.content || '(empty result)'}</pre>;
   return (
     <div class="tool-result-parts">
-      {result.content.map((c, i) => (c.type === 'text' ? <pre key={i} class="block-code tool-result-text">{c.text}</pre> : <ImageThumb key={i} image={c} what="Image from the tool" />))}
+      {result.content.map((c, i) =>
+        c.type === 'text' ? (
+          <pre key={i} class="block-code tool-result-text">
+            {c.text}
+          </pre>
+        ) : (
+          <ImageThumb key={i} image={c} what="Image from the tool" />
+        ),
+      )}
     </div>
   );
 }
@@ -121,7 +149,9 @@ export function ToolGroup({ calls, results, streaming }: ToolGroupProps) {
                     <ToolResultContent result={r} />
                   </div>
                 ) : (
-                  <p class="tool-result-head">{s === 'running' ? 'Waiting for the result…' : 'No result was recorded for this call.'}</p>
+                  <p class="tool-result-head">
+                    {s === 'running' ? 'Waiting for the result…' : 'No result was recorded for this call.'}
+                  </p>
                 )}
                 <p class="tool-id">Call id: {c.id}</p>
               </details>

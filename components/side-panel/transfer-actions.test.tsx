@@ -14,16 +14,31 @@ describe('ExportMenu', () => {
     const m = mockConnector({
       exportConversation: ({ format }) =>
         format === 'baton'
-          ? { filename: 'Oslo.baton.json', mimeType: 'application/json', content: '{"format":"baton.transcript"}\n', count: 1, failed: [] }
+          ? {
+              filename: 'Oslo.baton.json',
+              mimeType: 'application/json',
+              content: '{"format":"baton.transcript"}\n',
+              count: 1,
+              failed: [],
+            }
           : { filename: 'Oslo.md', mimeType: 'text/markdown', content: '# Oslo\n', count: 1, failed: [] },
     });
     const saved: [string, string, Promise<string>][] = [];
-    render(<ExportMenu connector={m.connector} conversationId="c1" save={(b, name) => saved.push([name, b.type, b.text()])} />);
+    render(
+      <ExportMenu
+        connector={m.connector}
+        conversationId="c1"
+        save={(b, name) => saved.push([name, b.type, b.text()])}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Baton JSON' }));
     await new Promise((r) => setTimeout(r, 0));
     fireEvent.click(screen.getByRole('button', { name: 'Markdown' }));
     await new Promise((r) => setTimeout(r, 0));
-    expect(m.callsOf('exportConversation')).toEqual([{ id: 'c1', format: 'baton' }, { id: 'c1', format: 'markdown' }]);
+    expect(m.callsOf('exportConversation')).toEqual([
+      { id: 'c1', format: 'baton' },
+      { id: 'c1', format: 'markdown' },
+    ]);
     expect(await Promise.all(saved.map(async ([n, t, text]) => [n, t, await text]))).toEqual([
       ['Oslo.baton.json', 'application/json', '{"format":"baton.transcript"}\n'],
       ['Oslo.md', 'text/markdown', '# Oslo\n'],
@@ -33,10 +48,21 @@ describe('ExportMenu', () => {
 
 describe('ImportEntry', () => {
   it('imports the picked file, says what happened and hands over the imported conversations', async () => {
-    const summary: ImportSummary = { kind: 'claude-code', file: 's.jsonl', imported: [{ id: 'claude-code:s', title: 'Fix the build', turns: 12 }], skipped: [] };
+    const summary: ImportSummary = {
+      kind: 'claude-code',
+      file: 's.jsonl',
+      imported: [{ id: 'claude-code:s', title: 'Fix the build', turns: 12 }],
+      skipped: [],
+    };
     const m = mockConnector({ importFile: () => summary });
     const got: ImportSummary[] = [];
-    render(<ImportEntry connector={m.connector} onImported={(s) => got.push(s)} pick={() => Promise.resolve(new File(['{"type":"user"}\n'], 's.jsonl'))} />);
+    render(
+      <ImportEntry
+        connector={m.connector}
+        onImported={(s) => got.push(s)}
+        pick={() => Promise.resolve(new File(['{"type":"user"}\n'], 's.jsonl'))}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Import…' }));
     await screen.findByText('Imported 1 conversation.');
     expect(m.callsOf('importFile')).toEqual([{ name: 's.jsonl', data: btoa('{"type":"user"}\n'), encoding: 'base64' }]);
@@ -51,7 +77,9 @@ describe('ImportEntry', () => {
     };
     try {
       const picked = pickFile();
-      expect(clicked.map((i) => [i.type, i.accept, i.isConnected])).toEqual([['file', '.json,.jsonl,.zip,application/json,application/zip', false]]);
+      expect(clicked.map((i) => [i.type, i.accept, i.isConnected])).toEqual([
+        ['file', '.json,.jsonl,.zip,application/json,application/zip', false],
+      ]);
       const file = new File(['x'], 'a.json');
       Object.defineProperty(clicked[0], 'files', { value: [file] });
       clicked[0]!.dispatchEvent(new Event('change'));
@@ -63,10 +91,21 @@ describe('ImportEntry', () => {
   });
 
   it('does not hand over an import that added nothing', async () => {
-    const summary: ImportSummary = { kind: 'baton', file: 'b.json', imported: [], skipped: [{ id: 'x', why: 'duplicate', reason: 'already imported (unchanged)' }] };
+    const summary: ImportSummary = {
+      kind: 'baton',
+      file: 'b.json',
+      imported: [],
+      skipped: [{ id: 'x', why: 'duplicate', reason: 'already imported (unchanged)' }],
+    };
     const m = mockConnector({ importFile: () => summary });
     const got: ImportSummary[] = [];
-    render(<ImportEntry connector={m.connector} onImported={(s) => got.push(s)} pick={() => Promise.resolve(new File(['{}'], 'b.json'))} />);
+    render(
+      <ImportEntry
+        connector={m.connector}
+        onImported={(s) => got.push(s)}
+        pick={() => Promise.resolve(new File(['{}'], 'b.json'))}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Import…' }));
     await screen.findByText('Imported 0 conversations; skipped 1 (1 already in Baton).');
     expect(got).toEqual([]);

@@ -100,14 +100,24 @@ export function ImportEntry({ connector, onImported, pick = pickFile }: ImportEn
   }, [model, s.summary, s.error]);
   return (
     <span class="import-entry">
-      <button type="button" class="mini" disabled={s.busy} title="Import a conversation file (exports, agent sessions, Baton files)" onClick={() => void choose()}>
+      <button
+        type="button"
+        class="mini"
+        disabled={s.busy}
+        title="Import a conversation file (exports, agent sessions, Baton files)"
+        onClick={() => void choose()}
+      >
         Import…
       </button>
       {s.busy || s.summary || s.error ? (
         <div class="import-feedback" role="group" aria-label="Import">
           {s.busy ? <p role="status">Importing…</p> : null}
           {s.summary ? (
-            <p class="hint" role="status" title={s.summary.skipped.map((x) => `${x.title ?? x.id ?? ''}: ${withoutRuleIds(x.reason)}`).join('\n')}>
+            <p
+              class="hint"
+              role="status"
+              title={s.summary.skipped.map((x) => `${x.title ?? x.id ?? ''}: ${withoutRuleIds(x.reason)}`).join('\n')}
+            >
               {summaryLine(s.summary)}
             </p>
           ) : null}
@@ -118,7 +128,11 @@ export function ImportEntry({ connector, onImported, pick = pickFile }: ImportEn
               </p>
               {file ? (
                 <div class="row">
-                  <select aria-label="Kind of file" value={kind} onChange={(e) => setKind(e.currentTarget.value as ImportKind | '')}>
+                  <select
+                    aria-label="Kind of file"
+                    value={kind}
+                    onChange={(e) => setKind(e.currentTarget.value as ImportKind | '')}
+                  >
                     <option value="">Detect automatically</option>
                     {(Object.keys(KIND_LABELS) as ImportKind[]).map((k) => (
                       <option key={k} value={k}>
@@ -126,7 +140,12 @@ export function ImportEntry({ connector, onImported, pick = pickFile }: ImportEn
                       </option>
                     ))}
                   </select>
-                  <button type="button" class="primary" disabled={s.busy} onClick={() => void run(file, kind || undefined)}>
+                  <button
+                    type="button"
+                    class="primary"
+                    disabled={s.busy}
+                    onClick={() => void run(file, kind || undefined)}
+                  >
                     Import again
                   </button>
                 </div>

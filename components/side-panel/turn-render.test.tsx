@@ -14,7 +14,15 @@ import { openConversation } from '../testing/open-conversation';
 
 afterEach(cleanup);
 
-const meta = (over: Partial<ConversationMeta> = {}): ConversationMeta => ({ id: 'c1', title: 'Chat', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', turnCount: 2, preview: '', ...over });
+const meta = (over: Partial<ConversationMeta> = {}): ConversationMeta => ({
+  id: 'c1',
+  title: 'Chat',
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  turnCount: 2,
+  preview: '',
+  ...over,
+});
 const user = (id: string, blocks: Block[]): Turn => ({ id, role: 'user', blocks });
 const CLAUDE = { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-20250514' } as const;
 
@@ -43,7 +51,12 @@ const FIVE_CALLS: Turn[] = [
     blocks: [
       { type: 'thinking', text: 'First look at the tree.', signature: 's1' },
       { type: 'text', text: 'Let me look.' },
-      { type: 'tool_call', id: 'toolu_01AAA', name: 'Bash', input: { command: 'npm test -- --run', description: 'Run the tests' } },
+      {
+        type: 'tool_call',
+        id: 'toolu_01AAA',
+        name: 'Bash',
+        input: { command: 'npm test -- --run', description: 'Run the tests' },
+      },
       { type: 'thinking', text: 'Then search.', signature: 's2' },
       { type: 'tool_call', id: 'toolu_01BBB', name: 'Glob', input: { pattern: '**/*.test.ts' } },
       { type: 'tool_call', id: 'toolu_01CCC', name: 'Glob', input: { pattern: 'src/**/*.ts' } },
@@ -61,7 +74,13 @@ const FIVE_CALLS: Turn[] = [
       { type: 'tool_result', callId: 'toolu_01DDD', content: 'export const a = 1;' },
     ],
   },
-  { id: 'a2', role: 'assistant', origin: CLAUDE, status: 'complete', blocks: [{ type: 'text', text: 'The failing test is **a.test.ts**.' }] },
+  {
+    id: 'a2',
+    role: 'assistant',
+    origin: CLAUDE,
+    status: 'complete',
+    blocks: [{ type: 'text', text: 'The failing test is **a.test.ts**.' }],
+  },
 ];
 
 describe('tool calls, calm', () => {
@@ -81,7 +100,13 @@ describe('tool calls, calm', () => {
     const rows = [...groups[0]!.querySelectorAll<HTMLElement>('details.tool-call')];
     expect(rows.map((r) => r.getAttribute('data-status'))).toEqual(['ok', 'ok', 'error', 'ok', 'none']);
     // Each mark is said in words to a screen reader.
-    expect(rows.map((r) => r.querySelector('summary .visually-hidden')!.textContent)).toEqual(['ok: ', 'ok: ', 'error: ', 'ok: ', 'no result: ']);
+    expect(rows.map((r) => r.querySelector('summary .visually-hidden')!.textContent)).toEqual([
+      'ok: ',
+      'ok: ',
+      'error: ',
+      'ok: ',
+      'no result: ',
+    ]);
     expect(rows.map((r) => r.querySelector('.tool-mark')!.textContent)).toEqual(['✓', '✓', '✕', '✓', '–']);
     expect(a1.querySelector('.tool-group-errors')!.textContent).toBe(' · 1 failed');
   });
@@ -103,7 +128,10 @@ describe('tool calls, calm', () => {
   });
 
   it('a result whose call is not shown (an earlier page) still renders on its own, named', async () => {
-    await openConversation(meta(), [{ id: 't0', role: 'tool', blocks: [{ type: 'tool_result', callId: 'gone', content: 'late result' }] }, FIVE_CALLS[3]!]);
+    await openConversation(meta(), [
+      { id: 't0', role: 'tool', blocks: [{ type: 'tool_result', callId: 'gone', content: 'late result' }] },
+      FIVE_CALLS[3]!,
+    ]);
     const t0 = document.querySelector<HTMLElement>('[data-turn-id="t0"]')!;
     expect(t0.hidden).toBe(false);
     expect(t0.querySelector('details[data-block="tool_result"] summary')!.textContent).toBe('Tool result');
@@ -124,9 +152,21 @@ describe('origins in words', () => {
     [CLAUDE, 'Claude Sonnet 4 · Anthropic'],
     [{ provider: 'chatgpt-web', api: 'web', model: 'chatgpt' }, 'ChatGPT (web)'],
     [{ provider: 'chatgpt-web', api: 'web', model: 'gpt-4' }, 'GPT-4 · ChatGPT (web)'],
-    [{ provider: 'google', api: 'gemini-generate-content', model: 'models/gemini-2.5-flash-lite' }, 'Gemini 2.5 Flash-Lite · Google Gemini'],
+    [
+      { provider: 'google', api: 'gemini-generate-content', model: 'models/gemini-2.5-flash-lite' },
+      'Gemini 2.5 Flash-Lite · Google Gemini',
+    ],
   ] as const)('%o → %s', async (origin, expected) => {
-    await openConversation(meta(), [user('u1', [{ type: 'text', text: 'hi' }]), { id: 'a1', role: 'assistant', origin: { ...origin }, status: 'complete', blocks: [{ type: 'text', text: 'hello' }] }]);
+    await openConversation(meta(), [
+      user('u1', [{ type: 'text', text: 'hi' }]),
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: { ...origin },
+        status: 'complete',
+        blocks: [{ type: 'text', text: 'hello' }],
+      },
+    ]);
     const origins = document.querySelectorAll('[data-turn-id="a1"] .turn-origin');
     expect(origins).toHaveLength(1);
     expect(origins[0]!.textContent).toBe(expected);
@@ -135,17 +175,38 @@ describe('origins in words', () => {
   it('names a chat site in the provider-switch marker, never its id', async () => {
     await openConversation(meta(), [
       user('u1', [{ type: 'text', text: 'hi' }]),
-      { id: 'a1', role: 'assistant', origin: { provider: 'chatgpt-web', api: 'web', model: 'chatgpt' }, status: 'complete', blocks: [{ type: 'text', text: 'hello' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: { provider: 'chatgpt-web', api: 'web', model: 'chatgpt' },
+        status: 'complete',
+        blocks: [{ type: 'text', text: 'hello' }],
+      },
       user('u2', [{ type: 'text', text: 'and?' }]),
       { id: 'a2', role: 'assistant', origin: CLAUDE, status: 'complete', blocks: [{ type: 'text', text: 'more' }] },
     ]);
-    expect(document.querySelector('[data-provider-switch]')!.textContent).toBe('Switched from ChatGPT (web) to Anthropic');
+    expect(document.querySelector('[data-provider-switch]')!.textContent).toBe(
+      'Switched from ChatGPT (web) to Anthropic',
+    );
   });
 
   it('names a custom endpoint by its configured name', async () => {
-    await openConversation(meta(), [user('u1', [{ type: 'text', text: 'hi' }]), { id: 'a1', role: 'assistant', origin: { provider: 'custom-1', api: 'openai-chat', model: 'llama3.1:8b' }, status: 'complete', blocks: [{ type: 'text', text: 'hello' }] }], {
-      getSettings: () => ({ providers: [{ id: 'custom-1', name: 'Home Ollama', api: 'openai-chat', hasKey: true }] }),
-    });
+    await openConversation(
+      meta(),
+      [
+        user('u1', [{ type: 'text', text: 'hi' }]),
+        {
+          id: 'a1',
+          role: 'assistant',
+          origin: { provider: 'custom-1', api: 'openai-chat', model: 'llama3.1:8b' },
+          status: 'complete',
+          blocks: [{ type: 'text', text: 'hello' }],
+        },
+      ],
+      {
+        getSettings: () => ({ providers: [{ id: 'custom-1', name: 'Home Ollama', api: 'openai-chat', hasKey: true }] }),
+      },
+    );
     expect(document.querySelector('[data-turn-id="a1"] .turn-origin')!.textContent).toBe('llama3.1:8b · Home Ollama');
   });
 });
@@ -154,8 +215,12 @@ describe('origins in words', () => {
 const PNG_2x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAADklEQVR4nGP4z8AAQv8BD/kD/YURmXYAAAAASUVORK5CYII=';
 
 describe('user messages and images', () => {
-  it('renders the person\'s message as sanitised Markdown', async () => {
-    await openConversation(meta(), [user('u1', [{ type: 'text', text: 'Please **fix** `a.ts`:\n\n- one\n- two <img src=x onerror="window.__pwned=1">' }])]);
+  it("renders the person's message as sanitised Markdown", async () => {
+    await openConversation(meta(), [
+      user('u1', [
+        { type: 'text', text: 'Please **fix** `a.ts`:\n\n- one\n- two <img src=x onerror="window.__pwned=1">' },
+      ]),
+    ]);
     const u1 = document.querySelector('[data-turn-id="u1"]')!;
     expect(u1.querySelector('strong')!.textContent).toBe('fix');
     expect(u1.querySelector('code')!.textContent).toBe('a.ts');
@@ -165,7 +230,12 @@ describe('user messages and images', () => {
   });
 
   it('shows an attached PNG as a thumbnail from its bytes, and enlarges it in a dialog', async () => {
-    await openConversation(meta(), [user('u1', [{ type: 'text', text: 'What is this?' }, { type: 'image', mediaType: 'image/png', data: PNG_2x1 }])]);
+    await openConversation(meta(), [
+      user('u1', [
+        { type: 'text', text: 'What is this?' },
+        { type: 'image', mediaType: 'image/png', data: PNG_2x1 },
+      ]),
+    ]);
     const thumb = screen.getByRole('button', { name: /^Attached image: PNG image, 2 × 1, \d+ B\. Open larger$/ });
     const img = thumb.querySelector('img')!;
     expect(img.getAttribute('src')).toMatch(/^blob:/);
@@ -179,8 +249,17 @@ describe('user messages and images', () => {
   it('never renders bytes that are not a raster image, nor fetches a remote one (R3)', async () => {
     const svg = btoa('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=1"/>');
     await openConversation(meta(), [
-      user('u1', [{ type: 'image', mediaType: 'image/png', data: svg }, { type: 'image', mediaType: 'image/png', url: 'https://attacker.test/p.png' }]),
-      { id: 'a1', role: 'assistant', origin: CLAUDE, status: 'complete', blocks: [{ type: 'image', mediaType: 'image/png', data: PNG_2x1 }] },
+      user('u1', [
+        { type: 'image', mediaType: 'image/png', data: svg },
+        { type: 'image', mediaType: 'image/png', url: 'https://attacker.test/p.png' },
+      ]),
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: CLAUDE,
+        status: 'complete',
+        blocks: [{ type: 'image', mediaType: 'image/png', data: PNG_2x1 }],
+      },
     ]);
     const u1 = document.querySelector('[data-turn-id="u1"]')!;
     expect(u1.querySelector('img')).toBeNull();

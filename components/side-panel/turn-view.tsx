@@ -50,11 +50,18 @@ function emptyNote(turn: Turn): string | undefined {
 }
 
 const ACTION_LABEL: Record<TurnAction, string> = { copy: 'Copy', edit: 'Edit', regenerate: 'Regenerate' };
-const ACTION_NAME: Record<TurnAction, string> = { copy: 'Copy message', edit: 'Edit and resend', regenerate: 'Regenerate answer' };
+const ACTION_NAME: Record<TurnAction, string> = {
+  copy: 'Copy message',
+  edit: 'Edit and resend',
+  regenerate: 'Regenerate answer',
+};
 
 type Thinking = Extract<Block, { type: 'thinking' | 'redacted_thinking' }>;
 /** A turn's body: its blocks in order, with all thinking in one section and all tool calls in one group, each where the first one was. */
-type Part = { kind: 'block'; block: Block; index: number } | { kind: 'thinking'; blocks: Thinking[]; last: number } | { kind: 'tools'; calls: ToolCallBlock[] };
+type Part =
+  | { kind: 'block'; block: Block; index: number }
+  | { kind: 'thinking'; blocks: Thinking[]; last: number }
+  | { kind: 'tools'; calls: ToolCallBlock[] };
 
 function partsOf(blocks: readonly Block[]): Part[] {
   const parts: Part[] = [];
@@ -82,26 +89,55 @@ function ThinkingSection({ blocks, active }: { blocks: Thinking[]; active: boole
     <details class="block-thinking" data-block={shown.length ? 'thinking' : 'redacted_thinking'}>
       <summary>{label}</summary>
       <div class="block-text">
-        {shown.map((b) => b.text).filter(Boolean).join('\n\n') || (shown.length ? '(the provider did not show this reasoning)' : '')}
-        {redacted ? `${shown.length ? '\n\n' : ''}${redacted === 1 ? 'One part of' : `${redacted} parts of`} this reasoning the provider keeps encrypted.` : ''}
+        {shown
+          .map((b) => b.text)
+          .filter(Boolean)
+          .join('\n\n') || (shown.length ? '(the provider did not show this reasoning)' : '')}
+        {redacted
+          ? `${shown.length ? '\n\n' : ''}${redacted === 1 ? 'One part of' : `${redacted} parts of`} this reasoning the provider keeps encrypted.`
+          : ''}
       </div>
     </details>
   );
 }
 
 /** One turn: its role, which model produced it (once, in words), its blocks, any unusual finish (P4) and its actions. */
-export function TurnView({ turn, providers, showError, calls, results, folded, actions = [], onAction, flash }: TurnViewProps) {
+export function TurnView({
+  turn,
+  providers,
+  showError,
+  calls,
+  results,
+  folded,
+  actions = [],
+  onAction,
+  flash,
+}: TurnViewProps) {
   const from = turn.origin ? originDisplayName(turn.origin, providers) : undefined;
   const finish = finishState(turn);
   const note = finish ? undefined : emptyNote(turn);
   const lastBlock = turn.blocks.length - 1;
   const streaming = turn.status === 'streaming';
   if (folded)
-    return <article class={`turn turn-${turn.role}`} data-turn-id={turn.id} data-role={turn.role} data-status={turn.status ?? 'complete'} data-folded="" hidden />;
+    return (
+      <article
+        class={`turn turn-${turn.role}`}
+        data-turn-id={turn.id}
+        data-role={turn.role}
+        data-status={turn.status ?? 'complete'}
+        data-folded=""
+        hidden
+      />
+    );
   const parts = partsOf(turn.blocks);
   let callIndex = 0;
   return (
-    <article class={`turn turn-${turn.role}`} data-turn-id={turn.id} data-role={turn.role} data-status={turn.status ?? 'complete'}>
+    <article
+      class={`turn turn-${turn.role}`}
+      data-turn-id={turn.id}
+      data-role={turn.role}
+      data-status={turn.status ?? 'complete'}
+    >
       <header class="turn-head">
         {turn.role === 'assistant' && from ? (
           <>
@@ -121,7 +157,14 @@ export function TurnView({ turn, providers, showError, calls, results, folded, a
               </span>
             ) : null}
             {actions.map((a) => (
-              <button key={a} type="button" class="mini" aria-label={ACTION_NAME[a]} title={ACTION_NAME[a]} onClick={() => onAction?.(a, turn)}>
+              <button
+                key={a}
+                type="button"
+                class="mini"
+                aria-label={ACTION_NAME[a]}
+                title={ACTION_NAME[a]}
+                onClick={() => onAction?.(a, turn)}
+              >
                 {ACTION_LABEL[a]}
               </button>
             ))}
@@ -129,11 +172,19 @@ export function TurnView({ turn, providers, showError, calls, results, folded, a
         ) : null}
       </header>
       {parts.map((p, k) => {
-        if (p.kind === 'thinking') return <ThinkingSection key={`t${k}`} blocks={p.blocks} active={streaming && p.last === lastBlock} />;
+        if (p.kind === 'thinking')
+          return <ThinkingSection key={`t${k}`} blocks={p.blocks} active={streaming && p.last === lastBlock} />;
         if (p.kind === 'tools') {
           const first = callIndex;
           callIndex += p.calls.length;
-          return <ToolGroup key={`g${k}`} calls={p.calls} results={p.calls.map((_, j) => results?.[first + j])} streaming={streaming} />;
+          return (
+            <ToolGroup
+              key={`g${k}`}
+              calls={p.calls}
+              results={p.calls.map((_, j) => results?.[first + j])}
+              streaming={streaming}
+            />
+          );
         }
         return (
           <BlockView
@@ -157,7 +208,8 @@ export function TurnView({ turn, providers, showError, calls, results, folded, a
   );
 }
 
-const sameItems = <T,>(a: readonly T[] | undefined, b: readonly T[] | undefined) => a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]));
+const sameItems = <T,>(a: readonly T[] | undefined, b: readonly T[] | undefined) =>
+  a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]));
 
 /**
  * {@link TurnView} that re-renders only when its own data changed. While an answer streams, the

@@ -11,24 +11,39 @@ import { SidePanel } from './side-panel';
 
 const T0 = '2026-01-01T10:00:00.000Z';
 const META: ConversationMeta = { id: 'c1', title: 'Long', createdAt: T0, updatedAt: T0, turnCount: 120, preview: '' };
-const turn = (i: number): Turn => ({ id: `t${i}`, role: i % 2 ? 'assistant' : 'user', createdAt: T0, blocks: [{ type: 'text', text: `text ${i}` }] });
+const turn = (i: number): Turn => ({
+  id: `t${i}`,
+  role: i % 2 ? 'assistant' : 'user',
+  createdAt: T0,
+  blocks: [{ type: 'text', text: `text ${i}` }],
+});
 const ALL = Array.from({ length: 120 }, (_, i) => turn(i));
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `t${from + i}`);
 
 /** getConversation as the background answers it (lib/background/conversations/window.ts), over `all`. */
 function windowed(all: readonly Turn[]) {
   return ({ limit, before }: RequestInput<'getConversation'>) => {
-    if (limit === undefined && before === undefined) return { meta: META, turns: [...all], busy: false, hasEarlier: false };
+    if (limit === undefined && before === undefined)
+      return { meta: META, turns: [...all], busy: false, hasEarlier: false };
     const end = before === undefined ? all.length : all.findIndex((t) => t.id === before);
     const start = Math.max(0, end - (limit ?? 50));
-    return { meta: META, turns: all.slice(start, end), busy: false, hasEarlier: start > 0, ...(start > 0 ? { first: all[0]! } : {}) };
+    return {
+      meta: META,
+      turns: all.slice(start, end),
+      busy: false,
+      hasEarlier: start > 0,
+      ...(start > 0 ? { first: all[0]! } : {}),
+    };
   };
 }
 
 let clipboard: string[] = [];
 beforeEach(() => {
   clipboard = [];
-  Object.defineProperty(navigator, 'clipboard', { value: { writeText: async (t: string) => void clipboard.push(t) }, configurable: true });
+  Object.defineProperty(navigator, 'clipboard', {
+    value: { writeText: async (t: string) => void clipboard.push(t) },
+    configurable: true,
+  });
 });
 afterEach(cleanup);
 
@@ -36,7 +51,12 @@ const shownIds = () => [...document.querySelectorAll('[data-turn-id]')].map((e) 
 const earlierButton = () => screen.queryByRole('button', { name: 'Show earlier turns' });
 
 async function openLong(all: readonly Turn[] = ALL): Promise<MockConnector> {
-  const m = mockConnector({ getSettings: () => sampleSettings(), listConversations: () => [META], listModels: () => [], getConversation: windowed(all) });
+  const m = mockConnector({
+    getSettings: () => sampleSettings(),
+    listConversations: () => [META],
+    listModels: () => [],
+    getConversation: windowed(all),
+  });
   render(<SidePanel connector={m.connector} />);
   await screen.findByLabelText('Provider');
   fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
@@ -57,7 +77,10 @@ describe('a long conversation in the side panel (docs/architecture.md#long-conve
     const chat = document.querySelector('main.chat') as HTMLElement;
     chat.style.overflowY = 'auto';
     // 10 px per turn shown; the reader is 40 px down from the top.
-    Object.defineProperty(chat, 'scrollHeight', { configurable: true, get: () => document.querySelectorAll('[data-turn-id]').length * 10 });
+    Object.defineProperty(chat, 'scrollHeight', {
+      configurable: true,
+      get: () => document.querySelectorAll('[data-turn-id]').length * 10,
+    });
     chat.scrollTop = 40;
     fireEvent.click(earlierButton()!);
     await waitFor(() => expect(shownIds()).toEqual(range(20, 120)));
@@ -86,21 +109,36 @@ describe('a long conversation in the side panel (docs/architecture.md#long-conve
 
 describe('a long captured conversation (docs/architecture.md#the-background-by-feature notice, docs/architecture.md#long-conversations-and-speed window)', () => {
   it('still says the page showed only part of it: the stamp is on the first turn, outside the window', async () => {
-    const stamped: Turn = { ...ALL[0]!, meta: { capture: { partial: true, partialReason: 'Kept the newest 2,000 messages.' } } };
+    const stamped: Turn = {
+      ...ALL[0]!,
+      meta: { capture: { partial: true, partialReason: 'Kept the newest 2,000 messages.' } },
+    };
     await openLong([stamped, ...ALL.slice(1)]);
     expect(document.querySelector('[data-turn-id="t0"]')).toBeNull();
-    expect(document.querySelector('.capture-notice')?.textContent).toBe('The page showed only part of this conversation. Kept the newest 2,000 messages.');
+    expect(document.querySelector('.capture-notice')?.textContent).toBe(
+      'The page showed only part of this conversation. Kept the newest 2,000 messages.',
+    );
   });
 });
 
 describe('turn window helpers', () => {
   it('windowLimit keeps the loaded pages when the same conversation reloads', () => {
-    expect([windowLimit(undefined, 0, 'c1'), windowLimit('c2', 400, 'c1'), windowLimit('c1', 10, 'c1'), windowLimit('c1', 130, 'c1')]).toEqual([TURN_WINDOW, TURN_WINDOW, TURN_WINDOW, 130]);
+    expect([
+      windowLimit(undefined, 0, 'c1'),
+      windowLimit('c2', 400, 'c1'),
+      windowLimit('c1', 10, 'c1'),
+      windowLimit('c1', 130, 'c1'),
+    ]).toEqual([TURN_WINDOW, TURN_WINDOW, TURN_WINDOW, 130]);
   });
 
   it('joinTurns puts older turns in front once, the shown copy winning', () => {
     const streamed: Turn = { ...turn(3), blocks: [{ type: 'text', text: 'streamed further' }] };
-    expect(joinTurns([turn(0), turn(1), turn(2), turn(3)], [turn(2), streamed])).toEqual([turn(0), turn(1), turn(2), streamed]);
+    expect(joinTurns([turn(0), turn(1), turn(2), turn(3)], [turn(2), streamed])).toEqual([
+      turn(0),
+      turn(1),
+      turn(2),
+      streamed,
+    ]);
     expect(joinTurns([], [turn(1)])).toEqual([turn(1)]);
   });
 });

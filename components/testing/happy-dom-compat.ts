@@ -16,7 +16,11 @@ if (proto && base?.get && base.configurable) {
     configurable: true,
     enumerable: base.enumerable ?? false,
     get(this: object): unknown {
-      for (let p = Object.getPrototypeOf(this) as object | null; p && p !== proto; p = Object.getPrototypeOf(p) as object | null) {
+      for (
+        let p = Object.getPrototypeOf(this) as object | null;
+        p && p !== proto;
+        p = Object.getPrototypeOf(p) as object | null
+      ) {
         const d = Object.getOwnPropertyDescriptor(p, 'nodeName');
         if (d?.get) return d.get.call(this);
       }
@@ -34,4 +38,5 @@ export {};
 const elementProto = (globalThis as unknown as { HTMLElement?: { prototype: object } }).HTMLElement?.prototype;
 if (elementProto)
   for (const name of ['ondrop', 'ondragover', 'ondragenter', 'ondragleave'])
-    if (!(name in elementProto)) Object.defineProperty(elementProto, name, { configurable: true, writable: true, value: null });
+    if (!(name in elementProto))
+      Object.defineProperty(elementProto, name, { configurable: true, writable: true, value: null });

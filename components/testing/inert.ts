@@ -5,11 +5,56 @@
 
 /** Tags rendered model output may contain (R1), plus the placeholders and copy buttons. */
 const ALLOWED = new Set([
-  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'div', 'button',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'em',
+  'del',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
+  'div',
+  'button',
 ]);
 /** Attributes that load, navigate or style (R3: CSS `url()` lives in `style`). */
-const FETCHING = ['src', 'srcset', 'background', 'style', 'poster', 'data', 'action', 'formaction', 'srcdoc', 'dynsrc', 'lowsrc', 'ping', 'xlink:href', 'http-equiv', 'content', 'codebase', 'manifest'];
+const FETCHING = [
+  'src',
+  'srcset',
+  'background',
+  'style',
+  'poster',
+  'data',
+  'action',
+  'formaction',
+  'srcdoc',
+  'dynsrc',
+  'lowsrc',
+  'ping',
+  'xlink:href',
+  'http-equiv',
+  'content',
+  'codebase',
+  'manifest',
+];
 const LINK_SCHEMES = ['https:', 'http:', 'mailto:'];
 
 /**
@@ -19,8 +64,34 @@ const LINK_SCHEMES = ['https:', 'http:', 'mailto:'];
 const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const MATH_ELEMENTS = new Set([
-  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mo', 'mn', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot',
-  'mover', 'munder', 'munderover', 'mtable', 'mtr', 'mtd', 'mpadded', 'mphantom', 'menclose', 'mstyle', 'merror', 'mlabeledtr',
+  'math',
+  'semantics',
+  'annotation',
+  'mrow',
+  'mi',
+  'mo',
+  'mn',
+  'ms',
+  'mtext',
+  'mspace',
+  'msup',
+  'msub',
+  'msubsup',
+  'mfrac',
+  'msqrt',
+  'mroot',
+  'mover',
+  'munder',
+  'munderover',
+  'mtable',
+  'mtr',
+  'mtd',
+  'mpadded',
+  'mphantom',
+  'menclose',
+  'mstyle',
+  'merror',
+  'mlabeledtr',
 ]);
 const SVG_SHAPES = new Set(['svg', 'path', 'line']);
 /** What a `style` value must never hold (R3: `url()` and `image-set()` fetch; `@import`, `expression()` and escapes hide them). */

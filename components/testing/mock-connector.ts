@@ -4,7 +4,14 @@
  * reconnect.
  */
 import type { Connector } from '../../lib/messaging/client';
-import type { BackgroundEvent, ProtocolError, RequestInput, RequestType, Responses, Settings } from '../../lib/messaging/protocol';
+import type {
+  BackgroundEvent,
+  ProtocolError,
+  RequestInput,
+  RequestType,
+  Responses,
+  Settings,
+} from '../../lib/messaging/protocol';
 
 export type MockHandlers = { [T in RequestType]?: (payload: RequestInput<T>) => Responses[T] | Promise<Responses[T]> };
 
@@ -49,7 +56,8 @@ export function mockConnector(handlers: MockHandlers): MockConnector {
     connector,
     calls,
     handlers,
-    callsOf: <T extends RequestType>(type: T) => calls.filter((c) => c.type === type).map((c) => c.payload as RequestInput<T>),
+    callsOf: <T extends RequestType>(type: T) =>
+      calls.filter((c) => c.type === type).map((c) => c.payload as RequestInput<T>),
     emit: (event) => {
       for (const l of [...listeners]) l.onEvent(event);
     },

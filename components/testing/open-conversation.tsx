@@ -13,7 +13,11 @@ import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } 
  * opens it and waits until its turns are shown. Defaults: `sampleSettings()`, the model list
  * `gpt-5`; `handlers` add to or replace them.
  */
-export async function openConversation(meta: ConversationMeta, turns: Turn[], handlers: MockHandlers = {}): Promise<MockConnector> {
+export async function openConversation(
+  meta: ConversationMeta,
+  turns: Turn[],
+  handlers: MockHandlers = {},
+): Promise<MockConnector> {
   const m = mockConnector({
     getSettings: () => sampleSettings(),
     listConversations: () => [meta],

@@ -8,14 +8,31 @@
 import type { DisclosurePreview, PreviewTurn } from '../../lib/messaging/disclosure-types';
 
 /** The `target` of a preview to OpenAI gpt-5 at its default origin. */
-export const OPENAI_PREVIEW_TARGET: DisclosurePreview['target'] = { providerId: 'openai', api: 'openai-responses', model: 'gpt-5', origin: 'https://api.openai.com' };
+export const OPENAI_PREVIEW_TARGET: DisclosurePreview['target'] = {
+  providerId: 'openai',
+  api: 'openai-responses',
+  model: 'gpt-5',
+  origin: 'https://api.openai.com',
+};
 
 /** The body of {@link samplePreview} (the Responses body of the first question). */
-export const SAMPLE_BODY = { model: 'gpt-5', input: [{ role: 'user', content: [{ type: 'input_text', text: 'First question' }] }], store: false };
+export const SAMPLE_BODY = {
+  model: 'gpt-5',
+  input: [{ role: 'user', content: [{ type: 'input_text', text: 'First question' }] }],
+  store: false,
+};
 
 /** One included, unpinned turn row of `tokens` tokens whose single text block is kept. */
 export function previewRow(id: string, role: PreviewTurn['role'], text: string, tokens = 5): PreviewTurn {
-  return { id, role, included: true, pinned: false, tokens, preview: text, blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }] };
+  return {
+    id,
+    role,
+    included: true,
+    pinned: false,
+    tokens,
+    preview: text,
+    blocks: [{ index: 0, type: 'text', fate: 'kept', detail: '' }],
+  };
 }
 
 /**
@@ -46,7 +63,10 @@ export function samplePreview(over: Partial<DisclosurePreview> = {}): Disclosure
       previewRow('u1', 'user', 'First question'),
       {
         ...previewRow('a1', 'assistant', 'First answer', 7),
-        blocks: [{ index: 0, type: 'thinking', fate: 'dropped', detail: 'reasoning from another model' }, { index: 1, type: 'text', fate: 'kept', detail: '' }],
+        blocks: [
+          { index: 0, type: 'thinking', fate: 'dropped', detail: 'reasoning from another model' },
+          { index: 1, type: 'text', fate: 'kept', detail: '' },
+        ],
       },
       { ...previewRow('draft', 'user', 'Next', 3), draft: true },
     ],

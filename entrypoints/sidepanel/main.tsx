@@ -20,6 +20,10 @@ zodWithoutEval();
 applyTheme(loadTheme());
 
 // Test builds expose the markdown renderers to the Chromium benchmarks (bench/chromium-render.ts).
-if (__BATON_TEST_BUILD__) (globalThis as { batonBench?: unknown }).batonBench = { MarkdownStream, markdownToHtml, sanitizeToFragment };
+if (__BATON_TEST_BUILD__)
+  (globalThis as { batonBench?: unknown }).batonBench = { MarkdownStream, markdownToHtml, sanitizeToFragment };
 
-render(<SidePanel connector={createClient()} openOptions={() => void browser.runtime.openOptionsPage()} />, document.getElementById('app')!);
+render(
+  <SidePanel connector={createClient()} openOptions={() => void browser.runtime.openOptionsPage()} />,
+  document.getElementById('app')!,
+);

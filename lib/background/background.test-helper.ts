@@ -84,9 +84,13 @@ export async function createTestBackground(
   const settings = new SettingsStore(db);
   const vault = new Vault(db);
   const transport = opts.transport ?? sdkTransport;
-  await settings.update((s) => ({ ...s, baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url } }));
+  await settings.update((s) => ({
+    ...s,
+    baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url },
+  }));
   const origin = new URL(fake.url).origin;
-  for (const id of opts.providers ?? (['openai', 'anthropic', 'google'] as const)) await vault.setKey(id, fake.keys[id], origin, NOW);
+  for (const id of opts.providers ?? (['openai', 'anthropic', 'google'] as const))
+    await vault.setKey(id, fake.keys[id], origin, NOW);
   let id = 0;
   const events: BackgroundEvent[] = [];
   const broadcast = (e: BackgroundEvent) => void events.push(e);
@@ -96,12 +100,30 @@ export async function createTestBackground(
     vault,
     transport,
     hasHostPermission: async () => true,
-    clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
+    clock: {
+      now: () => Date.parse(NOW),
+      sleep: async () => undefined,
+      setTimer: (fn, ms) => {
+        const t = setTimeout(fn, ms);
+        return () => clearTimeout(t);
+      },
+    },
     newId: () => `t${++id}`,
     broadcast,
     keepalive: { start: () => undefined, stop: () => undefined },
   });
-  const h = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `x${++id}`, wipe: async () => undefined, broadcast });
+  const h = createHandlers({
+    store,
+    settings,
+    vault,
+    engine,
+    transport,
+    hasHostPermission: async () => true,
+    now: () => NOW,
+    newId: () => `x${++id}`,
+    wipe: async () => undefined,
+    broadcast,
+  });
   await store.create({ id: 'c1', now: NOW });
   return { db, store, settings, vault, engine, h, origin, events };
 }

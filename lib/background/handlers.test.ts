@@ -18,8 +18,18 @@ import type { Transport } from './core/transport';
 
 const NOW = '2026-05-01T10:00:00.000Z';
 const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
-const user = (id: string, text: string, extra: Turn['blocks'] = []): Turn => ({ id, role: 'user', blocks: [...extra, { type: 'text', text }] });
-const answer = (id: string, text: string): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, status: 'complete', blocks: [{ type: 'text', text }] });
+const user = (id: string, text: string, extra: Turn['blocks'] = []): Turn => ({
+  id,
+  role: 'user',
+  blocks: [...extra, { type: 'text', text }],
+});
+const answer = (id: string, text: string): Turn => ({
+  id,
+  role: 'assistant',
+  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
+  status: 'complete',
+  blocks: [{ type: 'text', text }],
+});
 
 let n = 0;
 let db: BatonDb | undefined;
@@ -31,7 +41,10 @@ async function setup(opts: { key?: boolean; busy?: boolean } = {}) {
   const settings = new SettingsStore(db);
   const vault = new Vault(db);
   if (opts.key !== false) await vault.setKey('openai', 'sk-test-key-0123456789', BUILTIN.openai.origin, NOW);
-  const calls = { retry: [] as unknown[], send: [] as { conversationId: string; text: string; target: SendTarget; attachments?: Attachment[] }[] };
+  const calls = {
+    retry: [] as unknown[],
+    send: [] as { conversationId: string; text: string; target: SendTarget; attachments?: Attachment[] }[],
+  };
   const engine = {
     isBusy: () => opts.busy === true,
     retry: async (p: unknown) => void calls.retry.push(p),
@@ -42,7 +55,17 @@ async function setup(opts: { key?: boolean; busy?: boolean } = {}) {
     stop: () => undefined,
     settled: async () => undefined,
   } as unknown as SendEngine;
-  const h = createHandlers({ store, settings, vault, engine, transport: {} as Transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `id-${++n}`, wipe: async () => undefined });
+  const h = createHandlers({
+    store,
+    settings,
+    vault,
+    engine,
+    transport: {} as Transport,
+    hasHostPermission: async () => true,
+    now: () => NOW,
+    newId: () => `id-${++n}`,
+    wipe: async () => undefined,
+  });
   await store.create({ id: 'c1', now: NOW });
   return { h, store, calls };
 }
@@ -52,9 +75,12 @@ const ids = async (store: ConversationStore) => (await store.get('c1')).turns.ma
 describe('regenerateTurn', () => {
   it('asks the engine to regenerate (it removes the last answer once the send is accepted), with the confirmation flag', async () => {
     const { h, store, calls } = await setup();
-    for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'c'), answer('a2', 'd')]) await store.appendTurn('c1', t, NOW);
+    for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'c'), answer('a2', 'd')])
+      await store.appendTurn('c1', t, NOW);
     expect(await h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).toBeNull();
-    expect(await h.regenerateTurn({ conversationId: 'c1', target: OPENAI, confirmedDisclosure: true }, 'extension')).toBeNull();
+    expect(
+      await h.regenerateTurn({ conversationId: 'c1', target: OPENAI, confirmedDisclosure: true }, 'extension'),
+    ).toBeNull();
     expect(await ids(store)).toEqual(['u1', 'a1', 'u2', 'a2']);
     expect(calls.retry).toEqual([
       { conversationId: 'c1', target: OPENAI, kind: 'regenerate', confirmed: false },
@@ -65,18 +91,26 @@ describe('regenerateTurn', () => {
   it('removes nothing when the send cannot start (no key, busy), and refuses a conversation with no message', async () => {
     const noKey = await setup({ key: false });
     for (const t of [user('u1', 'a'), answer('a1', 'b')]) await noKey.store.appendTurn('c1', t, NOW);
-    await expect(noKey.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'no_key' });
+    await expect(noKey.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({
+      code: 'no_key',
+    });
     expect(await ids(noKey.store)).toEqual(['u1', 'a1']);
     expect(noKey.calls.retry).toEqual([]);
 
     const busy = await setup({ busy: true });
     for (const t of [user('u1', 'a'), answer('a1', 'b')]) await busy.store.appendTurn('c1', t, NOW);
-    await expect(busy.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'busy' });
+    await expect(busy.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({
+      code: 'busy',
+    });
     expect(await ids(busy.store)).toEqual(['u1', 'a1']);
 
     const empty = await setup();
-    await expect(empty.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
-    await expect(empty.h.regenerateTurn({ conversationId: 'gone', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(empty.h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension')).rejects.toMatchObject({
+      code: 'bad_request',
+    });
+    await expect(empty.h.regenerateTurn({ conversationId: 'gone', target: OPENAI }, 'extension')).rejects.toMatchObject(
+      { code: 'not_found' },
+    );
   });
 });
 
@@ -85,8 +119,14 @@ describe('editAndResend', () => {
     const { h, store, calls } = await setup();
     const image = { type: 'image' as const, mediaType: 'image/png', data: 'iVBORw0KGgo=' };
     const doc = { type: 'document' as const, mediaType: 'application/pdf', data: 'JVBERi0=', title: 'spec.pdf' };
-    for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'old text', [image, doc]), answer('a2', 'd')]) await store.appendTurn('c1', t, NOW);
-    expect(await h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: 'new text', target: OPENAI, confirmedDisclosure: true }, 'extension')).toEqual({ userTurnId: 'u-new' });
+    for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'old text', [image, doc]), answer('a2', 'd')])
+      await store.appendTurn('c1', t, NOW);
+    expect(
+      await h.editAndResend(
+        { conversationId: 'c1', turnId: 'u2', text: 'new text', target: OPENAI, confirmedDisclosure: true },
+        'extension',
+      ),
+    ).toEqual({ userTurnId: 'u-new' });
     // The engine removes the replaced turns only once it accepts the send (a stub here).
     expect(await ids(store)).toEqual(['u1', 'a1', 'u2', 'a2']);
     expect(calls.send).toEqual([
@@ -107,10 +147,26 @@ describe('editAndResend', () => {
   it('edits only the last user message, and removes nothing when refused', async () => {
     const { h, store, calls } = await setup();
     for (const t of [user('u1', 'a'), answer('a1', 'b'), user('u2', 'c')]) await store.appendTurn('c1', t, NOW);
-    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'u1', text: 'x', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
-    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'a1', text: 'x', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: '  ', target: OPENAI }, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
-    await expect(h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: 'x', target: { providerId: 'anthropic', model: 'claude-sonnet-4-6' } }, 'extension')).rejects.toMatchObject({ code: 'no_key' });
+    await expect(
+      h.editAndResend({ conversationId: 'c1', turnId: 'u1', text: 'x', target: OPENAI }, 'extension'),
+    ).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(
+      h.editAndResend({ conversationId: 'c1', turnId: 'a1', text: 'x', target: OPENAI }, 'extension'),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      h.editAndResend({ conversationId: 'c1', turnId: 'u2', text: '  ', target: OPENAI }, 'extension'),
+    ).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(
+      h.editAndResend(
+        {
+          conversationId: 'c1',
+          turnId: 'u2',
+          text: 'x',
+          target: { providerId: 'anthropic', model: 'claude-sonnet-4-6' },
+        },
+        'extension',
+      ),
+    ).rejects.toMatchObject({ code: 'no_key' });
     expect(await ids(store)).toEqual(['u1', 'a1', 'u2']);
     expect(calls.send).toEqual([]);
   });
@@ -122,9 +178,14 @@ describe('pinConversation and getModelInfo', () => {
     await store.create({ id: 'c2', now: '2026-05-02T00:00:00.000Z' });
     expect(await h.pinConversation({ id: 'c1', pinned: true }, 'extension')).toMatchObject({ id: 'c1', pinned: true });
     expect((await h.listConversations({}, 'extension')).map((c) => c.id)).toEqual(['c1', 'c2']);
-    expect(await h.pinConversation({ id: 'c1', pinned: false }, 'extension')).toMatchObject({ id: 'c1', pinned: false });
+    expect(await h.pinConversation({ id: 'c1', pinned: false }, 'extension')).toMatchObject({
+      id: 'c1',
+      pinned: false,
+    });
     expect((await h.listConversations({}, 'extension')).map((c) => c.id)).toEqual(['c2', 'c1']);
-    await expect(h.pinConversation({ id: 'gone', pinned: true }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.pinConversation({ id: 'gone', pinned: true }, 'extension')).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('reports what a model accepts, from the registry', async () => {
@@ -145,7 +206,12 @@ describe('on-device answers (startOnDevice, saveOnDeviceAnswer)', () => {
     await store.appendTurn('c1', answer('a1', 'Hello!'), NOW);
     const r = await h.startOnDevice({ conversationId: 'c1', text: 'Summarise this chat' }, 'extension');
     expect(r.userTurn).toMatchObject({ role: 'user', blocks: [{ type: 'text', text: 'Summarise this chat' }] });
-    expect(r.answerTurn).toMatchObject({ role: 'assistant', status: 'streaming', blocks: [], origin: { provider: 'chrome', api: 'chrome-prompt', model: 'gemini-nano' } });
+    expect(r.answerTurn).toMatchObject({
+      role: 'assistant',
+      status: 'streaming',
+      blocks: [],
+      origin: { provider: 'chrome', api: 'chrome-prompt', model: 'gemini-nano' },
+    });
     expect(r.body).toEqual({
       initialPrompts: [
         { role: 'user', content: 'Hi' },
@@ -162,24 +228,51 @@ describe('on-device answers (startOnDevice, saveOnDeviceAnswer)', () => {
     const { h, store } = await setup({ key: false });
     await store.appendTurn('c1', answer('a1', 'from OpenAI'), NOW);
     const { answerTurn } = await h.startOnDevice({ conversationId: 'c1', text: 'Go' }, 'extension');
-    await h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: answerTurn.id, text: 'Partial', status: 'streaming' }, 'extension');
-    const meta = await h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: answerTurn.id, text: 'Partial and done.', status: 'complete' }, 'extension');
+    await h.saveOnDeviceAnswer(
+      { conversationId: 'c1', turnId: answerTurn.id, text: 'Partial', status: 'streaming' },
+      'extension',
+    );
+    const meta = await h.saveOnDeviceAnswer(
+      { conversationId: 'c1', turnId: answerTurn.id, text: 'Partial and done.', status: 'complete' },
+      'extension',
+    );
     expect(meta.preview).toBe('Partial and done.');
     const stored = (await store.get('c1')).turns.find((t) => t.id === answerTurn.id)!;
     expect(stored).toMatchObject({ status: 'complete', blocks: [{ type: 'text', text: 'Partial and done.' }] });
-    await h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: answerTurn.id, text: '', status: 'error', error: 'NotSupportedError: model unavailable' }, 'extension');
-    expect((await store.get('c1')).turns.find((t) => t.id === answerTurn.id)).toMatchObject({ status: 'error', blocks: [], error: { type: 'provider_error', message: 'NotSupportedError: model unavailable' } });
+    await h.saveOnDeviceAnswer(
+      {
+        conversationId: 'c1',
+        turnId: answerTurn.id,
+        text: '',
+        status: 'error',
+        error: 'NotSupportedError: model unavailable',
+      },
+      'extension',
+    );
+    expect((await store.get('c1')).turns.find((t) => t.id === answerTurn.id)).toMatchObject({
+      status: 'error',
+      blocks: [],
+      error: { type: 'provider_error', message: 'NotSupportedError: model unavailable' },
+    });
     // a provider's answer, or a missing turn, cannot be written this way
-    await expect(h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: 'a1', text: 'forged', status: 'complete' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: 'nope', text: 'x', status: 'complete' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: 'a1', text: 'forged', status: 'complete' }, 'extension'),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      h.saveOnDeviceAnswer({ conversationId: 'c1', turnId: 'nope', text: 'x', status: 'complete' }, 'extension'),
+    ).rejects.toMatchObject({ code: 'not_found' });
     expect((await store.get('c1')).turns[0]).toEqual(answer('a1', 'from OpenAI'));
   });
 
   it('refuses while a provider answer streams, and for a missing conversation', async () => {
     const busy = await setup({ busy: true });
-    await expect(busy.h.startOnDevice({ conversationId: 'c1', text: 'x' }, 'extension')).rejects.toMatchObject({ code: 'busy' });
+    await expect(busy.h.startOnDevice({ conversationId: 'c1', text: 'x' }, 'extension')).rejects.toMatchObject({
+      code: 'busy',
+    });
     expect(await ids(busy.store)).toEqual([]);
     const free = await setup();
-    await expect(free.h.startOnDevice({ conversationId: 'gone', text: 'x' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(free.h.startOnDevice({ conversationId: 'gone', text: 'x' }, 'extension')).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

@@ -43,7 +43,11 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     }
   };
   // L4: a long retry wait is also held by a persisted alarm, so a stopped worker still retries once.
-  const retryAlarms = new RetryAlarms({ alarms: browser.alarms, pending: sessionPendingStore(browser.storage.session), clock: realClock });
+  const retryAlarms = new RetryAlarms({
+    alarms: browser.alarms,
+    pending: sessionPendingStore(browser.storage.session),
+    clock: realClock,
+  });
   const keepalive = new Keepalive(() => void browser.runtime.getPlatformInfo());
   const ownId = browser.runtime.id;
   const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
@@ -98,9 +102,15 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       capture,
       broadcast,
       wipe: () =>
-        tx(db, Object.values(STORES), 'readwrite', async (t) => {
-          for (const name of Object.values(STORES)) await t.objectStore(name).clear();
-        }, 'strict'),
+        tx(
+          db,
+          Object.values(STORES),
+          'readwrite',
+          async (t) => {
+            for (const name of Object.values(STORES)) await t.objectStore(name).clear();
+          },
+          'strict',
+        ),
     });
     secretsCache = await vault.allSecrets();
     handlersRef = handlers;
@@ -112,10 +122,16 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
   browser.runtime.onMessage.addListener((message: unknown, sender: Sender, sendResponse: (r: unknown) => void) => {
     void (async () => {
       // The sender is checked before waiting for anything (M1).
-      if (!classifySender(sender, ownId, extensionOrigin)) return sendResponse({ ok: false, error: { code: 'forbidden', message: 'sender not allowed' } });
+      if (!classifySender(sender, ownId, extensionOrigin))
+        return sendResponse({ ok: false, error: { code: 'forbidden', message: 'sender not allowed' } });
       if (live.blocked()) return sendResponse({ ok: false, error: { code: 'busy', message: BLOCKED_MESSAGE } });
       await ready;
-      const reply = await route(message, sender, { ownId, extensionOrigin, handlers: handlersRef!, secrets: () => secretsCache });
+      const reply = await route(message, sender, {
+        ownId,
+        extensionOrigin,
+        handlers: handlersRef!,
+        secrets: () => secretsCache,
+      });
       if (vaultRef) secretsCache = await vaultRef.allSecrets();
       sendResponse(reply);
       if (reply.ok) capture.afterRequest(message);
@@ -124,7 +140,9 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
   });
 
   // Chrome: the toolbar button opens the side panel.
-  void (browser as unknown as { sidePanel?: { setPanelBehavior(o: { openPanelOnActionClick: boolean }): Promise<void> } }).sidePanel
+  void (
+    browser as unknown as { sidePanel?: { setPanelBehavior(o: { openPanelOnActionClick: boolean }): Promise<void> } }
+  ).sidePanel
     ?.setPanelBehavior({ openPanelOnActionClick: true })
     .catch(() => undefined);
 
@@ -132,7 +150,13 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
   // L1/L4: registered at top level, so the alarm of a pending retry wakes the worker and is handled.
   browser.alarms.onAlarm.addListener((alarm) => {
     void ready
-      .then(({ engine }) => retryAlarms.onAlarm(alarm.name, (id) => engine.isBusy(id), (p) => engine.retry(p)))
+      .then(({ engine }) =>
+        retryAlarms.onAlarm(
+          alarm.name,
+          (id) => engine.isBusy(id),
+          (p) => engine.retry(p),
+        ),
+      )
       .catch(() => undefined);
   });
 

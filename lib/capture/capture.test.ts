@@ -19,14 +19,23 @@ afterAll(async () => {
 
 /** Parses `html` as the page at `url` (no script runs, nothing is fetched). */
 function page(html: string, url: string): Document {
-  const w = new Window({ url, settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true } });
+  const w = new Window({
+    url,
+    settings: {
+      disableJavaScriptEvaluation: true,
+      disableJavaScriptFileLoading: true,
+      disableCSSFileLoading: true,
+      disableIframePageLoading: true,
+    },
+  });
   windows.push(w);
   w.document.write(html);
   return w.document as unknown as Document;
 }
 const read = (html: string, url: string) => readConversation(page(html, url), url);
 const fixture = (file: string, url: string) => read(fs.readFileSync(path.join(PAGES, file), 'utf8'), url);
-const texts = (c: CapturedConversation) => c.messages.map((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n'));
+const texts = (c: CapturedConversation) =>
+  c.messages.map((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n'));
 const roles = (c: CapturedConversation) => c.messages.map((m) => m.role[0]).join('');
 
 describe.skipIf(!has)('site readers on the saved pages', () => {
@@ -54,7 +63,10 @@ describe.skipIf(!has)('site readers on the saved pages', () => {
       site: 'chatgpt',
       url: 'https://chatgpt.com/c/abc',
       messages: [
-        { role: 'user', parts: [{ type: 'text', text: 'Write a function to check if a number is prime in TypeScript.' }] },
+        {
+          role: 'user',
+          parts: [{ type: 'text', text: 'Write a function to check if a number is prime in TypeScript.' }],
+        },
         {
           role: 'assistant',
           model: 'gpt-4',
@@ -74,16 +86,36 @@ describe.skipIf(!has)('site readers on the saved pages', () => {
   it('chatgpt-chat-simple.html: 11 messages in order, models, citations as links, KaTeX as TeX, no favicons', () => {
     const c = fixture('chatgpt-chat-simple.html', 'https://chatgpt.com/c/x');
     expect(roles(c)).toBe('uauauauaaua');
-    expect(c.messages.map((m) => m.model ?? '-')).toEqual(['-', 'gpt-5-2', '-', 'gpt-5-2', '-', 'research', '-', 'research', '-', '-', 'gpt-5-2']);
+    expect(c.messages.map((m) => m.model ?? '-')).toEqual([
+      '-',
+      'gpt-5-2',
+      '-',
+      'gpt-5-2',
+      '-',
+      'research',
+      '-',
+      'research',
+      '-',
+      '-',
+      'gpt-5-2',
+    ]);
     const t = texts(c);
     expect(t[0]).toBe('ChatGPTのhtml構造をテストするための質問です。「はい」とだけ答えて。');
     expect(t[1]).toBe('はい');
     expect(t[3]).toBe('いいえ');
-    expect(t[8]!.startsWith('# ChatGPTの機能概要\n\nChatGPTは会話形式のAIアシスタントで、**質問回答や概念説明**、')).toBe(true);
-    expect(t[8]).toContain('[help.openai.com](https://help.openai.com/en/articles/9260256-chatgpt-capabilities-overview');
+    expect(
+      t[8]!.startsWith('# ChatGPTの機能概要\n\nChatGPTは会話形式のAIアシスタントで、**質問回答や概念説明**、'),
+    ).toBe(true);
+    expect(t[8]).toContain(
+      '[help.openai.com](https://help.openai.com/en/articles/9260256-chatgpt-capabilities-overview',
+    );
     expect(t[8]).toContain('\n\n## 主な機能・特徴\n\n- **文章生成・編集**：');
     expect(t[9]).toBe('数式を表現できますか。できるならいくつか数式を表示して。');
-    expect(t[10]!.startsWith('はい、数式を表現できます。いくつか例を示します。\n\n**基本的な数式**\n\n- 一次方程式：\n  $ax + b = 0$\n- 二次方程式の解：\n  $x = \\dfrac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}$')).toBe(true);
+    expect(
+      t[10]!.startsWith(
+        'はい、数式を表現できます。いくつか例を示します。\n\n**基本的な数式**\n\n- 一次方程式：\n  $ax + b = 0$\n- 二次方程式の解：\n  $x = \\dfrac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}$',
+      ),
+    ).toBe(true);
     expect(t[10]!.endsWith('必要であれば、特定分野（物理・機械学習・暗号など）の数式も表示できます。')).toBe(true);
     // Citation favicons are not images of the conversation.
     expect(c.messages.flatMap((m) => m.parts).filter((p) => p.type === 'image')).toEqual([]);
@@ -104,8 +136,16 @@ describe.skipIf(!has)('site readers on the saved pages', () => {
     expect(t.join('\n')).not.toContain('Created a file');
     expect(t[7]).toContain('\n\n1. **調査の深さ**: 基本的な機能概要で十分ですか');
     expect(t[12]).toBe('chat で数式を表示できますか。');
-    expect(t[13]!.startsWith('はい、チャット上でも数式を表示できます。LaTeX 記法を使うと、以下のように表示されます：\n\n**二次方程式の解の公式：**\n\n$$x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}$$')).toBe(true);
-    expect(t[13]!.endsWith('インライン数式も可能です：質量エネルギー等価式 $E = mc^2$ や、ピタゴラスの定理 $a^2 + b^2 = c^2$ のように文中に埋め込めます。')).toBe(true);
+    expect(
+      t[13]!.startsWith(
+        'はい、チャット上でも数式を表示できます。LaTeX 記法を使うと、以下のように表示されます：\n\n**二次方程式の解の公式：**\n\n$$x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}$$',
+      ),
+    ).toBe(true);
+    expect(
+      t[13]!.endsWith(
+        'インライン数式も可能です：質量エネルギー等価式 $E = mc^2$ や、ピタゴラスの定理 $a^2 + b^2 = c^2$ のように文中に埋め込めます。',
+      ),
+    ).toBe(true);
     expect(c.title).toBe('Claude の HTML構造テスト');
     expect(c.partial).toBe(false);
     expect(c.partialReason).toContain('cannot be detected');
@@ -123,7 +163,11 @@ describe.skipIf(!has)('site readers on the saved pages', () => {
       'いいえ',
       'いくつか数式をLaTeX形式で表示して。',
     ]);
-    expect(t[5]!.startsWith('承知いたしました。いくつか代表的な数式を LaTeX 形式で表示します。\n\n## 物理学・数学の主要な数式\n\n- **アインシュタインの質能等価性:**\n\n  $$E = mc^2$$')).toBe(true);
+    expect(
+      t[5]!.startsWith(
+        '承知いたしました。いくつか代表的な数式を LaTeX 形式で表示します。\n\n## 物理学・数学の主要な数式\n\n- **アインシュタインの質能等価性:**\n\n  $$E = mc^2$$',
+      ),
+    ).toBe(true);
     expect(t[5]!.endsWith('---\n\n他にご希望の特定の分野（統計学、行列、微積分など）の数式はありますか？')).toBe(true);
     expect(t.join('\n')).not.toContain('あなたのプロンプト');
     expect(c.messages.flatMap((m) => m.parts).filter((p) => p.type === 'image')).toEqual([]);
@@ -132,8 +176,16 @@ describe.skipIf(!has)('site readers on the saved pages', () => {
 
 describe('site readers on small pages', () => {
   it('siteOf accepts only the three exact origins', () => {
-    expect(['https://chatgpt.com/c/1', 'https://claude.ai/chat/1', 'https://gemini.google.com/app/1'].map(siteOf)).toEqual(['chatgpt', 'claude', 'gemini']);
-    for (const u of ['http://chatgpt.com/', 'https://chatgpt.com.evil.example/', 'https://evil.example/', 'https://www.claude.ai/', 'not a url'])
+    expect(
+      ['https://chatgpt.com/c/1', 'https://claude.ai/chat/1', 'https://gemini.google.com/app/1'].map(siteOf),
+    ).toEqual(['chatgpt', 'claude', 'gemini']);
+    for (const u of [
+      'http://chatgpt.com/',
+      'https://chatgpt.com.evil.example/',
+      'https://evil.example/',
+      'https://www.claude.ai/',
+      'not a url',
+    ])
       expect(siteOf(u)).toBeUndefined();
     expect(() => read('<p>x</p>', 'https://evil.example/')).toThrow(/Not a chat page/);
   });
@@ -157,7 +209,13 @@ describe('site readers on small pages', () => {
     expect(c.partial).toBe(true);
     expect(c.partialReason).toBe('The page starts at turn 5: earlier turns are not loaded.');
     expect(c.messages).toEqual([
-      { role: 'user', parts: [{ type: 'image', url: 'https://chatgpt.com/backend-api/estuary/content?id=file_1' }, { type: 'text', text: 'What is this?' }] },
+      {
+        role: 'user',
+        parts: [
+          { type: 'image', url: 'https://chatgpt.com/backend-api/estuary/content?id=file_1' },
+          { type: 'text', text: 'What is this?' },
+        ],
+      },
       {
         role: 'assistant',
         parts: [
@@ -167,7 +225,10 @@ describe('site readers on small pages', () => {
         ],
       },
     ]);
-    const fallback = read('<article data-turn="user"><p>Hi</p></article><article data-turn="assistant"><p>Hello <em>you</em></p></article>', 'https://chatgpt.com/c/2');
+    const fallback = read(
+      '<article data-turn="user"><p>Hi</p></article><article data-turn="assistant"><p>Hello <em>you</em></p></article>',
+      'https://chatgpt.com/c/2',
+    );
     expect(fallback.messages).toEqual([
       { role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
       { role: 'assistant', parts: [{ type: 'text', text: 'Hello *you*' }] },
@@ -185,12 +246,23 @@ describe('site readers on small pages', () => {
     );
     expect(c.messages).toEqual([
       { role: 'user', parts: [{ type: 'text', text: 'Line one\nLine two' }] },
-      { role: 'assistant', parts: [{ type: 'text', text: 'See:\n\n```python\nx = 1\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2\\|3 |\n\n3. three\n4. four' }] },
+      {
+        role: 'assistant',
+        parts: [
+          {
+            type: 'text',
+            text: 'See:\n\n```python\nx = 1\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2\\|3 |\n\n3. three\n4. four',
+          },
+        ],
+      },
     ]);
   });
 
   it('claude: answers without markdown blocks are read whole; an empty page has no messages', () => {
-    const c = read(`<div data-testid="user-message"><p class="whitespace-pre-wrap">a\n  b</p></div><div class="font-claude-message"><p>Plain answer</p><button>Retry</button></div>`, 'https://claude.ai/chat/1');
+    const c = read(
+      `<div data-testid="user-message"><p class="whitespace-pre-wrap">a\n  b</p></div><div class="font-claude-message"><p>Plain answer</p><button>Retry</button></div>`,
+      'https://claude.ai/chat/1',
+    );
     expect(c.messages).toEqual([
       { role: 'user', parts: [{ type: 'text', text: 'a\nb' }] },
       { role: 'assistant', parts: [{ type: 'text', text: 'Plain answer' }] },

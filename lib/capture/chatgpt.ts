@@ -16,7 +16,10 @@ function messageElements(doc: Document): { el: Element; role: string }[] {
     .filter((el) => !el.parentElement?.closest('[data-message-author-role]'))
     .map((el) => ({ el, role: el.getAttribute('data-message-author-role') ?? '' }));
   if (byRole.length) return byRole;
-  return Array.from(doc.querySelectorAll('article[data-turn]')).map((el) => ({ el, role: el.getAttribute('data-turn') ?? '' }));
+  return Array.from(doc.querySelectorAll('article[data-turn]')).map((el) => ({
+    el,
+    role: el.getAttribute('data-turn') ?? '',
+  }));
 }
 
 function userParts(el: Element, baseUrl: string): CapturedPart[] {
@@ -33,7 +36,8 @@ export function readChatgpt(doc: Document, url: string): CapturedConversation {
   const messages: CapturedMessage[] = [];
   for (const { el, role } of messageElements(doc)) {
     if (!ROLES.has(role)) continue;
-    const parts = role === 'user' ? userParts(el, url) : readParts(el.querySelector('.markdown') ?? el, { baseUrl: url });
+    const parts =
+      role === 'user' ? userParts(el, url) : readParts(el.querySelector('.markdown') ?? el, { baseUrl: url });
     if (!parts.length) continue;
     const model = el.getAttribute('data-message-model-slug') ?? undefined;
     messages.push({ role: role as CapturedMessage['role'], parts, ...(model ? { model } : {}) });

@@ -31,7 +31,8 @@ function assistantParts(el: Element, baseUrl: string): CapturedPart[] {
   // Adjacent text parts join into one, as on the page.
   return parts.reduce<CapturedPart[]>((acc, p) => {
     const last = acc[acc.length - 1];
-    if (last?.type === 'text' && p.type === 'text') acc[acc.length - 1] = { type: 'text', text: `${last.text}\n\n${p.text}` };
+    if (last?.type === 'text' && p.type === 'text')
+      acc[acc.length - 1] = { type: 'text', text: `${last.text}\n\n${p.text}` };
     else acc.push(p);
     return acc;
   }, []);
@@ -46,7 +47,12 @@ export function readClaude(doc: Document, url: string): CapturedConversation {
     const parts = role === 'user' ? readParts(el, { baseUrl: url }) : assistantParts(el, url);
     if (parts.length) messages.push({ role, parts });
   }
-  const title = (doc.querySelector('[data-testid="chat-title-button"]')?.textContent ?? doc.title.replace(/\s*[-|]\s*Claude\s*$/i, '')).replace(/\s+/g, ' ').trim();
+  const title = (
+    doc.querySelector('[data-testid="chat-title-button"]')?.textContent ??
+    doc.title.replace(/\s*[-|]\s*Claude\s*$/i, '')
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
   return {
     site: 'claude',
     url,

@@ -16,7 +16,10 @@ const PAGE: CapturedConversation = {
   partialReason: 'n/a',
 };
 
-function rig(page: CapturedConversation = PAGE, reply: unknown = { ok: true, data: { conversationId: 'c1', turns: 2 } }) {
+function rig(
+  page: CapturedConversation = PAGE,
+  reply: unknown = { ok: true, data: { conversationId: 'c1', turns: 2 } },
+) {
   const reads: number[] = [];
   const sent: unknown[] = [];
   const acks: unknown[] = [];
@@ -50,7 +53,10 @@ describe('content script listener (M5)', () => {
     const bad: [unknown, { id?: string; tab?: unknown }][] = [
       [{ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' }, { id: 'another-extension-id-aaaaaaaaaaaa' }],
       // From a content script (a tab), not the background.
-      [{ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' }, { id: OWN, tab: { id: 1 } }],
+      [
+        { type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' },
+        { id: OWN, tab: { id: 1 } },
+      ],
       [{ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678', extra: 1 }, { id: OWN }],
       [{ type: CAPTURE_TAB_REQUEST, requestId: 'x' }, { id: OWN }],
       [{ type: 'captureSubmit', payload: {} }, { id: OWN }],
@@ -69,10 +75,27 @@ describe('content script listener (M5)', () => {
     const empty = rig({ ...PAGE, messages: [] });
     await empty.deliver({ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' }, { id: OWN });
     expect(empty.sent).toEqual([]);
-    expect(empty.acks).toEqual([{ type: 'baton.captureAck', requestId: 'req-12345678', ok: false, message: 'The page shows no conversation to capture.' }]);
-    const refused = rig(PAGE, { ok: false, error: { code: 'bad_request', message: 'captureSubmit: payload: capture larger than 2000000 bytes' } });
+    expect(empty.acks).toEqual([
+      {
+        type: 'baton.captureAck',
+        requestId: 'req-12345678',
+        ok: false,
+        message: 'The page shows no conversation to capture.',
+      },
+    ]);
+    const refused = rig(PAGE, {
+      ok: false,
+      error: { code: 'bad_request', message: 'captureSubmit: payload: capture larger than 2000000 bytes' },
+    });
     await refused.deliver({ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' }, { id: OWN });
-    expect(refused.acks).toEqual([{ type: 'baton.captureAck', requestId: 'req-12345678', ok: false, message: 'captureSubmit: payload: capture larger than 2000000 bytes' }]);
+    expect(refused.acks).toEqual([
+      {
+        type: 'baton.captureAck',
+        requestId: 'req-12345678',
+        ok: false,
+        message: 'captureSubmit: payload: capture larger than 2000000 bytes',
+      },
+    ]);
     const broken = createCaptureListener({
       ownId: OWN,
       read: () => {
@@ -81,13 +104,18 @@ describe('content script listener (M5)', () => {
       send: async () => ({ ok: true }),
     });
     const acks: unknown[] = [];
-    await new Promise<void>((done) => broken({ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' }, { id: OWN }, (a) => (acks.push(a), done())));
+    await new Promise<void>((done) =>
+      broken({ type: CAPTURE_TAB_REQUEST, requestId: 'req-12345678' }, { id: OWN }, (a) => (acks.push(a), done())),
+    );
     expect(acks).toEqual([{ type: 'baton.captureAck', requestId: 'req-12345678', ok: false, message: 'boom' }]);
   });
 });
 
 describe('fitCapture (I1 caps, before sending)', () => {
-  const msg = (i: number, chars = 10): CapturedConversation['messages'][number] => ({ role: i % 2 ? 'assistant' : 'user', parts: [{ type: 'text', text: `${i}:`.padEnd(chars, 'x') }] });
+  const msg = (i: number, chars = 10): CapturedConversation['messages'][number] => ({
+    role: i % 2 ? 'assistant' : 'user',
+    parts: [{ type: 'text', text: `${i}:`.padEnd(chars, 'x') }],
+  });
   it('keeps a capture within the caps as it is', () => {
     expect(fitCapture(PAGE)).toBe(PAGE);
   });
@@ -97,7 +125,8 @@ describe('fitCapture (I1 caps, before sending)', () => {
       ...page,
       messages: [msg(4), msg(5), msg(6)],
       partial: true,
-      partialReason: 'The conversation is larger than a capture may be (3 messages, 2000000 bytes): Baton kept the newest 3 message(s) and left out 4 earlier one(s).',
+      partialReason:
+        'The conversation is larger than a capture may be (3 messages, 2000000 bytes): Baton kept the newest 3 message(s) and left out 4 earlier one(s).',
     });
   });
   it('keeps the newest messages within the byte cap; a single oversized message is cut from its start', () => {
@@ -107,7 +136,9 @@ describe('fitCapture (I1 caps, before sending)', () => {
     expect(fitted.partial).toBe(true);
     const huge = fitCapture({ ...PAGE, messages: [msg(0, 50_000)] }, { bytes: 20_000, messages: 100 });
     const text = (huge.messages[0]!.parts[0] as { text: string }).text;
-    expect(text.startsWith('[Baton: the start of this message was cut; it is longer than a capture may be]\n\n')).toBe(true);
+    expect(text.startsWith('[Baton: the start of this message was cut; it is longer than a capture may be]\n\n')).toBe(
+      true,
+    );
     expect(text.endsWith('xxx')).toBe(true);
     expect(JSON.stringify(huge).length).toBeLessThan(20_000);
   });

@@ -30,17 +30,25 @@ export interface ContentSender {
  * {@link CaptureTabAck}) for a capture request from our background, false (no answer) for
  * anything else.
  */
-export function createCaptureListener(d: ContentDeps): (message: unknown, sender: ContentSender, sendResponse: (ack: CaptureTabAck) => void) => boolean {
+export function createCaptureListener(
+  d: ContentDeps,
+): (message: unknown, sender: ContentSender, sendResponse: (ack: CaptureTabAck) => void) => boolean {
   return (message, sender, sendResponse) => {
     if (sender.id !== d.ownId || sender.tab !== undefined || !isCaptureTabRequest(message)) return false;
     const { requestId } = message;
-    const ack = (ok: boolean, why?: string): CaptureTabAck => ({ type: 'baton.captureAck', requestId, ok, ...(why ? { message: why.slice(0, 200) } : {}) });
+    const ack = (ok: boolean, why?: string): CaptureTabAck => ({
+      type: 'baton.captureAck',
+      requestId,
+      ok,
+      ...(why ? { message: why.slice(0, 200) } : {}),
+    });
     void (async () => {
       try {
         // Within the caps the background enforces (I1): the newest messages, marked partial.
         const page = fitCapture(d.read());
         if (!page.messages.length) return sendResponse(ack(false, 'The page shows no conversation to capture.'));
-        const reply = (await d.send({ type: 'captureSubmit', payload: { requestId, ...page } })) as { ok?: boolean; error?: { message?: string } } | undefined;
+        const reply = (await d.send({ type: 'captureSubmit', payload: { requestId, ...page } })) as
+          { ok?: boolean; error?: { message?: string } } | undefined;
         sendResponse(reply?.ok ? ack(true) : ack(false, reply?.error?.message ?? 'Baton did not answer.'));
       } catch (e) {
         sendResponse(ack(false, e instanceof Error ? e.message : 'The page could not be read.'));

@@ -17,8 +17,42 @@ export interface ReadOptions {
   replace?: (el: Element) => string | undefined;
 }
 
-const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'button', 'input', 'textarea', 'select', 'iframe', 'object', 'canvas', 'video', 'audio', 'mat-icon', 'head']);
-const BLOCK_TAGS = new Set(['p', 'div', 'section', 'article', 'header', 'footer', 'figure', 'figcaption', 'details', 'summary', 'dl', 'dt', 'dd', 'main', 'aside', 'nav']);
+const SKIP_TAGS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'button',
+  'input',
+  'textarea',
+  'select',
+  'iframe',
+  'object',
+  'canvas',
+  'video',
+  'audio',
+  'mat-icon',
+  'head',
+]);
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'figure',
+  'figcaption',
+  'details',
+  'summary',
+  'dl',
+  'dt',
+  'dd',
+  'main',
+  'aside',
+  'nav',
+]);
 const HIDDEN_CLASSES = ['sr-only', 'cdk-visually-hidden', 'visually-hidden'];
 /** Marks an image's place in the text until the parts are split (never in page text: U+0000 is dropped first). */
 const IMG = '\u0000';
@@ -80,7 +114,8 @@ function imageUrl(img: Element, baseUrl: string): string | undefined {
   const w = Number(img.getAttribute('width') ?? NaN);
   const h = Number(img.getAttribute('height') ?? NaN);
   if ((w > 0 && w <= 48) || (h > 0 && h <= 48)) return undefined;
-  if (/icon|avatar|favicon|katex/i.test(`${img.getAttribute('class') ?? ''} ${img.getAttribute('alt') ?? ''}`)) return undefined;
+  if (/icon|avatar|favicon|katex/i.test(`${img.getAttribute('class') ?? ''} ${img.getAttribute('alt') ?? ''}`))
+    return undefined;
   try {
     const u = new URL(src, baseUrl);
     return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : undefined;
@@ -109,7 +144,10 @@ class Writer {
     const t = tag(el);
     if (this.opts.skip?.(el)) return '';
     // A control's label is not conversation, but an uploaded image is often shown inside a button (click to enlarge).
-    if (t === 'button') return Array.from(el.querySelectorAll('img')).map((img) => this.element(img)).join('');
+    if (t === 'button')
+      return Array.from(el.querySelectorAll('img'))
+        .map((img) => this.element(img))
+        .join('');
     if (SKIP_TAGS.has(t)) return '';
     const replaced = this.opts.replace?.(el);
     if (replaced !== undefined) return `\n\n${replaced}\n\n`;
@@ -120,7 +158,8 @@ class Writer {
     }
     if (hasClass(el, 'math-inline') || hasClass(el, 'katex') || t === 'mjx-container') {
       const tex = texOf(el);
-      if (tex !== undefined) return el.getAttribute('display') === 'true' ? `\n\n$$${oneLineTex(tex)}$$\n\n` : `$${oneLineTex(tex)}$`;
+      if (tex !== undefined)
+        return el.getAttribute('display') === 'true' ? `\n\n$$${oneLineTex(tex)}$$\n\n` : `$${oneLineTex(tex)}$`;
     }
     if (isHidden(el)) return '';
     if (hasClass(el, 'whitespace-pre-wrap') || hasClass(el, 'whitespace-pre')) return `\n\n${preText(el)}\n\n`;
@@ -238,7 +277,10 @@ export function tidy(s: string): string {
       continue;
     }
     const lead = /^ */.exec(raw)![0];
-    const body = raw.slice(lead.length).replace(/[ \t]+$/g, '').replace(/ {2,}/g, ' ');
+    const body = raw
+      .slice(lead.length)
+      .replace(/[ \t]+$/g, '')
+      .replace(/ {2,}/g, ' ');
     // An indent of two or more spaces is a list continuation (added by the writer); one space is collapsed whitespace.
     const line = (lead.length >= 2 && out.length ? lead : '') + body;
     if (!line.trim() && (!out.length || !out[out.length - 1]!.trim())) continue;

@@ -11,14 +11,28 @@ import type { CapturedConversation, CapturedMessage } from './types';
 const ENVELOPE_BYTES = 8_000;
 
 function cutMessage(m: CapturedMessage, budget: number): CapturedMessage {
-  const parts = m.parts.filter((p) => p.type === 'text').map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
+  const parts = m.parts
+    .filter((p) => p.type === 'text')
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join('\n\n');
   // A character is at most 3 UTF-8 bytes in JSON here (4-byte ones are 2 UTF-16 units); escapes can double that.
   const keep = parts.slice(parts.length - Math.floor(budget / 6));
-  return { ...m, parts: [{ type: 'text', text: `[Baton: the start of this message was cut; it is longer than a capture may be]\n\n${keep}` }] };
+  return {
+    ...m,
+    parts: [
+      {
+        type: 'text',
+        text: `[Baton: the start of this message was cut; it is longer than a capture may be]\n\n${keep}`,
+      },
+    ],
+  };
 }
 
 /** `c` itself when it is within the caps; else the newest messages that fit, marked partial. */
-export function fitCapture(c: CapturedConversation, limits: { bytes: number; messages: number } = CAPTURE_LIMITS): CapturedConversation {
+export function fitCapture(
+  c: CapturedConversation,
+  limits: { bytes: number; messages: number } = CAPTURE_LIMITS,
+): CapturedConversation {
   if (c.messages.length <= limits.messages && jsonBytes(c) <= limits.bytes - ENVELOPE_BYTES) return c;
   const budget = limits.bytes - ENVELOPE_BYTES - jsonBytes({ ...c, messages: [] });
   const kept: CapturedMessage[] = [];

@@ -25,8 +25,13 @@ function userParts(el: Element, baseUrl: string): CapturedPart[] {
   const images = previews ? readParts(previews, { baseUrl }).filter((p) => p.type === 'image') : [];
   const lines = Array.from(el.querySelectorAll('.query-text-line'));
   const text = lines.length
-    ? lines.map((l) => preText(l)).join('\n').trim()
-    : readParts(el.querySelector('.query-text') ?? el, { baseUrl }).flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n\n');
+    ? lines
+        .map((l) => preText(l))
+        .join('\n')
+        .trim()
+    : readParts(el.querySelector('.query-text') ?? el, { baseUrl })
+        .flatMap((p) => (p.type === 'text' ? [p.text] : []))
+        .join('\n\n');
   return [...images, ...(text ? [{ type: 'text' as const, text }] : [])];
 }
 
@@ -38,7 +43,10 @@ export function readGemini(doc: Document, url: string): CapturedConversation {
     const parts =
       role === 'user'
         ? userParts(el, url)
-        : readParts(el.querySelector('message-content .markdown') ?? el.querySelector('message-content') ?? el, { baseUrl: url, replace: codeBlock });
+        : readParts(el.querySelector('message-content .markdown') ?? el.querySelector('message-content') ?? el, {
+            baseUrl: url,
+            replace: codeBlock,
+          });
     if (parts.length) messages.push({ role, parts });
   }
   const title = doc.title.replace(/\s*[-|]\s*Gemini\s*$/i, '').trim();
@@ -48,6 +56,7 @@ export function readGemini(doc: Document, url: string): CapturedConversation {
     ...(title && title !== 'Gemini' && title !== 'Google Gemini' ? { title } : {}),
     messages,
     partial: false,
-    partialReason: 'Gemini loads earlier turns only when the history is scrolled up and marks nothing, so a partial page cannot be detected.',
+    partialReason:
+      'Gemini loads earlier turns only when the history is scrolled up and marks nothing, so a partial page cannot be detected.',
   };
 }

@@ -16,7 +16,11 @@ export const SITE_ORIGINS: Readonly<Record<CaptureSite, string>> = {
   gemini: 'https://gemini.google.com',
 };
 
-const READERS: Readonly<Record<CaptureSite, SiteReader>> = { chatgpt: readChatgpt, claude: readClaude, gemini: readGemini };
+const READERS: Readonly<Record<CaptureSite, SiteReader>> = {
+  chatgpt: readChatgpt,
+  claude: readClaude,
+  gemini: readGemini,
+};
 
 /** The site whose origin `url` has exactly, or undefined (another host, `http:`, a look-alike). */
 export function siteOf(url: string): CaptureSite | undefined {

@@ -50,7 +50,9 @@ export class CaptureRequests<T> {
     if (p && p.tabId === tabId && this.clock() - p.at <= CAPTURE_REQUEST_MS) return p.data;
     if (!this.logged.has(site)) {
       this.logged.add(site);
-      this.log(`Baton: a capture from ${site} that Baton had not asked for was refused; nothing was stored (further ones from this site are refused silently).`);
+      this.log(
+        `Baton: a capture from ${site} that Baton had not asked for was refused; nothing was stored (further ones from this site are refused silently).`,
+      );
     }
     return undefined;
   }

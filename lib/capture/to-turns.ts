@@ -22,7 +22,11 @@ export interface CaptureInput {
   title?: string;
   partial: boolean;
   partialReason: string;
-  messages: { role: 'user' | 'assistant'; parts: ({ type: 'text'; text: string } | { type: 'image'; url: string })[]; model?: string }[];
+  messages: {
+    role: 'user' | 'assistant';
+    parts: ({ type: 'text'; text: string } | { type: 'image'; url: string })[];
+    model?: string;
+  }[];
 }
 
 /** Where `turn.meta.capture` records how the page was read (on the first turn). */

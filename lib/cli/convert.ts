@@ -30,7 +30,8 @@ export function runConvert(args: string[]): ConvertResult {
   if (values.provider !== undefined) target.provider = required(values.provider, '--provider');
   if (values.endpoint !== undefined) target.endpoint = endpointUrl(values.endpoint);
   if (values.thinking !== undefined) target.thinking = onOff(values.thinking, '--thinking');
-  if (values['max-output-tokens'] !== undefined) target.maxOutputTokens = positiveInt(values['max-output-tokens'], '--max-output-tokens');
+  if (values['max-output-tokens'] !== undefined)
+    target.maxOutputTokens = positiveInt(values['max-output-tokens'], '--max-output-tokens');
   if (values['foreign-reasoning'] !== undefined) {
     const v = values['foreign-reasoning'];
     if (v !== 'drop' && v !== 'text') throw new CliError(`--foreign-reasoning: expected drop or text, got "${v}"`);
@@ -41,8 +42,16 @@ export function runConvert(args: string[]): ConvertResult {
 
   const input = readJson(singleFile(positionals));
   if (values.from === undefined) {
-    if (input === null || typeof input !== 'object' || Array.isArray(input) || (input as { format?: unknown }).format !== TRANSCRIPT_FORMAT)
-      throw new TranscriptError('format', `expected "${TRANSCRIPT_FORMAT}" (for a native request body, pass --from <api>)`);
+    if (
+      input === null ||
+      typeof input !== 'object' ||
+      Array.isArray(input) ||
+      (input as { format?: unknown }).format !== TRANSCRIPT_FORMAT
+    )
+      throw new TranscriptError(
+        'format',
+        `expected "${TRANSCRIPT_FORMAT}" (for a native request body, pass --from <api>)`,
+      );
     return convertTranscript(decodeTranscript(input), target);
   }
   const from = wireApi(values.from, '--from');

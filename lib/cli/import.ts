@@ -22,13 +22,19 @@ function readBytes(file: string): Uint8Array {
     if (file !== '-') {
       const size = fs.statSync(file).size;
       // I3: an oversized file is refused before it is even read, let alone parsed.
-      if (size > DEFAULT_MAX_BYTES) throw new TranscriptError('', `file is ${size} bytes, over the ${DEFAULT_MAX_BYTES}-byte import limit (I3); nothing was parsed`);
+      if (size > DEFAULT_MAX_BYTES)
+        throw new TranscriptError(
+          '',
+          `file is ${size} bytes, over the ${DEFAULT_MAX_BYTES}-byte import limit (I3); nothing was parsed`,
+        );
     }
     return fs.readFileSync(file === '-' ? 0 : file);
   } catch (e) {
     if (e instanceof TranscriptError) throw e;
     const err = e as NodeJS.ErrnoException;
-    throw new CliError(`${file === '-' ? 'stdin' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`, { cause: e });
+    throw new CliError(`${file === '-' ? 'stdin' : file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`, {
+      cause: e,
+    });
   }
 }
 

@@ -15,7 +15,8 @@ export function parseOptions<T extends ParseArgsConfig['options']>(args: string[
 /** A wire API id named by `flag`. @throws CliError for anything else. */
 export function wireApi(value: string | undefined, flag: string): WireApi {
   if (value === undefined) throw new CliError(`${flag} is required (one of ${WIRE_APIS.join(', ')})`);
-  if (!(WIRE_APIS as readonly string[]).includes(value)) throw new CliError(`${flag}: unknown api "${value}" (expected ${WIRE_APIS.join(', ')})`);
+  if (!(WIRE_APIS as readonly string[]).includes(value))
+    throw new CliError(`${flag}: unknown api "${value}" (expected ${WIRE_APIS.join(', ')})`);
   return value as WireApi;
 }
 

@@ -45,7 +45,12 @@ export function runPlan(args: string[]): PlanOutput {
   if (values['max-turns'] !== undefined) policy.maxTurns = positiveInt(values['max-turns'], '--max-turns');
 
   const input = readJson(singleFile(positionals));
-  if (input === null || typeof input !== 'object' || Array.isArray(input) || (input as { format?: unknown }).format !== TRANSCRIPT_FORMAT)
+  if (
+    input === null ||
+    typeof input !== 'object' ||
+    Array.isArray(input) ||
+    (input as { format?: unknown }).format !== TRANSCRIPT_FORMAT
+  )
     throw new TranscriptError('format', `expected "${TRANSCRIPT_FORMAT}"`);
   const p = plan(decodeTranscript(input), target, policy);
   return {

@@ -20,11 +20,16 @@ export function runRead(args: string[]): Turn | Turn[] {
     provider: { type: 'string' },
     model: { type: 'string' },
   });
-  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}" (use --stream FILE or --response FILE)`);
+  if (positionals.length > 0)
+    throw new CliError(`unexpected argument "${positionals[0]}" (use --stream FILE or --response FILE)`);
   const api = wireApi(values.api, '--api');
-  if ((values.stream === undefined) === (values.response === undefined)) throw new CliError('exactly one of --stream FILE.jsonl and --response FILE.json is required');
+  if ((values.stream === undefined) === (values.response === undefined))
+    throw new CliError('exactly one of --stream FILE.jsonl and --response FILE.json is required');
   const mod = WIRE_API_MODULES[api];
-  const ctx = { provider: values.provider ?? DEFAULT_PROVIDER[api], ...(values.model !== undefined ? { requestedModel: values.model } : {}) };
+  const ctx = {
+    provider: values.provider ?? DEFAULT_PROVIDER[api],
+    ...(values.model !== undefined ? { requestedModel: values.model } : {}),
+  };
   if (values.response !== undefined) return mod.readResponse(readJson(values.response), ctx);
   const turns = mod.readStreamEvents(readJsonLines(values.stream!), ctx);
   if (turns.length === 0) throw new CliError(`${values.stream}: no stream events`);

@@ -13,24 +13,40 @@ const TARGET = { api: 'anthropic-messages', model: 'claude-sonnet-4-5' } as cons
 const EPHEMERAL = { type: 'ephemeral' };
 const LONG = 'All work and no play makes Jack a dull boy. '.repeat(120);
 
-type Body = { system?: unknown; tools?: Record<string, unknown>[]; messages: { role: string; content: Record<string, unknown>[] }[] };
+type Body = {
+  system?: unknown;
+  tools?: Record<string, unknown>[];
+  messages: { role: string; content: Record<string, unknown>[] }[];
+};
 
 function markers(body: Body): string[] {
   const out: string[] = [];
-  if (Array.isArray(body.system)) body.system.forEach((b: Record<string, unknown>, k) => b.cache_control && out.push(`system[${k}]`));
+  if (Array.isArray(body.system))
+    body.system.forEach((b: Record<string, unknown>, k) => b.cache_control && out.push(`system[${k}]`));
   body.tools?.forEach((b, k) => b.cache_control && out.push(`tools[${k}]`));
   body.messages.forEach((m, i) => m.content.forEach((b, k) => b.cache_control && out.push(`messages[${i}][${k}]`)));
   return out;
 }
 
 describe('addCacheBreakpoints', () => {
-  const t = transcript([
-    user('u0', LONG),
-    turn('a0', 'assistant', [{ type: 'thinking', text: 'Hmm.', signature: 'sig' }, { type: 'text', text: 'Indeed.' }], { origin: CLAUDE }),
-    user('u1', 'Why?'),
-    assistant('a1', 'Because.', CLAUDE),
-    user('u2', 'Tell me more.'),
-  ], { system: 'Be brief.' });
+  const t = transcript(
+    [
+      user('u0', LONG),
+      turn(
+        'a0',
+        'assistant',
+        [
+          { type: 'thinking', text: 'Hmm.', signature: 'sig' },
+          { type: 'text', text: 'Indeed.' },
+        ],
+        { origin: CLAUDE },
+      ),
+      user('u1', 'Why?'),
+      assistant('a1', 'Because.', CLAUDE),
+      user('u2', 'Tell me more.'),
+    ],
+    { system: 'Be brief.' },
+  );
 
   it('marks the system prompt, the message before the newest user turn and the newest user turn', () => {
     const p = plan(t, TARGET);
@@ -50,11 +66,27 @@ describe('addCacheBreakpoints', () => {
   });
 
   it('marks the last tool when there is no system prompt, and skips blocks that cannot be cached', () => {
-    const tools = transcript([
-      user('u0', LONG),
-      turn('a0', 'assistant', [{ type: 'text', text: 'Let me look.' }, { type: 'tool_call', id: 'toolu_1', name: 'search', input: { q: 'jack' } }], { origin: CLAUDE }),
-      turn('r0', 'tool', [{ type: 'tool_result', callId: 'toolu_1', content: 'found' }]),
-    ], { tools: [{ name: 'search', inputSchema: { type: 'object' } }, { name: 'read', inputSchema: { type: 'object' } }] });
+    const tools = transcript(
+      [
+        user('u0', LONG),
+        turn(
+          'a0',
+          'assistant',
+          [
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool_call', id: 'toolu_1', name: 'search', input: { q: 'jack' } },
+          ],
+          { origin: CLAUDE },
+        ),
+        turn('r0', 'tool', [{ type: 'tool_result', callId: 'toolu_1', content: 'found' }]),
+      ],
+      {
+        tools: [
+          { name: 'search', inputSchema: { type: 'object' } },
+          { name: 'read', inputSchema: { type: 'object' } },
+        ],
+      },
+    );
     const p = plan(tools, { ...TARGET, thinking: false });
     const body = addCacheBreakpoints(p.body!, p) as unknown as Body;
     expect(body.system).toBeUndefined();
@@ -82,7 +114,9 @@ describe('addCacheBreakpoints', () => {
 
   it('rejects another API’s plan or a body without messages', () => {
     const p = plan(t, { api: 'openai-chat', model: 'gpt-4o' });
-    expect(() => addCacheBreakpoints(p.body!, p)).toThrow(new TranscriptError('plan.target.api', 'cache breakpoints are for anthropic-messages, not openai-chat'));
+    expect(() => addCacheBreakpoints(p.body!, p)).toThrow(
+      new TranscriptError('plan.target.api', 'cache breakpoints are for anthropic-messages, not openai-chat'),
+    );
     const c = plan(t, TARGET);
     expect(() => addCacheBreakpoints({ model: 'x' }, c)).toThrow(TranscriptError);
   });
@@ -91,10 +125,18 @@ describe('addCacheBreakpoints', () => {
 describe('addCacheBreakpoints and mixed TTLs', () => {
   it('A-S2: adds no 5-minute breakpoint in front of a replayed 1-hour one', () => {
     const body = {
-      model: 'claude-sonnet-4-6', max_tokens: 1000, stream: true, system: 'Be brief.',
-      messages: [{ role: 'user', content: [{ type: 'text', text: LONG, cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+      model: 'claude-sonnet-4-6',
+      max_tokens: 1000,
+      stream: true,
+      system: 'Be brief.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: LONG, cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+      ],
     };
-    const out = addCacheBreakpoints(body, { target: { api: 'anthropic-messages', model: 'claude-sonnet-4-6', provider: 'anthropic' }, estimatedInputTokens: 5_000 });
+    const out = addCacheBreakpoints(body, {
+      target: { api: 'anthropic-messages', model: 'claude-sonnet-4-6', provider: 'anthropic' },
+      estimatedInputTokens: 5_000,
+    });
     expect(out).toBe(body);
     expect(validateRequest('anthropic-messages', out)).toEqual([]);
   });

@@ -39,7 +39,10 @@ type Json = Record<string, unknown>;
  */
 export function addCacheBreakpoints<B extends Json>(body: B, plan: Pick<Plan, 'target' | 'estimatedInputTokens'>): B {
   if (plan.target.api !== 'anthropic-messages')
-    throw new TranscriptError('plan.target.api', `cache breakpoints are for anthropic-messages, not ${plan.target.api}`);
+    throw new TranscriptError(
+      'plan.target.api',
+      `cache breakpoints are for anthropic-messages, not ${plan.target.api}`,
+    );
   if (body === null || typeof body !== 'object' || !Array.isArray(body.messages))
     throw new TranscriptError('body.messages', 'expected an Anthropic Messages body with a messages array');
   if (plan.estimatedInputTokens < MIN_CACHEABLE_TOKENS) return body;
@@ -56,7 +59,11 @@ export function addCacheBreakpoints<B extends Json>(body: B, plan: Pick<Plan, 't
     if (typeof body.system === 'string' && body.system.trim() !== '') {
       out.system = [{ type: 'text', text: body.system, cache_control: EPHEMERAL }];
       free--;
-    } else if (Array.isArray(body.system) && body.system.length > 0 && markLast(body.system, (blocks) => (out.system = blocks))) {
+    } else if (
+      Array.isArray(body.system) &&
+      body.system.length > 0 &&
+      markLast(body.system, (blocks) => (out.system = blocks))
+    ) {
       free--;
     } else if (Array.isArray(body.tools) && body.tools.length > 0) {
       const tools = body.tools.slice() as Json[];
@@ -115,7 +122,8 @@ function countBreakpoints(body: Json): number {
 
 /** True when the body already holds a `cache_control` with `ttl: "1h"` (replayed from a history). */
 function hasOneHourBreakpoint(body: Json): boolean {
-  const has = (list: unknown) => Array.isArray(list) && list.some((b) => isObject(b) && isObject(b.cache_control) && b.cache_control.ttl === '1h');
+  const has = (list: unknown) =>
+    Array.isArray(list) && list.some((b) => isObject(b) && isObject(b.cache_control) && b.cache_control.ttl === '1h');
   return has(body.system) || has(body.tools) || (body.messages as unknown[]).some((m) => isObject(m) && has(m.content));
 }
 

@@ -12,7 +12,12 @@ const U3 = user('u3', 'three');
 const ANTHROPIC = { providerId: 'anthropic', origin: 'https://api.anthropic.com' };
 
 type Rec = LedgerReceipt;
-const rec = (over: Partial<Rec> & Pick<Rec, 'turns'>): Rec => ({ providerId: 'anthropic', endpoint: 'https://api.anthropic.com', status: 'completed', ...over });
+const rec = (over: Partial<Rec> & Pick<Rec, 'turns'>): Rec => ({
+  providerId: 'anthropic',
+  endpoint: 'https://api.anthropic.com',
+  status: 'completed',
+  ...over,
+});
 const h = (t: Turn): [string, string] => [t.id, turnContentHash(t)];
 
 describe('receivedTurns', () => {
@@ -38,16 +43,42 @@ describe('receivedTurns', () => {
 
 describe('countRequestBody', () => {
   it('Anthropic: only the fields count_tokens accepts (no max_tokens, stream, temperature, metadata)', () => {
-    const body = { model: 'claude-sonnet-4-6', max_tokens: 1000, stream: true, temperature: 1, metadata: { user_id: 'x' }, system: 'S', messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 't' }], tool_choice: { type: 'none' }, thinking: { type: 'enabled', budget_tokens: 2000 } };
+    const body = {
+      model: 'claude-sonnet-4-6',
+      max_tokens: 1000,
+      stream: true,
+      temperature: 1,
+      metadata: { user_id: 'x' },
+      system: 'S',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ name: 't' }],
+      tool_choice: { type: 'none' },
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+    };
     expect(countRequestBody('anthropic-messages', body, 'claude-sonnet-4-6')).toEqual({
-      model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }], system: 'S', tools: [{ name: 't' }], tool_choice: { type: 'none' }, thinking: { type: 'enabled', budget_tokens: 2000 },
+      model: 'claude-sonnet-4-6',
+      messages: [{ role: 'user', content: 'hi' }],
+      system: 'S',
+      tools: [{ name: 't' }],
+      tool_choice: { type: 'none' },
+      thinking: { type: 'enabled', budget_tokens: 2000 },
     });
   });
 
   it('Gemini: the input fields inside generateContentRequest with "models/<model>"; no generationConfig', () => {
-    const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], systemInstruction: { parts: [{ text: 'S' }] }, toolConfig: { functionCallingConfig: { mode: 'NONE' } }, generationConfig: { maxOutputTokens: 10 } };
+    const body = {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+      systemInstruction: { parts: [{ text: 'S' }] },
+      toolConfig: { functionCallingConfig: { mode: 'NONE' } },
+      generationConfig: { maxOutputTokens: 10 },
+    };
     expect(countRequestBody('gemini-generate-content', body, 'gemini-2.5-flash')).toEqual({
-      generateContentRequest: { model: 'models/gemini-2.5-flash', contents: body.contents, systemInstruction: body.systemInstruction, toolConfig: body.toolConfig },
+      generateContentRequest: {
+        model: 'models/gemini-2.5-flash',
+        contents: body.contents,
+        systemInstruction: body.systemInstruction,
+        toolConfig: body.toolConfig,
+      },
     });
   });
 
@@ -58,7 +89,13 @@ describe('countRequestBody', () => {
 });
 
 describe('countInfo', () => {
-  const base = { api: 'anthropic-messages' as const, tokenizer: 'anthropic' as const, allowed: true, received: 2, corrected: false };
+  const base = {
+    api: 'anthropic-messages' as const,
+    tokenizer: 'anthropic' as const,
+    allowed: true,
+    received: 2,
+    corrected: false,
+  };
   it('available only when allowed, with a count endpoint and something received', () => {
     expect(countInfo(base).exactCountAvailable).toBe(true);
     expect(countInfo({ ...base, received: 0 }).exactCountAvailable).toBe(false);
@@ -69,7 +106,14 @@ describe('countInfo', () => {
     const count = { tokens: 10, turns: 2, model: 'm', at: 't' };
     expect(countInfo(base).estimateSource).toBe('estimate');
     expect(countInfo({ ...base, corrected: true }).estimateSource).toBe('corrected');
-    expect(countInfo({ ...base, corrected: true, count })).toEqual({ exactCountAvailable: true, estimateSource: 'provider-count', providerCount: count });
-    expect(countInfo({ ...base, api: 'openai-responses', tokenizer: 'o200k' })).toEqual({ exactCountAvailable: false, estimateSource: 'tokenizer' });
+    expect(countInfo({ ...base, corrected: true, count })).toEqual({
+      exactCountAvailable: true,
+      estimateSource: 'provider-count',
+      providerCount: count,
+    });
+    expect(countInfo({ ...base, api: 'openai-responses', tokenizer: 'o200k' })).toEqual({
+      exactCountAvailable: false,
+      estimateSource: 'tokenizer',
+    });
   });
 });

@@ -52,7 +52,11 @@ export interface LedgerProvider {
  * another provider (or the same provider at another origin) received or wrote, a turn of a failed
  * send, and a draft (never stored, so never in the ledger) are left out. Order is kept.
  */
-export function receivedTurns(records: readonly LedgerReceipt[], provider: LedgerProvider, turns: readonly Turn[]): Turn[] {
+export function receivedTurns(
+  records: readonly LedgerReceipt[],
+  provider: LedgerProvider,
+  turns: readonly Turn[],
+): Turn[] {
   const seen = new Set<string>();
   for (const r of records) {
     // A failed send may not have reached the provider: only completed sends prove receipt.
@@ -76,10 +80,18 @@ const GEMINI_COUNT_FIELDS = ['contents', 'systemInstruction', 'tools', 'toolConf
  * the input count).
  * @throws Error for an API without a count endpoint (a programming error: check {@link hasCountApi} first).
  */
-export function countRequestBody(api: WireApi, body: Readonly<Record<string, unknown>>, model: string): Record<string, unknown> {
-  const pick = (fields: readonly string[]) => Object.fromEntries(fields.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
+export function countRequestBody(
+  api: WireApi,
+  body: Readonly<Record<string, unknown>>,
+  model: string,
+): Record<string, unknown> {
+  const pick = (fields: readonly string[]) =>
+    Object.fromEntries(fields.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
   if (api === 'anthropic-messages') return pick(ANTHROPIC_COUNT_FIELDS);
-  if (api === 'gemini-generate-content') return { generateContentRequest: { model: `models/${model.replace(/^models\//, '')}`, ...pick(GEMINI_COUNT_FIELDS) } };
+  if (api === 'gemini-generate-content')
+    return {
+      generateContentRequest: { model: `models/${model.replace(/^models\//, '')}`, ...pick(GEMINI_COUNT_FIELDS) },
+    };
   throw new Error(`countRequestBody: ${api} has no token-count endpoint`);
 }
 
@@ -109,9 +121,17 @@ export interface CountInfo {
  * @param received turns the target has received ({@link receivedTurns}).
  * @param corrected the token cache holds a correction for the target's provider (reported usage or a count).
  */
-export function countInfo(input: { api: WireApi; tokenizer: TokenizerFamily; allowed: boolean; received: number; corrected: boolean; count?: ProviderCount | undefined }): CountInfo {
+export function countInfo(input: {
+  api: WireApi;
+  tokenizer: TokenizerFamily;
+  allowed: boolean;
+  received: number;
+  corrected: boolean;
+  count?: ProviderCount | undefined;
+}): CountInfo {
   const exactCountAvailable = input.allowed && hasCountApi(input.api) && input.received > 0;
-  if (input.tokenizer === 'o200k' || input.tokenizer === 'cl100k') return { exactCountAvailable, estimateSource: 'tokenizer' };
+  if (input.tokenizer === 'o200k' || input.tokenizer === 'cl100k')
+    return { exactCountAvailable, estimateSource: 'tokenizer' };
   if (input.count) return { exactCountAvailable, estimateSource: 'provider-count', providerCount: input.count };
   return { exactCountAvailable, estimateSource: input.corrected ? 'corrected' : 'estimate' };
 }

@@ -85,21 +85,27 @@ export function providerSessionKey(target: ConvertTarget, accountId: string): st
 export function chooseDelivery(input: DeliveryInput): Delivery {
   const snapshot = (reason: SnapshotReason, detail: string): Delivery => ({ mode: 'snapshot', reason, detail });
   const { receipt, turns } = input;
-  if (input.policy !== 'stateful') return snapshot('policy-snapshot', 'the conversation sends the bounded snapshot every time');
-  if (!STATEFUL_APIS.has(input.target.api)) return snapshot('target-not-stateful', `${input.target.api} keeps no conversation state`);
+  if (input.policy !== 'stateful')
+    return snapshot('policy-snapshot', 'the conversation sends the bounded snapshot every time');
+  if (!STATEFUL_APIS.has(input.target.api))
+    return snapshot('target-not-stateful', `${input.target.api} keeps no conversation state`);
   if (!receipt) return snapshot('no-receipt', 'no delivery receipt for this conversation');
-  if (receipt.status !== 'completed') return snapshot('response-not-completed', `the last delivery ended ${receipt.status}`);
-  if (receipt.providerSessionKey !== input.providerSessionKey) return snapshot('other-session', 'the receipt is from another provider session');
+  if (receipt.status !== 'completed')
+    return snapshot('response-not-completed', `the last delivery ended ${receipt.status}`);
+  if (receipt.providerSessionKey !== input.providerSessionKey)
+    return snapshot('other-session', 'the receipt is from another provider session');
   if (receipt.branchId !== input.branchId) return snapshot('other-branch', 'the receipt is from another branch');
 
   let anchor = -1;
   for (let i = 0; i < turns.length; i++) {
     if (turns[i]!.id !== receipt.anchorTurnId) continue;
-    if (anchor >= 0) return snapshot('anchor-not-unique', `more than one turn has the anchor id ${receipt.anchorTurnId}`);
+    if (anchor >= 0)
+      return snapshot('anchor-not-unique', `more than one turn has the anchor id ${receipt.anchorTurnId}`);
     anchor = i;
   }
   if (anchor < 0) return snapshot('anchor-missing', `the anchor turn ${receipt.anchorTurnId} no longer exists`);
-  if (turnContentHash(turns[anchor]!) !== receipt.anchorHash) return snapshot('anchor-changed', `the anchor turn ${receipt.anchorTurnId} was edited`);
+  if (turnContentHash(turns[anchor]!) !== receipt.anchorHash)
+    return snapshot('anchor-changed', `the anchor turn ${receipt.anchorTurnId} was edited`);
 
   const delivered = receipt.deliveredTurns;
   const byId = new Map<string, Turn>();

@@ -100,19 +100,40 @@ function whyNotFit(input: FitInput, starts: number[], tokens: number, count: num
   }
   const newestTurns = turns.length - newest;
   if (corrected(tokens, ratio) > budget) {
-    const cause = corrected(baseTokens, ratio) > budget ? 'system' : corrected(pinnedTokens, ratio) > budget ? 'pinned' : 'newest';
-    const required = cause === 'system' ? corrected(baseTokens, ratio) : cause === 'pinned' ? corrected(pinnedTokens, ratio) : corrected(tokens, ratio);
+    const cause =
+      corrected(baseTokens, ratio) > budget ? 'system' : corrected(pinnedTokens, ratio) > budget ? 'pinned' : 'newest';
+    const required =
+      cause === 'system'
+        ? corrected(baseTokens, ratio)
+        : cause === 'pinned'
+          ? corrected(pinnedTokens, ratio)
+          : corrected(tokens, ratio);
     const what = {
       system: 'the system prompt and tool definitions alone need',
       pinned: 'the pinned turns (with their exchanges) alone need',
       newest: `the newest exchange (${newestTurns} turn${newestTurns === 1 ? '' : 's'}, always sent) with the pinned turns needs`,
     }[cause];
-    return { limit: 'tokens', cause, required, allowed: budget, message: `does not fit: ${what} ~${required} tokens; the input budget is ${budget}` };
+    return {
+      limit: 'tokens',
+      cause,
+      required,
+      allowed: budget,
+      message: `does not fit: ${what} ~${required} tokens; the input budget is ${budget}`,
+    };
   }
   const cause = pinnedTurns > maxTurns! ? 'pinned' : 'newest';
   const required = cause === 'pinned' ? pinnedTurns : count;
-  const what = cause === 'pinned' ? 'the pinned turns (with their exchanges) alone are' : 'the newest exchange (always sent) with the pinned turns is';
-  return { limit: 'turns', cause, required, allowed: maxTurns!, message: `does not fit: ${what} ${required} turns; at most ${maxTurns} may be sent` };
+  const what =
+    cause === 'pinned'
+      ? 'the pinned turns (with their exchanges) alone are'
+      : 'the newest exchange (always sent) with the pinned turns is';
+  return {
+    limit: 'turns',
+    cause,
+    required,
+    allowed: maxTurns!,
+    message: `does not fit: ${what} ${required} turns; at most ${maxTurns} may be sent`,
+  };
 }
 
 function anyPinned(turns: readonly FitTurn[], from: number, to: number): boolean {

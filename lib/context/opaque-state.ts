@@ -15,7 +15,9 @@ export function withoutOwnOpaqueState(t: Transcript): Transcript {
         ...rest,
         blocks: turn.blocks
           .filter((b) => b.type !== 'redacted_thinking' && !(b.type === 'thinking'))
-          .map((b) => ('signature' in b && b.signature !== undefined ? (({ signature: _s, ...x }) => x)(b) : b) as Block),
+          .map(
+            (b) => ('signature' in b && b.signature !== undefined ? (({ signature: _s, ...x }) => x)(b) : b) as Block,
+          ),
       };
     }),
   };
@@ -23,5 +25,11 @@ export function withoutOwnOpaqueState(t: Transcript): Transcript {
 
 /** Notes on the answer that earlier reasoning state was left out. */
 export function noteStripped(turn: Turn): Turn {
-  return { ...turn, meta: { ...turn.meta, opaqueStateStripped: 'the provider rejected earlier reasoning state; it was sent without it' } };
+  return {
+    ...turn,
+    meta: {
+      ...turn.meta,
+      opaqueStateStripped: 'the provider rejected earlier reasoning state; it was sent without it',
+    },
+  };
 }

@@ -23,7 +23,10 @@ export interface ReportInput {
 
 /** Why a dropped reasoning block is not sent, from the rule its fate cites; undefined for other drops. */
 function unusedReason(fates: readonly BlockFate[]): ReasoningUnusedReason | undefined {
-  const detail = fates.filter((f) => f.fate === 'dropped').map((f) => f.detail).join(' ');
+  const detail = fates
+    .filter((f) => f.fate === 'dropped')
+    .map((f) => f.detail)
+    .join(' ');
   if (/A-B4/.test(detail)) return 'other-account';
   if (/A-B5/.test(detail)) return 'dropped-earlier';
   if (/A-P1/.test(detail)) return 'summarised';
@@ -38,7 +41,13 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
   let cursor = 0;
   const blocks: BlockReport[] = [];
   let total = 0;
-  const stats: PlanStats = { turns: transcript.turns.length, includedTurns: included.size, thinkingDropped: 0, imagesOmitted: input.imagesOmitted, blocksDropped: 0 };
+  const stats: PlanStats = {
+    turns: transcript.turns.length,
+    includedTurns: included.size,
+    thinkingDropped: 0,
+    imagesOmitted: input.imagesOmitted,
+    blocksDropped: 0,
+  };
   const unused: Partial<Record<ReasoningUnusedReason, Map<string, number>>> = {};
   transcript.turns.forEach((turn, i) => {
     total += turn.blocks.length;
@@ -48,7 +57,11 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
       const detail = why ? `turn not sent: ${why.detail}` : 'turn not sent';
       for (let k = 0; k < turn.blocks.length; k++) {
         const own = fates.get(blockKey(i, k));
-        blocks.push({ turn: turn.id, index: k, fates: [own && own.fate === 'dropped' ? own : { fate: 'dropped', detail }] });
+        blocks.push({
+          turn: turn.id,
+          index: k,
+          fates: [own && own.fate === 'dropped' ? own : { fate: 'dropped', detail }],
+        });
       }
       return;
     }
@@ -81,7 +94,8 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
         }
       }
       // The converter drops an image or replaces it with a placeholder when the target cannot take it.
-      if (type === 'image' && !own && list.some((f) => f.fate === 'dropped' || f.fate === 'converted')) stats.imagesOmitted++;
+      if (type === 'image' && !own && list.some((f) => f.fate === 'dropped' || f.fate === 'converted'))
+        stats.imagesOmitted++;
       blocks.push({ turn: turn.id, index: k, fates: list });
     }
   });

@@ -22,10 +22,15 @@ const TARGETS: ConvertTarget[] = [
 
 /** Generated transcripts with some turns pinned. */
 const pinnedTranscriptArb: fc.Arbitrary<Transcript> = transcriptArb.chain((t) =>
-  fc.subarray(t.turns.map((x) => x.id), { maxLength: Math.min(3, t.turns.length) }).map((pinned) => ({
-    ...t,
-    turns: t.turns.map((x) => (pinned.includes(x.id) ? { ...x, meta: { ...x.meta, pinned: true } } : x)),
-  })),
+  fc
+    .subarray(
+      t.turns.map((x) => x.id),
+      { maxLength: Math.min(3, t.turns.length) },
+    )
+    .map((pinned) => ({
+      ...t,
+      turns: t.turns.map((x) => (pinned.includes(x.id) ? { ...x, meta: { ...x.meta, pinned: true } } : x)),
+    })),
 );
 
 const policyArb: fc.Arbitrary<Policy> = fc.record(
@@ -57,7 +62,8 @@ describe.each(TARGETS.map((t) => [`${t.api} ${t.model}`, t] as const))('plan pro
           if (j >= 0 && turns[j]!.role === 'assistant') expect(included.has(x.id)).toBe(included.has(turns[j]!.id));
         });
         // Never starting on an assistant turn (unless the transcript itself does and nothing before it was dropped).
-        if (p.included.length > 0 && p.included[0] !== turns[0]!.id) expect(turns.find((x) => x.id === p.included[0])!.role).toBe('user');
+        if (p.included.length > 0 && p.included[0] !== turns[0]!.id)
+          expect(turns.find((x) => x.id === p.included[0])!.role).toBe('user');
         // Pinned turns are always kept.
         for (const x of turns) if (x.meta?.pinned === true) expect(included.has(x.id)).toBe(true);
         // The newest exchange (from the last user turn on) is always sent.
@@ -67,14 +73,17 @@ describe.each(TARGETS.map((t) => [`${t.api} ${t.model}`, t] as const))('plan pro
         const exchange = exchangeIndex(t);
         const pinnedExchange = new Set(turns.filter((x) => x.meta?.pinned === true).map((x) => exchange.get(x.id)));
         const lastDropped = turns.map((x) => x.id).findLastIndex((id) => !included.has(id));
-        if (lastDropped >= 0) turns.slice(0, lastDropped).forEach((x) => {
-          if (!pinnedExchange.has(exchange.get(x.id))) expect(included.has(x.id)).toBe(false);
-        });
+        if (lastDropped >= 0)
+          turns.slice(0, lastDropped).forEach((x) => {
+            if (!pinnedExchange.has(exchange.get(x.id))) expect(included.has(x.id)).toBe(false);
+          });
         // Every dropped turn has a reason; included and dropped partition the turns.
         expect(p.included.length + p.dropped.length).toBe(turns.length);
         for (const d of p.dropped) expect(['over-budget', 'over-max-turns']).toContain(d.reason);
         // The report names every input block once, in order.
-        expect(p.report.blocks.map((b) => `${b.turn}#${b.index}`)).toEqual(turns.flatMap((x) => x.blocks.map((_, k) => `${x.id}#${k}`)));
+        expect(p.report.blocks.map((b) => `${b.turn}#${b.index}`)).toEqual(
+          turns.flatMap((x) => x.blocks.map((_, k) => `${x.id}#${k}`)),
+        );
         // The body is a valid request for the target.
         if (p.included.length > 0) expect(validateRequest(target.api, p.body, { model: target.model })).toEqual([]);
       }),

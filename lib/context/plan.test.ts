@@ -30,14 +30,22 @@ describe('budget and output reserve', () => {
   });
 
   it('rejects an invalid output limit or policy with a TranscriptError naming the field', () => {
-    expect(() => plan(t, { ...GPT4O, maxOutputTokens: 0 })).toThrow(new TranscriptError('target.maxOutputTokens', 'expected a positive integer (tokens), got 0'));
-    expect(() => plan(t, GPT4O, { maxTurns: 1.5 })).toThrow(new TranscriptError('policy.maxTurns', 'expected a positive integer, got 1.5'));
+    expect(() => plan(t, { ...GPT4O, maxOutputTokens: 0 })).toThrow(
+      new TranscriptError('target.maxOutputTokens', 'expected a positive integer (tokens), got 0'),
+    );
+    expect(() => plan(t, GPT4O, { maxTurns: 1.5 })).toThrow(
+      new TranscriptError('policy.maxTurns', 'expected a positive integer, got 1.5'),
+    );
   });
 
   it('prices the estimated input at the registry list price', () => {
     const p = plan(t, GPT4O);
-    expect(p.estimatedCostUsd).toBe(estimateCostUsd(lookupModel('gpt-4o', 'openai'), { inputTokens: p.estimatedInputTokens }));
-    expect(plan(t, { api: 'openai-chat', model: 'some-unknown-model', provider: 'ollama' }).estimatedCostUsd).toBeUndefined();
+    expect(p.estimatedCostUsd).toBe(
+      estimateCostUsd(lookupModel('gpt-4o', 'openai'), { inputTokens: p.estimatedInputTokens }),
+    );
+    expect(
+      plan(t, { api: 'openai-chat', model: 'some-unknown-model', provider: 'ollama' }).estimatedCostUsd,
+    ).toBeUndefined();
   });
 });
 
@@ -60,27 +68,44 @@ describe('fitting', () => {
     expect(p.fits).toBe(true);
     expect(p.estimatedInputTokens).toBe(budget);
     expect(p.included).toEqual(['u3', 'a3', 'u4', 'a4']);
-    expect(p.dropped).toEqual(['u0', 'a0', 'u1', 'a1', 'u2', 'a2'].map((id) => ({ turn: id, reason: 'over-budget', detail: OVER })));
+    expect(p.dropped).toEqual(
+      ['u0', 'a0', 'u1', 'a1', 'u2', 'a2'].map((id) => ({ turn: id, reason: 'over-budget', detail: OVER })),
+    );
     expect(plan(t, GPT4O, { maxTokens: budget - 1 }).included).toEqual(['u4', 'a4']);
   });
 
   it('keeps a pinned turn with its whole exchange and drops around it', () => {
-    const pinned = transcript(exchanges(5).map((x) => (x.id === 'a1' ? { ...x, meta: { pinned: true } } : x)), { system: 'Be brief.' });
+    const pinned = transcript(
+      exchanges(5).map((x) => (x.id === 'a1' ? { ...x, meta: { pinned: true } } : x)),
+      { system: 'Be brief.' },
+    );
     const p = plan(pinned, GPT4O, { maxTokens: base + tokensOf(['u1', 'a1', 'u4', 'a4']) });
     expect(p.fits).toBe(true);
     expect(p.included).toEqual(['u1', 'a1', 'u4', 'a4']);
     expect(p.dropped.map((d) => d.turn)).toEqual(['u0', 'a0', 'u2', 'a2', 'u3', 'a3']);
-    expect(p.turns.find((x) => x.id === 'a1')).toEqual({ id: 'a1', role: 'assistant', tokens: full.turns[3]!.tokens, included: true, pinned: true });
+    expect(p.turns.find((x) => x.id === 'a1')).toEqual({
+      id: 'a1',
+      role: 'assistant',
+      tokens: full.turns[3]!.tokens,
+      included: true,
+      pinned: true,
+    });
   });
 
   it('says why it does not fit when the pinned turns alone exceed the budget', () => {
-    const pinned = transcript(exchanges(5).map((x) => (x.id === 'u0' ? { ...x, meta: { pinned: true } } : x)), { system: 'Be brief.' });
+    const pinned = transcript(
+      exchanges(5).map((x) => (x.id === 'u0' ? { ...x, meta: { pinned: true } } : x)),
+      { system: 'Be brief.' },
+    );
     const budget = base + tokensOf(['u0', 'a0']) - 1;
     const p = plan(pinned, GPT4O, { maxTokens: budget });
     expect(p.fits).toBe(false);
     expect(p.included).toEqual(['u0', 'a0', 'u4', 'a4']);
     expect(p.notFit).toEqual({
-      limit: 'tokens', cause: 'pinned', required: budget + 1, allowed: budget,
+      limit: 'tokens',
+      cause: 'pinned',
+      required: budget + 1,
+      allowed: budget,
       message: `does not fit: the pinned turns (with their exchanges) alone need ~${budget + 1} tokens; the input budget is ${budget}`,
     });
   });
@@ -89,8 +114,17 @@ describe('fitting', () => {
     const p = plan(t, GPT4O, { maxTokens: base + 1 });
     expect(p.fits).toBe(false);
     expect(p.included).toEqual(['u4', 'a4']);
-    expect(p.notFit).toMatchObject({ limit: 'tokens', cause: 'newest', required: base + tokensOf(['u4', 'a4']), allowed: base + 1 });
-    expect(plan(t, GPT4O, { maxTokens: base - 1 }).notFit).toMatchObject({ limit: 'tokens', cause: 'system', required: base });
+    expect(p.notFit).toMatchObject({
+      limit: 'tokens',
+      cause: 'newest',
+      required: base + tokensOf(['u4', 'a4']),
+      allowed: base + 1,
+    });
+    expect(plan(t, GPT4O, { maxTokens: base - 1 }).notFit).toMatchObject({
+      limit: 'tokens',
+      cause: 'system',
+      required: base,
+    });
   });
 
   it('never splits a tool call from its result: the exchange goes as a whole', () => {
@@ -122,12 +156,20 @@ describe('fitting', () => {
     const p = plan(t, GPT4O, { maxTurns: 5 });
     expect(p.fits).toBe(true);
     expect(p.included).toEqual(['u3', 'a3', 'u4', 'a4']);
-    expect(p.dropped[0]).toEqual({ turn: 'u0', reason: 'over-max-turns', detail: 'over the turn limit (at most 5 turns): the oldest exchanges are dropped first' });
+    expect(p.dropped[0]).toEqual({
+      turn: 'u0',
+      reason: 'over-max-turns',
+      detail: 'over the turn limit (at most 5 turns): the oldest exchanges are dropped first',
+    });
     const one = plan(t, GPT4O, { maxTurns: 1 });
     expect(one.fits).toBe(false);
     expect(one.notFit).toEqual({
-      limit: 'turns', cause: 'newest', required: 2, allowed: 1,
-      message: 'does not fit: the newest exchange (always sent) with the pinned turns is 2 turns; at most 1 may be sent',
+      limit: 'turns',
+      cause: 'newest',
+      required: 2,
+      allowed: 1,
+      message:
+        'does not fit: the newest exchange (always sent) with the pinned turns is 2 turns; at most 1 may be sent',
     });
   });
 
@@ -140,7 +182,15 @@ describe('fitting', () => {
 describe('report, body and transcript', () => {
   const t = transcript([
     user('u0', 'old question'),
-    turn('a0', 'assistant', [{ type: 'thinking', text: 'hmm', signature: 'sig' }, { type: 'text', text: 'old answer' }], { origin: CLAUDE }),
+    turn(
+      'a0',
+      'assistant',
+      [
+        { type: 'thinking', text: 'hmm', signature: 'sig' },
+        { type: 'text', text: 'old answer' },
+      ],
+      { origin: CLAUDE },
+    ),
     user('u1', 'new question'),
   ]);
 
@@ -149,13 +199,38 @@ describe('report, body and transcript', () => {
     const p = plan(t, GPT4O, { maxTokens: all.estimatedInputTokens - 1 });
     expect(p.report.input).toEqual({ format: 'baton', turns: 3, blocks: 4 });
     expect(p.report.blocks).toEqual([
-      { turn: 'u0', index: 0, fates: [{ fate: 'dropped', detail: 'turn not sent: over the token budget: the oldest exchanges are dropped first' }] },
-      { turn: 'a0', index: 0, fates: [{ fate: 'dropped', detail: 'turn not sent: over the token budget: the oldest exchanges are dropped first' }] },
-      { turn: 'a0', index: 1, fates: [{ fate: 'dropped', detail: 'turn not sent: over the token budget: the oldest exchanges are dropped first' }] },
+      {
+        turn: 'u0',
+        index: 0,
+        fates: [
+          { fate: 'dropped', detail: 'turn not sent: over the token budget: the oldest exchanges are dropped first' },
+        ],
+      },
+      {
+        turn: 'a0',
+        index: 0,
+        fates: [
+          { fate: 'dropped', detail: 'turn not sent: over the token budget: the oldest exchanges are dropped first' },
+        ],
+      },
+      {
+        turn: 'a0',
+        index: 1,
+        fates: [
+          { fate: 'dropped', detail: 'turn not sent: over the token budget: the oldest exchanges are dropped first' },
+        ],
+      },
       { turn: 'u1', index: 0, fates: [{ fate: 'kept', detail: 'sent as is' }] },
     ]);
     expect(p.stats).toEqual({ turns: 3, includedTurns: 1, thinkingDropped: 0, imagesOmitted: 0, blocksDropped: 0 });
-    expect(all.stats).toEqual({ turns: 3, includedTurns: 3, thinkingDropped: 1, imagesOmitted: 0, blocksDropped: 1, reasoningUnused: [{ reason: 'other-model', turns: 1, reasoningTokens: 0 }] });
+    expect(all.stats).toEqual({
+      turns: 3,
+      includedTurns: 3,
+      thinkingDropped: 1,
+      imagesOmitted: 0,
+      blocksDropped: 1,
+      reasoningUnused: [{ reason: 'other-model', turns: 1, reasoningTokens: 0 }],
+    });
     expect(all.report.blocks[1]!.fates[0]!.fate).toBe('dropped');
   });
 
@@ -163,13 +238,21 @@ describe('report, body and transcript', () => {
     const p = plan(t, GPT4O, { maxTokens: plan(t, GPT4O).estimatedInputTokens - 1 });
     expect(p.transcript!.turns.map((x) => x.id)).toEqual(p.included);
     expect(p.body).toEqual(convertTranscript(p.transcript!, GPT4O).body);
-    expect(p.body).toEqual({ model: 'gpt-4o', messages: [{ role: 'user', content: 'new question' }], stream: true, stream_options: { include_usage: true }, max_completion_tokens: 16_384 });
+    expect(p.body).toEqual({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'new question' }],
+      stream: true,
+      stream_options: { include_usage: true },
+      max_completion_tokens: 16_384,
+    });
   });
 
   it('serialises completely (the report and body are computed on first read)', () => {
     const p = plan(t, GPT4O);
     const json = JSON.parse(JSON.stringify(p));
-    expect(Object.keys(json)).toEqual(expect.arrayContaining(['report', 'stats', 'transcript', 'body', 'included', 'fits']));
+    expect(Object.keys(json)).toEqual(
+      expect.arrayContaining(['report', 'stats', 'transcript', 'body', 'included', 'fits']),
+    );
     expect(json.report).toEqual(p.report);
     expect(structuredClone(p).body).toEqual(p.body);
   });

@@ -15,8 +15,22 @@ import { contentHash } from './hash';
 import { assembleReport } from './plan-report';
 import { forbiddenReason, validatePolicy } from './policy';
 import { selectTurns, type Candidate } from './select';
-import { cachedCount, cachedTurnCount, cachedTurnHash, correctionRatio, createTokenCache, type TokenCache } from './token-cache';
-import { countRequestBase, countTurn, isExactFamily, tokenizerFamily, type TurnCount, type TurnCountOptions } from './tokens';
+import {
+  cachedCount,
+  cachedTurnCount,
+  cachedTurnHash,
+  correctionRatio,
+  createTokenCache,
+  type TokenCache,
+} from './token-cache';
+import {
+  countRequestBase,
+  countTurn,
+  isExactFamily,
+  tokenizerFamily,
+  type TurnCount,
+  type TurnCountOptions,
+} from './tokens';
 import type { DroppedTurn, Plan, PlanTarget, Policy } from './types';
 
 /** Internal options (used by `planSummary`). */
@@ -52,29 +66,72 @@ export function plan(transcript: Transcript, target: ConvertTarget, policy: Poli
 }
 
 /** {@link plan} with internal options. */
-export function planTranscript(transcript: Transcript, target: ConvertTarget, policy: Policy, cache: TokenCache | undefined, options: PlanOptions): Plan {
+export function planTranscript(
+  transcript: Transcript,
+  target: ConvertTarget,
+  policy: Policy,
+  cache: TokenCache | undefined,
+  options: PlanOptions,
+): Plan {
   validatePolicy(policy);
-  let convertTarget: ConvertTarget = policy.foreignReasoning ? { ...target, foreignReasoning: policy.foreignReasoning } : target;
+  let convertTarget: ConvertTarget = policy.foreignReasoning
+    ? { ...target, foreignReasoning: policy.foreignReasoning }
+    : target;
   // A-B3: the person's choice for Anthropic thinking whose conversation check fails (default drop_block).
-  if (policy.prefixMismatchBehavior) convertTarget = { ...convertTarget, prefixMismatchBehavior: policy.prefixMismatchBehavior };
+  if (policy.prefixMismatchBehavior)
+    convertTarget = { ...convertTarget, prefixMismatchBehavior: policy.prefixMismatchBehavior };
   const resolved = resolveTarget(convertTarget);
   const info = lookupModel(resolved.model, resolved.provider);
   const maxOutputTokens = outputReserve(resolved, info);
   const inputBudget = Math.max(0, Math.min(policy.maxTokens ?? Infinity, info.contextWindow - maxOutputTokens));
   const family = tokenizerFamily(resolved.model);
   const ratio = isExactFamily(family) ? 1 : correctionRatio(cache, resolved.provider);
-  const planTarget: PlanTarget = { api: resolved.api, model: resolved.model, provider: resolved.provider, ...(resolved.endpoint ? { endpoint: resolved.endpoint } : {}) };
-  const common = { target: planTarget, tokenizer: family, contextWindow: info.contextWindow, maxOutputTokens, inputBudget, correction: ratio };
+  const planTarget: PlanTarget = {
+    api: resolved.api,
+    model: resolved.model,
+    provider: resolved.provider,
+    ...(resolved.endpoint ? { endpoint: resolved.endpoint } : {}),
+  };
+  const common = {
+    target: planTarget,
+    tokenizer: family,
+    contextWindow: info.contextWindow,
+    maxOutputTokens,
+    inputBudget,
+    correction: ratio,
+  };
 
   const forbidden = forbiddenReason(policy, resolved.provider);
   if (forbidden) {
     const dropped = new Map<number, DroppedTurn>();
-    transcript.turns.forEach((t, i) => dropped.set(i, { turn: t.id, reason: 'provider-forbidden', detail: forbidden.message }));
-    const { report, stats } = assembleReport({ transcript, included: new Map(), dropped, fates: new Map(), imagesOmitted: 0 });
+    transcript.turns.forEach((t, i) =>
+      dropped.set(i, { turn: t.id, reason: 'provider-forbidden', detail: forbidden.message }),
+    );
+    const { report, stats } = assembleReport({
+      transcript,
+      included: new Map(),
+      dropped,
+      fates: new Map(),
+      imagesOmitted: 0,
+    });
     return {
-      ...common, allowed: false, forbidden, estimatedInputTokens: 0, uncorrectedInputTokens: 0, fits: false, included: [],
-      dropped: [...dropped.values()], turns: transcript.turns.map((t) => ({ id: t.id, role: t.role, tokens: 0, included: false, pinned: t.meta?.pinned === true })),
-      stats, report,
+      ...common,
+      allowed: false,
+      forbidden,
+      estimatedInputTokens: 0,
+      uncorrectedInputTokens: 0,
+      fits: false,
+      included: [],
+      dropped: [...dropped.values()],
+      turns: transcript.turns.map((t) => ({
+        id: t.id,
+        role: t.role,
+        tokens: 0,
+        included: false,
+        pinned: t.meta?.pinned === true,
+      })),
+      stats,
+      report,
     };
   }
 
@@ -91,7 +148,15 @@ export function planTranscript(transcript: Transcript, target: ConvertTarget, po
   })).tokens;
 
   const tokens = counts.map((c) => c.tokens);
-  const fit = fitTurns({ turns: candidates, tokens, keepAll: options.keepAll === true, baseTokens, ratio, budget: inputBudget, ...(policy.maxTurns !== undefined ? { maxTurns: policy.maxTurns } : {}) });
+  const fit = fitTurns({
+    turns: candidates,
+    tokens,
+    keepAll: options.keepAll === true,
+    baseTokens,
+    ratio,
+    budget: inputBudget,
+    ...(policy.maxTurns !== undefined ? { maxTurns: policy.maxTurns } : {}),
+  });
 
   const droppedByIndex = new Map<number, DroppedTurn>(selection.removed);
   const includedByIndex = new Map<number, Candidate>();
@@ -103,7 +168,12 @@ export function planTranscript(transcript: Transcript, target: ConvertTarget, po
     if (reason === undefined) {
       kept.push(c);
       includedByIndex.set(c.index, c);
-    } else droppedByIndex.set(c.index, { turn: c.turn.id, reason, detail: FIT_DETAIL[reason as 'over-budget' | 'over-max-turns'](policy) });
+    } else
+      droppedByIndex.set(c.index, {
+        turn: c.turn.id,
+        reason,
+        detail: FIT_DETAIL[reason as 'over-budget' | 'over-max-turns'](policy),
+      });
   });
 
   const estimatedInputTokens = corrected(fit.tokens, ratio);
@@ -118,16 +188,33 @@ export function planTranscript(transcript: Transcript, target: ConvertTarget, po
     ...(fit.notFit ? { notFit: fit.notFit } : {}),
     included: kept.map((c) => c.turn.id),
     dropped: [...droppedByIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, d]) => d),
-    turns: transcript.turns.map((t, i) => ({ id: t.id, role: t.role, tokens: tokensByIndex[i]!, included: includedByIndex.has(i), pinned: t.meta?.pinned === true })),
+    turns: transcript.turns.map((t, i) => ({
+      id: t.id,
+      role: t.role,
+      tokens: tokensByIndex[i]!,
+      included: includedByIndex.has(i),
+      pinned: t.meta?.pinned === true,
+    })),
   };
   // The conversion (the costly part for long histories) runs when its results are first read.
   return withLazyConversion(result, () => {
     const fitted: Transcript = { ...transcript, turns: kept.map((c) => c.sent) };
     const conversion = convertCached(store, fitted, kept, convertTarget, resolved, systemKey, policy.images === 'omit');
     const { report, stats } = assembleReport({
-      transcript, included: includedByIndex, dropped: droppedByIndex, fates: selection.fates, converted: conversion.result.report, imagesOmitted: selection.imagesOmitted,
+      transcript,
+      included: includedByIndex,
+      dropped: droppedByIndex,
+      fates: selection.fates,
+      converted: conversion.result.report,
+      imagesOmitted: selection.imagesOmitted,
     });
-    return { report, stats, transcript: conversion.transcript, body: conversion.result.body, headers: conversion.result.headers };
+    return {
+      report,
+      stats,
+      transcript: conversion.transcript,
+      body: conversion.result.body,
+      headers: conversion.result.headers,
+    };
   });
 }
 
@@ -146,7 +233,8 @@ function withLazyConversion(plan: Omit<Plan, keyof Lazy>, compute: () => Lazy): 
       configurable: true,
       get() {
         done ??= compute();
-        for (const k of keys) Object.defineProperty(plan, k, { value: done[k], enumerable: true, writable: true, configurable: true });
+        for (const k of keys)
+          Object.defineProperty(plan, k, { value: done[k], enumerable: true, writable: true, configurable: true });
         return done[key];
       },
     });
@@ -164,7 +252,13 @@ function outputReserve(target: ResolvedTarget, info: ModelInfo): number {
 }
 
 /** Per candidate: its uncorrected count, cached by family, counting flags, turn id and content hash. */
-function countCandidates(candidates: readonly Candidate[], target: ResolvedTarget, family: ReturnType<typeof tokenizerFamily>, omitImages: boolean, cache: TokenCache): TurnCount[] {
+function countCandidates(
+  candidates: readonly Candidate[],
+  target: ResolvedTarget,
+  family: ReturnType<typeof tokenizerFamily>,
+  omitImages: boolean,
+  cache: TokenCache,
+): TurnCount[] {
   const reasoningAsText = target.foreignReasoning === 'text';
   const out: TurnCount[] = new Array<TurnCount>(candidates.length);
   // Variant keys: family and counting options (same origin, reasoning as text, images omitted).
@@ -180,20 +274,32 @@ function countCandidates(candidates: readonly Candidate[], target: ResolvedTarge
     if (turn.role === 'assistant') sameOrigin = lastAssistantSame = isSameOrigin(turn.origin, target);
     else if (turn.role === 'tool') sameOrigin = lastAssistantSame;
     else lastAssistantSame = false;
-    if (skip && skip.size > 0) out[i] = countTurn(turn, { ...(sameOrigin ? sameOpts : otherOpts), skip }); // Rare: not cached.
-    else out[i] = sameOrigin ? cachedTurnCount(cache, turn, same, sameOpts) : cachedTurnCount(cache, turn, other, otherOpts);
+    if (skip && skip.size > 0)
+      out[i] = countTurn(turn, { ...(sameOrigin ? sameOpts : otherOpts), skip }); // Rare: not cached.
+    else
+      out[i] = sameOrigin
+        ? cachedTurnCount(cache, turn, same, sameOpts)
+        : cachedTurnCount(cache, turn, other, otherOpts);
   }
   return out;
 }
 
 /** Converts the fitted transcript, reusing the cache's last conversion when nothing that matters changed. */
 function convertCached(
-  cache: TokenCache, fitted: Transcript, kept: readonly Candidate[], target: ConvertTarget, resolved: ResolvedTarget, systemKey: string, omitImages: boolean,
+  cache: TokenCache,
+  fitted: Transcript,
+  kept: readonly Candidate[],
+  target: ConvertTarget,
+  resolved: ResolvedTarget,
+  systemKey: string,
+  omitImages: boolean,
 ): { transcript: Transcript; result: ConvertResult } {
   const parts: string[] = [JSON.stringify(resolved), systemKey, omitImages ? '1' : '0'];
   for (const c of kept) {
     const h = cachedTurnHash(cache, c.turn);
-    parts.push(c.skip && c.skip.size > 0 ? `${c.turn.id}\u0000${h}\u0000${[...c.skip].join(',')}` : `${c.turn.id}\u0000${h}`);
+    parts.push(
+      c.skip && c.skip.size > 0 ? `${c.turn.id}\u0000${h}\u0000${[...c.skip].join(',')}` : `${c.turn.id}\u0000${h}`,
+    );
   }
   const key = parts.join('\u0001');
   if (cache.conversion?.key === key) return { transcript: fitted, result: cache.conversion.result };
@@ -201,4 +307,3 @@ function convertCached(
   cache.conversion = { key, result };
   return { transcript: fitted, result };
 }
-

@@ -50,12 +50,25 @@ export function validatePolicy(policy: Policy, root = 'policy'): void {
       throw new TranscriptError(`${root}.${key}`, `expected a positive integer, got ${String(v)}`);
   }
   if (policy.foreignReasoning !== undefined && policy.foreignReasoning !== 'drop' && policy.foreignReasoning !== 'text')
-    throw new TranscriptError(`${root}.foreignReasoning`, `expected "drop" or "text", got ${JSON.stringify(policy.foreignReasoning)}`);
-  if (policy.prefixMismatchBehavior !== undefined && policy.prefixMismatchBehavior !== 'drop_block' && policy.prefixMismatchBehavior !== 'error')
-    throw new TranscriptError(`${root}.prefixMismatchBehavior`, `expected "drop_block" or "error", got ${JSON.stringify(policy.prefixMismatchBehavior)}`);
+    throw new TranscriptError(
+      `${root}.foreignReasoning`,
+      `expected "drop" or "text", got ${JSON.stringify(policy.foreignReasoning)}`,
+    );
+  if (
+    policy.prefixMismatchBehavior !== undefined &&
+    policy.prefixMismatchBehavior !== 'drop_block' &&
+    policy.prefixMismatchBehavior !== 'error'
+  )
+    throw new TranscriptError(
+      `${root}.prefixMismatchBehavior`,
+      `expected "drop_block" or "error", got ${JSON.stringify(policy.prefixMismatchBehavior)}`,
+    );
   if (policy.images !== undefined && policy.images !== 'send' && policy.images !== 'omit')
     throw new TranscriptError(`${root}.images`, `expected "send" or "omit", got ${JSON.stringify(policy.images)}`);
-  if (policy.lockedProvider !== undefined && (typeof policy.lockedProvider !== 'string' || policy.lockedProvider === ''))
+  if (
+    policy.lockedProvider !== undefined &&
+    (typeof policy.lockedProvider !== 'string' || policy.lockedProvider === '')
+  )
     throw new TranscriptError(`${root}.lockedProvider`, 'expected a provider id');
   for (const key of ['neverProviders', 'excludeTurns'] as const) {
     const list = policy[key];
@@ -66,10 +79,19 @@ export function validatePolicy(policy: Policy, root = 'policy'): void {
     });
   }
   if (policy.excludeBlocks !== undefined) {
-    if (!Array.isArray(policy.excludeBlocks)) throw new TranscriptError(`${root}.excludeBlocks`, 'expected an array of {turn, index}');
+    if (!Array.isArray(policy.excludeBlocks))
+      throw new TranscriptError(`${root}.excludeBlocks`, 'expected an array of {turn, index}');
     policy.excludeBlocks.forEach((b, i) => {
-      if (b === null || typeof b !== 'object' || typeof b.turn !== 'string' || !(Number.isSafeInteger(b.index) && b.index >= 0))
-        throw new TranscriptError(`${root}.excludeBlocks[${i}]`, 'expected {turn: string, index: non-negative integer}');
+      if (
+        b === null ||
+        typeof b !== 'object' ||
+        typeof b.turn !== 'string' ||
+        !(Number.isSafeInteger(b.index) && b.index >= 0)
+      )
+        throw new TranscriptError(
+          `${root}.excludeBlocks[${i}]`,
+          'expected {turn: string, index: non-negative integer}',
+        );
     });
   }
 }

@@ -111,11 +111,19 @@ export function selectTurns(turns: readonly Turn[], policy: Policy): Selection {
         out = undefined;
         imagesOmitted++;
         fates.set(blockKey(index, k), { fate: 'dropped', detail: 'image omitted (policy images: omit)' });
-      } else if (omitImages && block.type === 'tool_result' && Array.isArray(block.content) && block.content.some((c) => c.type === 'image')) {
+      } else if (
+        omitImages &&
+        block.type === 'tool_result' &&
+        Array.isArray(block.content) &&
+        block.content.some((c) => c.type === 'image')
+      ) {
         const n = block.content.filter((c) => c.type === 'image').length;
         imagesOmitted += n;
         out = withoutImages(block);
-        fates.set(blockKey(index, k), { fate: 'converted', detail: `${n} image(s) removed from the result (policy images: omit)` });
+        fates.set(blockKey(index, k), {
+          fate: 'converted',
+          detail: `${n} image(s) removed from the result (policy images: omit)`,
+        });
       }
       if (block.type !== 'image') onlyImages = false;
       if (out === block && blocks === undefined) return;
@@ -134,14 +142,25 @@ export function selectTurns(turns: readonly Turn[], policy: Policy): Selection {
       return;
     }
     if (blocks.length === 0) {
-      removed.set(index, omitImages && onlyImages && !anyExcluded
-        ? { turn: turn.id, reason: 'images-omitted', detail: 'held only images, and the policy omits images' }
-        : { turn: turn.id, reason: 'excluded', detail: 'every block left out of this send' });
+      removed.set(
+        index,
+        omitImages && onlyImages && !anyExcluded
+          ? { turn: turn.id, reason: 'images-omitted', detail: 'held only images, and the policy omits images' }
+          : { turn: turn.id, reason: 'excluded', detail: 'every block left out of this send' },
+      );
       return;
     }
     // A changed turn is no longer what its origin produced: never replay its `native` content.
     const { native: _native, ...rest } = turn;
-    candidates.push({ index, turn, role: turn.role, sent: { ...rest, blocks }, indexMap: indexMap!, skip: skip ?? new Set(), pinned });
+    candidates.push({
+      index,
+      turn,
+      role: turn.role,
+      sent: { ...rest, blocks },
+      indexMap: indexMap!,
+      skip: skip ?? new Set(),
+      pinned,
+    });
   });
   return { candidates, removed, fates, imagesOmitted };
 }

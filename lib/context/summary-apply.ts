@@ -31,7 +31,8 @@ export type SummaryState<S extends AppliedSummary = AppliedSummary> =
 /** Why `summary` no longer matches `transcript` (the first replaced turn edited or deleted), or undefined when it matches. */
 export function staleReason(transcript: Transcript, summary: AppliedSummary): string | undefined {
   const byId = new Map(transcript.turns.map((t) => [t.id, t] as const));
-  if (summary.hashes.length === 0 || summary.hashes.length !== summary.replaces.length) return 'the summary names no turns';
+  if (summary.hashes.length === 0 || summary.hashes.length !== summary.replaces.length)
+    return 'the summary names no turns';
   for (const [id, hash] of summary.hashes) {
     const turn = byId.get(id);
     if (!turn) return `turn ${id} was deleted after it was summarised`;
@@ -45,7 +46,11 @@ export function staleReason(transcript: Transcript, summary: AppliedSummary): st
  * turn, never a system turn, N5), or unchanged with the reason when the summary is stale.
  * @param basis the stored turns to check the hashes against, when `transcript` is a changed copy of them (same ids).
  */
-export function withActiveSummary<S extends AppliedSummary>(transcript: Transcript, summary: S, basis: Transcript = transcript): { transcript: Transcript; state: SummaryState<S> } {
+export function withActiveSummary<S extends AppliedSummary>(
+  transcript: Transcript,
+  summary: S,
+  basis: Transcript = transcript,
+): { transcript: Transcript; state: SummaryState<S> } {
   const reason = staleReason(basis, summary);
   if (reason) return { transcript, state: { state: 'stale', summary, reason } };
   const applied = applySummary(transcript, summary.replaces, summary.text, summary.origin);

@@ -13,18 +13,25 @@ const GPT4O = { api: 'openai-chat', model: 'gpt-4o' } as const;
 const HAIKU = { api: 'anthropic-messages', model: 'claude-haiku-4-5' } as const;
 
 describe('planSummary', () => {
-  const t = transcript([
-    ...exchanges(4),
-    turn('a-tool', 'assistant', [{ type: 'tool_call', id: 'call_1', name: 'lookup', input: { q: 'x' } }]),
-    turn('r-tool', 'tool', [{ type: 'tool_result', callId: 'call_1', content: 'found' }]),
-    user('u9', 'newest question'),
-  ], { system: 'You are a pirate.' });
+  const t = transcript(
+    [
+      ...exchanges(4),
+      turn('a-tool', 'assistant', [{ type: 'tool_call', id: 'call_1', name: 'lookup', input: { q: 'x' } }]),
+      turn('r-tool', 'tool', [{ type: 'tool_result', callId: 'call_1', content: 'found' }]),
+      user('u9', 'newest question'),
+    ],
+    { system: 'You are a pirate.' },
+  );
 
   it('asks the chosen model for a summary of the dropped turns, in order, with no system prompt', () => {
     const s = planSummary(t, ['a1', 'u0', 'a0', 'u1'], HAIKU);
     expect(s.transcript.system).toBeUndefined();
     expect(s.transcript.turns.map((x) => x.id)).toEqual(['u0', 'a0', 'u1', 'a1', 'baton-summary-request']);
-    expect(s.transcript.turns[4]).toEqual({ id: 'baton-summary-request', role: 'user', blocks: [{ type: 'text', text: SUMMARY_INSTRUCTION }] });
+    expect(s.transcript.turns[4]).toEqual({
+      id: 'baton-summary-request',
+      role: 'user',
+      blocks: [{ type: 'text', text: SUMMARY_INSTRUCTION }],
+    });
     expect(decodeTranscript(s.transcript)).toEqual(s.transcript);
     expect(s.plan.target).toEqual({ api: 'anthropic-messages', model: 'claude-haiku-4-5', provider: 'anthropic' });
     expect(s.plan.included).toEqual(['u0', 'a0', 'u1', 'a1', 'baton-summary-request']);
@@ -37,7 +44,12 @@ describe('planSummary', () => {
     const s = planSummary(t, ['u0', 'a0'], HAIKU);
     expect(s.maxOutputTokens).toBe(SUMMARY_OUTPUT_TOKENS);
     expect(s.estimatedInputTokens).toBe(s.plan.estimatedInputTokens);
-    expect(s.estimatedCostUsd).toBe(estimateCostUsd(lookupModel('claude-haiku-4-5', 'anthropic'), { inputTokens: s.estimatedInputTokens, outputTokens: SUMMARY_OUTPUT_TOKENS }));
+    expect(s.estimatedCostUsd).toBe(
+      estimateCostUsd(lookupModel('claude-haiku-4-5', 'anthropic'), {
+        inputTokens: s.estimatedInputTokens,
+        outputTokens: SUMMARY_OUTPUT_TOKENS,
+      }),
+    );
     expect(planSummary(t, ['u0', 'a0'], { ...HAIKU, maxOutputTokens: 500 }).maxOutputTokens).toBe(500);
   });
 
@@ -60,7 +72,11 @@ describe('planSummary', () => {
     const older = full.turns.filter((x) => x.id !== 'u9').reduce((n, x) => n + x.tokens, 0);
     const p = plan(t, GPT4O, { maxTokens: full.estimatedInputTokens - older });
     expect(p.included).toEqual(['u9']);
-    const s = planSummary(t, p.dropped.map((d) => d.turn), GPT4O);
+    const s = planSummary(
+      t,
+      p.dropped.map((d) => d.turn),
+      GPT4O,
+    );
     expect(s.plan.included).toEqual([...t.turns.slice(0, -1).map((x) => x.id), 'baton-summary-request']);
     // The call keeps its result (no synthetic error result); the stub tool tells the model not to call it (X8).
     expect(s.plan.report.synthesized.map((x) => x.kind)).toEqual(['stub-tool']);
@@ -70,7 +86,9 @@ describe('planSummary', () => {
 
   it('rejects an empty list or an unknown turn id', () => {
     expect(() => planSummary(t, [], HAIKU)).toThrow(new TranscriptError('droppedIds', 'expected at least one turn id'));
-    expect(() => planSummary(t, ['u0', 'nope'], HAIKU)).toThrow(new TranscriptError('droppedIds[1]', 'no turn "nope" in the transcript'));
+    expect(() => planSummary(t, ['u0', 'nope'], HAIKU)).toThrow(
+      new TranscriptError('droppedIds[1]', 'no turn "nope" in the transcript'),
+    );
   });
 });
 
@@ -85,7 +103,12 @@ describe('applySummary', () => {
     expect(out.turns[0]).toEqual({
       id: 'summary-u0',
       role: 'user',
-      blocks: [{ type: 'text', text: '[Summary of 4 earlier turns of this conversation, written by anthropic/claude-haiku-4-5 (anthropic-messages)]\n```\nThe user asked about greetings twice.\n```' }],
+      blocks: [
+        {
+          type: 'text',
+          text: '[Summary of 4 earlier turns of this conversation, written by anthropic/claude-haiku-4-5 (anthropic-messages)]\n```\nThe user asked about greetings twice.\n```',
+        },
+      ],
       meta: { summaryOf: ['u0', 'a0', 'u1', 'a1'], summaryOrigin: WRITER },
     });
     expect(decodeTranscript(out)).toEqual(out);
@@ -100,7 +123,11 @@ describe('applySummary', () => {
   });
 
   it('rejects a blank summary and unknown ids', () => {
-    expect(() => applySummary(t, ['u0'], '  \n', WRITER)).toThrow(new TranscriptError('summaryText', 'the summary is empty'));
-    expect(() => applySummary(t, ['zz'], 'x', WRITER)).toThrow(new TranscriptError('droppedIds[0]', 'no turn "zz" in the transcript'));
+    expect(() => applySummary(t, ['u0'], '  \n', WRITER)).toThrow(
+      new TranscriptError('summaryText', 'the summary is empty'),
+    );
+    expect(() => applySummary(t, ['zz'], 'x', WRITER)).toThrow(
+      new TranscriptError('droppedIds[0]', 'no turn "zz" in the transcript'),
+    );
   });
 });

@@ -42,20 +42,36 @@ export interface SummaryPlan {
  * @param summariser the model that writes the summary; `maxOutputTokens` defaults to {@link SUMMARY_OUTPUT_TOKENS}.
  * @throws TranscriptError (path `droppedIds[i]`) for an empty list or an id not in the transcript.
  */
-export function planSummary(transcript: Transcript, droppedIds: readonly string[], summariser: ConvertTarget, policy: Policy = {}, cache?: TokenCache): SummaryPlan {
+export function planSummary(
+  transcript: Transcript,
+  droppedIds: readonly string[],
+  summariser: ConvertTarget,
+  policy: Policy = {},
+  cache?: TokenCache,
+): SummaryPlan {
   const turns = pickTurns(transcript, droppedIds);
   const request: Transcript = {
     format: transcript.format,
     version: transcript.version,
     id: `${transcript.id}-summary-request`,
     ...(transcript.tools ? { tools: transcript.tools } : {}),
-    turns: [...turns, { id: uniqueId(transcript, 'baton-summary-request'), role: 'user', blocks: [{ type: 'text', text: SUMMARY_INSTRUCTION }] }],
+    turns: [
+      ...turns,
+      {
+        id: uniqueId(transcript, 'baton-summary-request'),
+        role: 'user',
+        blocks: [{ type: 'text', text: SUMMARY_INSTRUCTION }],
+      },
+    ],
   };
   const target: ConvertTarget = { ...summariser, maxOutputTokens: summariser.maxOutputTokens ?? SUMMARY_OUTPUT_TOKENS };
   const plan = planTranscript(request, target, policy, cache, { keepAll: true });
   const resolved = resolveTarget(target);
   const cost = plan.allowed
-    ? estimateCostUsd(lookupModel(resolved.model, resolved.provider), { inputTokens: plan.estimatedInputTokens, outputTokens: plan.maxOutputTokens })
+    ? estimateCostUsd(lookupModel(resolved.model, resolved.provider), {
+        inputTokens: plan.estimatedInputTokens,
+        outputTokens: plan.maxOutputTokens,
+      })
     : undefined;
   return {
     transcript: request,
@@ -74,9 +90,15 @@ export function planSummary(transcript: Transcript, droppedIds: readonly string[
  * @param origin the model that wrote the summary.
  * @throws TranscriptError for an empty list, an unknown id, or a blank summary.
  */
-export function applySummary(transcript: Transcript, droppedIds: readonly string[], summaryText: string, origin: Origin): Transcript {
+export function applySummary(
+  transcript: Transcript,
+  droppedIds: readonly string[],
+  summaryText: string,
+  origin: Origin,
+): Transcript {
   const replaced = pickTurns(transcript, droppedIds);
-  if (typeof summaryText !== 'string' || isBlank(summaryText)) throw new TranscriptError('summaryText', 'the summary is empty');
+  if (typeof summaryText !== 'string' || isBlank(summaryText))
+    throw new TranscriptError('summaryText', 'the summary is empty');
   const ids = new Set(replaced.map((t) => t.id));
   const label = `[Summary of ${replaced.length} earlier turn${replaced.length === 1 ? '' : 's'} of this conversation, written by ${describeOrigin(origin)}]`;
   const summary: Turn = {
@@ -102,7 +124,8 @@ function pickTurns(transcript: Transcript, ids: readonly string[]): Turn[] {
   if (!Array.isArray(ids) || ids.length === 0) throw new TranscriptError('droppedIds', 'expected at least one turn id');
   const known = new Set(transcript.turns.map((t) => t.id));
   ids.forEach((id, i) => {
-    if (!known.has(id)) throw new TranscriptError(`droppedIds[${i}]`, `no turn ${JSON.stringify(id)} in the transcript`);
+    if (!known.has(id))
+      throw new TranscriptError(`droppedIds[${i}]`, `no turn ${JSON.stringify(id)} in the transcript`);
   });
   const wanted = new Set(ids);
   return transcript.turns.filter((t) => wanted.has(t.id));

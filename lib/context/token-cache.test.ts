@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../transcript/codec';
 import { exchanges, transcript, user } from './context.test-helper';
 import { plan } from './plan';
-import { CORRECTION_BOUNDS, CORRECTION_DECAY_TOKENS, correctionRatio, createTokenCache, recordUsage } from './token-cache';
+import {
+  CORRECTION_BOUNDS,
+  CORRECTION_DECAY_TOKENS,
+  correctionRatio,
+  createTokenCache,
+  recordUsage,
+} from './token-cache';
 
 const CLAUDE_TARGET = { api: 'anthropic-messages', model: 'claude-sonnet-4-5' } as const;
 const GPT4O = { api: 'openai-chat', model: 'gpt-4o' } as const;
@@ -18,7 +24,10 @@ describe('recordUsage and the correction ratio', () => {
     recordUsage(cache, 'anthropic', 1_000, 1_200);
     recordUsage(cache, 'anthropic', 3_000, 3_400);
     recordUsage(cache, 'google', 1_000, 900);
-    expect(cache.correction).toEqual({ anthropic: { actual: 4_600, estimated: 4_000 }, google: { actual: 900, estimated: 1_000 } });
+    expect(cache.correction).toEqual({
+      anthropic: { actual: 4_600, estimated: 4_000 },
+      google: { actual: 900, estimated: 1_000 },
+    });
     expect(correctionRatio(cache, 'anthropic')).toBe(1.15);
     expect(correctionRatio(cache, 'google')).toBe(0.9);
     expect(correctionRatio(undefined, 'anthropic')).toBe(1);
@@ -33,15 +42,22 @@ describe('recordUsage and the correction ratio', () => {
     const fade = createTokenCache();
     recordUsage(fade, 'anthropic', CORRECTION_DECAY_TOKENS, CORRECTION_DECAY_TOKENS);
     recordUsage(fade, 'anthropic', 1_000, 2_000);
-    expect(fade.correction.anthropic).toEqual({ actual: (CORRECTION_DECAY_TOKENS + 2_000) / 2, estimated: (CORRECTION_DECAY_TOKENS + 1_000) / 2 });
+    expect(fade.correction.anthropic).toEqual({
+      actual: (CORRECTION_DECAY_TOKENS + 2_000) / 2,
+      estimated: (CORRECTION_DECAY_TOKENS + 1_000) / 2,
+    });
   });
 
   it('ignores a zero estimate and rejects counts that are not tokens', () => {
     const cache = createTokenCache();
     recordUsage(cache, 'anthropic', 0, 50);
     expect(cache.correction).toEqual({});
-    expect(() => recordUsage(cache, 'anthropic', -1, 5)).toThrow(new TranscriptError('estimatedTokens', 'must be a non-negative number of tokens, got -1'));
-    expect(() => recordUsage(cache, 'anthropic', 5, Number.NaN)).toThrow(new TranscriptError('actualInputTokens', 'must be a non-negative number of tokens, got NaN'));
+    expect(() => recordUsage(cache, 'anthropic', -1, 5)).toThrow(
+      new TranscriptError('estimatedTokens', 'must be a non-negative number of tokens, got -1'),
+    );
+    expect(() => recordUsage(cache, 'anthropic', 5, Number.NaN)).toThrow(
+      new TranscriptError('actualInputTokens', 'must be a non-negative number of tokens, got NaN'),
+    );
   });
 
   it('corrects estimated families in the plan, not exact OpenAI counts', () => {
@@ -92,7 +108,12 @@ describe('cached counts and conversions', () => {
     const size = cache.turns.size;
     plan(structuredClone(t), GPT4O, {}, cache);
     expect(cache.turns.size).toBe(size);
-    const edited = { ...t, turns: t.turns.map((x) => (x.id === 'u3' ? user('u3', 'a much longer question than before, with many more words in it') : x)) };
+    const edited = {
+      ...t,
+      turns: t.turns.map((x) =>
+        x.id === 'u3' ? user('u3', 'a much longer question than before, with many more words in it') : x,
+      ),
+    };
     const p = plan(edited, GPT4O, {}, cache);
     expect(cache.turns.size).toBe(size + 1);
     expect(p.estimatedInputTokens).toBeGreaterThan(first.estimatedInputTokens);

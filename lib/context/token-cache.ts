@@ -109,9 +109,18 @@ export function cachedCount(cache: TokenCache, key: string, compute: () => TurnC
  *   `promptTokenCount`; OpenAI: `input_tokens` / `prompt_tokens`).
  * @throws TranscriptError when a count is not a non-negative finite number.
  */
-export function recordUsage(cache: TokenCache, provider: string, estimatedTokens: number, actualInputTokens: number): void {
-  for (const [name, v] of [['estimatedTokens', estimatedTokens], ['actualInputTokens', actualInputTokens]] as const) {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TranscriptError(name, `must be a non-negative number of tokens, got ${String(v)}`);
+export function recordUsage(
+  cache: TokenCache,
+  provider: string,
+  estimatedTokens: number,
+  actualInputTokens: number,
+): void {
+  for (const [name, v] of [
+    ['estimatedTokens', estimatedTokens],
+    ['actualInputTokens', actualInputTokens],
+  ] as const) {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      throw new TranscriptError(name, `must be a non-negative number of tokens, got ${String(v)}`);
   }
   if (estimatedTokens === 0) return;
   const c = (cache.correction[provider] ??= { actual: 0, estimated: 0 });

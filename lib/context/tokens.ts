@@ -44,9 +44,19 @@ import type { Block, ToolDefinition, Turn } from '../transcript/schema';
 import type { TokenizerFamily } from './types';
 
 /** Characters per token of the estimated families. */
-export const CHARS_PER_TOKEN: Readonly<Record<'anthropic' | 'gemini' | 'generic', number>> = { anthropic: 3.5, gemini: 4, generic: 3.5 };
+export const CHARS_PER_TOKEN: Readonly<Record<'anthropic' | 'gemini' | 'generic', number>> = {
+  anthropic: 3.5,
+  gemini: 4,
+  generic: 3.5,
+};
 /** Tokens per image whose dimensions are unknown, by family (see the module comment for sources). */
-export const IMAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = { o200k: 765, cl100k: 765, anthropic: 1_600, gemini: 1_120, generic: 1_600 };
+export const IMAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = {
+  o200k: 765,
+  cl100k: 765,
+  anthropic: 1_600,
+  gemini: 1_120,
+  generic: 1_600,
+};
 /**
  * Tokens of one image of `size` pixels (width × height) for a family, by the provider's documented
  * formula (see the module comment); {@link IMAGE_TOKENS} when `size` is unknown.
@@ -83,7 +93,13 @@ function imageBlockTokens(image: { data?: string | undefined }, family: Tokenize
 }
 
 /** Tokens per PDF page, by family. */
-export const PDF_PAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = { o200k: 1_500, cl100k: 1_500, anthropic: 3_000, gemini: 560, generic: 3_000 };
+export const PDF_PAGE_TOKENS: Readonly<Record<TokenizerFamily, number>> = {
+  o200k: 1_500,
+  cl100k: 1_500,
+  anthropic: 3_000,
+  gemini: 560,
+  generic: 3_000,
+};
 /** Framing of one message (OpenAI Cookbook; assumed for the others). */
 export const MESSAGE_OVERHEAD = 3;
 /** Tokens priming the reply, once per request (OpenAI Cookbook). */
@@ -174,11 +190,17 @@ function countBlock(block: Block, opts: TurnCountOptions): number {
       // Opaque; providers strip earlier turns' reasoning from the context they bill.
       return 0;
     case 'tool_call':
-      return TOOL_FRAMING + countText(block.id, family) + countText(block.name, family) + countText(JSON.stringify(block.input) ?? '', family);
+      return (
+        TOOL_FRAMING +
+        countText(block.id, family) +
+        countText(block.name, family) +
+        countText(JSON.stringify(block.input) ?? '', family)
+      );
     case 'tool_result': {
       let n = TOOL_FRAMING + countText(block.callId, family);
       if (typeof block.content === 'string') return n + countText(block.content, family);
-      for (const c of block.content) n += c.type === 'text' ? countText(c.text, family) : opts.omitImages ? 0 : imageBlockTokens(c, family);
+      for (const c of block.content)
+        n += c.type === 'text' ? countText(c.text, family) : opts.omitImages ? 0 : imageBlockTokens(c, family);
       return n;
     }
     case 'image':
@@ -186,16 +208,24 @@ function countBlock(block: Block, opts: TurnCountOptions): number {
     case 'document':
       return countDocument(block.mediaType, block.data, family);
     case 'provider_item':
-      return opts.sameOrigin ? countText(JSON.stringify(block.item) ?? '', family) : countText(block.text ?? '', family);
+      return opts.sameOrigin
+        ? countText(JSON.stringify(block.item) ?? '', family)
+        : countText(block.text ?? '', family);
   }
 }
 
 /** PDF: pages × per-page tokens; `text/*`: decoded size / chars-per-token; other types are not sent (0). */
 function countDocument(mediaType: string, data: string | undefined, family: TokenizerFamily): number {
-  if (mediaType === 'application/pdf') return Math.max(1, data === undefined ? 1 : pdfPages(data)) * PDF_PAGE_TOKENS[family];
+  if (mediaType === 'application/pdf')
+    return Math.max(1, data === undefined ? 1 : pdfPages(data)) * PDF_PAGE_TOKENS[family];
   if (mediaType.startsWith('text/')) {
-    const bytes = data === undefined ? 0 : Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-    return Math.ceil(bytes / (isExactFamily(family) ? 4 : CHARS_PER_TOKEN[family as 'anthropic' | 'gemini' | 'generic']));
+    const bytes =
+      data === undefined
+        ? 0
+        : Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+    return Math.ceil(
+      bytes / (isExactFamily(family) ? 4 : CHARS_PER_TOKEN[family as 'anthropic' | 'gemini' | 'generic']),
+    );
   }
   return 0;
 }
@@ -217,7 +247,12 @@ export function pdfPages(base64: string): number {
  * system prompt (as one message), the tool definitions as JSON, and Claude's tool-use system
  * prompt when tools are defined or the history uses them.
  */
-export function countRequestBase(system: string | undefined, tools: readonly ToolDefinition[] | undefined, toolActivity: boolean, family: TokenizerFamily): number {
+export function countRequestBase(
+  system: string | undefined,
+  tools: readonly ToolDefinition[] | undefined,
+  toolActivity: boolean,
+  family: TokenizerFamily,
+): number {
   let n = REPLY_PRIMING;
   if (system !== undefined && system.trim() !== '') n += MESSAGE_OVERHEAD + countText(system, family);
   if (tools && tools.length > 0) n += countText(JSON.stringify(tools), family);

@@ -12,9 +12,19 @@ const agent: Transcript = {
   createdAt: '2026-01-02T03:04:05.000Z',
   source: { kind: 'claude-code', id: 's1' },
   system: 'Be brief.',
-  tools: [{ name: 'Bash', inputSchema: { type: 'object' } }, { name: 'Read', inputSchema: { type: 'object' } }],
+  tools: [
+    { name: 'Bash', inputSchema: { type: 'object' } },
+    { name: 'Read', inputSchema: { type: 'object' } },
+  ],
   turns: [
-    { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Why does `npm test` fail?' }, { type: 'image', mediaType: 'image/png', data: 'AAAA' }] },
+    {
+      id: 'u1',
+      role: 'user',
+      blocks: [
+        { type: 'text', text: 'Why does `npm test` fail?' },
+        { type: 'image', mediaType: 'image/png', data: 'AAAA' },
+      ],
+    },
     {
       id: 'a1',
       role: 'assistant',
@@ -26,11 +36,24 @@ const agent: Transcript = {
       ],
       native: { api: 'anthropic-messages', payload: [{ type: 'text', text: 'NATIVE-PAYLOAD' }] },
     },
-    { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'toolu_1', content: 'exit 1\n', isError: true }] },
+    {
+      id: 't1',
+      role: 'tool',
+      blocks: [{ type: 'tool_result', callId: 'toolu_1', content: 'exit 1\n', isError: true }],
+    },
     {
       id: 't2',
       role: 'tool',
-      blocks: [{ type: 'tool_result', callId: 'toolu_2', content: [{ type: 'text', text: 'ok' }, { type: 'image', mediaType: 'image/jpeg', url: 'https://x.test/a.jpg' }] }],
+      blocks: [
+        {
+          type: 'tool_result',
+          callId: 'toolu_2',
+          content: [
+            { type: 'text', text: 'ok' },
+            { type: 'image', mediaType: 'image/jpeg', url: 'https://x.test/a.jpg' },
+          ],
+        },
+      ],
     },
     {
       id: 'a2',
@@ -38,14 +61,30 @@ const agent: Transcript = {
       origin: claude,
       status: 'interrupted',
       blocks: [
-        { type: 'provider_item', api: 'anthropic-messages', item: { type: 'server_tool_use' }, text: 'web_search: oslo' },
+        {
+          type: 'provider_item',
+          api: 'anthropic-messages',
+          item: { type: 'server_tool_use' },
+          text: 'web_search: oslo',
+        },
         { type: 'provider_item', api: 'openai-responses', item: { type: 'x' } },
         { type: 'text', text: '', signature: 'EMPTY-SIGNED' },
         { type: 'text', text: 'The **test** is broken.' },
       ],
     },
-    { id: 'a3', role: 'assistant', origin: claude, status: 'error', error: { type: 'blocked', message: 'Prompt blocked' }, blocks: [] },
-    { id: 'u2', role: 'user', blocks: [{ type: 'document', mediaType: 'application/pdf', title: 'spec.pdf', url: 'https://x.test/spec.pdf' }] },
+    {
+      id: 'a3',
+      role: 'assistant',
+      origin: claude,
+      status: 'error',
+      error: { type: 'blocked', message: 'Prompt blocked' },
+      blocks: [],
+    },
+    {
+      id: 'u2',
+      role: 'user',
+      blocks: [{ type: 'document', mediaType: 'application/pdf', title: 'spec.pdf', url: 'https://x.test/spec.pdf' }],
+    },
   ],
 };
 
@@ -134,11 +173,17 @@ describe('transcriptToMarkdown', () => {
       ].join('\n'),
     );
     const md = transcriptToMarkdown(agent);
-    for (const opaque of ['SIG-SECRET-OPAQUE', 'OPAQUE', 'NATIVE-PAYLOAD', 'EMPTY-SIGNED', 'AAAA']) expect(md).not.toContain(opaque);
+    for (const opaque of ['SIG-SECRET-OPAQUE', 'OPAQUE', 'NATIVE-PAYLOAD', 'EMPTY-SIGNED', 'AAAA'])
+      expect(md).not.toContain(opaque);
   });
 
   it('joins several conversations with a thematic break; an untitled one gets a heading', () => {
-    const plain: Transcript = { format: 'baton.transcript', version: 1, id: 'c2', turns: [{ id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }] };
+    const plain: Transcript = {
+      format: 'baton.transcript',
+      version: 1,
+      id: 'c2',
+      turns: [{ id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }],
+    };
     expect(transcriptsToMarkdown([plain, { ...plain, title: 'Second', turns: [] }])).toBe(
       '# Conversation\n\n_1 turn_\n\n## You\n\nhi\n\n---\n\n# Second\n\n_0 turns_\n',
     );

@@ -41,7 +41,10 @@ function base64Bytes(data: string): number {
   return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
 }
 
-function media(kind: 'Image' | 'Document', b: { mediaType: string; data?: string; url?: string; title?: string }): string {
+function media(
+  kind: 'Image' | 'Document',
+  b: { mediaType: string; data?: string; url?: string; title?: string },
+): string {
   const name = b.title ? `${line(b.title)}, ` : '';
   if (b.url) return `_[${kind}: ${name}${b.mediaType}, ${code(b.url)}]_`;
   return `_[${kind}: ${name}${b.mediaType}, ${base64Bytes(b.data ?? '')} bytes, not included in this export]_`;
@@ -58,7 +61,9 @@ export function blockToMarkdown(b: Block): string | undefined {
     case 'text':
       return b.text.trim() ? b.text : undefined;
     case 'thinking':
-      return b.text.trim() ? `**Thinking**\n\n${fenced(b.text, 'text')}` : '**Thinking** _(no readable text; opaque to other providers)_';
+      return b.text.trim()
+        ? `**Thinking**\n\n${fenced(b.text, 'text')}`
+        : '**Thinking** _(no readable text; opaque to other providers)_';
     case 'redacted_thinking':
       return '**Thinking** _(redacted by the provider; not readable)_';
     case 'tool_call':
@@ -70,7 +75,9 @@ export function blockToMarkdown(b: Block): string | undefined {
     case 'document':
       return media('Document', b);
     case 'provider_item':
-      return b.text?.trim() ? `**Provider item** (${b.api})\n\n${fenced(b.text, 'text')}` : `_[Provider item (${b.api}) with no readable text]_`;
+      return b.text?.trim()
+        ? `**Provider item** (${b.api})\n\n${fenced(b.text, 'text')}`
+        : `_[Provider item (${b.api}) with no readable text]_`;
     default: {
       const _exhaustive: never = b;
       return _exhaustive;
@@ -94,7 +101,10 @@ export function turnHeading(turn: Turn, names?: OriginNames): string {
   if (turn.role === 'tool') return 'Tool';
   const o = turn.origin;
   if (!o) return 'Assistant';
-  const who = (o.endpoint !== undefined ? names?.byEndpoint?.[o.endpoint] : undefined) ?? names?.byProvider?.[o.provider] ?? o.provider;
+  const who =
+    (o.endpoint !== undefined ? names?.byEndpoint?.[o.endpoint] : undefined) ??
+    names?.byProvider?.[o.provider] ??
+    o.provider;
   return `Assistant · ${line(o.model)} (${line(who)})`;
 }
 
@@ -111,7 +121,9 @@ export function turnToMarkdown(turn: Turn, names?: OriginNames): string {
 export function transcriptToMarkdown(t: Transcript, names?: OriginNames): string {
   const head: string[] = [`# ${line(t.title ?? '') || 'Conversation'}`];
   const facts = [
-    t.source ? `from ${t.source.kind}${t.source.id ? ` ${code(t.source.id)}` : ''}${t.source.url ? ` (${code(t.source.url)})` : ''}` : '',
+    t.source
+      ? `from ${t.source.kind}${t.source.id ? ` ${code(t.source.id)}` : ''}${t.source.url ? ` (${code(t.source.url)})` : ''}`
+      : '',
     t.createdAt ? `created ${t.createdAt}` : '',
     `${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}`,
   ].filter(Boolean);

@@ -38,7 +38,9 @@ export function importBaton(text: string, opts: ImportOptions = {}): ImportResul
   const collector = new Collector('baton', opts, droppedKeysWarning(dropped));
   for (const d of docs) {
     const v = d.value;
-    const info = isRecord(v) ? { ...(str(v.id) ? { sourceId: str(v.id)! } : {}), ...(str(v.title) ? { title: str(v.title)! } : {}) } : {};
+    const info = isRecord(v)
+      ? { ...(str(v.id) ? { sourceId: str(v.id)! } : {}), ...(str(v.title) ? { title: str(v.title)! } : {}) }
+      : {};
     if (d.error !== undefined) {
       collector.skip(info, `${d.label}: ${d.error}`);
       continue;
@@ -74,11 +76,17 @@ export function withoutBorrowedTrust(t: Transcript): Transcript {
   const reserved = IMPORT_KINDS.some((k) => k !== 'baton' && t.id.startsWith(`${k}:`));
   const turns = t.turns.map((turn) => {
     const { [IMPORTED_STATE_META]: _own, ...meta } = turn.meta ?? {};
-    if (turn.role === 'user' || !holdsOpaqueState(turn)) return turn.meta && _own !== undefined ? { ...turn, meta } : turn;
+    if (turn.role === 'user' || !holdsOpaqueState(turn))
+      return turn.meta && _own !== undefined ? { ...turn, meta } : turn;
     return { ...turn, meta: { ...meta, [IMPORTED_STATE_META]: true } };
   });
   const { [CLAIMED_SOURCE_META]: _claim, ...ownMeta } = t.meta ?? {};
-  const out: Transcript = { ...t, id: reserved ? `baton:${t.id}` : t.id, source: t.source ?? { kind: 'baton', id: t.id }, turns };
+  const out: Transcript = {
+    ...t,
+    id: reserved ? `baton:${t.id}` : t.id,
+    source: t.source ?? { kind: 'baton', id: t.id },
+    turns,
+  };
   if (claimed) out.meta = { ...ownMeta, [CLAIMED_SOURCE_META]: true };
   else if (t.meta) {
     if (Object.keys(ownMeta).length) out.meta = ownMeta;

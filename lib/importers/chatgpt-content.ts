@@ -24,7 +24,11 @@ export function renderPart(part: unknown): string | undefined {
   const type = str(part.content_type);
   if (type === 'image_asset_pointer') return imagePlaceholder(part);
   if (type === 'audio_transcription' && typeof part.text === 'string') return part.text;
-  if (type !== undefined && /asset_pointer$/.test(type)) return `[${type.replace(/_asset_pointer$/, '').replace(/_/g, ' ')} ${str(part.asset_pointer) ?? ''}: not included in the ChatGPT export]`.replace(' :', ':');
+  if (type !== undefined && /asset_pointer$/.test(type))
+    return `[${type.replace(/_asset_pointer$/, '').replace(/_/g, ' ')} ${str(part.asset_pointer) ?? ''}: not included in the ChatGPT export]`.replace(
+      ' :',
+      ':',
+    );
   if (typeof part.text === 'string') return part.text;
   return `[${type ?? 'unrecognised'} part not imported]`;
 }
@@ -80,7 +84,12 @@ export function contentText(content: JsonObject): string {
  * `{code}` for `code` content and `{text}` otherwise; `{}` when empty.
  */
 export function toolCallInput(content: JsonObject): JsonObject {
-  const text = str(content.content_type) === 'code' ? (typeof content.text === 'string' ? content.text : '') : contentText(content);
+  const text =
+    str(content.content_type) === 'code'
+      ? typeof content.text === 'string'
+        ? content.text
+        : ''
+      : contentText(content);
   if (!text.trim()) return {};
   if (/^\s*\{/.test(text)) {
     try {
@@ -103,7 +112,9 @@ export function thoughtTexts(content: JsonObject): string[] {
       continue;
     }
     if (!isRecord(t)) continue;
-    const text = [t.summary, t.content].filter((x): x is string => typeof x === 'string' && x.trim() !== '').join('\n\n');
+    const text = [t.summary, t.content]
+      .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+      .join('\n\n');
     if (text) out.push(text);
   }
   return out;
@@ -113,7 +124,11 @@ export function thoughtTexts(content: JsonObject): string[] {
 const MARKER = /【[^】\n]{0,200}】|\ue200cite\ue202[^\ue201\n]{0,400}\ue201/g;
 
 /** Markdown link text: brackets and backslashes escaped, on one line. */
-const linkText = (s: string) => s.replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, (c) => `\\${c}`);
+const linkText = (s: string) =>
+  s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\[\]]/g, (c) => `\\${c}`);
 
 /**
  * docs/security.md, defect 8: an answer's `metadata.citations` (each `{start_ix, end_ix, metadata: {url,
@@ -148,7 +163,8 @@ export function applyCitations(text: string, citations: unknown): { text: string
   }
   out += text.slice(at);
   const orphans = markers.filter((m) => m.n === 0).length;
-  if (sources.length) out += `\n\nSources:\n${sources.map((s, i) => `${i + 1}. ${s.url ? `[${linkText(s.title)}](${s.url})` : linkText(s.title)}`).join('\n')}`;
+  if (sources.length)
+    out += `\n\nSources:\n${sources.map((s, i) => `${i + 1}. ${s.url ? `[${linkText(s.title)}](${s.url})` : linkText(s.title)}`).join('\n')}`;
   const parts = [];
   if (sources.length) parts.push(`${sources.length} citation(s) turned into links and a sources list`);
   if (orphans) parts.push(`${orphans} citation marker(s) without a source removed`);

@@ -15,7 +15,10 @@ function conversationList(doc: unknown): unknown[] {
   if (Array.isArray(doc)) return doc;
   if (isRecord(doc) && Array.isArray(doc.conversations)) return doc.conversations;
   if (isRecord(doc) && ('mapping' in doc || 'current_node' in doc)) return [doc];
-  throw new TranscriptError('', 'expected a ChatGPT export: an array of conversations, {"conversations": [...]}, or one conversation with a "mapping"');
+  throw new TranscriptError(
+    '',
+    'expected a ChatGPT export: an array of conversations, {"conversations": [...]}, or one conversation with a "mapping"',
+  );
 }
 
 /**
@@ -41,7 +44,13 @@ export function importChatGPTExport(text: string, opts: ImportOptions = {}): Imp
       const warnings = [...branch.warnings];
       const turns = branchToTurns(branch.nodes, warnings);
       const createdAt = isoFromSeconds(c.create_time);
-      return { sourceId, turns, warnings, ...(title !== undefined ? { title } : {}), ...(createdAt ? { createdAt } : {}) };
+      return {
+        sourceId,
+        turns,
+        warnings,
+        ...(title !== undefined ? { title } : {}),
+        ...(createdAt ? { createdAt } : {}),
+      };
     });
   });
   return collector.result();

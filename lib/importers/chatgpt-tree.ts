@@ -36,7 +36,11 @@ function createTime(n: ChatNode): number {
  *   node to start from.
  */
 export function selectBranch(mapping: unknown, currentNode: unknown): Branch {
-  if (!isRecord(mapping)) throw new TranscriptError('mapping', mapping === undefined ? 'missing: the conversation has no message tree' : 'expected an object of nodes');
+  if (!isRecord(mapping))
+    throw new TranscriptError(
+      'mapping',
+      mapping === undefined ? 'missing: the conversation has no message tree' : 'expected an object of nodes',
+    );
   const warnings: string[] = [];
   const nodes = new Map<string, ChatNode>();
   let malformed = 0;
@@ -51,7 +55,10 @@ export function selectBranch(mapping: unknown, currentNode: unknown): Branch {
     if (isRecord(raw.message)) node.message = raw.message;
     nodes.set(key, node);
   }
-  if (malformed) warnings.push(`${malformed} mapping entr${malformed === 1 ? 'y was' : 'ies were'} not node objects and were ignored`);
+  if (malformed)
+    warnings.push(
+      `${malformed} mapping entr${malformed === 1 ? 'y was' : 'ies were'} not node objects and were ignored`,
+    );
 
   const current = str(currentNode);
   let start = current !== undefined ? nodes.get(current) : undefined;
@@ -62,20 +69,29 @@ export function selectBranch(mapping: unknown, currentNode: unknown): Branch {
       if (parents.has(n.key) || !n.message) continue;
       if (!start || createTime(n) >= createTime(start)) start = n;
     }
-    if (!start) throw new TranscriptError('current_node', `${current === undefined ? 'missing' : `unknown node ${JSON.stringify(current)}`} and no leaf message to fall back on`);
-    warnings.push(`current_node ${current === undefined ? 'missing' : `${JSON.stringify(current)} is not in the mapping`}: followed the newest leaf ${JSON.stringify(start.key)}`);
+    if (!start)
+      throw new TranscriptError(
+        'current_node',
+        `${current === undefined ? 'missing' : `unknown node ${JSON.stringify(current)}`} and no leaf message to fall back on`,
+      );
+    warnings.push(
+      `current_node ${current === undefined ? 'missing' : `${JSON.stringify(current)} is not in the mapping`}: followed the newest leaf ${JSON.stringify(start.key)}`,
+    );
   }
 
   const path: ChatNode[] = [];
   const visited = new Set<string>();
-  for (let node: ChatNode | undefined = start; node; ) {
-    if (visited.has(node.key)) throw new TranscriptError('mapping', `cycle: node ${JSON.stringify(node.key)} is its own ancestor`);
+  for (let node: ChatNode | undefined = start; node;) {
+    if (visited.has(node.key))
+      throw new TranscriptError('mapping', `cycle: node ${JSON.stringify(node.key)} is its own ancestor`);
     visited.add(node.key);
     path.push(node);
     if (node.parent === undefined) break;
     const parent = nodes.get(node.parent);
     if (!parent) {
-      warnings.push(`node ${JSON.stringify(node.key)} has parent ${JSON.stringify(node.parent)}, which is not in the mapping: the branch starts there`);
+      warnings.push(
+        `node ${JSON.stringify(node.key)} has parent ${JSON.stringify(node.parent)}, which is not in the mapping: the branch starts there`,
+      );
       break;
     }
     node = parent;

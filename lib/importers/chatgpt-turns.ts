@@ -34,7 +34,10 @@ class TurnBuilder {
 
   user(node: ChatNode, content: JsonObject, createdAt: string | undefined): void {
     this.pending = [];
-    const texts = str(content.content_type) === 'code' ? [fencedCode(String(content.text ?? ''), str(content.language))] : partsTexts(content.parts);
+    const texts =
+      str(content.content_type) === 'code'
+        ? [fencedCode(String(content.text ?? ''), str(content.language))]
+        : partsTexts(content.parts);
     if (!texts.length) {
       const other = contentText(content);
       if (other.trim()) texts.push(other);
@@ -76,7 +79,9 @@ class TurnBuilder {
       const code = typeof content.text === 'string' ? content.text : '';
       if (code.trim()) blocks.push(text(fencedCode(code, str(content.language))));
     } else {
-      const texts = Array.isArray(content.parts) ? partsTexts(content.parts) : [contentText(content)].filter((t) => t.trim());
+      const texts = Array.isArray(content.parts)
+        ? partsTexts(content.parts)
+        : [contentText(content)].filter((t) => t.trim());
       // docs/security.md: citations become links and a sources list; nothing is dropped without a note.
       const citations = isRecord(msg.metadata) ? msg.metadata.citations : undefined;
       const joined = texts.join('\n\n');
@@ -123,12 +128,23 @@ class TurnBuilder {
     // Tool output no call asked for (image generation, internal tools): kept as a web item whose
     // text other models can read as labelled text.
     const turn = this.assistantTurn(node, msg, createdAt);
-    turn.blocks.push({ type: 'provider_item', api: 'web', item: { author: { role: 'tool', name }, content }, text: `[${name} output]\n${output}` });
+    turn.blocks.push({
+      type: 'provider_item',
+      api: 'web',
+      item: { author: { role: 'tool', name }, content },
+      text: `[${name} output]\n${output}`,
+    });
   }
 }
 
-function finishState(msg: JsonObject): { any: boolean; interrupted: boolean; stopReason?: Turn['stopReason']; raw?: string } {
-  const details = isRecord(msg.metadata) && isRecord(msg.metadata.finish_details) ? msg.metadata.finish_details : undefined;
+function finishState(msg: JsonObject): {
+  any: boolean;
+  interrupted: boolean;
+  stopReason?: Turn['stopReason'];
+  raw?: string;
+} {
+  const details =
+    isRecord(msg.metadata) && isRecord(msg.metadata.finish_details) ? msg.metadata.finish_details : undefined;
   const raw = details ? str(details.type) : undefined;
   const interrupted = msg.status === 'in_progress' || raw === 'interrupted';
   const stopReason = raw === 'stop' ? 'end_turn' : raw === 'max_tokens' ? 'max_tokens' : undefined;

@@ -6,7 +6,11 @@
  * plus `native` content for same-origin replay. Claude Code writes one streamed assistant message
  * as several entries with the same `message.id`; they are merged back into one turn.
  */
-import { mapAnthropicStopReason, readAnthropicMessagesHistory, readAnthropicUsage } from '../providers/anthropic-messages/read-anthropic-messages';
+import {
+  mapAnthropicStopReason,
+  readAnthropicMessagesHistory,
+  readAnthropicUsage,
+} from '../providers/anthropic-messages/read-anthropic-messages';
 import type { Turn } from '../transcript/schema';
 import { isoFromString, reasonOf, str, type JsonObject } from './common';
 
@@ -43,7 +47,14 @@ function groups(entries: readonly ClaudeCodeEntry[]): Group[] {
     const content = e.message.content;
     const id = str(e.message.id);
     const last = out[out.length - 1];
-    if (role === 'assistant' && last?.role === 'assistant' && id !== undefined && last.id === id && Array.isArray(last.content) && Array.isArray(content)) {
+    if (
+      role === 'assistant' &&
+      last?.role === 'assistant' &&
+      id !== undefined &&
+      last.id === id &&
+      Array.isArray(last.content) &&
+      Array.isArray(content)
+    ) {
       last.content = [...last.content, ...content];
       last.entries.push(e);
       continue;
@@ -69,12 +80,17 @@ export function threadTurns(entries: readonly ClaudeCodeEntry[], warnings: strin
     const first = g.entries[0]!;
     const last = g.entries[g.entries.length - 1]!;
     if (g.model === SYNTHETIC_MODEL) {
-      warnings.push(`line ${first.line}: Claude Code's own notice (model "${SYNTHETIC_MODEL}") is not model output and was left out`);
+      warnings.push(
+        `line ${first.line}: Claude Code's own notice (model "${SYNTHETIC_MODEL}") is not model output and was left out`,
+      );
       continue;
     }
     let read: Turn[];
     try {
-      read = readAnthropicMessagesHistory({ messages: [{ role: g.role, content: g.content }] }, { model: g.model ?? 'unknown' }).turns;
+      read = readAnthropicMessagesHistory(
+        { messages: [{ role: g.role, content: g.content }] },
+        { model: g.model ?? 'unknown' },
+      ).turns;
     } catch (e) {
       warnings.push(`line ${first.line}: ${g.role} message left out: ${reasonOf(e)}`);
       continue;

@@ -35,7 +35,12 @@ function userTitle(entries: readonly ClaudeCodeEntry[]): string | undefined {
   for (const e of entries) {
     if (e.role !== 'user') continue;
     const c = e.message.content;
-    const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('') : '';
+    const text =
+      typeof c === 'string'
+        ? c
+        : Array.isArray(c)
+          ? c.map((b) => (isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('')
+          : '';
     if (text.trim()) messages.push({ text, ...(e.isMeta ? { meta: true } : {}) });
   }
   return sessionTitle(messages);
@@ -82,12 +87,20 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
     }
     const uuid = str(v.uuid);
     if (uuid !== undefined && seen.has(uuid)) {
-      warnings.push(`line ${l.line}: repeats entry ${JSON.stringify(uuid)} (Claude Code copies history when a session is resumed): skipped`);
+      warnings.push(
+        `line ${l.line}: repeats entry ${JSON.stringify(uuid)} (Claude Code copies history when a session is resumed): skipped`,
+      );
       continue;
     }
     if (uuid !== undefined) seen.add(uuid);
     sessionId ??= str(v.sessionId);
-    const e: ClaudeCodeEntry = { line: l.line, role: v.type, sidechain: v.isSidechain === true, isMeta: v.isMeta === true, message: v.message };
+    const e: ClaudeCodeEntry = {
+      line: l.line,
+      role: v.type,
+      sidechain: v.isSidechain === true,
+      isMeta: v.isMeta === true,
+      message: v.message,
+    };
     if (uuid !== undefined) e.uuid = uuid;
     if (str(v.parentUuid)) e.parentUuid = str(v.parentUuid)!;
     if (str(v.agentId)) e.agentId = str(v.agentId)!;
@@ -95,7 +108,10 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
     entries.push(e);
   }
   if (!entries.length) throw new TranscriptError('', 'no Claude Code user or assistant entries in the file');
-  if (other.size) warnings.push(`entries without conversation content skipped: ${[...other].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+  if (other.size)
+    warnings.push(
+      `entries without conversation content skipped: ${[...other].map(([t, n]) => `${t} ×${n}`).join(', ')}`,
+    );
   const sourceId = sessionId ?? `h${contentHash(text)}`;
   const collector = new Collector('claude-code', opts, droppedKeysWarning(dropped));
   const main = entries.filter((e) => !e.sidechain);
@@ -122,7 +138,13 @@ export function importClaudeCode(text: string, opts: ImportOptions = {}): Import
     const t = `Sub-agent: ${subTitle ?? key}`;
     collector.add({ sourceId: sub, title: t }, () => {
       const w: string[] = [];
-      return { sourceId: sub, title: t, turns: threadTurns(list, w), warnings: w, meta: { sidechainOf: stableId('claude-code', sourceId) } };
+      return {
+        sourceId: sub,
+        title: t,
+        turns: threadTurns(list, w),
+        warnings: w,
+        meta: { sidechainOf: stableId('claude-code', sourceId) },
+      };
     });
   }
   return collector.result();

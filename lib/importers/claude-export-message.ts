@@ -27,12 +27,18 @@ function attachmentBlocks(m: JsonObject): Block[] {
     const type = str(a.file_type);
     const label = `[Attachment ${name}${type ? ` (${type})` : ''}]`;
     const body = typeof a.extracted_content === 'string' ? a.extracted_content : '';
-    out.push({ type: 'text', text: body.trim() ? fenced(label, body) : `${label.slice(0, -1)}: its content is not in the export]` });
+    out.push({
+      type: 'text',
+      text: body.trim() ? fenced(label, body) : `${label.slice(0, -1)}: its content is not in the export]`,
+    });
   }
   for (const key of ['files', 'files_v2'] as const) {
     for (const f of Array.isArray(m[key]) ? m[key] : []) {
       if (!isRecord(f)) continue;
-      out.push({ type: 'text', text: `[File ${str(f.file_name) ?? str(f.file_uuid) ?? 'unnamed'}: not included in the Claude export]` });
+      out.push({
+        type: 'text',
+        text: `[File ${str(f.file_name) ?? str(f.file_uuid) ?? 'unnamed'}: not included in the Claude export]`,
+      });
     }
   }
   return out;
@@ -59,7 +65,8 @@ export function claudeMessageTurns(m: JsonObject, index: number, used: Set<strin
   if (m.sender === 'human') {
     const blocks: Block[] = [];
     if (content) {
-      for (const b of content) if (isRecord(b) && typeof b.text === 'string' && b.text.trim()) blocks.push({ type: 'text', text: b.text });
+      for (const b of content)
+        if (isRecord(b) && typeof b.text === 'string' && b.text.trim()) blocks.push({ type: 'text', text: b.text });
     } else if (typeof m.text === 'string' && m.text.trim()) blocks.push({ type: 'text', text: m.text });
     blocks.push(...attachmentBlocks(m));
     return blocks.length ? [stamp({ id: uniqueId(base, used), role: 'user', blocks })] : [];
@@ -72,7 +79,10 @@ export function claudeMessageTurns(m: JsonObject, index: number, used: Set<strin
   let assistant: Block[] = [];
   const pending: ToolCallBlock[] = [];
   const flush = () => {
-    if (assistant.length) turns.push(stamp({ id: uniqueId(base, used), role: 'assistant', origin: { ...CLAUDE_WEB_ORIGIN }, blocks: assistant }));
+    if (assistant.length)
+      turns.push(
+        stamp({ id: uniqueId(base, used), role: 'assistant', origin: { ...CLAUDE_WEB_ORIGIN }, blocks: assistant }),
+      );
     assistant = [];
   };
   const items: unknown[] = content ?? (typeof m.text === 'string' ? [{ type: 'text', text: m.text }] : []);
@@ -83,13 +93,20 @@ export function claudeMessageTurns(m: JsonObject, index: number, used: Set<strin
         if (typeof b.text === 'string' && b.text.trim()) assistant.push({ type: 'text', text: b.text });
         return;
       case 'thinking': {
-        const summaries = Array.isArray(b.summaries) ? b.summaries.map((s) => (isRecord(s) ? str(s.summary) : undefined)).filter((s): s is string => !!s) : [];
+        const summaries = Array.isArray(b.summaries)
+          ? b.summaries.map((s) => (isRecord(s) ? str(s.summary) : undefined)).filter((s): s is string => !!s)
+          : [];
         const text = typeof b.thinking === 'string' && b.thinking.trim() ? b.thinking : summaries.join('\n\n');
         if (text.trim()) assistant.push({ type: 'thinking', text });
         return;
       }
       case 'tool_use': {
-        const call: ToolCallBlock = { type: 'tool_call', id: str(b.id) ?? `${base}-call-${k}`, name: str(b.name) ?? 'tool', input: b.input === undefined || b.input === null ? {} : (b.input as ToolCallBlock['input']) };
+        const call: ToolCallBlock = {
+          type: 'tool_call',
+          id: str(b.id) ?? `${base}-call-${k}`,
+          name: str(b.name) ?? 'tool',
+          input: b.input === undefined || b.input === null ? {} : (b.input as ToolCallBlock['input']),
+        };
         pending.push(call);
         assistant.push(call);
         return;
@@ -102,7 +119,13 @@ export function claudeMessageTurns(m: JsonObject, index: number, used: Set<strin
         if (callId === undefined) {
           warnings.push(`message ${JSON.stringify(base)}: a tool_result with no call to answer was kept as text`);
           const out = resultContent(b.content);
-          assistant.push({ type: 'text', text: fenced('[Tool result]', typeof out === 'string' ? out : out.map((x) => (x.type === 'text' ? x.text : '')).join('\n')) });
+          assistant.push({
+            type: 'text',
+            text: fenced(
+              '[Tool result]',
+              typeof out === 'string' ? out : out.map((x) => (x.type === 'text' ? x.text : '')).join('\n'),
+            ),
+          });
           return;
         }
         flush();
@@ -115,7 +138,10 @@ export function claudeMessageTurns(m: JsonObject, index: number, used: Set<strin
       }
       default:
         if (typeof b.text === 'string' && b.text.trim()) assistant.push({ type: 'text', text: b.text });
-        else warnings.push(`message ${JSON.stringify(base)}: content block of type ${JSON.stringify(b.type)} not imported`);
+        else
+          warnings.push(
+            `message ${JSON.stringify(base)}: content block of type ${JSON.stringify(b.type)} not imported`,
+          );
     }
   });
   flush();

@@ -32,9 +32,13 @@ const time = (m: JsonObject): number => {
  * a parent that is not in the conversation (the root sentinel) and refuses cycles.
  */
 export function claudeBranch(conv: JsonObject, warnings: string[]): JsonObject[] {
-  if (!Array.isArray(conv.chat_messages)) throw new TranscriptError('chat_messages', 'missing: the conversation has no messages');
+  if (!Array.isArray(conv.chat_messages))
+    throw new TranscriptError('chat_messages', 'missing: the conversation has no messages');
   const messages = conv.chat_messages.filter(isRecord);
-  if (messages.length !== conv.chat_messages.length) warnings.push(`${conv.chat_messages.length - messages.length} chat_messages entries were not objects and were ignored`);
+  if (messages.length !== conv.chat_messages.length)
+    warnings.push(
+      `${conv.chat_messages.length - messages.length} chat_messages entries were not objects and were ignored`,
+    );
   const byId = new Map<string, JsonObject>();
   for (const m of messages) {
     const id = str(m.uuid);
@@ -45,9 +49,12 @@ export function claudeBranch(conv: JsonObject, warnings: string[]): JsonObject[]
     return p !== undefined && byId.has(p);
   });
   if (!linked) return messages;
-  let leaf = str(conv.current_leaf_message_uuid) !== undefined ? byId.get(str(conv.current_leaf_message_uuid)!) : undefined;
+  let leaf =
+    str(conv.current_leaf_message_uuid) !== undefined ? byId.get(str(conv.current_leaf_message_uuid)!) : undefined;
   if (!leaf) {
-    const parents = new Set(messages.map((m) => str(m.parent_message_uuid)).filter((p): p is string => p !== undefined));
+    const parents = new Set(
+      messages.map((m) => str(m.parent_message_uuid)).filter((p): p is string => p !== undefined),
+    );
     for (const m of messages) {
       const id = str(m.uuid);
       if (id !== undefined && parents.has(id)) continue;
@@ -56,15 +63,17 @@ export function claudeBranch(conv: JsonObject, warnings: string[]): JsonObject[]
   }
   const path: JsonObject[] = [];
   const seen = new Set<JsonObject>();
-  for (let m: JsonObject | undefined = leaf; m; ) {
-    if (seen.has(m)) throw new TranscriptError('chat_messages', `cycle: message ${JSON.stringify(str(m.uuid))} is its own ancestor`);
+  for (let m: JsonObject | undefined = leaf; m;) {
+    if (seen.has(m))
+      throw new TranscriptError('chat_messages', `cycle: message ${JSON.stringify(str(m.uuid))} is its own ancestor`);
     seen.add(m);
     path.push(m);
     const p = str(m.parent_message_uuid);
     m = p !== undefined ? byId.get(p) : undefined;
   }
   const branches = messages.length - path.length;
-  if (branches > 0) warnings.push(`${branches} message(s) on other branches (edits, retries) not imported: followed the latest branch`);
+  if (branches > 0)
+    warnings.push(`${branches} message(s) on other branches (edits, retries) not imported: followed the latest branch`);
   return path.reverse();
 }
 
@@ -89,7 +98,13 @@ export function importClaudeExport(text: string, opts: ImportOptions = {}): Impo
       const used = new Set<string>();
       claudeBranch(c, warnings).forEach((m, j) => turns.push(...claudeMessageTurns(m, j, used, warnings)));
       const createdAt = isoFromString(c.created_at);
-      return { sourceId, turns, warnings, ...(title !== undefined ? { title } : {}), ...(createdAt ? { createdAt } : {}) };
+      return {
+        sourceId,
+        turns,
+        warnings,
+        ...(title !== undefined ? { title } : {}),
+        ...(createdAt ? { createdAt } : {}),
+      };
     });
   });
   return collector.result();

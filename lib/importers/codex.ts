@@ -16,11 +16,32 @@ import type { ImportOptions, ImportResult } from './types';
 
 /** Item types the Responses history reader takes (R-1 input items). Others are left out with a warning. */
 const ITEM_TYPES = new Set([
-  'message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output',
-  'file_search_call', 'web_search_call', 'computer_call', 'computer_call_output', 'tool_search_call', 'tool_search_output',
-  'image_generation_call', 'code_interpreter_call', 'local_shell_call', 'local_shell_call_output', 'shell_call',
-  'shell_call_output', 'apply_patch_call', 'apply_patch_call_output', 'mcp_list_tools', 'mcp_approval_request',
-  'mcp_approval_response', 'mcp_call', 'compaction', 'item_reference',
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'file_search_call',
+  'web_search_call',
+  'computer_call',
+  'computer_call_output',
+  'tool_search_call',
+  'tool_search_output',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'compaction',
+  'item_reference',
 ]);
 
 interface Item {
@@ -72,7 +93,12 @@ export function importCodex(text: string, opts: ImportOptions = {}): ImportResul
       if (payload.type === 'user_message' && typeof payload.message === 'string') firstPrompt ??= payload.message;
     } else if (type !== undefined && ITEM_TYPES.has(type) && !payload) {
       items.push({ item: v, line: l.line, ...(model ? { model } : {}) }); // older format: a raw item per line
-    } else if (type === undefined && l.line === items.length + warnings.length + 1 && str(v.id) && v.timestamp !== undefined) {
+    } else if (
+      type === undefined &&
+      l.line === items.length + warnings.length + 1 &&
+      str(v.id) &&
+      v.timestamp !== undefined
+    ) {
       sessionId ??= str(v.id); // older format's header line
       createdAt ??= isoFromString(v.timestamp);
     } else {
@@ -81,7 +107,10 @@ export function importCodex(text: string, opts: ImportOptions = {}): ImportResul
     }
   }
   if (!items.length) throw new TranscriptError('', 'no Codex response items in the file');
-  if (ignored.size) warnings.push(`records without conversation content ignored: ${[...ignored].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+  if (ignored.size)
+    warnings.push(
+      `records without conversation content ignored: ${[...ignored].map(([t, n]) => `${t} ×${n}`).join(', ')}`,
+    );
   const sourceId = sessionId ?? `h${contentHash(text)}`;
   const collector = new Collector('codex', opts, droppedKeysWarning(dropped));
   // The first sentence typed, without agent markup (docs/side-panel.md; session-title.ts).
@@ -89,7 +118,14 @@ export function importCodex(text: string, opts: ImportOptions = {}): ImportResul
   collector.add({ sourceId, ...(title ? { title } : {}) }, () => {
     const w = [...warnings];
     const { turns, system } = readItems(items, provider ?? 'openai', w);
-    return { sourceId, turns, warnings: w, ...(system ? { system } : {}), ...(title ? { title } : {}), ...(createdAt ? { createdAt } : {}) };
+    return {
+      sourceId,
+      turns,
+      warnings: w,
+      ...(system ? { system } : {}),
+      ...(title ? { title } : {}),
+      ...(createdAt ? { createdAt } : {}),
+    };
   });
   return collector.result();
 }
@@ -99,7 +135,8 @@ export function importCodex(text: string, opts: ImportOptions = {}): ImportResul
  * gets a readable `text`, so another provider still sees the result as labelled text.
  */
 function withOutputText(b: Block): Block {
-  if (b.type !== 'provider_item' || b.text !== undefined || !isRecord(b.item) || !Array.isArray(b.item.output)) return b;
+  if (b.type !== 'provider_item' || b.text !== undefined || !isRecord(b.item) || !Array.isArray(b.item.output))
+    return b;
   const text = b.item.output
     .map((p) => (isRecord(p) && typeof p.text === 'string' ? p.text : ''))
     .filter((x) => x.trim())
@@ -110,12 +147,15 @@ function withOutputText(b: Block): Block {
 /** Reads the items in runs of one model; items the reader rejects on their own are left out first. */
 function readItems(items: readonly Item[], provider: string, warnings: string[]): { turns: Turn[]; system?: string } {
   const fallbackModel = items.find((i) => i.model)?.model ?? 'unknown';
-  if (fallbackModel === 'unknown') warnings.push('no turn_context names the model: assistant turns have model "unknown"');
+  if (fallbackModel === 'unknown')
+    warnings.push('no turn_context names the model: assistant turns have model "unknown"');
   const kept: (Item & { model: string })[] = [];
   for (const i of items) {
     const type = str(i.item.type) ?? (i.item.role !== undefined ? 'message' : undefined);
     if (type === undefined || !ITEM_TYPES.has(type)) {
-      warnings.push(`line ${i.line}: response item of type ${JSON.stringify(i.item.type)} left out (not a Responses input item)`);
+      warnings.push(
+        `line ${i.line}: response item of type ${JSON.stringify(i.item.type)} left out (not a Responses input item)`,
+      );
       continue;
     }
     const m = i.model ?? fallbackModel;
@@ -129,19 +169,25 @@ function readItems(items: readonly Item[], provider: string, warnings: string[])
   const turns: Turn[] = [];
   const systems: string[] = [];
   let emptyReasoning = 0;
-  for (let start = 0; start < kept.length; ) {
+  for (let start = 0; start < kept.length;) {
     let end = start + 1;
     while (end < kept.length && kept[end]!.model === kept[start]!.model) end++;
-    const t = readOpenAIResponsesHistory({ model: kept[start]!.model, input: kept.slice(start, end).map((i) => i.item) }, { provider });
+    const t = readOpenAIResponsesHistory(
+      { model: kept[start]!.model, input: kept.slice(start, end).map((i) => i.item) },
+      { provider },
+    );
     if (t.system) systems.push(t.system);
     for (const turn of t.turns) {
       // docs/security.md: a reasoning item with no summary, no content and no encrypted_content reads as an
       // empty thinking block; it says nothing and carries no state, so it is left out (counted below).
-      const blocks = turn.blocks.filter((b) => !(b.type === 'thinking' && b.text.trim() === '' && b.signature === undefined && ++emptyReasoning));
+      const blocks = turn.blocks.filter(
+        (b) => !(b.type === 'thinking' && b.text.trim() === '' && b.signature === undefined && ++emptyReasoning),
+      );
       if (blocks.length) turns.push({ ...turn, id: `t${turns.length + 1}`, blocks: blocks.map(withOutputText) });
     }
     start = end;
   }
-  if (emptyReasoning) warnings.push(`${emptyReasoning} reasoning item(s) with no content, no summary and no encrypted_content left out`);
+  if (emptyReasoning)
+    warnings.push(`${emptyReasoning} reasoning item(s) with no content, no summary and no encrypted_content left out`);
   return systems.length ? { turns, system: systems.join('\n\n') } : { turns };
 }

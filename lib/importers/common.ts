@@ -31,12 +31,16 @@ const MAX_DATE_MS = 8.64e15;
 
 /** Epoch seconds (ChatGPT `create_time`) → ISO 8601; undefined when not a usable number. */
 export function isoFromSeconds(v: unknown): string | undefined {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v * 1000 < MAX_DATE_MS ? new Date(v * 1000).toISOString() : undefined;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v * 1000 < MAX_DATE_MS
+    ? new Date(v * 1000).toISOString()
+    : undefined;
 }
 
 /** Epoch milliseconds → ISO 8601; undefined when not a usable number. */
 export function isoFromMs(v: unknown): string | undefined {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v < MAX_DATE_MS ? new Date(v).toISOString() : undefined;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v < MAX_DATE_MS
+    ? new Date(v).toISOString()
+    : undefined;
 }
 
 /** A date string → normalised ISO 8601 (`…Z`); undefined when it does not parse. */
@@ -48,7 +52,10 @@ export function isoFromString(v: unknown): string | undefined {
 
 /** A short title from a message: its first non-blank line, at most 80 characters. */
 export function titleFrom(text: string | undefined): string | undefined {
-  const line = text?.split('\n').find((l) => l.trim() !== '')?.trim();
+  const line = text
+    ?.split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim();
   if (!line) return undefined;
   // Cut on code points, so an emoji at the cut is kept whole or left out (docs/security.md).
   return truncateCodePoints(toWellFormed(line), 80);
@@ -84,7 +91,8 @@ export function systemToPreamble(t: Transcript): Transcript {
   if (!system.trim()) return rest;
   const block: Block = { type: 'text', text: fenced(IMPORTED_SYSTEM_LABEL, system), meta: { importedSystem: true } };
   const [first, ...others] = rest.turns;
-  if (first && first.role === 'user') return { ...rest, turns: [{ ...first, blocks: [block, ...first.blocks] }, ...others] };
+  if (first && first.role === 'user')
+    return { ...rest, turns: [{ ...first, blocks: [block, ...first.blocks] }, ...others] };
   let id = 'imported-system';
   while (rest.turns.some((x) => x.id === id)) id += '_';
   return { ...rest, turns: [{ id, role: 'user', blocks: [block] }, ...rest.turns] };
@@ -193,14 +201,16 @@ export class Collector {
     let out = systemToPreamble(repairLoneSurrogates(t));
     if (this.opts.now !== undefined) out = { ...out, meta: { ...(out.meta ?? {}), importedAt: this.opts.now } };
     const decoded = decodeTranscript(out);
-    if (this.ids.has(decoded.id)) return this.skip(info, `duplicate conversation id ${JSON.stringify(decoded.id)} in the same file`);
+    if (this.ids.has(decoded.id))
+      return this.skip(info, `duplicate conversation id ${JSON.stringify(decoded.id)} in the same file`);
     this.ids.add(decoded.id);
     this.conversations.push(decoded);
   }
 }
 
 /** The import-summary line of a conversation whose lone surrogates were repaired. */
-export const SURROGATES_REPAIRED = 'text with lone UTF-16 surrogates (half of a character such as an emoji) repaired: each replaced by U+FFFD';
+export const SURROGATES_REPAIRED =
+  'text with lone UTF-16 surrogates (half of a character such as an emoji) repaired: each replaced by U+FFFD';
 
 /**
  * X6 on the way in (docs/security.md): nothing stored holds a lone UTF-16 surrogate. Returns `t` itself
@@ -209,6 +219,11 @@ export const SURROGATES_REPAIRED = 'text with lone UTF-16 surrogates (half of a 
 export function repairLoneSurrogates(t: Transcript): Transcript {
   const repaired = repairSurrogatesDeep(t);
   if (repaired === t) return t;
-  const own = Array.isArray(repaired.meta?.importWarnings) ? (repaired.meta.importWarnings as unknown[]).map(String) : [];
-  return { ...repaired, meta: { ...(repaired.meta ?? {}), importWarnings: capWarnings([...own, SURROGATES_REPAIRED]) } };
+  const own = Array.isArray(repaired.meta?.importWarnings)
+    ? (repaired.meta.importWarnings as unknown[]).map(String)
+    : [];
+  return {
+    ...repaired,
+    meta: { ...(repaired.meta ?? {}), importWarnings: capWarnings([...own, SURROGATES_REPAIRED]) },
+  };
 }

@@ -51,7 +51,13 @@ export function expectConvertsEverywhere(t: Transcript, extra: readonly TestTarg
   expect(decodeTranscript(t)).toEqual(t);
   for (const target of [...TARGETS, ...extra]) {
     const res = convertTranscript(t, { ...target, maxOutputTokens: 1024 });
-    expect(validateRequest(target.api, res.body, { model: target.model, ...(target.provider ? { provider: target.provider } : {}) }), `${t.id} → ${target.api}/${target.model}`).toEqual([]);
+    expect(
+      validateRequest(target.api, res.body, {
+        model: target.model,
+        ...(target.provider ? { provider: target.provider } : {}),
+      }),
+      `${t.id} → ${target.api}/${target.model}`,
+    ).toEqual([]);
   }
 }
 

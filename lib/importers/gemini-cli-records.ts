@@ -40,7 +40,10 @@ export function readGeminiCliSession(text: string): GeminiCliSession {
       header(value, out);
       out.droppedKeys = droppedKeys;
       out.messages = value.messages.filter(isRecord);
-      if (out.messages.length !== value.messages.length) out.warnings.push(`${value.messages.length - out.messages.length} messages entries were not objects and were ignored`);
+      if (out.messages.length !== value.messages.length)
+        out.warnings.push(
+          `${value.messages.length - out.messages.length} messages entries were not objects and were ignored`,
+        );
       return out;
     }
   } catch {
@@ -73,7 +76,8 @@ export function readGeminiCliSession(text: string): GeminiCliSession {
     records++;
     if (typeof v.$rewindTo === 'string') {
       const at = order.indexOf(v.$rewindTo);
-      if (at < 0) out.warnings.push(`line ${l.line}: $rewindTo names unknown message ${JSON.stringify(v.$rewindTo)}: ignored`);
+      if (at < 0)
+        out.warnings.push(`line ${l.line}: $rewindTo names unknown message ${JSON.stringify(v.$rewindTo)}: ignored`);
       else for (const id of order.splice(at)) byId.delete(id);
     } else if (isRecord(v.$set)) {
       if (Array.isArray(v.$set.messages)) replace(v.$set.messages);
@@ -86,7 +90,11 @@ export function readGeminiCliSession(text: string): GeminiCliSession {
       out.warnings.push(`line ${l.line}: unrecognised record ignored`);
     }
   }
-  if (!records) throw new TranscriptError('', 'expected a Gemini CLI chat recording (a JSON object with "messages", or JSONL records)');
+  if (!records)
+    throw new TranscriptError(
+      '',
+      'expected a Gemini CLI chat recording (a JSON object with "messages", or JSONL records)',
+    );
   out.messages = order.map((id) => byId.get(id)!);
   return out;
 }

@@ -29,10 +29,18 @@ function mediaBlocks(parts: unknown[], where: string, warnings: string[]): Block
       if (p.text.trim()) out.push({ type: 'text', text: p.text });
     } else if (isRecord(p) && isRecord(p.inlineData) && str(p.inlineData.data)) {
       const mediaType = str(p.inlineData.mimeType) ?? 'application/octet-stream';
-      out.push(mediaType.startsWith('image/') ? { type: 'image', mediaType, data: str(p.inlineData.data)! } : { type: 'document', mediaType, data: str(p.inlineData.data)! });
+      out.push(
+        mediaType.startsWith('image/')
+          ? { type: 'image', mediaType, data: str(p.inlineData.data)! }
+          : { type: 'document', mediaType, data: str(p.inlineData.data)! },
+      );
     } else if (isRecord(p) && isRecord(p.fileData) && str(p.fileData.fileUri)) {
       const mediaType = str(p.fileData.mimeType) ?? 'application/octet-stream';
-      out.push(mediaType.startsWith('image/') ? { type: 'image', mediaType, url: str(p.fileData.fileUri)! } : { type: 'document', mediaType, url: str(p.fileData.fileUri)! });
+      out.push(
+        mediaType.startsWith('image/')
+          ? { type: 'image', mediaType, url: str(p.fileData.fileUri)! }
+          : { type: 'document', mediaType, url: str(p.fileData.fileUri)! },
+      );
     } else {
       warnings.push(`${where}: part ${JSON.stringify(Object.keys(isRecord(p) ? p : {}))} not imported`);
     }
@@ -72,17 +80,36 @@ function toolResult(call: ToolCallBlock, tc: JsonObject): ToolResultBlock | unde
     else if (isRecord(p) && isRecord(p.functionResponse)) {
       const r = p.functionResponse.response;
       if (isRecord(r) && r.error !== undefined) isError = true;
-      const text = isRecord(r) && typeof r.output === 'string' && Object.keys(r).length === 1 ? r.output : isRecord(r) && typeof r.error === 'string' && Object.keys(r).length === 1 ? r.error : JSON.stringify(r ?? {});
+      const text =
+        isRecord(r) && typeof r.output === 'string' && Object.keys(r).length === 1
+          ? r.output
+          : isRecord(r) && typeof r.error === 'string' && Object.keys(r).length === 1
+            ? r.error
+            : JSON.stringify(r ?? {});
       content.push({ type: 'text', text });
     } else if (isRecord(p) && typeof p.text === 'string') content.push({ type: 'text', text: p.text });
-    else if (isRecord(p) && isRecord(p.inlineData) && str(p.inlineData.data) && (str(p.inlineData.mimeType) ?? '').startsWith('image/'))
+    else if (
+      isRecord(p) &&
+      isRecord(p.inlineData) &&
+      str(p.inlineData.data) &&
+      (str(p.inlineData.mimeType) ?? '').startsWith('image/')
+    )
       content.push({ type: 'image', mediaType: str(p.inlineData.mimeType)!, data: str(p.inlineData.data)! });
   }
   if (!content.length) {
     if (!isError) return undefined;
-    content.push({ type: 'text', text: `[tool call ${str(tc.status) ?? 'failed'}${typeof tc.resultDisplay === 'string' && tc.resultDisplay ? `: ${tc.resultDisplay}` : ''}]` });
+    content.push({
+      type: 'text',
+      text: `[tool call ${str(tc.status) ?? 'failed'}${typeof tc.resultDisplay === 'string' && tc.resultDisplay ? `: ${tc.resultDisplay}` : ''}]`,
+    });
   }
-  const block: ToolResultBlock = { type: 'tool_result', callId: call.id, content: content.every((c) => c.type === 'text') ? content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') : content };
+  const block: ToolResultBlock = {
+    type: 'tool_result',
+    callId: call.id,
+    content: content.every((c) => c.type === 'text')
+      ? content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+      : content,
+  };
   if (isError) block.isError = true;
   return block;
 }
@@ -94,23 +121,38 @@ function geminiTurns(m: JsonObject, id: string, warnings: string[]): Turn[] {
     const text = thoughtText(t);
     if (text) blocks.push({ type: 'thinking', text });
   }
-  blocks.push(...mediaBlocks(partList(m.content), `message ${id}`, warnings).filter((b) => b.type === 'text' || b.type === 'image'));
+  blocks.push(
+    ...mediaBlocks(partList(m.content), `message ${id}`, warnings).filter(
+      (b) => b.type === 'text' || b.type === 'image',
+    ),
+  );
   const results: ToolResultBlock[] = [];
   (Array.isArray(m.toolCalls) ? m.toolCalls : []).forEach((tc, k) => {
     if (!isRecord(tc)) return;
-    const call: ToolCallBlock = { type: 'tool_call', id: str(tc.id) ?? `${id}-call-${k}`, name: str(tc.name) ?? 'tool', input: isRecord(tc.args) ? tc.args : {} };
+    const call: ToolCallBlock = {
+      type: 'tool_call',
+      id: str(tc.id) ?? `${id}-call-${k}`,
+      name: str(tc.name) ?? 'tool',
+      input: isRecord(tc.args) ? tc.args : {},
+    };
     blocks.push(call);
     const r = toolResult(call, tc);
     if (r) results.push(r);
   });
-  const turn: Turn = { id, role: 'assistant', origin: { provider: 'google', api: 'gemini-generate-content', model: str(m.model) ?? 'unknown' }, blocks };
+  const turn: Turn = {
+    id,
+    role: 'assistant',
+    origin: { provider: 'google', api: 'gemini-generate-content', model: str(m.model) ?? 'unknown' },
+    blocks,
+  };
   const createdAt = isoFromString(m.timestamp);
   if (createdAt) turn.createdAt = createdAt;
   const usage = usageOf(m.tokens);
   if (usage) turn.usage = usage;
   if (results.length) turn.stopReason = 'tool_use';
   const out = [turn];
-  if (results.length) out.push({ id: `${id}-results`, role: 'tool', blocks: results, ...(createdAt ? { createdAt } : {}) });
+  if (results.length)
+    out.push({ id: `${id}-results`, role: 'tool', blocks: results, ...(createdAt ? { createdAt } : {}) });
   return out;
 }
 
@@ -140,7 +182,8 @@ export function importGeminiCli(text: string, opts: ImportOptions = {}): ImportR
       } else if (m.type === 'gemini') turns.push(...geminiTurns(m, id, warnings));
       else notices.set(String(m.type), (notices.get(String(m.type)) ?? 0) + 1);
     });
-    if (notices.size) warnings.push(`CLI notices not imported: ${[...notices].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
+    if (notices.size)
+      warnings.push(`CLI notices not imported: ${[...notices].map(([t, n]) => `${t} ×${n}`).join(', ')}`);
     if (!turns.length) throw new TranscriptError('messages', 'no user or gemini messages');
     const title = session.summary ?? sessionTitleOf(firstUserText(turns));
     const createdAt = isoFromString(session.startTime);

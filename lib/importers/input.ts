@@ -18,10 +18,15 @@ const ZIP_KINDS: ReadonlySet<ImportKind> = new Set(['chatgpt-export', 'claude-ex
  */
 export function decodeInput(kind: ImportKind, bytes: Uint8Array, opts: ImportOptions = {}): string {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (bytes.length > maxBytes) throw new TranscriptError('', `file is ${bytes.length} bytes, over the ${maxBytes}-byte import limit (I3); nothing was parsed`);
+  if (bytes.length > maxBytes)
+    throw new TranscriptError(
+      '',
+      `file is ${bytes.length} bytes, over the ${maxBytes}-byte import limit (I3); nothing was parsed`,
+    );
   let data = bytes;
   if (isZip(bytes)) {
-    if (!ZIP_KINDS.has(kind)) throw new TranscriptError('', `a zip archive is accepted only for chatgpt-export and claude-export, not ${kind}`);
+    if (!ZIP_KINDS.has(kind))
+      throw new TranscriptError('', `a zip archive is accepted only for chatgpt-export and claude-export, not ${kind}`);
     data = extractZipEntry(bytes, 'conversations.json', opts.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES);
   }
   try {

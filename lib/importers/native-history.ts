@@ -19,7 +19,12 @@ export type HistoryReader = (body: unknown, opts?: HistoryReadOptions) => Transc
  * warning). A body the reader rejects is skipped with the reader's message (naming the JSON path).
  * @throws TranscriptError when the text is neither JSON nor JSONL.
  */
-export function importNativeHistories(api: WireApi, read: HistoryReader, text: string, opts: ImportOptions = {}): ImportResult {
+export function importNativeHistories(
+  api: WireApi,
+  read: HistoryReader,
+  text: string,
+  opts: ImportOptions = {},
+): ImportResult {
   const parsed = parseJsonOrLines(text);
   const bodies: { label: string; value?: unknown; error?: string }[] = [];
   let dropped = 0;

@@ -47,8 +47,10 @@ function usageOf(u: unknown): Usage | undefined {
 }
 
 function mediaBlock(b: JsonObject): Block | undefined {
-  if (b.type === 'text' && typeof b.text === 'string') return b.text.trim() ? { type: 'text', text: b.text } : undefined;
-  if (b.type === 'image' && str(b.data)) return { type: 'image', mediaType: str(b.mimeType) ?? 'image/png', data: str(b.data)! };
+  if (b.type === 'text' && typeof b.text === 'string')
+    return b.text.trim() ? { type: 'text', text: b.text } : undefined;
+  if (b.type === 'image' && str(b.data))
+    return { type: 'image', mediaType: str(b.mimeType) ?? 'image/png', data: str(b.data)! };
   return undefined;
 }
 
@@ -94,7 +96,12 @@ function assistantBlocks(m: JsonObject, api: OriginApi, where: string, warnings:
       const t = thinkingBlock(b, api);
       if (t) out.push(t);
     } else if (b.type === 'toolCall' && str(b.id) && str(b.name)) {
-      const block: Block = { type: 'tool_call', id: str(b.id)!, name: str(b.name)!, input: b.arguments === undefined || b.arguments === null ? {} : (b.arguments as object) };
+      const block: Block = {
+        type: 'tool_call',
+        id: str(b.id)!,
+        name: str(b.name)!,
+        input: b.arguments === undefined || b.arguments === null ? {} : (b.arguments as object),
+      };
       if (str(b.thoughtSignature) && api === 'gemini-generate-content') block.signature = str(b.thoughtSignature)!;
       out.push(block);
     } else if (b.type === 'image') {
@@ -114,13 +121,29 @@ export function piTurn(m: JsonObject, id: string, where: string, warnings: strin
   const stamp = (t: Turn): Turn => (createdAt ? { ...t, createdAt } : t);
   switch (m.role) {
     case 'user': {
-      const blocks = typeof m.content === 'string' ? (m.content.trim() ? [{ type: 'text', text: m.content } as Block] : []) : (Array.isArray(m.content) ? m.content : []).filter(isRecord).map(mediaBlock).filter((b): b is Block => b !== undefined);
+      const blocks =
+        typeof m.content === 'string'
+          ? m.content.trim()
+            ? [{ type: 'text', text: m.content } as Block]
+            : []
+          : (Array.isArray(m.content) ? m.content : [])
+              .filter(isRecord)
+              .map(mediaBlock)
+              .filter((b): b is Block => b !== undefined);
       return blocks.length ? stamp({ id, role: 'user', blocks }) : undefined;
     }
     case 'assistant': {
       const api = piApi(str(m.api));
-      if (api === 'web') warnings.push(`${where}: api ${JSON.stringify(m.api)} has no Baton equivalent: the turn is kept without replayable state`);
-      const turn: Turn = { id, role: 'assistant', origin: { provider: str(m.provider) ?? 'unknown', api, model: str(m.model) ?? 'unknown' }, blocks: assistantBlocks(m, api, where, warnings) };
+      if (api === 'web')
+        warnings.push(
+          `${where}: api ${JSON.stringify(m.api)} has no Baton equivalent: the turn is kept without replayable state`,
+        );
+      const turn: Turn = {
+        id,
+        role: 'assistant',
+        origin: { provider: str(m.provider) ?? 'unknown', api, model: str(m.model) ?? 'unknown' },
+        blocks: assistantBlocks(m, api, where, warnings),
+      };
       const usage = usageOf(m.usage);
       if (usage) turn.usage = usage;
       const stop = str(m.stopReason);
@@ -132,7 +155,11 @@ export function piTurn(m: JsonObject, id: string, where: string, warnings: strin
         turn.status = 'error';
         turn.error = { type: 'error', message: str(m.errorMessage) ?? '' };
       }
-      if (stop) turn.meta = { rawStopReason: stop, ...(str(m.errorMessage) && stop !== 'error' ? { errorMessage: str(m.errorMessage)! } : {}) };
+      if (stop)
+        turn.meta = {
+          rawStopReason: stop,
+          ...(str(m.errorMessage) && stop !== 'error' ? { errorMessage: str(m.errorMessage)! } : {}),
+        };
       return stamp(turn);
     }
     case 'toolResult': {
@@ -141,8 +168,13 @@ export function piTurn(m: JsonObject, id: string, where: string, warnings: strin
         warnings.push(`${where}: tool result without toolCallId not imported`);
         return undefined;
       }
-      const parts = (Array.isArray(m.content) ? m.content : []).filter(isRecord).map(mediaBlock).filter((b): b is Block => b !== undefined);
-      const content = parts.every((p) => p.type === 'text') ? parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') : parts.filter((p) => p.type === 'text' || p.type === 'image');
+      const parts = (Array.isArray(m.content) ? m.content : [])
+        .filter(isRecord)
+        .map(mediaBlock)
+        .filter((b): b is Block => b !== undefined);
+      const content = parts.every((p) => p.type === 'text')
+        ? parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n')
+        : parts.filter((p) => p.type === 'text' || p.type === 'image');
       const block: Block = { type: 'tool_result', callId, content };
       if (m.isError === true) block.isError = true;
       return stamp({ id, role: 'tool', blocks: [block] });
@@ -150,7 +182,19 @@ export function piTurn(m: JsonObject, id: string, where: string, warnings: strin
     case 'bashExecution': {
       const command = typeof m.command === 'string' ? m.command : '';
       const output = typeof m.output === 'string' ? m.output : '';
-      return stamp({ id, role: 'user', blocks: [{ type: 'text', text: fenced(`[Shell command run by the user: ${command}${typeof m.exitCode === 'number' ? `, exit code ${m.exitCode}` : ''}]`, output) }] });
+      return stamp({
+        id,
+        role: 'user',
+        blocks: [
+          {
+            type: 'text',
+            text: fenced(
+              `[Shell command run by the user: ${command}${typeof m.exitCode === 'number' ? `, exit code ${m.exitCode}` : ''}]`,
+              output,
+            ),
+          },
+        ],
+      });
     }
     default:
       warnings.push(`${where}: message role ${JSON.stringify(m.role)} not imported`);

@@ -20,7 +20,9 @@ interface Entry {
 
 /** The entries to read: all, in order; or, in the tree format, the branch ending at the last entry. */
 function branch(entries: Entry[], warnings: string[]): Entry[] {
-  const tree = entries.some((e) => str(e.value.id) !== undefined && 'parentId' in e.value && e.value.type !== 'session');
+  const tree = entries.some(
+    (e) => str(e.value.id) !== undefined && 'parentId' in e.value && e.value.type !== 'session',
+  );
   if (!tree) return entries;
   const byId = new Map<string, Entry>();
   for (const e of entries) if (str(e.value.id) && e.value.type !== 'session') byId.set(str(e.value.id)!, e);
@@ -35,7 +37,10 @@ function branch(entries: Entry[], warnings: string[]): Entry[] {
   }
   if (e) throw new TranscriptError('', `cycle in the session tree at entry ${JSON.stringify(str(e.value.id))}`);
   const others = byId.size - path.length;
-  if (others > 0) warnings.push(`${others} entr${others === 1 ? 'y' : 'ies'} on other branches not imported: followed the branch of the last entry`);
+  if (others > 0)
+    warnings.push(
+      `${others} entr${others === 1 ? 'y' : 'ies'} on other branches not imported: followed the branch of the last entry`,
+    );
   return path.reverse();
 }
 
@@ -67,7 +72,8 @@ export function importPi(text: string, opts: ImportOptions = {}): ImportResult {
     }
     entries.push({ line: l.line, value: l.value });
   }
-  if (!entries.some((e) => e.value.type === 'message')) throw new TranscriptError('', 'no pi message entries in the file');
+  if (!entries.some((e) => e.value.type === 'message'))
+    throw new TranscriptError('', 'no pi message entries in the file');
   const sourceId = sessionId ?? `h${contentHash(text)}`;
   const collector = new Collector('pi', opts, droppedKeysWarning(dropped));
   collector.add({ sourceId }, () => {

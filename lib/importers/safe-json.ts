@@ -79,5 +79,7 @@ export function parseJsonOrLines(text: string): { kind: 'json'; doc: SafeJson } 
 
 /** The file-level warning for dropped prototype keys (I2), or none. */
 export function droppedKeysWarning(droppedKeys: number): string[] {
-  return droppedKeys > 0 ? [`${droppedKeys} "__proto__" / "constructor" / "prototype" key(s) dropped from the file (I2)`] : [];
+  return droppedKeys > 0
+    ? [`${droppedKeys} "__proto__" / "constructor" / "prototype" key(s) dropped from the file (I2)`]
+    : [];
 }

@@ -12,7 +12,12 @@ export const MAX_ZIP_ENTRIES = 200_000;
 
 /** True when `bytes` start with a zip signature (`PK\x03\x04`, or `PK\x05\x06` for an empty archive). */
 export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6));
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6))
+  );
 }
 
 /**
@@ -65,10 +70,13 @@ export function extractZipEntry(bytes: Uint8Array, name: string, maxUncompressed
   }
   const entry = target as UnzipFileInfo | undefined;
   if (!entry) return fail(`zip archive has no top-level "${name}"`);
-  if (entry.compression !== 0 && entry.compression !== 8) fail(`zip entry "${name}" uses unsupported compression method ${entry.compression}`);
+  if (entry.compression !== 0 && entry.compression !== 8)
+    fail(`zip entry "${name}" uses unsupported compression method ${entry.compression}`);
   const declared = entry.compression === 0 ? entry.size : entry.originalSize;
   if (!(declared >= 0) || declared > maxUncompressed)
-    fail(`zip entry "${name}" would decompress to ${declared} bytes, over the ${maxUncompressed}-byte limit (decompression bomb, I3)`);
+    fail(
+      `zip entry "${name}" would decompress to ${declared} bytes, over the ${maxUncompressed}-byte limit (decompression bomb, I3)`,
+    );
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(bytes, { filter: (file) => file.name === name });
@@ -83,7 +91,9 @@ export function extractZipEntry(bytes: Uint8Array, name: string, maxUncompressed
   if (expected === undefined) fail(`zip entry "${name}" has no central-directory record to check its CRC-32 against`);
   const actual = crc32(out);
   if (actual !== expected)
-    fail(`zip entry "${name}" fails its CRC-32 check (stored ${hex(expected!)}, computed ${hex(actual)}): the file was altered or damaged after zipping; nothing was imported`);
+    fail(
+      `zip entry "${name}" fails its CRC-32 check (stored ${hex(expected!)}, computed ${hex(actual)}): the file was altered or damaged after zipping; nothing was imported`,
+    );
   return out;
 }
 

@@ -20,7 +20,13 @@ const requestId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/);
 
 const partSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string().max(CAPTURE_LIMITS.bytes) }),
-  z.strictObject({ type: z.literal('image'), url: z.string().max(CAPTURE_LIMITS.url).regex(/^https?:\/\//i, 'an http(s) URL') }),
+  z.strictObject({
+    type: z.literal('image'),
+    url: z
+      .string()
+      .max(CAPTURE_LIMITS.url)
+      .regex(/^https?:\/\//i, 'an http(s) URL'),
+  }),
 ]);
 
 const messageSchema = z.strictObject({
@@ -45,7 +51,10 @@ export type CaptureSubmit = z.infer<typeof captureBodySchema>;
 /** The `captureSubmit` payload: the total size is checked first (I1: > 2 MB rejected), then the fields. */
 export const captureSubmitSchema = z
   .unknown()
-  .refine((v) => jsonBytes(v) <= CAPTURE_LIMITS.bytes, { message: `capture larger than ${CAPTURE_LIMITS.bytes} bytes`, abort: true })
+  .refine((v) => jsonBytes(v) <= CAPTURE_LIMITS.bytes, {
+    message: `capture larger than ${CAPTURE_LIMITS.bytes} bytes`,
+    abort: true,
+  })
   .pipe(captureBodySchema);
 
 /** Requests of this area, spread into `REQUESTS` (protocol.ts). */

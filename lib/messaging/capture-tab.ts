@@ -46,5 +46,10 @@ export function isCaptureTabRequest(m: unknown): m is CaptureTabRequest {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
   const keys = Object.keys(m);
   const o = m as Record<string, unknown>;
-  return keys.length === 2 && o.type === CAPTURE_TAB_REQUEST && typeof o.requestId === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(o.requestId);
+  return (
+    keys.length === 2 &&
+    o.type === CAPTURE_TAB_REQUEST &&
+    typeof o.requestId === 'string' &&
+    /^[A-Za-z0-9-]{8,64}$/.test(o.requestId)
+  );
 }

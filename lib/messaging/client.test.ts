@@ -49,24 +49,42 @@ describe('request', () => {
   });
 
   it('throws a ClientError carrying the protocol error on {ok: false}', async () => {
-    const { transport } = fakeTransport(() => ({ ok: false, error: { code: 'rate_limited', message: 'slow down', retryAfterSec: 12 } }));
-    const err = await createClient(transport).request('getSettings', {}).catch((e: unknown) => e);
+    const { transport } = fakeTransport(() => ({
+      ok: false,
+      error: { code: 'rate_limited', message: 'slow down', retryAfterSec: 12 },
+    }));
+    const err = await createClient(transport)
+      .request('getSettings', {})
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ClientError);
-    expect((err as ClientError).toProtocolError()).toEqual({ code: 'rate_limited', message: 'slow down', retryAfterSec: 12 });
+    expect((err as ClientError).toProtocolError()).toEqual({
+      code: 'rate_limited',
+      message: 'slow down',
+      retryAfterSec: 12,
+    });
   });
 
   it('maps an unknown error code to internal', async () => {
     const { transport } = fakeTransport(() => ({ ok: false, error: { code: 'weird', message: 'x' } }));
-    const err = (await createClient(transport).request('getSettings', {}).catch((e: unknown) => e)) as ClientError;
+    const err = (await createClient(transport)
+      .request('getSettings', {})
+      .catch((e: unknown) => e)) as ClientError;
     expect(err.toProtocolError()).toEqual({ code: 'internal', message: 'x' });
   });
 
   it('turns a missing reply or a failing sendMessage into ClientError internal', async () => {
-    const none = (await createClient(fakeTransport(() => undefined).transport).request('getSettings', {}).catch((e: unknown) => e)) as ClientError;
+    const none = (await createClient(fakeTransport(() => undefined).transport)
+      .request('getSettings', {})
+      .catch((e: unknown) => e)) as ClientError;
     expect(none).toBeInstanceOf(ClientError);
     expect(none.code).toBe('internal');
-    const failing: ClientTransport = { send: () => Promise.reject(new Error('Receiving end does not exist')), connect: () => new FakePort() };
-    const err = (await createClient(failing).request('getSettings', {}).catch((e: unknown) => e)) as ClientError;
+    const failing: ClientTransport = {
+      send: () => Promise.reject(new Error('Receiving end does not exist')),
+      connect: () => new FakePort(),
+    };
+    const err = (await createClient(failing)
+      .request('getSettings', {})
+      .catch((e: unknown) => e)) as ClientError;
     expect(err.code).toBe('internal');
     expect(err.message).toContain('Receiving end does not exist');
   });

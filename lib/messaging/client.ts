@@ -6,7 +6,15 @@
  */
 import { browser } from 'wxt/browser';
 // Types only: the pages' bundles stay free of zod and the protocol's schemas (the background checks payloads).
-import type { BackgroundEvent, ErrorCode, PORTS, ProtocolError, RequestInput, RequestType, Responses } from './protocol';
+import type {
+  BackgroundEvent,
+  ErrorCode,
+  PORTS,
+  ProtocolError,
+  RequestInput,
+  RequestType,
+  Responses,
+} from './protocol';
 
 /** The events port's name; typed as the protocol's literal, so a change there fails to compile here. */
 const EVENTS_PORT: (typeof PORTS)['events'] = 'baton-events';
@@ -68,7 +76,11 @@ export class ClientError extends Error {
   }
   /** The error as the protocol carries it. */
   toProtocolError(): ProtocolError {
-    return { code: this.code, message: this.message, ...(this.retryAfterSec !== undefined ? { retryAfterSec: this.retryAfterSec } : {}) };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.retryAfterSec !== undefined ? { retryAfterSec: this.retryAfterSec } : {}),
+    };
   }
 }
 
@@ -103,7 +115,11 @@ function unwrap(type: string, reply: unknown): unknown {
     throw new ClientError({ code: 'internal', message: `No valid reply from Baton's background for ${type}.` });
   const r = reply as { ok: boolean; data?: unknown; error?: unknown };
   if (r.ok) return r.data;
-  const e = (typeof r.error === 'object' && r.error !== null ? r.error : {}) as { code?: unknown; message?: unknown; retryAfterSec?: unknown };
+  const e = (typeof r.error === 'object' && r.error !== null ? r.error : {}) as {
+    code?: unknown;
+    message?: unknown;
+    retryAfterSec?: unknown;
+  };
   throw new ClientError({
     code: isErrorCode(e.code) ? e.code : 'internal',
     message: typeof e.message === 'string' ? e.message : 'Unknown error.',
@@ -124,7 +140,10 @@ export function createClient(transport: ClientTransport = defaultTransport, opti
     try {
       reply = await transport.send({ type, payload });
     } catch (e) {
-      throw new ClientError({ code: 'internal', message: `Could not reach Baton's background (${e instanceof Error ? e.message : String(e)}).` });
+      throw new ClientError({
+        code: 'internal',
+        message: `Could not reach Baton's background (${e instanceof Error ? e.message : String(e)}).`,
+      });
     }
     return unwrap(type, reply) as never;
   };
@@ -147,7 +166,14 @@ export function createClient(transport: ClientTransport = defaultTransport, opti
       }
       port = p;
       p.onMessage.addListener((m) => {
-        if (!closed && port === p && typeof m === 'object' && m !== null && typeof (m as { type?: unknown }).type === 'string') onEvent(m as BackgroundEvent);
+        if (
+          !closed &&
+          port === p &&
+          typeof m === 'object' &&
+          m !== null &&
+          typeof (m as { type?: unknown }).type === 'string'
+        )
+          onEvent(m as BackgroundEvent);
       });
       p.onDisconnect.addListener(() => {
         if (closed || port !== p) return;

@@ -28,7 +28,9 @@ export const exclusionFields = {
  */
 export const confirmationFields = {
   confirmedDisclosure: z.boolean().optional(),
-  confirmedFor: z.strictObject({ providerId: z.string().min(1).max(200), origin: z.string().min(1).max(2_000) }).optional(),
+  confirmedFor: z
+    .strictObject({ providerId: z.string().min(1).max(200), origin: z.string().min(1).max(2_000) })
+    .optional(),
 };
 
 /**
@@ -114,7 +116,11 @@ export interface DisclosurePreview {
    * Earlier reasoning the target will not see, by why, with the turns and the reasoning tokens they
    * cost (docs/provider-rules.md; A-B1, A-B4, A-B5, A-P1, X3). Absent when none.
    */
-  reasoningUnused?: { reason: 'other-model' | 'other-account' | 'dropped-earlier' | 'summarised'; turns: number; reasoningTokens: number }[];
+  reasoningUnused?: {
+    reason: 'other-model' | 'other-account' | 'dropped-earlier' | 'summarised';
+    turns: number;
+    reasoningTokens: number;
+  }[];
   imagesOmitted: number;
   blocksDropped: number;
   /** Dropped turns counted by reason (`excluded`, `over-budget`, …). */
@@ -183,7 +189,13 @@ export interface DisclosureEntry {
   /** `[turnId, contentHash]` of every turn sent. */
   turns: [string, string][];
   estimatedInputTokens?: number;
-  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+    reasoningTokens?: number;
+  };
   costUsd?: number;
   responseId?: string;
   /** `summary`: a request for a summary of earlier turns (docs/disclosure.md, "Fitting"), not a send. */

@@ -31,7 +31,10 @@ export function checkEndpointUrl(raw: string): UrlCheck {
   }
   const local = LOCAL_HOSTS.includes(u.hostname);
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && local))
-    return { ok: false, message: 'Endpoints must use https://. Plain http:// is allowed only for localhost, 127.0.0.1 or [::1].' };
+    return {
+      ok: false,
+      message: 'Endpoints must use https://. Plain http:// is allowed only for localhost, 127.0.0.1 or [::1].',
+    };
   if (u.username || u.password) return { ok: false, message: 'Put credentials in the key field, not in the URL.' };
   return { ok: true, url: text, origin: u.origin };
 }

@@ -27,12 +27,18 @@ export function toProtocolError(e: unknown, secrets: readonly string[] = []): Pr
   const raw = e instanceof Error ? e.message : String(e);
   const message = redact(raw, secrets).slice(0, MAX_MESSAGE);
   const retry = (e as { retryAfterSec?: number; retryAfterMs?: number }) ?? {};
-  const retryAfterSec = retry.retryAfterSec ?? (retry.retryAfterMs !== undefined ? Math.ceil(retry.retryAfterMs / 1000) : undefined);
+  const retryAfterSec =
+    retry.retryAfterSec ?? (retry.retryAfterMs !== undefined ? Math.ceil(retry.retryAfterMs / 1000) : undefined);
   return { code, message: message || code, ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
 }
 
 function hasCode(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' && (e as { name?: string }).name === 'TransportError';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof (e as { code?: unknown }).code === 'string' &&
+    (e as { name?: string }).name === 'TransportError'
+  );
 }
 
 /** Removes every secret and every 12-character piece of one from `text` (S4's definition of key material). */

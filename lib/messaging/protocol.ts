@@ -10,7 +10,15 @@
  */
 import { z } from 'zod';
 import { type turnSchema, type wireApiSchema } from '../transcript/schema';
-import { confirmationFields, disclosurePolicySchema, exclusionFields, type CountTokensResult, type DisclosureLedger, type DisclosurePolicy, type DisclosurePreview } from './disclosure-types';
+import {
+  confirmationFields,
+  disclosurePolicySchema,
+  exclusionFields,
+  type CountTokensResult,
+  type DisclosureLedger,
+  type DisclosurePolicy,
+  type DisclosurePreview,
+} from './disclosure-types';
 import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
@@ -87,7 +95,11 @@ const previewInput = z.strictObject({
    * `text` (the turn's files are sent again): the turns the action replaces are left out.
    */
   resend: z
-    .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('retry') }), z.strictObject({ kind: z.literal('regenerate') }), z.strictObject({ kind: z.literal('edit'), turnId: id })])
+    .discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('retry') }),
+      z.strictObject({ kind: z.literal('regenerate') }),
+      z.strictObject({ kind: z.literal('edit'), turnId: id }),
+    ])
     .optional(),
   /**
    * docs/architecture.md#long-conversations-and-speed: leave out `perTurn` and `body` (the answer says `countsOnly`). The line above the
@@ -104,9 +116,18 @@ export const REQUESTS = {
    * (a turn id) the `limit` turns just before that turn (docs/architecture.md#long-conversations-and-speed: open fast, page back on request).
    * Without `limit`, every turn.
    */
-  getConversation: { input: z.strictObject({ id, limit: z.number().int().min(1).max(100_000).optional(), before: id.optional() }), from: ['extension'] },
-  createConversation: { input: z.strictObject({ title: z.string().max(LIMITS.title).optional(), target: sendTargetSchema.optional() }), from: ['extension'] },
-  renameConversation: { input: z.strictObject({ id, title: z.string().min(1).max(LIMITS.title) }), from: ['extension'] },
+  getConversation: {
+    input: z.strictObject({ id, limit: z.number().int().min(1).max(100_000).optional(), before: id.optional() }),
+    from: ['extension'],
+  },
+  createConversation: {
+    input: z.strictObject({ title: z.string().max(LIMITS.title).optional(), target: sendTargetSchema.optional() }),
+    from: ['extension'],
+  },
+  renameConversation: {
+    input: z.strictObject({ id, title: z.string().min(1).max(LIMITS.title) }),
+    from: ['extension'],
+  },
   deleteConversation: { input: z.strictObject({ id }), from: ['extension'] },
   sendMessage: {
     input: z.strictObject({
@@ -135,35 +156,59 @@ export const REQUESTS = {
   /** The global disclosure policy and, with `conversationId`, that conversation's. */
   getDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional() }), from: ['extension'] },
   /** Replaces the global policy, or with `conversationId` that conversation's. */
-  setDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional(), policy: disclosurePolicySchema }), from: ['extension'] },
+  setDisclosurePolicy: {
+    input: z.strictObject({ conversationId: id.optional(), policy: disclosurePolicySchema }),
+    from: ['extension'],
+  },
   /** Sends the conversation again after a failed, interrupted or stopped answer, without a new user turn (L2). */
-  retryTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }), from: ['extension'] },
+  retryTurn: {
+    input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }),
+    from: ['extension'],
+  },
   stopGeneration: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
   getSettings: { input: empty, from: ['extension'] },
   setDefaultTarget: { input: z.strictObject({ target: sendTargetSchema }), from: ['extension'] },
   /** Saves a built-in provider's key, bound to the provider's current origin (N2). */
-  setKey: { input: z.strictObject({ providerId: providerIdSchema, key: z.string().min(1).max(LIMITS.key) }), from: ['extension'] },
+  setKey: {
+    input: z.strictObject({ providerId: providerIdSchema, key: z.string().min(1).max(LIMITS.key) }),
+    from: ['extension'],
+  },
   deleteKey: { input: z.strictObject({ providerId: providerIdSchema }), from: ['extension'] },
   /** Calls a cheap endpoint (the model list) with the saved key and says whether it works. */
   testKey: { input: z.strictObject({ providerId: providerIdSchema }), from: ['extension'] },
   /** Sets (or clears, with `null`) a built-in provider's base URL; only after its host permission is granted (N1). */
-  setBaseUrl: { input: z.strictObject({ providerId: builtinProviderSchema, baseUrl: z.string().url().max(LIMITS.url).nullable() }), from: ['extension'] },
+  setBaseUrl: {
+    input: z.strictObject({ providerId: builtinProviderSchema, baseUrl: z.string().url().max(LIMITS.url).nullable() }),
+    from: ['extension'],
+  },
   saveEndpoint: { input: endpointInputSchema, from: ['extension'] },
   deleteEndpoint: { input: z.strictObject({ id: providerIdSchema }), from: ['extension'] },
-  listModels: { input: z.strictObject({ providerId: providerIdSchema, refresh: z.boolean().optional() }), from: ['extension'] },
+  listModels: {
+    input: z.strictObject({ providerId: providerIdSchema, refresh: z.boolean().optional() }),
+    from: ['extension'],
+  },
   deleteAllData: { input: z.strictObject({ confirm: z.literal(true) }), from: ['extension'] },
   /**
    * Removes the turns after the last user turn (the last answer) and answers that turn again.
    * Like `sendMessage`, `retryTurn`, `regenerateTurn` and `editAndResend` refuse a first disclosure
    * to a provider with `confirmation_required` unless `confirmedDisclosure` is true (docs/disclosure.md).
    */
-  regenerateTurn: { input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }), from: ['extension'] },
+  regenerateTurn: {
+    input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }),
+    from: ['extension'],
+  },
   /**
    * Replaces the last user turn (and every turn after it) with `text` and sends it; the original
    * turn's attached images and documents are sent again.
    */
   editAndResend: {
-    input: z.strictObject({ conversationId: id, turnId: id, text: z.string().max(LIMITS.messageText), target: sendTargetSchema, ...confirmationFields }),
+    input: z.strictObject({
+      conversationId: id,
+      turnId: id,
+      text: z.string().max(LIMITS.messageText),
+      target: sendTargetSchema,
+      ...confirmationFields,
+    }),
     from: ['extension'],
   },
   pinConversation: { input: z.strictObject({ id, pinned: z.boolean() }), from: ['extension'] },
@@ -174,7 +219,10 @@ export const REQUESTS = {
    * turn and an empty `streaming` assistant turn of origin `chrome/chrome-prompt`, and returns
    * the conversation converted for the Prompt API. Nothing leaves the device.
    */
-  startOnDevice: { input: z.strictObject({ conversationId: id, text: z.string().min(1).max(LIMITS.messageText) }), from: ['extension'] },
+  startOnDevice: {
+    input: z.strictObject({ conversationId: id, text: z.string().min(1).max(LIMITS.messageText) }),
+    from: ['extension'],
+  },
   /** Checkpoints or finishes an on-device answer started by `startOnDevice` (only such a turn can be written). */
   saveOnDeviceAnswer: {
     input: z.strictObject({
@@ -379,7 +427,14 @@ export type BackgroundEvent =
   /** A whole turn changed (new turn, new block, checkpoint, final state). */
   | { type: 'turnUpdated'; conversationId: string; turn: z.infer<typeof turnSchema> }
   /** Text appended to block `index` of a streaming turn: cost proportional to the chunk, not the message. */
-  | { type: 'textDelta'; conversationId: string; turnId: string; index: number; kind: 'text' | 'thinking'; text: string }
+  | {
+      type: 'textDelta';
+      conversationId: string;
+      turnId: string;
+      index: number;
+      kind: 'text' | 'thinking';
+      text: string;
+    }
   | { type: 'conversationUpdated'; meta: ConversationMeta }
   | { type: 'conversationDeleted'; id: string }
   /**
@@ -389,4 +444,10 @@ export type BackgroundEvent =
   | { type: 'summaryUpdated'; conversationId: string }
   /** A context-menu capture finished: open `conversationId` (its `lastTarget` is the chosen target), or show `error`. */
   | ({ type: 'captureReady' } & CaptureOutcome)
-  | { type: 'sendStateChanged'; conversationId: string; state: 'sending' | 'streaming' | 'retrying' | 'idle'; error?: ProtocolError; retryInSec?: number };
+  | {
+      type: 'sendStateChanged';
+      conversationId: string;
+      state: 'sending' | 'streaming' | 'retrying' | 'idle';
+      error?: ProtocolError;
+      retryInSec?: number;
+    };

@@ -21,7 +21,8 @@ describe('zodWithoutEval', () => {
     zodWithoutEval();
     expect(z.config().jitless).toBe(true);
     const schema = z.strictObject({ id: z.string(), n: z.number().int(), tags: z.array(z.object({ k: z.string() })) });
-    for (let i = 0; i < 3; i++) expect(schema.parse({ id: 'a', n: i, tags: [{ k: 'x' }] })).toEqual({ id: 'a', n: i, tags: [{ k: 'x' }] });
+    for (let i = 0; i < 3; i++)
+      expect(schema.parse({ id: 'a', n: i, tags: [{ k: 'x' }] })).toEqual({ id: 'a', n: i, tags: [{ k: 'x' }] });
     expect(() => schema.parse({ id: 'a', n: 1.5, tags: [] })).toThrow();
     expect(calls).toEqual([]);
   });

@@ -7,15 +7,32 @@ const TODAY = new Date('2026-12-01T12:00:00Z');
 
 describe('Anthropic 2026 traits in the registry', () => {
   it('A-V4: prefill only where the model takes it (not Opus 5, the 5.5 family, Fable)', () => {
-    for (const id of ['claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5', 'claude-fable-5-1', 'claude-fable-5-2'])
+    for (const id of [
+      'claude-opus-5',
+      'claude-opus-5-5',
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-fable-5',
+      'claude-fable-5-1',
+      'claude-fable-5-2',
+    ])
       expect(lookupModel(id).prefill, id).toBe(false);
-    for (const id of ['claude-opus-4-8', 'claude-opus-4-7', 'claude-sonnet-5', 'claude-sonnet-4-6', 'claude-haiku-4-5']) expect(lookupModel(id).prefill, id).toBe(true);
+    for (const id of ['claude-opus-4-8', 'claude-opus-4-7', 'claude-sonnet-5', 'claude-sonnet-4-6', 'claude-haiku-4-5'])
+      expect(lookupModel(id).prefill, id).toBe(true);
     // Unknown Claude ids: not recorded, read as "no prefill" (the safe side).
     expect(lookupModel('claude-opus-9-9').prefill).toBeUndefined();
   });
 
   it('A-V5: adaptive thinking (never budget_tokens) on Opus 4.7+, Sonnet 5.x and Fable; budget on the older models', () => {
-    for (const id of ['claude-opus-4-7', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-fable-5-2'])
+    for (const id of [
+      'claude-opus-4-7',
+      'claude-opus-4-8',
+      'claude-opus-5',
+      'claude-opus-5-5',
+      'claude-sonnet-5',
+      'claude-sonnet-5-5',
+      'claude-fable-5-2',
+    ])
       expect(lookupModel(id).thinking, id).toBe('adaptive');
     expect(lookupModel('claude-sonnet-4-5').thinking).toBe('budget');
     expect(lookupModel('claude-haiku-4-5').thinking).toBe('budget');
@@ -28,9 +45,18 @@ describe('Anthropic 2026 traits in the registry', () => {
   });
 
   it('A-M1: mid-conversation system messages from Opus 4.8 on', () => {
-    for (const id of ['claude-opus-4-8', 'claude-opus-5', 'claude-opus-5-5', 'claude-sonnet-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5-1'])
+    for (const id of [
+      'claude-opus-4-8',
+      'claude-opus-5',
+      'claude-opus-5-5',
+      'claude-sonnet-5',
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-fable-5-1',
+    ])
       expect(lookupModel(id).systemMessages, id).toBe(true);
-    for (const id of ['claude-opus-4-7', 'claude-sonnet-4-6', 'claude-haiku-4-5']) expect(lookupModel(id).systemMessages, id).toBe(false);
+    for (const id of ['claude-opus-4-7', 'claude-sonnet-4-6', 'claude-haiku-4-5'])
+      expect(lookupModel(id).systemMessages, id).toBe(false);
   });
 });
 
@@ -49,7 +75,9 @@ describe('end-of-life dates', () => {
     expect(ids).not.toContain('claude-sonnet-4-5-20250929');
     expect(ids).not.toContain('claude-3-7-sonnet-20250219');
     expect(ids).toContain('claude-opus-4-5-20251101');
-    expect(listModels('anthropic', { now: new Date('2026-06-01T00:00:00Z') }).map((m) => m.id)).toContain('claude-sonnet-4-5-20250929');
+    expect(listModels('anthropic', { now: new Date('2026-06-01T00:00:00Z') }).map((m) => m.id)).toContain(
+      'claude-sonnet-4-5-20250929',
+    );
   });
 
   it('no fallback model is past its end of life today, and none is offered past its date', () => {

@@ -5,7 +5,10 @@ import { estimateCostUsd, lookupModel } from './registry';
 describe('estimateCostUsd', () => {
   it('prices input, output, cache reads and cache writes separately (Claude Sonnet 4.5: $3/$15, read $0.30, write $3.75)', () => {
     const usd = estimateCostUsd(lookupModel('claude-sonnet-4-5'), {
-      inputTokens: 10_000, outputTokens: 2_000, cacheReadTokens: 50_000, cacheWriteTokens: 20_000,
+      inputTokens: 10_000,
+      outputTokens: 2_000,
+      cacheReadTokens: 50_000,
+      cacheWriteTokens: 20_000,
     });
     // 10k*3 + 2k*15 + 50k*0.3 + 20k*3.75 = 150,000 micro-dollars
     expect(usd).toBeCloseTo(0.15, 12);
@@ -18,10 +21,19 @@ describe('estimateCostUsd', () => {
 
   it('switches the whole request to the long-context tier once the prompt exceeds the threshold (GPT-5.5 > 272K)', () => {
     const gpt55 = lookupModel('gpt-5.5');
-    expect(estimateCostUsd(gpt55, { inputTokens: 272_000, outputTokens: 1_000 })).toBeCloseTo(272_000 * 5e-6 + 1_000 * 30e-6, 12);
-    expect(estimateCostUsd(gpt55, { inputTokens: 272_001, outputTokens: 1_000 })).toBeCloseTo(272_001 * 10e-6 + 1_000 * 45e-6, 12);
+    expect(estimateCostUsd(gpt55, { inputTokens: 272_000, outputTokens: 1_000 })).toBeCloseTo(
+      272_000 * 5e-6 + 1_000 * 30e-6,
+      12,
+    );
+    expect(estimateCostUsd(gpt55, { inputTokens: 272_001, outputTokens: 1_000 })).toBeCloseTo(
+      272_001 * 10e-6 + 1_000 * 45e-6,
+      12,
+    );
     // Cached prompt tokens count towards the threshold and are billed at the tier's cache rate ($1).
-    expect(estimateCostUsd(gpt55, { inputTokens: 200_000, cacheReadTokens: 100_000 })).toBeCloseTo(200_000 * 10e-6 + 100_000 * 1e-6, 12);
+    expect(estimateCostUsd(gpt55, { inputTokens: 200_000, cacheReadTokens: 100_000 })).toBeCloseTo(
+      200_000 * 10e-6 + 100_000 * 1e-6,
+      12,
+    );
   });
 
   it('applies the Gemini 2.5 Pro tier above 200K and the Claude Haiku 5.5 tier above 100K', () => {

@@ -31,7 +31,8 @@ export function inferProvider(bare: string): string | undefined {
   if (bare.startsWith('gemini-')) return 'google';
   if (/^(o\d|gpt-|chatgpt-)/.test(bare) && !bare.startsWith('gpt-oss')) return 'openai';
   if (bare.startsWith('deepseek-')) return 'deepseek';
-  if (/^(mistral|codestral|magistral|ministral|devstral|pixtral|open-mistral|open-mixtral)/.test(bare)) return 'mistral';
+  if (/^(mistral|codestral|magistral|ministral|devstral|pixtral|open-mistral|open-mixtral)/.test(bare))
+    return 'mistral';
   return undefined;
 }
 
@@ -94,13 +95,24 @@ export function unknownModel(id: string, provider?: string): ModelInfo {
     canDisableThinking: false,
   };
   if (bare.startsWith('claude-')) {
-    Object.assign(info, { contextWindow: 200_000, maxOutputTokens: 8_192, defaultOutputTokens: 8_192, vision: true, pdf: true });
+    Object.assign(info, {
+      contextWindow: 200_000,
+      maxOutputTokens: 8_192,
+      defaultOutputTokens: 8_192,
+      vision: true,
+      pdf: true,
+    });
     info.thinking = claudeThinking(bare);
   } else if (bare.startsWith('gemini-')) {
     Object.assign(info, { vision: true, pdf: true });
     const major = Number(/^gemini-(\d+)/.exec(bare)?.[1] ?? 0);
     if (major >= 3) {
-      Object.assign(info, { thoughtSignatures: 'enforced', functionResponseParts: true, thinking: 'level', thinkingAlwaysOn: true });
+      Object.assign(info, {
+        thoughtSignatures: 'enforced',
+        functionResponseParts: true,
+        thinking: 'level',
+        thinkingAlwaysOn: true,
+      });
       if (versionOf(bare, 'gemini') >= 3.5) info.thinkingLevels = ['LOW', 'MEDIUM', 'HIGH']; // G-G1
     } else if (bare.startsWith('gemini-2.5')) {
       Object.assign(info, { thoughtSignatures: 'optional', thinking: 'budget' });

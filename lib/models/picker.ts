@@ -95,6 +95,9 @@ export function pickerModels(listed: readonly string[], provider: string, withRe
   }
   known.sort((a, b) => a.at - b.at);
   const out = [...known.map((k) => k.option), ...unknown];
-  if (withRegistry) for (const m of listModels(provider).filter(current)) if (!seen.has(m.id) && !(m.aliases ?? []).some((a) => seen.has(a))) out.push(optionOf(m.aliases?.[0] ?? m.id, m, false));
+  if (withRegistry)
+    for (const m of listModels(provider).filter(current))
+      if (!seen.has(m.id) && !(m.aliases ?? []).some((a) => seen.has(a)))
+        out.push(optionOf(m.aliases?.[0] ?? m.id, m, false));
   return out;
 }

@@ -1,5 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULT_MODEL_CANDIDATES, defaultModelFor, isRetired, listModels, lookupModel, resolveModelId } from './registry';
+import {
+  DEFAULT_MODEL_CANDIDATES,
+  defaultModelFor,
+  isRetired,
+  listModels,
+  lookupModel,
+  resolveModelId,
+} from './registry';
 import type { ModelInfo } from './types';
 
 describe('resolveModelId', () => {
@@ -89,11 +96,20 @@ describe('lookupModel on known ids', () => {
       apis: ['openai-chat'],
     });
     const g = lookupModel('google/gemini-3-flash-preview', 'openrouter');
-    expect([g.id, g.provider, g.thoughtSignatures, g.functionResponseParts]).toEqual(['gemini-3-flash-preview', 'openrouter', 'enforced', true]);
+    expect([g.id, g.provider, g.thoughtSignatures, g.functionResponseParts]).toEqual([
+      'gemini-3-flash-preview',
+      'openrouter',
+      'enforced',
+      true,
+    ]);
   });
 
   it('attributes a vendor/model id to openrouter when no provider is given', () => {
-    expect(lookupModel('openai/gpt-5')).toEqual({ ...lookupModel('gpt-5'), provider: 'openrouter', apis: ['openai-chat'] });
+    expect(lookupModel('openai/gpt-5')).toEqual({
+      ...lookupModel('gpt-5'),
+      provider: 'openrouter',
+      apis: ['openai-chat'],
+    });
   });
 
   it('keeps a registered slash id (Groq) with its own provider', () => {
@@ -135,7 +151,13 @@ describe('lookupModel on known ids', () => {
       const m = lookupModel(id);
       return [m.thoughtSignatures, m.functionResponseParts, m.thinking, m.canDisableThinking];
     };
-    for (const id of ['gemini-3-pro-preview', 'gemini-3-flash-preview', 'gemini-3.1-pro-preview', 'gemini-3.1-flash-lite', 'gemini-3.8-flash']) {
+    for (const id of [
+      'gemini-3-pro-preview',
+      'gemini-3-flash-preview',
+      'gemini-3.1-pro-preview',
+      'gemini-3.1-flash-lite',
+      'gemini-3.8-flash',
+    ]) {
       expect(pick(id), id).toEqual(['enforced', true, 'level', false]);
     }
     expect(pick('gemini-2.5-pro')).toEqual(['optional', false, 'budget', false]);
@@ -146,12 +168,41 @@ describe('lookupModel on known ids', () => {
 
   it('knows every model the brief names', () => {
     const required = [
-      'claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-0', 'claude-sonnet-4-5', 'claude-sonnet-4-6',
-      'claude-haiku-4-5', 'claude-3-7-sonnet-latest', 'claude-3-5-haiku-latest', 'gpt-5.5', 'gpt-5', 'gpt-5-mini',
-      'gpt-5-nano', 'gpt-5.1', 'gpt-5.2', 'gpt-5.4', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'o3', 'o4-mini',
-      'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-3-pro-preview', 'gemini-3-flash-preview',
-      'gemini-2.0-flash', 'deepseek-chat', 'deepseek-reasoner', 'mistral-large-latest', 'mistral-medium',
-      'mistral-small', 'codestral', 'llama-3.3-70b-versatile', 'openai/gpt-oss-120b',
+      'claude-opus-4-5',
+      'claude-opus-4-6',
+      'claude-sonnet-4-0',
+      'claude-sonnet-4-5',
+      'claude-sonnet-4-6',
+      'claude-haiku-4-5',
+      'claude-3-7-sonnet-latest',
+      'claude-3-5-haiku-latest',
+      'gpt-5.5',
+      'gpt-5',
+      'gpt-5-mini',
+      'gpt-5-nano',
+      'gpt-5.1',
+      'gpt-5.2',
+      'gpt-5.4',
+      'gpt-4.1',
+      'gpt-4.1-mini',
+      'gpt-4o',
+      'gpt-4o-mini',
+      'o3',
+      'o4-mini',
+      'gemini-2.5-pro',
+      'gemini-2.5-flash',
+      'gemini-2.5-flash-lite',
+      'gemini-3-pro-preview',
+      'gemini-3-flash-preview',
+      'gemini-2.0-flash',
+      'deepseek-chat',
+      'deepseek-reasoner',
+      'mistral-large-latest',
+      'mistral-medium',
+      'mistral-small',
+      'codestral',
+      'llama-3.3-70b-versatile',
+      'openai/gpt-oss-120b',
     ];
     expect(required.filter((id) => !lookupModel(id).known)).toEqual([]);
   });
@@ -162,7 +213,10 @@ describe('listModels', () => {
     expect(listModels('groq').map((m) => m.id)).toEqual(['llama-3.3-70b-versatile', 'openai/gpt-oss-120b']);
     expect(listModels('deepseek').map((m) => m.id)).toEqual(['deepseek-v4-pro', 'deepseek-v4-flash']);
     expect(listModels('deepseek', { includeRetired: true }).map((m) => m.id)).toEqual([
-      'deepseek-v4-pro', 'deepseek-v4-flash', 'deepseek-chat', 'deepseek-reasoner',
+      'deepseek-v4-pro',
+      'deepseek-v4-flash',
+      'deepseek-chat',
+      'deepseek-reasoner',
     ]);
     expect(listModels('openrouter')).toEqual([]);
     expect(listModels().every((m) => m.status !== 'retired')).toBe(true);
@@ -178,7 +232,8 @@ describe.each(ALL.map((m): [string, ModelInfo] => [m.id, m]))('entry %s', (id, m
     expect(PROVIDERS).toContain(m.provider);
     expect(m.name).toBeTruthy();
     expect(m.apis.length).toBeGreaterThan(0);
-    for (const n of [m.contextWindow, m.maxOutputTokens, m.defaultOutputTokens]) expect(Number.isInteger(n) && n > 0).toBe(true);
+    for (const n of [m.contextWindow, m.maxOutputTokens, m.defaultOutputTokens])
+      expect(Number.isInteger(n) && n > 0).toBe(true);
     expect(m.defaultOutputTokens).toBeLessThanOrEqual(m.maxOutputTokens);
     expect(m.maxOutputTokens).toBeLessThan(m.contextWindow);
     expect(m.defaultOutputTokens).toBe(Math.min(m.maxOutputTokens, m.thinking === 'none' ? 16_384 : 32_768));
@@ -199,7 +254,12 @@ describe.each(ALL.map((m): [string, ModelInfo] => [m.id, m]))('entry %s', (id, m
 
   it('has coherent thinking flags', () => {
     if (m.thinking === 'none') {
-      expect([m.reasoning, m.thinkingAlwaysOn ?? false, m.canDisableThinking, m.minReasoningEffort]).toEqual([false, false, false, undefined]);
+      expect([m.reasoning, m.thinkingAlwaysOn ?? false, m.canDisableThinking, m.minReasoningEffort]).toEqual([
+        false,
+        false,
+        false,
+        undefined,
+      ]);
     }
     if (m.reasoning) expect(m.thinking).toBe('effort');
     const gemini3 = /^gemini-3/.test(id);
@@ -234,8 +294,10 @@ describe('2026 rules in the registry (OpenAI C-T9, C-S1, R-K9; Gemini G-G1)', ()
     }
   });
   it('G-G1: Gemini 3.5+ models list thinking levels, lowest first; older ones none', () => {
-    for (const id of ['gemini-3.5-flash', 'gemini-3.7-flash', 'gemini-3.8-flash']) expect(lookupModel(id).thinkingLevels).toEqual(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH']);
-    for (const id of ['gemini-3-pro-preview', 'gemini-3.1-pro-preview', 'gemini-2.5-flash']) expect(lookupModel(id).thinkingLevels).toBeUndefined();
+    for (const id of ['gemini-3.5-flash', 'gemini-3.7-flash', 'gemini-3.8-flash'])
+      expect(lookupModel(id).thinkingLevels).toEqual(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH']);
+    for (const id of ['gemini-3-pro-preview', 'gemini-3.1-pro-preview', 'gemini-2.5-flash'])
+      expect(lookupModel(id).thinkingLevels).toBeUndefined();
   });
 });
 
@@ -247,7 +309,9 @@ describe('end of life', () => {
     expect(isRetired(flash, new Date('2026-11-30T23:59:59Z'))).toBe(false);
     expect(isRetired(flash, TODAY)).toBe(true);
     expect(listModels('google', { today: TODAY }).map((m) => m.id)).not.toContain('gemini-2.5-flash');
-    expect(listModels('google', { today: new Date('2026-06-01T00:00:00Z') }).map((m) => m.id)).toContain('gemini-2.5-flash');
+    expect(listModels('google', { today: new Date('2026-06-01T00:00:00Z') }).map((m) => m.id)).toContain(
+      'gemini-2.5-flash',
+    );
   });
   it('no default or fallback model is past its end of life, today or at any listed date', () => {
     for (const provider of Object.keys(DEFAULT_MODEL_CANDIDATES)) {

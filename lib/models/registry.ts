@@ -97,9 +97,10 @@ export function lookupModel(id: string, provider?: string): ModelInfo {
   } else {
     const entry = BY_ID.get(found.canonical) as ModelInfo;
     const target = provider ?? (found.viaVendor ? 'openrouter' : entry.provider);
-    info = target === entry.provider
-      ? entry
-      : deepFreeze({ ...entry, provider: target, apis: apisForProvider(target) ?? entry.apis });
+    info =
+      target === entry.provider
+        ? entry
+        : deepFreeze({ ...entry, provider: target, apis: apisForProvider(target) ?? entry.apis });
   }
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(key, info);
@@ -123,7 +124,10 @@ export function resolveModelId(id: string): string {
  *   OpenRouter serves other vendors' models, found through {@link lookupModel}).
  * @param options.today the date to judge `endOfLife` by (default: now).
  */
-export function listModels(provider?: string, options: { includeRetired?: boolean; today?: Date; now?: Date } = {}): ModelInfo[] {
+export function listModels(
+  provider?: string,
+  options: { includeRetired?: boolean; today?: Date; now?: Date } = {},
+): ModelInfo[] {
   const today = options.today ?? options.now;
   return ALL.filter(
     (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || !isRetired(m, today)),

@@ -15,7 +15,9 @@ export function uniqueTools(defs: readonly ToolDefinition[], report: ReportBuild
   const out: ToolDefinition[] = [];
   defs.forEach((def, index) => {
     if (seen.has(def.name)) {
-      report.warn(`tool ${def.name} is defined more than once: definition ${index + 1} left out, the first one is sent`);
+      report.warn(
+        `tool ${def.name} is defined more than once: definition ${index + 1} left out, the first one is sent`,
+      );
       return;
     }
     seen.add(def.name);

@@ -35,7 +35,10 @@ export function kept(turn: string, index = 0): BlockReport {
  */
 export function fatesOf(report: ConversionReport, turn: string, index: number): BlockFate[] {
   const entry = report.blocks.find((b) => b.turn === turn && b.index === index);
-  if (!entry) throw new Error(`the report has no entry for block ${turn}#${index} (entries: ${report.blocks.map((b) => `${b.turn}#${b.index}`).join(', ')})`);
+  if (!entry)
+    throw new Error(
+      `the report has no entry for block ${turn}#${index} (entries: ${report.blocks.map((b) => `${b.turn}#${b.index}`).join(', ')})`,
+    );
   return entry.fates;
 }
 
@@ -55,7 +58,12 @@ export type HttpApi = keyof typeof CONVERTERS;
  * overrides it and adds fields), then asserts that the independent contract validator
  * (`test/contract`) finds nothing wrong with the body. Returns the converter's result.
  */
-export function convertChecked<A extends HttpApi>(api: A, t: Transcript, model: string, target: Partial<ConvertTarget> = {}): ReturnType<(typeof CONVERTERS)[A]> {
+export function convertChecked<A extends HttpApi>(
+  api: A,
+  t: Transcript,
+  model: string,
+  target: Partial<ConvertTarget> = {},
+): ReturnType<(typeof CONVERTERS)[A]> {
   const convert = CONVERTERS[api] as (t: Transcript, target: ConvertTarget) => ReturnType<(typeof CONVERTERS)[A]>;
   const out = convert(t, { api, model, maxOutputTokens: 1000, ...target });
   expect(validateRequest(api, out.body, { model })).toEqual([]);

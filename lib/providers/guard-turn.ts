@@ -82,7 +82,8 @@ function repairTurn(value: unknown, ctx: ReadContext, api: WireApi): Turn {
     out.origin = fallbackOrigin(ctx, api);
     notes.push(`origin ${describe(t.origin)} cannot be stored: replaced by the requested one`);
   }
-  if (t.createdAt !== undefined && turnSchema.shape.createdAt.safeParse(t.createdAt).success) out.createdAt = t.createdAt as string;
+  if (t.createdAt !== undefined && turnSchema.shape.createdAt.safeParse(t.createdAt).success)
+    out.createdAt = t.createdAt as string;
   if (turnStatusSchema.safeParse(t.status).success) out.status = t.status as Turn['status'];
   else {
     out.status = 'error';
@@ -102,7 +103,10 @@ function repairTurn(value: unknown, ctx: ReadContext, api: WireApi): Turn {
       const v = Object.hasOwn(raw, key) ? raw[key] : undefined;
       if (v === undefined) continue;
       if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) usage[key] = v;
-      else notes.push(`usage.${key} ${describe(v)} is not a token count the transcript can hold (an integer from 0 to 2^53−1): dropped`);
+      else
+        notes.push(
+          `usage.${key} ${describe(v)} is not a token count the transcript can hold (an integer from 0 to 2^53−1): dropped`,
+        );
     }
     if (Object.keys(usage).length) out.usage = usage;
   }
@@ -110,21 +114,33 @@ function repairTurn(value: unknown, ctx: ReadContext, api: WireApi): Turn {
     if (holds(turnErrorSchema, t.error)) out.error = t.error as Turn['error'];
     else {
       const e = (t.error !== null && typeof t.error === 'object' ? t.error : {}) as Record<string, unknown>;
-      out.error = { type: typeof e.type === 'string' && e.type ? e.type : 'error', message: typeof e.message === 'string' ? e.message : '' };
+      out.error = {
+        type: typeof e.type === 'string' && e.type ? e.type : 'error',
+        message: typeof e.message === 'string' ? e.message : '',
+      };
     }
   }
   const allowed = BLOCKS_ALLOWED_IN.assistant;
   (Array.isArray(t.blocks) ? (t.blocks as unknown[]) : []).forEach((b, j) => {
     if (holds(blockSchema, b) && allowed.includes((b as Block).type)) out.blocks.push(b as Block);
-    else notes.push(`block ${j} (${describe((b as { type?: unknown } | null)?.type)}) cannot be stored as the transcript defines blocks: dropped`);
+    else
+      notes.push(
+        `block ${j} (${describe((b as { type?: unknown } | null)?.type)}) cannot be stored as the transcript defines blocks: dropped`,
+      );
   });
   if (t.native !== undefined) {
     if (holds(nativeSchema, t.native)) out.native = t.native as Turn['native'];
-    else notes.push('the provider message (native) holds values the transcript cannot store: dropped, so the turn will not be replayed as is');
+    else
+      notes.push(
+        'the provider message (native) holds values the transcript cannot store: dropped, so the turn will not be replayed as is',
+      );
   }
   const meta: Record<string, unknown> = holds(metaSchema, t.meta) ? { ...(t.meta as Record<string, unknown>) } : {};
-  if (t.meta !== undefined && !holds(metaSchema, t.meta)) notes.push('turn metadata holds values the transcript cannot store: dropped');
-  const earlier = Array.isArray(meta.warnings) ? (meta.warnings as unknown[]).filter((w): w is string => typeof w === 'string') : [];
+  if (t.meta !== undefined && !holds(metaSchema, t.meta))
+    notes.push('turn metadata holds values the transcript cannot store: dropped');
+  const earlier = Array.isArray(meta.warnings)
+    ? (meta.warnings as unknown[]).filter((w): w is string => typeof w === 'string')
+    : [];
   meta.warnings = [...earlier, ...notes];
   out.meta = meta;
   try {
@@ -168,7 +184,9 @@ export class GuardedAssembler<A extends StreamAssembler> implements StreamAssemb
     try {
       this.inner.push(event);
     } catch (e) {
-      this.failures.push(`event ${n}: could not be read (${String((e as Error)?.message ?? e).slice(0, 200)}): ignored`);
+      this.failures.push(
+        `event ${n}: could not be read (${String((e as Error)?.message ?? e).slice(0, 200)}): ignored`,
+      );
     }
   }
 
@@ -191,7 +209,10 @@ export class GuardedAssembler<A extends StreamAssembler> implements StreamAssemb
         origin: fallbackOrigin(this.ctx, this.api),
         status: 'error',
         blocks: [],
-        error: { type: 'invalid_response', message: `The answer could not be read: ${String((e as Error)?.message ?? e).slice(0, 300)}` },
+        error: {
+          type: 'invalid_response',
+          message: `The answer could not be read: ${String((e as Error)?.message ?? e).slice(0, 300)}`,
+        },
       };
     }
     if (this.failures.length) {
@@ -203,6 +224,10 @@ export class GuardedAssembler<A extends StreamAssembler> implements StreamAssemb
 }
 
 /** Wraps `inner` in a {@link GuardedAssembler}. */
-export function guardAssembler<A extends StreamAssembler>(inner: A, ctx: ReadContext, api: WireApi): GuardedAssembler<A> {
+export function guardAssembler<A extends StreamAssembler>(
+  inner: A,
+  ctx: ReadContext,
+  api: WireApi,
+): GuardedAssembler<A> {
   return new GuardedAssembler(inner, ctx, api);
 }

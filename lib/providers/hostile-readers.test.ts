@@ -13,7 +13,11 @@ function stream(api: WireApi, events: unknown[]): Turn {
   return a.finish();
 }
 
-const chatChunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({
+const chatChunk = (
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+  extra: Record<string, unknown> = {},
+) => ({
   id: 'chatcmpl-1',
   object: 'chat.completion.chunk',
   model: 'gpt-x',
@@ -30,7 +34,12 @@ describe('docs/security.md defect 1: a finish_reason of __proto__, toString or c
       expect(() => structuredClone(turn)).not.toThrow();
       expect(decodeTurn(turn).stopReason).toBe('other');
       const response = WIRE_API_MODULES['openai-chat'].readResponse(
-        { id: 'c', object: 'chat.completion', model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: reason }] },
+        {
+          id: 'c',
+          object: 'chat.completion',
+          model: 'gpt-x',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: reason }],
+        },
         { provider: 'p' },
       );
       expect(decodeTurn(response).stopReason).toBe('other');
@@ -40,15 +49,24 @@ describe('docs/security.md defect 1: a finish_reason of __proto__, toString or c
   it('the other readers map prototype-named stop reasons to "other" too', () => {
     const reason = '__proto__';
     const anthropic = stream('anthropic-messages', [
-      { type: 'message_start', message: { id: 'msg_1', model: 'claude-x', content: [], usage: { input_tokens: 1, output_tokens: 1 } } },
+      {
+        type: 'message_start',
+        message: { id: 'msg_1', model: 'claude-x', content: [], usage: { input_tokens: 1, output_tokens: 1 } },
+      },
       { type: 'message_delta', delta: { stop_reason: reason }, usage: { output_tokens: 2 } },
       { type: 'message_stop' },
     ]);
     const responses = stream('openai-responses', [
-      { type: 'response.completed', response: { id: 'resp_1', model: 'gpt-x', status: 'incomplete', incomplete_details: { reason }, output: [] } },
+      {
+        type: 'response.completed',
+        response: { id: 'resp_1', model: 'gpt-x', status: 'incomplete', incomplete_details: { reason }, output: [] },
+      },
     ]);
     const gemini = stream('gemini-generate-content', [
-      { candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] }, finishReason: reason }], modelVersion: 'gemini-x' },
+      {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'hi' }] }, finishReason: reason }],
+        modelVersion: 'gemini-x',
+      },
     ]);
     for (const turn of [anthropic, responses, gemini]) {
       expect(() => decodeTurn(turn)).not.toThrow();
@@ -63,15 +81,35 @@ describe('docs/security.md defect 2: usage counts above 2^53 pass the readers bu
     [
       'anthropic-messages',
       [
-        { type: 'message_start', message: { id: 'msg_1', model: 'claude-x', content: [], usage: { input_tokens: 3, output_tokens: huge } } },
+        {
+          type: 'message_start',
+          message: { id: 'msg_1', model: 'claude-x', content: [], usage: { input_tokens: 3, output_tokens: huge } },
+        },
         { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: huge } },
         { type: 'message_stop' },
       ],
     ],
-    ['openai-chat', [chatChunk({ role: 'assistant', content: 'hi' }), chatChunk({}, 'stop', { usage: { prompt_tokens: 3, completion_tokens: huge } })]],
+    [
+      'openai-chat',
+      [
+        chatChunk({ role: 'assistant', content: 'hi' }),
+        chatChunk({}, 'stop', { usage: { prompt_tokens: 3, completion_tokens: huge } }),
+      ],
+    ],
     [
       'openai-responses',
-      [{ type: 'response.completed', response: { id: 'resp_1', model: 'gpt-x', status: 'completed', output: [], usage: { input_tokens: 3, output_tokens: huge } } }],
+      [
+        {
+          type: 'response.completed',
+          response: {
+            id: 'resp_1',
+            model: 'gpt-x',
+            status: 'completed',
+            output: [],
+            usage: { input_tokens: 3, output_tokens: huge },
+          },
+        },
+      ],
     ],
     [
       'gemini-generate-content',
@@ -99,7 +137,10 @@ describe('docs/security.md defect 3: the Anthropic stream reader throws on a con
   it('content_block_start, message_start, then deltas → no throw, a decodable complete turn', () => {
     const events = [
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-      { type: 'message_start', message: { id: 'msg_1', model: 'claude-x', content: [], usage: { input_tokens: 1, output_tokens: 1 } } },
+      {
+        type: 'message_start',
+        message: { id: 'msg_1', model: 'claude-x', content: [], usage: { input_tokens: 1, output_tokens: 1 } },
+      },
       { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } },
       { type: 'content_block_stop', index: 0 },
       { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } },
@@ -110,6 +151,8 @@ describe('docs/security.md defect 3: the Anthropic stream reader throws on a con
     const decoded = decodeTurn(turn);
     expect(decoded.status).toBe('complete');
     expect(decoded.blocks).toEqual([{ type: 'text', text: 'Hello' }]);
-    expect(() => WIRE_API_MODULES['anthropic-messages'].readStreamEvents(events, { provider: 'anthropic' })).not.toThrow();
+    expect(() =>
+      WIRE_API_MODULES['anthropic-messages'].readStreamEvents(events, { provider: 'anthropic' }),
+    ).not.toThrow();
   });
 });

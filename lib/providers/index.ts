@@ -50,7 +50,8 @@ export interface WireApiModule {
 
 export const WIRE_API_MODULES: Readonly<Record<WireApi, WireApiModule>> = {
   'anthropic-messages': {
-    convert: (t, target) => convertToAnthropicMessages(t, { ...target, api: 'anthropic-messages' }) as unknown as ConvertResult,
+    convert: (t, target) =>
+      convertToAnthropicMessages(t, { ...target, api: 'anthropic-messages' }) as unknown as ConvertResult,
     readHistory: readAnthropicMessagesHistory,
     readResponse: readAnthropicMessagesResponse,
     createStreamAssembler: createAnthropicMessagesStreamAssembler,
@@ -64,14 +65,16 @@ export const WIRE_API_MODULES: Readonly<Record<WireApi, WireApiModule>> = {
     readStreamEvents: readOpenAIChatStreamEvents,
   },
   'openai-responses': {
-    convert: (t, target) => convertToOpenAIResponses(t, { ...target, api: 'openai-responses' }) as unknown as ConvertResult,
+    convert: (t, target) =>
+      convertToOpenAIResponses(t, { ...target, api: 'openai-responses' }) as unknown as ConvertResult,
     readHistory: readOpenAIResponsesHistory,
     readResponse: readOpenAIResponsesResponse,
     createStreamAssembler: createOpenAIResponsesStreamAssembler,
     readStreamEvents: readOpenAIResponsesStreamEvents,
   },
   'gemini-generate-content': {
-    convert: (t, target) => convertToGeminiGenerateContent(t, { ...target, api: 'gemini-generate-content' }) as unknown as ConvertResult,
+    convert: (t, target) =>
+      convertToGeminiGenerateContent(t, { ...target, api: 'gemini-generate-content' }) as unknown as ConvertResult,
     readHistory: readGeminiGenerateContentHistory,
     readResponse: readGeminiGenerateContentResponse,
     createStreamAssembler: createGeminiGenerateContentStreamAssembler,

@@ -24,6 +24,10 @@ export function describe(v: unknown): string {
 /** Reads a required string field. @throws TranscriptError naming `path.key`. */
 export function str(obj: JsonObject, key: string, path: JsonPath): string {
   const v = obj[key];
-  if (typeof v !== 'string') fail([...path, key], v === undefined ? 'required field missing (expected string)' : `expected string, got ${describe(v)}`);
+  if (typeof v !== 'string')
+    fail(
+      [...path, key],
+      v === undefined ? 'required field missing (expected string)' : `expected string, got ${describe(v)}`,
+    );
   return v;
 }

@@ -16,7 +16,12 @@ const MODEL: Record<WireApi, string> = {
   'openai-responses': 'gpt-5',
   'gemini-generate-content': 'gemini-2.5-flash',
 };
-const PROVIDER: Record<WireApi, string> = { 'anthropic-messages': 'anthropic', 'openai-chat': 'openai', 'openai-responses': 'openai', 'gemini-generate-content': 'google' };
+const PROVIDER: Record<WireApi, string> = {
+  'anthropic-messages': 'anthropic',
+  'openai-chat': 'openai',
+  'openai-responses': 'openai',
+  'gemini-generate-content': 'google',
+};
 
 function history(api: WireApi): Transcript {
   const origin = { provider: PROVIDER[api], api, model: MODEL[api] };
@@ -38,7 +43,13 @@ function history(api: WireApi): Transcript {
         ],
       },
       { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: 'found' }] },
-      { id: 'a2', role: 'assistant', origin, status: 'complete', blocks: [{ type: 'text', text: 'Done.', signature: 'SIG-TEXT-0004' }] },
+      {
+        id: 'a2',
+        role: 'assistant',
+        origin,
+        status: 'complete',
+        blocks: [{ type: 'text', text: 'Done.', signature: 'SIG-TEXT-0004' }],
+      },
       { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'Thanks.' }] },
     ],
   };
@@ -59,7 +70,10 @@ describe('docs/security.md defect 9: a signature with no place in the target is 
             // Not in the body: the report must not claim it went as is, and must say what became of the signature.
             expect(fates, `${turn.id}[${index}] ${b.type}`).not.toContainEqual({ fate: 'kept', detail: 'sent as is' });
             const dropped = fates.some((f) => f.fate === 'dropped');
-            expect(dropped || fates.some((f) => /signature/i.test(f.detail)), `${turn.id}[${index}] ${b.type}: ${JSON.stringify(fates)}`).toBe(true);
+            expect(
+              dropped || fates.some((f) => /signature/i.test(f.detail)),
+              `${turn.id}[${index}] ${b.type}: ${JSON.stringify(fates)}`,
+            ).toBe(true);
           });
       });
     }

@@ -17,7 +17,11 @@ const T1 = '2026-11-30T10:01:00.000Z';
 const T2 = '2026-11-30T10:02:00.000Z';
 const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (id: string, text: string, status?: Turn['status']): Turn => ({
-  id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, blocks: [{ type: 'text', text }], ...(status ? { status } : {}),
+  id,
+  role: 'assistant',
+  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
+  blocks: [{ type: 'text', text }],
+  ...(status ? { status } : {}),
 });
 
 describe('ConversationStore', () => {
@@ -26,7 +30,14 @@ describe('ConversationStore', () => {
     await s.create({ id: 'c1', now: T0 });
     await s.appendTurn('c1', user('u1', 'Hello   there\nfriend'), T1, { title: 'Hello there friend' });
     const meta = await s.appendTurn('c1', answer('a1', 'Hi!'), T2);
-    expect(meta).toEqual({ id: 'c1', title: 'Hello there friend', createdAt: T0, updatedAt: T2, turnCount: 2, preview: 'Hi!' });
+    expect(meta).toEqual({
+      id: 'c1',
+      title: 'Hello there friend',
+      createdAt: T0,
+      updatedAt: T2,
+      turnCount: 2,
+      preview: 'Hi!',
+    });
     expect(await s.list()).toEqual([meta]);
     const { turns } = await s.get('c1');
     expect(turns.map((t) => t.id)).toEqual(['u1', 'a1']);
@@ -87,7 +98,15 @@ describe('ConversationStore', () => {
     const s = await store();
     await s.create({ id: 'c1', now: T0, system: 'Be brief.', title: 'T' });
     await s.appendTurn('c1', user('u1', 'x'), T0);
-    expect(await s.toTranscript('c1')).toEqual({ format: 'baton.transcript', version: 1, id: 'c1', title: 'T', createdAt: T0, system: 'Be brief.', turns: [user('u1', 'x')] });
+    expect(await s.toTranscript('c1')).toEqual({
+      format: 'baton.transcript',
+      version: 1,
+      id: 'c1',
+      title: 'T',
+      createdAt: T0,
+      system: 'Be brief.',
+      turns: [user('u1', 'x')],
+    });
   });
 });
 
@@ -136,14 +155,20 @@ describe('ConversationStore.deleteTurnsFrom', () => {
     await s.appendTurn('c2', user('x1', 'other conversation'), T0);
 
     const r = await s.deleteTurnsFrom('c1', 'u2', T2);
-    expect(r).toEqual({ deleted: ['u2', 'a2'], meta: { id: 'c1', title: 'New chat', createdAt: T0, updatedAt: T2, turnCount: 2, preview: 'one' } });
+    expect(r).toEqual({
+      deleted: ['u2', 'a2'],
+      meta: { id: 'c1', title: 'New chat', createdAt: T0, updatedAt: T2, turnCount: 2, preview: 'one' },
+    });
     expect((await s.get('c1')).turns.map((t) => t.id)).toEqual(['u1', 'a1']);
     expect((await s.get('c2')).turns.map((t) => t.id)).toEqual(['x1']);
     // sequence numbers are not reused: a new turn goes after the deleted ones
     await s.appendTurn('c1', user('u3', 'third'), T2);
     expect((await s.get('c1')).turns.map((t) => t.id)).toEqual(['u1', 'a1', 'u3']);
 
-    expect(await s.deleteTurnsFrom('c1', 'u1', T2)).toMatchObject({ deleted: ['u1', 'a1', 'u3'], meta: { turnCount: 0, preview: '' } });
+    expect(await s.deleteTurnsFrom('c1', 'u1', T2)).toMatchObject({
+      deleted: ['u1', 'a1', 'u3'],
+      meta: { turnCount: 0, preview: '' },
+    });
   });
 
   it('writes nothing for a missing turn or conversation', async () => {

@@ -57,7 +57,10 @@ export class ConversationStore {
   async list(): Promise<ConversationMeta[]> {
     const all = await this.db.getAllFromIndex('conversations', 'byUpdatedAt');
     all.reverse();
-    return all.filter((c) => c.pinned).concat(all.filter((c) => !c.pinned)).map(metaOf);
+    return all
+      .filter((c) => c.pinned)
+      .concat(all.filter((c) => !c.pinned))
+      .map(metaOf);
   }
 
   async create(input: NewConversation): Promise<ConversationMeta> {
@@ -135,17 +138,38 @@ export class ConversationStore {
    * `patch` may change other metadata at the same time (e.g. `lastTarget`, a title from the first message).
    * @throws NotFoundError when the conversation does not exist (nothing is written).
    */
-  async appendTurn(conversationId: string, turn: Turn, now: string, patch: Partial<ConversationMeta> = {}): Promise<ConversationMeta> {
-    return this.transcripts.write(conversationId, () => this.appendTx(conversationId, turn, now, patch), (t, meta) => withAppended(t, turn, meta.title));
+  async appendTurn(
+    conversationId: string,
+    turn: Turn,
+    now: string,
+    patch: Partial<ConversationMeta> = {},
+  ): Promise<ConversationMeta> {
+    return this.transcripts.write(
+      conversationId,
+      () => this.appendTx(conversationId, turn, now, patch),
+      (t, meta) => withAppended(t, turn, meta.title),
+    );
   }
 
-  private appendTx(conversationId: string, turn: Turn, now: string, patch: Partial<ConversationMeta>): Promise<ConversationMeta> {
+  private appendTx(
+    conversationId: string,
+    turn: Turn,
+    now: string,
+    patch: Partial<ConversationMeta>,
+  ): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       const record: TurnRecord = { conversationId, seq: rec.nextSeq, turn };
       await t.objectStore('turns').add(record);
-      const next: ConversationRecord = { ...rec, ...patch, nextSeq: rec.nextSeq + 1, turnCount: rec.turnCount + 1, updatedAt: now, preview: previewOf(turn) || rec.preview };
+      const next: ConversationRecord = {
+        ...rec,
+        ...patch,
+        nextSeq: rec.nextSeq + 1,
+        turnCount: rec.turnCount + 1,
+        updatedAt: now,
+        preview: previewOf(turn) || rec.preview,
+      };
       await t.objectStore('conversations').put(next);
       return metaOf(next);
     });
@@ -156,7 +180,11 @@ export class ConversationStore {
    * transaction. @throws NotFoundError when the turn does not exist.
    */
   async putTurn(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
-    return this.transcripts.write(conversationId, () => this.putTx(conversationId, turn, now), (t) => withReplaced(t, turn));
+    return this.transcripts.write(
+      conversationId,
+      () => this.putTx(conversationId, turn, now),
+      (t) => withReplaced(t, turn),
+    );
   }
 
   private putTx(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
@@ -190,7 +218,11 @@ export class ConversationStore {
    * order and the new metadata. @throws NotFoundError when the conversation or the turn is missing
    * (nothing is written).
    */
-  async deleteTurnsFrom(conversationId: string, turnId: string, now: string): Promise<{ deleted: string[]; meta: ConversationMeta }> {
+  async deleteTurnsFrom(
+    conversationId: string,
+    turnId: string,
+    now: string,
+  ): Promise<{ deleted: string[]; meta: ConversationMeta }> {
     return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const key = await turns.index('byTurnId').getKey([conversationId, turnId]);
@@ -199,7 +231,10 @@ export class ConversationStore {
       const from = IDBKeyRange.bound([conversationId, key[1]], [conversationId, Infinity]);
       const deleted = (await turns.getAll(from)).map((r) => r.turn.id);
       await turns.delete(from);
-      const before = await turns.openCursor(IDBKeyRange.bound([conversationId, -Infinity], [conversationId, key[1]], false, true), 'prev');
+      const before = await turns.openCursor(
+        IDBKeyRange.bound([conversationId, -Infinity], [conversationId, key[1]], false, true),
+        'prev',
+      );
       const next: ConversationRecord = {
         ...rec,
         turnCount: Math.max(0, rec.turnCount - deleted.length),
@@ -211,7 +246,10 @@ export class ConversationStore {
     });
   }
 
-  async update(id: string, patch: Partial<Pick<ConversationRecord, 'title' | 'pinned' | 'lastTarget'>>): Promise<ConversationMeta> {
+  async update(
+    id: string,
+    patch: Partial<Pick<ConversationRecord, 'title' | 'pinned' | 'lastTarget'>>,
+  ): Promise<ConversationMeta> {
     return tx(this.db, ['conversations'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(id);
       if (!rec) throw new NotFoundError(`conversation ${id} not found`);

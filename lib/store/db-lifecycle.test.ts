@@ -34,9 +34,14 @@ describe('D3 upgrade blocking', () => {
   it('D3 a holder that does not close: `blocked` is reported at once (the UI says "close other Baton pages"), and the open completes when it closes', async () => {
     const db = name();
     // A page with an old connection and no versionchange handler: it never closes by itself.
-    const stubborn = await openDB(db, DB_VERSION, { upgrade: (d) => void d.createObjectStore('conversations', { keyPath: 'id' }) });
+    const stubborn = await openDB(db, DB_VERSION, {
+      upgrade: (d) => void d.createObjectStore('conversations', { keyPath: 'id' }),
+    });
     const events: string[] = [];
-    const live = openLiveDb((hooks) => openBatonDb(db, hooks, DB_VERSION + 1), { onBlocked: () => events.push('blocked'), onUnblocked: () => events.push('unblocked') });
+    const live = openLiveDb((hooks) => openBatonDb(db, hooks, DB_VERSION + 1), {
+      onBlocked: () => events.push('blocked'),
+      onUnblocked: () => events.push('unblocked'),
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(events).toEqual(['blocked']);
     expect(live.blocked()).toBe(true);

@@ -8,7 +8,8 @@
 import type { BatonDb, OpenHooks } from './db';
 
 /** What a person is told while an upgrade waits for other Baton pages to close (D3). */
-export const BLOCKED_MESSAGE = 'Baton is updating its storage: close other Baton pages (tabs, windows, side panels), then try again.';
+export const BLOCKED_MESSAGE =
+  'Baton is updating its storage: close other Baton pages (tabs, windows, side panels), then try again.';
 
 export interface LiveDbEvents {
   /** Our open is blocked by another connection that did not close. */

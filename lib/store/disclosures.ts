@@ -60,7 +60,9 @@ export class DisclosureStore {
   }
 
   /** The conversation's policy, internal delivery receipt and active summary. @throws NotFoundError */
-  async getConversationState(conversationId: string): Promise<{ policy: DisclosurePolicy; receipt?: DeliveryReceipt; summary?: ActiveSummary }> {
+  async getConversationState(
+    conversationId: string,
+  ): Promise<{ policy: DisclosurePolicy; receipt?: DeliveryReceipt; summary?: ActiveSummary }> {
     const rec = await this.db.get('conversations', conversationId);
     if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
     const policy = (rec.meta?.[POLICY_META] as DisclosurePolicy | undefined) ?? {};
@@ -97,7 +99,8 @@ export class DisclosureStore {
   /** Adds one ledger record on its own (a failed summary request: the turns left the browser, nothing else is stored). @throws NotFoundError */
   async addRecord(record: Omit<LedgerRecord, 'id'>): Promise<void> {
     await tx(this.db, ['conversations', 'disclosures'], 'readwrite', async (t) => {
-      if (!(await t.objectStore('conversations').get(record.conversationId))) throw new NotFoundError(`conversation ${record.conversationId} not found`);
+      if (!(await t.objectStore('conversations').get(record.conversationId)))
+        throw new NotFoundError(`conversation ${record.conversationId} not found`);
       await t.objectStore('disclosures').add(record as DisclosureRecord);
     });
   }
@@ -129,7 +132,11 @@ export class DisclosureStore {
    */
   async finishSend(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
     // The cached transcript (lib/store/transcript-cache.ts) gets the final turn, so the next preview need not read everything again.
-    return transcriptCacheFor(this.db).write(conversationId, () => this.finishTx(conversationId, turn, now, done), (t) => withReplaced(t, turn));
+    return transcriptCacheFor(this.db).write(
+      conversationId,
+      () => this.finishTx(conversationId, turn, now, done),
+      (t) => withReplaced(t, turn),
+    );
   }
 
   private finishTx(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {

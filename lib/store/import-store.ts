@@ -150,7 +150,11 @@ export interface ImportBatchOptions {
  *
  * Never throws for bad transcripts; only for a database that cannot be read at all.
  */
-export async function importConversations(db: BatonDb, transcripts: readonly Transcript[], opts: ImportBatchOptions): Promise<ImportOutcome> {
+export async function importConversations(
+  db: BatonDb,
+  transcripts: readonly Transcript[],
+  opts: ImportBatchOptions,
+): Promise<ImportOutcome> {
   const out: ImportOutcome = { imported: [], duplicates: [], failed: [] };
   let full = false;
   // Every stored conversation under its dedupe key (several may share one: claimed sources, docs/security.md).
@@ -165,7 +169,10 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
     if (k !== undefined) remember(k, rec);
   }
   for (const input of transcripts) {
-    const label = { id: typeof input?.id === 'string' ? input.id : '?', ...(typeof input?.title === 'string' ? { title: input.title } : {}) };
+    const label = {
+      id: typeof input?.id === 'string' ? input.id : '?',
+      ...(typeof input?.title === 'string' ? { title: input.title } : {}),
+    };
     let t: Transcript;
     try {
       t = decodeTranscript(input);
@@ -182,8 +189,16 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
     const id = t.id.length <= MAX_ID_CHARS ? t.id : `import:${contentHash(t.id)}`;
     const claimed = t.meta?.[CLAIMED_SOURCE_META] === true;
     // docs/security.md: a key shared with a claimed source counts only when the content matches too.
-    const known = byKey.get(key)?.find((rec) => (!claimed && !importStampOf(rec)?.claimed) || importStampOf(rec)?.hash === hash);
-    const stamp: ImportStamp = { key, hash, at: opts.now, ...(opts.file !== undefined ? { file: opts.file } : {}), ...(claimed ? { claimed: true as const } : {}) };
+    const known = byKey
+      .get(key)
+      ?.find((rec) => (!claimed && !importStampOf(rec)?.claimed) || importStampOf(rec)?.hash === hash);
+    const stamp: ImportStamp = {
+      key,
+      hash,
+      at: opts.now,
+      ...(opts.file !== undefined ? { file: opts.file } : {}),
+      ...(claimed ? { claimed: true as const } : {}),
+    };
     const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp);
     try {
       const clash = await tx(db, ['conversations', 'turns'], 'readwrite', async (w) => {
@@ -200,7 +215,11 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
         // by a crash is simply run again (idempotent); each conversation is still all or nothing.
       });
       if (clash) {
-        out.duplicates.push({ id: clash.id, ...(t.title !== undefined ? { title: t.title } : {}), reason: duplicateReason(clash, key, hash) });
+        out.duplicates.push({
+          id: clash.id,
+          ...(t.title !== undefined ? { title: t.title } : {}),
+          reason: duplicateReason(clash, key, hash),
+        });
         continue;
       }
     } catch (e) {
@@ -215,7 +234,9 @@ export async function importConversations(db: BatonDb, transcripts: readonly Tra
       continue;
     }
     remember(key, rec);
-    const warnings = Array.isArray(t.meta?.importWarnings) ? (t.meta.importWarnings as unknown[]).filter((w): w is string => typeof w === 'string') : [];
+    const warnings = Array.isArray(t.meta?.importWarnings)
+      ? (t.meta.importWarnings as unknown[]).filter((w): w is string => typeof w === 'string')
+      : [];
     out.imported.push({ id, title: rec.title, turns: t.turns.length, ...(warnings.length ? { warnings } : {}) });
   }
   return out;
@@ -225,13 +246,15 @@ function duplicateReason(existing: ConversationRecord, key: string, hash: string
   const stamp = existing.meta?.[IMPORT_META_KEY] as Partial<ImportStamp> | undefined;
   const same = storedKey(existing) === key;
   if (same && stamp?.hash === hash) return 'already imported (unchanged)';
-  if (same && stamp) return 'already imported; the file holds a different version — delete the stored one to import this one';
+  if (same && stamp)
+    return 'already imported; the file holds a different version — delete the stored one to import this one';
   if (same) return `already in Baton (same source ${existing.source?.kind ?? ''})`.replace(/ \)$/, ')');
   return 'a conversation with this id is already in Baton';
 }
 
 /** The reason given for conversations not stored because the browser's storage is full (D2). */
-export const STORAGE_FULL = 'not stored: the browser storage for Baton is full (nothing was written); free some space and import the file again';
+export const STORAGE_FULL =
+  'not stored: the browser storage for Baton is full (nothing was written); free some space and import the file again';
 
 /**
  * True when a write failed because storage is full (D2): the `storage_full` error `tx()` turns

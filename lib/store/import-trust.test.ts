@@ -21,8 +21,14 @@ const chatgptExport = (answer: string) =>
       title: 'Real chat',
       current_node: 'a',
       mapping: {
-        u: { parent: null, message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['What is 2+2?'] } } },
-        a: { parent: 'u', message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: [answer] } } },
+        u: {
+          parent: null,
+          message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['What is 2+2?'] } },
+        },
+        a: {
+          parent: 'u',
+          message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: [answer] } },
+        },
       },
     },
   ]);
@@ -31,7 +37,10 @@ describe('docs/security.md defect 7: Baton-format imports are trusted too far (s
   it('a crafted .baton.json claiming a real ChatGPT export id does not make the genuine export a duplicate', async () => {
     db = await openBatonDb(`import-trust-${++n}`);
     const genuine = importFile('chatgpt-export', enc(chatgptExport('4'))).conversations[0]!;
-    const crafted = { ...genuine, turns: [genuine.turns[0]!, { ...genuine.turns[1]!, blocks: [{ type: 'text', text: 'Planted answer: 5' }] }] };
+    const crafted = {
+      ...genuine,
+      turns: [genuine.turns[0]!, { ...genuine.turns[1]!, blocks: [{ type: 'text', text: 'Planted answer: 5' }] }],
+    };
     const fromBaton = importFile('baton', enc(JSON.stringify(crafted))).conversations;
     expect(fromBaton).toHaveLength(1);
     expect(fromBaton[0]!.id).not.toBe(genuine.id); // cannot take the id the genuine export derives either

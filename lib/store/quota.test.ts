@@ -79,7 +79,10 @@ async function seeded() {
   return db;
 }
 
-const STORAGE_FULL = { code: 'storage_full', message: 'Browser storage is full, so nothing was saved. Delete old conversations and try again.' };
+const STORAGE_FULL = {
+  code: 'storage_full',
+  message: 'Browser storage is full, so nothing was saved. Delete old conversations and try again.',
+};
 
 describe('D2 quota failures', () => {
   for (const fault of ['quota', 'abort-with-quota'] as const) {
@@ -98,8 +101,17 @@ describe('D2 quota failures', () => {
     it(`D2 ${fault}: checkpoints and key saves map to storage_full too, nothing changed`, async () => {
       const real = await seeded();
       const before = await dump(real);
-      await expect(new ConversationStore(faulty(real, fault, 'turns')).putTurn('c1', user('u1', 'changed'), T1)).rejects.toMatchObject(STORAGE_FULL);
-      await expect(new Vault(faulty(real, fault, 'vault')).setKey('anthropic', 'sk-ant-0123456789abcdef', 'https://api.anthropic.com', T1)).rejects.toMatchObject(STORAGE_FULL);
+      await expect(
+        new ConversationStore(faulty(real, fault, 'turns')).putTurn('c1', user('u1', 'changed'), T1),
+      ).rejects.toMatchObject(STORAGE_FULL);
+      await expect(
+        new Vault(faulty(real, fault, 'vault')).setKey(
+          'anthropic',
+          'sk-ant-0123456789abcdef',
+          'https://api.anthropic.com',
+          T1,
+        ),
+      ).rejects.toMatchObject(STORAGE_FULL);
       expect(await dump(real)).toBe(before);
     });
   }

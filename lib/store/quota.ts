@@ -5,7 +5,8 @@
  */
 import { BatonError } from '../messaging/errors';
 
-const named = (e: unknown, name: string): boolean => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === name;
+const named = (e: unknown, name: string): boolean =>
+  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === name;
 
 /**
  * True when `e` means "storage is full": a `QuotaExceededError`, or an `AbortError` whose inner
@@ -20,5 +21,8 @@ export function isQuotaExceeded(e: unknown, txError?: unknown): boolean {
 
 /** The one error a full storage becomes: code `storage_full`, a sentence a person can act on. */
 export function storageFullError(): BatonError {
-  return new BatonError('storage_full', 'Browser storage is full, so nothing was saved. Delete old conversations and try again.');
+  return new BatonError(
+    'storage_full',
+    'Browser storage is full, so nothing was saved. Delete old conversations and try again.',
+  );
 }

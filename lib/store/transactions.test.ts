@@ -26,8 +26,10 @@ function sourceFiles(dir: string): string[] {
 function rootOf(e: ts.Expression): string | undefined {
   let x: ts.Expression = e;
   for (;;) {
-    if (ts.isParenthesizedExpression(x) || ts.isNonNullExpression(x) || ts.isAsExpression(x) || ts.isAwaitExpression(x)) x = x.expression;
-    else if (ts.isCallExpression(x) || ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x)) x = x.expression;
+    if (ts.isParenthesizedExpression(x) || ts.isNonNullExpression(x) || ts.isAsExpression(x) || ts.isAwaitExpression(x))
+      x = x.expression;
+    else if (ts.isCallExpression(x) || ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x))
+      x = x.expression;
     else return ts.isIdentifier(x) ? x.text : undefined;
   }
 }
@@ -49,13 +51,21 @@ function foreignAwaits(work: ts.ArrowFunction | ts.FunctionExpression, file: ts.
   };
   const visit = (n: ts.Node): void => {
     // Variables taken from the transaction (stores, indexes, cursors) are IDB roots too.
-    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isIdb(n.initializer)) roots.add(n.name.text);
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left) && isIdb(n.right)) roots.add(n.left.text);
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer && isIdb(n.initializer))
+      roots.add(n.name.text);
+    if (
+      ts.isBinaryExpression(n) &&
+      n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isIdentifier(n.left) &&
+      isIdb(n.right)
+    )
+      roots.add(n.left.text);
     if (ts.isAwaitExpression(n) && !isIdb(n.expression)) {
       const { line } = file.getLineAndCharacterOfPosition(n.getStart(file));
       bad.push(`${path.relative(ROOT, file.fileName)}:${line + 1} ${n.getText(file).slice(0, 80)}`);
     }
-    if (ts.isForOfStatement(n) && n.awaitModifier) bad.push(`${path.relative(ROOT, file.fileName)}: for await in a transaction`);
+    if (ts.isForOfStatement(n) && n.awaitModifier)
+      bad.push(`${path.relative(ROOT, file.fileName)}: for await in a transaction`);
     ts.forEachChild(n, visit);
   };
   visit(work.body);
@@ -66,7 +76,13 @@ function foreignAwaits(work: ts.ArrowFunction | ts.FunctionExpression, file: ts.
 function txCallbacks(files: string[]): { file: ts.SourceFile; work: ts.ArrowFunction | ts.FunctionExpression }[] {
   const out: { file: ts.SourceFile; work: ts.ArrowFunction | ts.FunctionExpression }[] = [];
   for (const f of files) {
-    const file = ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true, f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const file = ts.createSourceFile(
+      f,
+      fs.readFileSync(f, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+      f.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     const visit = (n: ts.Node): void => {
       if (ts.isCallExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'tx') {
         const work = n.arguments[3];
@@ -87,12 +103,15 @@ describe('D5 no awaits across transactions', () => {
     // The check has something to check: the stores and the vault write through tx().
     expect(callbacks.length).toBeGreaterThanOrEqual(15);
     const files = new Set(callbacks.map((c) => path.relative(ROOT, c.file.fileName)));
-    for (const f of ['lib/store/conversations.ts', 'lib/store/settings.ts', 'lib/vault/vault.ts']) expect(files.has(f), f).toBe(true);
+    for (const f of ['lib/store/conversations.ts', 'lib/store/settings.ts', 'lib/vault/vault.ts'])
+      expect(files.has(f), f).toBe(true);
     expect(callbacks.flatMap((c) => foreignAwaits(c.work, c.file))).toEqual([]);
   });
 
   it('D5 the only direct db.transaction() call is inside tx() (lib/store/db.ts)', () => {
-    const direct = LIB.filter((f) => /\.transaction\(/.test(fs.readFileSync(f, 'utf8'))).map((f) => path.relative(ROOT, f));
+    const direct = LIB.filter((f) => /\.transaction\(/.test(fs.readFileSync(f, 'utf8'))).map((f) =>
+      path.relative(ROOT, f),
+    );
     expect(direct).toEqual(['lib/store/db.ts']);
   });
 

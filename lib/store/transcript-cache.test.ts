@@ -16,15 +16,22 @@ async function store(): Promise<ConversationStore> {
   db = await openBatonDb(`cache-${++n}`);
   const s = new ConversationStore(db);
   await s.create({ id: 'c1', now: T0, title: 'One' });
-  for (const t of [user('u1', 'first'), answer('a1', 'one'), user('u2', 'second'), answer('a2', 'two')]) await s.appendTurn('c1', t, T0);
+  for (const t of [user('u1', 'first'), answer('a1', 'one'), user('u2', 'second'), answer('a2', 'two')])
+    await s.appendTurn('c1', t, T0);
   return s;
 }
 afterEach(() => db?.close());
 
 const T0 = '2026-11-30T10:00:00.000Z';
 const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
-const answer = (id: string, text: string): Turn => ({ id, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, blocks: [{ type: 'text', text }] });
-const texts = (turns: readonly Turn[]) => turns.map((t) => `${t.id}:${t.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('+')}`);
+const answer = (id: string, text: string): Turn => ({
+  id,
+  role: 'assistant',
+  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
+  blocks: [{ type: 'text', text }],
+});
+const texts = (turns: readonly Turn[]) =>
+  turns.map((t) => `${t.id}:${t.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('+')}`);
 
 describe('ConversationStore.cachedTranscript', () => {
   it('serves the same transcript while nothing is written, equal to a fresh read, and frozen', async () => {
@@ -57,7 +64,19 @@ describe('ConversationStore.cachedTranscript', () => {
     expect(texts(replaced.turns)).toEqual(['u1:first', 'a1:one', 'u2:second', 'a2:two, revised', 'u3:third']);
     expect(replaced).toEqual(await s.toTranscript('c1'));
     // The ledger's final-turn write (DisclosureStore.finishSend) too.
-    await new DisclosureStore(s.db).finishSend('c1', answer('a2', 'final'), T0, { record: { conversationId: 'c1', at: T0, providerId: 'openai', api: 'openai-responses', model: 'gpt-5.5', endpoint: 'https://api.openai.com', turns: [], status: 'completed', mode: 'snapshot' } });
+    await new DisclosureStore(s.db).finishSend('c1', answer('a2', 'final'), T0, {
+      record: {
+        conversationId: 'c1',
+        at: T0,
+        providerId: 'openai',
+        api: 'openai-responses',
+        model: 'gpt-5.5',
+        endpoint: 'https://api.openai.com',
+        turns: [],
+        status: 'completed',
+        mode: 'snapshot',
+      },
+    });
     const finished = await s.cachedTranscript('c1');
     expect(texts(finished.turns)).toEqual(['u1:first', 'a1:one', 'u2:second', 'a2:final', 'u3:third']);
     expect(finished).toEqual(await s.toTranscript('c1'));
@@ -74,7 +93,11 @@ describe('ConversationStore.cachedTranscript', () => {
     expect((await s.cachedTranscript('c1')).title).toBe('New title');
     await s.delete('c1');
     await expect(s.cachedTranscript('c1')).rejects.toThrow(NotFoundError);
-    const out = await importConversations(s.db, [{ format: TRANSCRIPT_FORMAT, version: 1, id: 'c1', title: 'Imported', turns: [user('i1', 'imported')] }], { now: T0 });
+    const out = await importConversations(
+      s.db,
+      [{ format: TRANSCRIPT_FORMAT, version: 1, id: 'c1', title: 'Imported', turns: [user('i1', 'imported')] }],
+      { now: T0 },
+    );
     expect(out.failed.map((f) => f.reason)).toEqual([]);
     expect(out.imported.map((c) => c.id)).toEqual(['c1']);
     const t = await s.cachedTranscript('c1');
@@ -92,9 +115,19 @@ describe('ConversationStore.cachedTranscript', () => {
   it('an append that interleaves with another write does not patch a stale base', async () => {
     const s = await store();
     await s.cachedTranscript('c1');
-    await Promise.all([s.appendTurn('c1', user('u3', 'third'), T0), s.deleteTurn('c1', 'a1', T0), s.appendTurn('c1', user('u4', 'fourth'), T0)]);
+    await Promise.all([
+      s.appendTurn('c1', user('u3', 'third'), T0),
+      s.deleteTurn('c1', 'a1', T0),
+      s.appendTurn('c1', user('u4', 'fourth'), T0),
+    ]);
     expect(await s.cachedTranscript('c1')).toEqual(await s.toTranscript('c1'));
-    expect(texts((await s.cachedTranscript('c1')).turns)).toEqual(['u1:first', 'u2:second', 'a2:two', 'u3:third', 'u4:fourth']);
+    expect(texts((await s.cachedTranscript('c1')).turns)).toEqual([
+      'u1:first',
+      'u2:second',
+      'a2:two',
+      'u3:third',
+      'u4:fourth',
+    ]);
   });
 
   it('keeps a few conversations: an append to one leaves the others served, any other write re-reads them, the oldest is evicted', async () => {

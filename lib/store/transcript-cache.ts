@@ -67,7 +67,11 @@ export class TranscriptCache {
    * simply no longer valid.
    * @throws whatever `write` throws (the entries are then invalid, as the generation moved).
    */
-  async write<R>(id: string, write: () => Promise<R>, patch: (t: Transcript, result: R) => Transcript | undefined): Promise<R> {
+  async write<R>(
+    id: string,
+    write: () => Promise<R>,
+    patch: (t: Transcript, result: R) => Transcript | undefined,
+  ): Promise<R> {
     const before = writeGeneration();
     const result = await write();
     // `tx` bumps the generation once when it starts and once when it ends.
@@ -96,7 +100,8 @@ export class TranscriptCache {
     const rest = this.entries.filter((x) => x.id !== e.id);
     rest.push(e);
     let turns = rest.reduce((n, x) => n + x.transcript.turns.length, 0);
-    while (rest.length > 1 && (rest.length > CACHE_LIMITS.conversations || turns > CACHE_LIMITS.turns)) turns -= rest.shift()!.transcript.turns.length;
+    while (rest.length > 1 && (rest.length > CACHE_LIMITS.conversations || turns > CACHE_LIMITS.turns))
+      turns -= rest.shift()!.transcript.turns.length;
     this.entries = rest;
   }
 }

@@ -29,7 +29,12 @@ describe('readTurnWindow', () => {
   it('reads the newest `limit` turns in order and says whether older ones exist', async () => {
     const d = await seeded(7);
     const w = await readTurnWindow(d, 'c1', { limit: 3 });
-    expect({ turns: ids(w.turns), hasEarlier: w.hasEarlier, id: w.record.id, first: w.first }).toEqual({ turns: ['t4', 't5', 't6'], hasEarlier: true, id: 'c1', first: user('t0') });
+    expect({ turns: ids(w.turns), hasEarlier: w.hasEarlier, id: w.record.id, first: w.first }).toEqual({
+      turns: ['t4', 't5', 't6'],
+      hasEarlier: true,
+      id: 'c1',
+      first: user('t0'),
+    });
   });
 
   it('returns the first turn only when it is not in the window', async () => {
@@ -73,7 +78,9 @@ describe('readTurnWindow', () => {
   it('refuses an unknown conversation, an unknown or foreign `before` turn, and a bad limit', async () => {
     const d = await seeded(2);
     await expect(readTurnWindow(d, 'nope', { limit: 2 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(readTurnWindow(d, 'c1', { limit: 2, before: 'missing' })).rejects.toThrow('turn missing not found in conversation c1');
+    await expect(readTurnWindow(d, 'c1', { limit: 2, before: 'missing' })).rejects.toThrow(
+      'turn missing not found in conversation c1',
+    );
     await expect(readTurnWindow(d, 'c1', { limit: 2, before: 'o1' })).rejects.toBeInstanceOf(NotFoundError);
     await expect(readTurnWindow(d, 'c1', { limit: 0 })).rejects.toBeInstanceOf(RangeError);
     await expect(readTurnWindow(d, 'c1', { limit: 1.5 })).rejects.toBeInstanceOf(RangeError);

@@ -31,7 +31,8 @@ export interface TurnWindow {
  * @throws RangeError when `limit` is not a positive integer.
  */
 export async function readTurnWindow(db: BatonDb, id: string, q: TurnWindowQuery): Promise<TurnWindow> {
-  if (!Number.isInteger(q.limit) || q.limit < 1) throw new RangeError(`limit must be a positive integer, got ${q.limit}`);
+  if (!Number.isInteger(q.limit) || q.limit < 1)
+    throw new RangeError(`limit must be a positive integer, got ${q.limit}`);
   return tx(db, ['conversations', 'turns'], 'readonly', async (t) => {
     const record = await t.objectStore('conversations').get(id);
     if (!record) throw new NotFoundError(`conversation ${id} not found`);

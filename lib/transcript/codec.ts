@@ -85,20 +85,23 @@ export function assertNoPrototypeKeys(value: unknown, root: JsonPath = []): void
   while (stack.length > 0) {
     const [v, node, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) throw new TranscriptError(formatPath(pathOf(node, root)), `nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth >= MAX_JSON_DEPTH)
+      throw new TranscriptError(formatPath(pathOf(node, root)), `nested deeper than ${MAX_JSON_DEPTH} levels`);
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], { parent: node, key: i }, depth + 1]);
       continue;
     }
     for (const key of Object.keys(v)) {
-      if (FORBIDDEN_KEYS.has(key)) throw new TranscriptError(formatPath(pathOf({ parent: node, key }, root)), 'forbidden key');
+      if (FORBIDDEN_KEYS.has(key))
+        throw new TranscriptError(formatPath(pathOf({ parent: node, key }, root)), 'forbidden key');
       stack.push([(v as Record<string, unknown>)[key], { parent: node, key }, depth + 1]);
     }
   }
 }
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): TranscriptError {
-  const at = (extra: JsonPath = []) => formatPath([...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), ...extra]);
+  const at = (extra: JsonPath = []) =>
+    formatPath([...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), ...extra]);
   switch (issue.code) {
     case 'unrecognized_keys':
       return new TranscriptError(at([issue.keys[0]!]), 'unknown field');
@@ -108,7 +111,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): TranscriptError
       if (holder && typeof holder === 'object' && !Array.isArray(holder)) {
         const t = (holder as { type?: unknown }).type;
         if (typeof t !== 'string' || !(BLOCK_TYPES as readonly string[]).includes(t))
-          return new TranscriptError(formatPath([...issue.path.slice(0, last === 'type' ? -1 : undefined).map(String2), 'type']), `unknown block type ${describeValue(t)}`);
+          return new TranscriptError(
+            formatPath([...issue.path.slice(0, last === 'type' ? -1 : undefined).map(String2), 'type']),
+            `unknown block type ${describeValue(t)}`,
+          );
       }
       // A union of shapes (e.g. tool_result.content: string | blocks): explain the branch that got furthest.
       const branches = issue.errors.flat();
@@ -161,7 +167,10 @@ export function checkTurnRules(turns: readonly Turn[], root: JsonPath = ['turns'
   turns.forEach((turn, i) => {
     const prev = seen.get(turn.id);
     if (prev !== undefined)
-      throw new TranscriptError(formatPath([...root, i, 'id']), `duplicate turn id ${JSON.stringify(turn.id)} (also turns[${prev}])`);
+      throw new TranscriptError(
+        formatPath([...root, i, 'id']),
+        `duplicate turn id ${JSON.stringify(turn.id)} (also turns[${prev}])`,
+      );
     seen.set(turn.id, i);
     if (turn.role === 'assistant' && !turn.origin)
       throw new TranscriptError(formatPath([...root, i, 'origin']), 'required on assistant turns');
@@ -187,7 +196,8 @@ export function decodeTranscript(value: unknown): Transcript {
   const v = value as Record<string, unknown>;
   if (v.format !== TRANSCRIPT_FORMAT)
     throw new TranscriptError('format', `expected "${TRANSCRIPT_FORMAT}", got ${describeValue(v.format)}`);
-  if (v.version !== 1) throw new TranscriptError('version', `unsupported version ${describeValue(v.version)} (expected 1)`);
+  if (v.version !== 1)
+    throw new TranscriptError('version', `unsupported version ${describeValue(v.version)} (expected 1)`);
   assertNoPrototypeKeys(value);
   const parsed = transcriptSchema.safeParse(value);
   if (!parsed.success) throw describeIssue(parsed.error.issues[0]!, value);

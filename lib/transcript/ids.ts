@@ -94,7 +94,8 @@ export class IdMap {
 
   private derive(original: string, occurrence: number, attempt: number): string {
     const seed = occurrence * 131 + attempt;
-    if (this.policy.alphabet === 'alnum') return hashBase62(original, this.policy.exactLength ?? this.policy.maxLength, seed);
+    if (this.policy.alphabet === 'alnum')
+      return hashBase62(original, this.policy.exactLength ?? this.policy.maxLength, seed);
     const suffix = hashBase62(original, 8, seed);
     const room = this.policy.maxLength - suffix.length - 1;
     const prefix = original.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, Math.max(0, room));

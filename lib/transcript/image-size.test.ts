@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { imageSize, imageSizeOfBase64 } from './image-size';
 
-const bytes = (...parts: (number[] | string)[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+const bytes = (...parts: (number[] | string)[]) =>
+  new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
 const u32be = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
 const u16be = (n: number) => [(n >>> 8) & 255, n & 255];
 const u16le = (n: number) => [n & 255, (n >>> 8) & 255];
@@ -14,14 +15,30 @@ const u24le = (n: number) => [n & 255, (n >>> 8) & 255, (n >>> 16) & 255];
 const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b));
 
 /** PNG signature, then the IHDR chunk: length 13, "IHDR", width, height, depth 8, colour type 6, … */
-const png = (w: number, h: number) => bytes([0x89], 'PNG\r\n\x1a\n', u32be(13), 'IHDR', u32be(w), u32be(h), [8, 6, 0, 0, 0], [0, 0, 0, 0]);
+const png = (w: number, h: number) =>
+  bytes([0x89], 'PNG\r\n\x1a\n', u32be(13), 'IHDR', u32be(w), u32be(h), [8, 6, 0, 0, 0], [0, 0, 0, 0]);
 const gif = (w: number, h: number) => bytes('GIF89a', u16le(w), u16le(h), [0xf7, 0, 0]);
 /** SOI, an APP0 (JFIF) segment of `pad` extra bytes, then SOF0: length 17, precision 8, height, width. */
 const jpeg = (w: number, h: number, pad = 0, marker = 0xc0) =>
-  bytes([0xff, 0xd8], [0xff, 0xe0], u16be(16 + pad), 'JFIF\0', [1, 1, 0, 0, 1, 0, 1, 0, 0], new Array<number>(pad).fill(0x20), [0xff, marker], u16be(17), [8], u16be(h), u16be(w), [3, 1, 0x22, 0]);
-const riff = (chunk: string, body: number[]) => bytes('RIFF', [0, 0, 0, 0], 'WEBP', chunk, [body.length, 0, 0, 0], body);
+  bytes(
+    [0xff, 0xd8],
+    [0xff, 0xe0],
+    u16be(16 + pad),
+    'JFIF\0',
+    [1, 1, 0, 0, 1, 0, 1, 0, 0],
+    new Array<number>(pad).fill(0x20),
+    [0xff, marker],
+    u16be(17),
+    [8],
+    u16be(h),
+    u16be(w),
+    [3, 1, 0x22, 0],
+  );
+const riff = (chunk: string, body: number[]) =>
+  bytes('RIFF', [0, 0, 0, 0], 'WEBP', chunk, [body.length, 0, 0, 0], body);
 /** VP8 key frame: 3-byte frame tag, start code 9d 01 2a, 14-bit width and height (2 scale bits each). */
-const vp8 = (w: number, h: number) => riff('VP8 ', [0x30, 0x01, 0x00, 0x9d, 0x01, 0x2a, ...u16le(w), ...u16le(h), 0, 0]);
+const vp8 = (w: number, h: number) =>
+  riff('VP8 ', [0x30, 0x01, 0x00, 0x9d, 0x01, 0x2a, ...u16le(w), ...u16le(h), 0, 0]);
 /** VP8L: signature 0x2f, then (width − 1) and (height − 1) as 14-bit fields, little-endian bit order. */
 const vp8l = (w: number, h: number) => {
   const bits = (w - 1) | ((h - 1) << 14);

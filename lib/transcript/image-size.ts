@@ -19,7 +19,12 @@ export interface ImageSize {
 }
 
 /** The media type of each format (what `image` blocks carry). */
-export const IMAGE_MEDIA_TYPE: Readonly<Record<ImageFormat, string>> = { png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+export const IMAGE_MEDIA_TYPE: Readonly<Record<ImageFormat, string>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
 
 const be16 = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
 const le16 = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
@@ -36,7 +41,8 @@ function valid(width: number, height: number, format: ImageFormat): ImageSize | 
  * formats or the header is cut short or malformed.
  */
 export function imageSize(b: Uint8Array): ImageSize | undefined {
-  if (b.length >= 24 && ascii(b, 0, '\x89PNG\r\n\x1a\n') && ascii(b, 12, 'IHDR')) return valid(be32(b, 16), be32(b, 20), 'png');
+  if (b.length >= 24 && ascii(b, 0, '\x89PNG\r\n\x1a\n') && ascii(b, 12, 'IHDR'))
+    return valid(be32(b, 16), be32(b, 20), 'png');
   if (b.length >= 10 && (ascii(b, 0, 'GIF87a') || ascii(b, 0, 'GIF89a'))) return valid(le16(b, 6), le16(b, 8), 'gif');
   if (b.length >= 16 && ascii(b, 0, 'RIFF') && ascii(b, 8, 'WEBP')) return webpSize(b);
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) return jpegSize(b);
@@ -49,7 +55,8 @@ function webpSize(b: Uint8Array): ImageSize | undefined {
     const bits = b[21]! | (b[22]! << 8) | (b[23]! << 16) | (b[24]! << 24);
     return valid((bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1, 'webp');
   }
-  if (ascii(b, 12, 'VP8 ') && b.length >= 30 && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a) return valid(le16(b, 26) & 0x3fff, le16(b, 28) & 0x3fff, 'webp');
+  if (ascii(b, 12, 'VP8 ') && b.length >= 30 && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a)
+    return valid(le16(b, 26) & 0x3fff, le16(b, 28) & 0x3fff, 'webp');
   return undefined;
 }
 

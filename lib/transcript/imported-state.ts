@@ -42,7 +42,13 @@ export function isApprovalItem(item: unknown): boolean {
 
 /** True when a native payload (an item list, a parts list, a message) holds an approval-type item at its top levels. */
 export function nativeHasApproval(payload: unknown): boolean {
-  if (Array.isArray(payload)) return payload.some((x) => isApprovalItem(x) || nativeHasApproval((x as { content?: unknown } | null)?.content));
-  if (payload !== null && typeof payload === 'object') return isApprovalItem(payload) || Array.isArray((payload as { content?: unknown }).content) && nativeHasApproval((payload as { content: unknown }).content);
+  if (Array.isArray(payload))
+    return payload.some((x) => isApprovalItem(x) || nativeHasApproval((x as { content?: unknown } | null)?.content));
+  if (payload !== null && typeof payload === 'object')
+    return (
+      isApprovalItem(payload) ||
+      (Array.isArray((payload as { content?: unknown }).content) &&
+        nativeHasApproval((payload as { content: unknown }).content))
+    );
   return false;
 }

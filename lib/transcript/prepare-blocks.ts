@@ -77,7 +77,8 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
       }
       if (ctx.sameOrigin || (b.signature === undefined && b.citations === undefined)) return b;
       const { signature, citations, ...rest } = b;
-      if (signature !== undefined) report.add(ref, 'converted', `signature dropped: opaque state of ${describeOrigin(ctx.origin)} (X3)`);
+      if (signature !== undefined)
+        report.add(ref, 'converted', `signature dropped: opaque state of ${describeOrigin(ctx.origin)} (X3)`);
       if (citations !== undefined) report.add(ref, 'converted', `citations dropped, text kept (A-C1, G-C1)`);
       return rest;
     }
@@ -96,7 +97,10 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
       report.add(ref, 'dropped', `redacted thinking is opaque state of ${describeOrigin(ctx.origin)} (X3)`);
       return undefined;
     case 'tool_call': {
-      if (b.meta?.partial === true || (ctx.unfinished && ctx.isLastBlock && ctx.role === 'assistant' && b.meta?.partial !== false)) {
+      if (
+        b.meta?.partial === true ||
+        (ctx.unfinished && ctx.isLastBlock && ctx.role === 'assistant' && b.meta?.partial !== false)
+      ) {
         report.add(ref, 'dropped', 'unfinished tool call: its arguments were cut off (A-T9)');
         return undefined;
       }
@@ -134,7 +138,12 @@ export function prepareBlock(block: Block, ref: BlockRef, ctx: BlockContext): Bl
 
 /** An Anthropic server-side `compaction` block (A-P1, A-P2). */
 function isAnthropicCompaction(item: unknown, api: string): item is { content?: unknown } {
-  return api === 'anthropic-messages' && typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'compaction';
+  return (
+    api === 'anthropic-messages' &&
+    typeof item === 'object' &&
+    item !== null &&
+    (item as { type?: unknown }).type === 'compaction'
+  );
 }
 
 /** The label of a compaction summary sent to another origin (A-P2). */
@@ -151,8 +160,16 @@ function compactionSummary(item: { content?: unknown }, ref: BlockRef, ctx: Bloc
     ctx.report.add(ref, 'dropped', 'compaction block without content: nothing to send (A-P2)');
     return undefined;
   }
-  ctx.report.add(ref, 'converted', `compaction summary by ${describeOrigin(ctx.origin)} sent as labelled user text (A-P2)`);
-  return { type: 'text', text: fenced(`[${COMPACTION_SUMMARY_LABEL}, written by ${describeOrigin(ctx.origin)}]`, item.content), meta: { userText: true } };
+  ctx.report.add(
+    ref,
+    'converted',
+    `compaction summary by ${describeOrigin(ctx.origin)} sent as labelled user text (A-P2)`,
+  );
+  return {
+    type: 'text',
+    text: fenced(`[${COMPACTION_SUMMARY_LABEL}, written by ${describeOrigin(ctx.origin)}]`, item.content),
+    meta: { userText: true },
+  };
 }
 
 function foreignReasoning(body: string, ref: BlockRef, ctx: BlockContext, what: string): Block | undefined {
@@ -160,7 +177,11 @@ function foreignReasoning(body: string, ref: BlockRef, ctx: BlockContext, what: 
     ctx.report.add(ref, 'converted', `${what} from ${describeOrigin(ctx.origin)} sent as labelled plain text`);
     return text(fenced(`[Reasoning by ${describeOrigin(ctx.origin)}, shared as plain text]`, body));
   }
-  ctx.report.add(ref, 'dropped', `${what} from ${describeOrigin(ctx.origin)} cannot be replayed to another model (X3, A-K6, R-K6)`);
+  ctx.report.add(
+    ref,
+    'dropped',
+    `${what} from ${describeOrigin(ctx.origin)} cannot be replayed to another model (X3, A-K6, R-K6)`,
+  );
   return undefined;
 }
 
@@ -176,16 +197,20 @@ function imageProblem(b: ImageBlock, media: MediaCapabilities, assistantForbidde
   if (!media.vision) return 'the model does not accept images';
   if (assistantForbidden) return 'the API does not accept images in assistant turns (C-R2, A-I2)';
   if (b.url !== undefined && !media.imageUrls) return 'the API takes only inline image data, not URLs';
-  if (b.url !== undefined && !/^https?:/i.test(b.url)) return `${b.url.split(':')[0]}: URIs can only be read on Google Cloud`;
+  if (b.url !== undefined && !/^https?:/i.test(b.url))
+    return `${b.url.split(':')[0]}: URIs can only be read on Google Cloud`;
   // A URL source carries no media type on the wire, so a generic one (`image/*`) is fine there.
   const generic = b.url !== undefined && (b.mediaType === 'image/*' || b.mediaType === 'application/octet-stream');
-  if (!generic && !media.imageMediaTypes.includes(b.mediaType)) return `${b.mediaType} is not an accepted image type (A-I1, C-I1, G-I1)`;
+  if (!generic && !media.imageMediaTypes.includes(b.mediaType))
+    return `${b.mediaType} is not an accepted image type (A-I1, C-I1, G-I1)`;
   return undefined;
 }
 
 function prepareDocument(b: DocumentBlock, ref: BlockRef, ctx: BlockContext): Block {
   const { media, report } = ctx;
-  const ok = media.documentMediaTypes.includes(b.mediaType) && (b.url === undefined || (media.documentUrls && /^https?:/i.test(b.url)));
+  const ok =
+    media.documentMediaTypes.includes(b.mediaType) &&
+    (b.url === undefined || (media.documentUrls && /^https?:/i.test(b.url)));
   if (ok) return b;
   const title = b.title ? `"${b.title}" ` : '';
   if (b.mediaType.startsWith('text/') && b.data !== undefined) {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { loadNeutralTranscript } from '../../test/fixtures/transcripts';
 import { decodeTranscript } from './codec';
-import { ANTHROPIC_ID_POLICY, IdMap, MISTRAL_ID_POLICY, NameMap, OPENAI_CHAT_ID_POLICY, PORTABLE_TOOL_NAME } from './ids';
+import {
+  ANTHROPIC_ID_POLICY,
+  IdMap,
+  MISTRAL_ID_POLICY,
+  NameMap,
+  OPENAI_CHAT_ID_POLICY,
+  PORTABLE_TOOL_NAME,
+} from './ids';
 import { prepareTranscript, SYNTHETIC, type PrepareCapabilities, type PreparedTranscript } from './prepare';
 import type { Transcript } from './schema';
 import { isSameOrigin, resolveTarget, type ConvertTarget } from './target';
@@ -30,12 +37,19 @@ describe('same origin (transcript-v1.md)', () => {
   const target = resolveTarget({ api: 'anthropic-messages', model: 'claude-sonnet-4-5' });
   it('matches provider, api, endpoint and model or requestedModel', () => {
     expect(isSameOrigin(A, target)).toBe(true);
-    expect(isSameOrigin({ ...A, model: 'claude-sonnet-4-5-20250929', requestedModel: 'claude-sonnet-4-5' }, target)).toBe(true);
+    expect(
+      isSameOrigin({ ...A, model: 'claude-sonnet-4-5-20250929', requestedModel: 'claude-sonnet-4-5' }, target),
+    ).toBe(true);
     expect(isSameOrigin({ ...A, model: 'claude-opus-4-5' }, target)).toBe(false);
     expect(isSameOrigin({ ...A, provider: 'openrouter' }, target)).toBe(false);
     expect(isSameOrigin({ ...A, endpoint: 'https://proxy.example' }, target)).toBe(false);
     expect(isSameOrigin({ ...A, endpoint: 'https://api.anthropic.com' }, target)).toBe(true);
-    expect(isSameOrigin({ ...A, endpoint: 'https://proxy.example' }, resolveTarget({ api: 'anthropic-messages', model: 'claude-sonnet-4-5', endpoint: 'https://proxy.example/v1' }))).toBe(true);
+    expect(
+      isSameOrigin(
+        { ...A, endpoint: 'https://proxy.example' },
+        resolveTarget({ api: 'anthropic-messages', model: 'claude-sonnet-4-5', endpoint: 'https://proxy.example/v1' }),
+      ),
+    ).toBe(true);
     expect(isSameOrigin({ provider: 'claude-web', api: 'web', model: 'claude-sonnet-4-5' }, target)).toBe(false);
   });
 });
@@ -48,12 +62,18 @@ describe('repairs (X1, A-R3)', () => {
       { role: 'assistant', blocks: [{ type: 'text', text: 'Hi! How can I help?' }] },
       { role: 'user', blocks: [{ type: 'text', text: 'List the files.' }] },
       { role: 'assistant', blocks: [{ type: 'tool_call', id: 'call_list', name: 'ls', input: {} }] },
-      { role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_list', content: SYNTHETIC.errorResult, isError: true }] },
+      {
+        role: 'tool',
+        blocks: [{ type: 'tool_result', callId: 'call_list', content: SYNTHETIC.errorResult, isError: true }],
+      },
       {
         role: 'user',
         blocks: [
           { type: 'text', text: 'Never mind, stop.' },
-          { type: 'text', text: '[Result of tool call call_ghost, whose call is not in this conversation]\na.txt b.txt' },
+          {
+            type: 'text',
+            text: '[Result of tool call call_ghost, whose call is not in this conversation]\na.txt b.txt',
+          },
           { type: 'text', text: 'What did you find?' },
         ],
       },
@@ -71,54 +91,115 @@ describe('repairs (X1, A-R3)', () => {
       { fate: 'dropped', detail: 'empty or whitespace-only text (X4, A-E1)' },
     ]);
     expect(p.toolChoiceNone).toBe(true);
-    expect(p.tools).toEqual([{ name: 'ls', description: SYNTHETIC.stubDescription, inputSchema: { type: 'object', properties: {} } }]);
+    expect(p.tools).toEqual([
+      { name: 'ls', description: SYNTHETIC.stubDescription, inputSchema: { type: 'object', properties: {} } },
+    ]);
   });
 
   it('appends a user turn when the history ends on an assistant turn', () => {
-    const p = prep(tx([{ id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }, { id: 'a', role: 'assistant', origin: A, blocks: [{ type: 'text', text: 'yo' }] }]));
+    const p = prep(
+      tx([
+        { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] },
+        { id: 'a', role: 'assistant', origin: A, blocks: [{ type: 'text', text: 'yo' }] },
+      ]),
+    );
     expect(shape(p).at(-1)).toEqual({ role: 'user', blocks: [{ type: 'text', text: SYNTHETIC.lastUserTurn }] });
   });
 
   it('answers each call exactly once: a duplicate result becomes user text, results follow call order', () => {
-    const p = prep(tx([
-      { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'go' }] },
-      { id: 'a', role: 'assistant', origin: A, blocks: [
-        { type: 'tool_call', id: 'c1', name: 'f', input: {} },
-        { type: 'tool_call', id: 'c2', name: 'f', input: {} }] },
-      { id: 't', role: 'tool', blocks: [
-        { type: 'tool_result', callId: 'c2', content: 'two' },
-        { type: 'tool_result', callId: 'c1', content: 'one' },
-        { type: 'tool_result', callId: 'c1', content: 'one again' }] },
-    ]));
+    const p = prep(
+      tx([
+        { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'go' }] },
+        {
+          id: 'a',
+          role: 'assistant',
+          origin: A,
+          blocks: [
+            { type: 'tool_call', id: 'c1', name: 'f', input: {} },
+            { type: 'tool_call', id: 'c2', name: 'f', input: {} },
+          ],
+        },
+        {
+          id: 't',
+          role: 'tool',
+          blocks: [
+            { type: 'tool_result', callId: 'c2', content: 'two' },
+            { type: 'tool_result', callId: 'c1', content: 'one' },
+            { type: 'tool_result', callId: 'c1', content: 'one again' },
+          ],
+        },
+      ]),
+    );
     expect(shape(p).slice(2)).toEqual([
-      { role: 'tool', blocks: [{ type: 'tool_result', callId: 'c1', content: 'one' }, { type: 'tool_result', callId: 'c2', content: 'two' }] },
-      { role: 'user', blocks: [{ type: 'text', text: '[Result of tool call c1, whose call is not in this conversation]\none again' }] },
+      {
+        role: 'tool',
+        blocks: [
+          { type: 'tool_result', callId: 'c1', content: 'one' },
+          { type: 'tool_result', callId: 'c2', content: 'two' },
+        ],
+      },
+      {
+        role: 'user',
+        blocks: [{ type: 'text', text: '[Result of tool call c1, whose call is not in this conversation]\none again' }],
+      },
     ]);
     expect(p.turns[2]!.blocks.map((b) => b.toolName)).toEqual(['f', 'f']);
   });
 
   it('drops a call cut off by max_tokens and keeps finished ones (A-T9)', () => {
-    const p = prep(tx([
-      { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'go' }] },
-      { id: 'a', role: 'assistant', origin: A, stopReason: 'max_tokens', blocks: [
-        { type: 'tool_call', id: 'c1', name: 'f', input: {} },
-        { type: 'tool_call', id: 'c2', name: 'f', input: {} }] },
-      { id: 'b', role: 'assistant', origin: A, blocks: [{ type: 'tool_call', id: 'c3', name: 'f', input: {}, meta: { partial: true } }] },
-    ]));
-    expect(shape(p).map((t) => t.blocks.map((b) => (b.type === 'tool_call' ? b.id : b.type)))).toEqual([['text'], ['c1'], ['tool_result']]);
+    const p = prep(
+      tx([
+        { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'go' }] },
+        {
+          id: 'a',
+          role: 'assistant',
+          origin: A,
+          stopReason: 'max_tokens',
+          blocks: [
+            { type: 'tool_call', id: 'c1', name: 'f', input: {} },
+            { type: 'tool_call', id: 'c2', name: 'f', input: {} },
+          ],
+        },
+        {
+          id: 'b',
+          role: 'assistant',
+          origin: A,
+          blocks: [{ type: 'tool_call', id: 'c3', name: 'f', input: {}, meta: { partial: true } }],
+        },
+      ]),
+    );
+    expect(shape(p).map((t) => t.blocks.map((b) => (b.type === 'tool_call' ? b.id : b.type)))).toEqual([
+      ['text'],
+      ['c1'],
+      ['tool_result'],
+    ]);
     const r = p.report.finish();
-    expect(r.blocks.filter((b) => b.fates[0]!.fate === 'dropped').map((b) => `${b.turn}.${b.index}`)).toEqual(['a.1', 'b.0']);
+    expect(r.blocks.filter((b) => b.fates[0]!.fate === 'dropped').map((b) => `${b.turn}.${b.index}`)).toEqual([
+      'a.1',
+      'b.0',
+    ]);
   });
 });
 
 describe('opaque state (X3)', () => {
   const mixed = loadNeutralTranscript('mixed-origins');
 
-  it('keeps only the target origin\'s signatures, drops foreign reasoning by default', () => {
-    const p = prepareTranscript(mixed, resolveTarget({ api: 'anthropic-messages', model: 'claude-opus-4-5' }), { ...CAPS, idPolicy: ANTHROPIC_ID_POLICY });
+  it("keeps only the target origin's signatures, drops foreign reasoning by default", () => {
+    const p = prepareTranscript(mixed, resolveTarget({ api: 'anthropic-messages', model: 'claude-opus-4-5' }), {
+      ...CAPS,
+      idPolicy: ANTHROPIC_ID_POLICY,
+    });
     const assistantBlocks = p.turns.filter((t) => t.role === 'assistant').map((t) => t.blocks.map((b) => b.block));
     expect(assistantBlocks).toEqual([
-      [{ type: 'tool_call', id: 'call_Ab12', name: 'search_docs', input: { q: 'retry policy' }, meta: { itemId: 'fc_0a2' } }],
+      [
+        {
+          type: 'tool_call',
+          id: 'call_Ab12',
+          name: 'search_docs',
+          input: { q: 'retry policy' },
+          meta: { itemId: 'fc_0a2' },
+        },
+      ],
       [
         { type: 'thinking', text: 'Read the file.', signature: 'EpYBCkgIBhABsig' },
         { type: 'redacted_thinking', data: 'EmwKAhgBEgy3redacted' },
@@ -127,10 +208,24 @@ describe('opaque state (X3)', () => {
       [{ type: 'text', text: 'Retries are bounded: at most 3, honouring retry-after.' }],
       [{ type: 'text', text: 'Quota errors are never retried.' }],
     ]);
-    const fates = Object.fromEntries(p.report.finish().blocks.map((b) => [`${b.turn}.${b.index}`, b.fates.map((f) => f.fate).join('+')]));
+    const fates = Object.fromEntries(
+      p.report.finish().blocks.map((b) => [`${b.turn}.${b.index}`, b.fates.map((f) => f.fate).join('+')]),
+    );
     expect(fates).toEqual({
-      'u1.0': 'kept', 'r1.0': 'dropped', 'r1.1': 'kept', 'r2.0': 'kept', 'c1.0': 'kept', 'c1.1': 'kept', 'c1.2': 'kept', 'c2.0': 'kept',
-      'g1.0': 'dropped', 'g1.1': 'kept', 'g1.2': 'dropped', 'u2.0': 'kept', 'w1.0': 'kept', 'u3.0': 'kept',
+      'u1.0': 'kept',
+      'r1.0': 'dropped',
+      'r1.1': 'kept',
+      'r2.0': 'kept',
+      'c1.0': 'kept',
+      'c1.1': 'kept',
+      'c1.2': 'kept',
+      'c2.0': 'kept',
+      'g1.0': 'dropped',
+      'g1.1': 'kept',
+      'g1.2': 'dropped',
+      'u2.0': 'kept',
+      'w1.0': 'kept',
+      'u3.0': 'kept',
     });
   });
 
@@ -142,7 +237,7 @@ describe('opaque state (X3)', () => {
     });
   });
 
-  it('keeps an empty text block that carries its own origin\'s signature, only for that origin (G-E2)', () => {
+  it("keeps an empty text block that carries its own origin's signature, only for that origin (G-E2)", () => {
     const same = prep(mixed, { api: 'gemini-generate-content', model: 'gemini-3-pro-preview' });
     const g = same.turns.find((t) => t.sources.some((s) => s.id === 'g1'))!;
     expect(g.blocks.map((b) => b.block)).toEqual([
@@ -155,11 +250,20 @@ describe('opaque state (X3)', () => {
   it('uses native only for an untouched same-origin turn of the target API', () => {
     const t = tx([
       { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] },
-      { id: 'a', role: 'assistant', origin: A, native: { api: 'anthropic-messages', payload: [{ type: 'text', text: 'yo' }] }, blocks: [{ type: 'text', text: 'yo' }] },
+      {
+        id: 'a',
+        role: 'assistant',
+        origin: A,
+        native: { api: 'anthropic-messages', payload: [{ type: 'text', text: 'yo' }] },
+        blocks: [{ type: 'text', text: 'yo' }],
+      },
       { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'again' }] },
     ]);
     const target = { api: 'anthropic-messages' as const, model: 'claude-sonnet-4-5' };
-    expect(prep(t, target).turns[1]!.native).toEqual({ api: 'anthropic-messages', payload: [{ type: 'text', text: 'yo' }] });
+    expect(prep(t, target).turns[1]!.native).toEqual({
+      api: 'anthropic-messages',
+      payload: [{ type: 'text', text: 'yo' }],
+    });
     expect(prep(t, { ...target, model: 'claude-opus-4-5' }).turns[1]!.native).toBeUndefined();
   });
 });
@@ -226,12 +330,26 @@ describe('media (X7 and capabilities)', () => {
   it('moves tool-result images to a following user turn when the target cannot hold them (X7)', () => {
     const p = prep(t);
     expect(shape(p).slice(2, 4)).toEqual([
-      { role: 'tool', blocks: [{ type: 'tool_result', callId: 'toolu_shot', content: [
-        { type: 'text', text: 'Screenshot taken.' },
-        { type: 'text', text: '[1 image from this result follows in the next user message]' }] }] },
-      { role: 'user', blocks: [
-        { type: 'text', text: '[Images returned by tool call toolu_shot]' },
-        { type: 'image', mediaType: 'image/png', data: PIXEL }] },
+      {
+        role: 'tool',
+        blocks: [
+          {
+            type: 'tool_result',
+            callId: 'toolu_shot',
+            content: [
+              { type: 'text', text: 'Screenshot taken.' },
+              { type: 'text', text: '[1 image from this result follows in the next user message]' },
+            ],
+          },
+        ],
+      },
+      {
+        role: 'user',
+        blocks: [
+          { type: 'text', text: '[Images returned by tool call toolu_shot]' },
+          { type: 'image', mediaType: 'image/png', data: PIXEL },
+        ],
+      },
     ]);
   });
 
@@ -253,13 +371,18 @@ describe('media (X7 and capabilities)', () => {
 });
 
 describe('native eligibility', () => {
-  it('drops native when the id map had to change one of the turn\'s call ids', () => {
+  it("drops native when the id map had to change one of the turn's call ids", () => {
     const t = tx([
       { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'go' }] },
       { id: 'a1', role: 'assistant', origin: A, blocks: [{ type: 'tool_call', id: 'same', name: 'f', input: {} }] },
       { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'same', content: '1' }] },
-      { id: 'a2', role: 'assistant', origin: A, native: { api: 'anthropic-messages', payload: [{ type: 'tool_use', id: 'same', name: 'f', input: {} }] },
-        blocks: [{ type: 'tool_call', id: 'same', name: 'f', input: {} }] },
+      {
+        id: 'a2',
+        role: 'assistant',
+        origin: A,
+        native: { api: 'anthropic-messages', payload: [{ type: 'tool_use', id: 'same', name: 'f', input: {} }] },
+        blocks: [{ type: 'tool_call', id: 'same', name: 'f', input: {} }],
+      },
       { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: 'same', content: '2' }] },
     ]);
     const p = prep(t, { api: 'anthropic-messages', model: 'claude-sonnet-4-5' }, { idPolicy: ANTHROPIC_ID_POLICY });

@@ -97,7 +97,16 @@ export function prepareTranscript(
   let lastAssistant: Turn | undefined;
   let lastImported = false;
   // One context, updated per turn and block (prepareBlock keeps no reference to it).
-  const ctx: BlockContext = { target, media: caps, report, role: 'user', sameOrigin: false, importedState: false, unfinished: false, isLastBlock: false };
+  const ctx: BlockContext = {
+    target,
+    media: caps,
+    report,
+    role: 'user',
+    sameOrigin: false,
+    importedState: false,
+    unfinished: false,
+    isLastBlock: false,
+  };
   for (const turn of transcript.turns) {
     if (turn.role === 'assistant') lastAssistant = turn;
     else if (turn.role === 'user') lastAssistant = undefined;
@@ -109,7 +118,9 @@ export function prepareTranscript(
     const claimsOrigin = turn.role !== 'user' && isSameOrigin(origin, target);
     const sameOrigin = claimsOrigin && (!imported || target.importedState === 'replay');
     if (claimsOrigin && imported && !sameOrigin)
-      report.warn(`provider state from an imported file (turn ${turn.id}) was not sent: it is replayed only after you confirm it in the disclosure preview`);
+      report.warn(
+        `provider state from an imported file (turn ${turn.id}) was not sent: it is replayed only after you confirm it in the disclosure preview`,
+      );
     ctx.importedState = imported;
     ctx.role = turn.role;
     ctx.sameOrigin = sameOrigin;
@@ -128,12 +139,16 @@ export function prepareTranscript(
       // A provider item flattened to text inside a tool turn must travel as user text.
       if (turn.role === 'tool' && b.type === 'text') (moved ??= []).push(pb);
       // A-P2: a compaction summary for another origin is user text, in front of the rest of its turn.
-      else if (turn.role === 'assistant' && b.type === 'text' && b.meta?.userText === true && b !== input[index]) (before ??= []).push(pb);
+      else if (turn.role === 'assistant' && b.type === 'text' && b.meta?.userText === true && b !== input[index])
+        (before ??= []).push(pb);
       else blocks.push(pb);
     }
     if (before) turns.push(preparedTurn('user', before, [turn]));
     if (blocks.length > 0) {
-      const native = turn.role === 'assistant' && !(imported && nativeHasApproval(turn.native?.payload)) ? nativeOf(turn, sameOrigin, target, report) : undefined;
+      const native =
+        turn.role === 'assistant' && !(imported && nativeHasApproval(turn.native?.payload))
+          ? nativeOf(turn, sameOrigin, target, report)
+          : undefined;
       turns.push(preparedTurn(turn.role, blocks, [turn], native));
     }
     if (moved) turns.push(preparedTurn('user', moved, [turn]));
@@ -153,7 +168,10 @@ export function prepareTranscript(
   }
   if (turns[turns.length - 1]?.role === 'assistant') {
     turns.push(synthUser(SYNTHETIC.lastUserTurn));
-    report.synthesize('user-turn', 'the history ends on an assistant turn: a user turn asks the model to continue (A-R4, G-R6, M-3)');
+    report.synthesize(
+      'user-turn',
+      'the history ends on an assistant turn: a user turn asks the model to continue (A-R4, G-R6, M-3)',
+    );
   }
 
   // 4. Tools: the transcript's own, then stubs for names the history uses (X8).
@@ -168,13 +186,20 @@ export function prepareTranscript(
       const block = turn.blocks[k]!.block;
       if (block.type === 'tool_call' && !defined.has(block.name)) {
         defined.add(block.name);
-        tools.push({ name: block.name, description: SYNTHETIC.stubDescription, inputSchema: { type: 'object', properties: {} } });
+        tools.push({
+          name: block.name,
+          description: SYNTHETIC.stubDescription,
+          inputSchema: { type: 'object', properties: {} },
+        });
         report.synthesize('stub-tool', `${block.name}: used in the history but not defined by the request (X8, A-T6)`);
         stubs++;
       }
     }
 
-  const system = transcript.system !== undefined && transcript.system.trim() !== '' ? repairSurrogatesDeep(transcript.system) : undefined;
+  const system =
+    transcript.system !== undefined && transcript.system.trim() !== ''
+      ? repairSurrogatesDeep(transcript.system)
+      : undefined;
   return {
     target,
     ...(system !== undefined ? { system } : {}),
@@ -202,12 +227,23 @@ function untouched(turn: Turn, report: ReportBuilder): boolean {
  * A prepared block, always of one shape (absent fields are `undefined`), so the converters' hot
  * loops read `block`, `ref` and `sameOrigin` from a single hidden class (docs/architecture.md#long-conversations-and-speed).
  */
-function preparedBlock(block: Block, ref: BlockRef | undefined, sameOrigin: boolean, origin?: Origin, toolName?: string): PreparedBlock {
+function preparedBlock(
+  block: Block,
+  ref: BlockRef | undefined,
+  sameOrigin: boolean,
+  origin?: Origin,
+  toolName?: string,
+): PreparedBlock {
   return { block, ref, sameOrigin, origin, toolName };
 }
 
 /** A prepared turn, always of one shape (`native` undefined when absent). */
-function preparedTurn(role: PreparedTurn['role'], blocks: PreparedBlock[], sources: Turn[], native?: Native): PreparedTurn {
+function preparedTurn(
+  role: PreparedTurn['role'],
+  blocks: PreparedBlock[],
+  sources: Turn[],
+  native?: Native,
+): PreparedTurn {
   return { role, blocks, sources, native };
 }
 
@@ -298,15 +334,40 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
         const result = r.block as ToolResultBlock;
         if (mappedId !== call.id) report.add(r.ref, 'id-mapped', `${call.id} → ${mappedId}`);
         const { kept, images } = ctx.toolResultImages ? { kept: result, images: [] } : splitImages(result, r, report);
-        resultBlocks.push(preparedBlock(kept.callId === mappedId ? kept : { ...kept, callId: mappedId }, r.ref, r.sameOrigin, r.origin, mappedName));
+        resultBlocks.push(
+          preparedBlock(
+            kept.callId === mappedId ? kept : { ...kept, callId: mappedId },
+            r.ref,
+            r.sameOrigin,
+            r.origin,
+            mappedName,
+          ),
+        );
         for (const img of images) imageBlocks.push(img);
       } else {
-        resultBlocks.push(preparedBlock({ type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true }, undefined, false, undefined, mappedName));
-        report.synthesize('error-result', `call ${call.id} (${call.name}) in turn ${pb.ref?.turn ?? '?'} had no result (X1)`);
+        resultBlocks.push(
+          preparedBlock(
+            { type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true },
+            undefined,
+            false,
+            undefined,
+            mappedName,
+          ),
+        );
+        report.synthesize(
+          'error-result',
+          `call ${call.id} (${call.name}) in turn ${pb.ref?.turn ?? '?'} had no result (X1)`,
+        );
       }
       // The usual case, id and name unchanged, keeps the block itself.
       if (mappedId !== call.id || mappedName !== call.name) {
-        assistantBlocks[k] = preparedBlock({ ...call, id: mappedId, name: mappedName }, pb.ref, pb.sameOrigin, pb.origin, pb.toolName);
+        assistantBlocks[k] = preparedBlock(
+          { ...call, id: mappedId, name: mappedName },
+          pb.ref,
+          pb.sameOrigin,
+          pb.origin,
+          pb.toolName,
+        );
         changed = true;
       }
     }
@@ -326,8 +387,13 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
 }
 
 /** X7, C-T6, G-I3: images leave the result for a following user turn, announced by a short text. */
-function splitImages(result: ToolResultBlock, from: PreparedBlock, report: ReportBuilder): { kept: ToolResultBlock; images: PreparedBlock[] } {
-  if (typeof result.content === 'string' || !result.content.some((c) => c.type === 'image')) return { kept: result, images: [] };
+function splitImages(
+  result: ToolResultBlock,
+  from: PreparedBlock,
+  report: ReportBuilder,
+): { kept: ToolResultBlock; images: PreparedBlock[] } {
+  if (typeof result.content === 'string' || !result.content.some((c) => c.type === 'image'))
+    return { kept: result, images: [] };
   const images: PreparedBlock[] = [];
   const content: Exclude<ToolResultBlock['content'], string> = [];
   for (const c of result.content) {
@@ -336,8 +402,16 @@ function splitImages(result: ToolResultBlock, from: PreparedBlock, report: Repor
   }
   const note = `[${images.length} image${images.length > 1 ? 's' : ''} from this result follow${images.length > 1 ? '' : 's'} in the next user message]`;
   content.push({ type: 'text', text: note });
-  report.add(from.ref, 'converted', `${images.length} image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)`);
-  const label = preparedBlock({ type: 'text', text: `[Images returned by tool call ${result.callId}]` }, undefined, false);
+  report.add(
+    from.ref,
+    'converted',
+    `${images.length} image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)`,
+  );
+  const label = preparedBlock(
+    { type: 'text', text: `[Images returned by tool call ${result.callId}]` },
+    undefined,
+    false,
+  );
   report.synthesize('text', `label for images moved out of the result of call ${result.callId} (X7)`);
   return { kept: { ...result, content }, images: [label, ...images] };
 }

@@ -115,7 +115,11 @@ export class ReportBuilder {
       const perTurn = this.fates.get(turn.id);
       for (let index = 0; index < turn.blocks.length; index++) {
         const list = perTurn?.[index];
-        blocks[i++] = { turn: turn.id, index, fates: list && list.length > 0 ? list : [{ fate: 'kept', detail: 'sent as is' }] };
+        blocks[i++] = {
+          turn: turn.id,
+          index,
+          fates: list && list.length > 0 ? list : [{ fate: 'kept', detail: 'sent as is' }],
+        };
       }
     }
     return {

@@ -27,7 +27,12 @@ export const originApiSchema = z.enum([
 export type OriginApi = z.infer<typeof originApiSchema>;
 
 /** The wire APIs Baton converts to and reads from. */
-export const wireApiSchema = z.enum(['anthropic-messages', 'openai-chat', 'openai-responses', 'gemini-generate-content']);
+export const wireApiSchema = z.enum([
+  'anthropic-messages',
+  'openai-chat',
+  'openai-responses',
+  'gemini-generate-content',
+]);
 export type WireApi = z.infer<typeof wireApiSchema>;
 export const WIRE_APIS: readonly WireApi[] = wireApiSchema.options;
 
@@ -90,7 +95,9 @@ const base64Data = z
   .refine((s) => !s.startsWith('data:'), 'base64 without a "data:" prefix expected')
   .refine((s) => /^[A-Za-z0-9+/]+={0,2}$/.test(s), 'not standard base64');
 /** An absolute http(s) URL, or a Cloud Storage `gs://` URI (Gemini `fileData`): nothing else can be fetched by a provider. */
-const httpUrl = z.string().refine((s) => /^(https?|gs):\/\/[^\s/$.?#][^\s]*$/i.test(s), 'expected an http(s) or gs:// URL');
+const httpUrl = z
+  .string()
+  .refine((s) => /^(https?|gs):\/\/[^\s/$.?#][^\s]*$/i.test(s), 'expected an http(s) or gs:// URL');
 
 const imageFields = {
   type: z.literal('image'),

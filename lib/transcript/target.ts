@@ -119,5 +119,8 @@ export function describeOrigin(origin: Origin | undefined): string {
 
 /** `s` without line breaks, control characters, backticks or square brackets (each run one space), trimmed, at most 200 characters. */
 function oneLine(s: string): string {
-  return String(s).replace(/[\p{Cc}\p{Zl}\p{Zp}`[\]]+/gu, ' ').trim().slice(0, 200);
+  return String(s)
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}`[\]]+/gu, ' ')
+    .trim()
+    .slice(0, 200);
 }

@@ -25,7 +25,11 @@ export interface BoundedCallOptions {
  *   `call` throws, as it is; any other error classified by `classifyError` (key redacted).
  * @throws an `AbortError` DOMException when `opts.signal` aborts.
  */
-export async function boundedCall<T>(conn: ProviderConnection, opts: BoundedCallOptions, call: (fetch: FetchLike, signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function boundedCall<T>(
+  conn: ProviderConnection,
+  opts: BoundedCallOptions,
+  call: (fetch: FetchLike, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', onAbort, { once: true });

@@ -53,25 +53,56 @@ export function hasCountEndpoint(api: WireApi): boolean {
  *   provider or network error classified by `classifyError` (message redacted of the key).
  * @throws an `AbortError` when `opts.signal` aborts.
  */
-export async function countTokens(conn: ProviderConnection, body: Record<string, unknown>, opts: CountTokensOptions): Promise<number> {
-  if (!hasCountEndpoint(conn.api)) throw new TransportError('bad_request', `The ${conn.api} API has no token-count endpoint.`);
-  const n = await boundedCall(conn, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? DEFAULT_COUNT_TIMEOUT_MS, fetch: opts.fetch, timeoutMessage: 'The provider did not count the tokens in time' }, async (fetch, signal) =>
-    conn.api === 'anthropic-messages'
-      ? field(await createAnthropicClient(conn, fetch).messages.countTokens(body as unknown as MessageCountTokensParams, { signal }), 'input_tokens')
-      : geminiCount(conn, body, opts.model, fetch, signal),
+export async function countTokens(
+  conn: ProviderConnection,
+  body: Record<string, unknown>,
+  opts: CountTokensOptions,
+): Promise<number> {
+  if (!hasCountEndpoint(conn.api))
+    throw new TransportError('bad_request', `The ${conn.api} API has no token-count endpoint.`);
+  const n = await boundedCall(
+    conn,
+    {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_COUNT_TIMEOUT_MS,
+      fetch: opts.fetch,
+      timeoutMessage: 'The provider did not count the tokens in time',
+    },
+    async (fetch, signal) =>
+      conn.api === 'anthropic-messages'
+        ? field(
+            await createAnthropicClient(conn, fetch).messages.countTokens(body as unknown as MessageCountTokensParams, {
+              signal,
+            }),
+            'input_tokens',
+          )
+        : geminiCount(conn, body, opts.model, fetch, signal),
   );
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new TransportError('provider_error', `The provider's token count is not a count of tokens: ${String(n)}`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    throw new TransportError('provider_error', `The provider's token count is not a count of tokens: ${String(n)}`);
   return n;
 }
 
 /** Gemini `models.countTokens` over REST; a non-2xx answer becomes an error `classifyError` reads like a genai `ApiError`. */
-async function geminiCount(conn: ProviderConnection, body: Record<string, unknown>, model: string, fetch: FetchLike, signal: AbortSignal): Promise<unknown> {
+async function geminiCount(
+  conn: ProviderConnection,
+  body: Record<string, unknown>,
+  model: string,
+  fetch: FetchLike,
+  signal: AbortSignal,
+): Promise<unknown> {
   const base = (conn.baseUrl ?? DEFAULT_BASE_URLS.google).replace(/\/+$/, '');
   const url = `${base}/${GEMINI_API_VERSION}/models/${encodeURIComponent(model.replace(/^models\//, ''))}:countTokens`;
   // N2: the key only in its own header, never `?key=`.
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': conn.apiKey }, body: JSON.stringify(body), signal });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-goog-api-key': conn.apiKey },
+    body: JSON.stringify(body),
+    signal,
+  });
   const text = await res.text();
-  if (!res.ok) throw Object.assign(new Error(text || `HTTP ${res.status}`), { status: res.status, headers: res.headers });
+  if (!res.ok)
+    throw Object.assign(new Error(text || `HTTP ${res.status}`), { status: res.status, headers: res.headers });
   let json: unknown;
   try {
     json = JSON.parse(text);

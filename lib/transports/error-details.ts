@@ -75,7 +75,9 @@ function readBody(body: Rec, d: ErrorDetails, api: WireApi | undefined): void {
       if (type.endsWith('RetryInfo')) d.retryDelayMs = durationMs(det.retryDelay);
       if (type.endsWith('ErrorInfo') && str(det.reason)) d.providerCode = str(det.reason);
       if (type.endsWith('QuotaFailure') && Array.isArray(det.violations)) {
-        d.perTimeQuota = det.violations.some((v) => isRec(v) && /Per(Minute|Second)/i.test(`${str(v.quotaId) ?? ''} ${str(v.quotaMetric) ?? ''}`));
+        d.perTimeQuota = det.violations.some(
+          (v) => isRec(v) && /Per(Minute|Second)/i.test(`${str(v.quotaId) ?? ''} ${str(v.quotaMetric) ?? ''}`),
+        );
       }
     }
     return;
@@ -99,7 +101,8 @@ export function readErrorDetails(err: unknown, api?: WireApi): ErrorDetails {
   const own = err instanceof Error ? err.message : typeof err === 'string' ? err : 'Unknown error';
   const d: ErrorDetails = { fallbackMessage: [own, ...causes.slice(0, 2)].join(': ') };
   if (typeof e.status === 'number') d.status = e.status;
-  if (isRec(e.headers) && typeof e.headers.get === 'function') d.headers = e.headers as unknown as ErrorDetails['headers'];
+  if (isRec(e.headers) && typeof e.headers.get === 'function')
+    d.headers = e.headers as unknown as ErrorDetails['headers'];
 
   const body = isRec(e.error) ? e.error : typeof e.message === 'string' ? embeddedJson(e.message) : undefined;
   if (body) readBody(body, d, api);

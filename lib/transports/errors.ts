@@ -85,7 +85,10 @@ export function isAbortError(err: unknown): boolean {
  * to `now`). Returns ms, capped at {@link RETRY_AFTER_CAP_MS}, never negative; undefined when
  * neither header holds a usable value.
  */
-export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const cap = (ms: number) => Math.min(RETRY_AFTER_CAP_MS, Math.max(0, Math.round(ms)));
   const ms = headers.get('retry-after-ms');
@@ -97,7 +100,8 @@ export function parseRetryAfter(headers: { get(name: string): string | null } | 
   return Number.isNaN(date) ? undefined : cap(date - now);
 }
 
-const CONTEXT_WORDING = /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds? the maximum (number of )?tokens|input token count|request too large/i;
+const CONTEXT_WORDING =
+  /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds? the maximum (number of )?tokens|input token count|request too large/i;
 const QUOTA_WORDING = /quota|billing|credit balance|spend(ing)? limit|usage limit|plan and billing/i;
 
 /** Options of {@link classifyError}. */
@@ -121,34 +125,68 @@ export function classifyError(err: unknown, opts: ClassifyOptions = {}): Transpo
   const d = readErrorDetails(err, opts.api);
   const headers = d.headers ?? opts.headers;
   const detail = cleanErrorText(d.providerMessage ?? d.fallbackMessage, secrets);
-  const label = (what: string) => cleanErrorText(`${what}${d.status !== undefined ? ` (HTTP ${d.status}${d.providerType ? `, ${d.providerType}` : ''})` : d.providerType ? ` (${d.providerType})` : ''}: ${detail}`, secrets);
+  const label = (what: string) =>
+    cleanErrorText(
+      `${what}${d.status !== undefined ? ` (HTTP ${d.status}${d.providerType ? `, ${d.providerType}` : ''})` : d.providerType ? ` (${d.providerType})` : ''}: ${detail}`,
+      secrets,
+    );
   const make = (code: ErrorCode, what: string, retryable: boolean, retryAfterMs?: number) =>
-    new TransportError(code, label(what), { status: d.status, retryable, retryAfterMs: retryable ? retryAfterMs : undefined, providerType: d.providerType });
+    new TransportError(code, label(what), {
+      status: d.status,
+      retryable,
+      retryAfterMs: retryable ? retryAfterMs : undefined,
+      providerType: d.providerType,
+    });
 
-  if (d.redirect) return new TransportError('provider_error', cleanErrorText(`The provider answered with a redirect${d.location ? ` to ${d.location}` : ''}, which Baton refuses to follow (N3)`, secrets), { status: d.status, providerType: 'redirect' });
+  if (d.redirect)
+    return new TransportError(
+      'provider_error',
+      cleanErrorText(
+        `The provider answered with a redirect${d.location ? ` to ${d.location}` : ''}, which Baton refuses to follow (N3)`,
+        secrets,
+      ),
+      { status: d.status, providerType: 'redirect' },
+    );
   if (d.status === undefined) return classifyWithoutStatus(err, d, make);
 
   const status = d.status;
   const retryAfter = parseRetryAfter(headers) ?? d.retryDelayMs;
   const text = `${d.providerType ?? ''} ${d.providerCode ?? ''} ${d.providerMessage ?? d.fallbackMessage}`;
-  if (status === 401 || d.providerCode === 'API_KEY_INVALID' || (status === 400 && /api key not valid/i.test(text))) return make('invalid_key', 'The provider rejected the API key', false);
-  if (isQuota(status, d, text, retryAfter, opts.api ?? d.api)) return make('quota', 'Quota or billing limit reached', false);
-  if (status === 413 || ((status === 400 || status === 422) && CONTEXT_WORDING.test(text))) return make('context_too_long', 'The conversation is too long for this model', false);
+  if (status === 401 || d.providerCode === 'API_KEY_INVALID' || (status === 400 && /api key not valid/i.test(text)))
+    return make('invalid_key', 'The provider rejected the API key', false);
+  if (isQuota(status, d, text, retryAfter, opts.api ?? d.api))
+    return make('quota', 'Quota or billing limit reached', false);
+  if (status === 413 || ((status === 400 || status === 422) && CONTEXT_WORDING.test(text)))
+    return make('context_too_long', 'The conversation is too long for this model', false);
   if (status === 403) return make('forbidden', 'The provider refused access', false);
   if (status === 404) return make('not_found', 'Not found (model or endpoint)', false);
   if (status === 429) return make('rate_limited', 'Rate limited', true, retryAfter);
-  if (status === 503 || status === 529 || d.providerType === 'overloaded_error') return make('overloaded', 'The provider is overloaded', true, retryAfter);
-  if (status === 408 || status === 409 || status >= 500) return make('provider_error', 'Provider error', true, retryAfter);
-  if (status >= 300 && status < 400) return make('provider_error', 'The provider answered with a redirect, which Baton refuses to follow (N3)', false);
+  if (status === 503 || status === 529 || d.providerType === 'overloaded_error')
+    return make('overloaded', 'The provider is overloaded', true, retryAfter);
+  if (status === 408 || status === 409 || status >= 500)
+    return make('provider_error', 'Provider error', true, retryAfter);
+  if (status >= 300 && status < 400)
+    return make('provider_error', 'The provider answered with a redirect, which Baton refuses to follow (N3)', false);
   return make('bad_request', 'The provider rejected the request', false);
 }
 
-function isQuota(status: number, d: ErrorDetails, text: string, retryAfter: number | undefined, api: WireApi | undefined): boolean {
+function isQuota(
+  status: number,
+  d: ErrorDetails,
+  text: string,
+  retryAfter: number | undefined,
+  api: WireApi | undefined,
+): boolean {
   // OpenAI: 429 insufficient_quota, "You exceeded your current quota" (P2).
   if (d.providerCode === 'insufficient_quota' || d.providerType === 'insufficient_quota') return true;
-  if (api === 'openai-responses' || api === 'openai-chat') return status === 429 && /exceeded your current quota/i.test(text);
+  if (api === 'openai-responses' || api === 'openai-chat')
+    return status === 429 && /exceeded your current quota/i.test(text);
   // Anthropic: rate limits always carry retry-after; a 429 without one is a spend limit (P2).
-  if (api === 'anthropic-messages') return (status === 429 && retryAfter === undefined) || ((status === 400 || status === 429) && /credit balance|spend(ing)? limit|billing/i.test(text));
+  if (api === 'anthropic-messages')
+    return (
+      (status === 429 && retryAfter === undefined) ||
+      ((status === 400 || status === 429) && /credit balance|spend(ing)? limit|billing/i.test(text))
+    );
   if (api === 'gemini-generate-content') {
     if (status !== 429 && d.providerType !== 'RESOURCE_EXHAUSTED') return false;
     // A per-minute/per-second quota with a RetryInfo delay is a rate limit, not exhaustion.
@@ -158,7 +196,11 @@ function isQuota(status: number, d: ErrorDetails, text: string, retryAfter: numb
   return false;
 }
 
-function classifyWithoutStatus(err: unknown, d: ErrorDetails, make: (code: ErrorCode, what: string, retryable: boolean) => TransportError): TransportError {
+function classifyWithoutStatus(
+  err: unknown,
+  d: ErrorDetails,
+  make: (code: ErrorCode, what: string, retryable: boolean) => TransportError,
+): TransportError {
   if (d.timeout) return make('timeout', 'The provider did not answer in time', true);
   if (d.providerType !== undefined || d.providerMessage !== undefined) {
     // An error event inside a stream (P3).

@@ -95,6 +95,10 @@ export function tapFetch(base: FetchLike, tap: ResponseTap, opts: TapOptions = {
         parser?.end();
       },
     });
-    return new Response(res.body.pipeThrough(copy), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(res.body.pipeThrough(copy), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }

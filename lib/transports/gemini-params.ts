@@ -12,7 +12,15 @@ import { TransportError } from './errors';
 import { isRecord as isRec, type JsonObject as Rec } from '../transcript/json';
 
 /** Top-level body fields the SDK writes back unchanged. */
-const TOP_LEVEL = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings', 'cachedContent']);
+const TOP_LEVEL = new Set([
+  'contents',
+  'systemInstruction',
+  'tools',
+  'toolConfig',
+  'generationConfig',
+  'safetySettings',
+  'cachedContent',
+]);
 /** `generationConfig` fields the SDK copies verbatim (`responseSchema`, `speechConfig`, `imageConfig` are transformed, so refused). */
 const GENERATION_FIELDS = new Set([
   'temperature',
@@ -51,7 +59,9 @@ const FUNCTION_CALL_FIELDS = new Set(['id', 'name', 'args']);
 const CONTENT_FIELDS = new Set(['role', 'parts']);
 
 function refuse(path: string): never {
-  throw new TransportError('internal', `Gemini body field ${path} cannot be sent unchanged through @google/genai`, { retryable: false });
+  throw new TransportError('internal', `Gemini body field ${path} cannot be sent unchanged through @google/genai`, {
+    retryable: false,
+  });
 }
 
 function checkKeys(obj: Rec, allowed: Set<string>, path: string): void {
@@ -78,13 +88,15 @@ export function geminiStreamParams(body: unknown, model: string, abortSignal: Ab
     (Array.isArray(c.parts) ? c.parts : []).forEach((p: unknown, j) => {
       if (!isRec(p)) refuse(`contents[${i}].parts[${j}]`);
       checkKeys(p, PART_FIELDS, `contents[${i}].parts[${j}]`);
-      if (isRec(p.functionCall)) checkKeys(p.functionCall, FUNCTION_CALL_FIELDS, `contents[${i}].parts[${j}].functionCall`);
+      if (isRec(p.functionCall))
+        checkKeys(p.functionCall, FUNCTION_CALL_FIELDS, `contents[${i}].parts[${j}].functionCall`);
     });
   });
   const generation = copy.generationConfig ?? {};
   if (!isRec(generation)) refuse('body.generationConfig');
   checkKeys(generation, GENERATION_FIELDS, 'generationConfig');
   const config: Rec = { ...generation, abortSignal, automaticContinuation: false };
-  for (const k of ['systemInstruction', 'tools', 'toolConfig', 'safetySettings', 'cachedContent']) if (copy[k] !== undefined) config[k] = copy[k];
+  for (const k of ['systemInstruction', 'tools', 'toolConfig', 'safetySettings', 'cachedContent'])
+    if (copy[k] !== undefined) config[k] = copy[k];
   return { model, contents, config } as GenerateContentParameters;
 }

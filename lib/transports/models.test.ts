@@ -7,7 +7,11 @@ import { APIS, connectionFor } from './transports.test-helper';
 let fake: FakeProviders;
 beforeAll(async () => {
   fake = await startFakeProviders({
-    models: { openai: ['gpt-5.5', 'gpt-4.1-mini'], anthropic: ['claude-sonnet-4-6'], google: ['gemini-2.5-flash', 'gemini-3-pro-preview'] },
+    models: {
+      openai: ['gpt-5.5', 'gpt-4.1-mini'],
+      anthropic: ['claude-sonnet-4-6'],
+      google: ['gemini-2.5-flash', 'gemini-3-pro-preview'],
+    },
   });
 });
 afterAll(() => fake.close());
@@ -15,7 +19,12 @@ beforeEach(() => fake.reset());
 
 describe('listModels', () => {
   it.each([
-    ['anthropic-messages', [{ id: 'claude-sonnet-4-6', displayName: 'claude-sonnet-4-6' }], '/v1/models', 'anthropic-models'],
+    [
+      'anthropic-messages',
+      [{ id: 'claude-sonnet-4-6', displayName: 'claude-sonnet-4-6' }],
+      '/v1/models',
+      'anthropic-models',
+    ],
     ['openai-responses', [{ id: 'gpt-5.5' }, { id: 'gpt-4.1-mini' }], '/v1/models', 'openai-models'],
     ['openai-chat', [{ id: 'gpt-5.5' }, { id: 'gpt-4.1-mini' }], '/compat/v1/models', 'openai-models'],
     [
@@ -33,13 +42,18 @@ describe('listModels', () => {
   });
 
   it.each(APIS)('%s: a wrong key is invalid_key, in one request', async (api) => {
-    await expect(listModels(connectionFor(fake, api, 'sk-wrong-0123456789abcdef'))).rejects.toMatchObject({ code: 'invalid_key', status: 401 });
+    await expect(listModels(connectionFor(fake, api, 'sk-wrong-0123456789abcdef'))).rejects.toMatchObject({
+      code: 'invalid_key',
+      status: 401,
+    });
     expect(fake.requests).toHaveLength(1);
   });
 
   it('times out after timeoutMs', async () => {
     fake.enqueue('anthropic-models', { kind: 'stall', ms: 2000 });
-    await expect(listModels(connectionFor(fake, 'anthropic-messages'), { timeoutMs: 50 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(listModels(connectionFor(fake, 'anthropic-messages'), { timeoutMs: 50 })).rejects.toMatchObject({
+      code: 'timeout',
+    });
     await fake.waitForDisconnects(1, 1000);
   });
 });

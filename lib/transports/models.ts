@@ -31,23 +31,37 @@ async function collect<T>(items: AsyncIterable<T>, map: (item: T) => ListedModel
  *   30 s, …; see `classifyError`); an `AbortError` when `opts.signal` aborts.
  */
 export async function listModels(conn: ProviderConnection, opts: ListModelsOptions = {}): Promise<ListedModel[]> {
-  return boundedCall(conn, { signal: opts.signal, timeoutMs: opts.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS, fetch: opts.fetch, timeoutMessage: 'The provider did not list its models in time' }, async (fetch, signal) => {
-    switch (conn.api) {
-      case 'openai-responses':
-      case 'openai-chat':
-        return await collect(createOpenAIClient(conn, fetch).models.list({ signal }), (m) => ({ id: m.id }));
-      case 'anthropic-messages':
-        return await collect(createAnthropicClient(conn, fetch).models.list({ limit: 1000 }, { signal }), (m) => ({ id: m.id, displayName: m.display_name }));
-      case 'gemini-generate-content': {
-        const pager = await createGeminiClient(conn, fetch).models.list({ config: { pageSize: 1000, abortSignal: signal } });
-        return await collect(pager, (m) => {
-          if (!m.name) return undefined;
-          if (m.supportedActions && !m.supportedActions.includes('generateContent')) return undefined;
-          return { id: m.name.replace(/^models\//, ''), ...(m.displayName ? { displayName: m.displayName } : {}) };
-        });
+  return boundedCall(
+    conn,
+    {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS,
+      fetch: opts.fetch,
+      timeoutMessage: 'The provider did not list its models in time',
+    },
+    async (fetch, signal) => {
+      switch (conn.api) {
+        case 'openai-responses':
+        case 'openai-chat':
+          return await collect(createOpenAIClient(conn, fetch).models.list({ signal }), (m) => ({ id: m.id }));
+        case 'anthropic-messages':
+          return await collect(createAnthropicClient(conn, fetch).models.list({ limit: 1000 }, { signal }), (m) => ({
+            id: m.id,
+            displayName: m.display_name,
+          }));
+        case 'gemini-generate-content': {
+          const pager = await createGeminiClient(conn, fetch).models.list({
+            config: { pageSize: 1000, abortSignal: signal },
+          });
+          return await collect(pager, (m) => {
+            if (!m.name) return undefined;
+            if (m.supportedActions && !m.supportedActions.includes('generateContent')) return undefined;
+            return { id: m.name.replace(/^models\//, ''), ...(m.displayName ? { displayName: m.displayName } : {}) };
+          });
+        }
+        default:
+          throw new TransportError('internal', `no model list for API ${String(conn.api)}`);
       }
-      default:
-        throw new TransportError('internal', `no model list for API ${String(conn.api)}`);
-    }
-  });
+    },
+  );
 }

@@ -38,7 +38,8 @@ async function send(api: WireApi): Promise<{ error?: TransportError; retries: Re
   }
 }
 
-const errorsFor = (api: WireApi, reply: Reply, times = 5) => fake.enqueue(FAKE_API[api], ...Array.from({ length: times }, () => reply));
+const errorsFor = (api: WireApi, reply: Reply, times = 5) =>
+  fake.enqueue(FAKE_API[api], ...Array.from({ length: times }, () => reply));
 
 describe.each(APIS)('P1 on %s', (api) => {
   it.each([
@@ -70,7 +71,19 @@ describe.each(APIS)('P1 on %s', (api) => {
     expect(r.error).toMatchObject({ code, status, retryable: true });
     expect(r.requests).toBe(4);
     // Exponential backoff (1 s, 2 s, 4 s at the middle of the jitter range), or the provider's 2 s.
-    expect(r.retries.map((i) => [i.attempt, i.delayMs])).toEqual(status === 429 ? [[2, 2000], [3, 2000], [4, 2000]] : [[2, 750], [3, 1500], [4, 3000]]);
+    expect(r.retries.map((i) => [i.attempt, i.delayMs])).toEqual(
+      status === 429
+        ? [
+            [2, 2000],
+            [3, 2000],
+            [4, 2000],
+          ]
+        : [
+            [2, 750],
+            [3, 1500],
+            [4, 3000],
+          ],
+    );
   });
 
   it('a transient error followed by success: the send completes on the second request', async () => {
@@ -99,10 +112,63 @@ describe('retry-after (P1)', () => {
 
 describe('quota is not a rate limit (P2): 1 request, no retry', () => {
   it.each([
-    ['OpenAI Responses insufficient_quota', 'openai-responses', { kind: 'error', status: 429, body: errorBody('openai-responses', 429, 'You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota') }],
-    ['OpenAI-compatible insufficient_quota', 'openai-chat', { kind: 'error', status: 429, body: errorBody('openai-chat', 429, 'You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota') }],
-    ['Anthropic spend-limit 429 without retry-after', 'anthropic-messages', { kind: 'error', status: 429, body: errorBody('anthropic-messages', 429, 'You have reached your specified API usage limits.', 'rate_limit_error') }],
-    ['Gemini RESOURCE_EXHAUSTED with quota wording', 'gemini-generate-content', { kind: 'error', status: 429, body: errorBody('gemini-generate-content', 429, 'You exceeded your current quota, please check your plan and billing details.') }],
+    [
+      'OpenAI Responses insufficient_quota',
+      'openai-responses',
+      {
+        kind: 'error',
+        status: 429,
+        body: errorBody(
+          'openai-responses',
+          429,
+          'You exceeded your current quota, please check your plan and billing details.',
+          'insufficient_quota',
+          'insufficient_quota',
+        ),
+      },
+    ],
+    [
+      'OpenAI-compatible insufficient_quota',
+      'openai-chat',
+      {
+        kind: 'error',
+        status: 429,
+        body: errorBody(
+          'openai-chat',
+          429,
+          'You exceeded your current quota, please check your plan and billing details.',
+          'insufficient_quota',
+          'insufficient_quota',
+        ),
+      },
+    ],
+    [
+      'Anthropic spend-limit 429 without retry-after',
+      'anthropic-messages',
+      {
+        kind: 'error',
+        status: 429,
+        body: errorBody(
+          'anthropic-messages',
+          429,
+          'You have reached your specified API usage limits.',
+          'rate_limit_error',
+        ),
+      },
+    ],
+    [
+      'Gemini RESOURCE_EXHAUSTED with quota wording',
+      'gemini-generate-content',
+      {
+        kind: 'error',
+        status: 429,
+        body: errorBody(
+          'gemini-generate-content',
+          429,
+          'You exceeded your current quota, please check your plan and billing details.',
+        ),
+      },
+    ],
   ] as const)('%s', async (_name, api, reply) => {
     fake.enqueue(FAKE_API[api], reply, { kind: 'text' });
     const r = await send(api);
@@ -118,7 +184,10 @@ describe('quota is not a rate limit (P2): 1 request, no retry', () => {
         message: 'You exceeded your current quota. Please retry in 12s.',
         status: 'RESOURCE_EXHAUSTED',
         details: [
-          { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' }] },
+          {
+            '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+            violations: [{ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' }],
+          },
           { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12s' },
         ],
       },
@@ -132,7 +201,11 @@ describe('quota is not a rate limit (P2): 1 request, no retry', () => {
 
 describe('error hygiene (P5)', () => {
   it('a 413 with a non-JSON (proxy) body maps to context_too_long with plain text', async () => {
-    fake.enqueue('anthropic-messages', { kind: 'error', status: 413, body: '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>cloudflare</center></body></html>' });
+    fake.enqueue('anthropic-messages', {
+      kind: 'error',
+      status: 413,
+      body: '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>cloudflare</center></body></html>',
+    });
     const r = await send('anthropic-messages');
     expect(r.error).toMatchObject({ code: 'context_too_long', status: 413, retryable: false });
     expect(r.error!.message).not.toMatch(/[<>]/);
@@ -140,7 +213,17 @@ describe('error hygiene (P5)', () => {
   });
 
   it('a 400 about context length is context_too_long; a long message is cut to 500 characters', async () => {
-    fake.enqueue('openai-responses', { kind: 'error', status: 400, body: errorBody('openai-responses', 400, `This model's maximum context length is 128000 tokens. ${'x'.repeat(2000)}`, 'invalid_request_error', 'context_length_exceeded') });
+    fake.enqueue('openai-responses', {
+      kind: 'error',
+      status: 400,
+      body: errorBody(
+        'openai-responses',
+        400,
+        `This model's maximum context length is 128000 tokens. ${'x'.repeat(2000)}`,
+        'invalid_request_error',
+        'context_length_exceeded',
+      ),
+    });
     const r = await send('openai-responses');
     expect(r.error).toMatchObject({ code: 'context_too_long', retryable: false });
     expect(r.error!.message.length).toBeLessThanOrEqual(500);
@@ -154,7 +237,11 @@ describe('error hygiene (P5)', () => {
     const err = await withRetries(
       () => {
         attempts++;
-        return streamRequest(conn, bodyFor(simple, 'openai-chat'), { model: MODELS['openai-chat'], signal: new AbortController().signal, onEvent: () => {} });
+        return streamRequest(conn, bodyFor(simple, 'openai-chat'), {
+          model: MODELS['openai-chat'],
+          signal: new AbortController().signal,
+          onEvent: () => {},
+        });
       },
       { sleep: async () => {} },
     ).catch((e: unknown) => e);

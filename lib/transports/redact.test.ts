@@ -6,7 +6,9 @@ const KEY = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
 
 describe('redactSecrets', () => {
   it('removes a whole key wherever it appears', () => {
-    expect(redactSecrets(`Incorrect API key provided: ${KEY}. See ${KEY}!`, [KEY])).toBe('Incorrect API key provided: [redacted]. See [redacted]!');
+    expect(redactSecrets(`Incorrect API key provided: ${KEY}. See ${KEY}!`, [KEY])).toBe(
+      'Incorrect API key provided: [redacted]. See [redacted]!',
+    );
   });
 
   it('removes any run of 12 or more characters of a key, taking the longest run', () => {
@@ -22,13 +24,20 @@ describe('redactSecrets', () => {
   });
 
   it('handles several keys, short keys (whole match only) and empty keys', () => {
-    expect(redactSecrets('a=AIzaOther0123456789 b=short1 c=sho', ['AIzaOther0123456789', 'short1', ''])).toBe('a=[redacted] b=[redacted] c=sho');
+    expect(redactSecrets('a=AIzaOther0123456789 b=short1 c=sho', ['AIzaOther0123456789', 'short1', ''])).toBe(
+      'a=[redacted] b=[redacted] c=sho',
+    );
   });
 });
 
 describe('cleanErrorText', () => {
   it('strips HTML, collapses whitespace and control characters', () => {
-    expect(cleanErrorText('<html><head><style>b{}</style></head><body>\n<h1>413 Request\tEntity Too Large</h1>\u0007</body></html>', [])).toBe('413 Request Entity Too Large');
+    expect(
+      cleanErrorText(
+        '<html><head><style>b{}</style></head><body>\n<h1>413 Request\tEntity Too Large</h1>\u0007</body></html>',
+        [],
+      ),
+    ).toBe('413 Request Entity Too Large');
   });
 
   it('cuts to 500 characters after redaction, so no key survives the cut', () => {

@@ -51,8 +51,11 @@ export function cleanErrorText(text: string, secrets: readonly string[]): string
   // Bound the work before redaction; a key cut here is still ≥ 12 characters or gone.
   let t = text.slice(0, 4 * MAX_ERROR_MESSAGE_CHARS);
   if (/<\/?[a-z!][^>]*>/i.test(t)) t = t.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  t = t.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  t = t
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   t = redactSecrets(t, secrets);
   return t.length > MAX_ERROR_MESSAGE_CHARS ? `${t.slice(0, MAX_ERROR_MESSAGE_CHARS - 1)}…` : t;
 }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { TransportError } from './errors';
 import { retryDelayMs, withRetries, type RetryInfo } from './retry';
 
-const retryable = (retryAfterMs?: number) => new TransportError('provider_error', 'boom', { status: 500, retryable: true, retryAfterMs });
+const retryable = (retryAfterMs?: number) =>
+  new TransportError('provider_error', 'boom', { status: 500, retryable: true, retryAfterMs });
 
 /** An attempt function failing with `errors` in turn, then resolving 'ok'. */
 function script(errors: unknown[]) {
@@ -22,7 +23,11 @@ describe('withRetries', () => {
     const { attempt, calls } = script([retryable(), retryable(), retryable(), retryable(), retryable()]);
     const waits: number[] = [];
     const infos: RetryInfo[] = [];
-    const err = await withRetries(attempt, { sleep: async (ms) => void waits.push(ms), random: () => 1, onRetry: (i) => infos.push(i) }).catch((e: unknown) => e);
+    const err = await withRetries(attempt, {
+      sleep: async (ms) => void waits.push(ms),
+      random: () => 1,
+      onRetry: (i) => infos.push(i),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(calls).toEqual([1, 2, 3, 4]);
     expect(waits).toEqual([1000, 2000, 4000]);
@@ -41,7 +46,11 @@ describe('withRetries', () => {
   });
 
   it('never retries a non-retryable TransportError or a foreign error', async () => {
-    for (const e of [new TransportError('quota', 'no money', { status: 429 }), new Error('bug'), new DOMException('stopped', 'AbortError')]) {
+    for (const e of [
+      new TransportError('quota', 'no money', { status: 429 }),
+      new Error('bug'),
+      new DOMException('stopped', 'AbortError'),
+    ]) {
       const { attempt, calls } = script([e]);
       await expect(withRetries(attempt, { sleep: async () => {} })).rejects.toBe(e);
       expect(calls).toEqual([1]);
@@ -50,17 +59,23 @@ describe('withRetries', () => {
 
   it('maxRetries cannot exceed 3; 0 means a single attempt', async () => {
     const many = script(Array.from({ length: 10 }, () => retryable()));
-    await expect(withRetries(many.attempt, { maxRetries: 9, sleep: async () => {} })).rejects.toBeInstanceOf(TransportError);
+    await expect(withRetries(many.attempt, { maxRetries: 9, sleep: async () => {} })).rejects.toBeInstanceOf(
+      TransportError,
+    );
     expect(many.calls).toHaveLength(4);
     const one = script([retryable()]);
-    await expect(withRetries(one.attempt, { maxRetries: 0, sleep: async () => {} })).rejects.toBeInstanceOf(TransportError);
+    await expect(withRetries(one.attempt, { maxRetries: 0, sleep: async () => {} })).rejects.toBeInstanceOf(
+      TransportError,
+    );
     expect(one.calls).toEqual([1]);
   });
 
   it('an abort during the wait stops with an AbortError and no further attempt', async () => {
     const controller = new AbortController();
     const { attempt, calls } = script([retryable(), retryable()]);
-    const err = await withRetries(attempt, { signal: controller.signal, sleep: async () => controller.abort() }).catch((e: unknown) => e);
+    const err = await withRetries(attempt, { signal: controller.signal, sleep: async () => controller.abort() }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ name: 'AbortError' });
     expect(calls).toEqual([1]);
   });
@@ -73,6 +88,8 @@ describe('withRetries', () => {
     const controller = new AbortController();
     const slow = script([retryable(60_000)]);
     setTimeout(() => controller.abort(), 20);
-    await expect(withRetries(slow.attempt, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(withRetries(slow.attempt, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 });

@@ -55,7 +55,12 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
  * `retryAfterMs` when given, else `base·2^(retry−1)` with equal jitter (half fixed, half
  * random); both capped at `capMs`.
  */
-export function retryDelayMs(retry: number, error: TransportError, capMs = RETRY_AFTER_CAP_MS, random: () => number = Math.random): number {
+export function retryDelayMs(
+  retry: number,
+  error: TransportError,
+  capMs = RETRY_AFTER_CAP_MS,
+  random: () => number = Math.random,
+): number {
   if (error.retryAfterMs !== undefined) return Math.min(capMs, error.retryAfterMs);
   const step = Math.min(capMs, BACKOFF_BASE_MS * 2 ** (retry - 1));
   return Math.round(step / 2 + random() * (step / 2));

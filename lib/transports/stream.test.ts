@@ -10,10 +10,24 @@ import { loadNeutralTranscript, loadNeutralTranscripts } from '../../test/fixtur
 import { isAbortError, TransportError } from './errors';
 import { listModels } from './models';
 import { streamRequest } from './stream';
-import { APIS, bodyFor, connectionFor, FAKE_API, keyFragments, MODELS, PROVIDERS, runStream } from './transports.test-helper';
+import {
+  APIS,
+  bodyFor,
+  connectionFor,
+  FAKE_API,
+  keyFragments,
+  MODELS,
+  PROVIDERS,
+  runStream,
+} from './transports.test-helper';
 
 const TEXT = 'Hello from the fake provider.';
-const KEY_HEADER = { 'anthropic-messages': 'x-api-key', 'openai-responses': 'authorization', 'openai-chat': 'authorization', 'gemini-generate-content': 'x-goog-api-key' } as const;
+const KEY_HEADER = {
+  'anthropic-messages': 'x-api-key',
+  'openai-responses': 'authorization',
+  'openai-chat': 'authorization',
+  'gemini-generate-content': 'x-goog-api-key',
+} as const;
 
 let fake: FakeProviders;
 let other: FakeProviders;
@@ -39,7 +53,9 @@ describe.each(APIS)('%s', (api) => {
     expect(run.error).toBeUndefined();
     expect(run.turn.status).toBe('complete');
     // Responses keeps the output item id (replayed on the same origin).
-    expect(run.turn.blocks).toEqual([{ type: 'text', text: TEXT, ...(api === 'openai-responses' ? { meta: { itemId: 'msg_fake1' } } : {}) }]);
+    expect(run.turn.blocks).toEqual([
+      { type: 'text', text: TEXT, ...(api === 'openai-responses' ? { meta: { itemId: 'msg_fake1' } } : {}) },
+    ]);
     expect(run.turn.origin).toMatchObject({ provider: PROVIDERS[api], api });
     expect(fake.requests).toHaveLength(1);
     const [req] = fake.requests;
@@ -48,16 +64,22 @@ describe.each(APIS)('%s', (api) => {
     expect(req!.violations).toEqual([]);
     expect(req!.keyViolations).toEqual([]);
     const key = conn().apiKey;
-    const carrying = Object.entries(req!.headers).filter(([, v]) => v.includes(key)).map(([k]) => k);
+    const carrying = Object.entries(req!.headers)
+      .filter(([, v]) => v.includes(key))
+      .map(([k]) => k);
     expect(carrying).toEqual([KEY_HEADER[api]]);
-    if (api === 'gemini-generate-content') expect(req).toMatchObject({ path: `/v1beta/models/${MODELS[api]}:streamGenerateContent`, query: { alt: 'sse' } });
+    if (api === 'gemini-generate-content')
+      expect(req).toMatchObject({ path: `/v1beta/models/${MODELS[api]}:streamGenerateContent`, query: { alt: 'sse' } });
   });
 
   it('stops on abort: the call rejects with an AbortError and the server sees the disconnect within 1 s (L5)', async () => {
     fake.enqueue(FAKE_API[api], { kind: 'text', chunks: ['one ', 'two ', 'three ', 'four'], delayMs: 300 });
     const controller = new AbortController();
     const started = Date.now();
-    const run = await runStream(conn(), bodyFor(simple, api), { signal: controller.signal, onEvent: () => controller.abort() });
+    const run = await runStream(conn(), bodyFor(simple, api), {
+      signal: controller.signal,
+      onEvent: () => controller.abort(),
+    });
     await fake.waitForDisconnects(1, 1000);
     expect(isAbortError(run.error)).toBe(true);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -132,18 +154,27 @@ describe('the wire body equals the converter body', () => {
     { api: 'gemini-generate-content' as const, model: 'gemini-2.5-flash', thinking: true },
   ];
 
-  it.each(Object.keys(transcripts))('for %s on every API (tools, images, signatures, thinking config)', async (name) => {
-    for (const target of targets) {
-      fake.reset();
-      const body = bodyFor(transcripts[name]!, target.api, target.model, target.thinking);
-      const conn = connectionFor(fake, target.api);
-      await streamRequest(conn, body, { model: target.model, signal: new AbortController().signal, onEvent: () => {} });
-      const sent = fake.requests[0]!;
-      expect(sent.body, `${name} → ${target.api} ${target.model}`).toEqual(target.api === 'gemini-generate-content' ? body : { ...body, stream: true });
-      expect(sent.violations).toEqual([]);
-      if (target.api === 'gemini-generate-content') expect(sent.model).toBe(target.model);
-    }
-  });
+  it.each(Object.keys(transcripts))(
+    'for %s on every API (tools, images, signatures, thinking config)',
+    async (name) => {
+      for (const target of targets) {
+        fake.reset();
+        const body = bodyFor(transcripts[name]!, target.api, target.model, target.thinking);
+        const conn = connectionFor(fake, target.api);
+        await streamRequest(conn, body, {
+          model: target.model,
+          signal: new AbortController().signal,
+          onEvent: () => {},
+        });
+        const sent = fake.requests[0]!;
+        expect(sent.body, `${name} → ${target.api} ${target.model}`).toEqual(
+          target.api === 'gemini-generate-content' ? body : { ...body, stream: true },
+        );
+        expect(sent.violations).toEqual([]);
+        if (target.api === 'gemini-generate-content') expect(sent.model).toBe(target.model);
+      }
+    },
+  );
 
   it('refuses a Gemini field the SDK would drop, before any request', async () => {
     const body = { ...bodyFor(simple, 'gemini-generate-content'), labels: { a: 'b' } };
@@ -155,9 +186,22 @@ describe('the wire body equals the converter body', () => {
 
 describe('events and errors of the consumer', () => {
   it('passes Gemini chunks as the raw JSON of each data line (fields the SDK would rename are kept)', async () => {
-    const chunk = { candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] }, finishReason: 'STOP', finishMessage: 'done', citationMetadata: { citationSources: [{ uri: 'https://example.com' }] } }], responseId: 'r1' };
+    const chunk = {
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text: 'Hi' }] },
+          finishReason: 'STOP',
+          finishMessage: 'done',
+          citationMetadata: { citationSources: [{ uri: 'https://example.com' }] },
+        },
+      ],
+      responseId: 'r1',
+    };
     fake.enqueue('gemini-generate-content', { kind: 'events', events: [chunk] });
-    const run = await runStream(connectionFor(fake, 'gemini-generate-content'), bodyFor(simple, 'gemini-generate-content'));
+    const run = await runStream(
+      connectionFor(fake, 'gemini-generate-content'),
+      bodyFor(simple, 'gemini-generate-content'),
+    );
     expect(run.events).toEqual([chunk]);
   });
 
@@ -179,7 +223,9 @@ describe('events and errors of the consumer', () => {
   it('an already aborted signal sends nothing', async () => {
     const controller = new AbortController();
     controller.abort();
-    const run = await runStream(connectionFor(fake, 'openai-responses'), bodyFor(simple, 'openai-responses'), { signal: controller.signal });
+    const run = await runStream(connectionFor(fake, 'openai-responses'), bodyFor(simple, 'openai-responses'), {
+      signal: controller.signal,
+    });
     expect(isAbortError(run.error)).toBe(true);
     expect(fake.requests).toHaveLength(0);
   });
@@ -187,7 +233,9 @@ describe('events and errors of the consumer', () => {
 
 describe('keys (N2, S4)', () => {
   it('nothing printed to the console during failing calls holds key material (S4)', async () => {
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation(() => {}),
+    );
     try {
       const keys: string[] = [];
       for (const api of APIS) {
@@ -198,7 +246,13 @@ describe('keys (N2, S4)', () => {
         await runStream(connectionFor(fake, api), bodyFor(simple, api));
         await listModels(connectionFor(fake, api, wrong)).catch(() => undefined);
       }
-      const printed = spies.flatMap((s) => s.mock.calls.map((args) => args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))).join(' '))).join('\n');
+      const printed = spies
+        .flatMap((s) =>
+          s.mock.calls.map((args) =>
+            args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : JSON.stringify(a))).join(' '),
+          ),
+        )
+        .join('\n');
       for (const key of keys) for (const fragment of keyFragments(key)) expect(printed).not.toContain(fragment);
     } finally {
       for (const s of spies) s.mockRestore();

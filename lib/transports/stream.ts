@@ -32,7 +32,12 @@ function abortError(signal: AbortSignal): Error {
  * and fields (A-B3, A-P2).
  */
 async function openStream(
-  conn: ProviderConnection, body: unknown, model: string, signal: AbortSignal, fetch: ReturnType<typeof makeNoRedirectFetch>, headers?: Record<string, string>,
+  conn: ProviderConnection,
+  body: unknown,
+  model: string,
+  signal: AbortSignal,
+  fetch: ReturnType<typeof makeNoRedirectFetch>,
+  headers?: Record<string, string>,
 ): Promise<AsyncIterable<unknown>> {
   const params = { ...(body as Rec), stream: true };
   const options = headers && Object.keys(headers).length > 0 ? { signal, headers } : { signal };
@@ -40,13 +45,20 @@ async function openStream(
     case 'anthropic-messages': {
       // Raw events (`create({stream: true})`), not the helper MessageStream.
       const client = createAnthropicClient(conn, fetch);
-      if (headers?.['anthropic-beta']) return await client.beta.messages.create(params as unknown as BetaMessageCreateParamsStreaming, options);
+      if (headers?.['anthropic-beta'])
+        return await client.beta.messages.create(params as unknown as BetaMessageCreateParamsStreaming, options);
       return await client.messages.create(params as unknown as MessageCreateParamsStreaming, options);
     }
     case 'openai-responses':
-      return await createOpenAIClient(conn, fetch).responses.create(params as unknown as ResponseCreateParamsStreaming, options);
+      return await createOpenAIClient(conn, fetch).responses.create(
+        params as unknown as ResponseCreateParamsStreaming,
+        options,
+      );
     case 'openai-chat':
-      return await createOpenAIClient(conn, fetch).chat.completions.create(params as unknown as ChatCompletionCreateParamsStreaming, options);
+      return await createOpenAIClient(conn, fetch).chat.completions.create(
+        params as unknown as ChatCompletionCreateParamsStreaming,
+        options,
+      );
     case 'gemini-generate-content':
       return createGeminiClient(conn, fetch).models.generateContentStream(geminiStreamParams(body, model, signal));
   }
@@ -91,7 +103,11 @@ function inBandErrorEvent(api: ProviderConnection['api'], err: unknown, tap: Res
  * @throws an `AbortError` (see `isAbortError`) when `opts.signal` aborts; the connection is closed.
  * @throws whatever `onEvent` throws (the request is aborted first).
  */
-export async function streamRequest(conn: ProviderConnection, body: unknown, opts: StreamRequestOptions): Promise<void> {
+export async function streamRequest(
+  conn: ProviderConnection,
+  body: unknown,
+  opts: StreamRequestOptions,
+): Promise<void> {
   const firstByteMs = opts.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
   const idleMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   if (opts.signal.aborted) throw abortError(opts.signal);
@@ -106,7 +122,9 @@ export async function streamRequest(conn: ProviderConnection, body: unknown, opt
   const expire = () => {
     timedOut = new TransportError(
       'timeout',
-      receiving ? `The provider stopped sending for ${Math.round(idleMs / 1000)} s` : `No answer from the provider within ${Math.round(firstByteMs / 1000)} s`,
+      receiving
+        ? `The provider stopped sending for ${Math.round(idleMs / 1000)} s`
+        : `No answer from the provider within ${Math.round(firstByteMs / 1000)} s`,
       { retryable: delivered === 0, midStream: delivered > 0 },
     );
     controller.abort(timedOut);
@@ -121,7 +139,10 @@ export async function streamRequest(conn: ProviderConnection, body: unknown, opt
     timer = setTimeout(expire, idleMs);
   };
   const tap: ResponseTap = { events: [] };
-  const fetch = tapFetch(makeNoRedirectFetch(opts.fetch), tap, { captureSse: conn.api === 'gemini-generate-content', onActivity: alive });
+  const fetch = tapFetch(makeNoRedirectFetch(opts.fetch), tap, {
+    captureSse: conn.api === 'gemini-generate-content',
+    onActivity: alive,
+  });
   let rawIndex = 0;
 
   try {

@@ -10,7 +10,12 @@ import type { FakeApi, FakeProviders } from '../../test/fake-providers';
 import { streamRequest } from './stream';
 import type { ProviderConnection, StreamRequestOptions } from './types';
 
-export const APIS: readonly WireApi[] = ['anthropic-messages', 'openai-responses', 'openai-chat', 'gemini-generate-content'];
+export const APIS: readonly WireApi[] = [
+  'anthropic-messages',
+  'openai-responses',
+  'openai-chat',
+  'gemini-generate-content',
+];
 
 /** The model each API is called with in these tests. */
 export const MODELS: Record<WireApi, string> = {
@@ -58,7 +63,12 @@ export function assemblerFor(api: WireApi): StreamAssembler {
 }
 
 /** The converter's body for `transcript` on `api` (Chat converted for a generic compat endpoint). */
-export function bodyFor(transcript: Transcript, api: WireApi, model = MODELS[api], thinking = false): Record<string, unknown> {
+export function bodyFor(
+  transcript: Transcript,
+  api: WireApi,
+  model = MODELS[api],
+  thinking = false,
+): Record<string, unknown> {
   const provider = api === 'openai-chat' ? 'custom-local' : undefined;
   return convertTranscript(transcript, { api, model, thinking, ...(provider ? { provider } : {}) }).body;
 }
@@ -79,7 +89,11 @@ export interface StreamRun {
 }
 
 /** Streams `body` to `conn` through `streamRequest` into an assembler; never throws. */
-export async function runStream(conn: ProviderConnection, body: unknown, opts: Partial<StreamRequestOptions> = {}): Promise<StreamRun> {
+export async function runStream(
+  conn: ProviderConnection,
+  body: unknown,
+  opts: Partial<StreamRequestOptions> = {},
+): Promise<StreamRun> {
   const events: unknown[] = [];
   const asm = assemblerFor(conn.api);
   let error: unknown;

@@ -24,7 +24,8 @@ export interface PendingAttachment extends Attachment {
 export function fileProblem(file: { name: string; type: string; size: number }): string | undefined {
   if (!IMAGE_TYPES.includes(file.type) && file.type !== PDF_TYPE)
     return `${file.name || 'This file'} cannot be attached: only images (PNG, JPEG, GIF, WebP) and PDF documents can.`;
-  if (file.size > MAX_FILE_BYTES) return `${file.name || 'This file'} is too large (${formatBytes(file.size)}; at most ${formatBytes(MAX_FILE_BYTES)}).`;
+  if (file.size > MAX_FILE_BYTES)
+    return `${file.name || 'This file'} is too large (${formatBytes(file.size)}; at most ${formatBytes(MAX_FILE_BYTES)}).`;
   if (file.size === 0) return `${file.name || 'This file'} is empty.`;
   return undefined;
 }
@@ -49,7 +50,14 @@ export async function readAttachment(file: File, id: string): Promise<PendingAtt
   if (problem) throw new Error(problem);
   const data = toBase64(new Uint8Array(await file.arrayBuffer()));
   const kind = file.type === PDF_TYPE ? 'document' : 'image';
-  return { id, kind, mediaType: file.type, data, bytes: file.size, ...(file.name ? { name: file.name.slice(0, 200) } : {}) };
+  return {
+    id,
+    kind,
+    mediaType: file.type,
+    data,
+    bytes: file.size,
+    ...(file.name ? { name: file.name.slice(0, 200) } : {}),
+  };
 }
 
 /** What the composer says about attachments and the chosen model. */
@@ -65,7 +73,11 @@ export interface AttachmentVerdict {
  * A model the registry knows without vision (or PDF input) blocks the send with a note; a model it
  * does not know gets a warning only (the provider decides).
  */
-export function attachmentVerdict(attachments: readonly Pick<Attachment, 'kind'>[], model: string, caps: ModelCapabilities | undefined): AttachmentVerdict {
+export function attachmentVerdict(
+  attachments: readonly Pick<Attachment, 'kind'>[],
+  model: string,
+  caps: ModelCapabilities | undefined,
+): AttachmentVerdict {
   const images = attachments.filter((a) => a.kind === 'image').length;
   const docs = attachments.length - images;
   if (attachments.length === 0 || !caps) return { blocked: false };
@@ -73,6 +85,12 @@ export function attachmentVerdict(attachments: readonly Pick<Attachment, 'kind'>
   if (refused.length === 0) return { blocked: false };
   const what = refused.join(' or ');
   if (!caps.known)
-    return { blocked: false, note: `Baton does not know whether ${model || 'this model'} accepts ${what}; the provider may refuse the message.` };
-  return { blocked: true, note: `${model} does not accept ${what}. Remove the attachment, or choose a model that accepts ${what}.` };
+    return {
+      blocked: false,
+      note: `Baton does not know whether ${model || 'this model'} accepts ${what}; the provider may refuse the message.`,
+    };
+  return {
+    blocked: true,
+    note: `${model} does not accept ${what}. Remove the attachment, or choose a model that accepts ${what}.`,
+  };
 }

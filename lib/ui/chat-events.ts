@@ -22,7 +22,14 @@ export function reduceEvent(s: ChatState, e: BackgroundEvent): EventEffect {
     case 'turnUpdated': {
       if (e.conversationId !== s.currentId) return {};
       const streaming = e.turn.role === 'assistant' && e.turn.status === 'streaming';
-      return { patch: { turns: upsertTurn(s.turns, e.turn), ...(streaming ? { busy: true, phase: e.turn.blocks.length ? 'streaming' : s.phase === 'idle' ? 'sending' : s.phase } : {}) } };
+      return {
+        patch: {
+          turns: upsertTurn(s.turns, e.turn),
+          ...(streaming
+            ? { busy: true, phase: e.turn.blocks.length ? 'streaming' : s.phase === 'idle' ? 'sending' : s.phase }
+            : {}),
+        },
+      };
     }
     case 'textDelta':
       if (e.conversationId !== s.currentId) return {};
@@ -30,10 +37,20 @@ export function reduceEvent(s: ChatState, e: BackgroundEvent): EventEffect {
     case 'conversationUpdated':
       return { patch: { conversations: upsertMeta(s.conversations, e.meta) } };
     case 'conversationDeleted':
-      return { patch: { conversations: s.conversations.filter((c) => c.id !== e.id) }, ...(s.currentId === e.id ? { newChat: true } : {}) };
+      return {
+        patch: { conversations: s.conversations.filter((c) => c.id !== e.id) },
+        ...(s.currentId === e.id ? { newChat: true } : {}),
+      };
     case 'sendStateChanged':
       if (e.conversationId !== s.currentId) return {};
-      return { patch: { busy: e.state !== 'idle', phase: e.state, retryInSec: e.retryInSec, ...(e.error ? { answerError: e.error } : {}) } };
+      return {
+        patch: {
+          busy: e.state !== 'idle',
+          phase: e.state,
+          retryInSec: e.retryInSec,
+          ...(e.error ? { answerError: e.error } : {}),
+        },
+      };
     case 'summaryUpdated':
       if (e.conversationId !== s.currentId) return {};
       return { patch: { summaryVersion: s.summaryVersion + 1 } };

@@ -28,7 +28,13 @@ const captured: ConversationView = {
 function rig(pending: unknown) {
   let emit: (e: BackgroundEvent) => void = () => undefined;
   const calls: string[] = [];
-  const replies: Partial<Record<RequestType, unknown>> = { getSettings: settings, listConversations: [], listModels: [], getConversation: captured, takePendingCapture: pending };
+  const replies: Partial<Record<RequestType, unknown>> = {
+    getSettings: settings,
+    listConversations: [],
+    listModels: [],
+    getConversation: captured,
+    takePendingCapture: pending,
+  };
   const c: Connector = {
     request: ((type: RequestType) => (calls.push(type), Promise.resolve(replies[type]))) as Connector['request'],
     subscribe: (onEvent) => {
@@ -47,7 +53,12 @@ describe('ChatModel and context-menu captures (docs/architecture.md#the-backgrou
   it('on start, a pending capture opens with its chosen target preselected', async () => {
     const r = rig({ conversationId: 'cap1' });
     for (let i = 0; i < 5; i++) await settle();
-    expect(r.calls.filter((c) => c !== 'listModels')).toEqual(['getSettings', 'listConversations', 'takePendingCapture', 'getConversation']);
+    expect(r.calls.filter((c) => c !== 'listModels')).toEqual([
+      'getSettings',
+      'listConversations',
+      'takePendingCapture',
+      'getConversation',
+    ]);
     expect(r.model.state.currentId).toBe('cap1');
     expect(r.model.state.target).toEqual({ providerId: 'anthropic', model: 'claude-sonnet-4-5' });
     expect(r.model.state.turns).toEqual(captured.turns);
@@ -57,9 +68,16 @@ describe('ChatModel and context-menu captures (docs/architecture.md#the-backgrou
     const r = rig(null);
     for (let i = 0; i < 5; i++) await settle();
     expect(r.model.state.currentId).toBeUndefined();
-    r.emit({ type: 'captureReady', error: { code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.' } });
+    r.emit({
+      type: 'captureReady',
+      error: { code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.' },
+    });
     // Shown in Baton's own words (docs/side-panel.md): the message is the sentence.
-    expect(r.model.state.error).toEqual({ code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.', sentence: 'Baton could not read this page. Reload the page and try again.' });
+    expect(r.model.state.error).toEqual({
+      code: 'not_found',
+      message: 'Baton could not read this page. Reload the page and try again.',
+      sentence: 'Baton could not read this page. Reload the page and try again.',
+    });
     r.emit({ type: 'captureReady', conversationId: 'cap1' });
     for (let i = 0; i < 5; i++) await settle();
     expect(r.model.state.currentId).toBe('cap1');

@@ -3,12 +3,28 @@ import type { Connector } from '../messaging/client';
 import type { BackgroundEvent, ConversationView, RequestType, Settings } from '../messaging/protocol';
 import { ChatModel } from './chat-model';
 
-const settings: Settings = { providers: [{ id: 'openai', name: 'OpenAI', api: 'openai-responses', hasKey: true }], defaultTarget: { providerId: 'openai', model: 'gpt-5' } };
+const settings: Settings = {
+  providers: [{ id: 'openai', name: 'OpenAI', api: 'openai-responses', hasKey: true }],
+  defaultTarget: { providerId: 'openai', model: 'gpt-5' },
+};
 const view = (busy: boolean): ConversationView => ({
-  meta: { id: 'c1', title: 't', createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', turnCount: 2, preview: '' },
+  meta: {
+    id: 'c1',
+    title: 't',
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    turnCount: 2,
+    preview: '',
+  },
   turns: [
     { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'q' }] },
-    { id: 'a1', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'streaming', blocks: [] },
+    {
+      id: 'a1',
+      role: 'assistant',
+      origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' },
+      status: 'streaming',
+      blocks: [],
+    },
   ],
   busy,
 });
@@ -18,7 +34,11 @@ function connector() {
   let reconnect: () => void = () => undefined;
   let emit: (e: BackgroundEvent) => void = () => undefined;
   let hang = false;
-  const replies: Partial<Record<RequestType, unknown>> = { getSettings: settings, listConversations: [view(true).meta], listModels: [] };
+  const replies: Partial<Record<RequestType, unknown>> = {
+    getSettings: settings,
+    listConversations: [view(true).meta],
+    listModels: [],
+  };
   const c: Connector = {
     request: ((type: RequestType) => {
       if (type === 'getConversation') return hang ? new Promise(() => undefined) : Promise.resolve(view(true));
@@ -57,9 +77,17 @@ describe('ChatModel after a reconnect (L2)', () => {
     const model = new ChatModel(k.c);
     model.start();
     await model.open('c1');
-    k.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'idle', error: { code: 'overloaded', message: 'busy', retryAfterSec: 5 } });
+    k.emit({
+      type: 'sendStateChanged',
+      conversationId: 'c1',
+      state: 'idle',
+      error: { code: 'overloaded', message: 'busy', retryAfterSec: 5 },
+    });
     k.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'idle' });
-    expect(model.state).toMatchObject({ busy: false, answerError: { code: 'overloaded', message: 'busy', retryAfterSec: 5 } });
+    expect(model.state).toMatchObject({
+      busy: false,
+      answerError: { code: 'overloaded', message: 'busy', retryAfterSec: 5 },
+    });
     // events of other conversations do not touch the open one
     k.emit({ type: 'sendStateChanged', conversationId: 'other', state: 'sending' });
     expect(model.state.busy).toBe(false);

@@ -7,7 +7,14 @@ import type { Connector } from '../messaging/client';
 import type { BackgroundEvent, ModelOption, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { reduceEvent } from './chat-events';
-import { extrasOf, INITIAL_CHAT_STATE, type ChatState, type RefusedSend, type ResendExtras, type SendExtras } from './chat-state';
+import {
+  extrasOf,
+  INITIAL_CHAT_STATE,
+  type ChatState,
+  type RefusedSend,
+  type ResendExtras,
+  type SendExtras,
+} from './chat-state';
 import { Store } from './store';
 import { sortNewestFirst, upsertMeta } from './turns';
 import { configuredProviders, pickTarget, toProtocolError } from './targets';
@@ -69,7 +76,10 @@ export class ChatModel extends Store<ChatState> {
   /** Reloads settings, the list and the open conversation (after a reconnect: events may have been missed). */
   async reload(): Promise<void> {
     try {
-      const [settings, list] = await Promise.all([this.connector.request('getSettings', {}), this.connector.request('listConversations', {})]);
+      const [settings, list] = await Promise.all([
+        this.connector.request('getSettings', {}),
+        this.connector.request('listConversations', {}),
+      ]);
       this.set((s) => {
         const providers = configuredProviders(settings);
         const target = providers.some((p) => p.id === s.target.providerId) ? s.target : pickTarget(settings, providers);
@@ -87,10 +97,19 @@ export class ChatModel extends Store<ChatState> {
   async open(id: string, opts: { keepTarget?: boolean } = {}): Promise<void> {
     try {
       // docs/architecture.md#long-conversations-and-speed: only the newest turns (older pages on request), so a long conversation opens fast.
-      const view = await this.connector.request('getConversation', { id, limit: windowLimit(this.state.currentId, this.state.turns.length, id) });
+      const view = await this.connector.request('getConversation', {
+        id,
+        limit: windowLimit(this.state.currentId, this.state.turns.length, id),
+      });
       this.set((s) => {
-        const fromConversation = view.meta.lastTarget && s.providers.some((p) => p.id === view.meta.lastTarget!.providerId) ? view.meta.lastTarget : undefined;
-        const target = opts.keepTarget && s.currentId === id ? s.target : (fromConversation ?? (s.settings ? pickTarget(s.settings, s.providers) : s.target));
+        const fromConversation =
+          view.meta.lastTarget && s.providers.some((p) => p.id === view.meta.lastTarget!.providerId)
+            ? view.meta.lastTarget
+            : undefined;
+        const target =
+          opts.keepTarget && s.currentId === id
+            ? s.target
+            : (fromConversation ?? (s.settings ? pickTarget(s.settings, s.providers) : s.target));
         const switched = s.currentId !== id;
         return {
           currentId: id,
@@ -123,7 +142,11 @@ export class ChatModel extends Store<ChatState> {
     try {
       const view = await this.connector.request('getConversation', { id, limit: TURN_WINDOW, before: first.id });
       // Applied only if the same conversation still starts with the same turn.
-      this.set((s) => (s.currentId === id && s.turns[0]?.id === first.id ? { turns: joinTurns(view.turns, s.turns), hasEarlier: view.hasEarlier === true } : {}));
+      this.set((s) =>
+        s.currentId === id && s.turns[0]?.id === first.id
+          ? { turns: joinTurns(view.turns, s.turns), hasEarlier: view.hasEarlier === true }
+          : {},
+      );
     } catch (e) {
       this.set({ error: toProtocolError(e) });
     } finally {
@@ -167,9 +190,12 @@ export class ChatModel extends Store<ChatState> {
   setProvider(providerId: string): void {
     this.set((s) => {
       const p = s.providers.find((x) => x.id === providerId);
-      const fromDefault = s.settings?.defaultTarget?.providerId === providerId ? s.settings.defaultTarget.model : undefined;
+      const fromDefault =
+        s.settings?.defaultTarget?.providerId === providerId ? s.settings.defaultTarget.model : undefined;
       const listed = s.models[providerId]?.find((m) => m.listed !== false)?.id;
-      return { target: { providerId, model: this.lastModel.get(providerId) ?? fromDefault ?? p?.defaultModel ?? listed ?? '' } };
+      return {
+        target: { providerId, model: this.lastModel.get(providerId) ?? fromDefault ?? p?.defaultModel ?? listed ?? '' },
+      };
     });
     void this.loadModels(providerId);
   }
@@ -210,7 +236,9 @@ export class ChatModel extends Store<ChatState> {
       })
       .catch((e: unknown) => {
         const { [providerId]: _old, ...rest } = this.state.modelsError;
-        this.set({ modelsError: { ...rest, [providerId]: toProtocolError(e).message || 'The provider did not list its models.' } });
+        this.set({
+          modelsError: { ...rest, [providerId]: toProtocolError(e).message || 'The provider did not list its models.' },
+        });
       })
       .finally(() => this.modelRequests.delete(providerId));
     this.modelRequests.set(providerId, req);
@@ -222,7 +250,12 @@ export class ChatModel extends Store<ChatState> {
       const { [providerId]: _err, ...modelsError } = s.modelsError;
       const first = list.find((m) => m.listed !== false)?.id ?? list[0]?.id;
       const fill = s.target.providerId === providerId && !s.target.model.trim() && first !== undefined;
-      return { models: { ...s.models, [providerId]: list }, modelsAt: { ...s.modelsAt, [providerId]: at }, modelsError, ...(fill ? { target: { ...s.target, model: first } } : {}) };
+      return {
+        models: { ...s.models, [providerId]: list },
+        modelsAt: { ...s.modelsAt, [providerId]: at },
+        modelsError,
+        ...(fill ? { target: { ...s.target, model: first } } : {}),
+      };
     });
   }
 
@@ -256,14 +289,30 @@ export class ChatModel extends Store<ChatState> {
         this.set((s) => ({ currentId: meta.id, turns: [], conversations: upsertMeta(s.conversations, meta) }));
       }
       saveLastModel(target.providerId, target.model);
-      const { userTurnId } = await this.connector.request('sendMessage', { conversationId: id, text, target, ...(attachments.length ? { attachments } : {}), ...extrasOf(extra) });
-      this.set((s) => ({ draft: s.draft === text ? '' : s.draft, attachments: s.attachments === pending ? [] : s.attachments }));
+      const { userTurnId } = await this.connector.request('sendMessage', {
+        conversationId: id,
+        text,
+        target,
+        ...(attachments.length ? { attachments } : {}),
+        ...extrasOf(extra),
+      });
+      this.set((s) => ({
+        draft: s.draft === text ? '' : s.draft,
+        attachments: s.attachments === pending ? [] : s.attachments,
+      }));
       // The user turn normally arrives as an event first; if it was missed, load it.
-      if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId)) await this.open(id, { keepTarget: true });
+      if (this.state.currentId === id && !this.state.turns.some((t) => t.id === userTurnId))
+        await this.open(id, { keepTarget: true });
       return true;
     } catch (e) {
       // docs/disclosure.md: nothing was stored; ask (like Retry, Regenerate and Edit do) instead of showing an error.
-      if (askToConfirm && id && isConfirmationRequired(e) && (await askToConfirm({ conversationId: id, target, text, attachments }))) this.set({ busy: false, phase: 'idle' });
+      if (
+        askToConfirm &&
+        id &&
+        isConfirmationRequired(e) &&
+        (await askToConfirm({ conversationId: id, target, text, attachments }))
+      )
+        this.set({ busy: false, phase: 'idle' });
       else this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
       return false;
     }
@@ -283,14 +332,16 @@ export class ChatModel extends Store<ChatState> {
     const target = this.sendTarget();
     if (!id || !target || this.state.busy) return;
     const last = this.state.turns[this.state.turns.length - 1];
-    const failed = last?.role === 'assistant' && last.status !== undefined && last.status !== 'complete' ? last.id : undefined;
+    const failed =
+      last?.role === 'assistant' && last.status !== undefined && last.status !== 'complete' ? last.id : undefined;
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
       await this.connector.request('retryTurn', { conversationId: id, target, ...extrasOf(extra) });
       // The background removed the failed answer before answering again (send.ts `retry`).
       if (failed && this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => t.id !== failed) }));
     } catch (e) {
-      if (!(await this.askToConfirm(e, id, target, { kind: 'retry' }, extra))) this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+      if (!(await this.askToConfirm(e, id, target, { kind: 'retry' }, extra)))
+        this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
     }
   }
 
@@ -298,7 +349,13 @@ export class ChatModel extends Store<ChatState> {
    * When `e` is a `confirmation_required` refusal of an unconfirmed `action`, opens the
    * confirmation with the action's preview and returns true; otherwise false (show the error).
    */
-  protected async askToConfirm(e: unknown, conversationId: string, target: SendTarget, action: ResendAction, extra: ResendExtras): Promise<boolean> {
+  protected async askToConfirm(
+    e: unknown,
+    conversationId: string,
+    target: SendTarget,
+    action: ResendAction,
+    extra: ResendExtras,
+  ): Promise<boolean> {
     // A confirmation named for one provider refused (the target's provider or origin changed): ask again for this one.
     if ((extra.confirmedDisclosure && !extra.confirmedFor) || !isConfirmationRequired(e)) return false;
     const preview = await previewResend(this.connector, conversationId, target, action);

@@ -2,7 +2,15 @@
  * The side panel's chat state (`ChatModel`'s snapshot) and the disclosure choices a send may
  * carry (docs/disclosure.md). Types and constants only, so the model and its helpers share one definition.
  */
-import type { Attachment, ConversationMeta, ModelOption, ProtocolError, ProviderStatus, SendTarget, Settings } from '../messaging/protocol';
+import type {
+  Attachment,
+  ConversationMeta,
+  ModelOption,
+  ProtocolError,
+  ProviderStatus,
+  SendTarget,
+  Settings,
+} from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import type { PendingAttachment } from './attachments';
 import type { PendingResend } from './resend-confirm';
@@ -87,7 +95,9 @@ export type ResendExtras = Pick<SendExtras, 'confirmedDisclosure' | 'confirmedFo
 /** Only the extras that say something, so a plain send's payload stays as it was. */
 export function extrasOf(x: SendExtras): SendExtras {
   return {
-    ...(x.confirmedDisclosure ? { confirmedDisclosure: true, ...(x.confirmedFor ? { confirmedFor: x.confirmedFor } : {}) } : {}),
+    ...(x.confirmedDisclosure
+      ? { confirmedDisclosure: true, ...(x.confirmedFor ? { confirmedFor: x.confirmedFor } : {}) }
+      : {}),
     ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
     ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
   };

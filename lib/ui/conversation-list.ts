@@ -17,7 +17,8 @@ export function arrangeConversations(list: readonly ConversationMeta[], query = 
     const title = normalizeForSearch(c.title || 'Untitled');
     return words.every((w) => title.includes(w));
   };
-  const byTime = (a: ConversationMeta, b: ConversationMeta) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0);
+  const byTime = (a: ConversationMeta, b: ConversationMeta) =>
+    a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
   const shown = list.filter(hit).sort(byTime);
   return [...shown.filter((c) => c.pinned), ...shown.filter((c) => !c.pinned)];
 }

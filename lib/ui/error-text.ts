@@ -26,11 +26,13 @@ const SENTENCES: Record<ErrorCode, (e: ProtocolError) => string> = {
   invalid_key: () => 'The provider rejected the API key. Check it, or enter a new one, in the options page.',
   locked: () => 'Your keys are locked. Unlock them in the options page.',
   rate_limited: (e) => `The provider is limiting how fast you can send requests. ${wait(e.retryAfterSec)}`,
-  quota: () => "Your account with this provider has run out of quota or credit. Check your plan and billing on the provider's website; retrying will not help until then.",
+  quota: () =>
+    "Your account with this provider has run out of quota or credit. Check your plan and billing on the provider's website; retrying will not help until then.",
   overloaded: (e) => `The provider is overloaded right now. ${wait(e.retryAfterSec ?? 30)} Or pick another provider.`,
   context_too_long: () =>
     'This conversation is too long for the selected model. Pick a model with a larger context window, remove large attachments, or start a new chat (copy the conversation first to keep it).',
-  endpoint_not_permitted: () => 'Baton has no permission to reach this address, so nothing was sent. Save the base URL again in the options page and allow access.',
+  endpoint_not_permitted: () =>
+    'Baton has no permission to reach this address, so nothing was sent. Save the base URL again in the options page and allow access.',
   network: () =>
     isOffline()
       ? 'You are offline, so the provider could not be reached. Reconnect, then press Retry.'
@@ -41,11 +43,15 @@ const SENTENCES: Record<ErrorCode, (e: ProtocolError) => string> = {
   forbidden: () => 'Access was refused. The key may not have access to this model or feature.',
   not_found: () => 'Not found: check the model id, or the conversation may have been deleted.',
   provider_error: () => 'The provider had a problem answering. Try again in a moment.',
-  storage_full: () => 'Browser storage is full, so Baton could not save. Your message is still in the box; delete old conversations and try again.',
+  storage_full: () =>
+    'Browser storage is full, so Baton could not save. Your message is still in the box; delete old conversations and try again.',
   busy: () => 'An answer is still being written in this conversation. Wait for it, or press Stop.',
-  confirmation_required: () => 'This provider has not received this conversation yet: confirm what will be disclosed, then send.',
-  policy_forbidden: () => "This conversation's disclosure policy does not allow this provider, so nothing was sent. Pick another provider.",
-  not_received: () => 'This provider has not received any of this conversation, so Baton did not ask it to count the tokens: that would disclose the conversation. Nothing was sent.',
+  confirmation_required: () =>
+    'This provider has not received this conversation yet: confirm what will be disclosed, then send.',
+  policy_forbidden: () =>
+    "This conversation's disclosure policy does not allow this provider, so nothing was sent. Pick another provider.",
+  not_received: () =>
+    'This provider has not received any of this conversation, so Baton did not ask it to count the tokens: that would disclose the conversation. Nothing was sent.',
   internal: () => 'Something went wrong inside Baton. Try again; if it keeps happening, reopen the side panel.',
 };
 

@@ -32,7 +32,12 @@ function blockMarkdown(b: Block): string | undefined {
     case 'tool_call':
       return `**Tool call: ${b.name}**\n\n${fence(json(b.input), 'json')}`;
     case 'tool_result': {
-      const body = typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : c.url ? `[Image: ${c.url}]` : `[Image: ${c.mediaType}]`)).join('\n');
+      const body =
+        typeof b.content === 'string'
+          ? b.content
+          : b.content
+              .map((c) => (c.type === 'text' ? c.text : c.url ? `[Image: ${c.url}]` : `[Image: ${c.mediaType}]`))
+              .join('\n');
       return `**Tool result${b.isError ? ' (error)' : ''} for ${b.callId}**\n\n${fence(body)}`;
     }
     case 'image':
@@ -59,10 +64,15 @@ export function turnMarkdown(turn: Turn): string {
 const ROLE: Record<Turn['role'], string> = { user: 'You', assistant: 'Assistant', tool: 'Tool' };
 
 /** The whole conversation as Markdown: a title, then one section per turn naming who wrote it. */
-export function conversationMarkdown(title: string, turns: readonly Turn[], providers: readonly ProviderStatus[] = []): string {
+export function conversationMarkdown(
+  title: string,
+  turns: readonly Turn[],
+  providers: readonly ProviderStatus[] = [],
+): string {
   const parts = [`# ${title.replace(/\s+/g, ' ').trim() || 'Conversation'}`];
   for (const t of turns) {
-    const who = t.role === 'assistant' && t.origin ? `${ROLE[t.role]} (${originLabel(t.origin, providers)})` : ROLE[t.role];
+    const who =
+      t.role === 'assistant' && t.origin ? `${ROLE[t.role]} (${originLabel(t.origin, providers)})` : ROLE[t.role];
     const body = turnMarkdown(t);
     const status = t.status && t.status !== 'complete' ? `\n\n_(${t.status})_` : '';
     parts.push(`## ${who}\n\n${body || '_(no text)_'}${status}`);

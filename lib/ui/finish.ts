@@ -50,17 +50,47 @@ function filtered(raw: string | undefined): FinishState {
   const with_ = ` (${r})`;
   switch (r.replace(/^IMAGE_/, '')) {
     case 'SAFETY':
-      return { kind: 'safety', label: 'Stopped by a safety filter', sentence: `The provider's content filter stopped this answer${with_}. Rephrase the request, or try another model.`, raw: r };
+      return {
+        kind: 'safety',
+        label: 'Stopped by a safety filter',
+        sentence: `The provider's content filter stopped this answer${with_}. Rephrase the request, or try another model.`,
+        raw: r,
+      };
     case 'RECITATION':
-      return { kind: 'recitation', label: 'Stopped: recitation', sentence: `The provider stopped this answer because it was repeating existing text, such as copyrighted material${with_}. Ask for a summary or a different wording.`, raw: r };
+      return {
+        kind: 'recitation',
+        label: 'Stopped: recitation',
+        sentence: `The provider stopped this answer because it was repeating existing text, such as copyrighted material${with_}. Ask for a summary or a different wording.`,
+        raw: r,
+      };
     case 'BLOCKLIST':
-      return { kind: 'blocklist', label: 'Stopped: blocked term', sentence: `The provider stopped this answer because it contained a term on a block list${with_}.`, raw: r };
+      return {
+        kind: 'blocklist',
+        label: 'Stopped: blocked term',
+        sentence: `The provider stopped this answer because it contained a term on a block list${with_}.`,
+        raw: r,
+      };
     case 'PROHIBITED_CONTENT':
-      return { kind: 'prohibited', label: 'Stopped: prohibited content', sentence: `The provider stopped this answer as prohibited content${with_}.`, raw: r };
+      return {
+        kind: 'prohibited',
+        label: 'Stopped: prohibited content',
+        sentence: `The provider stopped this answer as prohibited content${with_}.`,
+        raw: r,
+      };
     case 'SPII':
-      return { kind: 'spii', label: 'Stopped: personal information', sentence: `The provider stopped this answer because it could reveal sensitive personal information${with_}.`, raw: r };
+      return {
+        kind: 'spii',
+        label: 'Stopped: personal information',
+        sentence: `The provider stopped this answer because it could reveal sensitive personal information${with_}.`,
+        raw: r,
+      };
     default:
-      return { kind: 'content_filter', label: 'Stopped by a content filter', sentence: `The provider's content filter stopped this answer${with_}. Rephrase the request, or try another model.`, raw: r };
+      return {
+        kind: 'content_filter',
+        label: 'Stopped by a content filter',
+        sentence: `The provider's content filter stopped this answer${with_}. Rephrase the request, or try another model.`,
+        raw: r,
+      };
   }
 }
 
@@ -77,7 +107,8 @@ export function finishState(turn: Turn): FinishState | undefined {
     return {
       kind: 'prompt_blocked',
       label: `prompt blocked: ${blocked[1]}`,
-      sentence: 'The provider refused the prompt itself, so there is no answer. Rephrase your last message, or send it to another provider.',
+      sentence:
+        'The provider refused the prompt itself, so there is no answer. Rephrase your last message, or send it to another provider.',
       raw: blocked[1]!,
     };
   }
@@ -85,13 +116,33 @@ export function finishState(turn: Turn): FinishState | undefined {
     case 'content_filter':
       return filtered(raw);
     case 'refusal':
-      return { kind: 'refusal', label: 'Declined', sentence: `The model declined to answer${raw ? ` (${raw})` : ''}. Rephrase the request, or try another model.`, ...(raw ? { raw } : {}) };
+      return {
+        kind: 'refusal',
+        label: 'Declined',
+        sentence: `The model declined to answer${raw ? ` (${raw})` : ''}. Rephrase the request, or try another model.`,
+        ...(raw ? { raw } : {}),
+      };
     case 'max_tokens':
       if (raw === 'model_context_window_exceeded')
-        return { kind: 'context_window', label: 'Context window full', sentence: `The answer stopped because the conversation filled the model's context window (${raw}). Start a new chat, or pick a model with a larger window.`, raw };
-      return { kind: 'max_tokens', label: 'Cut off', sentence: `The answer was cut off: the model reached its output limit${raw ? ` (${raw})` : ''}. Ask it to continue.`, ...(raw ? { raw } : {}) };
+        return {
+          kind: 'context_window',
+          label: 'Context window full',
+          sentence: `The answer stopped because the conversation filled the model's context window (${raw}). Start a new chat, or pick a model with a larger window.`,
+          raw,
+        };
+      return {
+        kind: 'max_tokens',
+        label: 'Cut off',
+        sentence: `The answer was cut off: the model reached its output limit${raw ? ` (${raw})` : ''}. Ask it to continue.`,
+        ...(raw ? { raw } : {}),
+      };
     case 'pause_turn':
-      return { kind: 'paused', label: 'Paused', sentence: `The provider paused this answer${raw ? ` (${raw})` : ''}. Send “continue” to let it go on.`, ...(raw ? { raw } : {}) };
+      return {
+        kind: 'paused',
+        label: 'Paused',
+        sentence: `The provider paused this answer${raw ? ` (${raw})` : ''}. Send “continue” to let it go on.`,
+        ...(raw ? { raw } : {}),
+      };
     case 'other':
       if (raw) return { kind: 'other', label: 'Ended early', sentence: `The answer ended early (${raw}).`, raw };
       break;
@@ -99,6 +150,10 @@ export function finishState(turn: Turn): FinishState | undefined {
       break;
   }
   if ((turn.status === undefined || turn.status === 'complete') && !hasVisibleContent(turn))
-    return { kind: 'empty', label: 'Empty answer', sentence: 'The model returned an empty answer. Try again, or try another model.' };
+    return {
+      kind: 'empty',
+      label: 'Empty answer',
+      sentence: 'The model returned an empty answer. Try again, or try another model.',
+    };
   return undefined;
 }

@@ -44,7 +44,9 @@ function writeJson(key: string, value: unknown): void {
 export function loadLastModels(): Record<string, string> {
   const v = readJson(LAST_MODEL_KEY);
   if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
-  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== ''));
+  return Object.fromEntries(
+    Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== ''),
+  );
 }
 
 /** Remembers `model` as the last one chosen for `providerId` (an empty id is not remembered). */
@@ -57,7 +59,9 @@ export function saveLastModel(providerId: string, model: string): void {
 export function loadModelList(providerId: string): { at: number; models: ModelOption[] } | undefined {
   const v = readJson(MODEL_LIST_KEY + providerId) as { at?: unknown; models?: unknown } | undefined;
   if (!v || typeof v.at !== 'number' || !Array.isArray(v.models)) return undefined;
-  const models = v.models.filter((m): m is ModelOption => typeof m === 'object' && m !== null && typeof (m as { id?: unknown }).id === 'string');
+  const models = v.models.filter(
+    (m): m is ModelOption => typeof m === 'object' && m !== null && typeof (m as { id?: unknown }).id === 'string',
+  );
   return { at: v.at, models };
 }
 

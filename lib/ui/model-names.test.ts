@@ -30,17 +30,33 @@ describe('modelDisplayName', () => {
 });
 
 describe('originDisplayName', () => {
-  const providers = [{ id: 'anthropic', name: 'Anthropic' }, { id: 'my-proxy', name: 'Team proxy' }];
+  const providers = [
+    { id: 'anthropic', name: 'Anthropic' },
+    { id: 'my-proxy', name: 'Team proxy' },
+  ];
   it('puts the model first and the provider by name, never an internal id', () => {
-    expect(originDisplayName({ provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-20250514' }, providers)).toBe('Claude Sonnet 4 · Anthropic');
-    expect(originDisplayName({ provider: 'my-proxy', api: 'openai-chat', model: 'gpt-4o' }, providers)).toBe('GPT-4o · Team proxy');
+    expect(
+      originDisplayName(
+        { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-20250514' },
+        providers,
+      ),
+    ).toBe('Claude Sonnet 4 · Anthropic');
+    expect(originDisplayName({ provider: 'my-proxy', api: 'openai-chat', model: 'gpt-4o' }, providers)).toBe(
+      'GPT-4o · Team proxy',
+    );
     // A provider no longer configured still reads as its name.
-    expect(originDisplayName({ provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, providers)).toBe('GPT-5 · OpenAI');
+    expect(originDisplayName({ provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, providers)).toBe(
+      'GPT-5 · OpenAI',
+    );
   });
 
   it('names chat-site captures by the site, with the model only when the site said which', () => {
-    expect(originDisplayName({ provider: 'chatgpt-web', api: 'web', model: 'chatgpt' }, providers)).toBe('ChatGPT (web)');
+    expect(originDisplayName({ provider: 'chatgpt-web', api: 'web', model: 'chatgpt' }, providers)).toBe(
+      'ChatGPT (web)',
+    );
     expect(originDisplayName({ provider: 'claude-web', api: 'web', model: 'claude' }, providers)).toBe('Claude (web)');
-    expect(originDisplayName({ provider: 'chatgpt-web', api: 'web', model: 'gpt-4' }, providers)).toBe('GPT-4 · ChatGPT (web)');
+    expect(originDisplayName({ provider: 'chatgpt-web', api: 'web', model: 'gpt-4' }, providers)).toBe(
+      'GPT-4 · ChatGPT (web)',
+    );
   });
 });

@@ -47,7 +47,10 @@ const cap = (w: string) => (w ? w[0]!.toUpperCase() + w.slice(1) : w);
  */
 export function modelDisplayName(id: string): string {
   let bare = id.trim().replace(/^models\//, '');
-  bare = bare.replace(/^(?:[a-z]{2}\.)?anthropic\./, '').replace(/-v\d+(?::\d+)?$/, '').replace(/@\d{8}$/, '');
+  bare = bare
+    .replace(/^(?:[a-z]{2}\.)?anthropic\./, '')
+    .replace(/-v\d+(?::\d+)?$/, '')
+    .replace(/@\d{8}$/, '');
   const slash = bare.lastIndexOf('/');
   if (slash >= 0) bare = bare.slice(slash + 1);
   bare = bare.replace(/:.*$/, '');
@@ -83,7 +86,10 @@ function gptName(bare: string): string {
 
 /** "gemini-2.5-flash-lite" → "Gemini 2.5 Flash-Lite"; "gemini-3-pro-preview" → "Gemini 3 Pro Preview". */
 function geminiName(bare: string): string {
-  const name = bare.split('-').map((w) => (/^\d/.test(w) ? w : cap(w))).join(' ');
+  const name = bare
+    .split('-')
+    .map((w) => (/^\d/.test(w) ? w : cap(w)))
+    .join(' ');
   return name.replace(/ Lite\b/, '-Lite');
 }
 

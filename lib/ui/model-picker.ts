@@ -32,8 +32,18 @@ function dollars(v: number): string {
  */
 export function modelBadges(m: ModelOption): { text: string; title: string; kind: string }[] {
   const out: { text: string; title: string; kind: string }[] = [];
-  if (m.contextWindow) out.push({ kind: 'window', text: shortTokens(m.contextWindow), title: `Context window: ${m.contextWindow.toLocaleString('en')} tokens` });
-  if (m.price) out.push({ kind: 'price', text: `${dollars(m.price.input)}/${dollars(m.price.output)}`, title: `List price per million tokens: ${dollars(m.price.input)} input, ${dollars(m.price.output)} output` });
+  if (m.contextWindow)
+    out.push({
+      kind: 'window',
+      text: shortTokens(m.contextWindow),
+      title: `Context window: ${m.contextWindow.toLocaleString('en')} tokens`,
+    });
+  if (m.price)
+    out.push({
+      kind: 'price',
+      text: `${dollars(m.price.input)}/${dollars(m.price.output)}`,
+      title: `List price per million tokens: ${dollars(m.price.input)} input, ${dollars(m.price.output)} output`,
+    });
   if (m.vision) out.push({ kind: 'vision', text: 'Vision', title: 'Accepts images' });
   if (m.thinking) out.push({ kind: 'thinking', text: 'Thinking', title: 'Can reason before answering' });
   if (m.deprecated) out.push({ kind: 'deprecated', text: 'Deprecated', title: 'The provider has announced its end' });

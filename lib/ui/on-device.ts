@@ -22,14 +22,22 @@ export interface PromptSession {
 /** The part of the `LanguageModel` global Baton uses. */
 export interface PromptApi {
   availability(options?: unknown): Promise<string>;
-  create(options: { initialPrompts?: OnDeviceStart['body']['initialPrompts']; signal?: AbortSignal; expectedInputs?: unknown; expectedOutputs?: unknown }): Promise<PromptSession>;
+  create(options: {
+    initialPrompts?: OnDeviceStart['body']['initialPrompts'];
+    signal?: AbortSignal;
+    expectedInputs?: unknown;
+    expectedOutputs?: unknown;
+  }): Promise<PromptSession>;
 }
 
 /** Output languages the Prompt API accepts today (Chrome asks for one to be named). */
 export const ON_DEVICE_LANGUAGES: readonly string[] = ['en', 'de', 'es', 'fr', 'ja'];
 
 /** The person's first browser language the model supports, else English. */
-export function onDeviceLanguage(languages: readonly string[] = (globalThis as { navigator?: { languages?: readonly string[] } }).navigator?.languages ?? []): string {
+export function onDeviceLanguage(
+  languages: readonly string[] = (globalThis as { navigator?: { languages?: readonly string[] } }).navigator
+    ?.languages ?? [],
+): string {
   for (const l of languages) {
     const base = l.toLowerCase().split('-')[0]!;
     if (ON_DEVICE_LANGUAGES.includes(base)) return base;
@@ -45,7 +53,9 @@ function textIo() {
 /** The page's `LanguageModel`, or undefined where the Prompt API is missing. */
 export function promptApi(scope: object = globalThis): PromptApi | undefined {
   const lm = (scope as { LanguageModel?: unknown }).LanguageModel;
-  return lm && typeof (lm as PromptApi).availability === 'function' && typeof (lm as PromptApi).create === 'function' ? (lm as PromptApi) : undefined;
+  return lm && typeof (lm as PromptApi).availability === 'function' && typeof (lm as PromptApi).create === 'function'
+    ? (lm as PromptApi)
+    : undefined;
 }
 
 /** Whether the on-device model can be used (`unavailable` when the API is missing or fails). */
@@ -106,7 +116,12 @@ async function* chunksOf(stream: AsyncIterable<string> | ReadableStream<string>)
  * the whole text so far after each chunk. Resolves with the full text.
  * @throws whatever the Prompt API throws (an `AbortError` when `signal` aborts).
  */
-export async function streamOnDevice(api: PromptApi, body: OnDeviceStart['body'], onText: (text: string) => void, signal: AbortSignal): Promise<string> {
+export async function streamOnDevice(
+  api: PromptApi,
+  body: OnDeviceStart['body'],
+  onText: (text: string) => void,
+  signal: AbortSignal,
+): Promise<string> {
   const session = await api.create({ initialPrompts: body.initialPrompts, signal, ...textIo() });
   try {
     let text = '';

@@ -24,7 +24,14 @@ export interface Note {
 }
 
 export type EndpointFlavor = 'generic' | 'openrouter' | 'ollama' | 'mistral' | 'deepseek' | 'groq';
-export const ENDPOINT_FLAVORS: readonly EndpointFlavor[] = ['generic', 'openrouter', 'ollama', 'mistral', 'deepseek', 'groq'];
+export const ENDPOINT_FLAVORS: readonly EndpointFlavor[] = [
+  'generic',
+  'openrouter',
+  'ollama',
+  'mistral',
+  'deepseek',
+  'groq',
+];
 
 export interface EndpointDraft {
   name: string;
@@ -74,7 +81,9 @@ export class OptionsModel extends Store<OptionsState> {
     this.set((s) => {
       if (!s.settings) return {};
       const exists = s.settings.providers.some((p) => p.id === status.id);
-      const providers = exists ? s.settings.providers.map((p) => (p.id === status.id ? status : p)) : [...s.settings.providers, status];
+      const providers = exists
+        ? s.settings.providers.map((p) => (p.id === status.id ? status : p))
+        : [...s.settings.providers, status];
       return { settings: { ...s.settings, providers } };
     });
   }
@@ -132,12 +141,23 @@ export class OptionsModel extends Store<OptionsState> {
       // N1: the first await of this click; nothing may come before it.
       const granted = await this.permissions.request({ origins: [`${check.origin}/*`] }).catch(() => false);
       if (!granted)
-        return this.note(providerId, { kind: 'error', text: `Permission to reach ${check.origin} was not granted, so the base URL was not saved and nothing will be sent there.` });
+        return this.note(providerId, {
+          kind: 'error',
+          text: `Permission to reach ${check.origin} was not granted, so the base URL was not saved and nothing will be sent there.`,
+        });
     }
     try {
-      const status = await this.connector.request('setBaseUrl', { providerId: providerId as 'openai', baseUrl: check.url });
+      const status = await this.connector.request('setBaseUrl', {
+        providerId: providerId as 'openai',
+        baseUrl: check.url,
+      });
       this.replaceProvider(status);
-      this.note(providerId, { kind: 'ok', text: `Base URL saved: ${check.url}` + (status.keyUnbound ? '. Enter the key again to use it with this address.' : '.') });
+      this.note(providerId, {
+        kind: 'ok',
+        text:
+          `Base URL saved: ${check.url}` +
+          (status.keyUnbound ? '. Enter the key again to use it with this address.' : '.'),
+      });
     } catch (e) {
       this.note(providerId, errorNote(e));
     }
@@ -171,12 +191,20 @@ export class OptionsModel extends Store<OptionsState> {
     }
     const granted = await this.permissions.request({ origins: [`${check.origin}/*`] }).catch(() => false);
     if (!granted) {
-      this.note('endpoint', { kind: 'error', text: `Permission to reach ${check.origin} was not granted, so the endpoint was not added and nothing will be sent there.` });
+      this.note('endpoint', {
+        kind: 'error',
+        text: `Permission to reach ${check.origin} was not granted, so the endpoint was not added and nothing will be sent there.`,
+      });
       return false;
     }
     try {
       const model = d.defaultModel.trim();
-      const status = await this.connector.request('saveEndpoint', { name, baseUrl: check.url, flavor: d.flavor, ...(model ? { defaultModel: model } : {}) });
+      const status = await this.connector.request('saveEndpoint', {
+        name,
+        baseUrl: check.url,
+        flavor: d.flavor,
+        ...(model ? { defaultModel: model } : {}),
+      });
       this.replaceProvider(status);
       this.note('endpoint', { kind: 'ok', text: `Endpoint "${status.name}" added.` });
       return true;
@@ -198,7 +226,8 @@ export class OptionsModel extends Store<OptionsState> {
 
   async saveDefault(providerId: string, model: string): Promise<void> {
     const m = model.trim();
-    if (!providerId || !m) return this.note('default', { kind: 'error', text: 'Choose a provider and type a model id.' });
+    if (!providerId || !m)
+      return this.note('default', { kind: 'error', text: 'Choose a provider and type a model id.' });
     const target: SendTarget = { providerId, model: m };
     try {
       await this.connector.request('setDefaultTarget', { target });

@@ -10,8 +10,12 @@ describe('attachments', () => {
   it('takes images and PDFs up to 15 MB', () => {
     expect(fileProblem({ name: 'a.png', type: 'image/png', size: 10 })).toBeUndefined();
     expect(fileProblem({ name: 'a.pdf', type: 'application/pdf', size: 15_000_000 })).toBeUndefined();
-    expect(fileProblem({ name: 'a.svg', type: 'image/svg+xml', size: 10 })).toBe('a.svg cannot be attached: only images (PNG, JPEG, GIF, WebP) and PDF documents can.');
-    expect(fileProblem({ name: 'big.png', type: 'image/png', size: 15_000_001 })).toBe('big.png is too large (14.3 MB; at most 14.3 MB).');
+    expect(fileProblem({ name: 'a.svg', type: 'image/svg+xml', size: 10 })).toBe(
+      'a.svg cannot be attached: only images (PNG, JPEG, GIF, WebP) and PDF documents can.',
+    );
+    expect(fileProblem({ name: 'big.png', type: 'image/png', size: 15_000_001 })).toBe(
+      'big.png is too large (14.3 MB; at most 14.3 MB).',
+    );
     expect(fileProblem({ name: 'e.png', type: 'image/png', size: 0 })).toBe('e.png is empty.');
     expect([formatBytes(512), formatBytes(2048), formatBytes(3 * 1024 * 1024)]).toEqual(['512 B', '2 KB', '3.0 MB']);
   });
@@ -25,17 +29,40 @@ describe('attachments', () => {
   it('blocks what a known model refuses, warns for an unknown one', () => {
     const img = [{ kind: 'image' as const }];
     const both = [{ kind: 'image' as const }, { kind: 'document' as const }];
-    expect(attachmentVerdict(img, 'm', { vision: true, pdf: false, contextWindow: 1, known: true })).toEqual({ blocked: false });
-    expect(attachmentVerdict(both, 'm', { vision: true, pdf: false, contextWindow: 1, known: true })).toEqual({ blocked: true, note: 'm does not accept PDF documents. Remove the attachment, or choose a model that accepts PDF documents.' });
-    expect(attachmentVerdict(both, 'm', { vision: false, pdf: false, contextWindow: 1, known: false })).toEqual({ blocked: false, note: 'Baton does not know whether m accepts images or PDF documents; the provider may refuse the message.' });
+    expect(attachmentVerdict(img, 'm', { vision: true, pdf: false, contextWindow: 1, known: true })).toEqual({
+      blocked: false,
+    });
+    expect(attachmentVerdict(both, 'm', { vision: true, pdf: false, contextWindow: 1, known: true })).toEqual({
+      blocked: true,
+      note: 'm does not accept PDF documents. Remove the attachment, or choose a model that accepts PDF documents.',
+    });
+    expect(attachmentVerdict(both, 'm', { vision: false, pdf: false, contextWindow: 1, known: false })).toEqual({
+      blocked: false,
+      note: 'Baton does not know whether m accepts images or PDF documents; the provider may refuse the message.',
+    });
     expect(attachmentVerdict(img, 'm', undefined)).toEqual({ blocked: false });
-    expect(attachmentVerdict([], 'm', { vision: false, pdf: false, contextWindow: 1, known: true })).toEqual({ blocked: false });
+    expect(attachmentVerdict([], 'm', { vision: false, pdf: false, contextWindow: 1, known: true })).toEqual({
+      blocked: false,
+    });
   });
 });
 
 describe('conversation list order and search', () => {
-  const c = (id: string, title: string, updatedAt: string, pinned?: boolean): ConversationMeta => ({ id, title, createdAt: updatedAt, updatedAt, turnCount: 1, preview: '', ...(pinned ? { pinned } : {}) });
-  const list = [c('a', 'Café ideas', '2026-01-01T00:00:00Z'), c('b', 'Budget', '2026-01-03T00:00:00Z'), c('p', 'Pinned plan', '2026-01-02T00:00:00Z', true), c('d', 'cafe   LIST', '2026-01-04T00:00:00Z')];
+  const c = (id: string, title: string, updatedAt: string, pinned?: boolean): ConversationMeta => ({
+    id,
+    title,
+    createdAt: updatedAt,
+    updatedAt,
+    turnCount: 1,
+    preview: '',
+    ...(pinned ? { pinned } : {}),
+  });
+  const list = [
+    c('a', 'Café ideas', '2026-01-01T00:00:00Z'),
+    c('b', 'Budget', '2026-01-03T00:00:00Z'),
+    c('p', 'Pinned plan', '2026-01-02T00:00:00Z', true),
+    c('d', 'cafe   LIST', '2026-01-04T00:00:00Z'),
+  ];
   it('pinned first, newest first; every query word must appear, ignoring case and accents', () => {
     expect(arrangeConversations(list).map((x) => x.id)).toEqual(['p', 'd', 'b', 'a']);
     expect(arrangeConversations(list, 'CAFE').map((x) => x.id)).toEqual(['d', 'a']);
@@ -52,7 +79,14 @@ describe('Markdown export', () => {
 
   it('writes a conversation with who said what, tool calls fenced, thinking left out', () => {
     const turns: Turn[] = [
-      { id: 'u', role: 'user', blocks: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }, { type: 'text', text: 'What is this?' }] },
+      {
+        id: 'u',
+        role: 'user',
+        blocks: [
+          { type: 'image', mediaType: 'image/png', data: 'AAAA' },
+          { type: 'text', text: 'What is this?' },
+        ],
+      },
       {
         id: 'a',
         role: 'assistant',
@@ -63,10 +97,20 @@ describe('Markdown export', () => {
         ],
       },
       { id: 't', role: 'tool', blocks: [{ type: 'tool_result', callId: 'c1', content: 'found' }] },
-      { id: 'a2', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' }, status: 'stopped', blocks: [{ type: 'text', text: 'A chart.' }] },
+      {
+        id: 'a2',
+        role: 'assistant',
+        origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5' },
+        status: 'stopped',
+        blocks: [{ type: 'text', text: 'A chart.' }],
+      },
     ];
     expect(turnMarkdown(turns[0]!)).toBe('[Image attached: image/png]\n\nWhat is this?');
-    expect(conversationMarkdown('My  chat', turns, [{ id: 'anthropic', name: 'Anthropic', api: 'anthropic-messages', hasKey: true }])).toBe(
+    expect(
+      conversationMarkdown('My  chat', turns, [
+        { id: 'anthropic', name: 'Anthropic', api: 'anthropic-messages', hasKey: true },
+      ]),
+    ).toBe(
       [
         '# My chat',
         '## You\n\n[Image attached: image/png]\n\nWhat is this?',
@@ -83,7 +127,13 @@ describe('theme choice', () => {
     expect([nextTheme('auto'), nextTheme('light'), nextTheme('dark')]).toEqual(['light', 'dark', 'auto']);
     expect(loadTheme({ getItem: () => 'dark' })).toBe('dark');
     expect(loadTheme({ getItem: () => 'purple' })).toBe('auto');
-    expect(loadTheme({ getItem: () => { throw new Error('denied'); } })).toBe('auto');
+    expect(
+      loadTheme({
+        getItem: () => {
+          throw new Error('denied');
+        },
+      }),
+    ).toBe('auto');
     expect(loadTheme(undefined)).toBe('auto');
   });
 });

@@ -74,7 +74,8 @@ export class PanelModel extends ChatModel {
 
   private hidePending(): void {
     const p = this.extras.state.pendingDelete;
-    if (p && this.state.conversations.some((c) => c.id === p.id)) this.set((s) => ({ conversations: s.conversations.filter((c) => c.id !== p.id) }));
+    if (p && this.state.conversations.some((c) => c.id === p.id))
+      this.set((s) => ({ conversations: s.conversations.filter((c) => c.id !== p.id) }));
   }
 
   // ---- What the chosen model accepts
@@ -162,7 +163,8 @@ export class PanelModel extends ChatModel {
       await this.connector.request('regenerateTurn', { conversationId: id, target, ...extrasOf(extra) });
       if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
     } catch (e) {
-      if (!(await this.askToConfirm(e, id, target, { kind: 'regenerate' }, extra))) this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
+      if (!(await this.askToConfirm(e, id, target, { kind: 'regenerate' }, extra)))
+        this.set({ busy: false, phase: 'idle', error: toProtocolError(e) });
     }
   }
 
@@ -181,7 +183,12 @@ export class PanelModel extends ChatModel {
     } catch (e) {
       if (await this.askToConfirm(e, id, target, { kind: 'edit', turnId, text }, extra)) return;
       // Nothing was removed: keep the edited words in the box so they are not lost.
-      this.set((s) => ({ busy: false, phase: 'idle', error: toProtocolError(e), draft: s.draft.trim() ? s.draft : text }));
+      this.set((s) => ({
+        busy: false,
+        phase: 'idle',
+        error: toProtocolError(e),
+        draft: s.draft.trim() ? s.draft : text,
+      }));
     }
   }
 
@@ -195,7 +202,10 @@ export class PanelModel extends ChatModel {
     // The dialog is modal; should the conversation or target have changed anyway, nothing is sent.
     const t = this.sendTarget();
     if (!p || p.conversationId !== this.state.currentId || !t || JSON.stringify(t) !== JSON.stringify(p.target)) return;
-    const confirmed: ResendExtras = { confirmedDisclosure: true, confirmedFor: { providerId: p.preview.target.providerId, origin: p.preview.target.origin } };
+    const confirmed: ResendExtras = {
+      confirmedDisclosure: true,
+      confirmedFor: { providerId: p.preview.target.providerId, origin: p.preview.target.origin },
+    };
     if (p.action.kind === 'retry') await this.retry(confirmed);
     else if (p.action.kind === 'regenerate') await this.regenerate(confirmed);
     else await this.editResend(p.action.turnId, p.action.text, confirmed);
@@ -204,7 +214,10 @@ export class PanelModel extends ChatModel {
   /** Cancel in that dialog: nothing is sent and nothing changes; an edit's words are kept in the message box. */
   cancelResend(): void {
     const p = this.state.pendingResend;
-    this.set((s) => ({ pendingResend: undefined, ...(p?.action.kind === 'edit' && !s.draft.trim() ? { draft: p.action.text } : {}) }));
+    this.set((s) => ({
+      pendingResend: undefined,
+      ...(p?.action.kind === 'edit' && !s.draft.trim() ? { draft: p.action.text } : {}),
+    }));
   }
 
   // ---- Conversation list

@@ -14,7 +14,12 @@ describe('persistent storage', () => {
     let calls = 0;
     const storage = { persist: async () => (++calls, true) };
     const rec = recorder();
-    expect(await Promise.all([requestPersistentStorage(storage, rec, () => AT), requestPersistentStorage(storage, rec, () => AT)])).toEqual(['granted', 'granted']);
+    expect(
+      await Promise.all([
+        requestPersistentStorage(storage, rec, () => AT),
+        requestPersistentStorage(storage, rec, () => AT),
+      ]),
+    ).toEqual(['granted', 'granted']);
     expect(await requestPersistentStorage(storage, rec, () => AT)).toBe('granted');
     expect(calls).toBe(1);
     expect([...rec.items]).toEqual([[PERSIST_RECORD_KEY, JSON.stringify({ result: 'granted', at: AT })]]);

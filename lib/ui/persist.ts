@@ -34,7 +34,8 @@ export function requestPersistentStorage(
   once ??= (async (): Promise<PersistResult> => {
     let result: PersistResult;
     try {
-      result = typeof storage?.persist === 'function' ? ((await storage.persist()) ? 'granted' : 'denied') : 'unsupported';
+      result =
+        typeof storage?.persist === 'function' ? ((await storage.persist()) ? 'granted' : 'denied') : 'unsupported';
     } catch {
       result = 'error';
     }

@@ -7,11 +7,26 @@ describe('policy fields', () => {
     expect(readLimit('maxTurns', ' 20 ', 'Max turns')).toEqual({ ok: true, value: 20 });
     expect(readLimit('maxTokens', '32,000', 'Max tokens')).toEqual({ ok: true, value: 32000 });
     expect(readLimit('maxTokens', '1 000_000', 'Max tokens')).toEqual({ ok: true, value: 1_000_000 });
-    expect(readLimit('maxTurns', '0', 'Max turns')).toEqual({ ok: false, error: 'Max turns: must be at least 1, or empty for no limit.' });
-    expect(readLimit('maxTurns', '-3', 'Max turns')).toEqual({ ok: false, error: 'Max turns: enter a whole number of turns, or leave it empty for no limit.' });
-    expect(readLimit('maxTokens', '1.5', 'Max tokens')).toEqual({ ok: false, error: 'Max tokens: enter a whole number of tokens, or leave it empty for no limit.' });
-    expect(readLimit('maxTokens', '1e5', 'Max tokens')).toEqual({ ok: false, error: 'Max tokens: enter a whole number of tokens, or leave it empty for no limit.' });
-    expect(readLimit('maxTurns', '1000001', 'Max turns')).toEqual({ ok: false, error: 'Max turns: at most 1,000,000.' });
+    expect(readLimit('maxTurns', '0', 'Max turns')).toEqual({
+      ok: false,
+      error: 'Max turns: must be at least 1, or empty for no limit.',
+    });
+    expect(readLimit('maxTurns', '-3', 'Max turns')).toEqual({
+      ok: false,
+      error: 'Max turns: enter a whole number of turns, or leave it empty for no limit.',
+    });
+    expect(readLimit('maxTokens', '1.5', 'Max tokens')).toEqual({
+      ok: false,
+      error: 'Max tokens: enter a whole number of tokens, or leave it empty for no limit.',
+    });
+    expect(readLimit('maxTokens', '1e5', 'Max tokens')).toEqual({
+      ok: false,
+      error: 'Max tokens: enter a whole number of tokens, or leave it empty for no limit.',
+    });
+    expect(readLimit('maxTurns', '1000001', 'Max turns')).toEqual({
+      ok: false,
+      error: 'Max turns: at most 1,000,000.',
+    });
     expect(readLimit('maxTokens', '100000000', 'Max tokens')).toEqual({ ok: true, value: 100_000_000 });
   });
 
@@ -20,7 +35,10 @@ describe('policy fields', () => {
     expect(readLimits({ maxTurns: '10', maxTokens: '' }, labels)).toEqual({ ok: true, limits: { maxTurns: 10 } });
     expect(readLimits({ maxTurns: 'x', maxTokens: '0' }, labels)).toEqual({
       ok: false,
-      errors: { maxTurns: 'Max turns: enter a whole number of turns, or leave it empty for no limit.', maxTokens: 'Max tokens: must be at least 1, or empty for no limit.' },
+      errors: {
+        maxTurns: 'Max turns: enter a whole number of turns, or leave it empty for no limit.',
+        maxTokens: 'Max tokens: must be at least 1, or empty for no limit.',
+      },
     });
   });
 

@@ -22,7 +22,11 @@ export function readLimit(field: LimitField, text: string, label: string): Limit
   const t = text.trim();
   if (t === '') return { ok: true, value: undefined };
   const digits = t.replace(/[\s,_]/g, '');
-  if (!/^\d+$/.test(digits)) return { ok: false, error: `${label}: enter a whole number of ${field === 'maxTurns' ? 'turns' : 'tokens'}, or leave it empty for no limit.` };
+  if (!/^\d+$/.test(digits))
+    return {
+      ok: false,
+      error: `${label}: enter a whole number of ${field === 'maxTurns' ? 'turns' : 'tokens'}, or leave it empty for no limit.`,
+    };
   const n = Number(digits);
   if (n < 1) return { ok: false, error: `${label}: must be at least 1, or empty for no limit.` };
   if (n > LIMIT_MAX[field]) return { ok: false, error: `${label}: at most ${LIMIT_MAX[field].toLocaleString('en')}.` };
@@ -44,7 +48,12 @@ export interface LimitTexts {
  * Reads both limit fields: the numbers to store, or every error sentence (nothing is saved then).
  * @param labels the fields' names in the sentences.
  */
-export function readLimits(texts: LimitTexts, labels: Record<LimitField, string>): { ok: true; limits: Pick<DisclosurePolicy, LimitField> } | { ok: false; errors: Partial<Record<LimitField, string>> } {
+export function readLimits(
+  texts: LimitTexts,
+  labels: Record<LimitField, string>,
+):
+  | { ok: true; limits: Pick<DisclosurePolicy, LimitField> }
+  | { ok: false; errors: Partial<Record<LimitField, string>> } {
   const errors: Partial<Record<LimitField, string>> = {};
   const limits: Pick<DisclosurePolicy, LimitField> = {};
   for (const f of ['maxTurns', 'maxTokens'] as const) {
@@ -69,7 +78,10 @@ export function cleanPolicy(p: DisclosurePolicy): DisclosurePolicy {
  * The providers offered as checkboxes: the configured ones, then any id a stored policy names
  * that is no longer configured (so saving never silently drops it).
  */
-export function providerChoices(configured: readonly { id: string; name: string }[], named: readonly string[] = []): { id: string; name: string }[] {
+export function providerChoices(
+  configured: readonly { id: string; name: string }[],
+  named: readonly string[] = [],
+): { id: string; name: string }[] {
   const out = configured.map((p) => ({ id: p.id, name: p.name }));
   for (const id of named) if (!out.some((p) => p.id === id)) out.push({ id, name: `${id} (not configured)` });
   return out;

@@ -31,7 +31,12 @@ export function isConfirmationRequired(e: unknown): boolean {
  * The preview of `action` on conversation `conversationId` to `target`; undefined when the
  * background cannot give one (then the refusal is shown as an error instead of a dialog).
  */
-export async function previewResend(connector: Connector, conversationId: string, target: SendTarget, action: ResendAction): Promise<DisclosurePreview | undefined> {
+export async function previewResend(
+  connector: Connector,
+  conversationId: string,
+  target: SendTarget,
+  action: ResendAction,
+): Promise<DisclosurePreview | undefined> {
   try {
     return await connector.request('previewSend', {
       conversationId,

@@ -42,7 +42,11 @@ export function safeImageUrl(raw: string | null | undefined): URL | undefined {
  * click (R2, R3: nothing navigates or fetches by itself). Returns false when `url` is not an
  * allowed destination.
  */
-export function openInNewTab(url: string, schemes: readonly string[] = LINK_SCHEMES, win: Pick<Window, 'open'> = window): boolean {
+export function openInNewTab(
+  url: string,
+  schemes: readonly string[] = LINK_SCHEMES,
+  win: Pick<Window, 'open'> = window,
+): boolean {
   const u = parse(url, schemes);
   if (!u) return false;
   win.open(u.href, '_blank', 'noopener,noreferrer');

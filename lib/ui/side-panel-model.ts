@@ -8,7 +8,16 @@
 import type { Connector } from '../messaging/client';
 import type { OnDeviceStart, ProtocolError } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
-import { ON_DEVICE_ID, ON_DEVICE_MODEL, ON_DEVICE_PROVIDER, onDeviceAvailability, onDeviceUsable, promptApi, streamOnDevice, type PromptApi } from './on-device';
+import {
+  ON_DEVICE_ID,
+  ON_DEVICE_MODEL,
+  ON_DEVICE_PROVIDER,
+  onDeviceAvailability,
+  onDeviceUsable,
+  promptApi,
+  streamOnDevice,
+  type PromptApi,
+} from './on-device';
 import type { RefusedSend, ResendExtras, SendExtras } from './chat-model';
 import { PanelModel } from './panel-model';
 import { toProtocolError } from './targets';
@@ -41,9 +50,14 @@ export class SidePanelModel extends PanelModel {
     await Promise.all([super.reload(), this.detecting]);
     if (!onDeviceUsable(this.extras.state.onDevice)) return;
     this.set((s) => {
-      const providers = s.providers.some((p) => p.id === ON_DEVICE_ID) ? s.providers : [...s.providers, ON_DEVICE_PROVIDER];
+      const providers = s.providers.some((p) => p.id === ON_DEVICE_ID)
+        ? s.providers
+        : [...s.providers, ON_DEVICE_PROVIDER];
       // Keep the on-device choice across reloads; use it when nothing else is set up.
-      const target = before.providerId === ON_DEVICE_ID || !s.target.providerId ? { providerId: ON_DEVICE_ID, model: ON_DEVICE_MODEL } : s.target;
+      const target =
+        before.providerId === ON_DEVICE_ID || !s.target.providerId
+          ? { providerId: ON_DEVICE_ID, model: ON_DEVICE_MODEL }
+          : s.target;
       return { providers, target, models: { ...s.models, [ON_DEVICE_ID]: [{ id: ON_DEVICE_MODEL }] } };
     });
     this.askCaps(0);
@@ -57,10 +71,16 @@ export class SidePanelModel extends PanelModel {
     if (!this.onDeviceTarget()) return super.askCaps(delayMs);
     // Text only (the converter sends no media); a window of a few thousand tokens.
     const key = `${ON_DEVICE_ID}|${this.state.target.model.trim()}`;
-    if (!this.extras.state.caps[key]) this.extras.update({ caps: { ...this.extras.state.caps, [key]: { vision: false, pdf: false, contextWindow: 6144, known: true } } });
+    if (!this.extras.state.caps[key])
+      this.extras.update({
+        caps: { ...this.extras.state.caps, [key]: { vision: false, pdf: false, contextWindow: 6144, known: true } },
+      });
   }
 
-  override async send(extra: SendExtras = {}, askToConfirm?: (refused: RefusedSend) => Promise<boolean>): Promise<boolean> {
+  override async send(
+    extra: SendExtras = {},
+    askToConfirm?: (refused: RefusedSend) => Promise<boolean>,
+  ): Promise<boolean> {
     return this.onDeviceTarget() ? this.sendOnDevice() : super.send(extra, askToConfirm);
   }
 
@@ -90,7 +110,12 @@ export class SidePanelModel extends PanelModel {
   }
 
   private notOnDevice(what: string): void {
-    this.set({ error: { code: 'bad_request', message: `${what} is not available with the on-device model yet: choose another provider for it, or send a new message.` } });
+    this.set({
+      error: {
+        code: 'bad_request',
+        message: `${what} is not available with the on-device model yet: choose another provider for it, or send a new message.`,
+      },
+    });
   }
 
   private async sendOnDevice(): Promise<boolean> {
@@ -118,7 +143,8 @@ export class SidePanelModel extends PanelModel {
     const conversationId = id;
     this.set((s) => ({
       draft: s.draft === text ? '' : s.draft,
-      turns: s.currentId === conversationId ? upsertTurn(upsertTurn(s.turns, start.userTurn), start.answerTurn) : s.turns,
+      turns:
+        s.currentId === conversationId ? upsertTurn(upsertTurn(s.turns, start.userTurn), start.answerTurn) : s.turns,
       conversations: upsertMeta(s.conversations, start.meta),
     }));
 
@@ -127,12 +153,23 @@ export class SidePanelModel extends PanelModel {
     let answer = '';
     let lastSave = Date.now();
     const show = (status: Turn['status'], error?: ProtocolError) => {
-      const turn: Turn = { ...start.answerTurn, status, blocks: answer ? [{ type: 'text', text: answer }] : [], ...(error ? { error: { type: error.code, message: error.message } } : {}) };
+      const turn: Turn = {
+        ...start.answerTurn,
+        status,
+        blocks: answer ? [{ type: 'text', text: answer }] : [],
+        ...(error ? { error: { type: error.code, message: error.message } } : {}),
+      };
       this.set((s) => (s.currentId === conversationId ? { turns: upsertTurn(s.turns, turn) } : {}));
     };
     const save = (status: 'streaming' | 'complete' | 'stopped' | 'error', error?: string) =>
       this.connector
-        .request('saveOnDeviceAnswer', { conversationId, turnId: start.answerTurn.id, text: answer, status, ...(error ? { error } : {}) })
+        .request('saveOnDeviceAnswer', {
+          conversationId,
+          turnId: start.answerTurn.id,
+          text: answer,
+          status,
+          ...(error ? { error } : {}),
+        })
         .then((meta) => this.set((s) => ({ conversations: upsertMeta(s.conversations, meta) })))
         .catch(() => undefined);
     try {

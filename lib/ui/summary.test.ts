@@ -14,7 +14,8 @@ const providers: ProviderStatus[] = [
 
 describe('summary text and choices', () => {
   it('offers to summarise only turns dropped to fit, and never for a forbidden provider', () => {
-    const p = (over: Partial<DisclosurePreview>) => ({ allowed: true, droppedByReason: {}, ...over }) as DisclosurePreview;
+    const p = (over: Partial<DisclosurePreview>) =>
+      ({ allowed: true, droppedByReason: {}, ...over }) as DisclosurePreview;
     expect(droppedToFit(undefined)).toBe(0);
     expect(droppedToFit(p({ droppedByReason: { excluded: 3, summarised: 4 } }))).toBe(0);
     expect(droppedToFit(p({ droppedByReason: { 'over-budget': 2, 'over-max-turns': 1, excluded: 1 } }))).toBe(3);
@@ -23,21 +24,45 @@ describe('summary text and choices', () => {
 
   it('says what the notice says, applied or stale', () => {
     const by = { provider: 'anthropic', model: 'claude-haiku-4-5' };
-    expect(summaryNoticeText({ state: 'applied', turnId: 's', replaces: 1, by })).toBe('Earlier 1 turn is sent as a summary written by claude-haiku-4-5');
+    expect(summaryNoticeText({ state: 'applied', turnId: 's', replaces: 1, by })).toBe(
+      'Earlier 1 turn is sent as a summary written by claude-haiku-4-5',
+    );
     expect(summaryNoticeText({ state: 'stale', replaces: 6, by, reason: 'turn u2 was edited' })).toBe(
       'The summary of 6 earlier turns is not sent: a summarised turn was edited or deleted. Summarise again, or stop using it.',
     );
   });
 
   it('defaults the summariser to the target when it has a usable key, else the first usable provider', () => {
-    expect(defaultSummariser({ providerId: 'anthropic', model: 'claude-sonnet-4-6' }, providers)).toEqual({ providerId: 'anthropic', model: 'claude-sonnet-4-6' });
-    expect(defaultSummariser({ providerId: 'openai', model: 'gpt-5' }, providers)).toEqual({ providerId: 'anthropic', model: 'claude-haiku-4-5' });
+    expect(defaultSummariser({ providerId: 'anthropic', model: 'claude-sonnet-4-6' }, providers)).toEqual({
+      providerId: 'anthropic',
+      model: 'claude-sonnet-4-6',
+    });
+    expect(defaultSummariser({ providerId: 'openai', model: 'gpt-5' }, providers)).toEqual({
+      providerId: 'anthropic',
+      model: 'claude-haiku-4-5',
+    });
     expect(defaultSummariser(undefined, providers.slice(2))).toBeUndefined();
   });
 
   it('describes the request: turns, tokens, an upper bound of the cost, who receives it', () => {
     const lines = summaryDialogLines(
-      { turnIds: ['a', 'b', 'c'], viaSummary: 2, summariser: { providerId: 'anthropic', api: 'anthropic-messages', model: 'claude-haiku-4-5', origin: 'https://api.anthropic.com' }, estimatedInputTokens: 12_345, maxOutputTokens: 2048, estimatedCostUsd: 0.001, needsConfirmation: true, allowed: true, fits: true, body: {} },
+      {
+        turnIds: ['a', 'b', 'c'],
+        viaSummary: 2,
+        summariser: {
+          providerId: 'anthropic',
+          api: 'anthropic-messages',
+          model: 'claude-haiku-4-5',
+          origin: 'https://api.anthropic.com',
+        },
+        estimatedInputTokens: 12_345,
+        maxOutputTokens: 2048,
+        estimatedCostUsd: 0.001,
+        needsConfirmation: true,
+        allowed: true,
+        fits: true,
+        body: {},
+      },
       'Anthropic',
     );
     expect(lines).toEqual([

@@ -21,14 +21,19 @@ export function droppedToFit(preview: DisclosurePreview | undefined): number {
 
 /** The notice above the chat: "Earlier 6 turns are sent as a summary written by claude-haiku-4-5", or why a stale summary is not sent. */
 export function summaryNoticeText(s: PreviewSummary): string {
-  if (s.state === 'stale') return `The summary of ${plural(s.replaces, 'earlier turn')} is not sent: a summarised turn was edited or deleted. Summarise again, or stop using it.`;
+  if (s.state === 'stale')
+    return `The summary of ${plural(s.replaces, 'earlier turn')} is not sent: a summarised turn was edited or deleted. Summarise again, or stop using it.`;
   return `Earlier ${plural(s.replaces, 'turn')} ${s.replaces === 1 ? 'is' : 'are'} sent as a summary written by ${s.by.model}`;
 }
 
 /** The dialog's default summariser: the current target when it has a key, else the first provider with a key and its default model. */
-export function defaultSummariser(target: SendTarget | undefined, providers: readonly ProviderStatus[]): SendTarget | undefined {
+export function defaultSummariser(
+  target: SendTarget | undefined,
+  providers: readonly ProviderStatus[],
+): SendTarget | undefined {
   const usable = summariserProviders(providers);
-  if (target && usable.some((p) => p.id === target.providerId)) return { providerId: target.providerId, model: target.model };
+  if (target && usable.some((p) => p.id === target.providerId))
+    return { providerId: target.providerId, model: target.model };
   const first = usable[0];
   return first ? { providerId: first.id, model: first.defaultModel ?? '' } : undefined;
 }
@@ -42,7 +47,12 @@ export function summariserProviders(providers: readonly ProviderStatus[]): Provi
 export function summaryDialogLines(p: SummaryPreview, providerName: string): string[] {
   const n = p.turnIds.length;
   const via = p.viaSummary ? ` (${p.viaSummary} of them through the current summary, which is summarised again)` : '';
-  const cost = p.estimatedCostUsd === undefined ? 'price unknown' : p.estimatedCostUsd < 0.005 ? 'under $0.01' : `up to ~$${p.estimatedCostUsd.toFixed(2)}`;
+  const cost =
+    p.estimatedCostUsd === undefined
+      ? 'price unknown'
+      : p.estimatedCostUsd < 0.005
+        ? 'under $0.01'
+        : `up to ~$${p.estimatedCostUsd.toFixed(2)}`;
   return [
     `${plural(n, 'earlier turn')} will be summarised${via}.`,
     `~${p.estimatedInputTokens.toLocaleString('en')} tokens in, at most ${p.maxOutputTokens.toLocaleString('en')} out: ${cost}.`,

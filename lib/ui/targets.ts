@@ -13,7 +13,10 @@ export function configuredProviders(settings: Settings): ProviderStatus[] {
  * provider with its default model (or an empty model for the person to choose). `providerId` is
  * '' when nothing is configured.
  */
-export function pickTarget(settings: Settings, providers: readonly ProviderStatus[] = configuredProviders(settings)): { providerId: string; model: string } {
+export function pickTarget(
+  settings: Settings,
+  providers: readonly ProviderStatus[] = configuredProviders(settings),
+): { providerId: string; model: string } {
   const d = settings.defaultTarget;
   if (d && providers.some((p) => p.id === d.providerId)) return { providerId: d.providerId, model: d.model };
   const first = providers[0];

@@ -19,7 +19,11 @@ export function loadTheme(storage: Pick<Storage, 'getItem'> | undefined = global
 }
 
 /** Applies and stores `choice`. */
-export function applyTheme(choice: ThemeChoice, root: HTMLElement = document.documentElement, storage: Pick<Storage, 'setItem' | 'removeItem'> | undefined = globalThis.localStorage): void {
+export function applyTheme(
+  choice: ThemeChoice,
+  root: HTMLElement = document.documentElement,
+  storage: Pick<Storage, 'setItem' | 'removeItem'> | undefined = globalThis.localStorage,
+): void {
   if (choice === 'auto') root.removeAttribute('data-theme');
   else root.setAttribute('data-theme', choice);
   try {

@@ -107,9 +107,16 @@ export class TransferModel extends Store<TransferState> {
     return this.run(async () => {
       this.set({ summary: undefined });
       if (file.size > MAX_IMPORT_BYTES)
-        throw new Error(`${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MiB, over the 32 MiB import limit. For a larger export zip, unpack it and import its conversations.json.`);
+        throw new Error(
+          `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MiB, over the 32 MiB import limit. For a larger export zip, unpack it and import its conversations.json.`,
+        );
       const data = await fileToBase64(file);
-      const summary = await this.connector.request('importFile', { name: file.name, data, encoding: 'base64', ...(kind ? { kind } : {}) });
+      const summary = await this.connector.request('importFile', {
+        name: file.name,
+        data,
+        encoding: 'base64',
+        ...(kind ? { kind } : {}),
+      });
       this.set({ summary });
       return summary;
     });
@@ -132,11 +139,17 @@ export class TransferModel extends Store<TransferState> {
         after = p.next;
       } while (after !== undefined);
       if (!file || count === 0) {
-        this.set({ note: failed ? `Nothing exported: ${failed} conversation${failed === 1 ? '' : 's'} could not be read.` : 'There are no conversations to export.' });
+        this.set({
+          note: failed
+            ? `Nothing exported: ${failed} conversation${failed === 1 ? '' : 's'} could not be read.`
+            : 'There are no conversations to export.',
+        });
         return;
       }
       this.save(new Blob(parts, { type: file.mimeType }), file.filename);
-      this.set({ note: `Exported ${count} conversation${count === 1 ? '' : 's'} to ${file.filename}${failed ? `; ${failed} could not be read` : ''}.` });
+      this.set({
+        note: `Exported ${count} conversation${count === 1 ? '' : 's'} to ${file.filename}${failed ? `; ${failed} could not be read` : ''}.`,
+      });
     });
   }
 

@@ -87,7 +87,9 @@ export function providerSwitches(turns: readonly Turn[]): Map<string, Origin> {
 }
 
 /** What the end of the conversation offers: nothing, or a retry after a failed/cut/missing answer. */
-export type RetryOffer = { kind: 'none' } | { kind: 'retry'; reason: 'interrupted' | 'stopped' | 'error' | 'no_answer' | 'not_sent'; turn?: Turn };
+export type RetryOffer =
+  | { kind: 'none' }
+  | { kind: 'retry'; reason: 'interrupted' | 'stopped' | 'error' | 'no_answer' | 'not_sent'; turn?: Turn };
 
 /**
  * A retry is offered when no answer is in flight and the last turn is an assistant turn left
@@ -98,7 +100,8 @@ export function retryOffer(turns: readonly Turn[], busy: boolean): RetryOffer {
   const last = turns[turns.length - 1];
   if (busy || !last) return { kind: 'none' };
   // A captured selection ("Continue selection in…") was never sent: offer to send it (docs/side-panel.md).
-  if (last.role === 'user') return { kind: 'retry', reason: last.meta?.capturedSelection === true ? 'not_sent' : 'no_answer' };
+  if (last.role === 'user')
+    return { kind: 'retry', reason: last.meta?.capturedSelection === true ? 'not_sent' : 'no_answer' };
   if (last.role !== 'assistant') return { kind: 'none' };
   switch (last.status) {
     case 'interrupted':
@@ -117,6 +120,7 @@ export function retryOffer(turns: readonly Turn[], busy: boolean): RetryOffer {
 export function toolCallIndex(turns: readonly Turn[]): Map<string, { name: string; origin?: Origin }> {
   const out = new Map<string, { name: string; origin?: Origin }>();
   for (const t of turns)
-    for (const b of t.blocks) if (b.type === 'tool_call') out.set(b.id, { name: b.name, ...(t.origin ? { origin: t.origin } : {}) });
+    for (const b of t.blocks)
+      if (b.type === 'tool_call') out.set(b.id, { name: b.name, ...(t.origin ? { origin: t.origin } : {}) });
   return out;
 }

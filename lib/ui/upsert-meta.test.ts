@@ -15,7 +15,10 @@ describe('upsertMeta', () => {
 
   it('replaces a changed meta, adds a new one, and sorts newest first', () => {
     const list = [meta('b', 2), meta('a', 1)];
-    expect(upsertMeta(list, meta('a', 1, 'renamed')).map((c) => [c.id, c.title])).toEqual([['b', 'b'], ['a', 'renamed']]);
+    expect(upsertMeta(list, meta('a', 1, 'renamed')).map((c) => [c.id, c.title])).toEqual([
+      ['b', 'b'],
+      ['a', 'renamed'],
+    ]);
     expect(upsertMeta(list, meta('a', 5)).map((c) => c.id)).toEqual(['a', 'b']);
     expect(upsertMeta(list, meta('c', 3)).map((c) => c.id)).toEqual(['c', 'b', 'a']);
     // A list out of order is sorted even when the meta is unchanged.

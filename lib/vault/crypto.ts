@@ -52,8 +52,18 @@ export function randomBytes(n: number): Uint8Array<ArrayBuffer> {
  * Unicode NFC (lone surrogates as U+FFFD, as UTF-8 encodes them), so the same passphrase typed on a
  * keyboard or IME that composes characters differently (NFC "é" vs NFD "e" + U+0301) opens the vault.
  */
-export async function deriveKeyBytes(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number): Promise<Uint8Array<ArrayBuffer>> {
-  const base = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase.normalize('NFC')), 'PBKDF2', false, ['deriveBits']);
+export async function deriveKeyBytes(
+  passphrase: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const base = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(passphrase.normalize('NFC')),
+    'PBKDF2',
+    false,
+    ['deriveBits'],
+  );
   const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, base, KEY_BITS);
   return new Uint8Array(bits);
 }
@@ -66,17 +76,26 @@ export function importVaultKey(raw: Uint8Array<ArrayBuffer>): Promise<CryptoKey>
 /** Encrypts `plain` with a fresh random IV; `aad` (additional data) binds the ciphertext to its context. */
 export async function seal(key: CryptoKey, plain: Uint8Array<ArrayBuffer>, aad: string): Promise<Sealed> {
   const iv = randomBytes(IV_BYTES);
-  const ct = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(aad) }, key, plain);
+  const ct = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(aad) },
+    key,
+    plain,
+  );
   return { iv: toBase64(iv), ciphertext: toBase64(new Uint8Array(ct)) };
 }
 
 /** Decrypts a {@link seal}ed value. @throws DOMException (OperationError) when the key, IV, data or `aad` do not match. */
 export async function open(key: CryptoKey, sealed: Sealed, aad: string): Promise<Uint8Array<ArrayBuffer>> {
-  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64(sealed.iv), additionalData: new TextEncoder().encode(aad) }, key, fromBase64(sealed.ciphertext));
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: fromBase64(sealed.iv), additionalData: new TextEncoder().encode(aad) },
+    key,
+    fromBase64(sealed.ciphertext),
+  );
   return new Uint8Array(plain);
 }
 
 /** UTF-8 bytes of `text`. */
-export const utf8 = (text: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
+export const utf8 = (text: string): Uint8Array<ArrayBuffer> =>
+  new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 /** Text of UTF-8 `bytes`. */
 export const fromUtf8 = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);

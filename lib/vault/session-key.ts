@@ -27,12 +27,26 @@ export interface HeldKey {
  * Seals `raw` (the derived key bytes) under a fresh session secret, stores both, then zeroes
  * `raw` and the secret (also on failure). Returns the new session's id, with `key` to hold.
  */
-export async function rememberKey(db: BatonDb, session: SessionSecretStore, key: CryptoKey, raw: Uint8Array<ArrayBuffer>): Promise<HeldKey> {
+export async function rememberKey(
+  db: BatonDb,
+  session: SessionSecretStore,
+  key: CryptoKey,
+  raw: Uint8Array<ArrayBuffer>,
+): Promise<HeldKey> {
   const id = toBase64(randomBytes(9));
   const secret = randomBytes(32);
   try {
     const sealed = await seal(await importVaultKey(secret), raw, `${SESSION_KEY}|${id}`);
-    await tx(db, ['settings'], 'readwrite', async (t) => void (await t.objectStore('settings').put({ key: SESSION_KEY, value: { id, ...sealed } satisfies SessionRecord })), 'strict');
+    await tx(
+      db,
+      ['settings'],
+      'readwrite',
+      async (t) =>
+        void (await t
+          .objectStore('settings')
+          .put({ key: SESSION_KEY, value: { id, ...sealed } satisfies SessionRecord })),
+      'strict',
+    );
     await session.set(JSON.stringify({ id, secret: toBase64(secret) }));
   } finally {
     raw.fill(0);
@@ -47,7 +61,11 @@ export async function rememberKey(db: BatonDb, session: SessionSecretStore, key:
  * session secret at all (locked: forget any held key); undefined: not unlocked (a stale or
  * unreadable session; the held key is not used).
  */
-export async function restoreKey(db: BatonDb, session: SessionSecretStore, held: HeldKey | undefined): Promise<HeldKey | null | undefined> {
+export async function restoreKey(
+  db: BatonDb,
+  session: SessionSecretStore,
+  held: HeldKey | undefined,
+): Promise<HeldKey | null | undefined> {
   const stored = await session.get();
   let parsed: { id: string; secret: string } | undefined;
   try {
@@ -75,5 +93,11 @@ export async function restoreKey(db: BatonDb, session: SessionSecretStore, held:
 /** Removes the session secret and the sealed key bytes (S3: lock). */
 export async function forgetKey(db: BatonDb, session: SessionSecretStore): Promise<void> {
   await session.clear();
-  await tx(db, ['settings'], 'readwrite', async (t) => void (await t.objectStore('settings').delete(SESSION_KEY)), 'strict');
+  await tx(
+    db,
+    ['settings'],
+    'readwrite',
+    async (t) => void (await t.objectStore('settings').delete(SESSION_KEY)),
+    'strict',
+  );
 }

@@ -10,8 +10,16 @@ import { deriveKeyBytes, fromBase64, importVaultKey, PBKDF2_ITERATIONS, randomBy
 import { memorySession } from './session';
 import { Vault } from './vault';
 
-const KEYS = { openai: 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123', anthropic: 'sk-ant-api03-ZyXwVuTsRqPoNmLk9876', google: 'AIzaSyD-GooGleKey_abcdefghijklmn' };
-const ORIGIN = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com', google: 'https://generativelanguage.googleapis.com' };
+const KEYS = {
+  openai: 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123',
+  anthropic: 'sk-ant-api03-ZyXwVuTsRqPoNmLk9876',
+  google: 'AIzaSyD-GooGleKey_abcdefghijklmn',
+};
+const ORIGIN = {
+  openai: 'https://api.openai.com',
+  anthropic: 'https://api.anthropic.com',
+  google: 'https://generativelanguage.googleapis.com',
+};
 const NOW = '2026-11-30T08:00:00.000Z';
 const FAST = 1_000;
 
@@ -38,7 +46,8 @@ async function dump(d: BatonDb, session?: { value: string | undefined }): Promis
 /** Any key, or any 12-character piece of one, found in `text` (S2's "key material"). */
 function keyMaterial(text: string): string[] {
   const found: string[] = [];
-  for (const k of Object.values(KEYS)) for (let i = 0; i + 12 <= k.length; i++) if (text.includes(k.slice(i, i + 12))) found.push(k.slice(i, i + 12));
+  for (const k of Object.values(KEYS))
+    for (let i = 0; i + 12 <= k.length; i++) if (text.includes(k.slice(i, i + 12))) found.push(k.slice(i, i + 12));
   return found;
 }
 
@@ -53,7 +62,11 @@ describe('S2 passphrase mode at rest', () => {
     await vault.setPassphrase('correct horse battery');
     expect(await vault.status()).toEqual({ passphrase: true, locked: false, iterations: PBKDF2_ITERATIONS });
     const rec = await db.get('vault', 'openai');
-    expect(rec && rec.version === 2 && rec.kdf).toEqual({ name: 'PBKDF2', hash: 'SHA-256', iterations: PBKDF2_ITERATIONS });
+    expect(rec && rec.version === 2 && rec.kdf).toEqual({
+      name: 'PBKDF2',
+      hash: 'SHA-256',
+      iterations: PBKDF2_ITERATIONS,
+    });
   });
 
   it('S2 each key record holds only version, PBKDF2/SHA-256 params, a 16-byte salt, a 12-byte IV and ciphertext; no key material anywhere', async () => {
@@ -62,13 +75,24 @@ describe('S2 passphrase mode at rest', () => {
     const recs = await db.getAll('vault');
     expect(recs).toHaveLength(3);
     for (const r of recs) {
-      expect(Object.keys(r).sort()).toEqual(['boundOrigin', 'ciphertext', 'iv', 'kdf', 'providerId', 'salt', 'savedAt', 'version']);
+      expect(Object.keys(r).sort()).toEqual([
+        'boundOrigin',
+        'ciphertext',
+        'iv',
+        'kdf',
+        'providerId',
+        'salt',
+        'savedAt',
+        'version',
+      ]);
       if (r.version !== 2) throw new Error('not sealed');
       expect(r.kdf).toEqual({ name: 'PBKDF2', hash: 'SHA-256', iterations: FAST });
       expect(fromBase64(r.salt)).toHaveLength(16);
       expect(fromBase64(r.iv)).toHaveLength(12);
       // AES-GCM: ciphertext = plaintext length + 16-byte tag.
-      expect(fromBase64(r.ciphertext)).toHaveLength(new TextEncoder().encode(KEYS[r.providerId as keyof typeof KEYS]).length + 16);
+      expect(fromBase64(r.ciphertext)).toHaveLength(
+        new TextEncoder().encode(KEYS[r.providerId as keyof typeof KEYS]).length + 16,
+      );
     }
     expect(keyMaterial(await dump(db, session))).toEqual([]);
     // Still usable while unlocked.
@@ -116,8 +140,18 @@ describe('S3 lock semantics', () => {
     await vault.lock();
     const before = await dump(db, session);
     const errors: unknown[] = [];
-    for (const attempt of [() => vault.unlock('wrong'), () => vault.setPassphrase('new one here', 'wrong'), () => vault.setPassphrase('new one here'), () => vault.removePassphrase('wrong')])
-      errors.push(await attempt().then(() => 'resolved', (e: { code: string; message: string }) => ({ code: e.code, message: e.message })));
+    for (const attempt of [
+      () => vault.unlock('wrong'),
+      () => vault.setPassphrase('new one here', 'wrong'),
+      () => vault.setPassphrase('new one here'),
+      () => vault.removePassphrase('wrong'),
+    ])
+      errors.push(
+        await attempt().then(
+          () => 'resolved',
+          (e: { code: string; message: string }) => ({ code: e.code, message: e.message }),
+        ),
+      );
     expect(errors).toEqual(Array(4).fill({ code: 'locked', message: 'That passphrase does not unlock the keys.' }));
     expect(await dump(db, session)).toBe(before);
     expect(await vault.status()).toEqual({ passphrase: true, locked: true, iterations: FAST });
@@ -129,13 +163,18 @@ describe('S3 lock semantics', () => {
     await vault.lock();
     await expect(vault.getKey('openai')).rejects.toMatchObject(lockedCode);
     await expect(vault.getKey('custom-none')).rejects.toMatchObject(lockedCode);
-    await expect(vault.setKey('openai', 'sk-new-key-0000000000000', ORIGIN.openai, NOW)).rejects.toMatchObject(lockedCode);
+    await expect(vault.setKey('openai', 'sk-new-key-0000000000000', ORIGIN.openai, NOW)).rejects.toMatchObject(
+      lockedCode,
+    );
     expect(await vault.describe('openai')).toEqual({ boundOrigin: ORIGIN.openai });
     expect(await vault.allSecrets()).toEqual([]);
     expect(await db.get('settings', 'vaultSession')).toBeUndefined();
     await vault.unlock('correct horse battery');
     expect(await vault.getKey('openai')).toEqual({ secret: KEYS.openai, boundOrigin: ORIGIN.openai });
-    expect(await vault.describe('google')).toEqual({ masked: `••••${KEYS.google.slice(-4)}`, boundOrigin: ORIGIN.google });
+    expect(await vault.describe('google')).toEqual({
+      masked: `••••${KEYS.google.slice(-4)}`,
+      boundOrigin: ORIGIN.google,
+    });
     expect((await vault.allSecrets()).sort()).toEqual(Object.values(KEYS).sort());
   });
 
@@ -183,7 +222,13 @@ describe('S3 lock semantics', () => {
     await vault.setPassphrase('correct horse battery');
     await vault.removePassphrase('correct horse battery');
     expect(await vault.status()).toEqual({ passphrase: false, locked: false });
-    expect(await db.get('vault', 'openai')).toEqual({ providerId: 'openai', version: 1, secret: KEYS.openai, boundOrigin: ORIGIN.openai, savedAt: NOW });
+    expect(await db.get('vault', 'openai')).toEqual({
+      providerId: 'openai',
+      version: 1,
+      secret: KEYS.openai,
+      boundOrigin: ORIGIN.openai,
+      savedAt: NOW,
+    });
     expect(await db.get('settings', 'vault')).toBeUndefined();
     expect(await db.get('settings', 'vaultSession')).toBeUndefined();
     expect(session.value).toBeUndefined();

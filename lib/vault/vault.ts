@@ -14,7 +14,21 @@
  */
 import { BatonError } from '../messaging/errors';
 import { tx, type BatonDb, type SealedVaultRecord, type VaultRecord } from '../store/db';
-import { deriveKeyBytes, fromBase64, fromUtf8, importVaultKey, open, PBKDF2_ITERATIONS, randomBytes, SALT_BYTES, seal, toBase64, utf8, type KdfParams, type Sealed } from './crypto';
+import {
+  deriveKeyBytes,
+  fromBase64,
+  fromUtf8,
+  importVaultKey,
+  open,
+  PBKDF2_ITERATIONS,
+  randomBytes,
+  SALT_BYTES,
+  seal,
+  toBase64,
+  utf8,
+  type KdfParams,
+  type Sealed,
+} from './crypto';
 import { memorySession, type SessionSecretStore } from './session';
 import { forgetKey, rememberKey, restoreKey } from './session-key';
 
@@ -53,7 +67,8 @@ export interface VaultOptions {
 
 /** The one error for any passphrase that does not open the vault (S3: one generic error). */
 const wrongPassphrase = () => new BatonError('locked', 'That passphrase does not unlock the keys.');
-const lockedError = () => new BatonError('locked', 'Baton is locked. Unlock it with your passphrase in the options page.');
+const lockedError = () =>
+  new BatonError('locked', 'Baton is locked. Unlock it with your passphrase in the options page.');
 const aadOf = (providerId: string, boundOrigin: string) => `${providerId}|${boundOrigin}`;
 
 export class Vault {
@@ -112,7 +127,13 @@ export class Vault {
   }
 
   async deleteKey(providerId: string): Promise<void> {
-    await tx(this.db, ['vault'], 'readwrite', async (t) => void (await t.objectStore('vault').delete(providerId)), 'strict');
+    await tx(
+      this.db,
+      ['vault'],
+      'readwrite',
+      async (t) => void (await t.objectStore('vault').delete(providerId)),
+      'strict',
+    );
   }
 
   /** Whether a key is stored, its origin, and its masked form (S5) — no mask while locked. Never throws `locked`. */
@@ -121,7 +142,9 @@ export class Vault {
     if (!rec) return undefined;
     if (rec.version === 1) return { masked: maskKey(rec.secret), boundOrigin: rec.boundOrigin };
     const key = await this.currentKey();
-    return key ? { masked: maskKey(await this.secretOf(rec, key)), boundOrigin: rec.boundOrigin } : { boundOrigin: rec.boundOrigin };
+    return key
+      ? { masked: maskKey(await this.secretOf(rec, key)), boundOrigin: rec.boundOrigin }
+      : { boundOrigin: rec.boundOrigin };
   }
 
   /** Masked keys of every provider that has one (S5: never the full key); no mask while locked. */
@@ -138,7 +161,8 @@ export class Vault {
   async allSecrets(): Promise<string[]> {
     const key = await this.currentKey();
     const out: string[] = [];
-    for (const rec of await this.db.getAll('vault')) if (rec.version === 1 || key) out.push(await this.secretOf(rec, key));
+    for (const rec of await this.db.getAll('vault'))
+      if (rec.version === 1 || key) out.push(await this.secretOf(rec, key));
     return out;
   }
 
@@ -161,8 +185,22 @@ export class Vault {
     const kdf: KdfParams = { name: 'PBKDF2', hash: 'SHA-256', iterations: this.iterations };
     const raw = await deriveKeyBytes(passphrase, salt, kdf.iterations);
     const key = await importVaultKey(raw);
-    const meta: VaultMeta = { version: 1, kdf, salt: toBase64(salt), check: await seal(key, utf8(CHECK_PLAIN), META_KEY) };
-    const sealed = await Promise.all(plain.map((p) => sealRecord(key, meta, { providerId: p.providerId, secret: p.secret, boundOrigin: p.boundOrigin, savedAt: p.savedAt })));
+    const meta: VaultMeta = {
+      version: 1,
+      kdf,
+      salt: toBase64(salt),
+      check: await seal(key, utf8(CHECK_PLAIN), META_KEY),
+    };
+    const sealed = await Promise.all(
+      plain.map((p) =>
+        sealRecord(key, meta, {
+          providerId: p.providerId,
+          secret: p.secret,
+          boundOrigin: p.boundOrigin,
+          savedAt: p.savedAt,
+        }),
+      ),
+    );
     await this.replaceAll(records, sealed, old, meta);
     await this.remember(key, raw);
   }
@@ -200,7 +238,15 @@ export class Vault {
     if (!meta) return;
     const key = await this.keyFromPassphrase(meta, passphrase);
     const records = await this.db.getAll('vault');
-    const plain = await Promise.all(records.map(async (r): Promise<VaultRecord> => ({ providerId: r.providerId, version: 1, secret: await this.secretOf(r, key), boundOrigin: r.boundOrigin, savedAt: r.savedAt })));
+    const plain = await Promise.all(
+      records.map(async (r): Promise<VaultRecord> => ({
+        providerId: r.providerId,
+        version: 1,
+        secret: await this.secretOf(r, key),
+        boundOrigin: r.boundOrigin,
+        savedAt: r.savedAt,
+      })),
+    );
     await this.replaceAll(records, plain, meta, undefined);
     await this.lockNow();
   }
@@ -246,7 +292,11 @@ export class Vault {
 
   /** The vault key if unlocked, else undefined (`restoreKey`: after a worker restart, from the session secret). */
   private async currentKey(): Promise<CryptoKey | undefined> {
-    const held = await restoreKey(this.db, this.session, this.key && this.keySession !== undefined ? { key: this.key, id: this.keySession } : undefined);
+    const held = await restoreKey(
+      this.db,
+      this.session,
+      this.key && this.keySession !== undefined ? { key: this.key, id: this.keySession } : undefined,
+    );
     if (held === null) {
       this.key = undefined;
       this.keySession = undefined;
@@ -275,7 +325,12 @@ export class Vault {
    * awaits inside the transaction), and so is the passphrase record (`oldMeta`: another worker may
    * have changed the passphrase). @throws BatonError('busy') when they changed.
    */
-  private async replaceAll(before: VaultRecord[], after: VaultRecord[], oldMeta: VaultMeta | undefined, meta: VaultMeta | undefined): Promise<void> {
+  private async replaceAll(
+    before: VaultRecord[],
+    after: VaultRecord[],
+    oldMeta: VaultMeta | undefined,
+    meta: VaultMeta | undefined,
+  ): Promise<void> {
     await tx(
       this.db,
       ['vault', 'settings'],
@@ -283,7 +338,8 @@ export class Vault {
       async (t) => {
         const now = await t.objectStore('vault').getAll();
         const nowMeta = (await t.objectStore('settings').get(META_KEY))?.value;
-        if (JSON.stringify(now) !== JSON.stringify(before) || JSON.stringify(nowMeta) !== JSON.stringify(oldMeta)) throw new BatonError('busy', 'The keys changed meanwhile; try again.');
+        if (JSON.stringify(now) !== JSON.stringify(before) || JSON.stringify(nowMeta) !== JSON.stringify(oldMeta))
+          throw new BatonError('busy', 'The keys changed meanwhile; try again.');
         for (const r of after) await t.objectStore('vault').put(r);
         if (meta) await t.objectStore('settings').put({ key: META_KEY, value: meta });
         else await t.objectStore('settings').delete(META_KEY);
@@ -293,7 +349,20 @@ export class Vault {
   }
 }
 
-async function sealRecord(key: CryptoKey, meta: VaultMeta, rec: { providerId: string; secret: string; boundOrigin: string; savedAt: string }): Promise<SealedVaultRecord> {
+async function sealRecord(
+  key: CryptoKey,
+  meta: VaultMeta,
+  rec: { providerId: string; secret: string; boundOrigin: string; savedAt: string },
+): Promise<SealedVaultRecord> {
   const sealed = await seal(key, utf8(rec.secret), aadOf(rec.providerId, rec.boundOrigin));
-  return { providerId: rec.providerId, version: 2, kdf: meta.kdf, salt: meta.salt, iv: sealed.iv, ciphertext: sealed.ciphertext, boundOrigin: rec.boundOrigin, savedAt: rec.savedAt };
+  return {
+    providerId: rec.providerId,
+    version: 2,
+    kdf: meta.kdf,
+    salt: meta.salt,
+    iv: sealed.iv,
+    ciphertext: sealed.ciphertext,
+    boundOrigin: rec.boundOrigin,
+    savedAt: rec.savedAt,
+  };
 }

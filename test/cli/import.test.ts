@@ -19,7 +19,11 @@ if (!hasShared) console.warn('skipping baton import tests on shared fixtures: ..
 function run(args: string[]) {
   let stdout = '';
   let stderr = '';
-  const status = main(args, (s) => (stdout += s), (s) => (stderr += s));
+  const status = main(
+    args,
+    (s) => (stdout += s),
+    (s) => (stderr += s),
+  );
   return { status, stdout, stderr };
 }
 
@@ -30,14 +34,39 @@ function tmpFile(name: string, data: string | Uint8Array): string {
   return file;
 }
 
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
 
 describe('baton import', () => {
   it('prints one transcript per line and the summary with the skip reasons', () => {
     const doc = [
-      { id: 'c1', title: 'One', current_node: 'a', mapping: { u: { parent: null, message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['hi'] } } }, a: { parent: 'u', message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: ['hello'] } } } } },
+      {
+        id: 'c1',
+        title: 'One',
+        current_node: 'a',
+        mapping: {
+          u: { parent: null, message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['hi'] } } },
+          a: {
+            parent: 'u',
+            message: { author: { role: 'assistant' }, content: { content_type: 'text', parts: ['hello'] } },
+          },
+        },
+      },
       { id: 'c2', title: 'Broken' },
-      { id: 'c3', title: 'Three', current_node: 'u', mapping: { u: { parent: null, message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['again'] } } } } },
+      {
+        id: 'c3',
+        title: 'Three',
+        current_node: 'u',
+        mapping: {
+          u: {
+            parent: null,
+            message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['again'] } },
+          },
+        },
+      },
     ];
     const r = run(['import', 'chatgpt-export', tmpFile('conversations.json', JSON.stringify(doc))]);
     expect(r.status).toBe(0);
@@ -49,12 +78,19 @@ describe('baton import', () => {
 
   it('exits 2 with the summary when nothing could be imported, and prints nothing on stdout', () => {
     const r = run(['import', 'claude-export', tmpFile('c.json', JSON.stringify([{ uuid: 'x', name: 'No messages' }]))]);
-    expect(r).toEqual({ status: 2, stdout: '', stderr: 'imported 0, skipped 1: x: chat_messages: missing: the conversation has no messages\n' });
+    expect(r).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'imported 0, skipped 1: x: chat_messages: missing: the conversation has no messages\n',
+    });
   });
 
   it.each([
     [['import'], /^baton: import needs a kind \(one of chatgpt-export, /],
-    [['import', 'chatgpt'], /^baton: import: unknown kind "chatgpt" \(expected chatgpt-export, claude-export, baton, anthropic-messages, openai-chat, openai-responses, gemini-generate-content, claude-code, codex, gemini-cli, pi\)\n$/],
+    [
+      ['import', 'chatgpt'],
+      /^baton: import: unknown kind "chatgpt" \(expected chatgpt-export, claude-export, baton, anthropic-messages, openai-chat, openai-responses, gemini-generate-content, claude-code, codex, gemini-cli, pi\)\n$/,
+    ],
     [['import', 'baton'], /^baton: import: FILE is required/],
     [['import', 'baton', '/nonexistent/file.json'], /^baton: \/nonexistent\/file\.json: no such file\n$/],
   ])('%j: exit 2, one baton: line', (args, message) => {
@@ -66,20 +102,42 @@ describe('baton import', () => {
 
   it('refuses a whole file it cannot read as the kind: one baton: line, exit 2', () => {
     const r = run(['import', 'baton', tmpFile('x.json', '{"format": ')]);
-    expect(r).toEqual({ status: 2, stdout: '', stderr: expect.stringMatching(/^baton: invalid JSON: /) as unknown as string });
+    expect(r).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^baton: invalid JSON: /) as unknown as string,
+    });
   });
 
   it('refuses a file over the 200 MB cap from its size alone, before reading it', () => {
     const file = tmpFile('huge.json', '');
     fs.truncateSync(file, 200 * 1024 * 1024 + 1); // sparse: nothing is written or read
     const r = run(['import', 'chatgpt-export', file]);
-    expect(r).toEqual({ status: 2, stdout: '', stderr: 'baton: file is 209715201 bytes, over the 209715200-byte import limit (I3); nothing was parsed\n' });
+    expect(r).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: 'baton: file is 209715201 bytes, over the 209715200-byte import limit (I3); nothing was parsed\n',
+    });
     fs.rmSync(file);
   });
 
   it('keeps convert working alongside (the generic JSON printing is unchanged)', () => {
-    const t = { format: 'baton.transcript', version: 1, id: 'x', turns: [{ id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }] };
-    const r = run(['convert', '--to', 'openai-chat', '--model', 'gpt-4o', '--max-output-tokens', '100', tmpFile('t.json', JSON.stringify(t))]);
+    const t = {
+      format: 'baton.transcript',
+      version: 1,
+      id: 'x',
+      turns: [{ id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }],
+    };
+    const r = run([
+      'convert',
+      '--to',
+      'openai-chat',
+      '--model',
+      'gpt-4o',
+      '--max-output-tokens',
+      '100',
+      tmpFile('t.json', JSON.stringify(t)),
+    ]);
     expect(r.status).toBe(0);
     expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['api', 'model', 'body', 'report']);
   });
@@ -89,7 +147,9 @@ describe('baton import', () => {
       const codex = run(['import', 'codex', path.join(SHARED, 'agent-transcripts/codex-rollout-synthetic.jsonl')]);
       expect(codex.status).toBe(0);
       expect(codex.stderr).toBe('imported 1, skipped 0\n');
-      expect(lines(codex.stdout).map((t) => decodeTranscript(t).id)).toEqual(['codex:11111111-1111-4111-8111-111111111111']);
+      expect(lines(codex.stdout).map((t) => decodeTranscript(t).id)).toEqual([
+        'codex:11111111-1111-4111-8111-111111111111',
+      ]);
       const pi = run(['import', 'pi', path.join(SHARED, 'agent-transcripts/pi-coding-agent-session.jsonl')]);
       expect([pi.status, pi.stderr, lines(pi.stdout).length]).toEqual([0, 'imported 1, skipped 0\n', 1]);
     });

@@ -20,7 +20,10 @@ export const ANTHROPIC_TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 /** A-I1: base64 image media types. */
 const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 /** A-K5: sentinels that other providers accept as signatures; Claude rejects them. */
-export const FOREIGN_SIGNATURE_SENTINELS = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
+export const FOREIGN_SIGNATURE_SENTINELS = new Set([
+  'skip_thought_signature_validator',
+  'context_engineering_is_the_way_to_go',
+]);
 
 /** Server-tool result blocks that live in assistant messages next to their `server_tool_use`. */
 const SERVER_TOOL_RESULTS = new Set([
@@ -32,9 +35,24 @@ const SERVER_TOOL_RESULTS = new Set([
   'tool_search_tool_result',
 ]);
 const USER_ONLY = new Set(['tool_result']);
-const ASSISTANT_ONLY = new Set(['thinking', 'redacted_thinking', 'tool_use', 'server_tool_use', 'compaction', ...SERVER_TOOL_RESULTS]);
+const ASSISTANT_ONLY = new Set([
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'server_tool_use',
+  'compaction',
+  ...SERVER_TOOL_RESULTS,
+]);
 /** `ContentBlockParam` members of the SDK (A-R1 message content union). */
-const KNOWN_BLOCKS = new Set(['text', 'image', 'document', 'search_result', 'container_upload', ...USER_ONLY, ...ASSISTANT_ONLY]);
+const KNOWN_BLOCKS = new Set([
+  'text',
+  'image',
+  'document',
+  'search_result',
+  'container_upload',
+  ...USER_ONLY,
+  ...ASSISTANT_ONLY,
+]);
 /** A-T7: what a tool_result's content array may hold. */
 const TOOL_RESULT_CONTENT = new Set(['text', 'image', 'document', 'search_result', 'tool_reference', 'browser_state']);
 
@@ -55,7 +73,8 @@ function checkText(block: Record<string, unknown>, path: Path, sink: Sink, stats
     return;
   }
   if (block.text.length === 0) sink.add('A-E1', [...path, 'text'], 'text content blocks must be non-empty');
-  else if (isBlank(block.text)) sink.add('A-E1', [...path, 'text'], 'text content blocks must contain non-whitespace text');
+  else if (isBlank(block.text))
+    sink.add('A-E1', [...path, 'text'], 'text content blocks must contain non-whitespace text');
   if (block.citations !== undefined && block.citations !== null) {
     if (!Array.isArray(block.citations)) {
       sink.add('A-SHAPE', [...path, 'citations'], '`citations` must be an array');
@@ -63,7 +82,8 @@ function checkText(block: Record<string, unknown>, path: Path, sink: Sink, stats
     }
     block.citations.forEach((c, k) => {
       // A-C1: document-based locations point into the documents of this request.
-      if (isRecord(c) && typeof c.document_index === 'number') stats.citationRefs.push([[...path, 'citations', k, 'document_index'], c.document_index]);
+      if (isRecord(c) && typeof c.document_index === 'number')
+        stats.citationRefs.push([[...path, 'citations', k, 'document_index'], c.document_index]);
     });
   }
 }
@@ -81,8 +101,10 @@ function checkImage(block: Record<string, unknown>, path: Path, sink: Sink, stat
     if (typeof src.media_type !== 'string' || !IMAGE_MEDIA_TYPES.has(src.media_type)) {
       sink.add('A-I1', [...at, 'media_type'], `media_type must be one of ${[...IMAGE_MEDIA_TYPES].join(', ')}`);
     }
-    if (typeof src.data !== 'string' || src.data.length === 0) sink.add('A-I1', [...at, 'data'], 'base64 source needs non-empty `data`');
-    else if (src.data.startsWith('data:') || !isBase64(src.data)) sink.add('A-I1', [...at, 'data'], '`data` must be raw base64 (no data: URL prefix)');
+    if (typeof src.data !== 'string' || src.data.length === 0)
+      sink.add('A-I1', [...at, 'data'], 'base64 source needs non-empty `data`');
+    else if (src.data.startsWith('data:') || !isBase64(src.data))
+      sink.add('A-I1', [...at, 'data'], '`data` must be raw base64 (no data: URL prefix)');
   } else if (src.type === 'url') {
     if (!isNonEmptyString(src.url)) sink.add('A-I1', [...at, 'url'], 'url source needs a `url`');
   } else if (src.type === 'file') {
@@ -94,20 +116,29 @@ function checkImage(block: Record<string, unknown>, path: Path, sink: Sink, stat
 
 function checkDocument(block: Record<string, unknown>, path: Path, sink: Sink, stats: BlockStats): void {
   stats.documents++;
-  if (!isRecord(block.source) || typeof block.source.type !== 'string') sink.add('A-SHAPE', [...path, 'source'], 'document block needs a `source` object with a `type`');
+  if (!isRecord(block.source) || typeof block.source.type !== 'string')
+    sink.add('A-SHAPE', [...path, 'source'], 'document block needs a `source` object with a `type`');
 }
 
 /** A-T7: tool_result has a string id, optional boolean is_error, content string or allowed blocks. */
 function checkToolResult(block: Record<string, unknown>, path: Path, sink: Sink, stats: BlockStats): void {
-  if (typeof block.tool_use_id !== 'string') sink.add('A-T4', [...path, 'tool_use_id'], 'tool_result needs a string `tool_use_id`');
-  else if (!ANTHROPIC_TOOL_ID.test(block.tool_use_id)) sink.add('A-T1', [...path, 'tool_use_id'], 'tool_use_id must match ^[a-zA-Z0-9_-]+$');
+  if (typeof block.tool_use_id !== 'string')
+    sink.add('A-T4', [...path, 'tool_use_id'], 'tool_result needs a string `tool_use_id`');
+  else if (!ANTHROPIC_TOOL_ID.test(block.tool_use_id))
+    sink.add('A-T1', [...path, 'tool_use_id'], 'tool_use_id must match ^[a-zA-Z0-9_-]+$');
   else checkPortableToolCallId(block.tool_use_id, [...path, 'tool_use_id'], sink);
-  if (block.is_error !== undefined && typeof block.is_error !== 'boolean') sink.add('A-T7', [...path, 'is_error'], '`is_error` must be a boolean');
+  if (block.is_error !== undefined && typeof block.is_error !== 'boolean')
+    sink.add('A-T7', [...path, 'is_error'], '`is_error` must be a boolean');
   const c = block.content;
   if (c === undefined) return;
   if (typeof c === 'string') {
     // X4: a string result becomes a text block; an empty one is an empty text block.
-    if (isBlank(c)) sink.add('X4', [...path, 'content'], 'tool_result content is empty or whitespace-only; omit it or say so in words');
+    if (isBlank(c))
+      sink.add(
+        'X4',
+        [...path, 'content'],
+        'tool_result content is empty or whitespace-only; omit it or say so in words',
+      );
     return;
   }
   if (!Array.isArray(c)) {
@@ -134,13 +165,19 @@ function checkToolResult(block: Record<string, unknown>, path: Path, sink: Sink,
  */
 function checkThinking(block: Record<string, unknown>, path: Path, sink: Sink): void {
   const signed = isNonEmptyString(block.signature);
-  if (typeof block.thinking !== 'string') sink.add('A-SHAPE', [...path, 'thinking'], 'thinking block needs a string `thinking`');
+  if (typeof block.thinking !== 'string')
+    sink.add('A-SHAPE', [...path, 'thinking'], 'thinking block needs a string `thinking`');
   else if (block.thinking.length === 0 && !signed) {
-    sink.add('A-E2', [...path, 'thinking'], 'each thinking block must contain thinking (drop empty unsigned thinking blocks)');
+    sink.add(
+      'A-E2',
+      [...path, 'thinking'],
+      'each thinking block must contain thinking (drop empty unsigned thinking blocks)',
+    );
     return;
   }
   if (!signed) sink.add('A-K1', [...path, 'signature'], 'thinking block needs the `signature` exactly as returned');
-  else if (FOREIGN_SIGNATURE_SENTINELS.has(block.signature as string)) sink.add('A-K5', [...path, 'signature'], 'a Gemini sentinel is not a Claude signature');
+  else if (FOREIGN_SIGNATURE_SENTINELS.has(block.signature as string))
+    sink.add('A-K5', [...path, 'signature'], 'a Gemini sentinel is not a Claude signature');
 }
 
 /** A-T1, A-T8, A-T9, X2, X5: a replayed client tool call. */
@@ -158,7 +195,8 @@ function checkToolUse(block: Record<string, unknown>, path: Path, sink: Sink, st
     checkPortableToolName(block.name, [...path, 'name'], sink);
   }
   // A-T9: a call whose JSON was cut off is not an object and is not replayable.
-  if (!isRecord(block.input)) sink.add('A-T9', [...path, 'input'], 'tool_use input must be a JSON object (drop unfinished calls)');
+  if (!isRecord(block.input))
+    sink.add('A-T9', [...path, 'input'], 'tool_use input must be a JSON object (drop unfinished calls)');
 }
 
 /**
@@ -188,7 +226,8 @@ export function checkBlock(block: unknown, role: string, path: Path, sink: Sink,
       return checkThinking(block, path, sink);
     case 'redacted_thinking':
       // A-K1: redacted_thinking.data is opaque and replayed unchanged.
-      if (!isNonEmptyString(block.data)) sink.add('A-K1', [...path, 'data'], 'redacted_thinking needs its opaque `data`');
+      if (!isNonEmptyString(block.data))
+        sink.add('A-K1', [...path, 'data'], 'redacted_thinking needs its opaque `data`');
       return;
     case 'tool_use':
     case 'server_tool_use':

@@ -23,7 +23,13 @@ const textBody = {
   stream: true,
   system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }],
   messages: [
-    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }, { type: 'text', text: 'What is this?' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+        { type: 'text', text: 'What is this?' },
+      ],
+    },
     { role: 'assistant', content: 'A single transparent pixel.' },
     { role: 'user', content: 'Thanks. And this one?' },
   ],
@@ -54,7 +60,11 @@ const toolLoopBody = {
       role: 'user',
       content: [
         { type: 'tool_result', tool_use_id: 'toolu_01B1x2y3z4', content: '4°C, snow' },
-        { type: 'tool_result', tool_use_id: 'toolu_01A09q90qw90lq917835lq9', content: [{ type: 'text', text: '15°C, clear' }] },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01A09q90qw90lq917835lq9',
+          content: [{ type: 'text', text: '15°C, clear' }],
+        },
         { type: 'tool_result', tool_use_id: 'toolu_01C5', is_error: true, content: 'timezone service unavailable' },
         { type: 'text', text: 'Also show me the map.' },
       ],
@@ -103,9 +113,22 @@ const serverToolBody = {
         {
           type: 'text',
           text: 'The sky is blue.',
-          citations: [{ type: 'char_location', cited_text: 'The sky is blue.', document_index: 0, start_char_index: 0, end_char_index: 16 }],
+          citations: [
+            {
+              type: 'char_location',
+              cited_text: 'The sky is blue.',
+              document_index: 0,
+              start_char_index: 0,
+              end_char_index: 16,
+            },
+          ],
         },
-        { type: 'server_tool_use', id: 'srvtoolu_01Qxbje4duKBes3Nj42MkZug', name: 'web_search', input: { query: 'weather SF' } },
+        {
+          type: 'server_tool_use',
+          id: 'srvtoolu_01Qxbje4duKBes3Nj42MkZug',
+          name: 'web_search',
+          input: { query: 'weather SF' },
+        },
         { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_01Qxbje4duKBes3Nj42MkZug', content: [] },
         { type: 'text', text: 'It is sunny.' },
       ],
@@ -136,7 +159,12 @@ describe('validateAnthropicMessagesRequest: body shape', () => {
     expect(ids(validate([]))).toEqual(['A-SHAPE ']);
   });
   it('requires model, a positive integer max_tokens, stream: true and messages', () => {
-    expect(ids(validate({ max_tokens: 1.5 }))).toEqual(['A-SHAPE model', 'A-SHAPE max_tokens', 'A-SHAPE stream', 'A-SHAPE messages']);
+    expect(ids(validate({ max_tokens: 1.5 }))).toEqual([
+      'A-SHAPE model',
+      'A-SHAPE max_tokens',
+      'A-SHAPE stream',
+      'A-SHAPE messages',
+    ]);
     expect(ids(validate({ ...clone(textBody), messages: [] }))).toEqual(['A-SHAPE messages']);
   });
   it('checks custom tools, tool_choice and thinking config', () => {
@@ -254,7 +282,12 @@ describe('validateAnthropicMessagesRequest: tool calls and results', () => {
   it('A-T2: with a server tool still pending, the user message holds only tool_result blocks', () => {
     const b = clone(toolLoopBody);
     b.tools.push({ type: 'web_search_20250305', name: 'web_search' } as never);
-    b.messages[1]!.content.push({ type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'x' } } as never);
+    b.messages[1]!.content.push({
+      type: 'server_tool_use',
+      id: 'srvtoolu_01',
+      name: 'web_search',
+      input: { query: 'x' },
+    } as never);
     expect(ids(validate(b))).toEqual(['A-T2 messages[2].content[3]']);
   });
   it('A-T3: every tool_use has a tool_result in the very next message', () => {
@@ -269,7 +302,10 @@ describe('validateAnthropicMessagesRequest: tool calls and results', () => {
     const b = clone(toolLoopBody);
     b.messages[4]!.content.push({ type: 'tool_result', tool_use_id: 'toolu_01C5', content: 'late' } as never);
     b.messages[4]!.content.push({ type: 'tool_result', tool_use_id: 'toolu_01D6', content: 'twice' } as never);
-    expect(ids(validate(b))).toEqual(['A-T4 messages[4].content[1].tool_use_id', 'X1 messages[4].content[2].tool_use_id']);
+    expect(ids(validate(b))).toEqual([
+      'A-T4 messages[4].content[1].tool_use_id',
+      'X1 messages[4].content[2].tool_use_id',
+    ]);
   });
   it('A-T6: tool history needs tools', () => {
     const b = clone(toolLoopBody) as Partial<typeof toolLoopBody>;
@@ -281,12 +317,23 @@ describe('validateAnthropicMessagesRequest: tool calls and results', () => {
   it('A-T7: is_error is boolean, result content is text/image/document/search_result', () => {
     const b = clone(toolLoopBody);
     (b.messages[2]!.content[2] as { is_error: unknown }).is_error = 'yes';
-    (b.messages[2]!.content[1] as { content: unknown[] }).content.push({ type: 'tool_use', id: 'x', name: 'y', input: {} });
-    expect(ids(validate(b))).toEqual(['A-T7 messages[2].content[1].content[1]', 'A-T7 messages[2].content[2].is_error']);
+    (b.messages[2]!.content[1] as { content: unknown[] }).content.push({
+      type: 'tool_use',
+      id: 'x',
+      name: 'y',
+      input: {},
+    });
+    expect(ids(validate(b))).toEqual([
+      'A-T7 messages[2].content[1].content[1]',
+      'A-T7 messages[2].content[2].is_error',
+    ]);
   });
   it('A-T8 and X5: tool names', () => {
     const b = clone(toolLoopBody);
-    b.tools = [{ ...WEATHER_TOOL, name: 'weather.get' }, { ...TIME_TOOL, name: '1time' }];
+    b.tools = [
+      { ...WEATHER_TOOL, name: 'weather.get' },
+      { ...TIME_TOOL, name: '1time' },
+    ];
     expect(ids(validate(b))).toEqual(['A-T8 tools[0].name', 'X5 tools[1].name']);
     const c = clone(toolLoopBody);
     (c.messages[3]!.content[1] as { name: string }).name = 'x'.repeat(65);
@@ -327,7 +374,10 @@ describe('validateAnthropicMessagesRequest: thinking', () => {
   });
   it('A-K4: with thinking disabled, a final assistant message holds no thinking', () => {
     const b = clone(serverToolBody);
-    b.messages[3]!.content = [{ type: 'thinking', thinking: 'hm', signature: SIG2 }, { type: 'text', text: 'Tomorrow it will' }] as never;
+    b.messages[3]!.content = [
+      { type: 'thinking', thinking: 'hm', signature: SIG2 },
+      { type: 'text', text: 'Tomorrow it will' },
+    ] as never;
     expect(ids(validate(b))).toEqual(['A-K4 messages[3].content[0]']);
     expect(ids(validate({ ...b, thinking: { type: 'adaptive' } }))).toEqual([]);
   });
@@ -335,7 +385,10 @@ describe('validateAnthropicMessagesRequest: thinking', () => {
     const b = clone(toolLoopBody);
     (b.messages[3]!.content[0] as { signature: string }).signature = 'skip_thought_signature_validator';
     (b.messages[1]!.content[0] as { signature: string }).signature = 'context_engineering_is_the_way_to_go';
-    expect(ids(validate(b))).toEqual(['A-K5 messages[1].content[0].signature', 'A-K5 messages[3].content[0].signature']);
+    expect(ids(validate(b))).toEqual([
+      'A-K5 messages[1].content[0].signature',
+      'A-K5 messages[3].content[0].signature',
+    ]);
   });
 });
 
@@ -358,7 +411,10 @@ describe('validateAnthropicMessagesRequest: images and citations', () => {
   it('A-I2: at most 600 images per request', () => {
     const b = clone(textBody);
     const img = b.messages[0]!.content[0]!;
-    b.messages[0]!.content = [...Array.from({ length: 601 }, () => img), { type: 'text', text: 'all of them' }] as never;
+    b.messages[0]!.content = [
+      ...Array.from({ length: 601 }, () => img),
+      { type: 'text', text: 'all of them' },
+    ] as never;
     expect(ids(validate(b))).toEqual(['A-I2 messages']);
   });
   it('A-C1: document_index points at a document of this request', () => {

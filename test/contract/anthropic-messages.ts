@@ -61,8 +61,10 @@ export function validateAnthropicMessagesRequest(body: unknown, opts: AnthropicV
   checkLoneSurrogates(body, sink); // X6
   if (jsonByteLength(body) > MAX_REQUEST_BYTES) sink.add('A-R5', [], 'request exceeds 32 MB');
   if (!isNonEmptyString(body.model)) sink.add('A-SHAPE', ['model'], '`model` is required');
-  if (!isPositiveInteger(body.max_tokens)) sink.add('A-SHAPE', ['max_tokens'], '`max_tokens` must be a positive integer');
-  if ((opts.stream ?? true) && body.stream !== true) sink.add('A-SHAPE', ['stream'], 'a streaming request carries `stream: true`');
+  if (!isPositiveInteger(body.max_tokens))
+    sink.add('A-SHAPE', ['max_tokens'], '`max_tokens` must be a positive integer');
+  if ((opts.stream ?? true) && body.stream !== true)
+    sink.add('A-SHAPE', ['stream'], 'a streaming request carries `stream: true`');
   checkSystem(body.system, sink);
   const thinking = checkThinkingConfig(body.thinking, sink) ?? opts.thinking ?? false;
   const toolNames = checkTools(body.tools, sink);
@@ -116,9 +118,11 @@ function checkSystem(system: unknown, sink: Sink): void {
     return;
   }
   system.forEach((b, k) => {
-    if (!isRecord(b) || b.type !== 'text' || typeof b.text !== 'string') sink.add('A-R1', ['system', k], 'system blocks must be text blocks');
+    if (!isRecord(b) || b.type !== 'text' || typeof b.text !== 'string')
+      sink.add('A-R1', ['system', k], 'system blocks must be text blocks');
     else if (b.text.length === 0) sink.add('A-E1', ['system', k, 'text'], 'text content blocks must be non-empty');
-    else if (isBlank(b.text)) sink.add('A-E1', ['system', k, 'text'], 'text content blocks must contain non-whitespace text');
+    else if (isBlank(b.text))
+      sink.add('A-E1', ['system', k, 'text'], 'text content blocks must contain non-whitespace text');
   });
 }
 
@@ -206,7 +210,8 @@ function checkMessage(m: unknown, i: number, sink: Sink, stats: BlockStats): Msg
 /** A-R2 merge same-role turns, A-R3 first message user, A-R4 no trailing whitespace on a prefill. */
 function checkSequence(msgs: Msg[], sink: Sink): void {
   // A-P1: a compaction block opens the conversation, with no user message in front of it.
-  if (msgs.length > 0 && msgs[0]!.role !== 'user' && !opensWithCompaction(msgs)) sink.add('A-R3', ['messages', 0, 'role'], 'first message must use the "user" role');
+  if (msgs.length > 0 && msgs[0]!.role !== 'user' && !opensWithCompaction(msgs))
+    sink.add('A-R3', ['messages', 0, 'role'], 'first message must use the "user" role');
   for (let i = 1; i < msgs.length; i++) {
     const role = msgs[i]!.role;
     if ((role === 'user' || role === 'assistant') && role === msgs[i - 1]!.role) {
@@ -221,7 +226,13 @@ function checkSequence(msgs: Msg[], sink: Sink): void {
   } else if (Array.isArray(last.content)) {
     const k = last.content.length - 1;
     const b: unknown = last.content[k];
-    if (isRecord(b) && b.type === 'text' && typeof b.text === 'string' && !isBlank(b.text) && b.text !== b.text.trimEnd()) {
+    if (
+      isRecord(b) &&
+      b.type === 'text' &&
+      typeof b.text === 'string' &&
+      !isBlank(b.text) &&
+      b.text !== b.text.trimEnd()
+    ) {
       sink.add('A-R4', [...at, k, 'text'], 'final assistant content cannot end with trailing whitespace');
     }
   }
@@ -234,11 +245,19 @@ function checkToolPairing(msgs: Msg[], sink: Sink): void {
     if (m.role === 'assistant') {
       const next = msgs[i + 1];
       const answered = new Set(
-        next?.role === 'user' ? blocksOf(next).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : [],
+        next?.role === 'user'
+          ? blocksOf(next)
+              .filter((b) => b.type === 'tool_result')
+              .map((b) => b.tool_use_id)
+          : [],
       );
       blocks.forEach((b, k) => {
         if (isRecord(b) && b.type === 'tool_use' && typeof b.id === 'string' && !answered.has(b.id)) {
-          sink.add('A-T3', ['messages', i, 'content', k, 'id'], `tool_use ${b.id} has no tool_result in the next message`);
+          sink.add(
+            'A-T3',
+            ['messages', i, 'content', k, 'id'],
+            `tool_use ${b.id} has no tool_result in the next message`,
+          );
         }
       });
       return;
@@ -260,13 +279,22 @@ function checkToolPairing(msgs: Msg[], sink: Sink): void {
       }
       if (firstOther >= 0) misplaced = true;
       const at: Path = ['messages', i, 'content', k, 'tool_use_id'];
-      if (!calls.has(b.tool_use_id)) sink.add('A-T4', at, 'unexpected `tool_use_id` found in `tool_result` blocks: no tool_use in the previous message');
+      if (!calls.has(b.tool_use_id))
+        sink.add(
+          'A-T4',
+          at,
+          'unexpected `tool_use_id` found in `tool_result` blocks: no tool_use in the previous message',
+        );
       else if (seen.has(b.tool_use_id)) sink.add('X1', at, 'a tool_use is answered by more than one tool_result');
       seen.add(b.tool_use_id);
     });
     // A-T2: all tool_result blocks first; with a pending server tool, only tool_result blocks.
     if (seen.size > 0 && (misplaced || (serverPending && firstOther >= 0))) {
-      sink.add('A-T2', ['messages', i, 'content', firstOther], 'tool_result blocks must come first in the user message');
+      sink.add(
+        'A-T2',
+        ['messages', i, 'content', firstOther],
+        'tool_result blocks must come first in the user message',
+      );
     }
   });
 }
@@ -276,7 +304,11 @@ function checkThinkingPlacement(msgs: Msg[], thinking: boolean, sink: Sink): voi
   msgs.forEach((m, i) => {
     const blocks = blocksOf(m);
     if (m.role === 'assistant' && blocks.some(isThinking) && !isThinking(blocks[0]!)) {
-      sink.add('A-K3', ['messages', i, 'content', 0], 'if an assistant message contains thinking blocks, the first block must be thinking or redacted_thinking');
+      sink.add(
+        'A-K3',
+        ['messages', i, 'content', 0],
+        'if an assistant message contains thinking blocks, the first block must be thinking or redacted_thinking',
+      );
     }
   });
   const lastIdx = msgs.length - 1;
@@ -284,7 +316,8 @@ function checkThinkingPlacement(msgs: Msg[], thinking: boolean, sink: Sink): voi
   if (!last) return;
   if (thinking) {
     const lastBlocks = Array.isArray(last.content) ? (last.content as unknown[]) : [];
-    const toolLoop = last.role === 'user' && lastBlocks.length > 0 && lastBlocks.every((b) => isRecord(b) && b.type === 'tool_result');
+    const toolLoop =
+      last.role === 'user' && lastBlocks.length > 0 && lastBlocks.every((b) => isRecord(b) && b.type === 'tool_result');
     if (!toolLoop) return;
     let a = lastIdx - 1;
     while (a >= 0 && msgs[a]!.role !== 'assistant') a--;
@@ -295,9 +328,15 @@ function checkThinkingPlacement(msgs: Msg[], thinking: boolean, sink: Sink): voi
       sink.add('A-K2', path, 'when thinking is enabled, a final assistant message must start with a thinking block');
     }
   } else if (last.role === 'assistant') {
-    const idx = Array.isArray(last.content) ? (last.content as unknown[]).findIndex((b) => isRecord(b) && isThinking(b)) : -1;
+    const idx = Array.isArray(last.content)
+      ? (last.content as unknown[]).findIndex((b) => isRecord(b) && isThinking(b))
+      : -1;
     if (idx >= 0) {
-      sink.add('A-K4', ['messages', lastIdx, 'content', idx], 'when thinking is disabled, an assistant message in the final position cannot contain thinking');
+      sink.add(
+        'A-K4',
+        ['messages', lastIdx, 'content', idx],
+        'when thinking is disabled, an assistant message in the final position cannot contain thinking',
+      );
     }
   }
 }

@@ -33,9 +33,14 @@ function loadRequests(): Recorded[] {
   for (const dir of Object.keys(API_OF_DIR)) {
     const abs = path.join(STREAMS, dir);
     if (!fs.existsSync(abs)) continue;
-    for (const name of fs.readdirSync(abs).filter((n) => /^llm-cassette-.*\.(ya?ml|json)$/.test(n)).sort()) {
+    for (const name of fs
+      .readdirSync(abs)
+      .filter((n) => /^llm-cassette-.*\.(ya?ml|json)$/.test(n))
+      .sort()) {
       const text = fs.readFileSync(path.join(abs, name), 'utf8');
-      const doc = (name.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as { interactions: { request: { uri: string; body: unknown; headers?: Record<string, string[] | string> } }[] };
+      const doc = (name.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as {
+        interactions: { request: { uri: string; body: unknown; headers?: Record<string, string[] | string> } }[];
+      };
       doc.interactions.forEach((inter, n) => {
         const raw = inter.request.body;
         const str = typeof raw === 'string' ? raw : (raw as { string: string }).string;

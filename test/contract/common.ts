@@ -102,7 +102,11 @@ export const PORTABLE_TOOL_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 /** X5: reports a tool name outside the portable pattern `^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`. */
 export function checkPortableToolName(name: string, path: Path, sink: Sink): void {
   if (!PORTABLE_TOOL_NAME.test(name)) {
-    sink.add('X5', path, `tool name ${JSON.stringify(clip(name))} is outside the portable pattern ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`);
+    sink.add(
+      'X5',
+      path,
+      `tool name ${JSON.stringify(clip(name))} is outside the portable pattern ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`,
+    );
   }
 }
 

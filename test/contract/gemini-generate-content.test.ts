@@ -22,15 +22,29 @@ const g3Body = {
   tools: [
     {
       functionDeclarations: [
-        { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-        { name: 'get_map', description: null, parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+        {
+          name: 'get_map',
+          description: null,
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
       ],
     },
   ],
   toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
   generationConfig: { thinkingConfig: { includeThoughts: true } },
   contents: [
-    { role: 'user', parts: [{ text: 'Weather and a map for where this was taken?' }, { inlineData: { mimeType: 'image/png', data: PNG } }] },
+    {
+      role: 'user',
+      parts: [
+        { text: 'Weather and a map for where this was taken?' },
+        { inlineData: { mimeType: 'image/png', data: PNG } },
+      ],
+    },
     {
       role: 'model',
       parts: [
@@ -46,7 +60,10 @@ const g3Body = {
         { functionResponse: { id: 'c1', name: 'get_weather', response: { output: '4°C, snow' } } },
       ],
     },
-    { role: 'model', parts: [{ text: '' }, { functionCall: { name: 'get_map', args: { city: 'Bergen' } }, thoughtSignature: SIG_B }] },
+    {
+      role: 'model',
+      parts: [{ text: '' }, { functionCall: { name: 'get_map', args: { city: 'Bergen' } }, thoughtSignature: SIG_B }],
+    },
     {
       role: 'user',
       parts: [
@@ -66,19 +83,38 @@ const g3Body = {
 const g25Body = {
   contents: [
     { role: 'user', parts: [{ text: 'Two names for a pet pelican' }] },
-    { role: 'model', parts: [{ function_call: { name: 'pelican_name_generator', args: {} }, thoughtSignature: SIG_B }] },
-    { role: 'user', parts: [{ function_response: { name: 'pelican_name_generator', response: { output: 'Charles' } } }] },
+    {
+      role: 'model',
+      parts: [{ function_call: { name: 'pelican_name_generator', args: {} }, thoughtSignature: SIG_B }],
+    },
+    {
+      role: 'user',
+      parts: [{ function_response: { name: 'pelican_name_generator', response: { output: 'Charles' } } }],
+    },
     { role: 'model', parts: [{ function_call: { name: 'pelican_name_generator', args: {} } }] },
-    { role: 'user', parts: [{ function_response: { name: 'pelican_name_generator', response: { output: 'Sammy' } } }, { inline_data: { mime_type: 'image/jpeg', data: PNG } }] },
+    {
+      role: 'user',
+      parts: [
+        { function_response: { name: 'pelican_name_generator', response: { output: 'Sammy' } } },
+        { inline_data: { mime_type: 'image/jpeg', data: PNG } },
+      ],
+    },
     { role: 'model', parts: [{ text: 'Charles and Sammy.' }] },
     { role: 'user', parts: [{ text: 'More?' }] },
   ] as Content[],
-  tools: [{ function_declarations: [{ name: 'pelican_name_generator', parameters: { type: 'object', properties: {} } }] }],
+  tools: [
+    { function_declarations: [{ name: 'pelican_name_generator', parameters: { type: 'object', properties: {} } }] },
+  ],
 };
 
 describe('isGemini3', () => {
   it('matches gemini-3 ids with or without a models/ prefix', () => {
-    expect([isGemini3('gemini-3-pro-preview'), isGemini3('models/gemini-3.1-flash'), isGemini3('gemini-2.5-pro'), isGemini3('gemma-3-27b')]).toEqual([true, true, false, false]);
+    expect([
+      isGemini3('gemini-3-pro-preview'),
+      isGemini3('models/gemini-3.1-flash'),
+      isGemini3('gemini-2.5-pro'),
+      isGemini3('gemma-3-27b'),
+    ]).toEqual([true, true, false, false]);
   });
 });
 
@@ -92,14 +128,19 @@ describe('validateGeminiGenerateContentRequest: valid bodies', () => {
   it('accepts dummy signatures on injected calls (G-K4) and Vertex without ids', () => {
     const b = clone(g3Body);
     b.contents[1]!.parts[1]!.thoughtSignature = 'skip_thought_signature_validator';
-    for (const c of b.contents) for (const p of c.parts) for (const k of ['functionCall', 'functionResponse']) delete (p[k] as { id?: string } | undefined)?.id;
+    for (const c of b.contents)
+      for (const p of c.parts)
+        for (const k of ['functionCall', 'functionResponse']) delete (p[k] as { id?: string } | undefined)?.id;
     expect(validate(b, { ...G3, vertex: true })).toEqual([]);
   });
   it('does not check signatures before the current turn (G-K3)', () => {
     const b = clone(g3Body);
     delete b.contents[1]!.parts[1]!.thoughtSignature;
     delete b.contents[3]!.parts[1]!.thoughtSignature;
-    b.contents.push({ role: 'model', parts: [{ text: 'Done.' }] }, { role: 'user', parts: [{ text: 'Next question' }] });
+    b.contents.push(
+      { role: 'model', parts: [{ text: 'Done.' }] },
+      { role: 'user', parts: [{ text: 'Next question' }] },
+    );
     expect(validate(b, G3)).toEqual([]);
   });
 });
@@ -110,7 +151,11 @@ describe('validateGeminiGenerateContentRequest: shape and roles', () => {
     const b = clone(g25Body);
     b.contents[5]!.parts = [];
     b.contents[6]!.parts = [{}, { text: 'a', inlineData: { mimeType: 'image/png', data: PNG } }];
-    expect(ids(validate(b, G25))).toEqual(['G-E1 contents[5].parts', 'G-E1 contents[6].parts[0]', 'G-E1 contents[6].parts[1]']);
+    expect(ids(validate(b, G25))).toEqual([
+      'G-E1 contents[5].parts',
+      'G-E1 contents[6].parts[0]',
+      'G-E1 contents[6].parts[1]',
+    ]);
   });
   it('X6: lone surrogates', () => {
     const b = clone(g25Body);
@@ -133,7 +178,10 @@ describe('validateGeminiGenerateContentRequest: shape and roles', () => {
     b.contents.splice(0, 1);
     expect(ids(validate(b, G25))).toEqual(['G-R5 contents[0].role', 'G-R5 contents[0]']);
     const c = clone(g25Body);
-    c.contents.splice(5, 0, { role: 'user', parts: [{ function_response: { name: 'pelican_name_generator', response: {} } }] });
+    c.contents.splice(5, 0, {
+      role: 'user',
+      parts: [{ function_response: { name: 'pelican_name_generator', response: {} } }],
+    });
     expect(ids(validate(c, G25))).toEqual(['G-R5 contents[5]']);
     const d = clone(g25Body);
     d.contents.splice(3, 0, { role: 'model', parts: [{ text: 'Calling again.' }] });
@@ -144,10 +192,24 @@ describe('validateGeminiGenerateContentRequest: shape and roles', () => {
     b.systemInstruction.parts[0]!.text = ' ';
     b.contents[0]!.parts[0]!.text = '';
     b.contents.push({ role: 'model', parts: [{ text: '' }] }, { role: 'user', parts: [{ text: 'ok' }] });
-    expect(ids(validate(b, G3))).toEqual(['X4 systemInstruction.parts[0].text', 'X4 contents[0].parts[0].text', 'X4 contents[5].parts']);
+    expect(ids(validate(b, G3))).toEqual([
+      'X4 systemInstruction.parts[0].text',
+      'X4 contents[0].parts[0].text',
+      'X4 contents[5].parts',
+    ]);
   });
   it('checks toolConfig', () => {
-    expect(ids(validate({ ...clone(g3Body), toolConfig: { functionCallingConfig: { mode: 'SOMETIMES', allowedFunctionNames: 'get_map' } } }, G3))).toEqual([
+    expect(
+      ids(
+        validate(
+          {
+            ...clone(g3Body),
+            toolConfig: { functionCallingConfig: { mode: 'SOMETIMES', allowedFunctionNames: 'get_map' } },
+          },
+          G3,
+        ),
+      ),
+    ).toEqual([
       'G-SHAPE toolConfig.functionCallingConfig.mode',
       'G-SHAPE toolConfig.functionCallingConfig.allowedFunctionNames',
     ]);
@@ -168,7 +230,7 @@ describe('validateGeminiGenerateContentRequest: function calls', () => {
     c.contents[4]!.parts.splice(0, 1);
     expect(ids(validate(c, G25))).toEqual(['G-T2 contents[4].parts']);
   });
-  it('G-T3 G-T7: names pair calls with responses, ids match when present (the API\'s own text); Vertex takes no ids', () => {
+  it("G-T3 G-T7: names pair calls with responses, ids match when present (the API's own text); Vertex takes no ids", () => {
     const b = clone(g3Body);
     (b.contents[2]!.parts[0]!.functionResponse as { name: string }).name = 'get_time';
     (b.contents[2]!.parts[1]!.functionResponse as { id: string }).id = 'c9';
@@ -229,7 +291,7 @@ describe('validateGeminiGenerateContentRequest: function calls', () => {
 });
 
 describe('validateGeminiGenerateContentRequest: thought signatures and images', () => {
-  it('G-K1 G-K12: on Gemini 3 the first call of each step in the current turn carries a signature; the API\'s exact text', () => {
+  it("G-K1 G-K12: on Gemini 3 the first call of each step in the current turn carries a signature; the API's exact text", () => {
     const b = clone(g3Body);
     delete b.contents[3]!.parts[1]!.thoughtSignature;
     const v = validate(b, G3);
@@ -263,7 +325,10 @@ describe('validateGeminiGenerateContentRequest: thought signatures and images', 
       { inlineData: { mimeType: 'image/png', data: `data:image/png;base64,${PNG}` } },
       { inlineData: { mimeType: 'application/pdf', data: PNG } },
     );
-    expect(ids(validate(b, G3))).toEqual(['G-I1 contents[0].parts[2].inlineData.mimeType', 'G-I1 contents[0].parts[3].inlineData.data']);
+    expect(ids(validate(b, G3))).toEqual([
+      'G-I1 contents[0].parts[2].inlineData.mimeType',
+      'G-I1 contents[0].parts[3].inlineData.data',
+    ]);
   });
   it('G-I3: functionResponse.parts only on Gemini 3', () => {
     const b = clone(g3Body);
@@ -273,10 +338,21 @@ describe('validateGeminiGenerateContentRequest: thought signatures and images', 
 });
 
 describe('validateGeminiGenerateContentRequest: generation config on Gemini 3.5+ (G-G1)', () => {
-  const body = (generationConfig: Record<string, unknown>) => ({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig });
+  const body = (generationConfig: Record<string, unknown>) => ({
+    contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
+    generationConfig,
+  });
   it('G-G1: thinkingLevel, never thinkingBudget, no temperature/topP/topK', () => {
-    expect(ids(validate(body({ thinkingConfig: { thinkingLevel: 'LOW' } }), { model: 'gemini-3.7-flash' }))).toEqual([]);
-    expect(ids(validate(body({ temperature: 0.2, topP: 0.9, topK: 3, thinkingConfig: { thinkingBudget: 1024 } }), { model: 'gemini-3.7-flash' }))).toEqual([
+    expect(ids(validate(body({ thinkingConfig: { thinkingLevel: 'LOW' } }), { model: 'gemini-3.7-flash' }))).toEqual(
+      [],
+    );
+    expect(
+      ids(
+        validate(body({ temperature: 0.2, topP: 0.9, topK: 3, thinkingConfig: { thinkingBudget: 1024 } }), {
+          model: 'gemini-3.7-flash',
+        }),
+      ),
+    ).toEqual([
       'G-G1 generationConfig.temperature',
       'G-G1 generationConfig.topP',
       'G-G1 generationConfig.topK',
@@ -285,11 +361,13 @@ describe('validateGeminiGenerateContentRequest: generation config on Gemini 3.5+
     // Older models keep their rules.
     expect(ids(validate(body({ temperature: 0.2, thinkingConfig: { thinkingBudget: 0 } }), G25))).toEqual([]);
   });
-  it('G-G1: MINIMAL is refused on Vertex and on Pro models, with the API\'s text', () => {
+  it("G-G1: MINIMAL is refused on Vertex and on Pro models, with the API's text", () => {
     const minimal = body({ thinkingConfig: { thinkingLevel: 'MINIMAL' } });
     expect(ids(validate(minimal, { model: 'gemini-3.8-flash' }))).toEqual([]);
     const v = validate(minimal, { model: 'gemini-3.8-flash', vertex: true });
     expect(v.map((x) => x.apiMessage)).toEqual(['Thinking level is unsupported: THINKING_LEVEL_MINIMAL']);
-    expect(ids(validate(minimal, { model: 'gemini-3.6-pro' }))).toEqual(['G-G1 generationConfig.thinkingConfig.thinkingLevel']);
+    expect(ids(validate(minimal, { model: 'gemini-3.6-pro' }))).toEqual([
+      'G-G1 generationConfig.thinkingConfig.thinkingLevel',
+    ]);
   });
 });

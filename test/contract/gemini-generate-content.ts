@@ -67,13 +67,18 @@ export function validateGeminiGenerateContentRequest(body: unknown, opts: Gemini
   checkGenerationConfig(body, opts.model, vertex, sink);
   // G-T5: function-call history fails when a search tool is enabled too.
   if (searchTool !== undefined && turns.some((t) => t.calls.length + t.responses.length > 0)) {
-    sink.add('G-T5', ['tools', searchTool], 'Tool use with function calling is unsupported together with Google Search');
+    sink.add(
+      'G-T5',
+      ['tools', searchTool],
+      'Tool use with function calling is unsupported together with Google Search',
+    );
   }
   return sink.list;
 }
 
 function checkSystemInstruction([key, v]: [string, unknown], ctx: PartContext, sink: Sink): void {
-  if (!isRecord(v) || !Array.isArray(v.parts)) return sink.add('G-R1', [key], 'systemInstruction must be a Content with `parts`');
+  if (!isRecord(v) || !Array.isArray(v.parts))
+    return sink.add('G-R1', [key], 'systemInstruction must be a Content with `parts`');
   if (v.parts.length === 0) sink.add('G-E1', [key, 'parts'], 'contents.parts must not be empty');
   v.parts.forEach((p, j) => checkPart(p, [key, 'parts', j], ctx, sink));
 }
@@ -91,12 +96,17 @@ function checkTools(tools: unknown, sink: Sink): number | undefined {
     if (SEARCH_TOOLS.some((s) => pick(t, s))) search = k;
     const decls = pick(t, 'functionDeclarations');
     if (!decls) return;
-    if (!Array.isArray(decls[1])) return sink.add('G-SHAPE', ['tools', k, decls[0]], 'functionDeclarations must be an array');
+    if (!Array.isArray(decls[1]))
+      return sink.add('G-SHAPE', ['tools', k, decls[0]], 'functionDeclarations must be an array');
     decls[1].forEach((d, n) => {
       const at: Path = ['tools', k, decls[0], n];
       if (!isRecord(d)) return sink.add('G-SHAPE', at, 'function declaration must be an object');
       if (typeof d.name !== 'string' || !DECLARATION_NAME.test(d.name)) {
-        sink.add('G-T4', [...at, 'name'], 'name must start with a letter or underscore; a-z, A-Z, 0-9, _ . : -; at most 128');
+        sink.add(
+          'G-T4',
+          [...at, 'name'],
+          'name must start with a letter or underscore; a-z, A-Z, 0-9, _ . : -; at most 128',
+        );
       } else {
         checkPortableToolName(d.name, [...at, 'name'], sink);
       }
@@ -104,11 +114,17 @@ function checkTools(tools: unknown, sink: Sink): number | undefined {
         sink.add('G-SHAPE', [...at, 'description'], '`description` must be a string');
       }
       if (d.parameters === undefined || d.parameters === null) return;
-      if (!isRecord(d.parameters)) return sink.add('G-SHAPE', [...at, 'parameters'], '`parameters` must be a Schema object');
+      if (!isRecord(d.parameters))
+        return sink.add('G-SHAPE', [...at, 'parameters'], '`parameters` must be a Schema object');
       const props = d.parameters.properties;
       if (!isRecord(props)) return;
       for (const p of Object.keys(props)) {
-        if (!PARAMETER_NAME.test(p)) sink.add('G-T4', [...at, 'parameters', 'properties', p], 'parameter names start with a letter or _, then [a-zA-Z0-9_], at most 64');
+        if (!PARAMETER_NAME.test(p))
+          sink.add(
+            'G-T4',
+            [...at, 'parameters', 'properties', p],
+            'parameter names start with a letter or _, then [a-zA-Z0-9_], at most 64',
+          );
       }
     });
   });
@@ -122,7 +138,8 @@ function checkToolConfig([key, v]: [string, unknown], sink: Sink): void {
   const at: Path = [key, fcc[0]];
   if (!isRecord(fcc[1])) return sink.add('G-SHAPE', at, 'functionCallingConfig must be an object');
   const mode = fcc[1].mode;
-  if (mode !== undefined && (typeof mode !== 'string' || !CALLING_MODES.has(mode))) sink.add('G-SHAPE', [...at, 'mode'], 'mode must be AUTO, ANY, NONE or VALIDATED');
+  if (mode !== undefined && (typeof mode !== 'string' || !CALLING_MODES.has(mode)))
+    sink.add('G-SHAPE', [...at, 'mode'], 'mode must be AUTO, ANY, NONE or VALIDATED');
   const names = pick(fcc[1], 'allowedFunctionNames');
   if (names && !(Array.isArray(names[1]) && names[1].every((n) => typeof n === 'string'))) {
     sink.add('G-SHAPE', [...at, names[0]], 'allowedFunctionNames must be an array of strings');
@@ -145,7 +162,9 @@ function checkContent(c: unknown, i: number, base: Omit<PartContext, 'role'>, si
     sink.add('G-E1', [...at, 'parts'], 'contents.parts must not be empty');
     return turn;
   }
-  const infos: PartInfo[] = c.parts.map((p, j) => checkPart(p, [...at, 'parts', j], { ...base, role: turn.role }, sink));
+  const infos: PartInfo[] = c.parts.map((p, j) =>
+    checkPart(p, [...at, 'parts', j], { ...base, role: turn.role }, sink),
+  );
   infos.forEach((p, j) => {
     if (p.call) turn.calls.push({ j, ...p.call, signed: p.signed });
     if (p.response) turn.responses.push({ j, ...p.response });
@@ -166,11 +185,19 @@ function checkTurnOrder(turns: TurnInfo[], sink: Sink): void {
     const next = turns[i + 1];
     if (t.calls.length > 0) {
       if (!prev || prev.role !== 'user') {
-        sink.add('G-R5', ['contents', i], 'function call turn comes immediately after a user turn or after a function response turn');
+        sink.add(
+          'G-R5',
+          ['contents', i],
+          'function call turn comes immediately after a user turn or after a function response turn',
+        );
       }
       if (!next) sink.add('X1', ['contents', i], 'function calls have no function response turn after them');
       else if (next.responses.length === 0) {
-        sink.add('G-T2', ['contents', i + 1, 'parts'], `the number of function response parts (0) must equal the function call parts (${t.calls.length})`);
+        sink.add(
+          'G-T2',
+          ['contents', i + 1, 'parts'],
+          `the number of function response parts (0) must equal the function call parts (${t.calls.length})`,
+        );
       }
     }
     if (t.responses.length === 0) return;
@@ -179,7 +206,11 @@ function checkTurnOrder(turns: TurnInfo[], sink: Sink): void {
       return;
     }
     if (t.responses.length !== prev.calls.length) {
-      sink.add('G-T2', ['contents', i, 'parts'], `the number of function response parts (${t.responses.length}) must equal the function call parts (${prev.calls.length})`);
+      sink.add(
+        'G-T2',
+        ['contents', i, 'parts'],
+        `the number of function response parts (${t.responses.length}) must equal the function call parts (${prev.calls.length})`,
+      );
       return;
     }
     // G-T3: pairing by name; G-T7: by id when the calls carry ids, never by name or position alone.
@@ -187,13 +218,29 @@ function checkTurnOrder(turns: TurnInfo[], sink: Sink): void {
     const ids = prev.calls.map((c) => c.id).filter((id) => id !== undefined);
     for (const r of t.responses) {
       const n = names.indexOf(r.name);
-      if (n < 0) sink.add('G-T3', ['contents', i, 'parts', r.j], `functionResponse ${JSON.stringify(r.name)} answers no functionCall of the previous turn`);
+      if (n < 0)
+        sink.add(
+          'G-T3',
+          ['contents', i, 'parts', r.j],
+          `functionResponse ${JSON.stringify(r.name)} answers no functionCall of the previous turn`,
+        );
       else names.splice(n, 1);
       if (r.id !== undefined && ids.length > 0 && !ids.includes(r.id)) {
-        sink.add('G-T7', ['contents', i, 'parts', r.j], `functionResponse id ${JSON.stringify(r.id)} matches no functionCall id`, 'functionResponse.id does not match functionCall.id');
+        sink.add(
+          'G-T7',
+          ['contents', i, 'parts', r.j],
+          `functionResponse id ${JSON.stringify(r.id)} matches no functionCall id`,
+          'functionResponse.id does not match functionCall.id',
+        );
       } else if (r.id !== undefined) {
         const c = prev.calls.find((x) => x.id === r.id);
-        if (c && c.name !== r.name) sink.add('G-T7', ['contents', i, 'parts', r.j], `functionResponse id ${JSON.stringify(r.id)} names ${JSON.stringify(r.name)}, its call ${JSON.stringify(c.name)}`, 'functionResponse.id does not match functionCall.id');
+        if (c && c.name !== r.name)
+          sink.add(
+            'G-T7',
+            ['contents', i, 'parts', r.j],
+            `functionResponse id ${JSON.stringify(r.id)} names ${JSON.stringify(r.name)}, its call ${JSON.stringify(c.name)}`,
+            'functionResponse.id does not match functionCall.id',
+          );
       }
     }
   });
@@ -207,10 +254,18 @@ function checkTurnOrder(turns: TurnInfo[], sink: Sink): void {
 function checkCallIds(turns: TurnInfo[], sink: Sink): void {
   const seen = { call: new Set<unknown>(), response: new Set<unknown>() };
   turns.forEach((t, i) => {
-    for (const [kind, list] of [['call', t.calls], ['response', t.responses]] as const)
+    for (const [kind, list] of [
+      ['call', t.calls],
+      ['response', t.responses],
+    ] as const)
       for (const x of list) {
         if (x.id === undefined) continue;
-        if (seen[kind].has(x.id)) sink.add('G-T8', ['contents', i, 'parts', x.j], `a second function${kind === 'call' ? 'Call' : 'Response'} with id ${JSON.stringify(x.id)}: ids must be unique in the request`);
+        if (seen[kind].has(x.id))
+          sink.add(
+            'G-T8',
+            ['contents', i, 'parts', x.j],
+            `a second function${kind === 'call' ? 'Call' : 'Response'} with id ${JSON.stringify(x.id)}: ids must be unique in the request`,
+          );
         seen[kind].add(x.id);
       }
     const prev = turns[i - 1];
@@ -218,7 +273,11 @@ function checkCallIds(turns: TurnInfo[], sink: Sink): void {
     const callIds = prev.calls.filter((c) => c.id !== undefined).length;
     const responseIds = t.responses.filter((r) => r.id !== undefined).length;
     if (callIds !== responseIds) {
-      sink.add('G-T8', ['contents', i], `${callIds} of ${prev.calls.length} calls carry an id but ${responseIds} of their responses do: both sides carry one or neither does`);
+      sink.add(
+        'G-T8',
+        ['contents', i],
+        `${callIds} of ${prev.calls.length} calls carry an id but ${responseIds} of their responses do: both sides carry one or neither does`,
+      );
     }
   });
 }
@@ -245,7 +304,12 @@ function checkSignatures(turns: TurnInfo[], sink: Sink): void {
   for (let i = start; i < turns.length; i++) {
     const first = turns[i]!.role === 'model' ? turns[i]!.calls[0] : undefined;
     if (first && !first.signed) {
-      sink.add('G-K1', ['contents', i, 'parts', first.j], 'Function call is missing a thought_signature in functionCall parts (G-K12)', missingSignatureText(first.name, i + 1));
+      sink.add(
+        'G-K1',
+        ['contents', i, 'parts', first.j],
+        'Function call is missing a thought_signature in functionCall parts (G-K12)',
+        missingSignatureText(first.name, i + 1),
+      );
     }
   }
 }
@@ -271,9 +335,15 @@ function checkGenerationConfig(body: Record<string, unknown>, model: string, ver
   const tc = pick(gc[1], 'thinkingConfig');
   if (!tc || !isRecord(tc[1])) return;
   const budget = pick(tc[1], 'thinkingBudget');
-  if (budget) sink.add('G-G1', [gc[0], tc[0], budget[0]], 'thinkingBudget is replaced by thinkingLevel on Gemini 3.5 and later');
+  if (budget)
+    sink.add('G-G1', [gc[0], tc[0], budget[0]], 'thinkingBudget is replaced by thinkingLevel on Gemini 3.5 and later');
   const level = pick(tc[1], 'thinkingLevel');
   if (level && level[1] === 'MINIMAL' && (vertex || /-pro/.test(model))) {
-    sink.add('G-G1', [gc[0], tc[0], level[0]], 'MINIMAL is not available on this model', 'Thinking level is unsupported: THINKING_LEVEL_MINIMAL');
+    sink.add(
+      'G-G1',
+      [gc[0], tc[0], level[0]],
+      'MINIMAL is not available on this model',
+      'Thinking level is unsupported: THINKING_LEVEL_MINIMAL',
+    );
   }
 }

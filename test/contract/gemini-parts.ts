@@ -13,7 +13,17 @@ export function pick(obj: Record<string, unknown>, camel: string): [string, unkn
 }
 
 /** The `data` oneof of `Part` (G-E1: exactly one must be set). */
-const DATA_FIELDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse', 'executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'];
+const DATA_FIELDS = [
+  'text',
+  'inlineData',
+  'fileData',
+  'functionCall',
+  'functionResponse',
+  'executableCode',
+  'codeExecutionResult',
+  'toolCall',
+  'toolResponse',
+];
 /** G-I1: image MIME types Gemini accepts inline. */
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif']);
 
@@ -42,7 +52,13 @@ export function checkPart(part: unknown, path: Path, ctx: PartContext, sink: Sin
   }
   const present = DATA_FIELDS.map((f) => pick(part, f)).filter((x): x is [string, unknown] => x !== undefined);
   if (present.length !== 1) {
-    sink.add('G-E1', path, present.length === 0 ? "required oneof field 'data' must have one initialized field" : `a part holds exactly one data field, got ${present.map((p) => p[0]).join(', ')}`);
+    sink.add(
+      'G-E1',
+      path,
+      present.length === 0
+        ? "required oneof field 'data' must have one initialized field"
+        : `a part holds exactly one data field, got ${present.map((p) => p[0]).join(', ')}`,
+    );
     if (present.length === 0) return info;
   }
   const sig = pick(part, 'thoughtSignature');
@@ -60,14 +76,16 @@ export function checkPart(part: unknown, path: Path, ctx: PartContext, sink: Sin
         info.text = value;
         // X4: no blank text from the user or the system; model turns may replay Gemini's own
         // empty text parts (G-E2, and recorded requests carry unsigned `{"text": ""}` parts).
-        if (ctx.role !== 'model' && isBlank(value) && !info.signed) sink.add('X4', at, 'text part is empty or whitespace-only');
+        if (ctx.role !== 'model' && isBlank(value) && !info.signed)
+          sink.add('X4', at, 'text part is empty or whitespace-only');
       }
       break;
     case 'inlineData':
       checkInlineData(value, at, sink);
       break;
     case 'fileData':
-      if (!isRecord(value) || !isNonEmptyString(pick(value, 'fileUri')?.[1])) sink.add('G-SHAPE', at, 'fileData needs a `fileUri`');
+      if (!isRecord(value) || !isNonEmptyString(pick(value, 'fileUri')?.[1]))
+        sink.add('G-SHAPE', at, 'fileData needs a `fileUri`');
       break;
     case 'functionCall':
       info.call = checkFunctionCall(value, at, ctx, sink);
@@ -84,10 +102,13 @@ function checkInlineData(v: unknown, at: Path, sink: Sink): void {
   if (!isRecord(v)) return sink.add('G-SHAPE', at, 'inlineData must be an object');
   const mime = pick(v, 'mimeType');
   if (!mime || typeof mime[1] !== 'string') sink.add('G-I1', [...at, 'mimeType'], 'inlineData needs a `mimeType`');
-  else if (mime[1].startsWith('image/') && !IMAGE_MIMES.has(mime[1])) sink.add('G-I1', [...at, mime[0]], `image MIME type ${mime[1]} is not accepted`);
+  else if (mime[1].startsWith('image/') && !IMAGE_MIMES.has(mime[1]))
+    sink.add('G-I1', [...at, mime[0]], `image MIME type ${mime[1]} is not accepted`);
   const data = v.data;
-  if (typeof data !== 'string' || data.length === 0) sink.add('G-I1', [...at, 'data'], 'inlineData needs base64 `data`');
-  else if (data.startsWith('data:')) sink.add('G-I1', [...at, 'data'], 'inlineData.data is raw base64 without the data: prefix');
+  if (typeof data !== 'string' || data.length === 0)
+    sink.add('G-I1', [...at, 'data'], 'inlineData needs base64 `data`');
+  else if (data.startsWith('data:'))
+    sink.add('G-I1', [...at, 'data'], 'inlineData.data is raw base64 without the data: prefix');
   else if (!isBase64(data, true)) sink.add('G-I1', [...at, 'data'], 'inlineData.data must be base64');
 }
 
@@ -99,9 +120,15 @@ function checkFunctionCall(v: unknown, at: Path, ctx: PartContext, sink: Sink): 
   }
   if (ctx.role !== 'model') sink.add('G-R5', at, 'functionCall parts belong in a model turn');
   if (!isNonEmptyString(v.name)) sink.add('G-T3', [...at, 'name'], 'functionCall needs a `name`');
-  if (v.args !== undefined && v.args !== null && !isRecord(v.args)) sink.add('G-SHAPE', [...at, 'args'], '`args` must be a JSON object');
+  if (v.args !== undefined && v.args !== null && !isRecord(v.args))
+    sink.add('G-SHAPE', [...at, 'args'], '`args` must be a JSON object');
   const inner = pick(v, 'thoughtSignature');
-  if (inner) sink.add('G-K1', [...at, inner[0]], 'thoughtSignature is a sibling of functionCall on the Part, not a field inside it');
+  if (inner)
+    sink.add(
+      'G-K1',
+      [...at, inner[0]],
+      'thoughtSignature is a sibling of functionCall on the Part, not a field inside it',
+    );
   if (ctx.vertex && v.id !== undefined) sink.add('G-T3', [...at, 'id'], 'Vertex rejects functionCall.id; omit it');
   return { name: v.name, id: v.id };
 }
@@ -114,8 +141,10 @@ function checkFunctionResponse(v: unknown, at: Path, ctx: PartContext, sink: Sin
   }
   if (ctx.role !== 'user') sink.add('G-R2', at, 'function responses go in a user-role turn');
   if (!isNonEmptyString(v.name)) sink.add('G-T3', [...at, 'name'], 'functionResponse needs a `name`');
-  if (!isRecord(v.response)) sink.add('G-T1', [...at, 'response'], 'functionResponse.response must be a JSON object (protobuf Struct)');
-  if (v.parts !== undefined && !ctx.gemini3) sink.add('G-I3', [...at, 'parts'], '`function_response.parts` is not supported for this model');
+  if (!isRecord(v.response))
+    sink.add('G-T1', [...at, 'response'], 'functionResponse.response must be a JSON object (protobuf Struct)');
+  if (v.parts !== undefined && !ctx.gemini3)
+    sink.add('G-I3', [...at, 'parts'], '`function_response.parts` is not supported for this model');
   if (ctx.vertex && v.id !== undefined) sink.add('G-T3', [...at, 'id'], 'Vertex rejects functionResponse.id; omit it');
   return { name: v.name, id: v.id };
 }

@@ -10,7 +10,13 @@ import { validateOpenAIResponsesRequest } from './openai-responses';
 import type { Violation } from './types';
 
 export type { Violation } from './types';
-export { CONVERTER_CONTRACT_RULES, hasLoneSurrogate, PORTABLE_TOOL_CALL_ID, PORTABLE_TOOL_NAME, MISTRAL_TOOL_CALL_ID } from './common';
+export {
+  CONVERTER_CONTRACT_RULES,
+  hasLoneSurrogate,
+  PORTABLE_TOOL_CALL_ID,
+  PORTABLE_TOOL_NAME,
+  MISTRAL_TOOL_CALL_ID,
+} from './common';
 export { validateAnthropicMessagesRequest, type AnthropicValidateOptions } from './anthropic-messages';
 export { validateOpenAIChatRequest, type OpenAIChatValidateOptions } from './openai-chat';
 export { validateOpenAIResponsesRequest, type OpenAIResponsesValidateOptions } from './openai-responses';
@@ -45,13 +51,19 @@ export interface ValidateRequestOptions {
 export function validateRequest(api: ContractApi, body: unknown, opts: ValidateRequestOptions = {}): Violation[] {
   switch (api) {
     case 'anthropic-messages':
-      return validateAnthropicMessagesRequest(body, { thinking: opts.thinking, stream: opts.stream, betas: opts.anthropicBetas, version: opts.anthropicVersion });
+      return validateAnthropicMessagesRequest(body, {
+        thinking: opts.thinking,
+        stream: opts.stream,
+        betas: opts.anthropicBetas,
+        version: opts.anthropicVersion,
+      });
     case 'openai-chat':
       return validateOpenAIChatRequest(body, { provider: opts.provider, stream: opts.stream });
     case 'openai-responses':
       return validateOpenAIResponsesRequest(body, { stream: opts.stream });
     case 'gemini-generate-content': {
-      const fromBody = typeof body === 'object' && body !== null && 'model' in body ? (body as { model: unknown }).model : undefined;
+      const fromBody =
+        typeof body === 'object' && body !== null && 'model' in body ? (body as { model: unknown }).model : undefined;
       const model = opts.model ?? (typeof fromBody === 'string' ? fromBody : undefined);
       if (model === undefined) throw new TypeError('validateRequest(gemini-generate-content): opts.model is required');
       return validateGeminiGenerateContentRequest(body, { model, vertex: opts.vertex });

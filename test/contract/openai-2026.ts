@@ -32,7 +32,12 @@ const SAMPLING_RESPONSES = ['temperature', 'top_p', 'top_logprobs'];
 /** Effort `none` refused (C-S1: "`gpt-6-astra` and `gpt-6.1-sol` (and GPT-6.2) do not accept `none` at all"). */
 function checkEffortNone(effort: unknown, model: string, path: (string | number)[], sink: Sink, rule: string): void {
   if (effort === 'none' && isResponsesOnlyForTools(model)) {
-    sink.add(rule, path, `${model} does not accept reasoning effort none`, `Unsupported value: 'reasoning_effort' does not support 'none' with this model.`);
+    sink.add(
+      rule,
+      path,
+      `${model} does not accept reasoning effort none`,
+      `Unsupported value: 'reasoning_effort' does not support 'none' with this model.`,
+    );
   }
 }
 
@@ -49,12 +54,23 @@ export function checkChat2026(body: Record<string, unknown>, sink: Sink): void {
   checkEffortNone(body.reasoning_effort, model, ['reasoning_effort'], sink, 'C-S1');
   if (effort !== 'none') {
     for (const key of SAMPLING_CHAT)
-      if (body[key] !== undefined) sink.add('C-S1', [key], `${key} is not supported when reasoning_effort is not none`, `Unsupported parameter: '${key}' is not supported with this model.`);
+      if (body[key] !== undefined)
+        sink.add(
+          'C-S1',
+          [key],
+          `${key} is not supported when reasoning_effort is not none`,
+          `Unsupported parameter: '${key}' is not supported with this model.`,
+        );
   }
   const tools = Array.isArray(body.tools) ? body.tools.filter((t) => isRecord(t) && t.type === 'function') : [];
   if (tools.length === 0) return;
   if (isResponsesOnlyForTools(model)) {
-    sink.add('C-T9', ['tools'], `${model} needs /v1/responses for tool calling`, `Function tools are not supported for ${model} in /v1/chat/completions. To use function tools, use /v1/responses.`);
+    sink.add(
+      'C-T9',
+      ['tools'],
+      `${model} needs /v1/responses for tool calling`,
+      `Function tools are not supported for ${model} in /v1/chat/completions. To use function tools, use /v1/responses.`,
+    );
   } else if (effort !== 'none') {
     sink.add(
       'C-T9',
@@ -78,20 +94,37 @@ export function checkResponses2026(body: Record<string, unknown>, items: unknown
     checkEffortNone(reasoning.effort, model, ['reasoning', 'effort'], sink, 'R-S1');
     if ((reasoning.effort ?? 'none') !== 'none') {
       for (const key of SAMPLING_RESPONSES)
-        if (body[key] !== undefined) sink.add('R-S1', [key], `${key} is not supported when reasoning.effort is not none`, `Unsupported parameter: '${key}' is not supported with this model.`);
+        if (body[key] !== undefined)
+          sink.add(
+            'R-S1',
+            [key],
+            `${key} is not supported when reasoning.effort is not none`,
+            `Unsupported parameter: '${key}' is not supported with this model.`,
+          );
       if (Array.isArray(body.include) && body.include.includes('message.output_text.logprobs'))
-        sink.add('R-S1', ['include'], 'message.output_text.logprobs is not supported when reasoning.effort is not none');
+        sink.add(
+          'R-S1',
+          ['include'],
+          'message.output_text.logprobs is not supported when reasoning.effort is not none',
+        );
     }
   }
   items.forEach((item, i) => {
     if (!isRecord(item)) return;
     const isMessage = item.type === 'message' || (item.type === undefined && item.role !== undefined);
     if (isMessage && item.phase !== undefined) {
-      if (item.role !== 'assistant') sink.add('R-P1', ['input', i, 'phase'], `phase belongs on assistant messages only, not ${String(item.role)}`);
-      else if (item.phase !== 'commentary' && item.phase !== 'final_answer') sink.add('R-P1', ['input', i, 'phase'], 'phase is commentary or final_answer');
+      if (item.role !== 'assistant')
+        sink.add('R-P1', ['input', i, 'phase'], `phase belongs on assistant messages only, not ${String(item.role)}`);
+      else if (item.phase !== 'commentary' && item.phase !== 'final_answer')
+        sink.add('R-P1', ['input', i, 'phase'], 'phase is commentary or final_answer');
     }
     if (item.type === 'compaction_trigger' && i !== items.length - 1) {
-      sink.add('R-X1', ['input', i], 'a compaction_trigger must be the final input item', 'compaction_trigger must be the final input item.');
+      sink.add(
+        'R-X1',
+        ['input', i],
+        'a compaction_trigger must be the final input item',
+        'compaction_trigger must be the final input item.',
+      );
     }
   });
 }

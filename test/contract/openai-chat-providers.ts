@@ -13,7 +13,12 @@ const REASONING_FIELDS = ['reasoning_content', 'reasoning_details', 'reasoning']
  * Applies the provider-specific rules to an already shape-checked Chat body.
  * `provider` is one of openai, mistral, deepseek, groq, openrouter, ollama; others add nothing.
  */
-export function checkProviderRules(body: Record<string, unknown>, messages: unknown[], provider: string, sink: Sink): void {
+export function checkProviderRules(
+  body: Record<string, unknown>,
+  messages: unknown[],
+  provider: string,
+  sink: Sink,
+): void {
   const model = typeof body.model === 'string' ? body.model : '';
   const msgs = messages.map((m) => (isRecord(m) ? m : {}));
   switch (provider) {
@@ -21,7 +26,8 @@ export function checkProviderRules(body: Record<string, unknown>, messages: unkn
       // C-R4: OpenAI's assistant message has no reasoning field; reasoning cannot be replayed here.
       msgs.forEach((m, i) => {
         if (m.role !== 'assistant') return;
-        for (const f of REASONING_FIELDS) if (f in m) sink.add('C-R4', ['messages', i, f], `OpenAI assistant messages have no \`${f}\` field`);
+        for (const f of REASONING_FIELDS)
+          if (f in m) sink.add('C-R4', ['messages', i, f], `OpenAI assistant messages have no \`${f}\` field`);
       });
       return;
     case 'mistral':
@@ -57,12 +63,20 @@ function checkMistralIds(msgs: Record<string, unknown>[], where: string, sink: S
     if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
       m.tool_calls.forEach((tc, k) => {
         if (isRecord(tc) && typeof tc.id === 'string' && !MISTRAL_TOOL_CALL_ID.test(tc.id)) {
-          sink.add('M-1', ['messages', i, 'tool_calls', k, 'id'], `Tool call id was ${tc.id} but must be a-z, A-Z, 0-9, with a length of 9${why}`);
+          sink.add(
+            'M-1',
+            ['messages', i, 'tool_calls', k, 'id'],
+            `Tool call id was ${tc.id} but must be a-z, A-Z, 0-9, with a length of 9${why}`,
+          );
         }
       });
     }
     if (m.role === 'tool' && typeof m.tool_call_id === 'string' && !MISTRAL_TOOL_CALL_ID.test(m.tool_call_id)) {
-      sink.add('M-1', ['messages', i, 'tool_call_id'], `Tool call id was ${m.tool_call_id} but must be a-z, A-Z, 0-9, with a length of 9${why}`);
+      sink.add(
+        'M-1',
+        ['messages', i, 'tool_call_id'],
+        `Tool call id was ${m.tool_call_id} but must be a-z, A-Z, 0-9, with a length of 9${why}`,
+      );
     }
   });
 }
@@ -72,8 +86,10 @@ function checkMistralOrder(msgs: Record<string, unknown>[], sink: Sink): void {
   for (let i = 1; i < msgs.length; i++) {
     const prev = msgs[i - 1]!.role;
     const role = msgs[i]!.role;
-    if (prev === 'tool' && role === 'user') sink.add('M-2', ['messages', i, 'role'], "Unexpected role 'user' after role 'tool'");
-    if (prev === 'user' && role === 'tool') sink.add('M-2', ['messages', i, 'role'], "Unexpected role 'tool' after role 'user'");
+    if (prev === 'tool' && role === 'user')
+      sink.add('M-2', ['messages', i, 'role'], "Unexpected role 'user' after role 'tool'");
+    if (prev === 'user' && role === 'tool')
+      sink.add('M-2', ['messages', i, 'role'], "Unexpected role 'tool' after role 'user'");
   }
   const i = msgs.length - 1;
   const last = msgs[i];
@@ -83,7 +99,12 @@ function checkMistralOrder(msgs: Record<string, unknown>[], sink: Sink): void {
 }
 
 /** D-1: a thinking model needs `reasoning_content` (string) on assistant turns with tool calls. D-3: it is a string. */
-function checkDeepSeek(body: Record<string, unknown>, msgs: Record<string, unknown>[], model: string, sink: Sink): void {
+function checkDeepSeek(
+  body: Record<string, unknown>,
+  msgs: Record<string, unknown>[],
+  model: string,
+  sink: Sink,
+): void {
   const thinking = /deepseek-reasoner/.test(model) || (isRecord(body.thinking) && body.thinking.type === 'enabled');
   msgs.forEach((m, i) => {
     if (m.role !== 'assistant') return;
@@ -93,7 +114,11 @@ function checkDeepSeek(body: Record<string, unknown>, msgs: Record<string, unkno
     }
     const calls = Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
     if (thinking && calls && !has) {
-      sink.add('D-1', ['messages', i, 'reasoning_content'], `Missing \`reasoning_content\` field in the assistant message at message index ${i}`);
+      sink.add(
+        'D-1',
+        ['messages', i, 'reasoning_content'],
+        `Missing \`reasoning_content\` field in the assistant message at message index ${i}`,
+      );
     }
   });
 }

@@ -9,9 +9,17 @@ type Msg = Record<string, unknown>;
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const tool = (name: string) => ({
   type: 'function',
-  function: { name, description: `The ${name} tool`, parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+  function: {
+    name,
+    description: `The ${name} tool`,
+    parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+  },
 });
-const call = (id: string, name: string, args: string) => ({ type: 'function', id, function: { name, arguments: args } });
+const call = (id: string, name: string, args: string) => ({
+  type: 'function',
+  id,
+  function: { name, arguments: args },
+});
 
 /** System + developer, an image, parallel calls answered in another order, a second step, final text. */
 const chatBody = {
@@ -31,10 +39,21 @@ const chatBody = {
         { type: 'image_url', image_url: { url: 'https://example.com/oslo.jpg' } },
       ],
     },
-    { role: 'assistant', content: null, tool_calls: [call('call_TTY8UFNo7rNCaOBUNtlRSvMG', 'get_weather', '{"q":"Oslo"}'), call('call_aq9UyiSFkz', 'get_time', '{"q":"Oslo"}')] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        call('call_TTY8UFNo7rNCaOBUNtlRSvMG', 'get_weather', '{"q":"Oslo"}'),
+        call('call_aq9UyiSFkz', 'get_time', '{"q":"Oslo"}'),
+      ],
+    },
     { role: 'tool', tool_call_id: 'call_aq9UyiSFkz', content: '14:05' },
     { role: 'tool', tool_call_id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', content: [{ type: 'text', text: '4°C, snow' }] },
-    { role: 'assistant', content: 'Checking tomorrow too.', tool_calls: [call('call_3', 'get_weather', '{"q":"Oslo tomorrow"}')] },
+    {
+      role: 'assistant',
+      content: 'Checking tomorrow too.',
+      tool_calls: [call('call_3', 'get_weather', '{"q":"Oslo tomorrow"}')],
+    },
     { role: 'tool', tool_call_id: 'call_3', content: 'Error: forecast unavailable' },
     { role: 'assistant', content: [{ type: 'text', text: 'Oslo: 4°C, snow, 14:05.' }] },
     { role: 'user', content: 'Thanks!' },
@@ -106,7 +125,10 @@ describe('validateOpenAIChatRequest: body and roles', () => {
     b.messages[8] = { role: 'assistant', content: null };
     expect(ids(validate(b))).toEqual(['C-R2 messages[8].content']);
     const c = clone(chatBody);
-    c.messages[8]!.content = [{ type: 'refusal', refusal: 'no' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }];
+    c.messages[8]!.content = [
+      { type: 'refusal', refusal: 'no' },
+      { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+    ];
     expect(ids(validate(c))).toEqual(['C-R2 messages[8].content[1]']);
   });
   it('C-R4: OpenAI assistant messages carry no reasoning fields', () => {
@@ -120,7 +142,11 @@ describe('validateOpenAIChatRequest: body and roles', () => {
     b.messages[0]!.content = ' ';
     (b.messages[2]!.content as { text: string }[])[0]!.text = '';
     b.messages[7]!.content = '';
-    expect(ids(validate(b))).toEqual(['X4 messages[0].content', 'X4 messages[2].content[0].text', 'X4 messages[7].content']);
+    expect(ids(validate(b))).toEqual([
+      'X4 messages[0].content',
+      'X4 messages[2].content[0].text',
+      'X4 messages[7].content',
+    ]);
   });
 });
 
@@ -164,7 +190,9 @@ describe('validateOpenAIChatRequest: tools', () => {
     const b = clone(chatBody);
     b.tools = [tool('get.weather'), tool('_time')];
     expect(ids(validate(b))).toEqual(['C-T5 tools[0].function.name', 'X5 tools[1].function.name']);
-    expect(ids(validate({ ...chatBody, tools: Array.from({ length: 129 }, (_, i) => tool(`t${i}`)) }))).toEqual(['C-T5 tools']);
+    expect(ids(validate({ ...chatBody, tools: Array.from({ length: 129 }, (_, i) => tool(`t${i}`)) }))).toEqual([
+      'C-T5 tools',
+    ]);
   });
   it('C-T6: tool content is text only', () => {
     const b = clone(chatBody);
@@ -206,7 +234,10 @@ describe('validateOpenAIChatRequest: images (C-I1)', () => {
   });
   it('at most 500 images per request', () => {
     const b = clone(chatBody);
-    b.messages[2]!.content = [{ type: 'text', text: 'many' }, ...Array.from({ length: 501 }, () => ({ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }))];
+    b.messages[2]!.content = [
+      { type: 'text', text: 'many' },
+      ...Array.from({ length: 501 }, () => ({ type: 'image_url', image_url: { url: 'https://example.com/a.png' } })),
+    ];
     expect(ids(validate(b))).toEqual(['C-I1 messages']);
   });
 });
@@ -216,7 +247,10 @@ describe('validateOpenAIChatRequest: OpenAI-compatible providers (§5)', () => {
     const b = clone(mistralBody);
     (b.messages[1]!.tool_calls as { id: string }[])[0]!.id = 'call_abc12';
     b.messages[2]!.tool_call_id = 'call_abc12';
-    expect(ids(validate(b, { provider: 'mistral' }))).toEqual(['M-1 messages[1].tool_calls[0].id', 'M-1 messages[2].tool_call_id']);
+    expect(ids(validate(b, { provider: 'mistral' }))).toEqual([
+      'M-1 messages[1].tool_calls[0].id',
+      'M-1 messages[2].tool_call_id',
+    ]);
   });
   it('OR-1: OpenRouter with a mistralai/ model applies M-1; other models do not', () => {
     const b = { ...clone(chatBody), model: 'mistralai/mistral-medium-3' };

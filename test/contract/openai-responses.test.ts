@@ -8,7 +8,13 @@ type Item = Record<string, unknown>;
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const ENC = 'gAAAAABp-r_nDEFD_pLd6MEzoOCG8OKekq-Ev8vnbPTkSie4RovCRsX1uArYsm0yKKyAAEYh8tRzZVKU';
-const fnTool = (name: string) => ({ type: 'function', name, description: `${name} tool`, parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: false });
+const fnTool = (name: string) => ({
+  type: 'function',
+  name,
+  description: `${name} tool`,
+  parameters: { type: 'object', properties: { q: { type: 'string' } } },
+  strict: false,
+});
 
 /**
  * Stateless (store: false) agent loop: reasoning with encrypted content, parallel calls whose
@@ -32,13 +38,35 @@ const statelessBody = {
         { type: 'input_image', image_url: `data:image/png;base64,${PNG}`, detail: 'auto' },
       ],
     },
-    { type: 'reasoning', id: 'rs_0429c1fc', encrypted_content: ENC, summary: [{ type: 'summary_text', text: 'Looks like Oslo.' }] },
-    { type: 'function_call', id: 'fc_01', call_id: 'call_I670mAzR6AYszdoqaI96qg0k', name: 'get_weather', arguments: '{"q":"Oslo"}' },
+    {
+      type: 'reasoning',
+      id: 'rs_0429c1fc',
+      encrypted_content: ENC,
+      summary: [{ type: 'summary_text', text: 'Looks like Oslo.' }],
+    },
+    {
+      type: 'function_call',
+      id: 'fc_01',
+      call_id: 'call_I670mAzR6AYszdoqaI96qg0k',
+      name: 'get_weather',
+      arguments: '{"q":"Oslo"}',
+    },
     { type: 'function_call', call_id: 'call_2', name: 'get_map', arguments: '{"q":"Oslo"}' },
-    { type: 'function_call_output', call_id: 'call_2', output: [{ type: 'input_text', text: 'Map:' }, { type: 'input_image', image_url: 'https://example.com/oslo.png' }] },
+    {
+      type: 'function_call_output',
+      call_id: 'call_2',
+      output: [
+        { type: 'input_text', text: 'Map:' },
+        { type: 'input_image', image_url: 'https://example.com/oslo.png' },
+      ],
+    },
     { type: 'function_call_output', call_id: 'call_I670mAzR6AYszdoqaI96qg0k', output: '4°C, snow' },
     { type: 'reasoning', encrypted_content: ENC, summary: [], content: [] },
-    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Oslo: 4°C, snow.', annotations: [] }] },
+    {
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: 'Oslo: 4°C, snow.', annotations: [] }],
+    },
     { role: 'user', content: 'Thanks! Tomorrow?' },
   ] as Item[],
 };
@@ -152,7 +180,11 @@ describe('validateOpenAIResponsesRequest: reasoning', () => {
     delete b.input[2]!.encrypted_content;
     b.input[7]!.encrypted_content = null;
     b.input.splice(9, 0, { type: 'item_reference', id: 'msg_1' });
-    expect(ids(validate(b))).toEqual(['R-K2 input[2].encrypted_content', 'R-K2 input[7].encrypted_content', 'R-K2 input[9]']);
+    expect(ids(validate(b))).toEqual([
+      'R-K2 input[2].encrypted_content',
+      'R-K2 input[7].encrypted_content',
+      'R-K2 input[9]',
+    ]);
     expect(ids(validate({ ...clone(storedBody), store: false }))).toEqual(['R-K2 input[1]', 'R-K2 input[2]']);
   });
   it('R-K4: a replayed reasoning item carries no content', () => {
@@ -170,6 +202,10 @@ describe('validateOpenAIResponsesRequest: images (R-I1)', () => {
     parts.push({ type: 'input_image', image_url: `data:image/svg+xml;base64,${PNG}` });
     parts.push({ type: 'input_image' });
     (b.input[8]!.content as Item[]).push({ type: 'input_image', image_url: 'https://example.com/a.png' });
-    expect(ids(validate(b))).toEqual(['R-I1 input[1].content[3].image_url', 'R-I1 input[1].content[4]', 'R-I1 input[8].content[1].type']);
+    expect(ids(validate(b))).toEqual([
+      'R-I1 input[1].content[3].image_url',
+      'R-I1 input[1].content[4]',
+      'R-I1 input[8].content[1].type',
+    ]);
   });
 });

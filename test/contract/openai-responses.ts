@@ -28,11 +28,32 @@ const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Input item types of the SDK's `ResponseInputItem` union not checked in depth here. */
 const OTHER_ITEM_TYPES = new Set([
-  'file_search_call', 'computer_call', 'computer_call_output', 'web_search_call', 'tool_search_call', 'tool_search_output',
-  'additional_tools', 'configuration_update', 'compaction', 'compaction_trigger', 'image_generation_call',
-  'code_interpreter_call', 'local_shell_call', 'local_shell_call_output', 'shell_call', 'shell_call_output',
-  'apply_patch_call', 'apply_patch_call_output', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response',
-  'mcp_call', 'custom_tool_call', 'custom_tool_call_output', 'program', 'program_output',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'web_search_call',
+  'tool_search_call',
+  'tool_search_output',
+  'additional_tools',
+  'configuration_update',
+  'compaction',
+  'compaction_trigger',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'program',
+  'program_output',
 ]);
 const INPUT_PARTS = new Set(['input_text', 'input_image', 'input_file', 'input_audio']);
 const ASSISTANT_PARTS = new Set(['output_text', 'refusal', 'input_text']);
@@ -56,11 +77,13 @@ export function validateOpenAIResponsesRequest(body: unknown, opts: OpenAIRespon
   }
   checkLoneSurrogates(body, sink); // X6
   if (!isNonEmptyString(body.model)) sink.add('R-SHAPE', ['model'], '`model` is required');
-  if ((opts.stream ?? true) && body.stream !== true) sink.add('R-SHAPE', ['stream'], 'a streaming request carries `stream: true`');
+  if ((opts.stream ?? true) && body.stream !== true)
+    sink.add('R-SHAPE', ['stream'], 'a streaming request carries `stream: true`');
   if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== 'string') {
     sink.add('R-SHAPE', ['instructions'], '`instructions` must be a string');
   }
-  if (body.store !== undefined && body.store !== null && typeof body.store !== 'boolean') sink.add('R-SHAPE', ['store'], '`store` must be a boolean');
+  if (body.store !== undefined && body.store !== null && typeof body.store !== 'boolean')
+    sink.add('R-SHAPE', ['store'], '`store` must be a boolean');
   checkTools(body.tools, sink);
   if (typeof body.input === 'string') {
     if (isBlank(body.input)) sink.add('X4', ['input'], 'input text is empty or whitespace-only');
@@ -88,21 +111,30 @@ function checkTools(tools: unknown, sink: Sink): void {
   if (tools === undefined) return;
   if (!Array.isArray(tools)) return sink.add('R-SHAPE', ['tools'], '`tools` must be an array');
   tools.forEach((t, k) => {
-    if (!isRecord(t) || typeof t.type !== 'string') return sink.add('R-SHAPE', ['tools', k], 'tool must be an object with a `type`');
+    if (!isRecord(t) || typeof t.type !== 'string')
+      return sink.add('R-SHAPE', ['tools', k], 'tool must be an object with a `type`');
     if (t.type === 'function') checkName(t.name, ['tools', k, 'name'], sink);
   });
 }
 
 /** R-T4 tool names, X5 portable names. */
 function checkName(name: unknown, path: Path, sink: Sink): void {
-  if (typeof name !== 'string' || !TOOL_NAME.test(name)) sink.add('R-T4', path, 'function name must match ^[a-zA-Z0-9_-]{1,64}$');
+  if (typeof name !== 'string' || !TOOL_NAME.test(name))
+    sink.add('R-T4', path, 'function name must match ^[a-zA-Z0-9_-]{1,64}$');
   else checkPortableToolName(name, path, sink);
 }
 
 function kindOf(it: Record<string, unknown>): Kind {
   const t = it.type;
   if (t === undefined || t === null) return 'role' in it ? 'message' : 'id' in it ? 'item_reference' : 'invalid';
-  if (t === 'message' || t === 'function_call' || t === 'function_call_output' || t === 'reasoning' || t === 'item_reference') return t;
+  if (
+    t === 'message' ||
+    t === 'function_call' ||
+    t === 'function_call_output' ||
+    t === 'reasoning' ||
+    t === 'item_reference'
+  )
+    return t;
   return typeof t === 'string' && OTHER_ITEM_TYPES.has(t) ? 'other' : 'invalid';
 }
 
@@ -154,20 +186,30 @@ function checkCallId(id: unknown, path: Path, sink: Sink): void {
 /** R-1 message roles; content parts per role; X4; R-I1 images. */
 function checkMessage(it: Record<string, unknown>, at: Path, sink: Sink): void {
   if (typeof it.role !== 'string' || !MESSAGE_ROLES.has(it.role)) {
-    return sink.add('R-1', [...at, 'role'], `message role must be user, assistant, system or developer, got ${JSON.stringify(it.role)}`);
+    return sink.add(
+      'R-1',
+      [...at, 'role'],
+      `message role must be user, assistant, system or developer, got ${JSON.stringify(it.role)}`,
+    );
   }
   const c = it.content;
   if (typeof c === 'string') {
     if (isBlank(c)) sink.add('X4', [...at, 'content'], 'message content is empty or whitespace-only');
     return;
   }
-  if (!Array.isArray(c) || c.length === 0) return sink.add('X4', [...at, 'content'], 'message content must be a string or a non-empty array of parts');
+  if (!Array.isArray(c) || c.length === 0)
+    return sink.add('X4', [...at, 'content'], 'message content must be a string or a non-empty array of parts');
   const allowed = it.role === 'assistant' ? ASSISTANT_PARTS : INPUT_PARTS;
   c.forEach((p, k) => {
     const pat: Path = [...at, 'content', k];
-    if (!isRecord(p) || typeof p.type !== 'string') return sink.add('R-SHAPE', pat, 'content part must be an object with a `type`');
+    if (!isRecord(p) || typeof p.type !== 'string')
+      return sink.add('R-SHAPE', pat, 'content part must be an object with a `type`');
     if (!allowed.has(p.type)) {
-      return sink.add(p.type === 'input_image' ? 'R-I1' : 'R-SHAPE', [...pat, 'type'], `${it.role} message cannot hold ${p.type} parts`);
+      return sink.add(
+        p.type === 'input_image' ? 'R-I1' : 'R-SHAPE',
+        [...pat, 'type'],
+        `${it.role} message cannot hold ${p.type} parts`,
+      );
     }
     checkPart(p, pat, sink);
   });
@@ -178,7 +220,8 @@ function checkPart(p: Record<string, unknown>, pat: Path, sink: Sink): void {
     if (typeof p.text !== 'string') sink.add('R-SHAPE', [...pat, 'text'], 'text part needs a string `text`');
     else if (isBlank(p.text)) sink.add('X4', [...pat, 'text'], 'text part is empty or whitespace-only');
   } else if (p.type === 'refusal') {
-    if (typeof p.refusal !== 'string') sink.add('R-SHAPE', [...pat, 'refusal'], 'refusal part needs a string `refusal`');
+    if (typeof p.refusal !== 'string')
+      sink.add('R-SHAPE', [...pat, 'refusal'], 'refusal part needs a string `refusal`');
   } else if (p.type === 'input_image') {
     checkImage(p, pat, sink);
   }
@@ -191,7 +234,8 @@ function checkImage(p: Record<string, unknown>, pat: Path, sink: Sink): void {
   if (/^https?:\/\//i.test(p.image_url)) return;
   const d = parseDataUrl(p.image_url);
   if (!d) return sink.add('R-I1', [...pat, 'image_url'], 'image_url must be http(s) or a base64 data URL');
-  if (!IMAGE_MIMES.has(d.mime)) sink.add('R-I1', [...pat, 'image_url'], `image type ${d.mime} is not PNG, JPEG, WEBP or GIF`);
+  if (!IMAGE_MIMES.has(d.mime))
+    sink.add('R-I1', [...pat, 'image_url'], `image type ${d.mime} is not PNG, JPEG, WEBP or GIF`);
   if (base64Bytes(d.data) > MAX_IMAGE_BYTES) sink.add('R-I1', [...pat, 'image_url'], 'image larger than 20 MB');
 }
 
@@ -201,7 +245,8 @@ function checkOutput(out: unknown, path: Path, sink: Sink): void {
     if (isBlank(out)) sink.add('X4', path, 'function_call_output output is empty or whitespace-only');
     return;
   }
-  if (!Array.isArray(out) || out.length === 0) return sink.add('R-2', path, 'output must be a string or a non-empty list of input items');
+  if (!Array.isArray(out) || out.length === 0)
+    return sink.add('R-2', path, 'output must be a string or a non-empty list of input items');
   out.forEach((p, k) => {
     if (!isRecord(p) || typeof p.type !== 'string' || !['input_text', 'input_image', 'input_file'].includes(p.type)) {
       return sink.add('R-2', [...path, k], 'output items are input_text, input_image or input_file');
@@ -224,9 +269,14 @@ function checkReasoning(it: Record<string, unknown>, at: Path, stored: boolean, 
     sink.add('R-K4', [...at, 'content'], 'array too long: a replayed reasoning item carries no `content`');
   }
   const enc = it.encrypted_content;
-  if (enc !== undefined && enc !== null && typeof enc !== 'string') sink.add('R-1', [...at, 'encrypted_content'], '`encrypted_content` must be a string');
+  if (enc !== undefined && enc !== null && typeof enc !== 'string')
+    sink.add('R-1', [...at, 'encrypted_content'], '`encrypted_content` must be a string');
   if (!stored && !isNonEmptyString(enc)) {
-    sink.add('R-K2', [...at, 'encrypted_content'], 'with store: false a reasoning item must carry its encrypted_content');
+    sink.add(
+      'R-K2',
+      [...at, 'encrypted_content'],
+      'with store: false a reasoning item must carry its encrypted_content',
+    );
   }
 }
 
@@ -237,11 +287,14 @@ function checkCallPairing(items: unknown[], kinds: Kind[], sink: Sink): void {
   items.forEach((it, i) => {
     if (!isRecord(it) || typeof it.call_id !== 'string') return;
     if (kinds[i] === 'function_call') {
-      if (calls.has(it.call_id)) sink.add('X1', ['input', i, 'call_id'], `duplicate function_call call_id ${it.call_id}`);
+      if (calls.has(it.call_id))
+        sink.add('X1', ['input', i, 'call_id'], `duplicate function_call call_id ${it.call_id}`);
       else calls.set(it.call_id, i);
     } else if (kinds[i] === 'function_call_output') {
-      if (!calls.has(it.call_id)) sink.add('X1', ['input', i, 'call_id'], `function_call_output ${it.call_id} has no earlier function_call`);
-      else if (answered.has(it.call_id)) sink.add('X1', ['input', i, 'call_id'], `function call ${it.call_id} is answered more than once`);
+      if (!calls.has(it.call_id))
+        sink.add('X1', ['input', i, 'call_id'], `function_call_output ${it.call_id} has no earlier function_call`);
+      else if (answered.has(it.call_id))
+        sink.add('X1', ['input', i, 'call_id'], `function call ${it.call_id} is answered more than once`);
       else answered.add(it.call_id);
     }
   });

@@ -23,7 +23,12 @@ interface Stored {
 
 /** Stores the two conversations of {@link Stored} through the side panel. */
 async function storeTwo(s: PanelSession): Promise<Stored> {
-  s.fakes.openai.enqueue('openai-responses', { kind: 'thinking', thinking: 'Think first.', signature: 'enc-restart-1', text: 'First answer.' });
+  s.fakes.openai.enqueue('openai-responses', {
+    kind: 'thinking',
+    thinking: 'Think first.',
+    signature: 'enc-restart-1',
+    text: 'First answer.',
+  });
   await s.panel.choose('openai', 'gpt-5.5');
   await s.panel.send('First conversation');
   expect(await s.panel.waitForAnswer(1)).toBe('complete');
@@ -53,7 +58,10 @@ async function storeTwoAndRestart(s: PanelSession): Promise<Stored> {
 
 /** Opens the conversation `id` in the side panel and waits for its `turns` turns. */
 async function open(s: PanelSession, id: string, turns: number): Promise<void> {
-  await waitFor('the conversation listed', async () => (await s.page.locator(`li[data-conversation-id="${id}"]`).count()) === 1);
+  await waitFor(
+    'the conversation listed',
+    async () => (await s.page.locator(`li[data-conversation-id="${id}"]`).count()) === 1,
+  );
   await s.panel.openConversation(id);
   await waitFor('the conversation shown', async () => (await s.panel.turns().count()) === turns);
 }
@@ -77,38 +85,66 @@ describe.skipIf(!HAS_CHROMIUM)('a browser restart with the same profile', () => 
     expect(before.turns).toHaveLength(6);
   });
 
-  it('after the restart IndexedDB holds exactly the same records, and the side panel lists and shows them', { timeout: 120_000 }, async () => {
-    const { firstId, secondId, before } = await storeTwoAndRestart(s!);
-    const after = await readDb(s!.page);
-    expect(after).toEqual(before);
+  it(
+    'after the restart IndexedDB holds exactly the same records, and the side panel lists and shows them',
+    { timeout: 120_000 },
+    async () => {
+      const { firstId, secondId, before } = await storeTwoAndRestart(s!);
+      const after = await readDb(s!.page);
+      expect(after).toEqual(before);
 
-    await waitFor('both conversations listed', async () => (await s!.page.locator('li[data-conversation-id]').count()) === 2);
-    const listed = await s!.page.locator('li[data-conversation-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-conversation-id')));
-    expect(listed.sort()).toEqual([firstId, secondId].sort());
+      await waitFor(
+        'both conversations listed',
+        async () => (await s!.page.locator('li[data-conversation-id]').count()) === 2,
+      );
+      const listed = await s!.page
+        .locator('li[data-conversation-id]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-conversation-id')));
+      expect(listed.sort()).toEqual([firstId, secondId].sort());
 
-    await open(s!, firstId, 4);
-    const shownIds = await s!.panel.turns().evaluateAll((els) => els.map((e) => e.getAttribute('data-turn-id')));
-    const storedIds = before.turns.filter((t) => t.conversationId === firstId).sort((a, b) => a.seq - b.seq).map((t) => t.turn.id);
-    expect(shownIds).toEqual(storedIds);
-    expect(await s!.panel.turnSummary()).toEqual(['user:complete', 'assistant:complete', 'user:complete', 'assistant:complete']);
-    expect(await s!.panel.turns().nth(1).innerText()).toContain('First answer.');
-  });
+      await open(s!, firstId, 4);
+      const shownIds = await s!.panel.turns().evaluateAll((els) => els.map((e) => e.getAttribute('data-turn-id')));
+      const storedIds = before.turns
+        .filter((t) => t.conversationId === firstId)
+        .sort((a, b) => a.seq - b.seq)
+        .map((t) => t.turn.id);
+      expect(shownIds).toEqual(storedIds);
+      expect(await s!.panel.turnSummary()).toEqual([
+        'user:complete',
+        'assistant:complete',
+        'user:complete',
+        'assistant:complete',
+      ]);
+      expect(await s!.panel.turns().nth(1).innerText()).toContain('First answer.');
+    },
+  );
 
-  it('the keys survived too: the conversation continues on OpenAI with its earlier turns and its own reasoning state', { timeout: 120_000 }, async () => {
-    const { firstId } = await storeTwoAndRestart(s!);
-    await open(s!, firstId, 4);
-    s!.fakes.reset();
-    s!.fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'Still here after the restart.' });
-    await s!.panel.choose('openai', 'gpt-5.5');
-    await s!.panel.send('Are you still there?');
-    expect(await s!.panel.waitForAnswer(3)).toBe('complete');
-    const [req] = posts(s!.fakes.openai);
-    expectValid(req!);
-    const body = JSON.stringify(req!.body);
-    for (const text of ['First conversation', 'First answer.', 'Go on, Claude', 'Claude adds to it.', 'Are you still there?']) expect(body).toContain(text);
-    expect(body).toContain('enc-restart-1');
-    expect(body).not.toContain('Second conversation');
-  });
+  it(
+    'the keys survived too: the conversation continues on OpenAI with its earlier turns and its own reasoning state',
+    { timeout: 120_000 },
+    async () => {
+      const { firstId } = await storeTwoAndRestart(s!);
+      await open(s!, firstId, 4);
+      s!.fakes.reset();
+      s!.fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'Still here after the restart.' });
+      await s!.panel.choose('openai', 'gpt-5.5');
+      await s!.panel.send('Are you still there?');
+      expect(await s!.panel.waitForAnswer(3)).toBe('complete');
+      const [req] = posts(s!.fakes.openai);
+      expectValid(req!);
+      const body = JSON.stringify(req!.body);
+      for (const text of [
+        'First conversation',
+        'First answer.',
+        'Go on, Claude',
+        'Claude adds to it.',
+        'Are you still there?',
+      ])
+        expect(body).toContain(text);
+      expect(body).toContain('enc-restart-1');
+      expect(body).not.toContain('Second conversation');
+    },
+  );
 
   it('S4 no key material in the console output across both browser runs', { timeout: 120_000 }, async () => {
     await storeTwoAndRestart(s!);

@@ -45,7 +45,23 @@ function makeCertificate(): { key: Buffer; cert: Buffer } {
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=chatgpt.com', '-addext', `subjectAltName=${CHAT_HOSTS.map((h) => `DNS:${h}`).join(',')}`],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=chatgpt.com',
+        '-addext',
+        `subjectAltName=${CHAT_HOSTS.map((h) => `DNS:${h}`).join(',')}`,
+      ],
       { cwd: dir, stdio: 'pipe' },
     );
     return { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
@@ -76,7 +92,10 @@ export async function startChatSites(pages: readonly SitePage[]): Promise<ChatSi
   return {
     port,
     requests,
-    chromiumArgs: [`--host-resolver-rules=${CHAT_HOSTS.map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ')}`, '--ignore-certificate-errors'],
+    chromiumArgs: [
+      `--host-resolver-rules=${CHAT_HOSTS.map((h) => `MAP ${h} 127.0.0.1:${port}`).join(', ')}`,
+      '--ignore-certificate-errors',
+    ],
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

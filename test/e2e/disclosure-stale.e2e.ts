@@ -47,7 +47,8 @@ describe.skipIf(!HAS_CHROMIUM)('a composer send refused as confirmation_required
       const original = runtime.sendMessage.bind(runtime);
       g.batonFailPreview = true;
       runtime.sendMessage = (message, ...rest) => {
-        if (message?.type === 'previewSend' && g.batonFailPreview) return Promise.resolve({ ok: false, error: { code: 'internal', message: 'no preview (test)' } });
+        if (message?.type === 'previewSend' && g.batonFailPreview)
+          return Promise.resolve({ ok: false, error: { code: 'internal', message: 'no preview (test)' } });
         if (message?.type === 'sendMessage') g.batonFailPreview = false;
         return original(message, ...rest);
       };
@@ -63,7 +64,9 @@ describe.skipIf(!HAS_CHROMIUM)('a composer send refused as confirmation_required
     expect(await dialog.textContent()).toContain('2 earlier turns and your new message (3 of 3 turns)');
     expect(await dialog.textContent()).toContain(`at ${new URL(fakes.baseUrls.anthropic).origin}`);
     expect(await page.locator('[data-error-code]').count()).toBe(0);
-    expect(await page.evaluate(() => (globalThis as unknown as { batonFailPreview?: boolean }).batonFailPreview)).toBe(false);
+    expect(await page.evaluate(() => (globalThis as unknown as { batonFailPreview?: boolean }).batonFailPreview)).toBe(
+      false,
+    );
 
     // Cancel: nothing sent, nothing stored, the draft stays.
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -110,12 +113,17 @@ describe.skipIf(!HAS_CHROMIUM)('a composer send refused as confirmation_required
       const original = runtime.sendMessage.bind(runtime);
       let raced = false;
       runtime.sendMessage = async (message, ...rest) => {
-        if (message?.type === 'previewSend' && !raced) return { ok: false, error: { code: 'internal', message: 'no preview (test)' } };
+        if (message?.type === 'previewSend' && !raced)
+          return { ok: false, error: { code: 'internal', message: 'no preview (test)' } };
         const reply = (await original(message, ...rest)) as { ok: boolean; error?: { code: string } };
-        if (message?.type !== 'sendMessage' || raced || reply.ok || reply.error?.code !== 'confirmation_required') return reply;
+        if (message?.type !== 'sendMessage' || raced || reply.ok || reply.error?.code !== 'confirmation_required')
+          return reply;
         raced = true;
         const payload = message.payload as Record<string, unknown>;
-        await original({ type: 'sendMessage', payload: { ...payload, text: 'From another window: 9 or 10?', confirmedDisclosure: true } });
+        await original({
+          type: 'sendMessage',
+          payload: { ...payload, text: 'From another window: 9 or 10?', confirmedDisclosure: true },
+        });
         for (let i = 0; i < 200; i++) {
           const view = (await original({ type: 'getConversation', payload: { id } })) as { data: { busy: boolean } };
           if (!view.data.busy) break;
@@ -138,10 +146,19 @@ describe.skipIf(!HAS_CHROMIUM)('a composer send refused as confirmation_required
     for (const r of received) expectValid(r);
     expect(JSON.stringify(received[1]!.body)).toContain(draft);
     const stored = await storedTurns(page, conversationId);
-    expect(stored.map((t) => `${t.role}:${t.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('')}`)).toEqual([
-      'user:Please remember the number 9.', 'assistant:Noted: 9.', 'user:From another window: 9 or 10?', 'assistant:Nine, from the other window.', `user:${draft}`, 'assistant:It was 9.',
+    expect(
+      stored.map((t) => `${t.role}:${t.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('')}`),
+    ).toEqual([
+      'user:Please remember the number 9.',
+      'assistant:Noted: 9.',
+      'user:From another window: 9 or 10?',
+      'assistant:Nine, from the other window.',
+      `user:${draft}`,
+      'assistant:It was 9.',
     ]);
-    expect(await page.evaluate(() => (globalThis as unknown as { batonDialogSeen?: boolean }).batonDialogSeen)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { batonDialogSeen?: boolean }).batonDialogSeen),
+    ).toBeUndefined();
     expect(await page.locator('[data-error-code]').count()).toBe(0);
     expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('');
   });

@@ -43,8 +43,13 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (doc
     await s.panel.choose('anthropic', 'claude-sonnet-4-6');
     const draft = 'And you, Claude: which number was it?';
     await s.page.getByLabel('Message', { exact: true }).fill(draft);
-    await waitFor('the preview for Anthropic', async () => ((await summary().textContent()) ?? '').includes('to Anthropic claude-sonnet-4-6') || undefined);
-    expect(await summary().textContent()).toMatch(/^3 of 3 turns · ~\d+ tokens · (~\$\d+\.\d\d · |<\$0\.01 · )?to Anthropic claude-sonnet-4-6$/);
+    await waitFor(
+      'the preview for Anthropic',
+      async () => ((await summary().textContent()) ?? '').includes('to Anthropic claude-sonnet-4-6') || undefined,
+    );
+    expect(await summary().textContent()).toMatch(
+      /^3 of 3 turns · ~\d+ tokens · (~\$\d+\.\d\d · |<\$0\.01 · )?to Anthropic claude-sonnet-4-6$/,
+    );
 
     // Expand it and view the request.
     await summary().click();
@@ -58,7 +63,11 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (doc
     expect(findKeyMaterial(JSON.stringify(shown))).toEqual([]);
     // The turns are the sheet's other tab (docs/side-panel.md).
     await s.page.getByRole('tab', { name: 'Turns', exact: true }).click();
-    expect(await s.page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => e.getAttribute('data-included')))).toEqual(['true', 'true', 'true']);
+    expect(
+      await s.page
+        .locator('[data-disclosure-turn]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-included'))),
+    ).toEqual(['true', 'true', 'true']);
     fs.mkdirSync(SHOTS, { recursive: true });
     await s.page.screenshot({ path: path.join(SHOTS, 'disclosure-preview.png'), fullPage: true });
     expect(fs.statSync(path.join(SHOTS, 'disclosure-preview.png')).size).toBeGreaterThan(1000);
@@ -90,15 +99,23 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (doc
       ['openai', new URL(s.fakes.baseUrls.openai).origin, 1],
       ['anthropic', new URL(s.fakes.baseUrls.anthropic).origin, 1],
     ]);
-    expect(ledger.entries.map((e) => [e.providerId, e.status, e.turns.length])).toEqual([['openai', 'completed', 1], ['anthropic', 'completed', 3]]);
+    expect(ledger.entries.map((e) => [e.providerId, e.status, e.turns.length])).toEqual([
+      ['openai', 'completed', 1],
+      ['anthropic', 'completed', 3],
+    ]);
     // And in the panel: the sheet's "Who has seen this" tab.
     await s.page.getByLabel('Message', { exact: true }).fill('One more');
-    await waitFor('a fresh preview', async () => ((await summary().textContent()) ?? '').startsWith('5 of 5 turns') || undefined);
+    await waitFor(
+      'a fresh preview',
+      async () => ((await summary().textContent()) ?? '').startsWith('5 of 5 turns') || undefined,
+    );
     if ((await s.page.getByRole('tab', { name: 'Who has seen this' }).count()) === 0) await summary().click();
     await s.page.getByRole('tab', { name: 'Who has seen this' }).click();
     const providers = s.page.getByRole('list', { name: 'Providers' });
     await providers.waitFor();
-    expect(await providers.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-seen-provider')))).toEqual(['openai', 'anthropic']);
+    expect(
+      await providers.locator('li').evaluateAll((els) => els.map((e) => e.getAttribute('data-seen-provider'))),
+    ).toEqual(['openai', 'anthropic']);
   });
 
   it('Regenerate on a provider that has not received the conversation asks first; Cancel sends nothing; Confirm sends the previewed body', async () => {
@@ -127,12 +144,18 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (doc
     expect(await s.page.locator('[data-error-code]').count()).toBe(0);
 
     // Confirmed: Gemini receives the body the preview of this regenerate shows, once.
-    const preview = await request<DisclosurePreview>(s.page, 'previewSend', { conversationId, target: { providerId: 'google', model: 'gemini-3-pro-preview' }, resend: { kind: 'regenerate' } });
+    const preview = await request<DisclosurePreview>(s.page, 'previewSend', {
+      conversationId,
+      target: { providerId: 'google', model: 'gemini-3-pro-preview' },
+      resend: { kind: 'regenerate' },
+    });
     expect(preview.needsConfirmation).toBe(true);
     s.fakes.google.enqueue('gemini-generate-content', { kind: 'text', text: 'Green, says Gemini.' });
     await answer.getByRole('button', { name: 'Regenerate answer' }).click();
     await dialog.getByRole('button', { name: 'Disclose and send', exact: true }).click();
-    await waitFor('the regenerated answer', async () => ((await s.panel.lastTurnText()).includes('Green, says Gemini.') ? true : undefined));
+    await waitFor('the regenerated answer', async () =>
+      (await s.panel.lastTurnText()).includes('Green, says Gemini.') ? true : undefined,
+    );
     expect(await s.panel.waitForAnswer(1)).toBe('complete');
     const received = posts(s.fakes.google);
     expect(received).toHaveLength(1);

@@ -92,7 +92,10 @@ describe.skipIf(!HAS_CHROMIUM)('egress: only the provider in use', () => {
     for (const line of lines.slice(mark)) {
       const [method, where] = line.split(' ') as [string, string];
       expect(method, line).toBe('GET');
-      expect(providers.some((o) => where.startsWith(`${o}/`)), line).toBe(true);
+      expect(
+        providers.some((o) => where.startsWith(`${o}/`)),
+        line,
+      ).toBe(true);
       expect(where, line).toMatch(/\/models$/);
     }
   });
@@ -100,11 +103,22 @@ describe.skipIf(!HAS_CHROMIUM)('egress: only the provider in use', () => {
   it('N4 custom endpoint URLs must be https unless the host is localhost, 127.0.0.1 or [::1]: anything else is refused at save', async () => {
     const options = await browser.openPage('options.html');
     const mark = seen.length;
-    for (const baseUrl of ['http://example.com/v1', 'http://192.168.1.2:11434/v1', 'ftp://example.com/v1', 'http://localhost.evil.example/v1']) {
-      const reply = (await options.evaluate((m) => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(m), {
-        type: 'saveEndpoint',
-        payload: { name: 'x', baseUrl, flavor: 'generic' },
-      })) as { ok: boolean; error?: { code: string } };
+    for (const baseUrl of [
+      'http://example.com/v1',
+      'http://192.168.1.2:11434/v1',
+      'ftp://example.com/v1',
+      'http://localhost.evil.example/v1',
+    ]) {
+      const reply = (await options.evaluate(
+        (m) =>
+          (
+            globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }
+          ).chrome.runtime.sendMessage(m),
+        {
+          type: 'saveEndpoint',
+          payload: { name: 'x', baseUrl, flavor: 'generic' },
+        },
+      )) as { ok: boolean; error?: { code: string } };
       expect(reply.ok ? 'saved' : reply.error?.code, baseUrl).toBe('bad_request');
     }
     expect(since(mark)).toEqual([]);

@@ -5,7 +5,13 @@
  */
 import { expect } from 'vitest';
 import { CONVERTER_CONTRACT_RULES } from '../contract';
-import { startFakeProviders, type FakeApi, type FakeKeys, type FakeProviders, type RecordedRequest } from '../fake-providers';
+import {
+  startFakeProviders,
+  type FakeApi,
+  type FakeKeys,
+  type FakeProviders,
+  type RecordedRequest,
+} from '../fake-providers';
 
 /** The keys of the whole suite: distinctive, so any 5- or 12-character piece of one is recognisable. */
 export const E2E_KEYS: FakeKeys = {
@@ -18,7 +24,11 @@ export const E2E_KEYS: FakeKeys = {
 export type BuiltinId = 'openai' | 'anthropic' | 'google';
 
 /** Display names in the options page and the provider picker. */
-export const PROVIDER_NAMES: Record<BuiltinId, string> = { openai: 'OpenAI', anthropic: 'Anthropic', google: 'Google Gemini' };
+export const PROVIDER_NAMES: Record<BuiltinId, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  google: 'Google Gemini',
+};
 
 /** One fake server per provider (and one for a custom endpoint). */
 export interface FakeSet {
@@ -60,7 +70,10 @@ export function posts(fake: FakeProviders, api?: FakeApi): RecordedRequest[] {
 
 /** A request passed its provider's contract validator (apart from Baton's own converter rules). */
 export function expectValid(r: RecordedRequest): void {
-  expect(r.violations.filter((v) => !CONVERTER_CONTRACT_RULES.has(v.rule)), `${r.api} ${r.path}`).toEqual([]);
+  expect(
+    r.violations.filter((v) => !CONVERTER_CONTRACT_RULES.has(v.rule)),
+    `${r.api} ${r.path}`,
+  ).toEqual([]);
   expect(r.keyViolations, `${r.api} ${r.path}`).toEqual([]);
 }
 
@@ -74,7 +87,8 @@ export function keyPieces(key: string, n = 12): string[] {
 /** The pieces of any key (default: the suite's keys) found in `text`, as `provider: piece`. */
 export function findKeyMaterial(text: string, n = 12, keys: Partial<FakeKeys> = E2E_KEYS): string[] {
   const found: string[] = [];
-  for (const [owner, key] of Object.entries(keys)) for (const p of keyPieces(key, n)) if (text.includes(p)) found.push(`${owner}: ${p}`);
+  for (const [owner, key] of Object.entries(keys))
+    for (const p of keyPieces(key, n)) if (text.includes(p)) found.push(`${owner}: ${p}`);
   return found;
 }
 

@@ -47,11 +47,19 @@ describe.skipIf(!hasWebExt)('the Firefox build', () => {
   beforeAll(() => {
     if (process.env.BATON_E2E_SKIP_BUILD !== '1' || !fs.existsSync(path.join(FIREFOX_DIR, 'manifest.json'))) {
       const { BATON_TEST_BUILD: _drop, ...env } = process.env;
-      const b = spawnSync('npx', ['wxt', 'build', '-b', 'firefox'], { cwd: ROOT, env: { ...env, BATON_OUT_DIR: OUT_DIR }, encoding: 'utf8' });
+      const b = spawnSync('npx', ['wxt', 'build', '-b', 'firefox'], {
+        cwd: ROOT,
+        env: { ...env, BATON_OUT_DIR: OUT_DIR },
+        encoding: 'utf8',
+      });
       if (b.status !== 0) throw new Error(`firefox build failed (exit ${b.status}):\n${b.stdout}\n${b.stderr}`);
     }
     manifest = JSON.parse(fs.readFileSync(path.join(FIREFOX_DIR, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    const r = spawnSync(WEB_EXT, ['lint', '--source-dir', FIREFOX_DIR, '--output', 'json', '--no-config-discovery', '--boring'], { cwd: ROOT, encoding: 'utf8', timeout: 280_000 });
+    const r = spawnSync(
+      WEB_EXT,
+      ['lint', '--source-dir', FIREFOX_DIR, '--output', 'json', '--no-config-discovery', '--boring'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 280_000 },
+    );
     if (r.error) throw r.error;
     report = JSON.parse(r.stdout) as LintReport;
   }, 300_000);
@@ -61,8 +69,10 @@ describe.skipIf(!hasWebExt)('the Firefox build', () => {
     expect(report.summary.errors).toBe(0);
   });
 
-  it('web-ext lint: only the known library warnings (innerHTML in Preact / DOMPurify, zod\'s eval probe)', () => {
-    const unknown = report.warnings.filter((w) => !KNOWN_WARNINGS.some((k) => k.code === w.code && k.file.test(w.file ?? '') && k.message.test(w.message)));
+  it("web-ext lint: only the known library warnings (innerHTML in Preact / DOMPurify, zod's eval probe)", () => {
+    const unknown = report.warnings.filter(
+      (w) => !KNOWN_WARNINGS.some((k) => k.code === w.code && k.file.test(w.file ?? '') && k.message.test(w.message)),
+    );
     expect(unknown.map((w) => `${w.code} ${w.file ?? ''}:${w.line ?? ''} ${w.message}`)).toEqual([]);
     expect(report.warnings.length).toBeLessThanOrEqual(3);
   });
@@ -72,7 +82,8 @@ describe.skipIf(!hasWebExt)('the Firefox build', () => {
     expect(manifest.sidebar_action).toEqual({ default_panel: 'sidepanel.html', default_title: 'Baton' });
     expect(fs.existsSync(path.join(FIREFOX_DIR, 'sidepanel.html'))).toBe(true);
     expect((manifest.browser_specific_settings as { gecko?: { id?: string } }).gecko?.id).toMatch(/^[\w.-]+@[\w.-]+$/);
-    for (const key of ['side_panel', 'externally_connectable', 'optional_host_permissions', 'host_permissions']) expect(manifest).not.toHaveProperty(key);
+    for (const key of ['side_panel', 'externally_connectable', 'optional_host_permissions', 'host_permissions'])
+      expect(manifest).not.toHaveProperty(key);
     expect(manifest.permissions).not.toContain('sidePanel');
   });
 });

@@ -71,8 +71,10 @@ describe.skipIf(!HAS_CHROMIUM)('first run, locked, options at 360 px', () => {
     await page.getByRole('heading', { name: 'Add your first key', exact: true }).waitFor();
     for (const name of ['OpenAI', 'Anthropic', 'Google Gemini']) {
       const group = page.getByRole('group', { name, exact: true });
-      for (const box of ['API key', 'Base URL']) expect(await group.getByRole('textbox', { name: box, exact: true }).count()).toBe(1);
-      for (const b of ['Save key', 'Test key', 'Save base URL']) expect(await group.getByRole('button', { name: b, exact: true }).count()).toBe(1);
+      for (const box of ['API key', 'Base URL'])
+        expect(await group.getByRole('textbox', { name: box, exact: true }).count()).toBe(1);
+      for (const b of ['Save key', 'Test key', 'Save base URL'])
+        expect(await group.getByRole('button', { name: b, exact: true }).count()).toBe(1);
     }
     for (const scheme of SCHEMES) await shoot(page, 'options-first-key', scheme, 900);
     await page.close();

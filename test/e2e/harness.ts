@@ -33,7 +33,12 @@ interface VersionEvent {
 }
 
 /** Polls `check` every `everyMs` until it returns a value other than undefined/false; throws after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -43,7 +48,10 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
     } catch (e) {
       lastError = e;
     }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    if (Date.now() > until)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -90,21 +98,34 @@ export class ExtensionBrowser {
   }
 
   private async start(): Promise<void> {
-    const extensions = [path.resolve(this.opts.extensionDir ?? TEST_BUILD_DIR), ...(this.opts.extraExtensions ?? []).map((p) => path.resolve(p))];
+    const extensions = [
+      path.resolve(this.opts.extensionDir ?? TEST_BUILD_DIR),
+      ...(this.opts.extraExtensions ?? []).map((p) => path.resolve(p)),
+    ];
     this.context = await chromium.launchPersistentContext(this.profileDir, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [`--disable-extensions-except=${extensions.join(',')}`, `--load-extension=${extensions.join(',')}`, ...BASE_ARGS, ...(this.opts.extraArgs ?? [])],
+      args: [
+        `--disable-extensions-except=${extensions.join(',')}`,
+        `--load-extension=${extensions.join(',')}`,
+        ...BASE_ARGS,
+        ...(this.opts.extraArgs ?? []),
+      ],
     });
     this.context.on('console', (m) => {
       const where = m.worker()?.url() ?? m.page()?.url() ?? '?';
       this.logs.push(`[${where}] ${m.type()}: ${m.text()}`);
     });
-    this.context.on('weberror', (e) => this.logs.push(`[${e.page()?.url() ?? '?'}] uncaught: ${e.error().stack ?? e.error().message}`));
+    this.context.on('weberror', (e) =>
+      this.logs.push(`[${e.page()?.url() ?? '?'}] uncaught: ${e.error().stack ?? e.error().message}`),
+    );
     const isBaton = (w: Worker) => /^chrome-extension:\/\/[a-p]{32}\/background\.js$/.test(w.url());
-    const worker = this.context.serviceWorkers().find(isBaton) ?? (await this.context.waitForEvent('serviceworker', { predicate: isBaton, timeout: 30_000 }));
+    const worker =
+      this.context.serviceWorkers().find(isBaton) ??
+      (await this.context.waitForEvent('serviceworker', { predicate: isBaton, timeout: 30_000 }));
     const id = new URL(worker.url()).host;
-    if (this.extensionId && id !== this.extensionId) throw new Error(`extension id changed across a restart: ${this.extensionId} → ${id}`);
+    if (this.extensionId && id !== this.extensionId)
+      throw new Error(`extension id changed across a restart: ${this.extensionId} → ${id}`);
     this.extensionId = id;
     worker.on('close', () => this.logs.push('[harness] worker target closed'));
 
@@ -113,7 +134,13 @@ export class ExtensionBrowser {
     this.versions = [];
     this.cdp = await this.context.newCDPSession(control);
     this.cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
-      for (const v of e.versions) this.versions.push({ seq: ++this.seq, versionId: v.versionId, scriptURL: v.scriptURL, runningStatus: v.runningStatus as WorkerRunningStatus });
+      for (const v of e.versions)
+        this.versions.push({
+          seq: ++this.seq,
+          versionId: v.versionId,
+          scriptURL: v.scriptURL,
+          runningStatus: v.runningStatus as WorkerRunningStatus,
+        });
     });
     await this.cdp.send('ServiceWorker.enable');
     await this.evalInWorker(async () => {
@@ -128,7 +155,11 @@ export class ExtensionBrowser {
 
   /** Resolves when Baton's worker reports `status` after event number `since` (see {@link eventSeq}). */
   waitForWorkerStatus(status: WorkerRunningStatus, since: number, timeoutMs = 15_000): Promise<void> {
-    return waitFor(`the service worker to be ${status}`, () => this.versions.some((v) => v.seq > since && v.scriptURL === this.workerUrl && v.runningStatus === status), timeoutMs).then(() => undefined);
+    return waitFor(
+      `the service worker to be ${status}`,
+      () => this.versions.some((v) => v.seq > since && v.scriptURL === this.workerUrl && v.runningStatus === status),
+      timeoutMs,
+    ).then(() => undefined);
   }
 
   /** The number of worker status events seen so far (a mark for {@link waitForWorkerStatus}). */
@@ -143,11 +174,7 @@ export class ExtensionBrowser {
    */
   async stopServiceWorker(): Promise<void> {
     const since = this.seq;
-    const live = new Set(
-      this.versions
-        .filter((v) => v.scriptURL === this.workerUrl)
-        .map((v) => v.versionId),
-    );
+    const live = new Set(this.versions.filter((v) => v.scriptURL === this.workerUrl).map((v) => v.versionId));
     if (live.size === 0) await this.cdp.send('ServiceWorker.stopAllWorkers');
     for (const versionId of live) await this.cdp.send('ServiceWorker.stopWorker', { versionId });
     await this.waitForWorkerStatus('stopped', since);

@@ -39,7 +39,10 @@ const dbShape = (db: DbDump) => ({
 });
 
 async function downloadOf(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
-  const [download] = (await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), click()])) as [Download, void];
+  const [download] = (await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), click()])) as [
+    Download,
+    void,
+  ];
   const file = await download.path();
   return { name: download.suggestedFilename(), text: fs.readFileSync(file, 'utf8') };
 }
@@ -56,7 +59,13 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-import-'));
     zipPath = path.join(tmp, 'chatgpt-export.zip');
-    fs.writeFileSync(zipPath, zipSync({ 'conversations.json': new Uint8Array(fs.readFileSync(CHATGPT)), 'user.json': new TextEncoder().encode('{}') }));
+    fs.writeFileSync(
+      zipPath,
+      zipSync({
+        'conversations.json': new Uint8Array(fs.readFileSync(CHATGPT)),
+        'user.json': new TextEncoder().encode('{}'),
+      }),
+    );
     fakes = await startFakes();
     browser = await ExtensionBrowser.launch();
     options = await browser.openPage('options.html');
@@ -76,7 +85,11 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
     await options.getByLabel('Import a file').setInputFiles(file);
     return waitFor(
       `the summary of ${path.basename(file)}`,
-      () => options.locator('[data-import-summary] p[role="status"]').textContent({ timeout: 15_000 }).then((t) => t ?? undefined),
+      () =>
+        options
+          .locator('[data-import-summary] p[role="status"]')
+          .textContent({ timeout: 15_000 })
+          .then((t) => t ?? undefined),
       20_000,
     );
   }
@@ -93,8 +106,12 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
 
   it('I3 importing the same files again adds nothing and says why', async () => {
     const before = dbShape(await readDb(options));
-    expect(await importThrough(zipPath)).toBe('chatgpt-export.zip: Imported 0 conversations; skipped 2 (2 already in Baton).');
-    expect(await importThrough(CLAUDE_CODE)).toBe('claude-code-session-basic.jsonl: Imported 0 conversations; skipped 1 (1 already in Baton).');
+    expect(await importThrough(zipPath)).toBe(
+      'chatgpt-export.zip: Imported 0 conversations; skipped 2 (2 already in Baton).',
+    );
+    expect(await importThrough(CLAUDE_CODE)).toBe(
+      'claude-code-session-basic.jsonl: Imported 0 conversations; skipped 1 (1 already in Baton).',
+    );
     expect(await options.locator('[data-import-summary] li[data-why="duplicate"]').allTextContents()).toEqual([
       `${session.title}: already in Baton — already imported (unchanged)`,
     ]);
@@ -136,14 +153,22 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
     const t = decodeTranscript(JSON.parse(one.text));
     expect(t.id).toBe(session.id);
     expect(t.turns.slice(0, session.turns.length)).toEqual(session.turns);
-    expect(t.turns.slice(session.turns.length).map((x) => `${x.role}:${x.origin?.provider ?? ''}`)).toEqual(['user:', 'assistant:anthropic']);
+    expect(t.turns.slice(session.turns.length).map((x) => `${x.role}:${x.origin?.provider ?? ''}`)).toEqual([
+      'user:',
+      'assistant:anthropic',
+    ]);
     await page.close();
   });
 
   it('S5 exports everything from the options page: Baton JSONL that decodes, Markdown; no key material', async () => {
-    const jsonl = await downloadOf(options, () => options.getByRole('button', { name: 'Export all (Baton JSON)' }).click());
+    const jsonl = await downloadOf(options, () =>
+      options.getByRole('button', { name: 'Export all (Baton JSON)' }).click(),
+    );
     expect(jsonl.name).toMatch(/^baton-export-\d{4}-\d{2}-\d{2}\.baton\.jsonl$/);
-    const all = jsonl.text.trimEnd().split('\n').map((l) => decodeTranscript(JSON.parse(l)));
+    const all = jsonl.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => decodeTranscript(JSON.parse(l)));
     expect(all.map((x) => x.id).sort()).toEqual([...chatgpt, session].map((x) => x.id).sort());
     for (const x of chatgpt) expect(all.find((y) => y.id === x.id)).toEqual(x);
     const md = await downloadOf(options, () => options.getByRole('button', { name: 'Export all (Markdown)' }).click());
@@ -163,11 +188,21 @@ describe.skipIf(!HAS_CHROMIUM || !hasShared)('import and export in the extension
         '"meta":{"x":{"__proto__":{"polluted":"yes"}}}}',
     );
     expect(await importThrough(evil)).toBe('evil.baton.json: Imported 1 conversation.');
-    expect(await browser.evalInWorker(() => [({} as { polluted?: unknown }).polluted, Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')], undefined)).toEqual([undefined, false]);
+    expect(
+      await browser.evalInWorker(
+        () => [
+          ({} as { polluted?: unknown }).polluted,
+          Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'),
+        ],
+        undefined,
+      ),
+    ).toEqual([undefined, false]);
     expect(await options.evaluate(() => (({}) as { polluted?: unknown }).polluted ?? 'absent')).toBe('absent');
     const stored = await storedTurns(options, 'evil-1');
     expect(stored).toEqual([{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'hi' }] }]);
-    expect(JSON.stringify((await readDb(options)).conversations.find((c) => c.id === 'evil-1'))).not.toContain('polluted');
+    expect(JSON.stringify((await readDb(options)).conversations.find((c) => c.id === 'evil-1'))).not.toContain(
+      'polluted',
+    );
   });
 
   it('N2: keys went only to their own origins', () => {

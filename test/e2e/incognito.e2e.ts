@@ -26,11 +26,23 @@ describe.skipIf(!HAS_CHROMIUM)('incognito', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--remote-debugging-port=0', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      args: [
+        `--disable-extensions-except=${ext}`,
+        `--load-extension=${ext}`,
+        '--remote-debugging-port=0',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+      ],
     });
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 30_000 }));
     extensionId = new URL(worker.url()).host;
-    const port = await waitFor('DevToolsActivePort', () => (fs.existsSync(path.join(profile, 'DevToolsActivePort')) ? fs.readFileSync(path.join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0] : undefined));
+    const port = await waitFor('DevToolsActivePort', () =>
+      fs.existsSync(path.join(profile, 'DevToolsActivePort'))
+        ? fs.readFileSync(path.join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0]
+        : undefined,
+    );
     cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   });
   afterAll(async () => {
@@ -56,7 +68,9 @@ describe.skipIf(!HAS_CHROMIUM)('incognito', () => {
     expect(loaded).toMatchObject({ ok: false, error: expect.stringContaining('ERR_BLOCKED_BY_CLIENT') });
     // A page in the incognito context has no channel to Baton's worker either.
     const blank = await incognito.newPage();
-    const reach = await blank.evaluate(() => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage);
+    const reach = await blank.evaluate(
+      () => typeof (globalThis as { chrome?: { runtime?: { sendMessage?: unknown } } }).chrome?.runtime?.sendMessage,
+    );
     expect(reach).toBe('undefined');
     await incognito.close();
 

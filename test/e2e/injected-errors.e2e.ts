@@ -24,7 +24,12 @@ const TARGETS: Record<BuiltinId, { model: string; api: FakeApi }> = {
  * pacing, a socket destroyed right after the writes may lose them all, and a request that
  * delivered nothing is rightly retried).
  */
-const WORDS = { kind: 'text' as const, text: 'Partial answer that goes on and on', chunks: ['Partial ', 'answer ', 'that ', 'goes ', 'on ', 'and ', 'on'], delayMs: 30 };
+const WORDS = {
+  kind: 'text' as const,
+  text: 'Partial answer that goes on and on',
+  chunks: ['Partial ', 'answer ', 'that ', 'goes ', 'on ', 'and ', 'on'],
+  delayMs: 30,
+};
 /** Events before the first text deltas are through: Responses opens with 4 structural events, Anthropic with 2, Gemini with none. */
 const AFTER_DELTAS: Record<BuiltinId, number> = { openai: 7, anthropic: 5, google: 3 };
 
@@ -65,11 +70,21 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
     return { status, answer: turns[1]!, sent, code, id };
   }
 
-  const retryOffered = () => s.page.locator('.retry-bar').getByRole('button', { name: 'Retry', exact: true }).isVisible();
+  const retryOffered = () =>
+    s.page.locator('.retry-bar').getByRole('button', { name: 'Retry', exact: true }).isVisible();
 
   it('P1 a 429 with retry-after: 1 is retried once, after the wait, and the panel says it is retrying', async () => {
-    const retrying = waitFor('the retrying notice', async () => (await s.page.locator('p.phase').innerText()).includes('retrying in 1 s'), 15_000);
-    const r = await sendWith('anthropic', 'Rate limited?', { kind: 'error', status: 429, headers: { 'retry-after': '1' } }, { kind: 'text', text: 'Through after the wait.' });
+    const retrying = waitFor(
+      'the retrying notice',
+      async () => (await s.page.locator('p.phase').innerText()).includes('retrying in 1 s'),
+      15_000,
+    );
+    const r = await sendWith(
+      'anthropic',
+      'Rate limited?',
+      { kind: 'error', status: 429, headers: { 'retry-after': '1' } },
+      { kind: 'text', text: 'Through after the wait.' },
+    );
     await retrying;
     expect(r.status).toBe('complete');
     expect(r.sent).toHaveLength(2);
@@ -78,14 +93,23 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
   });
 
   it('P1 a 500 is retried and the answer arrives: two requests', async () => {
-    const r = await sendWith('google', 'Server error?', { kind: 'error', status: 500 }, { kind: 'text', text: 'Recovered.' });
+    const r = await sendWith(
+      'google',
+      'Server error?',
+      { kind: 'error', status: 500 },
+      { kind: 'text', text: 'Recovered.' },
+    );
     expect(r.status).toBe('complete');
     expect(r.sent).toHaveLength(2);
     expect(textOf(r.answer)).toBe('Recovered.');
   });
 
   it('P1 a persistent 529 stops after 1+3 requests with an "overloaded" error and Retry', async () => {
-    const r = await sendWith('anthropic', 'Overloaded?', ...Array.from({ length: 4 }, () => ({ kind: 'error' as const, status: 529 })));
+    const r = await sendWith(
+      'anthropic',
+      'Overloaded?',
+      ...Array.from({ length: 4 }, () => ({ kind: 'error' as const, status: 529 })),
+    );
     expect(r.status).toBe('error');
     expect(r.sent).toHaveLength(4);
     expect(r.code).toBe('overloaded');
@@ -96,7 +120,14 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
     const r = await sendWith('openai', 'Out of credit?', {
       kind: 'error',
       status: 429,
-      body: { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota', param: null } },
+      body: {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          param: null,
+        },
+      },
     });
     expect(r.status).toBe('error');
     expect(r.sent).toHaveLength(1);
@@ -120,7 +151,11 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
     ['openai', 'server_error', 'provider_error'],
   ] as const) {
     it(`P3 an error event mid-stream (${provider}) keeps the partial text with status error, one request, Retry, no error JSON in the answer`, async () => {
-      const r = await sendWith(provider, `Fail midway on ${provider}`, { kind: 'error-event', afterEvents: AFTER_DELTAS[provider], source: WORDS });
+      const r = await sendWith(provider, `Fail midway on ${provider}`, {
+        kind: 'error-event',
+        afterEvents: AFTER_DELTAS[provider],
+        source: WORDS,
+      });
       expect(r.status).toBe('error');
       expect(r.sent).toHaveLength(1);
       expect(textOf(r.answer)).toMatch(/^Partial/);
@@ -138,7 +173,14 @@ describe.skipIf(!HAS_CHROMIUM)('injected provider errors', () => {
     const r = await sendWith('openai', 'Wrong key?', {
       kind: 'error',
       status: 401,
-      body: { error: { message: `Incorrect API key provided: ${E2E_KEYS.openai}.`, type: 'invalid_request_error', code: 'invalid_api_key', param: null } },
+      body: {
+        error: {
+          message: `Incorrect API key provided: ${E2E_KEYS.openai}.`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+          param: null,
+        },
+      },
     });
     expect(r.status).toBe('error');
     expect(r.sent).toHaveLength(1);

@@ -23,7 +23,8 @@ interface Manifest {
   [k: string]: unknown;
 }
 
-const read = (dir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+const read = (dir: string): Manifest =>
+  JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
 
 /** Every `.js` file of a build, concatenated. */
 function bundleText(dir: string): string {
@@ -42,19 +43,31 @@ function bundleText(dir: string): string {
 /** A CSP as `directive → sorted sources`. */
 function parseCsp(csp: string): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const part of csp.split(';').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of csp
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, ...sources] = part.split(/\s+/);
     out[name!] = sources.sort();
   }
   return out;
 }
 
-const PROVIDER_ORIGINS = ['https://api.openai.com/*', 'https://api.anthropic.com/*', 'https://generativelanguage.googleapis.com/*'];
+const PROVIDER_ORIGINS = [
+  'https://api.openai.com/*',
+  'https://api.anthropic.com/*',
+  'https://generativelanguage.googleapis.com/*',
+];
 const CHAT_SITES = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'];
 const LOOPBACK = /localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0/;
 
-const has = fs.existsSync(path.join(PROD_BUILD_DIR, 'manifest.json')) && fs.existsSync(path.join(TEST_BUILD_DIR, 'manifest.json'));
-if (!has) console.warn('skipping manifest.e2e.ts: .output/chrome-mv3 or chrome-mv3-test is missing (run without BATON_E2E_SKIP_BUILD=1)');
+const has =
+  fs.existsSync(path.join(PROD_BUILD_DIR, 'manifest.json')) &&
+  fs.existsSync(path.join(TEST_BUILD_DIR, 'manifest.json'));
+if (!has)
+  console.warn(
+    'skipping manifest.e2e.ts: .output/chrome-mv3 or chrome-mv3-test is missing (run without BATON_E2E_SKIP_BUILD=1)',
+  );
 
 describe.skipIf(!has)('the production manifest', () => {
   const prod = has ? read(PROD_BUILD_DIR) : ({} as Manifest);
@@ -68,9 +81,26 @@ describe.skipIf(!has)('the production manifest', () => {
     const optional = prod.optional_host_permissions ?? [];
     expect(optional).toContain('https://*/*');
     expect(optional).toEqual(expect.arrayContaining(['http://localhost/*', 'http://127.0.0.1/*']));
-    for (const p of optional) expect(p, 'https anywhere, http only on this machine (N4)').toMatch(/^https:\/\/|^http:\/\/(localhost|127\.0\.0\.1|\[::1\])\//);
-    const all = [...(prod.permissions ?? []), ...(prod.host_permissions ?? []), ...optional, ...(prod.optional_permissions ?? [])];
-    for (const bad of ['<all_urls>', 'http://*/*', '*://*/*', 'file://*/*', 'webRequest', 'webRequestBlocking', 'declarativeNetRequest']) expect(all).not.toContain(bad);
+    for (const p of optional)
+      expect(p, 'https anywhere, http only on this machine (N4)').toMatch(
+        /^https:\/\/|^http:\/\/(localhost|127\.0\.0\.1|\[::1\])\//,
+      );
+    const all = [
+      ...(prod.permissions ?? []),
+      ...(prod.host_permissions ?? []),
+      ...optional,
+      ...(prod.optional_permissions ?? []),
+    ];
+    for (const bad of [
+      '<all_urls>',
+      'http://*/*',
+      '*://*/*',
+      'file://*/*',
+      'webRequest',
+      'webRequestBlocking',
+      'declarativeNetRequest',
+    ])
+      expect(all).not.toContain(bad);
     expect(prod.permissions).toEqual(expect.arrayContaining(['storage', 'unlimitedStorage']));
   });
 

@@ -7,7 +7,15 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_KEYS, expectKeysOnlyToTheirOrigins, findKeyMaterial, PROVIDER_NAMES, startFakes, type BuiltinId, type FakeSet } from './fakes';
+import {
+  E2E_KEYS,
+  expectKeysOnlyToTheirOrigins,
+  findKeyMaterial,
+  PROVIDER_NAMES,
+  startFakes,
+  type BuiltinId,
+  type FakeSet,
+} from './fakes';
 import { ExtensionBrowser, waitFor } from './harness';
 import { request, type PageChrome } from './pages';
 import { HAS_CHROMIUM, warnIfNoChromium } from './paths';
@@ -40,7 +48,8 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
   const note = (id: string) => section(id).locator('p.note');
   const keyStatus = (id: string) => section(id).locator('p.key-status');
   // Every password field (the three key fields and the vault passphrase, S2) is empty after a save.
-  const passwordValues = () => page.locator('input[type="password"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  const passwordValues = () =>
+    page.locator('input[type="password"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
 
   it('S5 base URLs and keys saved through the UI: only a masked key (last 4) is shown and no piece of a key stays in the DOM', async () => {
     for (const id of BUILTINS) {
@@ -49,7 +58,9 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
       const group = page.getByRole('group', { name, exact: true });
       await group.getByRole('textbox', { name: 'Base URL', exact: true }).fill(fakes.baseUrls[id]);
       await group.getByRole('button', { name: 'Save base URL', exact: true }).click();
-      await waitFor(`${id} base URL saved`, async () => (await section(id).innerText()).includes(`Address: ${fakes.baseUrls[id]}`));
+      await waitFor(`${id} base URL saved`, async () =>
+        (await section(id).innerText()).includes(`Address: ${fakes.baseUrls[id]}`),
+      );
       await group.getByRole('textbox', { name: 'API key', exact: true }).fill(E2E_KEYS[id]);
       await group.getByRole('button', { name: 'Save key', exact: true }).click();
       await waitFor(`${id} key saved`, async () => (await keyStatus(id).innerText()).startsWith('Key saved'));
@@ -66,14 +77,20 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
 
     // A fresh load shows the same masked forms and nothing more.
     await page.reload();
-    for (const id of BUILTINS) await waitFor(`${id} masked key after reload`, async () => (await keyStatus(id).innerText()) === `Key saved: ••••${E2E_KEYS[id].slice(-4)}`);
+    for (const id of BUILTINS)
+      await waitFor(
+        `${id} masked key after reload`,
+        async () => (await keyStatus(id).innerText()) === `Key saved: ••••${E2E_KEYS[id].slice(-4)}`,
+      );
     expect(findKeyMaterial(await page.evaluate(() => document.body.innerHTML), 5)).toEqual([]);
   });
 
   it('N2 "Test key" calls each provider\'s model list on its own origin with its own key', async () => {
     for (const id of BUILTINS) {
       await section(id).getByRole('button', { name: 'Test key', exact: true }).click();
-      await waitFor(`${id} key test`, async () => /^The key works \(\d+ models available\)\.$/.test(await note(id).innerText()));
+      await waitFor(`${id} key test`, async () =>
+        /^The key works \(\d+ models available\)\.$/.test(await note(id).innerText()),
+      );
     }
     expect(fakes.openai.requests.map((r) => `${r.method} ${r.api}`)).toEqual(['GET openai-models']);
     expect(fakes.anthropic.requests.map((r) => `${r.method} ${r.api}`)).toEqual(['GET anthropic-models']);
@@ -94,15 +111,26 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
     expect(customId).toMatch(/^custom-[a-z0-9-]+$/);
 
     await custom.getByRole('button', { name: 'Test key', exact: true }).click();
-    await waitFor('the keyless test', async () => (await note(customId).innerText()) === 'No key saved for this endpoint.');
+    await waitFor(
+      'the keyless test',
+      async () => (await note(customId).innerText()) === 'No key saved for this endpoint.',
+    );
     expect(fakes.custom.requests).toEqual([]);
 
-    await page.getByRole('group', { name: 'Local compat', exact: true }).getByRole('textbox', { name: 'API key', exact: true }).fill(E2E_KEYS.compat);
+    await page
+      .getByRole('group', { name: 'Local compat', exact: true })
+      .getByRole('textbox', { name: 'API key', exact: true })
+      .fill(E2E_KEYS.compat);
     await custom.getByRole('button', { name: 'Save key', exact: true }).click();
-    await waitFor('the custom key saved', async () => (await keyStatus(customId).innerText()) === `Key saved: ••••${E2E_KEYS.compat.slice(-4)}`);
+    await waitFor(
+      'the custom key saved',
+      async () => (await keyStatus(customId).innerText()) === `Key saved: ••••${E2E_KEYS.compat.slice(-4)}`,
+    );
     await custom.getByRole('button', { name: 'Test key', exact: true }).click();
     await waitFor('the custom key test', async () => (await note(customId).innerText()).startsWith('The key works'));
-    expect(fakes.custom.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual([`GET /compat/v1/models Bearer ${E2E_KEYS.compat}`]);
+    expect(fakes.custom.requests.map((r) => `${r.method} ${r.path} ${r.headers.authorization}`)).toEqual([
+      `GET /compat/v1/models Bearer ${E2E_KEYS.compat}`,
+    ]);
     expectKeysOnlyToTheirOrigins(fakes);
     expect(findKeyMaterial(await page.evaluate(() => document.body.innerHTML), 5)).toEqual([]);
   });
@@ -123,8 +151,10 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
     expect(findKeyMaterial(fromWorker)).toEqual([]);
   });
 
-  it('M4 a second extension messaging Baton gets no response and its port is closed; Baton\'s own page is answered', async () => {
-    const probe = await waitFor('the probe worker', () => browser.context.serviceWorkers().find((w) => w.url().endsWith('/probe-sw.js')));
+  it("M4 a second extension messaging Baton gets no response and its port is closed; Baton's own page is answered", async () => {
+    const probe = await waitFor('the probe worker', () =>
+      browser.context.serviceWorkers().find((w) => w.url().endsWith('/probe-sw.js')),
+    );
     const result = await probeBaton(probe, browser.extensionId, { type: 'getSettings', payload: {} }, 'baton-events');
     expect(result.reply).toBeUndefined();
     expect(result.sendError).toMatch(/Could not establish connection|Receiving end does not exist/);
@@ -140,7 +170,8 @@ describe.skipIf(!HAS_CHROMIUM)('options page: keys and endpoints', () => {
       () =>
         new Promise<{ badClosed: boolean; goodClosed: boolean }>((resolve) => {
           type Port = { onDisconnect: { addListener(fn: () => void): void }; disconnect(): void };
-          const runtime = (globalThis as unknown as { chrome: { runtime: { connect(o: { name: string }): Port } } }).chrome.runtime;
+          const runtime = (globalThis as unknown as { chrome: { runtime: { connect(o: { name: string }): Port } } })
+            .chrome.runtime;
           const state = { badClosed: false, goodClosed: false };
           const bad = runtime.connect({ name: 'not-allowlisted' });
           const good = runtime.connect({ name: 'baton-events' });

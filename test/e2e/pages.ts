@@ -68,7 +68,10 @@ export function readDb(page: Page): Promise<DbDump> {
 /** The turns of one conversation in order. */
 export async function storedTurns(page: Page, conversationId: string): Promise<Turn[]> {
   const db = await readDb(page);
-  return db.turns.filter((r) => r.conversationId === conversationId).sort((a, b) => a.seq - b.seq).map((r) => r.turn);
+  return db.turns
+    .filter((r) => r.conversationId === conversationId)
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) => r.turn);
 }
 
 /** The concatenated text blocks of a turn. */
@@ -87,7 +90,9 @@ export class SidePanel {
 
   /** `role:status` of every turn shown, in order. */
   async turnSummary(): Promise<string[]> {
-    return this.turns().evaluateAll((els) => els.map((e) => `${e.getAttribute('data-role')}:${e.getAttribute('data-status')}`));
+    return this.turns().evaluateAll((els) =>
+      els.map((e) => `${e.getAttribute('data-role')}:${e.getAttribute('data-status')}`),
+    );
   }
 
   async ready(): Promise<void> {
@@ -167,13 +172,19 @@ export class SidePanel {
   /** Opens the chat head's "Conversation actions" menu and clicks its item `name` (docs/side-panel.md). */
   async conversationAction(name: string): Promise<void> {
     await this.page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
-    await this.page.getByRole('menu', { name: 'Conversation actions' }).getByRole('menuitem', { name, exact: true }).click();
+    await this.page
+      .getByRole('menu', { name: 'Conversation actions' })
+      .getByRole('menuitem', { name, exact: true })
+      .click();
   }
 
   /** The open conversation's id (the list item marked current). */
   async currentConversationId(): Promise<string> {
     return waitFor('a current conversation', () =>
-      this.page.locator('li[data-conversation-id]:has(button[aria-current="true"])').getAttribute('data-conversation-id', { timeout: 5_000 }).then((v) => v ?? undefined),
+      this.page
+        .locator('li[data-conversation-id]:has(button[aria-current="true"])')
+        .getAttribute('data-conversation-id', { timeout: 5_000 })
+        .then((v) => v ?? undefined),
     );
   }
 

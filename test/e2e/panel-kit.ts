@@ -39,7 +39,10 @@ export interface PanelSessionOptions {
 }
 
 /** Opens `sidepanel.html` in a new tab of `browser` at `viewport` (px) and waits until the panel is ready. */
-async function openSidePanel(browser: ExtensionBrowser, viewport: { width: number; height: number }): Promise<{ page: Page; panel: SidePanel }> {
+async function openSidePanel(
+  browser: ExtensionBrowser,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; panel: SidePanel }> {
   const page = await browser.context.newPage();
   await page.setViewportSize(viewport);
   await page.goto(`chrome-extension://${browser.extensionId}/sidepanel.html`);
@@ -54,7 +57,10 @@ async function openSidePanel(browser: ExtensionBrowser, viewport: { width: numbe
  * `sidepanel.html` (viewport `width`×`height` px) and waits until it is ready. If any step throws,
  * whatever was started is closed before the error is rethrown.
  */
-export async function openPanelSession(viewport = { width: 420, height: 900 }, options: PanelSessionOptions = {}): Promise<PanelSession> {
+export async function openPanelSession(
+  viewport = { width: 420, height: 900 },
+  options: PanelSessionOptions = {},
+): Promise<PanelSession> {
   const fakes = await startFakes();
   let browser: ExtensionBrowser | undefined;
   try {
@@ -110,7 +116,12 @@ export function makePng(width = 8, height = 8): Buffer {
     for (let x = 0; x < width; x++) rows.push((x * 255) / width, (y * 255) / height, 128);
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.from(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.from(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** What a correct rendering of {@link longMarkdown} shows, element by element (textContent). */
@@ -131,17 +142,35 @@ export interface ExpectedRendering {
  * characters that must stay literal: `<`, `&`, `*`). Returns it with its expected rendering.
  */
 export function longMarkdown(minBytes = 50_000): { md: string; expected: ExpectedRendering } {
-  const expected: ExpectedRendering = { headings: [], paragraphs: [], listItems: [], tableCells: [], code: [], languages: [] };
+  const expected: ExpectedRendering = {
+    headings: [],
+    paragraphs: [],
+    listItems: [],
+    tableCells: [],
+    code: [],
+    languages: [],
+  };
   const parts: string[] = [];
   const langs = ['ts', 'python', 'rust', 'sh'];
   for (let i = 0; Buffer.byteLength(parts.join('\n\n')) < minBytes; i++) {
     const lang = langs[i % langs.length]!;
-    const code = [`// section ${i}: a <generic> & "quoted" value`, `const value${i} = compute(${i}, "x * y");`, `if (value${i} < ${i * 7} && ok) {`, `  log(\`value ${i} is \${value${i}}\`);`, '}'].join('\n');
+    const code = [
+      `// section ${i}: a <generic> & "quoted" value`,
+      `const value${i} = compute(${i}, "x * y");`,
+      `if (value${i} < ${i * 7} && ok) {`,
+      `  log(\`value ${i} is \${value${i}}\`);`,
+      '}',
+    ].join('\n');
     parts.push(
       `## Section ${i}: résumé of part ${i}`,
       `Paragraph ${i} has **bold words**, *emphasis*, \`inline_code(${i})\` and a literal 3 < 4 & 5 > 2 comparison; it keeps going so the answer grows steadily with ordinary prose about item ${i}.`,
       [`- first point of ${i}`, `- second point with **strong** ${i}`, `- third point \`code ${i}\``].join('\n'),
-      ['| Name | Value | Note |', '|---|---:|---|', `| alpha-${i} | ${i * 3} | plain |`, `| beta-${i} | ${i * 5} | *styled* |`].join('\n'),
+      [
+        '| Name | Value | Note |',
+        '|---|---:|---|',
+        `| alpha-${i} | ${i * 3} | plain |`,
+        `| beta-${i} | ${i * 5} | *styled* |`,
+      ].join('\n'),
       `\`\`\`${lang}\n${code}\n\`\`\``,
     );
     expected.headings.push(`Section ${i}: résumé of part ${i}`);
@@ -149,7 +178,17 @@ export function longMarkdown(minBytes = 50_000): { md: string; expected: Expecte
       `Paragraph ${i} has bold words, emphasis, inline_code(${i}) and a literal 3 < 4 & 5 > 2 comparison; it keeps going so the answer grows steadily with ordinary prose about item ${i}.`,
     );
     expected.listItems.push(`first point of ${i}`, `second point with strong ${i}`, `third point code ${i}`);
-    expected.tableCells.push('Name', 'Value', 'Note', `alpha-${i}`, `${i * 3}`, 'plain', `beta-${i}`, `${i * 5}`, 'styled');
+    expected.tableCells.push(
+      'Name',
+      'Value',
+      'Note',
+      `alpha-${i}`,
+      `${i * 3}`,
+      'plain',
+      `beta-${i}`,
+      `${i * 5}`,
+      'styled',
+    );
     expected.code.push(code);
     expected.languages.push(lang);
   }

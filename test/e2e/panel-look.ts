@@ -41,12 +41,18 @@ export function lowContrast(page: Page, selector: string, min = 4.5): Promise<{ 
           const c = rgba(getComputedStyle(e).backgroundColor);
           if (c[3] > 0.99) return c;
         }
-        return rgba(getComputedStyle(document.documentElement).backgroundColor)[3] > 0.99 ? rgba(getComputedStyle(document.documentElement).backgroundColor) : rgba('Canvas');
+        return rgba(getComputedStyle(document.documentElement).backgroundColor)[3] > 0.99
+          ? rgba(getComputedStyle(document.documentElement).backgroundColor)
+          : rgba('Canvas');
       };
       const out: { what: string; text: string; ratio: number }[] = [];
       let checked = 0;
       for (const el of document.querySelectorAll(selector)) {
-        const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
+        const own = [...el.childNodes]
+          .filter((n) => n.nodeType === Node.TEXT_NODE)
+          .map((n) => n.textContent ?? '')
+          .join('')
+          .trim();
         const box = el.getBoundingClientRect();
         if (!own || box.width === 0 || box.height === 0) continue;
         checked++;
@@ -56,7 +62,12 @@ export function lowContrast(page: Page, selector: string, min = 4.5): Promise<{ 
         const drawn = [0, 1, 2].map((i) => fg[i]! * fg[3] + bg[i]! * (1 - fg[3]));
         const [hi, lo] = [lum(drawn), lum(bg)].sort((a, b) => b - a);
         const ratio = (hi! + 0.05) / (lo! + 0.05);
-        if (ratio < min) out.push({ what: `${el.localName}.${[...el.classList].join('.')}`, text: own.slice(0, 40), ratio: Math.round(ratio * 100) / 100 });
+        if (ratio < min)
+          out.push({
+            what: `${el.localName}.${[...el.classList].join('.')}`,
+            text: own.slice(0, 40),
+            ratio: Math.round(ratio * 100) / 100,
+          });
       }
       return { checked, low: out };
     },

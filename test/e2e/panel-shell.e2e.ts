@@ -34,8 +34,20 @@ function seedTurns(): Turn[] {
   return Array.from({ length: 200 }, (_, i): Turn => {
     const createdAt = new Date(T0 + i * 60_000).toISOString();
     return i % 2 === 0
-      ? { id: `t${i}`, role: 'user', createdAt, blocks: [{ type: 'text', text: `Question ${i}: how does step ${i / 2} of the plan work?` }] }
-      : { id: `t${i}`, role: 'assistant', createdAt, status: 'complete', origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-6' }, blocks: [{ type: 'text', text: `Answer ${i}.\n\n- first point of ${i}\n- second point of ${i}` }] };
+      ? {
+          id: `t${i}`,
+          role: 'user',
+          createdAt,
+          blocks: [{ type: 'text', text: `Question ${i}: how does step ${i / 2} of the plan work?` }],
+        }
+      : {
+          id: `t${i}`,
+          role: 'assistant',
+          createdAt,
+          status: 'complete',
+          origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-6' },
+          blocks: [{ type: 'text', text: `Answer ${i}.\n\n- first point of ${i}\n- second point of ${i}` }],
+        };
   });
 }
 
@@ -59,7 +71,9 @@ async function showsInChat(page: Page, el: Locator, px = 16): Promise<boolean> {
 async function inViewport(page: Page, el: Locator): Promise<boolean> {
   const box = await el.boundingBox();
   const vp = page.viewportSize()!;
-  return !!box && box.y >= 0 && box.x >= 0 && box.y + box.height <= vp.height + 0.5 && box.x + box.width <= vp.width + 0.5;
+  return (
+    !!box && box.y >= 0 && box.x >= 0 && box.y + box.height <= vp.height + 0.5 && box.x + box.width <= vp.width + 0.5
+  );
 }
 
 const endGap = (page: Page) => page.locator('main.chat').evaluate((m) => m.scrollHeight - m.scrollTop - m.clientHeight);
@@ -81,7 +95,8 @@ for (const viewport of [
           const turns = seedTurns();
           await browser.evalInWorker(
             async ({ id, turns }) => {
-              const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> }).batonReady;
+              const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
+                .batonReady;
               await store.create({ id, title: 'Planning the move', now: turns[0]!.createdAt! });
               for (const t of turns) await store.appendTurn(id, t, t.createdAt ?? new Date().toISOString());
             },
@@ -110,33 +125,62 @@ for (const viewport of [
       await s.panel.openConversation(ID);
       await waitFor('the newest 50 turns', async () => (await s.panel.turns().count()) === 50);
       expect(await s.page.locator('#baton-conversations').isVisible()).toBe(!narrow);
-      await waitFor('the view at the newest turn', async () => (await insideChat(s.page, s.panel.turns().last())) || undefined);
+      await waitFor(
+        'the view at the newest turn',
+        async () => (await insideChat(s.page, s.panel.turns().last())) || undefined,
+      );
       expect(await endGap(s.page)).toBeLessThanOrEqual(24);
       if (!narrow) await s.page.screenshot({ path: shot(`wide-${viewport.width}-light`) });
     });
 
     it('a send leaves the new message and the answer’s last line inside the visible chat', async () => {
-      const text = ['Here is the short version:', '', '1. Pack the kitchen first.', '2. Label every box.', '', 'Last line: call the movers on Monday.'].join('\n');
+      const text = [
+        'Here is the short version:',
+        '',
+        '1. Pack the kitchen first.',
+        '2. Label every box.',
+        '',
+        'Last line: call the movers on Monday.',
+      ].join('\n');
       s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text, chunks: pieces(text, 6), delayMs: 15 });
       await s.panel.choose('anthropic', 'claude-sonnet-4-6');
       await s.panel.send('What should I do first?');
       const answers = s.page.locator('[data-turn-id][data-role="assistant"]');
       expect(await s.panel.waitForAnswer(await answers.count(), 30_000).catch(() => 'timeout')).not.toBe('timeout');
-      await waitFor('the answer finished', async () => ((await answers.last().innerText()).includes('call the movers on Monday') ? true : undefined));
+      await waitFor('the answer finished', async () =>
+        (await answers.last().innerText()).includes('call the movers on Monday') ? true : undefined,
+      );
       const mine = s.page.locator('[data-turn-id][data-role="user"]').last();
       expect(await mine.innerText()).toContain('What should I do first?');
       const lastLine = answers.last().getByText('Last line: call the movers on Monday.');
-      await waitFor('the new message and the last line in view', async () => ((await insideChat(s.page, mine)) && (await insideChat(s.page, lastLine))) || undefined, 5_000);
+      await waitFor(
+        'the new message and the last line in view',
+        async () => ((await insideChat(s.page, mine)) && (await insideChat(s.page, lastLine))) || undefined,
+        5_000,
+      );
     });
 
     it('scrolling up while the answer streams stops the follow and shows Jump to latest; clicking it follows again', async () => {
-      const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} of a slow answer, long enough to grow the chat steadily.`).join('\n\n');
-      s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: long, chunks: pieces(long, 12), delayMs: 25 });
+      const long = Array.from(
+        { length: 40 },
+        (_, i) => `Paragraph ${i} of a slow answer, long enough to grow the chat steadily.`,
+      ).join('\n\n');
+      s.fakes.anthropic.enqueue('anthropic-messages', {
+        kind: 'text',
+        text: long,
+        chunks: pieces(long, 12),
+        delayMs: 25,
+      });
       await s.panel.send('Tell me everything, slowly.');
       const stop = s.page.getByRole('button', { name: 'Stop', exact: true });
       await stop.waitFor({ timeout: 10_000 });
       const streaming = s.page.locator('[data-turn-id][data-role="assistant"][data-status="streaming"]');
-      await waitFor('some streamed text', async () => ((await streaming.count()) && (await streaming.innerText()).includes('Paragraph 3') ? true : undefined), 15_000);
+      await waitFor(
+        'some streamed text',
+        async () =>
+          (await streaming.count()) && (await streaming.innerText()).includes('Paragraph 3') ? true : undefined,
+        15_000,
+      );
       expect(await endGap(s.page)).toBeLessThanOrEqual(24);
       // The person scrolls up with the wheel.
       const chat = await s.page.locator('main.chat').boundingBox();
@@ -145,14 +189,24 @@ for (const viewport of [
       const jump = s.page.getByRole('button', { name: /Jump to latest/ });
       await jump.waitFor({ timeout: 5_000 });
       const top = await s.page.locator('main.chat').evaluate((m) => m.scrollTop);
-      await waitFor('more text below', async () => ((await streaming.count()) && (await streaming.innerText()).includes('Paragraph 12') ? true : undefined), 20_000);
+      await waitFor(
+        'more text below',
+        async () =>
+          (await streaming.count()) && (await streaming.innerText()).includes('Paragraph 12') ? true : undefined,
+        20_000,
+      );
       expect(await s.page.locator('main.chat').evaluate((m) => m.scrollTop)).toBe(top);
       expect(await endGap(s.page)).toBeGreaterThan(100);
       if (viewport.width === 360) await s.page.screenshot({ path: shot('jump-to-latest-light') });
       await jump.click();
       await waitFor('Jump to latest gone', async () => ((await jump.count()) === 0 ? true : undefined));
       expect(await endGap(s.page)).toBeLessThanOrEqual(24);
-      await waitFor('still following', async () => ((await streaming.count()) && (await streaming.innerText()).includes('Paragraph 20') ? true : undefined), 20_000);
+      await waitFor(
+        'still following',
+        async () =>
+          (await streaming.count()) && (await streaming.innerText()).includes('Paragraph 20') ? true : undefined,
+        20_000,
+      );
       expect(await endGap(s.page)).toBeLessThanOrEqual(24);
       await stop.click();
       await stop.waitFor({ state: 'hidden', timeout: 10_000 });
@@ -165,8 +219,11 @@ for (const viewport of [
       await model.click();
       const listbox = s.page.getByRole('listbox');
       await listbox.waitFor();
-      const listed = () => listbox.getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('data-model-id')));
-      await waitFor('the fake provider’s models', async () => ((await listed()).length >= MODELS.anthropic.length ? true : undefined));
+      const listed = () =>
+        listbox.getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('data-model-id')));
+      await waitFor('the fake provider’s models', async () =>
+        (await listed()).length >= MODELS.anthropic.length ? true : undefined,
+      );
       const ids = await listed();
       for (const id of MODELS.anthropic) expect(ids).toContain(id);
       // Listed by the provider first, with names from the registry.
@@ -203,7 +260,11 @@ for (const viewport of [
     it('the expanded disclosure sheet leaves the composer and the newest turn visible, on every tab', async () => {
       await s.page.getByLabel('Message', { exact: true }).fill('And after the movers?');
       const line = s.page.locator('button.disclosure-line');
-      await waitFor('the disclosure line', async () => ((await line.innerText()).includes('turns') ? true : undefined), 10_000);
+      await waitFor(
+        'the disclosure line',
+        async () => ((await line.innerText()).includes('turns') ? true : undefined),
+        10_000,
+      );
       await line.click();
       const names = ['Turns', 'Request', 'Who has seen this', 'Policy'];
       expect(await s.page.getByRole('tab').allInnerTexts()).toEqual(names);
@@ -211,7 +272,14 @@ for (const viewport of [
         await s.page.getByRole('tab', { name, exact: true }).click();
         expect(await s.page.getByRole('tab', { name, exact: true }).getAttribute('aria-selected')).toBe('true');
         const panel = s.page.getByRole('tabpanel');
-        await waitFor(`the ${name} tab's content`, async () => ((await panel.innerText()).trim().length > 10 && !(await panel.innerText()).includes('Loading') ? true : undefined), 10_000);
+        await waitFor(
+          `the ${name} tab's content`,
+          async () =>
+            (await panel.innerText()).trim().length > 10 && !(await panel.innerText()).includes('Loading')
+              ? true
+              : undefined,
+          10_000,
+        );
         // What was clicked shows: the tab and its panel are on screen.
         expect(await inViewport(s.page, s.page.getByRole('tab', { name, exact: true }))).toBe(true);
         expect(await inViewport(s.page, panel)).toBe(true);
@@ -220,7 +288,11 @@ for (const viewport of [
         expect(await inViewport(s.page, s.page.getByLabel('Message', { exact: true }))).toBe(true);
         expect(await inViewport(s.page, s.page.getByRole('button', { name: 'Send', exact: true }))).toBe(true);
         expect((await s.page.locator('main.chat').boundingBox())!.height).toBeGreaterThanOrEqual(80);
-        await waitFor('the newest turn in view', async () => ((await showsInChat(s.page, s.panel.turns().last())) ? true : undefined), 3_000);
+        await waitFor(
+          'the newest turn in view',
+          async () => ((await showsInChat(s.page, s.panel.turns().last())) ? true : undefined),
+          3_000,
+        );
         if (viewport.width === 360)
           for (const scheme of ['light', 'dark'] as const) {
             await s.page.emulateMedia({ colorScheme: scheme });

@@ -12,7 +12,12 @@ export function writeProbeExtension(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-probe-'));
   fs.writeFileSync(
     path.join(dir, 'manifest.json'),
-    JSON.stringify({ manifest_version: 3, name: 'Baton e2e probe', version: '1.0', background: { service_worker: 'probe-sw.js' } }),
+    JSON.stringify({
+      manifest_version: 3,
+      name: 'Baton e2e probe',
+      version: '1.0',
+      background: { service_worker: 'probe-sw.js' },
+    }),
   );
   fs.writeFileSync(path.join(dir, 'probe-sw.js'), "self.addEventListener('install', () => self.skipWaiting());\n");
   return dir;
@@ -32,7 +37,10 @@ export interface ProbeResult {
 interface ProbeChrome {
   runtime: {
     sendMessage(id: string, message: unknown): Promise<unknown>;
-    connect(id: string, info: { name: string }): {
+    connect(
+      id: string,
+      info: { name: string },
+    ): {
       onMessage: { addListener(cb: (m: unknown) => void): void };
       onDisconnect: { addListener(cb: () => void): void };
       postMessage(m: unknown): void;

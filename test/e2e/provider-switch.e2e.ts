@@ -30,7 +30,12 @@ describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemin
   });
 
   it('every switch sends a valid native history; the return to OpenAI replays its encrypted reasoning', async () => {
-    s.fakes.openai.enqueue('openai-responses', { kind: 'thinking', thinking: 'Plan a greeting.', signature: 'enc-e2e-reasoning-1', text: 'Hello from OpenAI.' });
+    s.fakes.openai.enqueue('openai-responses', {
+      kind: 'thinking',
+      thinking: 'Plan a greeting.',
+      signature: 'enc-e2e-reasoning-1',
+      text: 'Hello from OpenAI.',
+    });
     await s.panel.choose('openai', 'gpt-5.5');
     await s.panel.send('Hi');
     expect(await s.panel.waitForAnswer(1)).toBe('complete');
@@ -51,7 +56,9 @@ describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemin
     expect(await s.panel.waitForAnswer(4)).toBe('complete');
 
     // The UI: eight turns, three provider-switch markers.
-    expect(await s.panel.turnSummary()).toEqual(Array.from({ length: 4 }, () => ['user:complete', 'assistant:complete']).flat());
+    expect(await s.panel.turnSummary()).toEqual(
+      Array.from({ length: 4 }, () => ['user:complete', 'assistant:complete']).flat(),
+    );
     expect(await s.page.locator('[data-provider-switch]').count()).toBe(3);
 
     // One send per step, each to its own server, each valid.
@@ -70,8 +77,18 @@ describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemin
       { role: 'user', content: [{ type: 'text', text: 'And you, Claude?' }] },
     ]);
     // Gemini: user/model contents holding every earlier turn's text.
-    const contents = (google[0]!.body as { contents: { role: string; parts: { text?: string; thought?: boolean }[] }[] }).contents;
-    expect(contents.map((c) => [c.role, c.parts.filter((p) => !p.thought).map((p) => p.text ?? '').join('')])).toEqual([
+    const contents = (
+      google[0]!.body as { contents: { role: string; parts: { text?: string; thought?: boolean }[] }[] }
+    ).contents;
+    expect(
+      contents.map((c) => [
+        c.role,
+        c.parts
+          .filter((p) => !p.thought)
+          .map((p) => p.text ?? '')
+          .join(''),
+      ]),
+    ).toEqual([
       ['user', 'Hi'],
       ['model', 'Hello from OpenAI.'],
       ['user', 'And you, Claude?'],
@@ -80,8 +97,12 @@ describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemin
     ]);
     // Back on OpenAI: its own reasoning item replayed with the encrypted content (same origin, R-K2), the other answers as messages.
     const input = (openai[1]!.body as { input: ResponsesItem[] }).input;
-    expect(input.filter((i) => i.type === 'reasoning')).toEqual([expect.objectContaining({ type: 'reasoning', encrypted_content: 'enc-e2e-reasoning-1' })]);
-    const said = input.filter((i) => i.type === 'message').map((i) => [i.role, (i.content ?? []).map((c) => c.text ?? '').join('')]);
+    expect(input.filter((i) => i.type === 'reasoning')).toEqual([
+      expect.objectContaining({ type: 'reasoning', encrypted_content: 'enc-e2e-reasoning-1' }),
+    ]);
+    const said = input
+      .filter((i) => i.type === 'message')
+      .map((i) => [i.role, (i.content ?? []).map((c) => c.text ?? '').join('')]);
     expect(said).toEqual([
       ['user', 'Hi'],
       ['assistant', 'Hello from OpenAI.'],
@@ -96,7 +117,9 @@ describe.skipIf(!HAS_CHROMIUM)('one conversation across OpenAI, Anthropic, Gemin
     // Stored: the answers carry their origins; the first OpenAI answer kept its reasoning state.
     const id = await s.panel.currentConversationId();
     const turns = await storedTurns(s.page, id);
-    expect(turns.filter((t) => t.role === 'assistant').map((t) => [t.origin?.provider, t.origin?.api, textOf(t)])).toEqual([
+    expect(
+      turns.filter((t) => t.role === 'assistant').map((t) => [t.origin?.provider, t.origin?.api, textOf(t)]),
+    ).toEqual([
       ['openai', 'openai-responses', 'Hello from OpenAI.'],
       ['anthropic', 'anthropic-messages', 'Hello from Claude.'],
       ['google', 'gemini-generate-content', 'Hello from Gemini.'],

@@ -28,7 +28,13 @@ async function seed(browser: ExtensionBrowser, t: Transcript): Promise<void> {
   await browser.evalInWorker(async (t) => {
     const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> }).batonReady;
     const now = new Date().toISOString();
-    await store.create({ id: t.id!, title: `Seeded ${t.id}`, now, ...(t.system !== undefined ? { system: t.system } : {}), ...(t.tools ? { tools: t.tools } : {}) });
+    await store.create({
+      id: t.id!,
+      title: `Seeded ${t.id}`,
+      now,
+      ...(t.system !== undefined ? { system: t.system } : {}),
+      ...(t.tools ? { tools: t.tools } : {}),
+    });
     for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
   }, t);
 }
@@ -76,7 +82,9 @@ describe.skipIf(!HAS_CHROMIUM)('seeded conversations with tools, thinking and me
     }
     const stored = await storedTurns(s.page, t.id!);
     expect(stored.map((x) => x.id).slice(0, t.turns.length)).toEqual(t.turns.map((x) => x.id));
-    expect(stored.slice(t.turns.length).map((x) => `${x.role}:${x.status ?? 'complete'}`)).toEqual(Array.from({ length: 3 }, () => ['user:complete', 'assistant:complete']).flat());
+    expect(stored.slice(t.turns.length).map((x) => `${x.role}:${x.status ?? 'complete'}`)).toEqual(
+      Array.from({ length: 3 }, () => ['user:complete', 'assistant:complete']).flat(),
+    );
     return bodies;
   }
 

@@ -62,7 +62,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     expect(bubble).not.toMatch(RAW);
     const shown = await notice.innerText();
     expect(shown).not.toMatch(RAW);
-    expect(await s.page.locator('.retry-bar').getByRole('button', { name: 'Retry', exact: true }).isVisible()).toBe(true);
+    expect(await s.page.locator('.retry-bar').getByRole('button', { name: 'Retry', exact: true }).isVisible()).toBe(
+      true,
+    );
     return { code: await notice.getAttribute('data-error-code'), shown, bubble };
   }
 
@@ -71,7 +73,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     expect(r.code).toBe('invalid_key');
     expect(r.shown).toContain('The provider rejected the API key. Check it, or enter a new one, in the options page.');
     // `options_ui` (not in a tab): Chrome shows it on chrome://extensions/?options=<id>.
-    const isOptions = (url: string) => url === `chrome-extension://${s.browser.extensionId}/options.html` || url === `chrome://extensions/?options=${s.browser.extensionId}`;
+    const isOptions = (url: string) =>
+      url === `chrome-extension://${s.browser.extensionId}/options.html` ||
+      url === `chrome://extensions/?options=${s.browser.extensionId}`;
     const opened = s.browser.context.waitForEvent('page', { predicate: (p) => isOptions(p.url()), timeout: 10_000 });
     await s.page.locator('.retry-bar').getByRole('button', { name: 'Open options', exact: true }).click();
     const options = await opened;
@@ -79,13 +83,21 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
   });
 
   it('rate limited: says when to try again', async () => {
-    const r = await failWith('anthropic', 'Too fast?', ...Array.from({ length: 4 }, () => ({ kind: 'error' as const, status: 429, headers: { 'retry-after': '1' } })));
+    const r = await failWith(
+      'anthropic',
+      'Too fast?',
+      ...Array.from({ length: 4 }, () => ({ kind: 'error' as const, status: 429, headers: { 'retry-after': '1' } })),
+    );
     expect(r.code).toBe('rate_limited');
     expect(r.shown).toContain('The provider is limiting how fast you can send requests. Try again in 1 second.');
   });
 
   it('overloaded: says so, when to try again, and suggests another provider', async () => {
-    const r = await failWith('google', 'Busy?', ...Array.from({ length: 4 }, () => ({ kind: 'error' as const, status: 503, headers: { 'retry-after': '1' } })));
+    const r = await failWith(
+      'google',
+      'Busy?',
+      ...Array.from({ length: 4 }, () => ({ kind: 'error' as const, status: 503, headers: { 'retry-after': '1' } })),
+    );
     expect(r.code).toBe('overloaded');
     expect(r.shown).toContain('The provider is overloaded right now. Try again in 1 second. Or pick another provider.');
   });
@@ -94,16 +106,31 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     const r = await failWith('openai', 'Too long?', {
       kind: 'error',
       status: 400,
-      body: { error: { message: "This model's maximum context length is 400000 tokens.", type: 'invalid_request_error', param: 'input', code: 'context_length_exceeded' } },
+      body: {
+        error: {
+          message: "This model's maximum context length is 400000 tokens.",
+          type: 'invalid_request_error',
+          param: 'input',
+          code: 'context_length_exceeded',
+        },
+      },
     });
     expect(r.code).toBe('context_too_long');
-    expect(r.shown).toContain('This conversation is too long for the selected model. Pick a model with a larger context window, remove large attachments, or start a new chat');
+    expect(r.shown).toContain(
+      'This conversation is too long for the selected model. Pick a model with a larger context window, remove large attachments, or start a new chat',
+    );
   });
 
   it('blocked by safety: a blocked prompt says the safety filter blocked it', async () => {
     const r = await failWith('google', 'Something blocked', {
       kind: 'events',
-      events: [{ promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 }, modelVersion: 'gemini-3-pro-preview' }],
+      events: [
+        {
+          promptFeedback: { blockReason: 'SAFETY' },
+          usageMetadata: { promptTokenCount: 4, totalTokenCount: 4 },
+          modelVersion: 'gemini-3-pro-preview',
+        },
+      ],
     });
     expect(r.code).toBe('blocked');
     expect(r.shown).toContain("The provider's safety filter blocked this request or its answer.");
@@ -114,7 +141,14 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     const r = await failWith('openai', 'Out of credit?', {
       kind: 'error',
       status: 429,
-      body: { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota', param: null } },
+      body: {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          param: null,
+        },
+      },
     });
     expect(r.code).toBe('quota');
     expect(r.shown).toContain('run out of quota or credit');
@@ -131,7 +165,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     try {
       const r = await failWith('google', 'Anyone there?');
       expect(r.code).toBe('network');
-      expect(r.shown).toContain('Could not reach the provider. Check your internet connection (or that the local server is running) and try again.');
+      expect(r.shown).toContain(
+        'Could not reach the provider. Check your internet connection (or that the local server is running) and try again.',
+      );
     } finally {
       await pointAt(s.fakes.baseUrls.google);
     }
@@ -143,7 +179,10 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     const baseUrl = `http://localhost:${s.fakes.custom.port}/compat/v1`;
     await s.browser.evalInWorker(async (baseUrl) => {
       type Rec = { key: string; value: { endpoints: unknown[] } };
-      type Db = { get(store: string, key: string): Promise<Rec | undefined>; put(store: string, v: unknown): Promise<unknown> };
+      type Db = {
+        get(store: string, key: string): Promise<Rec | undefined>;
+        put(store: string, v: unknown): Promise<unknown>;
+      };
       const { db } = await (globalThis as unknown as { batonReady: Promise<{ db: Db }> }).batonReady;
       const empty: Rec = { key: 'providers', value: { endpoints: [] } };
       const rec = (await db.get('settings', 'providers')) ?? empty;
@@ -164,7 +203,11 @@ describe.skipIf(!HAS_CHROMIUM)('side panel error states', () => {
     expect(await notice.getByRole('button', { name: 'Open options', exact: true }).isVisible()).toBe(true);
     expect(s.fakes.custom.requests.length).toBe(before);
     // No empty answer bubble was left behind.
-    await waitFor('the panel idle', async () => !(await s.page.getByRole('button', { name: 'Stop', exact: true }).isVisible()));
-    for (const t of await s.page.locator('[data-turn-id][data-role="assistant"]').allInnerTexts()) expect(t.trim().split('\n').length).toBeGreaterThan(1);
+    await waitFor(
+      'the panel idle',
+      async () => !(await s.page.getByRole('button', { name: 'Stop', exact: true }).isVisible()),
+    );
+    for (const t of await s.page.locator('[data-turn-id][data-role="assistant"]').allInnerTexts())
+      expect(t.trim().split('\n').length).toBeGreaterThan(1);
   });
 });

@@ -27,7 +27,14 @@ const SEED: Transcript = {
   version: 1,
   id: 'seed-render',
   turns: [
-    { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Here is the **failing** screenshot. Run the tests and find why.' }, { type: 'image', mediaType: 'image/png', data: PNG }] },
+    {
+      id: 'u1',
+      role: 'user',
+      blocks: [
+        { type: 'text', text: 'Here is the **failing** screenshot. Run the tests and find why.' },
+        { type: 'image', mediaType: 'image/png', data: PNG },
+      ],
+    },
     {
       id: 'a1',
       role: 'assistant',
@@ -36,7 +43,12 @@ const SEED: Transcript = {
       blocks: [
         { type: 'thinking', text: 'Run the suite first, then look for the test files.', signature: 'sig-1' },
         { type: 'text', text: 'I will run the tests and look around the repository.' },
-        { type: 'tool_call', id: 'toolu_01A1', name: 'Bash', input: { command: 'npm test -- --run', description: 'Run the tests' } },
+        {
+          type: 'tool_call',
+          id: 'toolu_01A1',
+          name: 'Bash',
+          input: { command: 'npm test -- --run', description: 'Run the tests' },
+        },
         { type: 'tool_call', id: 'toolu_01B2', name: 'Glob', input: { pattern: '**/*.test.ts' } },
         { type: 'thinking', text: 'One failure in a.test.ts; read it.', signature: 'sig-2' },
         { type: 'tool_call', id: 'toolu_01C3', name: 'Glob', input: { pattern: 'legacy/**/*.ts' } },
@@ -48,14 +60,26 @@ const SEED: Transcript = {
       id: 't1',
       role: 'tool',
       blocks: [
-        { type: 'tool_result', callId: 'toolu_01A1', content: 'FAIL src/a.test.ts > rounds prices\n1 failed, 41 passed' },
+        {
+          type: 'tool_result',
+          callId: 'toolu_01A1',
+          content: 'FAIL src/a.test.ts > rounds prices\n1 failed, 41 passed',
+        },
         { type: 'tool_result', callId: 'toolu_01B2', content: 'src/a.test.ts\nsrc/b.test.ts' },
         { type: 'tool_result', callId: 'toolu_01C3', content: 'No such directory: legacy', isError: true },
-        { type: 'tool_result', callId: 'toolu_01D4', content: "expect(total([0.1, 0.2])).toBe(0.3);" },
+        { type: 'tool_result', callId: 'toolu_01D4', content: 'expect(total([0.1, 0.2])).toBe(0.3);' },
         { type: 'tool_result', callId: 'toolu_01E5', content: 'src/b.test.ts:12: expect(x).toBeCloseTo(0.3)' },
       ],
     },
-    { id: 'a2', role: 'assistant', origin: CLAUDE, status: 'complete', blocks: [{ type: 'text', text: '`a.test.ts` compares floats with `toBe`; use `toBeCloseTo` as `b.test.ts` does.' }] },
+    {
+      id: 'a2',
+      role: 'assistant',
+      origin: CLAUDE,
+      status: 'complete',
+      blocks: [
+        { type: 'text', text: '`a.test.ts` compares floats with `toBe`; use `toBeCloseTo` as `b.test.ts` does.' },
+      ],
+    },
   ],
 };
 
@@ -82,28 +106,48 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
 
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    s = await openPanelSession({ width: 360, height: 800 }, {
-      beforePanel: async ({ browser }) => {
-        await browser.evalInWorker(async (t) => {
-          const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> }).batonReady;
-          const now = new Date().toISOString();
-          await store.create({ id: t.id!, title: 'Failing test', now });
-          for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
-        }, SEED);
+    s = await openPanelSession(
+      { width: 360, height: 800 },
+      {
+        beforePanel: async ({ browser }) => {
+          await browser.evalInWorker(async (t) => {
+            const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
+              .batonReady;
+            const now = new Date().toISOString();
+            await store.create({ id: t.id!, title: 'Failing test', now });
+            for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
+          }, SEED);
+        },
       },
-    });
+    );
     const recorder = recordRequests(s);
     await s.page.locator('li[data-conversation-id="seed-render"] button').first().click();
     await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === SEED.turns.length);
-    s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'thinking', thinking: 'Explain the float comparison and show a fix.', signature: 'sig-3', text: ANSWER });
+    s.fakes.anthropic.enqueue('anthropic-messages', {
+      kind: 'thinking',
+      thinking: 'Explain the float comparison and show a fix.',
+      signature: 'sig-3',
+      text: ANSWER,
+    });
     await s.panel.choose('anthropic', 'claude-sonnet-4-6');
     await s.panel.send('How do I fix it?');
     expect(await s.panel.waitForAnswer(3, 45_000)).toBe('complete');
-    await waitFor('math typeset and code highlighted', async () => (await s.page.locator('.md-math-done').count()) >= 2 && (await s.page.locator('code.hljs').count()) >= 1);
+    await waitFor(
+      'math typeset and code highlighted',
+      async () =>
+        (await s.page.locator('.md-math-done').count()) >= 2 && (await s.page.locator('code.hljs').count()) >= 1,
+    );
     recorder.stop();
     const extension = `chrome-extension://${s.browser.extensionId}/`;
     const fake = new URL(s.fakes.anthropic.url).origin;
-    outside = recorder.urls.filter((u) => !u.startsWith(extension) && !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith(fake) && !/\/v1\/models|\/v1beta\/models|\/models\b/.test(u));
+    outside = recorder.urls.filter(
+      (u) =>
+        !u.startsWith(extension) &&
+        !u.startsWith('data:') &&
+        !u.startsWith('blob:') &&
+        !u.startsWith(fake) &&
+        !/\/v1\/models|\/v1beta\/models|\/models\b/.test(u),
+    );
   });
   afterAll(async () => {
     await s?.close();
@@ -118,7 +162,10 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
     expect(kinds).toContain('hljs-keyword');
     expect(kinds).toContain('hljs-comment');
     // Coloured, not only classed: a keyword is drawn in another colour than plain code.
-    const colours = await code.evaluate((c) => [getComputedStyle(c.querySelector('.hljs-keyword')!).color, getComputedStyle(c).color]);
+    const colours = await code.evaluate((c) => [
+      getComputedStyle(c.querySelector('.hljs-keyword')!).color,
+      getComputedStyle(c).color,
+    ]);
     expect(colours[0]).not.toBe(colours[1]);
     expect(await code.textContent()).toContain('return Math.round(prices.reduce((a, b) => a + b, 0) * 100) / 100;');
   });
@@ -138,7 +185,14 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
         rawDollars: el.textContent?.includes('$$'),
       };
     });
-    expect(info).toEqual({ katex: true, mathml: 'http://www.w3.org/1998/Math/MathML', annotation: 'e^{i\\pi}+1=0', font: expect.stringContaining('KaTeX_Main'), fontLoaded: true, rawDollars: false });
+    expect(info).toEqual({
+      katex: true,
+      mathml: 'http://www.w3.org/1998/Math/MathML',
+      annotation: 'e^{i\\pi}+1=0',
+      font: expect.stringContaining('KaTeX_Main'),
+      fontLoaded: true,
+      rawDollars: false,
+    });
     await expect(answer().locator('.md-math-inline.md-math-done .katex').count()).resolves.toBe(1);
   });
 
@@ -154,7 +208,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
       return { src: i.src.slice(0, 5), w: i.naturalWidth, h: i.naturalHeight };
     });
     expect(img).toEqual({ src: 'blob:', w: 96, h: 64 });
-    expect(await thumb.getAttribute('aria-label')).toMatch(/^Attached image: PNG image, 96 × 64, \d+ K?B\. Open larger$/);
+    expect(await thumb.getAttribute('aria-label')).toMatch(
+      /^Attached image: PNG image, 96 × 64, \d+ K?B\. Open larger$/,
+    );
     await thumb.click();
     const dialog = s.page.getByRole('dialog', { name: /Attached image: PNG image, 96 × 64/ });
     await dialog.waitFor();
@@ -170,7 +226,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
     for (const arg of ['npm test -- --run', '**/*.test.ts', '/repo/src/a.test.ts']) expect(seen).toContain(arg);
     expect(seen).not.toMatch(/toolu_/);
     expect(seen.match(/Anthropic/g)).toHaveLength(1);
-    expect(await a1.locator('details.tool-call').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).toEqual(['ok', 'ok', 'error', 'ok', 'ok']);
+    expect(
+      await a1.locator('details.tool-call').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),
+    ).toEqual(['ok', 'ok', 'error', 'ok', 'ok']);
     // The tool turn is shown under the calls: it takes no room of its own.
     expect(await s.page.locator('[data-turn-id="t1"]').isVisible()).toBe(false);
     // One Thinking section for the turn's two thinking blocks.
@@ -181,11 +239,17 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
     it(`screenshots at 360 px, ${scheme}: the chat with code and math, and the tool group; contrast ≥ 4.5:1, nothing sticks out`, async () => {
       await s.page.emulateMedia({ colorScheme: scheme });
       await s.page.setViewportSize({ width: 360, height: 800 });
-      await s.page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, scheme === 'dark');
+      await s.page.waitForFunction(
+        (dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark,
+        scheme === 'dark',
+      );
       await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await answer().evaluate((el) => el.scrollIntoView({ block: 'end' }));
       await s.page.screenshot({ path: path.join(SHOTS, `render-code-math-${scheme}.png`) });
-      const contrast = await lowContrast(s.page, '.turn .markdown span, .turn .markdown code, .turn .markdown p, .tool-group summary span, .turn-origin');
+      const contrast = await lowContrast(
+        s.page,
+        '.turn .markdown span, .turn .markdown code, .turn .markdown p, .tool-group summary span, .turn-origin',
+      );
       expect(contrast.low).toEqual([]);
       expect(await horizontalOverflow(s.page)).toEqual({ pageScrolls: false, outside: [] });
 

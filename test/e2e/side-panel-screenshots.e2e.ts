@@ -19,7 +19,8 @@ import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 warnIfNoChromium('side-panel-screenshots.e2e.ts');
 
 const SHOTS = path.join(ROOT, 'test-results/screenshots');
-const TEXT = 'p, span, strong, em, summary, button, label, h1, h2, h3, h4, li, td, th, a, code, pre, div.block-text, div.block-placeholder, select, textarea, input';
+const TEXT =
+  'p, span, strong, em, summary, button, label, h1, h2, h3, h4, li, td, th, a, code, pre, div.block-text, div.block-placeholder, select, textarea, input';
 
 const ANSWER = [
   '## Where the trip stands',
@@ -51,7 +52,8 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
     const fixture = loadNeutralTranscript('mixed-origins');
     const seed: Transcript = { ...fixture, id: 'seed-screenshots', turns: fixture.turns.slice(0, -1) };
     await s.browser.evalInWorker(async (t) => {
-      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> }).batonReady;
+      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
+        .batonReady;
       const now = new Date().toISOString();
       await store.create({ id: t.id!, title: 'Trip to Lisbon', now, ...(t.tools ? { tools: t.tools } : {}) });
       for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
@@ -60,13 +62,26 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
     await s.panel.ready();
     await s.panel.openConversation('seed-screenshots');
     await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === seed.turns.length);
-    s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'thinking', thinking: 'Compare the two flights on time and price, then suggest one.', signature: 'sig-shot', text: ANSWER });
+    s.fakes.anthropic.enqueue('anthropic-messages', {
+      kind: 'thinking',
+      thinking: 'Compare the two flights on time and price, then suggest one.',
+      signature: 'sig-shot',
+      text: ANSWER,
+    });
     await s.panel.choose('anthropic', 'claude-sonnet-4-6');
     await s.panel.send('Which flight should I take?');
-    expect(await s.panel.waitForAnswer(seed.turns.filter((t) => t.role === 'assistant').length + 1, 45_000)).toBe('complete');
+    expect(await s.panel.waitForAnswer(seed.turns.filter((t) => t.role === 'assistant').length + 1, 45_000)).toBe(
+      'complete',
+    );
     // Show one tool call and the last thinking opened, as a person would look at them.
-    await s.page.locator('details[data-block="tool_call"]').last().evaluate((d) => ((d as HTMLDetailsElement).open = true));
-    await s.page.locator('details[data-block="thinking"]').last().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    await s.page
+      .locator('details[data-block="tool_call"]')
+      .last()
+      .evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    await s.page
+      .locator('details[data-block="thinking"]')
+      .last()
+      .evaluate((d) => ((d as HTMLDetailsElement).open = true));
   });
 
   /** Scrolls the chat to its end (the new answer), as the panel shows it after a send. */
@@ -77,10 +92,13 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
 
   it('an opened thinking or tool block reads as an aside: a left rule and muted text, unlike the answer', async () => {
     const style = (sel: string) =>
-      s.page.locator(sel).last().evaluate((el) => {
-        const c = getComputedStyle(el);
-        return { rule: c.borderLeftStyle !== 'none' && parseFloat(c.borderLeftWidth) > 0, color: c.color };
-      });
+      s.page
+        .locator(sel)
+        .last()
+        .evaluate((el) => {
+          const c = getComputedStyle(el);
+          return { rule: c.borderLeftStyle !== 'none' && parseFloat(c.borderLeftWidth) > 0, color: c.color };
+        });
     const thinking = await style('details[data-block="thinking"][open] > .block-text');
     const tool = await style('details[data-block="tool_call"][open] > .block-code');
     const answer = await style('[data-turn-id][data-role="assistant"] .block-text.markdown');

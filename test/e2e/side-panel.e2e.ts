@@ -10,7 +10,14 @@ import type { FakeApi } from '../fake-providers';
 import { E2E_KEYS, expectValid, posts } from './fakes';
 import { waitFor } from './harness';
 import { request, storedTurns, textOf } from './pages';
-import { longMarkdown, makePng, openPanelSession, pieces, type ExpectedRendering, type PanelSession } from './panel-kit';
+import {
+  longMarkdown,
+  makePng,
+  openPanelSession,
+  pieces,
+  type ExpectedRendering,
+  type PanelSession,
+} from './panel-kit';
 import { HAS_CHROMIUM, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('side-panel.e2e.ts');
@@ -70,7 +77,10 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
     let customId = '';
 
     beforeAll(async () => {
-      const status = await request<{ id: string }>(s.page, 'saveEndpoint', { name: 'Local compat', baseUrl: s.fakes.customBaseUrl });
+      const status = await request<{ id: string }>(s.page, 'saveEndpoint', {
+        name: 'Local compat',
+        baseUrl: s.fakes.customBaseUrl,
+      });
       customId = status.id;
       await request(s.page, 'setKey', { providerId: customId, key: E2E_KEYS.compat });
       // The panel reads the provider list when it opens.
@@ -79,11 +89,18 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
     });
 
     /** Sends a message with the PNG attached through the file picker; returns the one recorded request body. */
-    async function sendImage(providerId: string, model: string, fake: keyof typeof s.fakes & ('anthropic' | 'google' | 'custom'), api: FakeApi): Promise<unknown> {
+    async function sendImage(
+      providerId: string,
+      model: string,
+      fake: keyof typeof s.fakes & ('anthropic' | 'google' | 'custom'),
+      api: FakeApi,
+    ): Promise<unknown> {
       const before = posts(s.fakes[fake], api).length;
       await s.panel.newChat();
       await s.panel.choose(providerId, model);
-      await s.page.locator('.composer input[type="file"]').setInputFiles({ name: 'swatch.png', mimeType: 'image/png', buffer: png });
+      await s.page
+        .locator('.composer input[type="file"]')
+        .setInputFiles({ name: 'swatch.png', mimeType: 'image/png', buffer: png });
       const attached = s.page.getByRole('list', { name: 'Attachments' }).locator('li');
       await waitFor('the attachment in the composer', async () => (await attached.count()) === 1);
       expect(await attached.first().getAttribute('data-attachment-kind')).toBe('image');
@@ -102,7 +119,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
     }
 
     it('Anthropic: an image block with a base64 source', async () => {
-      const body = (await sendImage('anthropic', 'claude-sonnet-4-6', 'anthropic', 'anthropic-messages')) as { messages: { role: string; content: unknown[] }[] };
+      const body = (await sendImage('anthropic', 'claude-sonnet-4-6', 'anthropic', 'anthropic-messages')) as {
+        messages: { role: string; content: unknown[] }[];
+      };
       expect(body.messages.map((m) => m.role)).toEqual(['user']);
       const [image, text, ...rest] = body.messages[0]!.content;
       expect(image).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: b64 } });
@@ -112,7 +131,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
     });
 
     it('OpenAI Chat (custom endpoint): an image_url part with a data URL', async () => {
-      const body = (await sendImage(customId, 'gpt-4o', 'custom', 'openai-chat')) as { messages: { role: string; content: unknown }[] };
+      const body = (await sendImage(customId, 'gpt-4o', 'custom', 'openai-chat')) as {
+        messages: { role: string; content: unknown }[];
+      };
       const user = body.messages.filter((m) => m.role === 'user');
       expect(user).toHaveLength(1);
       expect(user[0]!.content).toEqual([
@@ -122,7 +143,9 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
     });
 
     it('Gemini: an inlineData part', async () => {
-      const body = (await sendImage('google', 'gemini-3-pro-preview', 'google', 'gemini-generate-content')) as { contents: unknown[] };
+      const body = (await sendImage('google', 'gemini-3-pro-preview', 'google', 'gemini-generate-content')) as {
+        contents: unknown[];
+      };
       expect(body.contents).toEqual([
         {
           role: 'user',

@@ -29,7 +29,10 @@ describe.skipIf(!HAS_CHROMIUM)('storage lifecycle', () => {
     const page = await browser.openPage('sidepanel.html');
     await new SidePanel(page).ready();
     const recorded = await page.evaluate((k) => localStorage.getItem(k), PERSIST_RECORD_KEY);
-    expect(JSON.parse(recorded ?? 'null')).toEqual({ result: expect.stringMatching(/^(granted|denied)$/), at: expect.any(String) });
+    expect(JSON.parse(recorded ?? 'null')).toEqual({
+      result: expect.stringMatching(/^(granted|denied)$/),
+      at: expect.any(String),
+    });
     await page.close();
   });
 

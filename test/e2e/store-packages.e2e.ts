@@ -37,31 +37,42 @@ describe('npm run zip: store packages', () => {
   beforeAll(() => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-zip-'));
     const { BATON_TEST_BUILD: _drop, ...env } = process.env;
-    const r = spawnSync('npm', ['run', 'zip'], { cwd: ROOT, env: { ...env, BATON_OUT_DIR: out }, encoding: 'utf8', timeout: 600_000 });
+    const r = spawnSync('npm', ['run', 'zip'], {
+      cwd: ROOT,
+      env: { ...env, BATON_OUT_DIR: out },
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
     if (r.status !== 0) throw new Error(`npm run zip failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
     for (const browser of ['chrome', 'firefox'] as const) {
       const zip = fs.readdirSync(out).find((f) => f.endsWith(`-${browser}.zip`));
       if (!zip) throw new Error(`no ${browser} package in ${fs.readdirSync(out).join(', ')}`);
       const files = unzipSync(new Uint8Array(fs.readFileSync(path.join(out, zip))));
-      pkgs[browser] = { files, manifest: JSON.parse(new TextDecoder().decode(files['manifest.json'])) as Pkg['manifest'] };
+      pkgs[browser] = {
+        files,
+        manifest: JSON.parse(new TextDecoder().decode(files['manifest.json'])) as Pkg['manifest'],
+      };
     }
   }, 600_000);
   afterAll(() => {
     if (out) fs.rmSync(out, { recursive: true, force: true });
   });
 
-  it.each(['chrome', 'firefox'] as const)('%s: the manifest icons are in the package at their sizes; name and description fit the stores', (browser) => {
-    const { files, manifest } = pkgs[browser];
-    expect(Object.keys(manifest.icons ?? {}).sort()).toEqual([...SIZES].sort());
-    for (const size of SIZES) {
-      const file = manifest.icons![size]!;
-      expect(files[file], `${browser} ${file}`).toBeDefined();
-      expect(pngSize(files[file]!)).toEqual([Number(size), Number(size)]);
-    }
-    expect((manifest.name as string).length).toBeLessThanOrEqual(45);
-    expect((manifest.description as string).length).toBeLessThanOrEqual(132);
-    expect(manifest.options_ui).toMatchObject({ open_in_tab: true });
-  });
+  it.each(['chrome', 'firefox'] as const)(
+    '%s: the manifest icons are in the package at their sizes; name and description fit the stores',
+    (browser) => {
+      const { files, manifest } = pkgs[browser];
+      expect(Object.keys(manifest.icons ?? {}).sort()).toEqual([...SIZES].sort());
+      for (const size of SIZES) {
+        const file = manifest.icons![size]!;
+        expect(files[file], `${browser} ${file}`).toBeDefined();
+        expect(pngSize(files[file]!)).toEqual([Number(size), Number(size)]);
+      }
+      expect((manifest.name as string).length).toBeLessThanOrEqual(45);
+      expect((manifest.description as string).length).toBeLessThanOrEqual(132);
+      expect(manifest.options_ui).toMatchObject({ open_in_tab: true });
+    },
+  );
 
   it('chrome: the toolbar button has the icon set', () => {
     const action = pkgs.chrome.manifest.action as { default_icon?: Record<string, string> };
@@ -75,12 +86,21 @@ describe('npm run zip: store packages', () => {
       fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
       fs.writeFileSync(path.join(dir, name), bytes);
     }
-    const r = spawnSync(WEB_EXT, ['lint', '--source-dir', dir, '--output', 'json', '--no-config-discovery', '--boring'], { cwd: ROOT, encoding: 'utf8', timeout: 280_000 });
+    const r = spawnSync(
+      WEB_EXT,
+      ['lint', '--source-dir', dir, '--output', 'json', '--no-config-discovery', '--boring'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 280_000 },
+    );
     if (r.error) throw r.error;
-    const report = JSON.parse(r.stdout) as { errors: { code: string; message: string; file?: string }[]; warnings: { code: string; message: string; file?: string }[] };
+    const report = JSON.parse(r.stdout) as {
+      errors: { code: string; message: string; file?: string }[];
+      warnings: { code: string; message: string; file?: string }[];
+    };
     expect(report.errors.map((e) => `${e.code} ${e.file ?? ''} ${e.message}`)).toEqual([]);
     const known = (w: { code: string; message: string; file?: string }) =>
-      (w.code === 'UNSAFE_VAR_ASSIGNMENT' && /^chunks\/[\w-]+\.js$/.test(w.file ?? '') && /innerHTML/.test(w.message)) ||
+      (w.code === 'UNSAFE_VAR_ASSIGNMENT' &&
+        /^chunks\/[\w-]+\.js$/.test(w.file ?? '') &&
+        /innerHTML/.test(w.message)) ||
       (w.code === 'DANGEROUS_EVAL' && w.file === 'background.js' && /Function constructor/.test(w.message));
     expect(report.warnings.filter((w) => !known(w)).map((w) => `${w.code} ${w.file ?? ''} ${w.message}`)).toEqual([]);
   }, 300_000);

@@ -27,7 +27,13 @@ const ID = 'summary-e2e';
 /** Four exchanges answered by OpenAI; with `maxTurns: 4` a new message drops the three oldest (6 turns). */
 const TURNS: Turn[] = [1, 2, 3, 4].flatMap((i): Turn[] => [
   { id: `u${i}`, role: 'user', blocks: [{ type: 'text', text: `Question ${i}: remember the number ${i * 11}.` }] },
-  { id: `a${i}`, role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, status: 'complete', blocks: [{ type: 'text', text: `Noted ${i * 11}.` }] },
+  {
+    id: `a${i}`,
+    role: 'assistant',
+    origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
+    status: 'complete',
+    blocks: [{ type: 'text', text: `Noted ${i * 11}.` }],
+  },
 ]);
 const DRAFT = 'Which numbers did I give you?';
 const SHOTS = path.join(ROOT, 'test-results/screenshots');
@@ -38,12 +44,16 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (docs/disclosure.md, 
 
   beforeAll(async () => {
     s = await openPanelSession({ width: 320, height: 900 });
-    await s.browser.evalInWorker(async ({ id, turns }) => {
-      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> }).batonReady;
-      const now = new Date().toISOString();
-      await store.create({ id, title: 'Numbers', now });
-      for (const turn of turns) await store.appendTurn(id, turn, now);
-    }, { id: ID, turns: TURNS });
+    await s.browser.evalInWorker(
+      async ({ id, turns }) => {
+        const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
+          .batonReady;
+        const now = new Date().toISOString();
+        await store.create({ id, title: 'Numbers', now });
+        for (const turn of turns) await store.appendTurn(id, turn, now);
+      },
+      { id: ID, turns: TURNS },
+    );
     await request(s.page, 'setDisclosurePolicy', { conversationId: ID, policy: { maxTurns: 4 } });
     await s.page.reload();
     await s.panel.ready();
@@ -63,7 +73,10 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (docs/disclosure.md, 
     // The line first shows the conversation as it stands (4 dropped: the preview on open is not
     // debounced), then, once the draft's preview lands, the draft's exchange too: 6 dropped.
     const offerText = () => page.locator('[data-summary-offer]').textContent();
-    await waitFor('the offer for the send of the draft', async () => (await offerText())?.includes('The oldest 6 turns are dropped to fit (the default).') === true);
+    await waitFor(
+      'the offer for the send of the draft',
+      async () => (await offerText())?.includes('The oldest 6 turns are dropped to fit (the default).') === true,
+    );
 
     // The dialog: the summariser defaults to the target; pick Anthropic; Cancel sends nothing.
     const dialog = page.getByRole('dialog', { name: 'Summarise the earlier turns?' });
@@ -73,11 +86,15 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (docs/disclosure.md, 
       expect(await dialog.getByLabel('Summariser provider').inputValue()).toBe('openai');
       await dialog.getByLabel('Summariser provider').selectOption('anthropic');
       await dialog.getByLabel('Summariser model').fill('claude-sonnet-4-6');
-      await dialog.getByText(/^Anthropic \(http:\/\/127\.0\.0\.1:\d+\) will receive those turns, model claude-sonnet-4-6\.$/).waitFor();
+      await dialog
+        .getByText(/^Anthropic \(http:\/\/127\.0\.0\.1:\d+\) will receive those turns, model claude-sonnet-4-6\.$/)
+        .waitFor();
     };
     await pick();
     expect(await dialog.textContent()).toContain('6 earlier turns will be summarised.');
-    expect(await dialog.textContent()).toMatch(/~[\d,]+ tokens in, at most 2,048 out: (up to ~\$\d+\.\d\d|under \$0\.01)\./);
+    expect(await dialog.textContent()).toMatch(
+      /~[\d,]+ tokens in, at most 2,048 out: (up to ~\$\d+\.\d\d|under \$0\.01)\./,
+    );
     await dialog.locator('[data-summary-first-disclosure]').waitFor();
     // Readable at 320 px: nothing wider than the panel.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
@@ -113,26 +130,61 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (docs/disclosure.md, 
     expectValid(asked[0]!);
     expect((asked[0]!.body as { messages: unknown[]; system?: unknown }).system).toBeUndefined();
     expect((asked[0]!.body as { messages: unknown[] }).messages).toEqual([
-      ...TURNS.slice(0, 6).map((t) => ({ role: t.role, content: [{ type: 'text', text: (t.blocks[0] as { text: string }).text }] })),
+      ...TURNS.slice(0, 6).map((t) => ({
+        role: t.role,
+        content: [{ type: 'text', text: (t.blocks[0] as { text: string }).text }],
+      })),
       { role: 'user', content: [{ type: 'text', text: SUMMARY_INSTRUCTION }] },
     ]);
     const notice = page.getByRole('region', { name: 'Summary of earlier turns' });
-    await waitFor('the summary notice', async () => ((await notice.textContent()) ?? '').includes('Earlier 6 turns are sent as a summary written by claude-sonnet-4-6') || undefined);
+    await waitFor(
+      'the summary notice',
+      async () =>
+        ((await notice.textContent()) ?? '').includes(
+          'Earlier 6 turns are sent as a summary written by claude-sonnet-4-6',
+        ) || undefined,
+    );
     await notice.getByRole('button', { name: 'View summary' }).click();
     await notice.getByText(SUMMARY_TEXT).waitFor();
     // The second panel shows it too, with no action of its own (its turns did not change).
-    await waitFor('the summary notice in the second panel', async () => ((await otherNotice.textContent()) ?? '').includes('Earlier 6 turns are sent as a summary written by claude-sonnet-4-6') || undefined);
+    await waitFor(
+      'the summary notice in the second panel',
+      async () =>
+        ((await otherNotice.textContent()) ?? '').includes(
+          'Earlier 6 turns are sent as a summary written by claude-sonnet-4-6',
+        ) || undefined,
+    );
 
     // The preview shows the summary turn in place of the six; the send carries exactly that body.
     const line = page.locator('[data-disclosure-summary]');
-    await waitFor('the preview with the summary', async () => ((await line.textContent()) ?? '').startsWith('4 of 10 turns') || undefined);
+    await waitFor(
+      'the preview with the summary',
+      async () => ((await line.textContent()) ?? '').startsWith('4 of 10 turns') || undefined,
+    );
     await line.click();
     await page.getByRole('tab', { name: 'Request', exact: true }).click();
-    const shown = JSON.parse((await page.getByLabel('Request body').textContent()) ?? '') as { input: { role: string }[] };
+    const shown = JSON.parse((await page.getByLabel('Request body').textContent()) ?? '') as {
+      input: { role: string }[];
+    };
     // The turns are the sheet's other tab (docs/side-panel.md).
     await page.getByRole('tab', { name: 'Turns', exact: true }).click();
-    expect(await page.locator('[data-disclosure-turn]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-disclosure-turn')}:${e.getAttribute('data-included')}`))).toEqual([
-      'summary-u1:true', 'u1:false', 'a1:false', 'u2:false', 'a2:false', 'u3:false', 'a3:false', 'u4:true', 'a4:true', 'draft:true',
+    expect(
+      await page
+        .locator('[data-disclosure-turn]')
+        .evaluateAll((els) =>
+          els.map((e) => `${e.getAttribute('data-disclosure-turn')}:${e.getAttribute('data-included')}`),
+        ),
+    ).toEqual([
+      'summary-u1:true',
+      'u1:false',
+      'a1:false',
+      'u2:false',
+      'a2:false',
+      'u3:false',
+      'a3:false',
+      'u4:true',
+      'a4:true',
+      'draft:true',
     ]);
     fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'You gave me 11, 22, 33 and 44.' });
     await panel.send(DRAFT);
@@ -150,7 +202,9 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (docs/disclosure.md, 
 
     // The ledger: Anthropic received the six turns (a summary request), OpenAI the summary turn and the rest.
     const ledger = await request<DisclosureLedger>(page, 'listDisclosures', { conversationId: ID });
-    expect(ledger.entries.map((e) => [e.providerId, e.purpose ?? 'send', e.turns.map(([id]) => id).slice(0, 3)])).toEqual([
+    expect(
+      ledger.entries.map((e) => [e.providerId, e.purpose ?? 'send', e.turns.map(([id]) => id).slice(0, 3)]),
+    ).toEqual([
       ['anthropic', 'summary', ['u1', 'a1', 'u2']],
       ['openai', 'send', ['summary-u1', 'u4', 'a4']],
     ]);
@@ -162,6 +216,8 @@ describe.skipIf(!HAS_CHROMIUM)('summarise the earlier part (docs/disclosure.md, 
     await otherPage.close();
     expect(await request(page, 'getSummary', { conversationId: ID })).toEqual({});
     await offer.waitFor();
-    expect((await request<{ turns: Turn[] }>(page, 'getConversation', { id: ID })).turns.slice(0, 8).map((t) => t.id)).toEqual(TURNS.map((t) => t.id));
+    expect(
+      (await request<{ turns: Turn[] }>(page, 'getConversation', { id: ID })).turns.slice(0, 8).map((t) => t.id),
+    ).toEqual(TURNS.map((t) => t.id));
   });
 });

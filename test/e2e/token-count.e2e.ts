@@ -39,11 +39,16 @@ describe.skipIf(!HAS_CHROMIUM)('exact count with the provider token-count endpoi
 
     const draft = 'DRAFT-NEVER-COUNTED: which number was it?';
     await page.getByLabel('Message', { exact: true }).fill(draft);
-    await waitFor('the preview with the draft', async () => ((await summary.textContent()) ?? '').startsWith('3 of 3 turns') || undefined);
+    await waitFor(
+      'the preview with the draft',
+      async () => ((await summary.textContent()) ?? '').startsWith('3 of 3 turns') || undefined,
+    );
     await summary.click();
     const ask = page.getByRole('button', { name: 'Ask Anthropic for an exact count', exact: true });
     await ask.waitFor();
-    expect(await page.locator('[data-exact-count]').textContent()).toContain('Sends only the turns Anthropic has already received (never your draft) to its free token-count endpoint.');
+    expect(await page.locator('[data-exact-count]').textContent()).toContain(
+      'Sends only the turns Anthropic has already received (never your draft) to its free token-count endpoint.',
+    );
 
     fakes.reset();
     await ask.click();
@@ -73,8 +78,16 @@ describe.skipIf(!HAS_CHROMIUM)('exact count with the provider token-count endpoi
 
     // The line shows the calibrated figure — the background's own preview of the same inputs — and says so.
     const counted = fakeTokenCount(JSON.stringify(req!.body));
-    const preview = await request<DisclosurePreview>(page, 'previewSend', { conversationId, target: ANTHROPIC, text: draft });
-    expect(preview).toMatchObject({ estimateSource: 'provider-count', providerCount: { tokens: counted, turns: 2 }, exactCountAvailable: true });
+    const preview = await request<DisclosurePreview>(page, 'previewSend', {
+      conversationId,
+      target: ANTHROPIC,
+      text: draft,
+    });
+    expect(preview).toMatchObject({
+      estimateSource: 'provider-count',
+      providerCount: { tokens: counted, turns: 2 },
+      exactCountAvailable: true,
+    });
     expect(await line.textContent()).toBe(
       `~${formatTokens(preview.estimatedInputTokens)} tokens, calibrated by Anthropic's count of the 2 turns it has already seen (${counted.toLocaleString('en')} tokens).`,
     );
@@ -85,11 +98,19 @@ describe.skipIf(!HAS_CHROMIUM)('exact count with the provider token-count endpoi
   it('not offered to a provider that has received nothing (Gemini), nor to OpenAI (exact tokenizer); nothing is sent', async () => {
     const { page, panel, fakes } = s;
     fakes.reset();
-    for (const [id, model] of [['google', 'gemini-2.5-flash'], ['openai', 'gpt-5.5']] as const) {
+    for (const [id, model] of [
+      ['google', 'gemini-2.5-flash'],
+      ['openai', 'gpt-5.5'],
+    ] as const) {
       await panel.choose(id, model);
-      await waitFor(`the preview for ${id}`, async () => ((await page.locator('[data-disclosure-summary]').textContent()) ?? '').includes(model) || undefined);
+      await waitFor(
+        `the preview for ${id}`,
+        async () =>
+          ((await page.locator('[data-disclosure-summary]').textContent()) ?? '').includes(model) || undefined,
+      );
       // Expanded (so the offer would show), with no offer and no count line.
-      if (!(await page.locator('#baton-disclosure-details').isVisible())) await page.locator('[data-disclosure-summary]').click();
+      if (!(await page.locator('#baton-disclosure-details').isVisible()))
+        await page.locator('[data-disclosure-summary]').click();
       await page.getByRole('list', { name: 'Turns in this send' }).waitFor();
       expect(await page.locator('[data-exact-count]').count()).toBe(0);
       expect(await page.getByRole('button', { name: /exact count/ }).count()).toBe(0);

@@ -33,14 +33,25 @@ function dumpAllStorage(page: Page): Promise<string> {
     }
     db.close();
     const c = (globalThis as unknown as { chrome: PageChrome }).chrome;
-    const chromeStorage = { sync: await c.storage.sync.get(null), local: await c.storage.local.get(null), session: await c.storage.session.get(null) };
+    const chromeStorage = {
+      sync: await c.storage.sync.get(null),
+      local: await c.storage.local.get(null),
+      session: await c.storage.session.get(null),
+    };
     return JSON.stringify({ stores, chromeStorage });
   });
 }
 
 /** Sends one request and returns the raw reply (`{ok, data}` or `{ok: false, error}`). */
-function rawRequest(page: Page, type: string, payload: unknown): Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }> {
-  return page.evaluate((m) => (globalThis as unknown as { chrome: PageChrome }).chrome.runtime.sendMessage(m), { type, payload }) as never;
+function rawRequest(
+  page: Page,
+  type: string,
+  payload: unknown,
+): Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }> {
+  return page.evaluate((m) => (globalThis as unknown as { chrome: PageChrome }).chrome.runtime.sendMessage(m), {
+    type,
+    payload,
+  }) as never;
 }
 
 describe.skipIf(!HAS_CHROMIUM)('passphrase mode', () => {
@@ -53,7 +64,11 @@ describe.skipIf(!HAS_CHROMIUM)('passphrase mode', () => {
   const vaultMode = () => page.locator('[data-vault]').getAttribute('data-vault');
   const expectRefusedLocked = async () => {
     fakes.reset();
-    const send = await rawRequest(page, 'sendMessage', { conversationId, text: 'Should not leave', target: { providerId: 'openai', model: 'gpt-5.5' } });
+    const send = await rawRequest(page, 'sendMessage', {
+      conversationId,
+      text: 'Should not leave',
+      target: { providerId: 'openai', model: 'gpt-5.5' },
+    });
     expect(send.ok ? 'ok' : send.error?.code).toBe('locked');
     for (const providerId of ['openai', 'anthropic', 'google']) {
       const test = await rawRequest(page, 'testKey', { providerId });
@@ -96,12 +111,26 @@ describe.skipIf(!HAS_CHROMIUM)('passphrase mode', () => {
     const vault = (JSON.parse(dump) as { stores: { vault: Record<string, unknown>[] } }).stores.vault;
     expect(vault.map((r) => r.providerId).sort()).toEqual(['anthropic', 'google', 'openai']);
     for (const r of vault) {
-      expect(Object.keys(r).sort()).toEqual(['boundOrigin', 'ciphertext', 'iv', 'kdf', 'providerId', 'salt', 'savedAt', 'version']);
+      expect(Object.keys(r).sort()).toEqual([
+        'boundOrigin',
+        'ciphertext',
+        'iv',
+        'kdf',
+        'providerId',
+        'salt',
+        'savedAt',
+        'version',
+      ]);
       expect(r.kdf).toEqual({ name: 'PBKDF2', hash: 'SHA-256', iterations: 600_000 });
     }
     // Unlocked, the keys work: the options page shows their masks, Test key reaches the fake.
     await page.reload();
-    await waitFor('masked key shown', async () => (await page.locator('section[data-provider="openai"] p.key-status').innerText()) === `Key saved: ••••${E2E_KEYS.openai.slice(-4)}`);
+    await waitFor(
+      'masked key shown',
+      async () =>
+        (await page.locator('section[data-provider="openai"] p.key-status').innerText()) ===
+        `Key saved: ••••${E2E_KEYS.openai.slice(-4)}`,
+    );
     expect(await request<{ ok: boolean }>(page, 'testKey', { providerId: 'openai' })).toMatchObject({ ok: true });
   });
 
@@ -113,7 +142,11 @@ describe.skipIf(!HAS_CHROMIUM)('passphrase mode', () => {
     const before = await dumpAllStorage(page);
     await page.getByLabel('Passphrase to unlock', { exact: true }).fill('not the passphrase');
     await page.getByRole('button', { name: 'Unlock', exact: true }).click();
-    await waitFor('the generic error', async () => (await page.locator('[data-vault] p.note').innerText()) === 'That passphrase does not unlock the keys.');
+    await waitFor(
+      'the generic error',
+      async () =>
+        (await page.locator('[data-vault] p.note').innerText()) === 'That passphrase does not unlock the keys.',
+    );
     expect(await vaultMode()).toBe('locked');
     expect(await dumpAllStorage(page)).toBe(before);
   });
@@ -130,7 +163,9 @@ describe.skipIf(!HAS_CHROMIUM)('passphrase mode', () => {
 
   it('S3 a simulated browser restart (storage.session cleared) locks: sends refused `locked`, zero requests', async () => {
     await browser.evalInWorker(async () => {
-      await (globalThis as unknown as { chrome: { storage: { session: { clear(): Promise<void> } } } }).chrome.storage.session.clear();
+      await (
+        globalThis as unknown as { chrome: { storage: { session: { clear(): Promise<void> } } } }
+      ).chrome.storage.session.clear();
     }, undefined);
     expect(await request(page, 'vaultStatus', {})).toEqual({ passphrase: true, locked: true });
     await expectRefusedLocked();

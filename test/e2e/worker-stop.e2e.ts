@@ -39,7 +39,9 @@ describe.skipIf(!HAS_CHROMIUM)('streaming while the worker stops', () => {
     // At least one checkpoint with text is on disk while the answer still streams.
     const checkpointed = await waitFor('a checkpoint holding text', async () => {
       const last = (await storedTurns(s.page, id)).at(-1);
-      return last?.role === 'assistant' && last.status === 'streaming' && textOf(last).length >= 'word1 word2 '.length ? textOf(last) : undefined;
+      return last?.role === 'assistant' && last.status === 'streaming' && textOf(last).length >= 'word1 word2 '.length
+        ? textOf(last)
+        : undefined;
     });
     // A marker in the worker's global scope: gone after a real restart (a fresh worker, not a caught fetch error).
     await s.browser.evalInWorker(() => void ((globalThis as { e2eMarker?: number }).e2eMarker = 1), undefined);
@@ -48,7 +50,11 @@ describe.skipIf(!HAS_CHROMIUM)('streaming while the worker stops', () => {
     await s.fakes.anthropic.waitForDisconnects(1, 5_000);
 
     // The panel reconnects, the restarted worker marks the answer interrupted, and the panel says so.
-    await waitFor('the interrupted answer in the panel', async () => (await s.panel.turnSummary()).join() === 'user:complete,assistant:interrupted', 10_000);
+    await waitFor(
+      'the interrupted answer in the panel',
+      async () => (await s.panel.turnSummary()).join() === 'user:complete,assistant:interrupted',
+      10_000,
+    );
     const recoveredMs = Date.now() - stoppedAt;
     await s.page.getByText('Response interrupted.', { exact: true }).waitFor();
     const retry = s.page.getByRole('button', { name: 'Retry', exact: true });
@@ -56,7 +62,10 @@ describe.skipIf(!HAS_CHROMIUM)('streaming while the worker stops', () => {
     expect(await s.page.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
     expect(await s.page.locator('p.phase').innerText(), 'no spinner or "writing" state').toBe('');
     expect(recoveredMs, 'L2: recovered within 5 s of the stop').toBeLessThan(5_000);
-    expect(await s.browser.evalInWorker(() => (globalThis as { e2eMarker?: number }).e2eMarker, undefined), 'the worker restarted').toBeUndefined();
+    expect(
+      await s.browser.evalInWorker(() => (globalThis as { e2eMarker?: number }).e2eMarker, undefined),
+      'the worker restarted',
+    ).toBeUndefined();
 
     const [user, answer] = await storedTurns(s.page, id);
     expect(user).toMatchObject({ role: 'user', blocks: [{ type: 'text', text: 'Tell me a long story' }] });
@@ -80,7 +89,9 @@ describe.skipIf(!HAS_CHROMIUM)('streaming while the worker stops', () => {
     const sent = posts(s.fakes.anthropic);
     expect(sent).toHaveLength(2);
     expectValid(sent[1]!);
-    expect((sent[1]!.body as { messages: unknown[] }).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Tell me a long story' }] }]);
+    expect((sent[1]!.body as { messages: unknown[] }).messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Tell me a long story' }] },
+    ]);
   });
 
   it('L1 a stopped worker wakes for a page message and answers it on the first attempt', async () => {
@@ -97,8 +108,17 @@ describe.skipIf(!HAS_CHROMIUM)('streaming while the worker stops', () => {
     await s.panel.choose('openai', 'gpt-5.5');
     await s.panel.send('Another long one');
     const id = await s.panel.currentConversationId();
-    await waitFor('some streamed text in the panel', async () => (await s.panel.turns().last().innerText()).includes('word2'));
-    expect(await s.browser.evalInWorker(async () => (await (globalThis as unknown as { batonReady: Promise<{ keepalive: { active: boolean } }> }).batonReady).keepalive.active, undefined)).toBe(true);
+    await waitFor('some streamed text in the panel', async () =>
+      (await s.panel.turns().last().innerText()).includes('word2'),
+    );
+    expect(
+      await s.browser.evalInWorker(
+        async () =>
+          (await (globalThis as unknown as { batonReady: Promise<{ keepalive: { active: boolean } }> }).batonReady)
+            .keepalive.active,
+        undefined,
+      ),
+    ).toBe(true);
 
     const clicked = Date.now();
     await s.page.getByRole('button', { name: 'Stop', exact: true }).click();
@@ -111,7 +131,14 @@ describe.skipIf(!HAS_CHROMIUM)('streaming while the worker stops', () => {
     expect(answer.status).toBe('stopped');
     expect(textOf(answer).length).toBeGreaterThan(0);
     expect(slow.text.startsWith(textOf(answer))).toBe(true);
-    expect(await s.browser.evalInWorker(async () => (await (globalThis as unknown as { batonReady: Promise<{ keepalive: { active: boolean } }> }).batonReady).keepalive.active, undefined)).toBe(false);
+    expect(
+      await s.browser.evalInWorker(
+        async () =>
+          (await (globalThis as unknown as { batonReady: Promise<{ keepalive: { active: boolean } }> }).batonReady)
+            .keepalive.active,
+        undefined,
+      ),
+    ).toBe(false);
     expect(posts(s.fakes.openai)).toHaveLength(1);
   });
 

@@ -49,7 +49,12 @@ export function splitText(text: string): string[] {
 }
 
 /** The neutral answer of a scripted reply. `idPrefix` is the API's tool-call id style. */
-export function toAnswer(reply: TextReply | ToolCallReply | ThinkingReply, defaultText: string, idPrefix: string, seq: number): Answer {
+export function toAnswer(
+  reply: TextReply | ToolCallReply | ThinkingReply,
+  defaultText: string,
+  idPrefix: string,
+  seq: number,
+): Answer {
   const settle = (calls: ScriptedCall[] | undefined): AnswerCall[] =>
     (calls ?? []).map((c, i) => ({ id: c.id ?? `${idPrefix}fake${seq}x${i}`, name: c.name, arguments: c.arguments }));
   switch (reply.kind) {

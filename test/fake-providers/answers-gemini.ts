@@ -10,7 +10,11 @@ import { outputTokens, type Answer, type AnswerContext, type RenderedAnswer } fr
 /** Renders {@link Answer} for `models/<model>:streamGenerateContent` / `:generateContent`. */
 export function geminiAnswer(answer: Answer, ctx: AnswerContext): RenderedAnswer {
   const responseId = `fakeResponse${ctx.seq}`;
-  const chunk = (parts: Record<string, unknown>[], extra: Record<string, unknown> = {}, top: Record<string, unknown> = {}) => ({
+  const chunk = (
+    parts: Record<string, unknown>[],
+    extra: Record<string, unknown> = {},
+    top: Record<string, unknown> = {},
+  ) => ({
     candidates: [{ content: { parts, role: 'model' }, index: 0, ...extra }],
     ...top,
     modelVersion: ctx.model,
@@ -40,7 +44,9 @@ export function geminiAnswer(answer: Answer, ctx: AnswerContext): RenderedAnswer
   const parts = [...thought, ...signFirst([...(text ? [{ text }] : []), ...calls])];
   if (streamed.length === 0) streamed.push([{ text: '' }]);
   const events: unknown[] = streamed.map((p, i) =>
-    i === streamed.length - 1 ? chunk(p, { finishReason: 'STOP' }, { usageMetadata }) : chunk(p, {}, { usageMetadata: { promptTokenCount: ctx.inputTokens, totalTokenCount: ctx.inputTokens } }),
+    i === streamed.length - 1
+      ? chunk(p, { finishReason: 'STOP' }, { usageMetadata })
+      : chunk(p, {}, { usageMetadata: { promptTokenCount: ctx.inputTokens, totalTokenCount: ctx.inputTokens } }),
   );
   const json = chunk(parts, { finishReason: 'STOP' }, { usageMetadata });
   return { events, json };

@@ -42,11 +42,33 @@ export function responsesAnswer(answer: Answer, ctx: AnswerContext): RenderedAns
     const itemId = `rs_fake${ctx.seq}`;
     const enc = answer.thinking.signature !== undefined ? { encrypted_content: answer.thinking.signature } : {};
     const text = answer.thinking.text;
-    raw.push({ type: 'response.output_item.added', output_index, item: { id: itemId, type: 'reasoning', summary: [], ...enc } });
-    raw.push({ type: 'response.reasoning_summary_part.added', item_id: itemId, output_index, summary_index: 0, part: { type: 'summary_text', text: '' } });
-    raw.push({ type: 'response.reasoning_summary_text.delta', item_id: itemId, output_index, summary_index: 0, delta: text });
+    raw.push({
+      type: 'response.output_item.added',
+      output_index,
+      item: { id: itemId, type: 'reasoning', summary: [], ...enc },
+    });
+    raw.push({
+      type: 'response.reasoning_summary_part.added',
+      item_id: itemId,
+      output_index,
+      summary_index: 0,
+      part: { type: 'summary_text', text: '' },
+    });
+    raw.push({
+      type: 'response.reasoning_summary_text.delta',
+      item_id: itemId,
+      output_index,
+      summary_index: 0,
+      delta: text,
+    });
     raw.push({ type: 'response.reasoning_summary_text.done', item_id: itemId, output_index, summary_index: 0, text });
-    raw.push({ type: 'response.reasoning_summary_part.done', item_id: itemId, output_index, summary_index: 0, part: { type: 'summary_text', text } });
+    raw.push({
+      type: 'response.reasoning_summary_part.done',
+      item_id: itemId,
+      output_index,
+      summary_index: 0,
+      part: { type: 'summary_text', text },
+    });
     const item = { id: itemId, type: 'reasoning', summary: [{ type: 'summary_text', text }], ...enc };
     raw.push({ type: 'response.output_item.done', output_index, item });
     output.push(item);
@@ -55,10 +77,35 @@ export function responsesAnswer(answer: Answer, ctx: AnswerContext): RenderedAns
     const output_index = output.length;
     const itemId = `msg_fake${ctx.seq}`;
     const text = answer.textChunks.join('');
-    raw.push({ type: 'response.output_item.added', output_index, item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
-    raw.push({ type: 'response.content_part.added', item_id: itemId, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-    for (const delta of answer.textChunks) raw.push({ type: 'response.output_text.delta', item_id: itemId, output_index, content_index: 0, delta, logprobs: [] });
-    raw.push({ type: 'response.output_text.done', item_id: itemId, output_index, content_index: 0, text, logprobs: [] });
+    raw.push({
+      type: 'response.output_item.added',
+      output_index,
+      item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+    });
+    raw.push({
+      type: 'response.content_part.added',
+      item_id: itemId,
+      output_index,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    });
+    for (const delta of answer.textChunks)
+      raw.push({
+        type: 'response.output_text.delta',
+        item_id: itemId,
+        output_index,
+        content_index: 0,
+        delta,
+        logprobs: [],
+      });
+    raw.push({
+      type: 'response.output_text.done',
+      item_id: itemId,
+      output_index,
+      content_index: 0,
+      text,
+      logprobs: [],
+    });
     const part = { type: 'output_text', text, annotations: [], logprobs: [] };
     raw.push({ type: 'response.content_part.done', item_id: itemId, output_index, content_index: 0, part });
     const item = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
@@ -69,10 +116,28 @@ export function responsesAnswer(answer: Answer, ctx: AnswerContext): RenderedAns
     const output_index = output.length;
     const itemId = `fc_fake${ctx.seq}x${i}`;
     const args = JSON.stringify(call.arguments);
-    raw.push({ type: 'response.output_item.added', output_index, item: { id: itemId, type: 'function_call', status: 'in_progress', arguments: '', call_id: call.id, name: call.name } });
+    raw.push({
+      type: 'response.output_item.added',
+      output_index,
+      item: {
+        id: itemId,
+        type: 'function_call',
+        status: 'in_progress',
+        arguments: '',
+        call_id: call.id,
+        name: call.name,
+      },
+    });
     raw.push({ type: 'response.function_call_arguments.delta', item_id: itemId, output_index, delta: args });
     raw.push({ type: 'response.function_call_arguments.done', item_id: itemId, output_index, arguments: args });
-    const item = { id: itemId, type: 'function_call', status: 'completed', arguments: args, call_id: call.id, name: call.name };
+    const item = {
+      id: itemId,
+      type: 'function_call',
+      status: 'completed',
+      arguments: args,
+      call_id: call.id,
+      name: call.name,
+    };
     raw.push({ type: 'response.output_item.done', output_index, item });
     output.push(item);
   });

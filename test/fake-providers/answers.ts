@@ -29,4 +29,3 @@ export function renderAnswer(api: ContractApi, answer: Answer, ctx: AnswerContex
       return geminiAnswer(answer, ctx);
   }
 }
-

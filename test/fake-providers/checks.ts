@@ -36,7 +36,10 @@ export function findKeyViolations(
     for (const [name, value] of Object.entries(headers)) {
       if (!value.includes(key)) continue;
       const allowed = route !== undefined && name === route.keyHeader && (owner === route.owner || sameAsRouteKey);
-      if (!allowed) out.push(`N2: ${owner} key found in header ${name} of a request to ${route ? route.api : 'an unknown endpoint'}`);
+      if (!allowed)
+        out.push(
+          `N2: ${owner} key found in header ${name} of a request to ${route ? route.api : 'an unknown endpoint'}`,
+        );
     }
     for (const [name, value] of Object.entries(query)) {
       if (value.includes(key)) out.push(`N2: ${owner} key found in query parameter ${name}`);
@@ -55,7 +58,12 @@ export function checkAuth(keys: FakeKeys, route: Route, headers: Record<string, 
 
 /** Anthropic requires `anthropic-version` (https://docs.anthropic.com/en/api/versioning). */
 export function checkAnthropicVersion(route: Route, headers: Record<string, string>): Rejection | undefined {
-  if ((route.api === 'anthropic-messages' || route.api === 'anthropic-models' || route.api === 'anthropic-count-tokens') && !headers['anthropic-version']) {
+  if (
+    (route.api === 'anthropic-messages' ||
+      route.api === 'anthropic-models' ||
+      route.api === 'anthropic-count-tokens') &&
+    !headers['anthropic-version']
+  ) {
     return { status: 400, body: errorBody(route.api, 400, 'anthropic-version: header is required') };
   }
   return undefined;
@@ -85,7 +93,12 @@ export function checkContract(
   const provider = route.flavour !== undefined ? route.flavour : settings.chatProvider;
   let violations: Violation[];
   try {
-    violations = validateRequest(api, body, { stream, model: route.model, provider, ...(anthropicBetas ? { anthropicBetas } : {}) });
+    violations = validateRequest(api, body, {
+      stream,
+      model: route.model,
+      provider,
+      ...(anthropicBetas ? { anthropicBetas } : {}),
+    });
   } catch (e) {
     violations = [{ rule: `${api}-VALIDATOR`, path: '', message: `validator threw: ${(e as Error).message}` }];
   }
@@ -95,7 +108,11 @@ export function checkContract(
   if (exact !== undefined) return { violations, rejection: { status: 400, body: errorBody(api, 400, exact) } };
   // The 2026 Anthropic rules answer with the API's own 400 text (`messages.1.content.0: …`).
   const own = api === 'anthropic-messages' ? blocking.find((v) => API_TEXT_RULES.has(v.rule)) : undefined;
-  if (own) return { violations, rejection: { status: 400, body: errorBody(api, 400, `${apiPath(own.path)}: ${own.message}`) } };
+  if (own)
+    return {
+      violations,
+      rejection: { status: 400, body: errorBody(api, 400, `${apiPath(own.path)}: ${own.message}`) },
+    };
   const ids = [...new Set(blocking.map((v) => v.rule))].join(', ');
   const details = blocking.map((v) => `${v.rule} at ${v.path || '(body)'}: ${v.message}`).join('; ');
   return { violations, rejection: { status: 400, body: errorBody(api, 400, `Request breaks ${ids}. ${details}`) } };

@@ -21,7 +21,17 @@ import type { FakeSettings } from './types';
 
 /** Top-level fields Anthropic's count endpoint accepts (`MessageCountTokensParams`, SDK 1.14). */
 export const ANTHROPIC_COUNT_FIELDS: ReadonlySet<string> = new Set([
-  'model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'cache_control', 'output_config', 'speed', 'user_profile_id', 'workspace_id',
+  'model',
+  'messages',
+  'system',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'cache_control',
+  'output_config',
+  'speed',
+  'user_profile_id',
+  'workspace_id',
 ]);
 /** Fields of a Gemini `countTokens` body. */
 const GEMINI_COUNT_FIELDS: ReadonlySet<string> = new Set(['contents', 'generateContentRequest']);
@@ -38,8 +48,15 @@ const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
  * Judges a count request. Returns the contract violations found (recorded) and, when the real
  * API would refuse it, the 400 in the provider's own error shape.
  */
-export function checkCountRequest(route: Route, body: unknown, settings: FakeSettings): { violations: Violation[]; rejection?: Rejection } {
-  const bad = (message: string): { violations: Violation[]; rejection: Rejection } => ({ violations: [], rejection: { status: 400, body: errorBody(route.api, 400, message) } });
+export function checkCountRequest(
+  route: Route,
+  body: unknown,
+  settings: FakeSettings,
+): { violations: Violation[]; rejection?: Rejection } {
+  const bad = (message: string): { violations: Violation[]; rejection: Rejection } => ({
+    violations: [],
+    rejection: { status: 400, body: errorBody(route.api, 400, message) },
+  });
   if (!isRec(body)) return bad('request body must be a JSON object');
   let violations: Violation[];
   if (route.api === 'anthropic-count-tokens') {
@@ -50,12 +67,17 @@ export function checkCountRequest(route: Route, body: unknown, settings: FakeSet
   } else {
     const extra = Object.keys(body).filter((k) => !GEMINI_COUNT_FIELDS.has(k));
     if (extra.length) return bad(`Invalid JSON payload received. Unknown name "${extra[0]}": Cannot find field.`);
-    if (body.contents !== undefined && body.generateContentRequest !== undefined) return bad('contents and generateContentRequest cannot both be set');
+    if (body.contents !== undefined && body.generateContentRequest !== undefined)
+      return bad('contents and generateContentRequest cannot both be set');
     const request = body.generateContentRequest;
-    if (request === undefined) violations = validateRequest('gemini-generate-content', { contents: body.contents }, { model: route.model! });
+    if (request === undefined)
+      violations = validateRequest('gemini-generate-content', { contents: body.contents }, { model: route.model! });
     else {
       if (!isRec(request)) return bad('generateContentRequest must be an object');
-      if (request.model !== `models/${route.model}`) return bad(`generateContentRequest.model must be "models/${route.model}", got ${JSON.stringify(request.model)}`);
+      if (request.model !== `models/${route.model}`)
+        return bad(
+          `generateContentRequest.model must be "models/${route.model}", got ${JSON.stringify(request.model)}`,
+        );
       const { model: _m, ...rest } = request;
       violations = validateRequest('gemini-generate-content', rest, { model: route.model! });
     }
@@ -64,7 +86,10 @@ export function checkCountRequest(route: Route, body: unknown, settings: FakeSet
   if (!settings.validate || blocking.length === 0) return { violations };
   const ids = [...new Set(blocking.map((v) => v.rule))].join(', ');
   const details = blocking.map((v) => `${v.rule} at ${v.path || '(body)'}: ${v.message}`).join('; ');
-  return { violations, rejection: { status: 400, body: errorBody(route.api, 400, `Request breaks ${ids}. ${details}`) } };
+  return {
+    violations,
+    rejection: { status: 400, body: errorBody(route.api, 400, `Request breaks ${ids}. ${details}`) },
+  };
 }
 
 /** The successful answer: Anthropic `{input_tokens}`, Gemini `{totalTokens}`. */

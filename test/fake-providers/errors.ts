@@ -13,7 +13,8 @@ export type ErrorFamily = 'anthropic' | 'openai' | 'gemini';
 
 /** The error family of an endpoint. */
 export function errorFamily(api: FakeApi | 'unknown'): ErrorFamily {
-  if (api === 'anthropic-messages' || api === 'anthropic-models' || api === 'anthropic-count-tokens') return 'anthropic';
+  if (api === 'anthropic-messages' || api === 'anthropic-models' || api === 'anthropic-count-tokens')
+    return 'anthropic';
   if (api === 'gemini-generate-content' || api === 'gemini-models' || api === 'gemini-count-tokens') return 'gemini';
   return 'openai';
 }
@@ -59,16 +60,39 @@ const GEMINI_STATUS: Record<number, string> = {
  * @param type overrides the error type (Anthropic `error.type`, OpenAI `error.type`, Gemini `error.status`).
  * @param code OpenAI only: `error.code` (e.g. `insufficient_quota`).
  */
-export function errorBody(api: FakeApi | 'unknown', status: number, message?: string, type?: string, code?: string | null): Record<string, unknown> {
+export function errorBody(
+  api: FakeApi | 'unknown',
+  status: number,
+  message?: string,
+  type?: string,
+  code?: string | null,
+): Record<string, unknown> {
   const text = message ?? `fake provider error (HTTP ${status})`;
   switch (errorFamily(api)) {
     case 'anthropic':
-      return { type: 'error', error: { type: type ?? ANTHROPIC_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message: text } };
+      return {
+        type: 'error',
+        error: {
+          type: type ?? ANTHROPIC_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'),
+          message: text,
+        },
+      };
     case 'gemini':
-      return { error: { code: status, message: text, status: type ?? GEMINI_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+      return {
+        error: {
+          code: status,
+          message: text,
+          status: type ?? GEMINI_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION'),
+        },
+      };
     case 'openai': {
-      const [defType, defCode] = OPENAI_TYPES[status] ?? [status >= 500 ? 'server_error' : 'invalid_request_error', null];
-      return { error: { message: text, type: type ?? defType, param: null, code: code === undefined ? defCode : code } };
+      const [defType, defCode] = OPENAI_TYPES[status] ?? [
+        status >= 500 ? 'server_error' : 'invalid_request_error',
+        null,
+      ];
+      return {
+        error: { message: text, type: type ?? defType, param: null, code: code === undefined ? defCode : code },
+      };
     }
   }
 }
@@ -79,12 +103,20 @@ export function authErrorBody(api: FakeApi | 'unknown', received: string | undef
     case 'anthropic':
       return errorBody(api, 401, received ? 'invalid x-api-key' : 'x-api-key header is required');
     case 'gemini':
-      return errorBody(api, 401, received ? `API key not valid. Please pass a valid API key. (got ${received})` : 'Method doesn\'t allow unregistered callers. Please use an API key (x-goog-api-key).');
+      return errorBody(
+        api,
+        401,
+        received
+          ? `API key not valid. Please pass a valid API key. (got ${received})`
+          : "Method doesn't allow unregistered callers. Please use an API key (x-goog-api-key).",
+      );
     case 'openai':
       return errorBody(
         api,
         401,
-        received ? `Incorrect API key provided: ${received}. You can find your API key at https://platform.openai.com/account/api-keys.` : "You didn't provide an API key.",
+        received
+          ? `Incorrect API key provided: ${received}. You can find your API key at https://platform.openai.com/account/api-keys.`
+          : "You didn't provide an API key.",
         'invalid_request_error',
         received ? 'invalid_api_key' : null,
       );
@@ -101,10 +133,24 @@ export function defaultErrorEvent(api: FakeApi | 'unknown'): Record<string, unkn
     case 'anthropic-messages':
       return { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
     case 'openai-responses':
-      return { type: 'error', code: 'server_error', message: 'The server had an error while processing your request.', param: null };
+      return {
+        type: 'error',
+        code: 'server_error',
+        message: 'The server had an error while processing your request.',
+        param: null,
+      };
     case 'gemini-generate-content':
-      return { error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } };
+      return {
+        error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
+      };
     default:
-      return { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } };
+      return {
+        error: {
+          message: 'The server had an error while processing your request.',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      };
   }
 }

@@ -17,7 +17,10 @@ export type Frame = string;
 export function frameEvent(api: FakeApi | 'unknown', event: unknown): Frame {
   const data = JSON.stringify(event);
   if (api === 'anthropic-messages' || api === 'openai-responses') {
-    const type = typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string' ? (event as { type: string }).type : undefined;
+    const type =
+      typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string'
+        ? (event as { type: string }).type
+        : undefined;
     return type ? `event: ${type}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
   }
   if (api === 'gemini-generate-content') return `data: ${data}\r\n\r\n`;
@@ -49,21 +52,32 @@ export function loadFixture(dir: string, file: string, api: FakeApi | 'unknown',
   if (!full.startsWith(path.resolve(dir) + path.sep)) throw new Error(`fixture ${file} is outside ${dir}`);
   const text = fs.readFileSync(full, 'utf8');
   if (file.endsWith('.chunks.jsonl')) {
-    const events = text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+    const events = text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as unknown);
     return { type: 'frames', frames: [...events.map((e) => frameEvent(api, e)), ...closingFrames(api)] };
   }
   if (file.endsWith('.sse')) return { type: 'frames', frames: splitSse(text) };
   if (file.endsWith('.response.json')) return { type: 'json', body: JSON.parse(text) };
   if (/\.ya?ml$/.test(file) || /llm-cassette-.*\.json$/.test(file)) {
-    const doc = (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as { interactions?: { response?: { body?: unknown } }[] };
+    const doc = (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as {
+      interactions?: { response?: { body?: unknown } }[];
+    };
     const body = doc.interactions?.[interaction]?.response?.body;
-    const raw = typeof body === 'string' ? body : typeof body === 'object' && body !== null ? (body as { string?: unknown }).string : undefined;
+    const raw =
+      typeof body === 'string'
+        ? body
+        : typeof body === 'object' && body !== null
+          ? (body as { string?: unknown }).string
+          : undefined;
     if (typeof raw !== 'string') throw new Error(`fixture ${file}: interaction ${interaction} has no response body`);
     const trimmed = raw.trimStart();
     if (trimmed.startsWith('event:') || trimmed.startsWith('data:')) return { type: 'frames', frames: splitSse(raw) };
     const json = JSON.parse(raw) as unknown;
     // Gemini's non-SSE stream is a JSON array of responses: replay it as SSE chunks.
-    if (Array.isArray(json) && api === 'gemini-generate-content') return { type: 'frames', frames: json.map((e) => frameEvent(api, e)) };
+    if (Array.isArray(json) && api === 'gemini-generate-content')
+      return { type: 'frames', frames: json.map((e) => frameEvent(api, e)) };
     return { type: 'json', body: json };
   }
   throw new Error(`fixture ${file}: unknown kind (want .chunks.jsonl, .sse, .response.json or a cassette)`);

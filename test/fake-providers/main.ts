@@ -14,7 +14,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const server = await startFakeProviders({ port, models: INTERACTIVE_MODELS, rich: process.env.FAKE_PLAIN !== '1', slow: process.env.FAKE_SLOW === '1' });
+const server = await startFakeProviders({
+  port,
+  models: INTERACTIVE_MODELS,
+  rich: process.env.FAKE_PLAIN !== '1',
+  slow: process.env.FAKE_SLOW === '1',
+});
 const { url, keys } = server;
 console.log(`Fake providers listening on ${url}
 
@@ -37,7 +42,11 @@ setInterval(() => {
   for (; seen < server.requests.length; seen++) {
     const r = server.requests[seen]!;
     const notes = [...r.keyViolations, ...r.violations.map((v) => `${v.rule} ${v.path}`)];
-    console.log(redact(`${new Date(r.at).toISOString()} ${r.method} ${r.path} → ${r.api}${notes.length ? `  [${notes.join('; ')}]` : ''}`));
+    console.log(
+      redact(
+        `${new Date(r.at).toISOString()} ${r.method} ${r.path} → ${r.api}${notes.length ? `  [${notes.join('; ')}]` : ''}`,
+      ),
+    );
   }
 }, 250).unref();
 

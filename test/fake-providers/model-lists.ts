@@ -23,7 +23,12 @@ export function modelList(api: FakeApi, models: FakeSettings['models']): Record<
   switch (api) {
     case 'anthropic-models':
       return {
-        data: models.anthropic.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-09-29T00:00:00Z' })),
+        data: models.anthropic.map((id) => ({
+          type: 'model',
+          id,
+          display_name: id,
+          created_at: '2025-09-29T00:00:00Z',
+        })),
         has_more: false,
         first_id: models.anthropic[0] ?? null,
         last_id: models.anthropic[models.anthropic.length - 1] ?? null,
@@ -40,6 +45,9 @@ export function modelList(api: FakeApi, models: FakeSettings['models']): Record<
         })),
       };
     default:
-      return { object: 'list', data: models.openai.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })) };
+      return {
+        object: 'list',
+        data: models.openai.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })),
+      };
   }
 }

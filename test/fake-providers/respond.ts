@@ -41,7 +41,12 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function isContractApi(api: FakeApi): api is ContractApi {
-  return api === 'anthropic-messages' || api === 'openai-chat' || api === 'openai-responses' || api === 'gemini-generate-content';
+  return (
+    api === 'anthropic-messages' ||
+    api === 'openai-chat' ||
+    api === 'openai-responses' ||
+    api === 'gemini-generate-content'
+  );
 }
 
 /** A test set the fake up wrongly (e.g. a chunks fixture for a non-stream request). */
@@ -56,7 +61,8 @@ function resolveSource(source: StreamSource, ctx: RespondContext): Resolved {
       if (!ctx.stream) throw new FakeConfigError(`fixture ${source.file} is a stream but the request is not streaming`);
       return { type: 'frames', frames: loaded.frames, delayMs };
     }
-    if (ctx.stream) throw new FakeConfigError(`fixture ${source.file} is a non-stream body but the request is streaming`);
+    if (ctx.stream)
+      throw new FakeConfigError(`fixture ${source.file} is a non-stream body but the request is streaming`);
     return loaded;
   }
   if (source.kind === 'events') {
@@ -67,18 +73,31 @@ function resolveSource(source: StreamSource, ctx: RespondContext): Resolved {
   if (!isContractApi(api)) throw new FakeConfigError(`a ${source.kind} reply needs a generation endpoint, not ${api}`);
   const rendered = renderAnswer(api, toAnswer(source, ctx.defaultText, ID_PREFIX[api], ctx.answer.seq), ctx.answer);
   if (!ctx.stream) return { type: 'json', body: rendered.json };
-  return { type: 'frames', frames: [...rendered.events.map((e) => frameEvent(api, e)), ...closingFrames(api)], delayMs };
+  return {
+    type: 'frames',
+    frames: [...rendered.events.map((e) => frameEvent(api, e)), ...closingFrames(api)],
+    delayMs,
+  };
 }
 
 /** Sends a JSON body with `status`. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 function startStream(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': 'req_fake' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-request-id': 'req_fake',
+  });
   res.flushHeaders();
 }
 
@@ -126,7 +145,12 @@ export async function respond(res: ServerResponse, reply: Reply, ctx: RespondCon
         text = reply.body;
         if (!lower['content-type']) headers['content-type'] = 'text/html';
       } else {
-        const body = reply.body !== undefined ? reply.body : reply.status >= 300 && reply.status < 400 ? undefined : errorBody(ctx.api, reply.status);
+        const body =
+          reply.body !== undefined
+            ? reply.body
+            : reply.status >= 300 && reply.status < 400
+              ? undefined
+              : errorBody(ctx.api, reply.status);
         text = body === undefined ? '' : JSON.stringify(body);
         if (!lower['content-type'] && body !== undefined) headers['content-type'] = 'application/json';
       }
@@ -153,7 +177,8 @@ export async function respond(res: ServerResponse, reply: Reply, ctx: RespondCon
       }
       const { frames, delayMs } = resolved;
       if (reply.kind === 'cut') return writeFrames(res, { frames, delayMs, cutAfter: reply.afterEvents }, ctx);
-      if (reply.kind === 'stall') return writeFrames(res, { frames, delayMs, stall: { at: reply.afterEvents ?? -1, ms: reply.ms } }, ctx);
+      if (reply.kind === 'stall')
+        return writeFrames(res, { frames, delayMs, stall: { at: reply.afterEvents ?? -1, ms: reply.ms } }, ctx);
       const errorFrame = frameEvent(ctx.api, reply.event ?? defaultErrorEvent(ctx.api));
       return writeFrames(res, { frames: [...frames.slice(0, reply.afterEvents), errorFrame], delayMs }, ctx);
     }
@@ -170,7 +195,12 @@ export async function respond(res: ServerResponse, reply: Reply, ctx: RespondCon
  * `error` / `json` / `stall` (then the list) / `cut`.
  * @throws FakeConfigError for a reply that only makes sense on a generation endpoint.
  */
-export async function respondModelList(res: ServerResponse, reply: Reply | undefined, list: unknown, ctx: RespondContext): Promise<void> {
+export async function respondModelList(
+  res: ServerResponse,
+  reply: Reply | undefined,
+  list: unknown,
+  ctx: RespondContext,
+): Promise<void> {
   if (!reply || reply.kind === 'text') return sendJson(res, 200, list);
   if (reply.kind === 'error' || reply.kind === 'json') return respond(res, reply, ctx);
   if (reply.kind === 'stall') {

@@ -9,7 +9,15 @@ import { lookupModel } from '../../lib/models/registry';
 import { INTERACTIVE_MODELS } from './model-lists';
 import { RICH_DELAY_MS, richReply } from './rich';
 import { startFakeProviders } from './server';
-import { ANTHROPIC_BODY, anthropicClient, CHAT_BODY, GEMINI_CONTENTS, geminiClient, openaiClient, RESPONSES_BODY } from './sdk-clients.test-helper';
+import {
+  ANTHROPIC_BODY,
+  anthropicClient,
+  CHAT_BODY,
+  GEMINI_CONTENTS,
+  geminiClient,
+  openaiClient,
+  RESPONSES_BODY,
+} from './sdk-clients.test-helper';
 import type { FakeProviders } from './types';
 
 let fake: FakeProviders;
@@ -23,7 +31,12 @@ const RICH = ['## A rich answer', '| Provider | API | Thinking |', '```ts', '$$e
 
 describe('rich answers (npm run fake-providers)', () => {
   it('Anthropic streams the rich Markdown in many deltas, after a signed thinking block when thinking is on', async () => {
-    const stream = await anthropicClient(fake).messages.create({ ...ANTHROPIC_BODY, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 1024 }, stream: true });
+    const stream = await anthropicClient(fake).messages.create({
+      ...ANTHROPIC_BODY,
+      max_tokens: 4096,
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      stream: true,
+    });
     let text = '';
     let deltas = 0;
     const types: string[] = [];
@@ -44,12 +57,22 @@ describe('rich answers (npm run fake-providers)', () => {
     expect(a.content.map((b) => b.type)).toEqual(['text']);
     const chat = await openaiClient(fake).chat.completions.create(CHAT_BODY);
     const resp = await openaiClient(fake).responses.create(RESPONSES_BODY);
-    const gem = await geminiClient(fake).models.generateContent({ model: 'gemini-2.5-flash', contents: GEMINI_CONTENTS });
-    for (const text of [chat.choices[0]!.message.content ?? '', resp.output_text, gem.text ?? '']) for (const piece of RICH) expect(text).toContain(piece);
+    const gem = await geminiClient(fake).models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: GEMINI_CONTENTS,
+    });
+    for (const text of [chat.choices[0]!.message.content ?? '', resp.output_text, gem.text ?? ''])
+      for (const piece of RICH) expect(text).toContain(piece);
   });
 
   it('a request with tools gets a call of its tool with arguments from its schema; once the result is back, an answer', async () => {
-    const tools = [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const tools = [
+      {
+        name: 'get_weather',
+        description: 'Weather',
+        input_schema: { type: 'object' as const, properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ];
     const first = await anthropicClient(fake).messages.create({ ...ANTHROPIC_BODY, tools });
     const call = first.content.find((b) => b.type === 'tool_use');
     expect(call).toMatchObject({ name: 'get_weather', input: { city: 'example' } });
@@ -60,7 +83,10 @@ describe('rich answers (npm run fake-providers)', () => {
       messages: [
         ...ANTHROPIC_BODY.messages,
         { role: 'assistant', content: first.content.filter((b) => b.type !== 'thinking') as never },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: (call as { id: string }).id, content: 'Sunny' }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: (call as { id: string }).id, content: 'Sunny' }],
+        },
       ],
     });
     expect(second.content.map((b) => b.type)).toEqual(['text']);
@@ -68,9 +94,16 @@ describe('rich answers (npm run fake-providers)', () => {
   });
 
   it('slow mode: a message containing "slow" (or the slow setting) is paced for Stop', () => {
-    expect(richReply('anthropic-messages', { messages: [{ role: 'user', content: 'Please be slow' }] }).delayMs).toBe(RICH_DELAY_MS.slow);
-    expect(richReply('anthropic-messages', { messages: [{ role: 'user', content: 'Hello' }] }).delayMs).toBe(RICH_DELAY_MS.normal);
-    expect(richReply('gemini-generate-content', { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] }, { slow: true }).delayMs).toBe(RICH_DELAY_MS.slow);
+    expect(richReply('anthropic-messages', { messages: [{ role: 'user', content: 'Please be slow' }] }).delayMs).toBe(
+      RICH_DELAY_MS.slow,
+    );
+    expect(richReply('anthropic-messages', { messages: [{ role: 'user', content: 'Hello' }] }).delayMs).toBe(
+      RICH_DELAY_MS.normal,
+    );
+    expect(
+      richReply('gemini-generate-content', { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] }, { slow: true })
+        .delayMs,
+    ).toBe(RICH_DELAY_MS.slow);
   });
 
   it('the model lists are those of the real endpoints: every id is a current model Baton knows', async () => {
@@ -84,7 +117,7 @@ describe('rich answers (npm run fake-providers)', () => {
       }
   });
 
-  it('with rich off (the tests\' default) the scripted short answer is unchanged', async () => {
+  it("with rich off (the tests' default) the scripted short answer is unchanged", async () => {
     const plain = await startFakeProviders();
     try {
       const a = await anthropicClient(plain).messages.create(ANTHROPIC_BODY);

@@ -59,7 +59,9 @@ export function richMarkdown(prompt: string): string {
 function strings(v: unknown, out: string[] = []): string[] {
   if (typeof v === 'string') out.push(v);
   else if (Array.isArray(v)) for (const x of v) strings(x, out);
-  else if (isObj(v)) for (const [k, x] of Object.entries(v)) if (k !== 'type' && k !== 'role' && k !== 'signature' && k !== 'thoughtSignature') strings(x, out);
+  else if (isObj(v))
+    for (const [k, x] of Object.entries(v))
+      if (k !== 'type' && k !== 'role' && k !== 'signature' && k !== 'thoughtSignature') strings(x, out);
   return out;
 }
 
@@ -76,12 +78,21 @@ export function requestTools(api: ContractApi, body: Obj): { name: string; schem
   for (const t of arr(body.tools)) {
     if (!isObj(t)) continue;
     if (api === 'gemini-generate-content') {
-      for (const d of arr(t.functionDeclarations)) if (isObj(d) && typeof d.name === 'string') out.push({ name: d.name, schema: isObj(d.parameters) ? d.parameters : isObj(d.parametersJsonSchema) ? d.parametersJsonSchema : {} });
+      for (const d of arr(t.functionDeclarations))
+        if (isObj(d) && typeof d.name === 'string')
+          out.push({
+            name: d.name,
+            schema: isObj(d.parameters) ? d.parameters : isObj(d.parametersJsonSchema) ? d.parametersJsonSchema : {},
+          });
     } else if (api === 'openai-chat') {
       const f = t.function;
-      if (isObj(f) && typeof f.name === 'string') out.push({ name: f.name, schema: isObj(f.parameters) ? f.parameters : {} });
+      if (isObj(f) && typeof f.name === 'string')
+        out.push({ name: f.name, schema: isObj(f.parameters) ? f.parameters : {} });
     } else if (typeof t.name === 'string') {
-      out.push({ name: t.name, schema: isObj(t.input_schema) ? t.input_schema : isObj(t.parameters) ? t.parameters : {} });
+      out.push({
+        name: t.name,
+        schema: isObj(t.input_schema) ? t.input_schema : isObj(t.parameters) ? t.parameters : {},
+      });
     }
   }
   return out;
@@ -92,14 +103,16 @@ function endsWithToolResult(api: ContractApi, last: unknown): boolean {
   if (!isObj(last)) return false;
   if (api === 'openai-chat') return last.role === 'tool';
   if (api === 'openai-responses') return last.type === 'function_call_output';
-  if (api === 'gemini-generate-content') return arr(last.parts).some((p) => isObj(p) && p.functionResponse !== undefined);
+  if (api === 'gemini-generate-content')
+    return arr(last.parts).some((p) => isObj(p) && p.functionResponse !== undefined);
   return arr(last.content).some((b) => isObj(b) && b.type === 'tool_result');
 }
 
 /** The request asks for reasoning (Anthropic `thinking`, Responses `reasoning`, Gemini `thinkingConfig`); Chat never shows it. */
 export function wantsThinking(api: ContractApi, body: Obj): boolean {
   if (api === 'anthropic-messages') return isObj(body.thinking) && body.thinking.type !== 'disabled';
-  if (api === 'openai-responses') return isObj(body.reasoning) && body.reasoning.effort !== 'none' && body.reasoning.effort !== 'minimal';
+  if (api === 'openai-responses')
+    return isObj(body.reasoning) && body.reasoning.effort !== 'none' && body.reasoning.effort !== 'minimal';
   if (api === 'gemini-generate-content') {
     const cfg = isObj(body.generationConfig) ? body.generationConfig.thinkingConfig : undefined;
     return isObj(cfg) && cfg.thinkingBudget !== 0;
@@ -115,7 +128,18 @@ function sampleArguments(schema: Obj): Obj {
   for (const name of names.length ? names : Object.keys(props).slice(0, 1)) {
     const p = isObj(props[name]) ? (props[name] as Obj) : {};
     const type = Array.isArray(p.type) ? p.type[0] : p.type;
-    out[name] = Array.isArray(p.enum) && p.enum.length ? p.enum[0] : type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : 'example';
+    out[name] =
+      Array.isArray(p.enum) && p.enum.length
+        ? p.enum[0]
+        : type === 'number' || type === 'integer'
+          ? 1
+          : type === 'boolean'
+            ? true
+            : type === 'array'
+              ? []
+              : type === 'object'
+                ? {}
+                : 'example';
   }
   return out;
 }
@@ -133,7 +157,11 @@ export function smallChunks(text: string, wordsPer = 3): string[] {
  * else the rich Markdown (after thinking when asked). `slow`: always slow; otherwise a message
  * containing the word "slow" is.
  */
-export function richReply(api: ContractApi, body: unknown, opts: { slow?: boolean } = {}): TextReply | ToolCallReply | ThinkingReply {
+export function richReply(
+  api: ContractApi,
+  body: unknown,
+  opts: { slow?: boolean } = {},
+): TextReply | ToolCallReply | ThinkingReply {
   const b = isObj(body) ? body : {};
   const last = lastMessage(api, b);
   const prompt = endsWithToolResult(api, last) ? '' : strings(last).join(' ');
@@ -141,7 +169,9 @@ export function richReply(api: ContractApi, body: unknown, opts: { slow?: boolea
   const delayMs = slow ? RICH_DELAY_MS.slow : RICH_DELAY_MS.normal;
   const tools = requestTools(api, b);
   if (tools.length && !endsWithToolResult(api, last)) {
-    const calls: ScriptedCall[] = tools.slice(0, 2).map((t) => ({ name: t.name, arguments: sampleArguments(t.schema) }));
+    const calls: ScriptedCall[] = tools
+      .slice(0, 2)
+      .map((t) => ({ name: t.name, arguments: sampleArguments(t.schema) }));
     return { kind: 'tool-call', calls, text: `Let me use ${calls.map((c) => c.name).join(' and ')} first.`, delayMs };
   }
   const text = endsWithToolResult(api, last) ? `The tool answered. ${richMarkdown('')}` : richMarkdown(prompt);
@@ -149,7 +179,8 @@ export function richReply(api: ContractApi, body: unknown, opts: { slow?: boolea
   if (wantsThinking(api, b)) {
     return {
       kind: 'thinking',
-      thinking: 'The person wants to see what Baton renders. I will show a heading, a list, a table, code and math, in that order.',
+      thinking:
+        'The person wants to see what Baton renders. I will show a heading, a list, a table, code and math, in that order.',
       signature: `fakesig${Buffer.from(prompt.slice(0, 24)).toString('base64').replace(/=+$/, '')}`,
       text,
       chunks,

@@ -14,7 +14,15 @@
 import type { FakeApi, KeyOwner } from './types';
 
 /** The flavour prefixes accepted for custom Chat endpoints. */
-export const CHAT_FLAVOURS: readonly string[] = ['compat', 'generic', 'openrouter', 'ollama', 'mistral', 'deepseek', 'groq'];
+export const CHAT_FLAVOURS: readonly string[] = [
+  'compat',
+  'generic',
+  'openrouter',
+  'ollama',
+  'mistral',
+  'deepseek',
+  'groq',
+];
 
 /** A matched endpoint. */
 export interface Route {
@@ -40,27 +48,47 @@ const FLAVOURED = /^\/([a-z]+)\/v1\/(chat\/completions|models)\/?$/;
 export function matchRoute(method: string, pathname: string, headers: Record<string, string>): Route | undefined {
   const gem = GEMINI_CALL.exec(pathname);
   if (gem && method === 'POST') {
-    return { api: 'gemini-generate-content', owner: 'google', keyHeader: 'x-goog-api-key', model: decodeURIComponent(gem[2]!), geminiStream: gem[3] === 'streamGenerateContent' };
+    return {
+      api: 'gemini-generate-content',
+      owner: 'google',
+      keyHeader: 'x-goog-api-key',
+      model: decodeURIComponent(gem[2]!),
+      geminiStream: gem[3] === 'streamGenerateContent',
+    };
   }
   const count = GEMINI_COUNT.exec(pathname);
-  if (count && method === 'POST') return { api: 'gemini-count-tokens', owner: 'google', keyHeader: 'x-goog-api-key', model: decodeURIComponent(count[2]!) };
+  if (count && method === 'POST')
+    return {
+      api: 'gemini-count-tokens',
+      owner: 'google',
+      keyHeader: 'x-goog-api-key',
+      model: decodeURIComponent(count[2]!),
+    };
   if (method === 'GET' && GEMINI_LIST.test(pathname) && !(pathname.startsWith('/v1/') || pathname === '/v1')) {
     return { api: 'gemini-models', owner: 'google', keyHeader: 'x-goog-api-key' };
   }
   if (method === 'GET' && (pathname === '/v1/models' || pathname === '/v1/models/')) {
     // Anthropic and OpenAI share the path; the Anthropic SDK always sends these headers.
-    if (headers['x-api-key'] !== undefined || headers['anthropic-version'] !== undefined) return { api: 'anthropic-models', owner: 'anthropic', keyHeader: 'x-api-key' };
-    if (headers['x-goog-api-key'] !== undefined) return { api: 'gemini-models', owner: 'google', keyHeader: 'x-goog-api-key' };
+    if (headers['x-api-key'] !== undefined || headers['anthropic-version'] !== undefined)
+      return { api: 'anthropic-models', owner: 'anthropic', keyHeader: 'x-api-key' };
+    if (headers['x-goog-api-key'] !== undefined)
+      return { api: 'gemini-models', owner: 'google', keyHeader: 'x-goog-api-key' };
     return { api: 'openai-models', owner: 'openai', keyHeader: 'authorization' };
   }
-  if (method === 'POST' && pathname === '/v1/chat/completions') return { api: 'openai-chat', owner: 'openai', keyHeader: 'authorization' };
-  if (method === 'POST' && pathname === '/v1/responses') return { api: 'openai-responses', owner: 'openai', keyHeader: 'authorization' };
-  if (method === 'POST' && pathname === '/v1/messages/count_tokens') return { api: 'anthropic-count-tokens', owner: 'anthropic', keyHeader: 'x-api-key' };
-  if (method === 'POST' && pathname === '/v1/messages') return { api: 'anthropic-messages', owner: 'anthropic', keyHeader: 'x-api-key' };
+  if (method === 'POST' && pathname === '/v1/chat/completions')
+    return { api: 'openai-chat', owner: 'openai', keyHeader: 'authorization' };
+  if (method === 'POST' && pathname === '/v1/responses')
+    return { api: 'openai-responses', owner: 'openai', keyHeader: 'authorization' };
+  if (method === 'POST' && pathname === '/v1/messages/count_tokens')
+    return { api: 'anthropic-count-tokens', owner: 'anthropic', keyHeader: 'x-api-key' };
+  if (method === 'POST' && pathname === '/v1/messages')
+    return { api: 'anthropic-messages', owner: 'anthropic', keyHeader: 'x-api-key' };
   const fl = FLAVOURED.exec(pathname);
   if (fl && CHAT_FLAVOURS.includes(fl[1]!)) {
-    if (fl[2] === 'models' && method === 'GET') return { api: 'openai-models', owner: 'compat', keyHeader: 'authorization', flavour: fl[1]! };
-    if (fl[2] === 'chat/completions' && method === 'POST') return { api: 'openai-chat', owner: 'compat', keyHeader: 'authorization', flavour: fl[1]! };
+    if (fl[2] === 'models' && method === 'GET')
+      return { api: 'openai-models', owner: 'compat', keyHeader: 'authorization', flavour: fl[1]! };
+    if (fl[2] === 'chat/completions' && method === 'POST')
+      return { api: 'openai-chat', owner: 'compat', keyHeader: 'authorization', flavour: fl[1]! };
   }
   return undefined;
 }

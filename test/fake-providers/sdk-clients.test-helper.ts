@@ -10,7 +10,13 @@ import type { FakeProviders } from './types';
  * way `lib/transports` does.
  */
 export function anthropicClient(fake: FakeProviders, apiKey = fake.keys.anthropic): Anthropic {
-  return new Anthropic({ apiKey, baseURL: fake.url, maxRetries: 0, logLevel: 'off', defaultHeaders: { Authorization: null, 'x-api-key': apiKey } });
+  return new Anthropic({
+    apiKey,
+    baseURL: fake.url,
+    maxRetries: 0,
+    logLevel: 'off',
+    defaultHeaders: { Authorization: null, 'x-api-key': apiKey },
+  });
 }
 
 /** An OpenAI client for `fake` (default: its expected OpenAI key, base `/v1`). */
@@ -24,7 +30,11 @@ export function geminiClient(fake: FakeProviders, apiKey = fake.keys.google, api
 }
 
 /** A minimal valid Anthropic Messages body. */
-export const ANTHROPIC_BODY = { model: 'claude-sonnet-4-6', max_tokens: 256, messages: [{ role: 'user' as const, content: 'Say hello.' }] };
+export const ANTHROPIC_BODY = {
+  model: 'claude-sonnet-4-6',
+  max_tokens: 256,
+  messages: [{ role: 'user' as const, content: 'Say hello.' }],
+};
 /** A minimal valid Chat Completions body. */
 export const CHAT_BODY = { model: 'gpt-4.1-mini', messages: [{ role: 'user' as const, content: 'Say hello.' }] };
 /** A minimal valid Responses body. */

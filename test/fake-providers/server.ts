@@ -18,7 +18,15 @@ import { FakeConfigError, respond, respondModelList, sendJson, type RespondConte
 import { richReply } from './rich';
 import { matchRoute, type Route } from './routes';
 import { betasOf, THINKING_BINDING_BETA, ThinkingBindings } from './thinking-binding';
-import type { FakeApi, FakeKeys, FakeProviders, FakeProvidersOptions, FakeSettings, RecordedRequest, Reply } from './types';
+import type {
+  FakeApi,
+  FakeKeys,
+  FakeProviders,
+  FakeProvidersOptions,
+  FakeSettings,
+  RecordedRequest,
+  Reply,
+} from './types';
 
 /** Keys the server expects unless told otherwise (printed by `npm run fake-providers`). */
 export const DEFAULT_FAKE_KEYS: FakeKeys = {
@@ -29,7 +37,10 @@ export const DEFAULT_FAKE_KEYS: FakeKeys = {
 };
 
 /** `<project>/../shared/fixtures/recorded-streams`. */
-export const DEFAULT_FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/recorded-streams');
+export const DEFAULT_FIXTURES_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../shared/fixtures/recorded-streams',
+);
 
 const DEFAULT_SETTINGS: FakeSettings = {
   validate: true,
@@ -68,7 +79,12 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 function isContractApi(api: FakeApi): api is ContractApi {
-  return api === 'anthropic-messages' || api === 'openai-chat' || api === 'openai-responses' || api === 'gemini-generate-content';
+  return (
+    api === 'anthropic-messages' ||
+    api === 'openai-chat' ||
+    api === 'openai-responses' ||
+    api === 'gemini-generate-content'
+  );
 }
 
 /**
@@ -140,16 +156,22 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
 
     const api = route?.api ?? 'unknown';
     const reject = (r: Rejection) => sendJson(res, r.status, r.body);
-    if (!route) return reject({ status: 404, body: errorBody(api, 404, `fake providers: no endpoint ${method} ${url.pathname}`) });
+    if (!route)
+      return reject({
+        status: 404,
+        body: errorBody(api, 404, `fake providers: no endpoint ${method} ${url.pathname}`),
+      });
     // N2: a key never travels in the query string.
-    if ('key' in record.query) return reject({ status: 400, body: errorBody(api, 400, 'N2: API keys must be sent in a header, not as ?key=') });
+    if ('key' in record.query)
+      return reject({ status: 400, body: errorBody(api, 400, 'N2: API keys must be sent in a header, not as ?key=') });
     const preflight = checkAnthropicVersion(route, headers) ?? checkAuth(keys, route, headers);
     if (preflight) return reject(preflight);
 
     const stream = streaming(route, body);
     let transformations: unknown[] | undefined;
     if (isContractApi(route.api)) {
-      if (typeof body !== 'object' || body === null) return reject({ status: 400, body: errorBody(api, 400, 'request body must be a JSON object') });
+      if (typeof body !== 'object' || body === null)
+        return reject({ status: 400, body: errorBody(api, 400, 'request body must be a JSON object') });
       const betas = route.api === 'anthropic-messages' ? betasOf(headers) : undefined;
       const { violations, rejection } = checkContract(route.api, route, body, stream, settings, betas);
       record.violations = violations;
@@ -169,9 +191,17 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     }
 
     const reply = queues.get(route.api)?.shift();
-    const obj = (typeof body === 'object' && body !== null ? body : {}) as { model?: unknown; stream_options?: { include_usage?: unknown } };
+    const obj = (typeof body === 'object' && body !== null ? body : {}) as {
+      model?: unknown;
+      stream_options?: { include_usage?: unknown };
+    };
     // A-B2: a thinking block the fake answers with is bound to this model and this request.
-    if (route.api === 'anthropic-messages' && reply?.kind === 'thinking' && reply.signature && typeof obj.model === 'string')
+    if (
+      route.api === 'anthropic-messages' &&
+      reply?.kind === 'thinking' &&
+      reply.signature &&
+      typeof obj.model === 'string'
+    )
       bindings.mint(reply.signature, obj.model, obj as Record<string, unknown>);
     const ctx: RespondContext = {
       api: route.api,
@@ -189,11 +219,19 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
       },
     };
     try {
-      if (isContractApi(route.api)) await respond(res, reply ?? (settings.rich ? richReply(route.api, body, { slow: settings.slow }) : { kind: 'text' }), ctx);
+      if (isContractApi(route.api))
+        await respond(
+          res,
+          reply ?? (settings.rich ? richReply(route.api, body, { slow: settings.slow }) : { kind: 'text' }),
+          ctx,
+        );
       else if (counting) await respondModelList(res, reply, countReply(route, raw), ctx);
       else await respondModelList(res, reply, modelList(route.api, settings.models), ctx);
     } catch (e) {
-      const message = e instanceof FakeConfigError ? `fake providers misconfigured: ${e.message}` : `fake providers failed: ${(e as Error).message}`;
+      const message =
+        e instanceof FakeConfigError
+          ? `fake providers misconfigured: ${e.message}`
+          : `fake providers failed: ${(e as Error).message}`;
       console.error(message);
       if (!res.headersSent) reject({ status: 500, body: errorBody(api, 500, message) });
       else res.destroy();
@@ -244,7 +282,10 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     waitForDisconnects(count, timeoutMs = 2000) {
       if (disconnects >= count) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`fake providers: ${disconnects} of ${count} disconnects after ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`fake providers: ${disconnects} of ${count} disconnects after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
       });
     },

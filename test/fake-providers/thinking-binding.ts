@@ -47,14 +47,19 @@ function withoutCacheControl(v: unknown): unknown {
 
 /** The system prompt as text: a string and the same text as blocks are one system prompt. */
 function systemText(system: unknown): unknown {
-  if (Array.isArray(system)) return system.map((b) => (isRec(b) && typeof b.text === 'string' ? b.text : JSON.stringify(b))).join('\n\n');
+  if (Array.isArray(system))
+    return system.map((b) => (isRec(b) && typeof b.text === 'string' ? b.text : JSON.stringify(b))).join('\n\n');
   return system ?? '';
 }
 
 /** The bytes a block made after `messages[0..n)` is bound to (A-B2). */
 export function prefixOf(body: Rec, n: number): string {
   const messages = Array.isArray(body.messages) ? body.messages.slice(0, n) : [];
-  return JSON.stringify([systemText(body.system), withoutCacheControl(body.tools ?? []), withoutCacheControl(messages)]);
+  return JSON.stringify([
+    systemText(body.system),
+    withoutCacheControl(body.tools ?? []),
+    withoutCacheControl(messages),
+  ]);
 }
 
 /** The binding table of one fake server. */
@@ -63,7 +68,10 @@ export class ThinkingBindings {
 
   /** Records a thinking block the fake answers with: bound to `model` and to the whole request `body`. */
   mint(signature: string, model: string, body: Rec): void {
-    this.minted.set(signature, { model, prefix: prefixOf(body, Array.isArray(body.messages) ? body.messages.length : 0) });
+    this.minted.set(signature, {
+      model,
+      prefix: prefixOf(body, Array.isArray(body.messages) ? body.messages.length : 0),
+    });
   }
 
   reset(): void {
@@ -106,5 +114,8 @@ export class ThinkingBindings {
 
 /** The `anthropic-beta` values of a request (comma-separated header). */
 export function betasOf(headers: Record<string, string>): string[] {
-  return (headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (headers['anthropic-beta'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -7,7 +7,13 @@
 import type { ContractApi, Violation } from '../contract';
 
 /** The endpoints the server tells apart. The four wire APIs, the three model lists and the two token-count endpoints. */
-export type FakeApi = ContractApi | 'openai-models' | 'anthropic-models' | 'gemini-models' | 'anthropic-count-tokens' | 'gemini-count-tokens';
+export type FakeApi =
+  | ContractApi
+  | 'openai-models'
+  | 'anthropic-models'
+  | 'gemini-models'
+  | 'anthropic-count-tokens'
+  | 'gemini-count-tokens';
 
 /** Whose key an endpoint expects: built-in providers plus `compat` (custom OpenAI-compatible endpoints). */
 export type KeyOwner = 'openai' | 'anthropic' | 'google' | 'compat';

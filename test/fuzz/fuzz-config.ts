@@ -19,13 +19,15 @@ function seedFromEnv(): number {
   if (raw === undefined || raw === '') return CI_SEED;
   if (raw === 'random') return Math.floor(Math.random() * 2 ** 31);
   const n = Number(raw);
-  if (!Number.isSafeInteger(n)) throw new Error(`BATON_FUZZ_SEED must be an integer or "random", got ${JSON.stringify(raw)}`);
+  if (!Number.isSafeInteger(n))
+    throw new Error(`BATON_FUZZ_SEED must be an integer or "random", got ${JSON.stringify(raw)}`);
   return n;
 }
 
 export const FUZZ_SEED = seedFromEnv();
 const multiplier = Number(process.env.BATON_FUZZ_RUNS ?? '1');
-if (!(multiplier > 0)) throw new Error(`BATON_FUZZ_RUNS must be a positive number, got ${JSON.stringify(process.env.BATON_FUZZ_RUNS)}`);
+if (!(multiplier > 0))
+  throw new Error(`BATON_FUZZ_RUNS must be a positive number, got ${JSON.stringify(process.env.BATON_FUZZ_RUNS)}`);
 
 let announced = false;
 

@@ -28,15 +28,39 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
         current_node: 'a',
         mapping: {
           root: { parent: null, children: ['u'], message: null },
-          u: { parent: 'root', children: ['a'], message: { author: { role: 'user' }, create_time: 1_700_000_001, content: { content_type: 'text', parts: ['What is new?'] } } },
+          u: {
+            parent: 'root',
+            children: ['a'],
+            message: {
+              author: { role: 'user' },
+              create_time: 1_700_000_001,
+              content: { content_type: 'text', parts: ['What is new?'] },
+            },
+          },
           a: {
             parent: 'u',
             children: [],
-            message: { author: { role: 'assistant' }, metadata: { model_slug: 'gpt-4o', citations: [{ start_ix: 5, end_ix: 17, metadata: { url: 'https://example.com', title: 'Ex' } }] }, content: { content_type: 'text', parts: ['News 【3:0†source】 here.'] } },
+            message: {
+              author: { role: 'assistant' },
+              metadata: {
+                model_slug: 'gpt-4o',
+                citations: [{ start_ix: 5, end_ix: 17, metadata: { url: 'https://example.com', title: 'Ex' } }],
+              },
+              content: { content_type: 'text', parts: ['News 【3:0†source】 here.'] },
+            },
           },
         },
       },
-      { id: 'c2', current_node: 'x', mapping: { x: { parent: null, message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['Second'] } } } } },
+      {
+        id: 'c2',
+        current_node: 'x',
+        mapping: {
+          x: {
+            parent: null,
+            message: { author: { role: 'user' }, content: { content_type: 'text', parts: ['Second'] } },
+          },
+        },
+      },
     ],
   },
   'claude-export': {
@@ -47,7 +71,15 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
         created_at: '2026-01-01T00:00:00Z',
         chat_messages: [
           { uuid: 'm1', sender: 'human', text: 'Hi', content: [{ type: 'text', text: 'Hi' }] },
-          { uuid: 'm2', sender: 'assistant', text: 'Hello', content: [{ type: 'thinking', thinking: 'hm' }, { type: 'text', text: 'Hello' }] },
+          {
+            uuid: 'm2',
+            sender: 'assistant',
+            text: 'Hello',
+            content: [
+              { type: 'thinking', thinking: 'hm' },
+              { type: 'text', text: 'Hello' },
+            ],
+          },
         ],
       },
     ],
@@ -61,7 +93,20 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
         source: { kind: 'chatgpt-export', id: 'c1' },
         turns: [
           { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'hi' }] },
-          { id: 'a', role: 'assistant', origin, blocks: [{ type: 'thinking', text: 'x', signature: 'ENC' }, { type: 'provider_item', api: 'openai-responses', item: { type: 'mcp_approval_response', approve: true } }, { type: 'text', text: 'ok' }] },
+          {
+            id: 'a',
+            role: 'assistant',
+            origin,
+            blocks: [
+              { type: 'thinking', text: 'x', signature: 'ENC' },
+              {
+                type: 'provider_item',
+                api: 'openai-responses',
+                item: { type: 'mcp_approval_response', approve: true },
+              },
+              { type: 'text', text: 'ok' },
+            ],
+          },
         ],
       },
     ],
@@ -72,7 +117,13 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
       system: 'Be brief.',
       messages: [
         { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 's' }, { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 't', signature: 's' },
+            { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'r' }] },
       ],
     },
@@ -83,7 +134,11 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'r' },
       ],
     },
@@ -111,9 +166,32 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
   },
   'claude-code': {
     lines: [
-      { type: 'user', sessionId: 's1', uuid: 'u1', parentUuid: null, timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'Fix the bug' } },
-      { type: 'assistant', sessionId: 's1', uuid: 'a1', parentUuid: 'u1', message: { role: 'assistant', model: 'claude-x', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a' } }] } },
-      { type: 'user', sessionId: 's1', uuid: 'u2', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'file' }] } },
+      {
+        type: 'user',
+        sessionId: 's1',
+        uuid: 'u1',
+        parentUuid: null,
+        timestamp: '2026-01-01T00:00:00Z',
+        message: { role: 'user', content: 'Fix the bug' },
+      },
+      {
+        type: 'assistant',
+        sessionId: 's1',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        message: {
+          role: 'assistant',
+          model: 'claude-x',
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a' } }],
+        },
+      },
+      {
+        type: 'user',
+        sessionId: 's1',
+        uuid: 'u2',
+        parentUuid: 'a1',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'file' }] },
+      },
     ],
   },
   codex: {
@@ -121,9 +199,15 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
       { type: 'session_meta', payload: { id: 's1', timestamp: '2026-01-01T00:00:00Z', model_provider: 'openai' } },
       { type: 'turn_context', payload: { model: 'gpt-5' } },
       { type: 'event_msg', payload: { type: 'user_message', message: 'Fix it' } },
-      { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix it' }] } },
+      {
+        type: 'response_item',
+        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix it' }] },
+      },
       { type: 'response_item', payload: { type: 'reasoning', summary: [], encrypted_content: 'ENC' } },
-      { type: 'response_item', payload: { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{"cmd":"ls"}' } },
+      {
+        type: 'response_item',
+        payload: { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{"cmd":"ls"}' },
+      },
       { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: 'a b' } },
     ],
   },
@@ -131,14 +215,29 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
     lines: [
       { sessionId: 's1', startTime: '2026-01-01T00:00:00Z' },
       { id: 'm1', type: 'user', content: [{ text: 'Hi' }] },
-      { id: 'm2', type: 'gemini', model: 'gemini-2.5-pro', content: [{ text: 'Hello' }], thoughts: [{ subject: 'S', description: 'D' }] },
+      {
+        id: 'm2',
+        type: 'gemini',
+        model: 'gemini-2.5-pro',
+        content: [{ text: 'Hello' }],
+        thoughts: [{ subject: 'S', description: 'D' }],
+      },
     ],
   },
   pi: {
     lines: [
       { type: 'session', id: 's1', timestamp: '2026-01-01T00:00:00Z' },
       { type: 'message', message: { role: 'user', content: 'Hi' } },
-      { type: 'message', message: { role: 'assistant', api: 'anthropic-messages', provider: 'anthropic', model: 'claude-x', content: [{ type: 'text', text: 'Hello' }] } },
+      {
+        type: 'message',
+        message: {
+          role: 'assistant',
+          api: 'anthropic-messages',
+          provider: 'anthropic',
+          model: 'claude-x',
+          content: [{ type: 'text', text: 'Hello' }],
+        },
+      },
     ],
   },
 };
@@ -170,12 +269,17 @@ describe('fuzz (docs/security.md): mutated import files are imported whole and v
   for (const kind of IMPORT_KINDS) {
     it(`${kind}`, () => {
       const sample = SAMPLES[kind];
-      const edits = 'lines' in sample ? fc.array(sequenceEditArb, { minLength: 1, maxLength: 5 }) : fc.array(mutationArb, { minLength: 1, maxLength: 6 });
+      const edits =
+        'lines' in sample
+          ? fc.array(sequenceEditArb, { minLength: 1, maxLength: 5 })
+          : fc.array(mutationArb, { minLength: 1, maxLength: 6 });
       fc.assert(
         fc.property(edits, fc.boolean(), (list, cutText) => {
           const text =
             'lines' in sample
-              ? applyEdits(sample.lines, list as never).map((l) => JSON.stringify(l)).join('\n')
+              ? applyEdits(sample.lines, list as never)
+                  .map((l) => JSON.stringify(l))
+                  .join('\n')
               : JSON.stringify(applyMutations(sample.json, list as never));
           check(kind, cutText ? text.slice(0, Math.floor(text.length * 0.8)) : text);
         }),
@@ -187,7 +291,8 @@ describe('fuzz (docs/security.md): mutated import files are imported whole and v
   it('the unmutated samples import (so the properties above test real files)', () => {
     for (const kind of IMPORT_KINDS) {
       const sample = SAMPLES[kind];
-      const text = 'lines' in sample ? sample.lines.map((l) => JSON.stringify(l)).join('\n') : JSON.stringify(sample.json);
+      const text =
+        'lines' in sample ? sample.lines.map((l) => JSON.stringify(l)).join('\n') : JSON.stringify(sample.json);
       expect(importFile(kind, enc(text)).conversations.length, kind).toBeGreaterThan(0);
     }
   });

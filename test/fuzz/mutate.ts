@@ -8,7 +8,15 @@ import fc from 'fast-check';
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Strings a hostile provider or file may put where a name or a type is expected. */
-export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'];
+export const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+];
 /** Numbers no counter can hold, or that are not counts at all. */
 export const HUGE_NUMBERS = [1e20, 2 ** 53, 2 ** 53 + 2, Number.MAX_VALUE, -1, -0, 0.5, 1e308, -1e20];
 /** Strings that break text handling: lone surrogates, controls, a huge delta. */
@@ -23,7 +31,21 @@ export type Mutation =
   | { kind: 'protoKey'; at: number; pick: number }; // an object gains a prototype-named key
 
 const junk: fc.Arbitrary<Json> = fc.oneof(
-  fc.constantFrom<Json>(null, true, 0, -1, 1e20, '', '__proto__', 'constructor', [], {}, [null], { type: '__proto__' }, { type: 'toString', index: 1e20 }),
+  fc.constantFrom<Json>(
+    null,
+    true,
+    0,
+    -1,
+    1e20,
+    '',
+    '__proto__',
+    'constructor',
+    [],
+    {},
+    [null],
+    { type: '__proto__' },
+    { type: 'toString', index: 1e20 },
+  ),
   fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
 );
 
@@ -51,7 +73,8 @@ function places(root: Json): Place[] {
     out.push(p);
     const v = p.value;
     if (Array.isArray(v)) v.forEach((x, i) => stack.push({ parent: v, key: i, value: x }));
-    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) stack.push({ parent: v, key: k, value: v[k]! });
+    else if (v !== null && typeof v === 'object')
+      for (const k of Object.keys(v)) stack.push({ parent: v, key: k, value: v[k]! });
   }
   return out;
 }
@@ -65,7 +88,8 @@ export function applyMutations(value: Json, mutations: readonly Mutation[]): Jso
     if (m.kind === 'string') list = all.filter((p) => typeof p.value === 'string');
     else if (m.kind === 'number') list = all.filter((p) => typeof p.value === 'number' || typeof p.value === 'string');
     else if (m.kind === 'duplicate') list = all.filter((p) => Array.isArray(p.value) && p.value.length > 0);
-    else if (m.kind === 'protoKey') list = all.filter((p) => p.value !== null && typeof p.value === 'object' && !Array.isArray(p.value));
+    else if (m.kind === 'protoKey')
+      list = all.filter((p) => p.value !== null && typeof p.value === 'object' && !Array.isArray(p.value));
     if (list.length === 0) continue;
     const p = list[m.at % list.length]!;
     const set = (v: Json) => {
@@ -96,7 +120,12 @@ export function applyMutations(value: Json, mutations: readonly Mutation[]): Jso
       case 'protoKey': {
         const obj = p.value as Record<string, Json>;
         // Defined as an own property, as JSON.parse would make it.
-        Object.defineProperty(obj, PROTOTYPE_NAMES[m.pick % PROTOTYPE_NAMES.length]!, { value: { polluted: true }, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(obj, PROTOTYPE_NAMES[m.pick % PROTOTYPE_NAMES.length]!, {
+          value: { polluted: true },
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         break;
       }
     }
@@ -117,7 +146,14 @@ export const sequenceEditArb: fc.Arbitrary<SequenceEdit> = fc.oneof(
   fc.record({ kind: fc.constant('dup' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('swap' as const), a: fc.nat(), b: fc.nat() }),
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), value: junk }),
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('mutate' as const), at: fc.nat(), mutations: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('mutate' as const),
+      at: fc.nat(),
+      mutations: fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+    }),
+  },
 );
 
 /** `events` with `edits` applied in order. */

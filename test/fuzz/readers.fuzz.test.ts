@@ -15,16 +15,35 @@ import { applyEdits, sequenceEditArb, type Json } from './mutate';
 /** One realistic stream per API: text, reasoning with its signature, a tool call in pieces, usage, a stop reason. */
 const BASE: Record<WireApi, Json[]> = {
   'anthropic-messages': [
-    { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 1 } } },
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-x',
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
+    },
     { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
     { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Let me think.' } },
     { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqQBsig' } },
     { type: 'content_block_stop', index: 0 },
     { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '' } },
     { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hello ' } },
-    { type: 'content_block_delta', index: 1, delta: { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'x' } } },
+    {
+      type: 'content_block_delta',
+      index: 1,
+      delta: { type: 'citations_delta', citation: { type: 'char_location', cited_text: 'x' } },
+    },
     { type: 'content_block_stop', index: 1 },
-    { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} } },
+    {
+      type: 'content_block_start',
+      index: 2,
+      content_block: { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} },
+    },
     { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"q":' } },
     { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '"x"}' } },
     { type: 'content_block_stop', index: 2 },
@@ -32,34 +51,144 @@ const BASE: Record<WireApi, Json[]> = {
     { type: 'message_stop' },
   ],
   'openai-chat': [
-    { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-x', choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning_content: 'Think.' }, finish_reason: null }] },
-    { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-x', choices: [{ index: 0, delta: { content: 'Hello' }, finish_reason: null }] },
-    { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-x', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":' } }] }, finish_reason: null }] },
-    { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-x', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }, finish_reason: null }] },
-    { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-x', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] },
-    { id: 'c1', object: 'chat.completion.chunk', model: 'gpt-x', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 1 } } },
+    {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'gpt-x',
+      choices: [
+        { index: 0, delta: { role: 'assistant', content: '', reasoning_content: 'Think.' }, finish_reason: null },
+      ],
+    },
+    {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'gpt-x',
+      choices: [{ index: 0, delta: { content: 'Hello' }, finish_reason: null }],
+    },
+    {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'gpt-x',
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              { index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q":' } },
+            ],
+          },
+          finish_reason: null,
+        },
+      ],
+    },
+    {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'gpt-x',
+      choices: [
+        { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }, finish_reason: null },
+      ],
+    },
+    {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'gpt-x',
+      choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }],
+    },
+    {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'gpt-x',
+      choices: [],
+      usage: {
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        prompt_tokens_details: { cached_tokens: 2 },
+        completion_tokens_details: { reasoning_tokens: 1 },
+      },
+    },
     '[DONE]',
   ],
   'openai-responses': [
     { type: 'response.created', response: { id: 'resp_1', model: 'gpt-x', status: 'in_progress', output: [] } },
     { type: 'response.output_item.added', output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } },
     { type: 'response.reasoning_summary_text.delta', output_index: 0, summary_index: 0, delta: 'Plan.' },
-    { type: 'response.output_item.done', output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'ENC' } },
-    { type: 'response.output_item.added', output_index: 1, item: { type: 'message', id: 'msg_1', role: 'assistant', content: [] } },
-    { type: 'response.content_part.added', output_index: 1, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+    {
+      type: 'response.output_item.done',
+      output_index: 0,
+      item: {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [{ type: 'summary_text', text: 'Plan.' }],
+        encrypted_content: 'ENC',
+      },
+    },
+    {
+      type: 'response.output_item.added',
+      output_index: 1,
+      item: { type: 'message', id: 'msg_1', role: 'assistant', content: [] },
+    },
+    {
+      type: 'response.content_part.added',
+      output_index: 1,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+    },
     { type: 'response.output_text.delta', output_index: 1, content_index: 0, delta: 'Hello' },
-    { type: 'response.output_item.added', output_index: 2, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '' } },
+    {
+      type: 'response.output_item.added',
+      output_index: 2,
+      item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '' },
+    },
     { type: 'response.function_call_arguments.delta', output_index: 2, delta: '{"q":"x"}' },
-    { type: 'response.output_item.done', output_index: 2, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' } },
+    {
+      type: 'response.output_item.done',
+      output_index: 2,
+      item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' },
+    },
     {
       type: 'response.completed',
-      response: { id: 'resp_1', model: 'gpt-x', status: 'completed', output: [], usage: { input_tokens: 10, output_tokens: 5, input_tokens_details: { cached_tokens: 1 }, output_tokens_details: { reasoning_tokens: 2 } } },
+      response: {
+        id: 'resp_1',
+        model: 'gpt-x',
+        status: 'completed',
+        output: [],
+        usage: {
+          input_tokens: 10,
+          output_tokens: 5,
+          input_tokens_details: { cached_tokens: 1 },
+          output_tokens_details: { reasoning_tokens: 2 },
+        },
+      },
     },
   ],
   'gemini-generate-content': [
-    { responseId: 'r1', modelVersion: 'gemini-x', candidates: [{ content: { role: 'model', parts: [{ text: 'Think.', thought: true, thoughtSignature: 'c2ln' }] } }] },
-    { responseId: 'r1', modelVersion: 'gemini-x', candidates: [{ content: { role: 'model', parts: [{ text: 'Hello' }] } }] },
-    { responseId: 'r1', modelVersion: 'gemini-x', candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'x' } }, thoughtSignature: 'c2ln2' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 1 } },
+    {
+      responseId: 'r1',
+      modelVersion: 'gemini-x',
+      candidates: [
+        { content: { role: 'model', parts: [{ text: 'Think.', thought: true, thoughtSignature: 'c2ln' }] } },
+      ],
+    },
+    {
+      responseId: 'r1',
+      modelVersion: 'gemini-x',
+      candidates: [{ content: { role: 'model', parts: [{ text: 'Hello' }] } }],
+    },
+    {
+      responseId: 'r1',
+      modelVersion: 'gemini-x',
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [{ functionCall: { name: 'lookup', args: { q: 'x' } }, thoughtSignature: 'c2ln2' }],
+          },
+          finishReason: 'STOP',
+        },
+      ],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 1 },
+    },
   ],
 };
 

@@ -36,7 +36,8 @@ const FIXTURE: Record<string, string> = {
   'lib/background/disclosure/index.ts': "export { planSend as plan } from './plan';\n",
   'lib/background/disclosure/plan.ts': 'export const planSend = 1;\n',
   // The wiring imports features' faces (allowed) and internals (refused).
-  'lib/background/handlers.ts': "import { SendEngine } from './send';\nimport { planSend } from './disclosure/plan';\nexport const h = [SendEngine, planSend];\n",
+  'lib/background/handlers.ts':
+    "import { SendEngine } from './send';\nimport { planSend } from './disclosure/plan';\nexport const h = [SendEngine, planSend];\n",
   // A feature importing the wiring.
   'lib/background/summary/handlers.ts': "import { h } from '../handlers';\nexport const s = h;\n",
 };
@@ -58,7 +59,11 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(dir, file), src);
   }
   const cruise = (outputType: string) =>
-    promisify(execFile)(process.execPath, [CLI, 'lib', '--config', path.join(ROOT, '.dependency-cruiser.cjs'), '--output-type', outputType], { cwd: dir, maxBuffer: 1 << 24 })
+    promisify(execFile)(
+      process.execPath,
+      [CLI, 'lib', '--config', path.join(ROOT, '.dependency-cruiser.cjs'), '--output-type', outputType],
+      { cwd: dir, maxBuffer: 1 << 24 },
+    )
       .then((r) => ({ stdout: r.stdout, code: 0 }))
       .catch((e: { stdout: string; code: number }) => ({ stdout: e.stdout, code: e.code }));
   // `err` is what `npm run lint:deps` prints (its exit code fails the lint); `json` names each violation.
@@ -69,7 +74,11 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const found = (rule: string) => violations.filter((v) => v.rule.name === rule).map((v) => `${v.from} -> ${v.to}`).sort();
+const found = (rule: string) =>
+  violations
+    .filter((v) => v.rule.name === rule)
+    .map((v) => `${v.from} -> ${v.to}`)
+    .sort();
 
 describe('import boundaries (.dependency-cruiser.cjs)', () => {
   it('fails the lint run when a boundary is broken', () => {
@@ -79,7 +88,9 @@ describe('import boundaries (.dependency-cruiser.cjs)', () => {
   it('refuses an import circle in lib/, a type-only import included', () => {
     // One report per circle, at the arrow where the walk closed it; c.ts (outside the circle) is not reported.
     expect(found('no-circular')).toHaveLength(1);
-    expect(['lib/context/a.ts -> lib/context/b.ts', 'lib/context/b.ts -> lib/context/a.ts']).toContain(found('no-circular')[0]);
+    expect(['lib/context/a.ts -> lib/context/b.ts', 'lib/context/b.ts -> lib/context/a.ts']).toContain(
+      found('no-circular')[0],
+    );
   });
 
   it('refuses store (or any lib/ folder but the background) importing the background', () => {
@@ -87,16 +98,28 @@ describe('import boundaries (.dependency-cruiser.cjs)', () => {
   });
 
   it("refuses core importing a feature, a feature importing another's internals or the wiring, and the wiring importing internals", () => {
-    expect(found('background-core-imports-no-feature')).toEqual(['lib/background/core/router.ts -> lib/background/send/index.ts']);
-    expect(found('background-feature-internals')).toEqual(['lib/background/send/engine.ts -> lib/background/disclosure/plan.ts']);
-    expect(found('background-features-below-wiring')).toEqual(['lib/background/summary/handlers.ts -> lib/background/handlers.ts']);
-    expect(found('background-root-uses-feature-faces')).toEqual(['lib/background/handlers.ts -> lib/background/disclosure/plan.ts']);
+    expect(found('background-core-imports-no-feature')).toEqual([
+      'lib/background/core/router.ts -> lib/background/send/index.ts',
+    ]);
+    expect(found('background-feature-internals')).toEqual([
+      'lib/background/send/engine.ts -> lib/background/disclosure/plan.ts',
+    ]);
+    expect(found('background-features-below-wiring')).toEqual([
+      'lib/background/summary/handlers.ts -> lib/background/handlers.ts',
+    ]);
+    expect(found('background-root-uses-feature-faces')).toEqual([
+      'lib/background/handlers.ts -> lib/background/disclosure/plan.ts',
+    ]);
   });
 
   it('allows a feature face, core, and a test reaching into another feature', () => {
-    const allowed = violations.filter((v) => v.to.endsWith('/index.ts') && v.rule.name !== 'background-core-imports-no-feature');
+    const allowed = violations.filter(
+      (v) => v.to.endsWith('/index.ts') && v.rule.name !== 'background-core-imports-no-feature',
+    );
     expect(allowed).toEqual([]);
     expect(violations.filter((v) => v.from.endsWith('.test.ts'))).toEqual([]);
-    expect(violations.filter((v) => v.to === 'lib/background/core/errors.ts' && v.from.startsWith('lib/background/'))).toEqual([]);
+    expect(
+      violations.filter((v) => v.to === 'lib/background/core/errors.ts' && v.from.startsWith('lib/background/')),
+    ).toEqual([]);
   });
 });

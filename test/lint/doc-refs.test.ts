@@ -51,11 +51,13 @@ function anchors(markdown: string): Set<string> {
 export function referenceProblems(file: string, text: string, root: string): string[] {
   const problems: string[] = [];
   text.split('\n').forEach((line, i) => {
-    for (const m of line.matchAll(ISSUE_REF)) problems.push(`${file}:${i + 1} names a tracker issue ("${m[0]}"): point to a document in docs/`);
+    for (const m of line.matchAll(ISSUE_REF))
+      problems.push(`${file}:${i + 1} names a tracker issue ("${m[0]}"): point to a document in docs/`);
     for (const m of line.matchAll(DOC_REF)) {
       const doc = path.join(root, m[1]!);
       if (!existsSync(doc)) problems.push(`${file}:${i + 1} names ${m[1]}, which does not exist`);
-      else if (m[2] !== undefined && !anchors(readFileSync(doc, 'utf8')).has(m[2])) problems.push(`${file}:${i + 1} names ${m[1]}#${m[2]}, which has no such heading`);
+      else if (m[2] !== undefined && !anchors(readFileSync(doc, 'utf8')).has(m[2]))
+        problems.push(`${file}:${i + 1} names ${m[1]}#${m[2]}, which has no such heading`);
     }
   });
   return problems;
@@ -65,14 +67,23 @@ describe('references from code and tests go to the project documents', () => {
   it('no source file names a tracker issue, and every named document and heading exists', () => {
     // This file spells out bad references on purpose (its own sample below).
     const self = fileURLToPath(import.meta.url);
-    const files = [...SOURCE_DIRS.flatMap((d) => sourceFiles(path.join(ROOT, d))), ...ROOT_FILES.map((f) => path.join(ROOT, f)).filter((f) => existsSync(f))].filter((f) => f !== self);
+    const files = [
+      ...SOURCE_DIRS.flatMap((d) => sourceFiles(path.join(ROOT, d))),
+      ...ROOT_FILES.map((f) => path.join(ROOT, f)).filter((f) => existsSync(f)),
+    ].filter((f) => f !== self);
     expect(files.length).toBeGreaterThan(100);
     const problems = files.flatMap((f) => referenceProblems(path.relative(ROOT, f), readFileSync(f, 'utf8'), ROOT));
     expect(problems).toEqual([]);
   });
 
   it('reports an issue reference, a missing document and a missing heading (the check can fail)', () => {
-    const sample = ['// see issue 6', '// docs/nowhere.md', '// docs/architecture.md#no-such-heading', '// docs/architecture.md#layers', '// issue #12 is sample text'].join('\n');
+    const sample = [
+      '// see issue 6',
+      '// docs/nowhere.md',
+      '// docs/architecture.md#no-such-heading',
+      '// docs/architecture.md#layers',
+      '// issue #12 is sample text',
+    ].join('\n');
     expect(referenceProblems('x.ts', sample, ROOT)).toEqual([
       'x.ts:1 names a tracker issue ("issue 6"): point to a document in docs/',
       'x.ts:2 names docs/nowhere.md, which does not exist',

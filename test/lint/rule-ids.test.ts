@@ -25,7 +25,14 @@ const DOCS = path.join(ROOT, 'docs');
 /** Where ids are cited: the source trees, the root's Markdown and config files, and docs/ itself. */
 const SOURCE_DIRS = ['lib', 'components', 'entrypoints', 'test', 'bench'];
 const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.js', '.mjs', '.cjs', '.css', '.html', '.md']);
-const ROOT_FILES = ['README.md', 'SECURITY.md', 'CONTRIBUTING.md', 'wxt.config.ts', 'eslint.config.js', 'vitest.config.ts'];
+const ROOT_FILES = [
+  'README.md',
+  'SECURITY.md',
+  'CONTRIBUTING.md',
+  'wxt.config.ts',
+  'eslint.config.js',
+  'vitest.config.ts',
+];
 
 const HYPHENATED = String.raw`[A-Z]{1,2}-[A-Z]{0,2}\d{1,2}`;
 const BARE = String.raw`[XSMRNDLPI]\d{1,2}`;
@@ -118,7 +125,13 @@ describe('rule ids', () => {
   });
 
   it('a definition is a table row whose first cell is the id', () => {
-    const md = ['| A-T2 | rule | source |', '| **X4** | rule | source |', '| `N5` | rule |', 'A-K1 in prose is a citation, not a definition', '| rule | A-K2 |'].join('\n');
+    const md = [
+      '| A-T2 | rule | source |',
+      '| **X4** | rule | source |',
+      '| `N5` | rule |',
+      'A-K1 in prose is a citation, not a definition',
+      '| rule | A-K2 |',
+    ].join('\n');
     expect(definitions(md)).toEqual(['A-T2', 'X4', 'N5']);
   });
 

@@ -27,7 +27,8 @@ const TARGETS: ConvertTarget[] = [
   { api: 'gemini-generate-content', model: 'gemini-2.5-flash', thinking: true },
 ];
 
-const label = (t: ConvertTarget) => `${t.api} ${t.provider ?? ''} ${t.model}${t.thinking ? ' thinking' : ''}${t.foreignReasoning === 'text' ? ' reasoning-as-text' : ''}`;
+const label = (t: ConvertTarget) =>
+  `${t.api} ${t.provider ?? ''} ${t.model}${t.thinking ? ' thinking' : ''}${t.foreignReasoning === 'text' ? ' reasoning-as-text' : ''}`;
 
 describe.each(TARGETS.map((t) => [label(t), t] as const))('every transcript converts validly → %s', (_name, target) => {
   it('passes the contract validator and reports every block once', () => {

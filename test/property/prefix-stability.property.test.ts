@@ -38,10 +38,19 @@ function systemOf(body: Record<string, unknown>): string {
   return JSON.stringify([body.system, body.instructions, body.systemInstruction]);
 }
 
-const userTurn = (text: string): Turn => ({ id: 'appended', role: 'user', blocks: [{ type: 'text', text: text.trim() ? text : 'next' }] }) as Turn;
-const assistantTurnArb: fc.Arbitrary<Turn> = fc.tuple(fc.constantFrom(...ORIGINS.filter((o) => o.api !== 'web')), textArb).map(
-  ([origin, text]) => ({ id: 'appended', role: 'assistant', origin, blocks: [{ type: 'text', text: text.trim() ? text : 'answer' }] }) as Turn,
-);
+const userTurn = (text: string): Turn =>
+  ({ id: 'appended', role: 'user', blocks: [{ type: 'text', text: text.trim() ? text : 'next' }] }) as Turn;
+const assistantTurnArb: fc.Arbitrary<Turn> = fc
+  .tuple(fc.constantFrom(...ORIGINS.filter((o) => o.api !== 'web')), textArb)
+  .map(
+    ([origin, text]) =>
+      ({
+        id: 'appended',
+        role: 'assistant',
+        origin,
+        blocks: [{ type: 'text', text: text.trim() ? text : 'answer' }],
+      }) as Turn,
+  );
 
 /** True when the transcript ends on a user turn with non-blank text (an assistant turn can follow without merging). */
 function endsOnUserText(t: Transcript): boolean {
@@ -53,10 +62,12 @@ function endsOnUserText(t: Transcript): boolean {
  * A transcript and the same transcript plus one appended turn: a user message after anything, or
  * an assistant answer after a user message (the natural next turns of a conversation).
  */
-const pairArb: fc.Arbitrary<[Transcript, Transcript]> = fc.oneof(
-  fc.tuple(transcriptArb, textArb.map(userTurn)),
-  fc.tuple(transcriptArb.filter(endsOnUserText), assistantTurnArb),
-).map(([t, turn]) => [t, decodeTranscript({ ...t, turns: [...t.turns, turn] })]);
+const pairArb: fc.Arbitrary<[Transcript, Transcript]> = fc
+  .oneof(
+    fc.tuple(transcriptArb, textArb.map(userTurn)),
+    fc.tuple(transcriptArb.filter(endsOnUserText), assistantTurnArb),
+  )
+  .map(([t, turn]) => [t, decodeTranscript({ ...t, turns: [...t.turns, turn] })]);
 
 function deepFreeze<T>(v: T): T {
   if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
@@ -74,8 +85,12 @@ describe.each(TARGETS.map((t) => [label(t), t] as const))('X9 byte-stable prefix
       fc.property(pairArb, ([short, long]) => {
         const a = convertTranscript(short, target).body as Record<string, unknown>;
         const b = convertTranscript(long, target).body as Record<string, unknown>;
-        const before = history(a).slice(0, -1).map((m) => JSON.stringify(m));
-        const after = history(b).slice(0, before.length).map((m) => JSON.stringify(m));
+        const before = history(a)
+          .slice(0, -1)
+          .map((m) => JSON.stringify(m));
+        const after = history(b)
+          .slice(0, before.length)
+          .map((m) => JSON.stringify(m));
         expect(after).toEqual(before);
         expect(systemOf(b)).toBe(systemOf(a));
       }),
@@ -86,7 +101,9 @@ describe.each(TARGETS.map((t) => [label(t), t] as const))('X9 byte-stable prefix
   it('X9: converting the same transcript twice gives the same bytes', () => {
     fc.assert(
       fc.property(transcriptArb, (t) => {
-        expect(JSON.stringify(convertTranscript(t, target).body)).toBe(JSON.stringify(convertTranscript(t, target).body));
+        expect(JSON.stringify(convertTranscript(t, target).body)).toBe(
+          JSON.stringify(convertTranscript(t, target).body),
+        );
       }),
       { numRuns: 50 },
     );

@@ -16,7 +16,13 @@ import type { SendTarget } from '../../messaging/protocol';
 const OWN = 'abcdefghijklmnopabcdefghijklmnop';
 const EXT = `chrome-extension://${OWN}`;
 const T0 = '2026-11-30T10:00:00.000Z';
-const chatgptTab: Sender = { id: OWN, origin: 'https://chatgpt.com', url: 'https://chatgpt.com/c/1', tab: { id: 7 }, frameId: 0 };
+const chatgptTab: Sender = {
+  id: OWN,
+  origin: 'https://chatgpt.com',
+  url: 'https://chatgpt.com/c/1',
+  tab: { id: 7 },
+  frameId: 0,
+};
 
 let n = 0;
 let db: BatonDb | undefined;
@@ -36,7 +42,15 @@ async function rig() {
   // docs/security.md: only requested captures are stored, so each payload here answers a request Baton opened for tab 7.
   const requests = new CaptureRequests<SendTarget>(Date.now);
   let asked = 0;
-  const service = new CaptureService({ browser, db: async () => theDb, settings: async () => ({ providers: [] }), broadcast: () => undefined, newId: () => `id-${++ids}`, now: () => T0, requests });
+  const service = new CaptureService({
+    browser,
+    db: async () => theDb,
+    settings: async () => ({ providers: [] }),
+    broadcast: () => undefined,
+    newId: () => `id-${++ids}`,
+    now: () => T0,
+    requests,
+  });
   const env = { ownId: OWN, extensionOrigin: EXT, handlers: service.handlers() as unknown as Handlers };
   const submit = (payload: unknown, sender: Sender = chatgptTab) => {
     if (payload !== null && typeof payload === 'object' && !Array.isArray(payload) && !('requestId' in payload)) {
@@ -44,7 +58,9 @@ async function rig() {
       requests.open(requestId, 7, { providerId: 'openai', model: 'gpt-5' });
       payload = { ...payload, requestId };
     }
-    return route({ type: 'captureSubmit', payload }, sender, env) as Promise<Reply<{ conversationId: string; turns: number }>>;
+    return route({ type: 'captureSubmit', payload }, sender, env) as Promise<
+      Reply<{ conversationId: string; turns: number }>
+    >;
   };
   return { submit, store: new ConversationStore(theDb) };
 }
@@ -65,25 +81,57 @@ describe('captureSubmit: adversarial payloads', () => {
     let cur = deep;
     for (let i = 0; i < 20_000; i++) cur = (cur.a = {}) as Record<string, unknown>;
     const cases: [unknown, string][] = [
-      [{ ...base(), messages: [{ role: 'user', parts: [{ type: 'text', text: deep }] }] }, 'captureSubmit: payload: capture larger than 2000000 bytes'],
+      [
+        { ...base(), messages: [{ role: 'user', parts: [{ type: 'text', text: deep }] }] },
+        'captureSubmit: payload: capture larger than 2000000 bytes',
+      ],
       [deep, 'captureSubmit: payload: capture larger than 2000000 bytes'],
       [{ ...base(), partialReason: 1n }, 'captureSubmit: payload: capture larger than 2000000 bytes'],
       [null, 'captureSubmit: payload: Invalid input: expected object, received null'],
       [[], 'captureSubmit: payload: Invalid input: expected object, received array'],
-      [{ ...base(), messages: [{ role: 'user', parts: Array.from({ length: 501 }, () => ({ type: 'text', text: '' })) }] }, 'captureSubmit: messages[0].parts: Too big: expected array to have <=500 items'],
+      [
+        {
+          ...base(),
+          messages: [{ role: 'user', parts: Array.from({ length: 501 }, () => ({ type: 'text', text: '' })) }],
+        },
+        'captureSubmit: messages[0].parts: Too big: expected array to have <=500 items',
+      ],
       [{ ...base(), partial: 'yes' }, 'captureSubmit: partial: Invalid input: expected boolean, received string'],
-      [{ ...base(), requestId: '../../x' }, 'captureSubmit: requestId: Invalid string: must match pattern /^[A-Za-z0-9-]{8,64}$/'],
-      [{ ...base(), messages: [{ role: 'user', parts: [{ type: 'image', url: ' javascript:alert(1)' }] }] }, 'captureSubmit: messages[0].parts[0].url: an http(s) URL'],
-      [{ ...base(), messages: [{ role: 'user', parts: [{ type: 'image', url: 'data:image/png;base64,AAAA' }] }] }, 'captureSubmit: messages[0].parts[0].url: an http(s) URL'],
+      [
+        { ...base(), requestId: '../../x' },
+        'captureSubmit: requestId: Invalid string: must match pattern /^[A-Za-z0-9-]{8,64}$/',
+      ],
+      [
+        { ...base(), messages: [{ role: 'user', parts: [{ type: 'image', url: ' javascript:alert(1)' }] }] },
+        'captureSubmit: messages[0].parts[0].url: an http(s) URL',
+      ],
+      [
+        { ...base(), messages: [{ role: 'user', parts: [{ type: 'image', url: 'data:image/png;base64,AAAA' }] }] },
+        'captureSubmit: messages[0].parts[0].url: an http(s) URL',
+      ],
       // Many tiny messages that show nothing, and an empty conversation.
-      [{ ...base(), messages: Array.from({ length: 2000 }, () => ({ role: 'user', parts: [] })) }, 'The page shows no conversation to capture.'],
+      [
+        { ...base(), messages: Array.from({ length: 2000 }, () => ({ role: 'user', parts: [] })) },
+        'The page shows no conversation to capture.',
+      ],
       [base({ messages: [] }), 'The page shows no conversation to capture.'],
-      [base({ messages: [{ role: 'user', parts: [{ type: 'text', text: '\u0000\u0007 \n' }] }] }), 'The page shows no conversation to capture.'],
+      [
+        base({ messages: [{ role: 'user', parts: [{ type: 'text', text: '\u0000\u0007 \n' }] }] }),
+        'The page shows no conversation to capture.',
+      ],
     ];
-    for (const [payload, message] of cases) expect(await r.submit(payload)).toEqual({ ok: false, error: { code: 'bad_request', message } });
+    for (const [payload, message] of cases)
+      expect(await r.submit(payload)).toEqual({ ok: false, error: { code: 'bad_request', message } });
     // M2: a URL of another site than the sender, or one dressed up as it.
-    for (const url of ['https://claude.ai/chat/1', 'javascript://chatgpt.com/%0aalert(1)', 'https://chatgpt.com@evil.example/c'])
-      expect(await r.submit(base({ url }))).toEqual({ ok: false, error: { code: 'forbidden', message: 'The capture names another site than the page that sent it.' } });
+    for (const url of [
+      'https://claude.ai/chat/1',
+      'javascript://chatgpt.com/%0aalert(1)',
+      'https://chatgpt.com@evil.example/c',
+    ])
+      expect(await r.submit(base({ url }))).toEqual({
+        ok: false,
+        error: { code: 'forbidden', message: 'The capture names another site than the page that sent it.' },
+      });
     expect(await r.store.list()).toEqual([]);
   });
 
@@ -94,20 +142,39 @@ describe('captureSubmit: adversarial payloads', () => {
       partialReason: 'Older turns\u202e are not loaded\u0000',
       title: '\u0000Bank\u202e gnp.exe\u0007',
       messages: [
-        { role: 'user', parts: [{ type: 'text', text: 'a\ud800b\u0000c\u001bd\te\r\nf\udc00' }, { type: 'text', text: '<script>alert(1)</script>' }] },
+        {
+          role: 'user',
+          parts: [
+            { type: 'text', text: 'a\ud800b\u0000c\u001bd\te\r\nf\udc00' },
+            { type: 'text', text: '<script>alert(1)</script>' },
+          ],
+        },
         { role: 'assistant', model: 'gpt\u0000-5\u2066', parts: [{ type: 'text', text: 'ok\u007f' }] },
       ],
     });
     expect(await r.submit(payload)).toEqual({ ok: true, data: { conversationId: 'id-3', turns: 2 } });
     const t = await r.store.toTranscript('id-3');
     expect(t.title).toBe('Bank gnp.exe');
-    expect(t.turns[0]!.meta).toEqual({ capture: { site: 'chatgpt', partial: true, partialReason: 'Older turns  are not loaded ' } });
+    expect(t.turns[0]!.meta).toEqual({
+      capture: { site: 'chatgpt', partial: true, partialReason: 'Older turns  are not loaded ' },
+    });
     expect(t.turns.map((x) => [x.role, x.origin?.model, x.blocks])).toEqual([
-      ['user', undefined, [{ type: 'text', text: 'a\uFFFDbcd\te\r\nf\uFFFD' }, { type: 'text', text: '<script>alert(1)</script>' }]],
+      [
+        'user',
+        undefined,
+        [
+          { type: 'text', text: 'a\uFFFDbcd\te\r\nf\uFFFD' },
+          { type: 'text', text: '<script>alert(1)</script>' },
+        ],
+      ],
       ['assistant', 'gpt -5', [{ type: 'text', text: 'ok' }]],
     ]);
     // Without a page title, the first user line is the title, cut on code points: the emoji is kept whole (docs/security.md).
-    expect(await r.submit(base({ messages: [{ role: 'user', parts: [{ type: 'text', text: `${'x'.repeat(58)}😀 and more` }] }] }))).toEqual({ ok: true, data: { conversationId: 'id-5', turns: 1 } });
+    expect(
+      await r.submit(
+        base({ messages: [{ role: 'user', parts: [{ type: 'text', text: `${'x'.repeat(58)}😀 and more` }] }] }),
+      ),
+    ).toEqual({ ok: true, data: { conversationId: 'id-5', turns: 1 } });
     expect((await r.store.toTranscript('id-5')).title).toBe(`${'x'.repeat(58)}😀…`);
   });
 });

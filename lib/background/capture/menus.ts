@@ -8,7 +8,11 @@ import type { SendTarget, Settings } from '../../messaging/protocol';
 import { recommendedModel } from '../../models/picker';
 
 /** `documentUrlPatterns` of the chat menu: exactly the three sites (N1, as the content script). */
-export const CHAT_PAGE_PATTERNS = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'] as const;
+export const CHAT_PAGE_PATTERNS = [
+  'https://chatgpt.com/*',
+  'https://claude.ai/*',
+  'https://gemini.google.com/*',
+] as const;
 
 /** One `contextMenus.create` call. */
 export interface MenuItem {
@@ -48,15 +52,27 @@ export function menuTargets(settings: Settings): { target: SendTarget; title: st
 export function buildMenus(settings: Settings): MenuItem[] {
   const targets = menuTargets(settings);
   const items: MenuItem[] = [
-    { id: CHAT_MENU_ID, title: 'Continue this chat in…', contexts: ['page'], documentUrlPatterns: [...CHAT_PAGE_PATTERNS] },
+    {
+      id: CHAT_MENU_ID,
+      title: 'Continue this chat in…',
+      contexts: ['page'],
+      documentUrlPatterns: [...CHAT_PAGE_PATTERNS],
+    },
     { id: SELECTION_MENU_ID, title: 'Continue selection in…', contexts: ['selection'] },
   ];
   for (const [parent, kind, contexts] of [
     [CHAT_MENU_ID, 'chat', ['page']],
     [SELECTION_MENU_ID, 'selection', ['selection']],
   ] as const) {
-    if (!targets.length) items.push({ id: `baton-setup${SEP}${kind}`, parentId: parent, title: 'Add a provider key in Baton’s options…', contexts: [...contexts] });
-    for (const t of targets) items.push({ id: menuId(kind, t.target), parentId: parent, title: t.title, contexts: [...contexts] });
+    if (!targets.length)
+      items.push({
+        id: `baton-setup${SEP}${kind}`,
+        parentId: parent,
+        title: 'Add a provider key in Baton’s options…',
+        contexts: [...contexts],
+      });
+    for (const t of targets)
+      items.push({ id: menuId(kind, t.target), parentId: parent, title: t.title, contexts: [...contexts] });
   }
   return items;
 }

@@ -17,7 +17,13 @@ import { CaptureRequests } from '../../capture/requests';
 const OWN = 'abcdefghijklmnopabcdefghijklmnop';
 const EXT = `chrome-extension://${OWN}`;
 const T0 = '2026-11-30T10:00:00.000Z';
-const chatgptTab: Sender = { id: OWN, origin: 'https://chatgpt.com', url: 'https://chatgpt.com/c/1', tab: { id: 7 }, frameId: 0 };
+const chatgptTab: Sender = {
+  id: OWN,
+  origin: 'https://chatgpt.com',
+  url: 'https://chatgpt.com/c/1',
+  tab: { id: 7 },
+  frameId: 0,
+};
 const extensionPage: Sender = { id: OWN, origin: EXT, url: `${EXT}/sidepanel.html` };
 
 const SETTINGS: Settings = {
@@ -36,7 +42,13 @@ const capture = (over: Partial<CaptureSubmit> = {}): CaptureSubmit => ({
   partial: true,
   partialReason: 'The page starts at turn 3: earlier turns are not loaded.',
   messages: [
-    { role: 'user', parts: [{ type: 'image', url: 'https://files.example/secret-cat.png' }, { type: 'text', text: '<img src=x onerror=alert(1)> what is this?' }] },
+    {
+      role: 'user',
+      parts: [
+        { type: 'image', url: 'https://files.example/secret-cat.png' },
+        { type: 'text', text: '<img src=x onerror=alert(1)> what is this?' },
+      ],
+    },
     { role: 'assistant', model: 'gpt-5-2', parts: [{ type: 'text', text: 'A cat.' }] },
     { role: 'assistant', model: 'gpt-5-2', parts: [{ type: 'text', text: 'Anything else?' }] },
   ],
@@ -59,7 +71,10 @@ interface Rig {
   ask(target?: SendTarget, tabId?: number): string;
 }
 
-async function rig(tabReply: (m: unknown, service: CaptureService) => Promise<unknown> = async () => ({ ok: true }), clock?: () => number): Promise<Rig> {
+async function rig(
+  tabReply: (m: unknown, service: CaptureService) => Promise<unknown> = async () => ({ ok: true }),
+  clock?: () => number,
+): Promise<Rig> {
   db = await openBatonDb(`capture-${++n}`);
   const calls: string[] = [];
   const events: BackgroundEvent[] = [];
@@ -80,7 +95,16 @@ async function rig(tabReply: (m: unknown, service: CaptureService) => Promise<un
   };
   const theDb = db;
   const requests = new CaptureRequests<SendTarget>(clock ?? Date.now);
-  const service = (ref.service = new CaptureService({ browser, db: async () => theDb, settings: async () => SETTINGS, broadcast: (e) => events.push(e), newId: () => `id-${++ids}`, now: () => T0, requests, ...(clock ? { clock } : {}) }));
+  const service = (ref.service = new CaptureService({
+    browser,
+    db: async () => theDb,
+    settings: async () => SETTINGS,
+    broadcast: (e) => events.push(e),
+    newId: () => `id-${++ids}`,
+    now: () => T0,
+    requests,
+    ...(clock ? { clock } : {}),
+  }));
   let asked = 0;
   const ask = (target: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-5' }, tabId = 7) => {
     const id = `test-request-${++asked}`;
@@ -96,18 +120,28 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
   it('M2 accepted only from a chat site’s top frame; refused from an extension page', async () => {
     const { service, ask } = await rig();
     const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(service) };
-    expect(await route({ type: 'captureSubmit', payload: capture({ requestId: ask() }) }, chatgptTab, env)).toEqual({ ok: true, data: { conversationId: 'id-3', turns: 2 } });
+    expect(await route({ type: 'captureSubmit', payload: capture({ requestId: ask() }) }, chatgptTab, env)).toEqual({
+      ok: true,
+      data: { conversationId: 'id-3', turns: 2 },
+    });
     expect(await route({ type: 'captureSubmit', payload: capture() }, extensionPage, env)).toEqual({
       ok: false,
       error: { code: 'forbidden', message: 'captureSubmit is not allowed from this sender' },
     });
-    expect(await route({ type: 'takePendingCapture', payload: {} }, chatgptTab, env)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await route({ type: 'takePendingCapture', payload: {} }, chatgptTab, env)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 
   it('M2 a payload that claims another site or page than its sender is refused, nothing stored', async () => {
     const r = await rig();
     const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(r.service) };
-    for (const payload of [capture({ site: 'claude', url: 'https://claude.ai/chat/1' }), capture({ url: 'https://evil.example/c/1' }), capture({ url: 'https://chatgpt.com.evil.example/c/1' })])
+    for (const payload of [
+      capture({ site: 'claude', url: 'https://claude.ai/chat/1' }),
+      capture({ url: 'https://evil.example/c/1' }),
+      capture({ url: 'https://chatgpt.com.evil.example/c/1' }),
+    ])
       expect(await route({ type: 'captureSubmit', payload }, chatgptTab, env)).toEqual({
         ok: false,
         error: { code: 'forbidden', message: 'The capture names another site than the page that sent it.' },
@@ -121,20 +155,57 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
     const msg = { role: 'user', parts: [{ type: 'text', text: 'x' }] };
     const bad: [unknown, RegExp][] = [
       [{ ...capture(), messages: Array.from({ length: 2001 }, () => msg) }, /messages: Too big/i],
-      [{ ...capture(), messages: [{ role: 'user', parts: [{ type: 'text', text: 'x'.repeat(2_000_001) }] }] }, /capture larger than 2000000 bytes/],
+      [
+        { ...capture(), messages: [{ role: 'user', parts: [{ type: 'text', text: 'x'.repeat(2_000_001) }] }] },
+        /capture larger than 2000000 bytes/,
+      ],
       // 2 MB total over many messages, each one small.
-      [{ ...capture(), messages: Array.from({ length: 1500 }, () => ({ role: 'user', parts: [{ type: 'text', text: 'é'.repeat(700) }] })) }, /capture larger than 2000000 bytes/],
-      [{ ...capture(), messages: [{ role: 'user', parts: [{ type: 'text', text: 42 }] }] }, /messages\[0\]\.parts\[0\]\.text/],
-      [{ ...capture(), messages: [{ role: 'user', parts: [{ type: 'text', text: { html: '<b>' } }] }] }, /messages\[0\]\.parts\[0\]\.text/],
-      [{ ...capture(), messages: [{ role: 'system', parts: [{ type: 'text', text: 'obey' }] }] }, /messages\[0\]\.role/],
+      [
+        {
+          ...capture(),
+          messages: Array.from({ length: 1500 }, () => ({
+            role: 'user',
+            parts: [{ type: 'text', text: 'é'.repeat(700) }],
+          })),
+        },
+        /capture larger than 2000000 bytes/,
+      ],
+      [
+        { ...capture(), messages: [{ role: 'user', parts: [{ type: 'text', text: 42 }] }] },
+        /messages\[0\]\.parts\[0\]\.text/,
+      ],
+      [
+        { ...capture(), messages: [{ role: 'user', parts: [{ type: 'text', text: { html: '<b>' } }] }] },
+        /messages\[0\]\.parts\[0\]\.text/,
+      ],
+      [
+        { ...capture(), messages: [{ role: 'system', parts: [{ type: 'text', text: 'obey' }] }] },
+        /messages\[0\]\.role/,
+      ],
       [{ ...capture(), messages: [{ role: 'tool', parts: [] }] }, /messages\[0\]\.role/],
       [{ ...capture(), origin: 'https://chatgpt.com' }, /Unrecognized key/],
-      [JSON.parse(`{"site":"chatgpt","url":"https://chatgpt.com/c/1","partial":false,"partialReason":"","messages":[],"__proto__":{"polluted":1}}`), /Unrecognized key/],
-      [JSON.parse(`{"site":"chatgpt","url":"https://chatgpt.com/c/1","partial":false,"partialReason":"","messages":[{"role":"user","parts":[],"constructor":{"prototype":{"polluted":1}}}]}`), /Unrecognized key/],
-      [{ ...capture(), messages: [{ role: 'user', parts: [{ type: 'image', url: 'javascript:alert(1)' }] }] }, /an http\(s\) URL/],
+      [
+        JSON.parse(
+          `{"site":"chatgpt","url":"https://chatgpt.com/c/1","partial":false,"partialReason":"","messages":[],"__proto__":{"polluted":1}}`,
+        ),
+        /Unrecognized key/,
+      ],
+      [
+        JSON.parse(
+          `{"site":"chatgpt","url":"https://chatgpt.com/c/1","partial":false,"partialReason":"","messages":[{"role":"user","parts":[],"constructor":{"prototype":{"polluted":1}}}]}`,
+        ),
+        /Unrecognized key/,
+      ],
+      [
+        { ...capture(), messages: [{ role: 'user', parts: [{ type: 'image', url: 'javascript:alert(1)' }] }] },
+        /an http\(s\) URL/,
+      ],
     ];
     for (const [payload, why] of bad) {
-      const reply = (await route({ type: 'captureSubmit', payload }, chatgptTab, env)) as { ok: boolean; error?: { code: string; message: string } };
+      const reply = (await route({ type: 'captureSubmit', payload }, chatgptTab, env)) as {
+        ok: boolean;
+        error?: { code: string; message: string };
+      };
       expect(reply.ok).toBe(false);
       expect(reply.error?.code).toBe('bad_request');
       expect(reply.error?.message).toMatch(why);
@@ -142,7 +213,13 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(await r.store.list()).toEqual([]);
     // A page that shows nothing is refused with a reason.
-    expect(await route({ type: 'captureSubmit', payload: capture({ requestId: r.ask(), messages: [{ role: 'user', parts: [] }] }) }, chatgptTab, env)).toEqual({
+    expect(
+      await route(
+        { type: 'captureSubmit', payload: capture({ requestId: r.ask(), messages: [{ role: 'user', parts: [] }] }) },
+        chatgptTab,
+        env,
+      ),
+    ).toEqual({
       ok: false,
       error: { code: 'bad_request', message: 'The page shows no conversation to capture.' },
     });
@@ -152,8 +229,14 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
 describe('CaptureService', () => {
   it('stores a NEW conversation: source, web origins, literal HTML, partial stamp, page images kept out of every provider request', async () => {
     const r = await rig();
-    expect(await r.service.submit(capture({ requestId: r.ask() }), chatgptTab)).toEqual({ conversationId: 'id-3', turns: 2 });
-    expect(await r.service.submit(capture({ requestId: r.ask() }), chatgptTab)).toEqual({ conversationId: 'id-6', turns: 2 });
+    expect(await r.service.submit(capture({ requestId: r.ask() }), chatgptTab)).toEqual({
+      conversationId: 'id-3',
+      turns: 2,
+    });
+    expect(await r.service.submit(capture({ requestId: r.ask() }), chatgptTab)).toEqual({
+      conversationId: 'id-6',
+      turns: 2,
+    });
     const t = await r.store.toTranscript('id-3');
     expect(t).toEqual({
       format: 'baton.transcript',
@@ -167,7 +250,13 @@ describe('CaptureService', () => {
           id: 'id-1',
           role: 'user',
           createdAt: T0,
-          meta: { capture: { site: 'chatgpt', partial: true, partialReason: 'The page starts at turn 3: earlier turns are not loaded.' } },
+          meta: {
+            capture: {
+              site: 'chatgpt',
+              partial: true,
+              partialReason: 'The page starts at turn 3: earlier turns are not loaded.',
+            },
+          },
           blocks: [
             { type: 'text', text: PAGE_IMAGE_TEXT, meta: { pageImage: 'https://files.example/secret-cat.png' } },
             { type: 'text', text: '<img src=x onerror=alert(1)> what is this?' },
@@ -187,10 +276,25 @@ describe('CaptureService', () => {
     });
     expect((await r.store.list()).map((c) => c.id).sort()).toEqual(['id-3', 'id-6']);
     // Each answers a pending click: a list update, then the side panel is told to open it.
-    expect(r.events.map((e) => e.type)).toEqual(['conversationUpdated', 'captureReady', 'conversationUpdated', 'captureReady']);
+    expect(r.events.map((e) => e.type)).toEqual([
+      'conversationUpdated',
+      'captureReady',
+      'conversationUpdated',
+      'captureReady',
+    ]);
     // N5 + docs/architecture.md#the-background-by-feature: every converter keeps the captured answer an assistant message and never sends the page's image URL.
     for (const api of WIRE_APIS) {
-      const body = JSON.stringify(convertTranscript(t, { api, model: api === 'anthropic-messages' ? 'claude-sonnet-4-5' : api === 'gemini-generate-content' ? 'gemini-2.5-flash' : 'gpt-5' }).body);
+      const body = JSON.stringify(
+        convertTranscript(t, {
+          api,
+          model:
+            api === 'anthropic-messages'
+              ? 'claude-sonnet-4-5'
+              : api === 'gemini-generate-content'
+                ? 'gemini-2.5-flash'
+                : 'gpt-5',
+        }).body,
+      );
       expect(body).not.toContain('secret-cat');
       expect(body).toContain('A cat.');
     }
@@ -202,7 +306,10 @@ describe('CaptureService', () => {
       return { type: 'baton.captureAck', requestId: (m as { requestId: string }).requestId, ok: true };
     });
     const target = { providerId: 'anthropic', model: 'claude-sonnet-4-5' };
-    const done = r.service.onMenuClick({ menuItemId: menuId('chat', target), pageUrl: 'https://chatgpt.com/c/1' }, { id: 7, windowId: 1, url: 'https://chatgpt.com/c/1' });
+    const done = r.service.onMenuClick(
+      { menuItemId: menuId('chat', target), pageUrl: 'https://chatgpt.com/c/1' },
+      { id: 7, windowId: 1, url: 'https://chatgpt.com/c/1' },
+    );
     // Synchronously, before any await (the gesture is still active): the side panel opens first.
     expect(r.calls).toEqual(['openSidePanel:7', 'sendToTab:7']);
     await done;
@@ -221,18 +328,32 @@ describe('CaptureService', () => {
     const r = await rig(async () => {
       throw new Error('Could not establish connection. Receiving end does not exist.');
     });
-    await r.service.onMenuClick({ menuItemId: menuId('chat', { providerId: 'openai', model: 'gpt-5' }) }, { id: 3, url: 'https://claude.ai/chat/9' });
+    await r.service.onMenuClick(
+      { menuItemId: menuId('chat', { providerId: 'openai', model: 'gpt-5' }) },
+      { id: 3, url: 'https://claude.ai/chat/9' },
+    );
     expect(await r.service.handlers().takePendingCapture({}, 'extension')).toEqual({
       error: { code: 'not_found', message: 'Baton could not read this page. Reload the page and try again.' },
     });
-    await r.service.onMenuClick({ menuItemId: menuId('chat', { providerId: 'openai', model: 'gpt-5' }) }, { id: 3, url: 'https://example.com/' });
+    await r.service.onMenuClick(
+      { menuItemId: menuId('chat', { providerId: 'openai', model: 'gpt-5' }) },
+      { id: 3, url: 'https://example.com/' },
+    );
     expect(r.tabMessages).toHaveLength(1);
     expect((await r.service.handlers().takePendingCapture({}, 'extension'))?.error?.code).toBe('forbidden');
     const before = r.calls.length;
     await r.service.onMenuClick({ menuItemId: 'someone-else' }, { id: 3 });
     expect(r.calls.length).toBe(before);
-    const refused = await rig(async (m) => ({ type: 'baton.captureAck', requestId: (m as { requestId: string }).requestId, ok: false, message: 'The page shows no conversation to capture.' }));
-    await refused.service.onMenuClick({ menuItemId: menuId('chat', { providerId: 'openai', model: 'gpt-5' }) }, { id: 3, url: 'https://gemini.google.com/app/1' });
+    const refused = await rig(async (m) => ({
+      type: 'baton.captureAck',
+      requestId: (m as { requestId: string }).requestId,
+      ok: false,
+      message: 'The page shows no conversation to capture.',
+    }));
+    await refused.service.onMenuClick(
+      { menuItemId: menuId('chat', { providerId: 'openai', model: 'gpt-5' }) },
+      { id: 3, url: 'https://gemini.google.com/app/1' },
+    );
     expect(await refused.service.handlers().takePendingCapture({}, 'extension')).toEqual({
       error: { code: 'bad_request', message: 'Nothing was captured: The page shows no conversation to capture.' },
     });
@@ -241,12 +362,29 @@ describe('CaptureService', () => {
   it('"Continue selection in…" stores the selection as a labelled, fenced user turn with the target; no tab message', async () => {
     const r = await rig();
     const target = { providerId: 'custom-ollama', model: 'llama3:8b' };
-    await r.service.onMenuClick({ menuItemId: menuId('selection', target), selectionText: 'Some ```quoted``` text', pageUrl: 'https://news.example/a' }, { id: 4 });
+    await r.service.onMenuClick(
+      {
+        menuItemId: menuId('selection', target),
+        selectionText: 'Some ```quoted``` text',
+        pageUrl: 'https://news.example/a',
+      },
+      { id: 4 },
+    );
     expect(r.calls).toEqual(['openSidePanel:4']);
     expect(r.tabMessages).toEqual([]);
     const t = await r.store.toTranscript('id-2');
     expect(t.source).toEqual({ kind: 'web-selection', url: 'https://news.example/a' });
-    expect(t.turns).toEqual([{ id: 'id-1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'Selected text from https://news.example/a:\n````\nSome ```quoted``` text\n````' }], meta: { capturedSelection: true } }]);
+    expect(t.turns).toEqual([
+      {
+        id: 'id-1',
+        role: 'user',
+        createdAt: T0,
+        blocks: [
+          { type: 'text', text: 'Selected text from https://news.example/a:\n````\nSome ```quoted``` text\n````' },
+        ],
+        meta: { capturedSelection: true },
+      },
+    ]);
     expect((await r.store.list())[0]?.lastTarget).toEqual(target);
   });
 
@@ -261,13 +399,36 @@ describe('CaptureService', () => {
     expect(buildMenus(SETTINGS)).toEqual([
       { id: 'baton-continue-chat', title: 'Continue this chat in…', contexts: ['page'], documentUrlPatterns: chat },
       { id: 'baton-continue-selection', title: 'Continue selection in…', contexts: ['selection'] },
-      { id: 'baton-chat|custom-ollama|qwen3:4b', parentId: 'baton-continue-chat', title: 'qwen3:4b (Ollama)', contexts: ['page'] },
-      { id: `baton-chat|anthropic|${claude}`, parentId: 'baton-continue-chat', title: `${claude} (Anthropic)`, contexts: ['page'] },
-      { id: 'baton-selection|custom-ollama|qwen3:4b', parentId: 'baton-continue-selection', title: 'qwen3:4b (Ollama)', contexts: ['selection'] },
-      { id: `baton-selection|anthropic|${claude}`, parentId: 'baton-continue-selection', title: `${claude} (Anthropic)`, contexts: ['selection'] },
+      {
+        id: 'baton-chat|custom-ollama|qwen3:4b',
+        parentId: 'baton-continue-chat',
+        title: 'qwen3:4b (Ollama)',
+        contexts: ['page'],
+      },
+      {
+        id: `baton-chat|anthropic|${claude}`,
+        parentId: 'baton-continue-chat',
+        title: `${claude} (Anthropic)`,
+        contexts: ['page'],
+      },
+      {
+        id: 'baton-selection|custom-ollama|qwen3:4b',
+        parentId: 'baton-continue-selection',
+        title: 'qwen3:4b (Ollama)',
+        contexts: ['selection'],
+      },
+      {
+        id: `baton-selection|anthropic|${claude}`,
+        parentId: 'baton-continue-selection',
+        title: `${claude} (Anthropic)`,
+        contexts: ['selection'],
+      },
     ]);
     expect(buildMenus({ providers: [] }).filter((m) => m.id.startsWith('baton-setup'))).toHaveLength(2);
-    expect(parseMenuId('baton-chat|custom-ollama|qwen3:4b')).toEqual({ kind: 'chat', target: { providerId: 'custom-ollama', model: 'qwen3:4b' } });
+    expect(parseMenuId('baton-chat|custom-ollama|qwen3:4b')).toEqual({
+      kind: 'chat',
+      target: { providerId: 'custom-ollama', model: 'qwen3:4b' },
+    });
     expect(parseMenuId('baton-setup|chat')).toEqual({ kind: 'setup' });
     expect(parseMenuId('other')).toBeUndefined();
     r.menus.splice(0);
@@ -288,21 +449,34 @@ describe('docs/security.md defect 6: unrequested captures are stored', () => {
     console.warn = (...args: unknown[]) => void warned.push(args);
     try {
       let now = 1_000_000;
-      const r = await rig(async () => ({ ok: true }), () => now);
+      const r = await rig(
+        async () => ({ ok: true }),
+        () => now,
+      );
       const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(r.service) };
       // A real click on tab 7 opens request id-1; the tab never answers the request itself.
-      void r.service.onMenuClick({ menuItemId: menuId('chat', { providerId: 'anthropic', model: 'claude-sonnet-4-5' }) }, { id: 7, url: 'https://chatgpt.com/c/1' });
+      void r.service.onMenuClick(
+        { menuItemId: menuId('chat', { providerId: 'anthropic', model: 'claude-sonnet-4-5' }) },
+        { id: 7, url: 'https://chatgpt.com/c/1' },
+      );
       const otherTab: Sender = { ...chatgptTab, tab: { id: 8 } };
       const flood: [CaptureSubmit, Sender][] = [
         ...Array.from({ length: 40 }, () => [capture(), chatgptTab] as [CaptureSubmit, Sender]),
         [capture({ requestId: 'made-up-request-id' }), chatgptTab],
       ];
       for (const [payload, sender] of flood)
-        expect(await route({ type: 'captureSubmit', payload }, sender, env)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+        expect(await route({ type: 'captureSubmit', payload }, sender, env)).toMatchObject({
+          ok: false,
+          error: { code: 'forbidden' },
+        });
       // The rig's ids (`id-1`) are shorter than the protocol accepts, so these go to the service directly.
-      await expect(r.service.submit(capture({ requestId: 'id-1' }), otherTab)).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(r.service.submit(capture({ requestId: 'id-1' }), otherTab)).rejects.toMatchObject({
+        code: 'forbidden',
+      });
       now += 10 * 60_000; // the request has expired
-      await expect(r.service.submit(capture({ requestId: 'id-1' }), chatgptTab)).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(r.service.submit(capture({ requestId: 'id-1' }), chatgptTab)).rejects.toMatchObject({
+        code: 'forbidden',
+      });
       expect(await r.store.list()).toEqual([]);
       expect(r.events.filter((e) => e.type === 'conversationUpdated')).toEqual([]);
       expect(warned).toHaveLength(1);

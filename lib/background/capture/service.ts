@@ -14,7 +14,13 @@ import { SITE_ORIGINS, siteOf } from '../../capture/index';
 import { captureTitle, captureToTurns, cleanCapturedText, titleFromText, webSource } from '../../capture/to-turns';
 import type { CaptureOutcome, CaptureResponses, CaptureSubmit } from '../../messaging/capture-protocol';
 import { CAPTURE_TAB_REQUEST, type CaptureTabRequest } from '../../messaging/capture-tab';
-import { sendTargetSchema, type BackgroundEvent, type ConversationMeta, type SendTarget, type Settings } from '../../messaging/protocol';
+import {
+  sendTargetSchema,
+  type BackgroundEvent,
+  type ConversationMeta,
+  type SendTarget,
+  type Settings,
+} from '../../messaging/protocol';
 import { storeCapturedConversation } from '../../store/captured';
 import type { BatonDb } from '../../store/db';
 import { fenced } from '../../transcript/text';
@@ -68,7 +74,16 @@ const PENDING_MS = 120_000;
 /** Longest selection kept, in characters. */
 const MAX_SELECTION = 1_000_000;
 /** Request types after which the menus are rebuilt (the configured models may have changed). */
-const SETTINGS_TYPES = new Set(['setKey', 'deleteKey', 'setDefaultTarget', 'setBaseUrl', 'saveEndpoint', 'deleteEndpoint', 'deleteAllData', 'unlockVault']);
+const SETTINGS_TYPES = new Set([
+  'setKey',
+  'deleteKey',
+  'setDefaultTarget',
+  'setBaseUrl',
+  'saveEndpoint',
+  'deleteEndpoint',
+  'deleteAllData',
+  'unlockVault',
+]);
 
 function originOf(sender: Sender | undefined): string | undefined {
   if (sender?.origin) return sender.origin;
@@ -98,11 +113,13 @@ export class CaptureService {
 
   /** Recreates every menu item from the settings (on install and after a settings change). */
   rebuildMenus(): Promise<void> {
-    this.menus = this.menus.then(async () => {
-      const items = buildMenus(await this.d.settings());
-      await this.d.browser.removeAllMenus();
-      for (const item of items) this.d.browser.createMenu(item);
-    }).catch(() => undefined);
+    this.menus = this.menus
+      .then(async () => {
+        const items = buildMenus(await this.d.settings());
+        await this.d.browser.removeAllMenus();
+        for (const item of items) this.d.browser.createMenu(item);
+      })
+      .catch(() => undefined);
     return this.menus;
   }
 
@@ -125,12 +142,21 @@ export class CaptureService {
     const opened = this.d.browser.openSidePanel(tabRef).catch(() => undefined);
     const target = sendTargetSchema.safeParse(action.target);
     if (!target.success) return opened;
-    const run = action.kind === 'chat' ? this.captureTab(tab.id, tab.url ?? info.pageUrl ?? '', target.data) : this.captureSelection(info, target.data);
+    const run =
+      action.kind === 'chat'
+        ? this.captureTab(tab.id, tab.url ?? info.pageUrl ?? '', target.data)
+        : this.captureSelection(info, target.data);
     return Promise.all([opened, run]).then(() => undefined);
   }
 
   private async captureTab(tabId: number, url: string, target: SendTarget): Promise<void> {
-    if (!siteOf(url)) return this.finish({ error: { code: 'forbidden', message: 'Baton reads conversations only on chatgpt.com, claude.ai and gemini.google.com.' } });
+    if (!siteOf(url))
+      return this.finish({
+        error: {
+          code: 'forbidden',
+          message: 'Baton reads conversations only on chatgpt.com, claude.ai and gemini.google.com.',
+        },
+      });
     const requestId = this.d.newId();
     this.requests.open(requestId, tabId, target);
     let ack: unknown;
@@ -157,7 +183,13 @@ export class CaptureService {
     const page = info.pageUrl && /^https?:\/\//i.test(info.pageUrl) ? info.pageUrl.slice(0, 2000) : undefined;
     // Flattened text from a page is fenced and labelled with where it came from (N5).
     // `meta.capturedSelection`: not yet sent anywhere, so the panel offers to send it rather than saying no answer came (docs/side-panel.md).
-    const turn: Turn = { id: this.d.newId(), role: 'user', createdAt: now, blocks: [{ type: 'text', text: fenced(`Selected text${page ? ` from ${page}` : ''}:`, text) }], meta: { capturedSelection: true } };
+    const turn: Turn = {
+      id: this.d.newId(),
+      role: 'user',
+      createdAt: now,
+      blocks: [{ type: 'text', text: fenced(`Selected text${page ? ` from ${page}` : ''}:`, text) }],
+      meta: { capturedSelection: true },
+    };
     try {
       const meta = await storeCapturedConversation(await this.d.db(), {
         id: this.d.newId(),
@@ -169,7 +201,12 @@ export class CaptureService {
       });
       this.stored(meta);
     } catch (e) {
-      this.finish({ error: { code: 'internal', message: `The selection could not be stored: ${(e as Error).message}`.slice(0, 300) } });
+      this.finish({
+        error: {
+          code: 'internal',
+          message: `The selection could not be stored: ${(e as Error).message}`.slice(0, 300),
+        },
+      });
     }
   }
 

@@ -28,7 +28,10 @@ export function realCaptureBrowser(): CaptureBrowser {
     createMenu: (item) => {
       const [first, ...rest] = item.contexts;
       // Reading lastError marks a failed create (e.g. a duplicate id) as handled.
-      browser.contextMenus.create({ ...item, contexts: [first ?? 'page', ...rest] }, () => void browser.runtime.lastError);
+      browser.contextMenus.create(
+        { ...item, contexts: [first ?? 'page', ...rest] },
+        () => void browser.runtime.lastError,
+      );
     },
     openOptionsPage: () => browser.runtime.openOptionsPage(),
   };
@@ -38,7 +41,11 @@ export function realCaptureBrowser(): CaptureBrowser {
  * Creates the capture service and registers its listeners synchronously. `db` and `settings`
  * wait for the worker's start-up; `broadcast` reaches the open extension pages.
  */
-export function registerCapture(deps: { db(): Promise<BatonDb>; settings(): Promise<Settings>; broadcast(e: BackgroundEvent): void }): CaptureService {
+export function registerCapture(deps: {
+  db(): Promise<BatonDb>;
+  settings(): Promise<Settings>;
+  broadcast(e: BackgroundEvent): void;
+}): CaptureService {
   const service = new CaptureService({
     browser: realCaptureBrowser(),
     db: deps.db,
@@ -47,7 +54,9 @@ export function registerCapture(deps: { db(): Promise<BatonDb>; settings(): Prom
     newId: () => crypto.randomUUID(),
     now: () => new Date().toISOString(),
   });
-  browser.contextMenus.onClicked.addListener((info, tab) => void service.onMenuClick(info as MenuClickInfo, tab as MenuClickTab | undefined));
+  browser.contextMenus.onClicked.addListener(
+    (info, tab) => void service.onMenuClick(info as MenuClickInfo, tab as MenuClickTab | undefined),
+  );
   browser.runtime.onInstalled.addListener(() => void service.rebuildMenus());
   return service;
 }

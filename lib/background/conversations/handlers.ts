@@ -7,7 +7,15 @@ import { existingConversation } from '../core/guards';
 import type { Handlers } from '../core/router';
 import { getConversationWindow } from './window';
 
-type ConversationHandlers = Pick<Handlers, 'listConversations' | 'getConversation' | 'createConversation' | 'renameConversation' | 'deleteConversation' | 'pinConversation'>;
+type ConversationHandlers = Pick<
+  Handlers,
+  | 'listConversations'
+  | 'getConversation'
+  | 'createConversation'
+  | 'renameConversation'
+  | 'deleteConversation'
+  | 'pinConversation'
+>;
 
 /** What the conversation handlers use of the send engine: whether an answer streams, and stopping it before a delete. */
 export interface ConversationEngine {
@@ -30,7 +38,12 @@ export function conversationHandlers(d: ConversationHandlerDeps): ConversationHa
     listConversations: () => d.store.list(),
     getConversation: (p) => getConversationWindow(d.store, p, d.engine.isBusy(p.id)),
     createConversation: async ({ title, target }) =>
-      d.store.create({ id: d.newId(), now: d.now(), ...(title ? { title } : {}), ...(target ? { lastTarget: target } : {}) }),
+      d.store.create({
+        id: d.newId(),
+        now: d.now(),
+        ...(title ? { title } : {}),
+        ...(target ? { lastTarget: target } : {}),
+      }),
     renameConversation: ({ id, title }) => d.store.update(id, { title }),
     deleteConversation: async ({ id }) => {
       d.engine.stop(id);

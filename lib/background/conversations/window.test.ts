@@ -25,13 +25,25 @@ describe('getConversation (docs/architecture.md#long-conversations-and-speed win
   it('without limit returns every turn, as before', async () => {
     const s = await storeWith(60);
     const v = await getConversationWindow(s, { id: 'c1' }, false);
-    expect({ n: v.turns.length, hasEarlier: v.hasEarlier, busy: v.busy, meta: v.meta.turnCount }).toEqual({ n: 60, hasEarlier: false, busy: false, meta: 60 });
+    expect({ n: v.turns.length, hasEarlier: v.hasEarlier, busy: v.busy, meta: v.meta.turnCount }).toEqual({
+      n: 60,
+      hasEarlier: false,
+      busy: false,
+      meta: 60,
+    });
   });
 
   it('with limit returns the newest turns and the metadata; with before, the page before it', async () => {
     const s = await storeWith(60);
     const v = await getConversationWindow(s, { id: 'c1', limit: 50 }, true);
-    expect({ first: v.turns[0]!.id, last: v.turns.at(-1)!.id, n: v.turns.length, hasEarlier: v.hasEarlier, busy: v.busy, title: v.meta.title }).toEqual({ first: 't10', last: 't59', n: 50, hasEarlier: true, busy: true, title: 'Long' });
+    expect({
+      first: v.turns[0]!.id,
+      last: v.turns.at(-1)!.id,
+      n: v.turns.length,
+      hasEarlier: v.hasEarlier,
+      busy: v.busy,
+      title: v.meta.title,
+    }).toEqual({ first: 't10', last: 't59', n: 50, hasEarlier: true, busy: true, title: 'Long' });
     const older = await getConversationWindow(s, { id: 'c1', before: 't10' }, false);
     expect([ids(older.turns), older.hasEarlier]).toEqual([Array.from({ length: 10 }, (_, i) => `t${i}`), false]);
     expect(DEFAULT_PAGE).toBe(50);
@@ -46,7 +58,10 @@ describe('getConversation (docs/architecture.md#long-conversations-and-speed win
     ] as const) {
       const e = await getConversationWindow(s, p, false).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(BatonError);
-      expect({ code: (e as BatonError).code, message: (e as BatonError).message }).toEqual({ code: 'not_found', message });
+      expect({ code: (e as BatonError).code, message: (e as BatonError).message }).toEqual({
+        code: 'not_found',
+        message,
+      });
     }
   });
 });

@@ -17,18 +17,34 @@ export const DEFAULT_PAGE = 50;
  * {@link DEFAULT_PAGE}) and whether older ones exist.
  * @throws BatonError `not_found` when the conversation or the `before` turn does not exist.
  */
-export async function getConversationWindow(store: ConversationStore, p: RequestPayload<'getConversation'>, busy: boolean): Promise<ConversationView> {
+export async function getConversationWindow(
+  store: ConversationStore,
+  p: RequestPayload<'getConversation'>,
+  busy: boolean,
+): Promise<ConversationView> {
   if (p.limit === undefined && p.before === undefined) {
     const rec = await existingConversation(store, p.id);
     const { turns } = await store.get(p.id);
     return { meta: metaOf(rec), turns, busy, hasEarlier: false };
   }
   try {
-    const w = await readTurnWindow(store.db, p.id, { limit: p.limit ?? DEFAULT_PAGE, ...(p.before !== undefined ? { before: p.before } : {}) });
-    return { meta: metaOf(w.record), turns: w.turns, busy, hasEarlier: w.hasEarlier, ...(w.first ? { first: w.first } : {}) };
+    const w = await readTurnWindow(store.db, p.id, {
+      limit: p.limit ?? DEFAULT_PAGE,
+      ...(p.before !== undefined ? { before: p.before } : {}),
+    });
+    return {
+      meta: metaOf(w.record),
+      turns: w.turns,
+      busy,
+      hasEarlier: w.hasEarlier,
+      ...(w.first ? { first: w.first } : {}),
+    };
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
-    const gone = p.before !== undefined && (await store.getRecord(p.id)) ? 'That message is no longer in this conversation.' : 'This conversation no longer exists.';
+    const gone =
+      p.before !== undefined && (await store.getRecord(p.id))
+        ? 'That message is no longer in this conversation.'
+        : 'This conversation no longer exists.';
     throw new BatonError('not_found', gone);
   }
 }

@@ -8,7 +8,10 @@ import type { ConversationStore } from '../../store/conversations';
 import type { ConversationRecord } from '../../store/db';
 
 /** The stored conversation `id`. @throws BatonError `not_found` when it was deleted (or never existed). */
-export async function existingConversation(store: Pick<ConversationStore, 'getRecord'>, id: string): Promise<ConversationRecord> {
+export async function existingConversation(
+  store: Pick<ConversationStore, 'getRecord'>,
+  id: string,
+): Promise<ConversationRecord> {
   const record = await store.getRecord(id);
   if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
   return record;
@@ -29,9 +32,15 @@ export function refuseBusy(busy: boolean): void {
  * permission for its origin (built-in origins are granted in the manifest).
  * @throws BatonError `endpoint_not_permitted`
  */
-export async function assertReachable(provider: { baseUrl?: string | undefined; origin: string }, hasHostPermission: (origin: string) => Promise<boolean>): Promise<void> {
+export async function assertReachable(
+  provider: { baseUrl?: string | undefined; origin: string },
+  hasHostPermission: (origin: string) => Promise<boolean>,
+): Promise<void> {
   if (provider.baseUrl && !(await hasHostPermission(provider.origin)))
-    throw new BatonError('endpoint_not_permitted', `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`);
+    throw new BatonError(
+      'endpoint_not_permitted',
+      `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`,
+    );
 }
 
 /** Characters of a conversation's title taken from its first message. */

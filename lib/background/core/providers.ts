@@ -87,7 +87,10 @@ export async function keyFor(p: ResolvedProvider, vault: Vault): Promise<string>
     throw new BatonError('no_key', `No API key is saved for ${p.providerId}. Add one in the options page.`);
   }
   if (k.boundOrigin !== p.origin)
-    throw new BatonError('no_key', `The saved ${p.providerId} key was entered for ${k.boundOrigin}; enter it again to use it with ${p.origin}.`);
+    throw new BatonError(
+      'no_key',
+      `The saved ${p.providerId} key was entered for ${k.boundOrigin}; enter it again to use it with ${p.origin}.`,
+    );
   return k.secret;
 }
 
@@ -106,6 +109,13 @@ export function convertTargetFor(p: ResolvedProvider, target: SendTarget): Conve
  * Marks `providerId`'s key invalid (P1: the provider answered 401; shown in the options page until
  * the key is saved again or passes "Test key"), or valid again.
  */
-export async function markKeyInvalid(settings: Pick<SettingsStore, 'update'>, providerId: string, invalid: boolean): Promise<void> {
-  await settings.update((s) => ({ ...s, invalidKeys: invalid ? [...new Set([...s.invalidKeys, providerId])] : s.invalidKeys.filter((x) => x !== providerId) }));
+export async function markKeyInvalid(
+  settings: Pick<SettingsStore, 'update'>,
+  providerId: string,
+  invalid: boolean,
+): Promise<void> {
+  await settings.update((s) => ({
+    ...s,
+    invalidKeys: invalid ? [...new Set([...s.invalidKeys, providerId])] : s.invalidKeys.filter((x) => x !== providerId),
+  }));
 }

@@ -22,29 +22,60 @@ function recordingHandlers() {
 const env = (handlers: Handlers) => ({ ownId: OWN_ID, extensionOrigin: EXT, handlers });
 
 describe('M1 content scripts cannot reach privileged types', () => {
-  const contentScript: Sender = { id: OWN_ID, tab: { id: 3 }, frameId: 0, origin: 'https://chatgpt.com', url: 'https://chatgpt.com/c/1' };
-  it.each(['listConversations', 'getConversation', 'sendMessage', 'setKey', 'getSettings', 'deleteAllData', 'listModels'] as const)(
-    'M1 refuses %s from a chat-site content script without running any handler',
-    async (type) => {
-      const { calls, handlers } = recordingHandlers();
-      const reply = await route({ type, payload: {} }, contentScript, env(handlers));
-      expect(reply).toEqual({ ok: false, error: { code: 'forbidden', message: `${type} is not allowed from this sender` } });
-      expect(calls).toEqual([]);
-    },
-  );
+  const contentScript: Sender = {
+    id: OWN_ID,
+    tab: { id: 3 },
+    frameId: 0,
+    origin: 'https://chatgpt.com',
+    url: 'https://chatgpt.com/c/1',
+  };
+  it.each([
+    'listConversations',
+    'getConversation',
+    'sendMessage',
+    'setKey',
+    'getSettings',
+    'deleteAllData',
+    'listModels',
+  ] as const)('M1 refuses %s from a chat-site content script without running any handler', async (type) => {
+    const { calls, handlers } = recordingHandlers();
+    const reply = await route({ type, payload: {} }, contentScript, env(handlers));
+    expect(reply).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: `${type} is not allowed from this sender` },
+    });
+    expect(calls).toEqual([]);
+  });
 });
 
 describe('M2 content-script sender gate', () => {
-  const good: Sender = { id: OWN_ID, tab: { id: 1 }, frameId: 0, origin: 'https://claude.ai', url: 'https://claude.ai/chat/x' };
+  const good: Sender = {
+    id: OWN_ID,
+    tab: { id: 1 },
+    frameId: 0,
+    origin: 'https://claude.ai',
+    url: 'https://claude.ai/chat/x',
+  };
   it('M2 accepts the top frame of the three chat sites as content', () => {
     for (const origin of ['https://chatgpt.com', 'https://claude.ai', 'https://gemini.google.com'])
       expect(classifySender({ ...good, origin, url: `${origin}/x` }, OWN_ID, EXT)).toBe('content');
   });
   it.each<[string, Sender]>([
     ['https://evil.example', { ...good, origin: 'https://evil.example', url: 'https://evil.example/' }],
-    ['https://chatgpt.com.evil.example', { ...good, origin: 'https://chatgpt.com.evil.example', url: 'https://chatgpt.com.evil.example/' }],
+    [
+      'https://chatgpt.com.evil.example',
+      { ...good, origin: 'https://chatgpt.com.evil.example', url: 'https://chatgpt.com.evil.example/' },
+    ],
     ['http://chatgpt.com', { ...good, origin: 'http://chatgpt.com', url: 'http://chatgpt.com/' }],
-    ['a look-alike chrome-extension://<id>.evil.com', { ...good, tab: undefined, origin: `chrome-extension://${OWN_ID}.evil.com`, url: `chrome-extension://${OWN_ID}.evil.com/x` }],
+    [
+      'a look-alike chrome-extension://<id>.evil.com',
+      {
+        ...good,
+        tab: undefined,
+        origin: `chrome-extension://${OWN_ID}.evil.com`,
+        url: `chrome-extension://${OWN_ID}.evil.com/x`,
+      },
+    ],
     ['file:', { ...good, origin: 'file://', url: 'file:///etc/passwd' }],
     ['data:', { ...good, origin: 'null', url: 'data:text/html,hi' }],
     ['frameId: 5', { ...good, frameId: 5 }],
@@ -56,7 +87,11 @@ describe('M2 content-script sender gate', () => {
   it('M2 ignores an origin claimed in the payload: the sender decides', async () => {
     const { calls, handlers } = recordingHandlers();
     const evil: Sender = { ...good, origin: 'https://evil.example', url: 'https://evil.example/' };
-    const reply = await route({ type: 'listConversations', payload: { origin: 'https://chatgpt.com' } }, evil, env(handlers));
+    const reply = await route(
+      { type: 'listConversations', payload: { origin: 'https://chatgpt.com' } },
+      evil,
+      env(handlers),
+    );
     expect(reply.ok).toBe(false);
     expect(calls).toEqual([]);
   });

@@ -3,7 +3,14 @@
  * parses the envelope and the payload with their zod schemas (M3), then calls the one handler for
  * the type. Every failure is a structured `{ok: false, error}` reply; nothing throws out of it.
  */
-import { envelopeSchema, REQUESTS, type Reply, type RequestPayload, type RequestType, type Responses } from '../../messaging/protocol';
+import {
+  envelopeSchema,
+  REQUESTS,
+  type Reply,
+  type RequestPayload,
+  type RequestType,
+  type Responses,
+} from '../../messaging/protocol';
 import { formatPath } from '../../transcript/codec';
 import { BatonError, toProtocolError } from '../../messaging/errors';
 
@@ -28,8 +35,10 @@ export const CAPTURE_ORIGINS = ['https://chatgpt.com', 'https://claude.ai', 'htt
 export function classifySender(sender: Sender, ownId: string, extensionOrigin: string): SenderKind | undefined {
   if (sender.id !== ownId) return undefined;
   const origin = sender.origin ?? originOf(sender.url);
-  if (origin === extensionOrigin && (sender.url === undefined || sender.url.startsWith(`${extensionOrigin}/`))) return 'extension';
-  if (sender.tab !== undefined && sender.frameId === 0 && (CAPTURE_ORIGINS as readonly string[]).includes(origin ?? '')) return 'content';
+  if (origin === extensionOrigin && (sender.url === undefined || sender.url.startsWith(`${extensionOrigin}/`)))
+    return 'extension';
+  if (sender.tab !== undefined && sender.frameId === 0 && (CAPTURE_ORIGINS as readonly string[]).includes(origin ?? ''))
+    return 'content';
   return undefined;
 }
 
@@ -43,7 +52,9 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /** One handler per request type; `from` is the raw sender (the capture handler checks the page it names against it, M2). */
-export type Handlers = { [T in RequestType]: (payload: RequestPayload<T>, sender: SenderKind, from?: Sender) => Promise<Responses[T]> };
+export type Handlers = {
+  [T in RequestType]: (payload: RequestPayload<T>, sender: SenderKind, from?: Sender) => Promise<Responses[T]>;
+};
 
 /**
  * Routes one message. Sender first: a request from a sender the type does not accept is refused
@@ -60,13 +71,18 @@ export async function route(
     const envelope = envelopeSchema.safeParse(message);
     if (!envelope.success) throw new BatonError('bad_request', 'malformed message');
     const type = envelope.data.type;
-    if (!Object.hasOwn(REQUESTS, type)) throw new BatonError('bad_request', `unknown request type "${type.slice(0, 64)}"`);
+    if (!Object.hasOwn(REQUESTS, type))
+      throw new BatonError('bad_request', `unknown request type "${type.slice(0, 64)}"`);
     const spec = REQUESTS[type as RequestType];
-    if (!(spec.from as readonly SenderKind[]).includes(kind)) throw new BatonError('forbidden', `${type} is not allowed from this sender`);
+    if (!(spec.from as readonly SenderKind[]).includes(kind))
+      throw new BatonError('forbidden', `${type} is not allowed from this sender`);
     const parsed = spec.input.safeParse(envelope.data.payload);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new BatonError('bad_request', `${type}: ${formatPath(issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))) || 'payload'}: ${issue.message}`);
+      throw new BatonError(
+        'bad_request',
+        `${type}: ${formatPath(issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))) || 'payload'}: ${issue.message}`,
+      );
     }
     const handler = env.handlers[type as RequestType] as (p: unknown, s: SenderKind, from: Sender) => Promise<unknown>;
     return { ok: true, data: await handler(parsed.data, kind, sender) };

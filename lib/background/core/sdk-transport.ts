@@ -16,7 +16,11 @@ export const sdkTransport: Transport = {
           throw e;
         }
       },
-      { sleep: opts.sleep, signal: opts.signal, onRetry: (info) => opts.onRetry({ attempt: info.attempt, delayMs: info.delayMs }) },
+      {
+        sleep: opts.sleep,
+        signal: opts.signal,
+        onRetry: (info) => opts.onRetry({ attempt: info.attempt, delayMs: info.delayMs }),
+      },
     ),
   listModels: (conn) => listModels(conn),
   countTokens: (conn, body, opts) => countTokens(conn, body, opts),

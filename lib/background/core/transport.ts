@@ -23,14 +23,23 @@ export interface Transport {
    * Streams one request; each event is passed as plain JSON (one SSE `data:` line). `headers`: the
    * converter's non-secret headers, sent exactly (A-B3, A-P2). @throws TransportError
    */
-  streamRequest(conn: Connection, body: unknown, opts: { model: string; signal: AbortSignal; onEvent(event: unknown): void; headers?: Record<string, string> }): Promise<void>;
+  streamRequest(
+    conn: Connection,
+    body: unknown,
+    opts: { model: string; signal: AbortSignal; onEvent(event: unknown): void; headers?: Record<string, string> },
+  ): Promise<void>;
   /**
    * Runs `attempt` under Baton's bounded retry policy (P1). `shouldRetry()` is asked before each
    * retry (false once content has streamed); `sleep` waits, aborting with `signal`.
    */
   withRetries<T>(
     attempt: () => Promise<T>,
-    opts: { sleep(ms: number, signal?: AbortSignal): Promise<void>; signal: AbortSignal; shouldRetry(): boolean; onRetry(info: RetryInfo): void },
+    opts: {
+      sleep(ms: number, signal?: AbortSignal): Promise<void>;
+      signal: AbortSignal;
+      shouldRetry(): boolean;
+      onRetry(info: RetryInfo): void;
+    },
   ): Promise<T>;
   /** The provider's model list (also the cheap "test key" call). @throws TransportError */
   listModels(conn: Connection): Promise<{ id: string }[]>;
@@ -40,5 +49,9 @@ export interface Transport {
    * `body` holds only what the provider has already received.
    * @throws TransportError (`bad_request` and no request for an API without a count endpoint).
    */
-  countTokens(conn: Connection, body: Record<string, unknown>, opts: { model: string; signal?: AbortSignal }): Promise<number>;
+  countTokens(
+    conn: Connection,
+    body: Record<string, unknown>,
+    opts: { model: string; signal?: AbortSignal },
+  ): Promise<number>;
 }

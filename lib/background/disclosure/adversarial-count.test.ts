@@ -45,7 +45,10 @@ let db: BatonDb;
 afterEach(() => db?.close());
 
 /** A count transport whose whole-call limit is 300 ms (the real one, with a shorter `timeoutMs`). */
-const quickCount: Transport = { ...sdkTransport, countTokens: (conn, body, opts) => countTokens(conn, body, { ...opts, timeoutMs: 300 }) };
+const quickCount: Transport = {
+  ...sdkTransport,
+  countTokens: (conn, body, opts) => countTokens(conn, body, { ...opts, timeoutMs: 300 }),
+};
 
 type Bg = TestBackground & { call(type: string, payload: unknown): Promise<Reply<unknown>> };
 
@@ -54,10 +57,26 @@ async function setup(opts: { hasHostPermission?: boolean; transport?: Transport 
   const bg = await createTestBackground(fake, { name: 'adv-count' });
   db = bg.db;
   let id = 0;
-  const h = opts.hasHostPermission === false || opts.transport
-    ? createHandlers({ store: bg.store, settings: bg.settings, vault: bg.vault, engine: bg.engine, transport: opts.transport ?? sdkTransport, hasHostPermission: async () => opts.hasHostPermission !== false, now: () => NOW, newId: () => `y${++id}`, wipe: async () => undefined })
-    : bg.h;
-  const call = (type: string, payload: unknown) => route({ type, payload }, { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers: h, secrets: () => Object.values(fake.keys) }) as Promise<Reply<unknown>>;
+  const h =
+    opts.hasHostPermission === false || opts.transport
+      ? createHandlers({
+          store: bg.store,
+          settings: bg.settings,
+          vault: bg.vault,
+          engine: bg.engine,
+          transport: opts.transport ?? sdkTransport,
+          hasHostPermission: async () => opts.hasHostPermission !== false,
+          now: () => NOW,
+          newId: () => `y${++id}`,
+          wipe: async () => undefined,
+        })
+      : bg.h;
+  const call = (type: string, payload: unknown) =>
+    route(
+      { type, payload },
+      { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT },
+      { ownId: OWN, extensionOrigin: EXT, handlers: h, secrets: () => Object.values(fake.keys) },
+    ) as Promise<Reply<unknown>>;
   const out = { ...bg, call };
   await send(out, ANTHROPIC, 'FIRST-Q', 'FIRST-A');
   await send(out, ANTHROPIC, 'SECOND-Q', 'SECOND-A');
@@ -67,7 +86,12 @@ async function setup(opts: { hasHostPermission?: boolean; transport?: Transport 
 }
 
 async function send(bg: Bg, target: SendTarget, text: string, reply: string): Promise<void> {
-  const api = target.providerId === 'anthropic' ? 'anthropic-messages' : target.providerId === 'google' ? 'gemini-generate-content' : 'openai-responses';
+  const api =
+    target.providerId === 'anthropic'
+      ? 'anthropic-messages'
+      : target.providerId === 'google'
+        ? 'gemini-generate-content'
+        : 'openai-responses';
   fake.enqueue(api, { kind: 'text', text: reply });
   data(await bg.call('sendMessage', { conversationId: 'c1', text, target, confirmedDisclosure: true }));
   await bg.engine.settled('c1');
@@ -77,13 +101,24 @@ const data = <T>(r: Reply<unknown>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.data as T;
 };
-const dump = async () => JSON.stringify([await db.getAll('conversations'), await db.getAll('turns'), await db.getAll('disclosures'), await db.getAll('settings')]);
+const dump = async () =>
+  JSON.stringify([
+    await db.getAll('conversations'),
+    await db.getAll('turns'),
+    await db.getAll('disclosures'),
+    await db.getAll('settings'),
+  ]);
 const counts = () => fake.requests.filter((r) => r.api === 'anthropic-count-tokens' || r.api === 'gemini-count-tokens');
 
 /** Everything a failed count must leave as it was: storage, estimates and the remembered counts. */
 async function state(bg: Bg) {
   const preview = (t: SendTarget) => bg.call('previewSend', { conversationId: 'c1', target: t, text: 'draft' });
-  return { db: await dump(), correction: structuredClone(bg.engine.discloser.cache.correction), counts: [...bg.engine.discloser.counts], previews: [await preview(ANTHROPIC), await preview(GOOGLE)] };
+  return {
+    db: await dump(),
+    correction: structuredClone(bg.engine.discloser.cache.correction),
+    counts: [...bg.engine.discloser.counts],
+    previews: [await preview(ANTHROPIC), await preview(GOOGLE)],
+  };
 }
 
 describe('countTokens: a provider that answers garbage, fails, stalls or redirects changes nothing', () => {
@@ -105,7 +140,10 @@ describe('countTokens: a provider that answers garbage, fails, stalls or redirec
       const bg = await setup();
       const before = await state(bg);
       fake.enqueue(api, reply);
-      const r = await bg.call('countTokens', { conversationId: 'c1', target: api === 'anthropic-count-tokens' ? ANTHROPIC : GOOGLE });
+      const r = await bg.call('countTokens', {
+        conversationId: 'c1',
+        target: api === 'anthropic-count-tokens' ? ANTHROPIC : GOOGLE,
+      });
       expect(r).toMatchObject({ ok: false, error: { code: 'provider_error' } });
       expect(counts()).toHaveLength(1);
       expect(await state(bg)).toEqual(before);
@@ -115,16 +153,26 @@ describe('countTokens: a provider that answers garbage, fails, stalls or redirec
     const bg = await setup();
     const before = await state(bg);
     fake.enqueue('anthropic-count-tokens', { kind: 'json', body: { input_tokens: 0 } });
-    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'provider_error' } });
+    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({
+      ok: false,
+      error: { code: 'provider_error' },
+    });
     expect(await state(bg)).toEqual(before);
   });
 
   it('P1 a 5xx is one request, a typed retryable error, and changes nothing', async () => {
     const bg = await setup();
     const before = await state(bg);
-    for (const [status, code] of [[500, 'provider_error'], [503, 'overloaded'], [529, 'overloaded']] as const) {
+    for (const [status, code] of [
+      [500, 'provider_error'],
+      [503, 'overloaded'],
+      [529, 'overloaded'],
+    ] as const) {
       fake.enqueue('anthropic-count-tokens', { kind: 'error', status });
-      expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({ ok: false, error: { code } });
+      expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({
+        ok: false,
+        error: { code },
+      });
     }
     expect(counts()).toHaveLength(3);
     expect(await state(bg)).toEqual(before);
@@ -135,7 +183,10 @@ describe('countTokens: a provider that answers garbage, fails, stalls or redirec
     const before = await state(bg);
     fake.enqueue('anthropic-count-tokens', { kind: 'stall', ms: 3_000 });
     const t0 = Date.now();
-    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'timeout' } });
+    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({
+      ok: false,
+      error: { code: 'timeout' },
+    });
     expect(Date.now() - t0).toBeLessThan(2_000);
     await fake.waitForDisconnects(1);
     expect(await state(bg)).toEqual(before);
@@ -144,9 +195,15 @@ describe('countTokens: a provider that answers garbage, fails, stalls or redirec
   it('N3 a redirect to another origin is an error; the other origin receives nothing (no key, no conversation)', async () => {
     const bg = await setup();
     const before = await state(bg);
-    for (const [api, target, path] of [['anthropic-count-tokens', ANTHROPIC, '/v1/messages/count_tokens'], ['gemini-count-tokens', GOOGLE, '/v1beta/models/gemini-2.5-flash:countTokens']] as const) {
+    for (const [api, target, path] of [
+      ['anthropic-count-tokens', ANTHROPIC, '/v1/messages/count_tokens'],
+      ['gemini-count-tokens', GOOGLE, '/v1beta/models/gemini-2.5-flash:countTokens'],
+    ] as const) {
       fake.enqueue(api, { kind: 'error', status: 307, headers: { location: `${other.url}${path}` } });
-      expect(await bg.call('countTokens', { conversationId: 'c1', target })).toMatchObject({ ok: false, error: { code: 'provider_error' } });
+      expect(await bg.call('countTokens', { conversationId: 'c1', target })).toMatchObject({
+        ok: false,
+        error: { code: 'provider_error' },
+      });
     }
     expect(other.requests).toEqual([]);
     expect(counts()).toHaveLength(2);
@@ -156,10 +213,24 @@ describe('countTokens: a provider that answers garbage, fails, stalls or redirec
   it('S4 an error answer that echoes the key: the reply carries no key material', async () => {
     const bg = await setup();
     const key = fake.keys.anthropic;
-    fake.enqueue('anthropic-count-tokens', { kind: 'error', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `x-api-key ${key} is not allowed here` } } });
+    fake.enqueue('anthropic-count-tokens', {
+      kind: 'error',
+      status: 400,
+      body: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: `x-api-key ${key} is not allowed here` },
+      },
+    });
     // Through a router that redacts nothing itself, so the count's own redaction is what is tested.
-    const r = await route({ type: 'countTokens', payload: { conversationId: 'c1', target: ANTHROPIC } }, { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers: bg.h });
-    expect(r).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringContaining('[redacted]') } });
+    const r = await route(
+      { type: 'countTokens', payload: { conversationId: 'c1', target: ANTHROPIC } },
+      { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT },
+      { ownId: OWN, extensionOrigin: EXT, handlers: bg.h },
+    );
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request', message: expect.stringContaining('[redacted]') },
+    });
     expect(counts().flatMap((c) => c.keyViolations)).toEqual([]);
     const all = JSON.stringify([r, await dump(), counts().map((c) => c.body)]);
     for (let i = 0; i + 12 <= key.length; i++) expect(all).not.toContain(key.slice(i, i + 12));
@@ -173,17 +244,33 @@ describe('countTokens: refused before any request', () => {
     data(await bg.call('createConversation', {}));
     const conv = (await bg.store.list()).find((m) => m.id !== 'c1')!.id;
     fake.enqueue('anthropic-messages', { kind: 'error', status: 400 });
-    data(await bg.call('sendMessage', { conversationId: conv, text: 'FAILED-Q', target: ANTHROPIC, confirmedDisclosure: true }));
+    data(
+      await bg.call('sendMessage', {
+        conversationId: conv,
+        text: 'FAILED-Q',
+        target: ANTHROPIC,
+        confirmedDisclosure: true,
+      }),
+    );
     await bg.engine.settled(conv);
     fake.reset();
-    expect(await bg.call('countTokens', { conversationId: conv, target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'not_received' } });
+    expect(await bg.call('countTokens', { conversationId: conv, target: ANTHROPIC })).toMatchObject({
+      ok: false,
+      error: { code: 'not_received' },
+    });
     // c1 went to Anthropic at the fake's origin; the same provider id at another origin has received nothing.
     await bg.settings.update((s) => ({ ...s, baseUrls: { ...s.baseUrls, anthropic: other.url } }));
     await bg.vault.setKey('anthropic', fake.keys.anthropic, new URL(other.url).origin, NOW);
     const before = await dump();
-    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'not_received' } });
+    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({
+      ok: false,
+      error: { code: 'not_received' },
+    });
     for (const id of ['nope', '__proto__', 'constructor'])
-      expect(await bg.call('countTokens', { conversationId: id, target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(await bg.call('countTokens', { conversationId: id, target: ANTHROPIC })).toMatchObject({
+        ok: false,
+        error: { code: 'not_found' },
+      });
     expect([fake.requests, other.requests]).toEqual([[], []]);
     expect(await dump()).toEqual(before);
   });
@@ -197,7 +284,11 @@ describe('countTokens: refused before any request', () => {
       [{ resend: { kind: 'edit', turnId: '__proto__' } }, 'not_found'],
       [{ resend: { kind: 'regenerate' }, text: 'a draft with a regenerate' }, 'bad_request'],
     ];
-    for (const [extra, code] of bad) expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC, ...extra })).toMatchObject({ ok: false, error: { code } });
+    for (const [extra, code] of bad)
+      expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC, ...extra })).toMatchObject({
+        ok: false,
+        error: { code },
+      });
     expect(fake.requests).toEqual([]);
     expect(await state(bg)).toEqual(before);
   });
@@ -205,7 +296,10 @@ describe('countTokens: refused before any request', () => {
   it('N1 no host permission for the endpoint: endpoint_not_permitted, zero requests', async () => {
     const bg = await setup({ hasHostPermission: false });
     const before = await dump();
-    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'endpoint_not_permitted' } });
+    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({
+      ok: false,
+      error: { code: 'endpoint_not_permitted' },
+    });
     expect(fake.requests).toEqual([]);
     expect(await dump()).toEqual(before);
   });
@@ -215,16 +309,25 @@ describe('countTokens: refused before any request', () => {
     await bg.vault.setPassphrase('correct horse battery');
     await bg.vault.lock();
     const before = await dump();
-    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'locked' } });
+    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({
+      ok: false,
+      error: { code: 'locked' },
+    });
     expect(fake.requests).toEqual([]);
     expect(await dump()).toEqual(before);
     await bg.vault.unlock('correct horse battery');
-    expect(data<CountTokensResult>(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).countedTurns).toBe(4);
+    expect(
+      data<CountTokensResult>(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).countedTurns,
+    ).toBe(4);
   });
 
   it('M1/M2 a content script on a chat site cannot ask for a count', async () => {
     const bg = await setup();
-    const r = await route({ type: 'countTokens', payload: { conversationId: 'c1', target: ANTHROPIC } }, { id: OWN, url: 'https://claude.ai/chat/1', origin: 'https://claude.ai', tab: { id: 3 }, frameId: 0 }, { ownId: OWN, extensionOrigin: EXT, handlers: bg.h });
+    const r = await route(
+      { type: 'countTokens', payload: { conversationId: 'c1', target: ANTHROPIC } },
+      { id: OWN, url: 'https://claude.ai/chat/1', origin: 'https://claude.ai', tab: { id: 3 }, frameId: 0 },
+      { ownId: OWN, extensionOrigin: EXT, handlers: bg.h },
+    );
     expect(r).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(fake.requests).toEqual([]);
   });
@@ -235,38 +338,84 @@ describe('exclusions and confirmations from a careless or hostile panel', () => 
     const bg = await setup();
     const turns = (await bg.store.toTranscript('c1')).turns;
     const excludeTurns = [turns[0]!.id, ...Array.from({ length: 9_999 }, (_, i) => `ghost-${i}`)];
-    const excludeBlocks = Array.from({ length: 10_000 }, (_, i) => ({ turn: i === 0 ? turns[2]!.id : `ghost-${i}`, index: i === 0 ? 0 : i }));
+    const excludeBlocks = Array.from({ length: 10_000 }, (_, i) => ({
+      turn: i === 0 ? turns[2]!.id : `ghost-${i}`,
+      index: i === 0 ? 0 : i,
+    }));
     const t0 = Date.now();
-    const preview = data<DisclosurePreview>(await bg.call('previewSend', { conversationId: 'c1', target: ANTHROPIC, excludeTurns, excludeBlocks }));
+    const preview = data<DisclosurePreview>(
+      await bg.call('previewSend', { conversationId: 'c1', target: ANTHROPIC, excludeTurns, excludeBlocks }),
+    );
     expect(preview.unknownExclusions?.turns).toHaveLength(9_999);
     expect(preview.unknownExclusions?.blocks).toHaveLength(9_999);
-    const out = data<CountTokensResult>(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC, excludeTurns, excludeBlocks }));
+    const out = data<CountTokensResult>(
+      await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC, excludeTurns, excludeBlocks }),
+    );
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(out.countedTurns).toBe(2);
     const body = JSON.stringify(counts()[0]!.body);
     expect(body).not.toContain('FIRST-Q');
     expect(body).not.toContain('SECOND-Q');
     expect(body).toContain('FIRST-A');
-    expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC, excludeTurns: [...excludeTurns, 'one-more'] })).toMatchObject({ ok: false, error: { code: 'bad_request', message: 'countTokens: excludeTurns: Too big: expected array to have <=10000 items' } });
+    expect(
+      await bg.call('countTokens', {
+        conversationId: 'c1',
+        target: ANTHROPIC,
+        excludeTurns: [...excludeTurns, 'one-more'],
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: 'bad_request',
+        message: 'countTokens: excludeTurns: Too big: expected array to have <=10000 items',
+      },
+    });
   });
 
   it('retry of an unanswered message with another provider: a confirmation for the first provider is no consent for the second; nothing is removed until it is given', async () => {
     const bg = await setup();
     const conv = data<{ id: string }>(await bg.call('createConversation', {})).id;
     fake.enqueue('openai-responses', { kind: 'error', status: 400 });
-    data(await bg.call('sendMessage', { conversationId: conv, text: 'ONLY-TO-OPENAI', target: OPENAI, confirmedDisclosure: true }));
+    data(
+      await bg.call('sendMessage', {
+        conversationId: conv,
+        text: 'ONLY-TO-OPENAI',
+        target: OPENAI,
+        confirmedDisclosure: true,
+      }),
+    );
     await bg.engine.settled(conv);
     const before = await dump();
     const turns = (await bg.store.toTranscript(conv)).turns;
-    expect(turns.map((t) => [t.role, t.status])).toEqual([['user', undefined], ['assistant', 'error']]);
+    expect(turns.map((t) => [t.role, t.status])).toEqual([
+      ['user', undefined],
+      ['assistant', 'error'],
+    ]);
     fake.reset();
     // Anthropic never got the unanswered message: the retry discloses it, so it must be confirmed for Anthropic.
-    expect(await bg.call('retryTurn', { conversationId: conv, target: ANTHROPIC })).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
-    expect(await bg.call('retryTurn', { conversationId: conv, target: ANTHROPIC, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: bg.origin } })).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
+    expect(await bg.call('retryTurn', { conversationId: conv, target: ANTHROPIC })).toMatchObject({
+      ok: false,
+      error: { code: 'confirmation_required' },
+    });
+    expect(
+      await bg.call('retryTurn', {
+        conversationId: conv,
+        target: ANTHROPIC,
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: 'openai', origin: bg.origin },
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
     expect(fake.requests).toEqual([]);
     expect(await dump()).toEqual(before);
     fake.enqueue('anthropic-messages', { kind: 'text', text: 'ANSWERED' });
-    data(await bg.call('retryTurn', { conversationId: conv, target: ANTHROPIC, confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic', origin: bg.origin } }));
+    data(
+      await bg.call('retryTurn', {
+        conversationId: conv,
+        target: ANTHROPIC,
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: 'anthropic', origin: bg.origin },
+      }),
+    );
     await bg.engine.settled(conv);
     expect(JSON.stringify(fake.requests[0]!.body)).toContain('ONLY-TO-OPENAI');
     expect((await bg.store.toTranscript(conv)).turns.map((t) => t.role)).toEqual(['user', 'assistant']);
@@ -288,14 +437,32 @@ describe('exclusions and confirmations from a careless or hostile panel', () => 
       { confirmedFor: { providerId: 'openai', origin } },
     ];
     for (const c of bad)
-      expect(await bg.call('sendMessage', { conversationId: 'c1', text: 'to OpenAI', target: OPENAI, ...c })).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
-    for (const c of [{ confirmedDisclosure: true, confirmedFor: JSON.parse(`{"providerId":"openai","origin":"${origin}","__proto__":{"polluted":1}}`) }, { confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: '' } }])
-      expect(await bg.call('sendMessage', { conversationId: 'c1', text: 'to OpenAI', target: OPENAI, ...c })).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+      expect(
+        await bg.call('sendMessage', { conversationId: 'c1', text: 'to OpenAI', target: OPENAI, ...c }),
+      ).toMatchObject({ ok: false, error: { code: 'confirmation_required' } });
+    for (const c of [
+      {
+        confirmedDisclosure: true,
+        confirmedFor: JSON.parse(`{"providerId":"openai","origin":"${origin}","__proto__":{"polluted":1}}`),
+      },
+      { confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin: '' } },
+    ])
+      expect(
+        await bg.call('sendMessage', { conversationId: 'c1', text: 'to OpenAI', target: OPENAI, ...c }),
+      ).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(fake.requests).toEqual([]);
     expect(await dump()).toEqual(before);
     fake.enqueue('openai-responses', { kind: 'text', text: 'OK.' });
-    data(await bg.call('sendMessage', { conversationId: 'c1', text: 'to OpenAI', target: OPENAI, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin } }));
+    data(
+      await bg.call('sendMessage', {
+        conversationId: 'c1',
+        text: 'to OpenAI',
+        target: OPENAI,
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: 'openai', origin },
+      }),
+    );
     await bg.engine.settled('c1');
     expect(fake.requests.map((r) => r.api)).toEqual(['openai-responses']);
   });

@@ -40,7 +40,13 @@ async function setup() {
     streamRequest: async (_conn, body, opts) => {
       requests.push(body);
       opts.onEvent({ type: 'response.created', response: { id: 'r1', model: 'gpt-5.5' } });
-      opts.onEvent({ type: 'response.output_text.delta', item_id: 'm1', output_index: 0, content_index: 0, delta: 'partial ' });
+      opts.onEvent({
+        type: 'response.output_text.delta',
+        item_id: 'm1',
+        output_index: 0,
+        content_index: 0,
+        delta: 'partial ',
+      });
       if (gate.hold) await new Promise<void>((r) => (gate.release = r));
       throw Object.assign(new Error('scripted end'), { name: 'TransportError', code: 'network' });
     },
@@ -52,12 +58,57 @@ async function setup() {
   };
   const clock = { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: () => () => undefined };
   const newId = () => `id-${++n}`;
-  const engine = new SendEngine({ store, settings, vault, transport, hasHostPermission: async () => true, clock, newId, broadcast: () => undefined, keepalive: { start: () => undefined, stop: () => undefined } });
-  const handlers = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId, wipe: async () => undefined });
-  const call = (type: string, payload: unknown) => route({ type, payload }, { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers }) as Promise<Reply<unknown>>;
+  const engine = new SendEngine({
+    store,
+    settings,
+    vault,
+    transport,
+    hasHostPermission: async () => true,
+    clock,
+    newId,
+    broadcast: () => undefined,
+    keepalive: { start: () => undefined, stop: () => undefined },
+  });
+  const handlers = createHandlers({
+    store,
+    settings,
+    vault,
+    engine,
+    transport,
+    hasHostPermission: async () => true,
+    now: () => NOW,
+    newId,
+    wipe: async () => undefined,
+  });
+  const call = (type: string, payload: unknown) =>
+    route(
+      { type, payload },
+      { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT },
+      { ownId: OWN, extensionOrigin: EXT, handlers },
+    ) as Promise<Reply<unknown>>;
   await store.create({ id: 'c1', now: NOW });
-  await store.appendTurn('c1', { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'first question' }, { type: 'text', text: 'more' }] }, NOW);
-  await store.appendTurn('c1', { id: 'a1', role: 'assistant', origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' }, blocks: [{ type: 'text', text: 'first answer' }] }, NOW);
+  await store.appendTurn(
+    'c1',
+    {
+      id: 'u1',
+      role: 'user',
+      blocks: [
+        { type: 'text', text: 'first question' },
+        { type: 'text', text: 'more' },
+      ],
+    },
+    NOW,
+  );
+  await store.appendTurn(
+    'c1',
+    {
+      id: 'a1',
+      role: 'assistant',
+      origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
+      blocks: [{ type: 'text', text: 'first answer' }],
+    },
+    NOW,
+  );
   return { call, store, engine, requests, gate };
 }
 interface Preview {
@@ -72,24 +123,46 @@ const data = <T>(r: Reply<unknown>): T => {
   if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
   return r.data as T;
 };
-const rows = (p: Preview) => p.perTurn.map((t) => [t.id, t.draft === true, t.included, t.blocks.map((b) => b.fate).join()]);
+const rows = (p: Preview) =>
+  p.perTurn.map((t) => [t.id, t.draft === true, t.included, t.blocks.map((b) => b.fate).join()]);
 
 describe('previewSend and sendMessage: adversarial exclusions and policies', () => {
   it('exclusions of unknown turns and out-of-range blocks change nothing but are reported; the previewed body is the sent body', async () => {
     const { call, engine, requests } = await setup();
     const plain = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'next' }));
-    const odd = { excludeTurns: ['nope', 'draft'], excludeBlocks: [{ turn: 'u1', index: 99 }, { turn: 'zzz', index: 0 }, { turn: 'draft', index: 0 }] };
+    const odd = {
+      excludeTurns: ['nope', 'draft'],
+      excludeBlocks: [
+        { turn: 'u1', index: 99 },
+        { turn: 'zzz', index: 0 },
+        { turn: 'draft', index: 0 },
+      ],
+    };
     const p = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'next', ...odd }));
     // docs/disclosure.md: reported, so the panel can say so and drop them; the draft's own (meaningless) ones are not.
     const { unknownExclusions, ...rest } = p;
-    expect(unknownExclusions).toEqual({ turns: ['nope'], blocks: [{ turn: 'u1', index: 99 }, { turn: 'zzz', index: 0 }] });
+    expect(unknownExclusions).toEqual({
+      turns: ['nope'],
+      blocks: [
+        { turn: 'u1', index: 99 },
+        { turn: 'zzz', index: 0 },
+      ],
+    });
     expect(rest).toEqual(plain);
     expect(rows(p)).toEqual([
       ['u1', false, true, 'kept,kept'],
       ['a1', false, true, 'kept'],
       ['draft', true, true, 'kept'],
     ]);
-    data(await call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'next', confirmedDisclosure: true, ...odd }));
+    data(
+      await call('sendMessage', {
+        conversationId: 'c1',
+        target: OPENAI,
+        text: 'next',
+        confirmedDisclosure: true,
+        ...odd,
+      }),
+    );
     await engine.settled('c1');
     expect(requests).toEqual([p.body]);
   });
@@ -106,7 +179,15 @@ describe('previewSend and sendMessage: adversarial exclusions and policies', () 
     expect(JSON.stringify(p.body)).not.toContain('first');
     const none = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, ...all }));
     expect([none.turns, none.includedTurns]).toEqual([2, 0]);
-    data(await call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'alone', confirmedDisclosure: true, ...all }));
+    data(
+      await call('sendMessage', {
+        conversationId: 'c1',
+        target: OPENAI,
+        text: 'alone',
+        confirmedDisclosure: true,
+        ...all,
+      }),
+    );
     await engine.settled('c1');
     expect(requests).toEqual([p.body]);
     expect((await store.get('c1')).turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
@@ -118,7 +199,12 @@ describe('previewSend and sendMessage: adversarial exclusions and policies', () 
       expect(await call('setDisclosurePolicy', { conversationId: 'c1', policy })).toEqual({ ok: true, data: null });
       const p = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'next' }));
       expect([p.allowed, p.includedTurns, p.perTurn.every((t) => !t.included)]).toEqual([false, 0, true]);
-      const refused = await call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'next', confirmedDisclosure: true });
+      const refused = await call('sendMessage', {
+        conversationId: 'c1',
+        target: OPENAI,
+        text: 'next',
+        confirmedDisclosure: true,
+      });
       expect(refused).toMatchObject({ ok: false, error: { code: 'policy_forbidden' } });
     }
     expect((await store.get('c1')).turns.map((t) => t.id)).toEqual(['u1', 'a1']);
@@ -127,7 +213,10 @@ describe('previewSend and sendMessage: adversarial exclusions and policies', () 
 
   it('M3 invalid policy values (negative, zero, fractional, NaN, Infinity, null, huge, empty names, unknown or prototype keys) are refused with their path; the stored policy stays', async () => {
     const { call } = await setup();
-    expect(await call('setDisclosurePolicy', { conversationId: 'c1', policy: { maxTokens: 5000 } })).toEqual({ ok: true, data: null });
+    expect(await call('setDisclosurePolicy', { conversationId: 'c1', policy: { maxTokens: 5000 } })).toEqual({
+      ok: true,
+      data: null,
+    });
     const cases: [unknown, string][] = [
       [{ maxTokens: -1 }, 'policy.maxTokens: Too small: expected number to be >0'],
       [{ maxTokens: 0 }, 'policy.maxTokens: Too small: expected number to be >0'],
@@ -144,48 +233,92 @@ describe('previewSend and sendMessage: adversarial exclusions and policies', () 
       [JSON.parse('{"__proto__":{"maxTokens":1}}'), 'policy: Unrecognized key: "__proto__"'],
     ];
     for (const [policy, message] of cases)
-      expect(await call('setDisclosurePolicy', { conversationId: 'c1', policy })).toEqual({ ok: false, error: { code: 'bad_request', message: `setDisclosurePolicy: ${message}` } });
-    expect(await call('setDisclosurePolicy', { conversationId: 'nope', policy: {} })).toEqual({ ok: false, error: { code: 'not_found', message: 'This conversation no longer exists.' } });
-    expect(data<{ conversation: unknown }>(await call('getDisclosurePolicy', { conversationId: 'c1' })).conversation).toEqual({ maxTokens: 5000 });
+      expect(await call('setDisclosurePolicy', { conversationId: 'c1', policy })).toEqual({
+        ok: false,
+        error: { code: 'bad_request', message: `setDisclosurePolicy: ${message}` },
+      });
+    expect(await call('setDisclosurePolicy', { conversationId: 'nope', policy: {} })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'This conversation no longer exists.' },
+    });
+    expect(
+      data<{ conversation: unknown }>(await call('getDisclosurePolicy', { conversationId: 'c1' })).conversation,
+    ).toEqual({ maxTokens: 5000 });
     expect(({} as Record<string, unknown>).maxTokens).toBeUndefined();
   });
 
   it('a preview while an answer streams works and shows the streaming turn; a send then is `busy` and writes nothing', async () => {
     const { call, engine, gate, store, requests } = await setup();
     gate.hold = true;
-    data(await call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'streamed', confirmedDisclosure: true }));
+    data(
+      await call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'streamed', confirmedDisclosure: true }),
+    );
     await new Promise((r) => setTimeout(r, 20));
     const during = (await store.get('c1')).turns;
-    expect(during.map((t) => [t.role, t.status])).toEqual([['user', undefined], ['assistant', undefined], ['user', undefined], ['assistant', 'streaming']]);
-    const p = data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'while streaming' }));
+    expect(during.map((t) => [t.role, t.status])).toEqual([
+      ['user', undefined],
+      ['assistant', undefined],
+      ['user', undefined],
+      ['assistant', 'streaming'],
+    ]);
+    const p = data<Preview>(
+      await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'while streaming' }),
+    );
     expect(p.perTurn.map((t) => t.id)).toEqual([...during.map((t) => t.id), 'draft']);
-    expect(await call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'again', confirmedDisclosure: true })).toEqual({ ok: false, error: { code: 'busy', message: 'An answer is still streaming in this conversation.' } });
+    expect(
+      await call('sendMessage', { conversationId: 'c1', target: OPENAI, text: 'again', confirmedDisclosure: true }),
+    ).toEqual({ ok: false, error: { code: 'busy', message: 'An answer is still streaming in this conversation.' } });
     expect((await store.get('c1')).turns.map((t) => t.id)).toEqual(during.map((t) => t.id));
     gate.release();
     await engine.settled('c1');
     expect(requests).toHaveLength(1);
-    expect(data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'after' })).turns).toBe(5);
+    expect(
+      data<Preview>(await call('previewSend', { conversationId: 'c1', target: OPENAI, text: 'after' })).turns,
+    ).toBe(5);
   });
 
   it('a stored turn called "draft" (an import may name it so) is its own turn: one draft row, excludable, and the previewed body is the sent body', async () => {
     const { call, engine, store, requests } = await setup();
     await store.create({ id: 'c2', now: NOW });
-    await store.appendTurn('c2', { id: 'draft', role: 'user', blocks: [{ type: 'text', text: 'a turn called draft' }] }, NOW);
-    await store.appendTurn('c2', { id: 'a2', role: 'assistant', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' }, blocks: [{ type: 'text', text: 'ok' }] }, NOW);
+    await store.appendTurn(
+      'c2',
+      { id: 'draft', role: 'user', blocks: [{ type: 'text', text: 'a turn called draft' }] },
+      NOW,
+    );
+    await store.appendTurn(
+      'c2',
+      {
+        id: 'a2',
+        role: 'assistant',
+        origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
+        blocks: [{ type: 'text', text: 'ok' }],
+      },
+      NOW,
+    );
     const p = data<Preview>(await call('previewSend', { conversationId: 'c2', target: OPENAI, text: 'next' }));
     expect(rows(p)).toEqual([
       ['draft', false, true, 'kept'],
       ['a2', false, true, 'kept'],
       ['draft-2', true, true, 'kept'],
     ]);
-    const left = data<Preview>(await call('previewSend', { conversationId: 'c2', target: OPENAI, text: 'next', excludeTurns: ['draft'] }));
+    const left = data<Preview>(
+      await call('previewSend', { conversationId: 'c2', target: OPENAI, text: 'next', excludeTurns: ['draft'] }),
+    );
     expect(rows(left)).toEqual([
       ['draft', false, false, 'dropped'],
       ['a2', false, true, 'kept'],
       ['draft-2', true, true, 'kept'],
     ]);
     expect(JSON.stringify(left.body)).not.toContain('a turn called draft');
-    data(await call('sendMessage', { conversationId: 'c2', target: OPENAI, text: 'next', confirmedDisclosure: true, excludeTurns: ['draft'] }));
+    data(
+      await call('sendMessage', {
+        conversationId: 'c2',
+        target: OPENAI,
+        text: 'next',
+        confirmedDisclosure: true,
+        excludeTurns: ['draft'],
+      }),
+    );
     await engine.settled('c2');
     expect(requests).toEqual([left.body]);
   });

@@ -8,7 +8,9 @@ import type { DisclosingEngine } from './handlers';
 import { countTokensFor, type CountDeps } from './token-count';
 
 /** `countTokens`: the provider's count of what it has already received, and the recomputed preview. */
-export function countHandlers(d: CountDeps & { engine: Pick<DisclosingEngine, 'discloser'> }): Pick<Handlers, 'countTokens'> {
+export function countHandlers(
+  d: CountDeps & { engine: Pick<DisclosingEngine, 'discloser'> },
+): Pick<Handlers, 'countTokens'> {
   return {
     countTokens: (p) => {
       // The count always answers with the whole preview.

@@ -37,7 +37,11 @@ describe('snapshot or delta (background)', () => {
     expect(first.previous_response_id).toBeUndefined();
     const preview = await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'two' }, 'extension');
     expect(preview.delivery.mode).toBe('delta');
-    expect(preview.perTurn.map((t) => [t.id, t.included])).toEqual([['t1', false], ['t2', false], ['draft', true]]);
+    expect(preview.perTurn.map((t) => [t.id, t.included])).toEqual([
+      ['t1', false],
+      ['t2', false],
+      ['draft', true],
+    ]);
     const second = await say('two');
     expect(second).toEqual(preview.body);
     expect(second).toMatchObject({ store: true, previous_response_id: 'resp_fake1' });
@@ -47,7 +51,11 @@ describe('snapshot or delta (background)', () => {
     expect(third).toMatchObject({ previous_response_id: 'resp_fake2' });
     expect(inputTexts(third)).toEqual(['"text":"three"']);
     const ledger = await h.listDisclosures({ conversationId: 'c1' }, 'extension');
-    expect(ledger.entries.map((e) => [e.mode, e.turns.map(([id]) => id)])).toEqual([['snapshot', ['t1']], ['delta', ['t3']], ['delta', ['t5']]]);
+    expect(ledger.entries.map((e) => [e.mode, e.turns.map(([id]) => id)])).toEqual([
+      ['snapshot', ['t1']],
+      ['delta', ['t3']],
+      ['delta', ['t5']],
+    ]);
     // Receipts are internal: never in a listed entry.
     expect(JSON.stringify(ledger)).not.toMatch(/receipt|anchor|providerSessionKey/);
   });
@@ -100,7 +108,9 @@ describe('snapshot or delta (background)', () => {
     const { h, say, vault, origin } = await setup();
     await say('one');
     await vault.setKey('openai', `${fake.keys.openai}`, origin, 'later');
-    expect((await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'x' }, 'extension')).delivery.mode).toBe('delta');
+    expect((await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'x' }, 'extension')).delivery.mode).toBe(
+      'delta',
+    );
     await vault.setKey('openai', 'sk-another-account-key-000000', origin, 'later');
     const p = await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'x' }, 'extension');
     expect(p.delivery).toEqual({ mode: 'snapshot', detail: 'the receipt is from another provider session' });

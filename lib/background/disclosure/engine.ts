@@ -83,9 +83,22 @@ export class Discloser {
     // An opaque account id (never the key): a new key is a new provider session.
     const sessionKey = providerSessionKey(convertTarget, contentHash(key));
     const summary = 'summary' in state ? state.summary : undefined;
-    const planned = planSend({ transcript, target: convertTarget, global, conversation: state.policy, exclusions, cache: this.cache, receipt: state.receipt, sessionKey, summary, summaryBasis });
+    const planned = planSend({
+      transcript,
+      target: convertTarget,
+      global,
+      conversation: state.policy,
+      exclusions,
+      cache: this.cache,
+      receipt: state.receipt,
+      sessionKey,
+      summary,
+      summaryBasis,
+    });
     const carriesHistory = planned.plan.included.some((id) => id !== newTurnId);
-    const firstDisclosure = carriesHistory && (!conversationId || !(await this.store.hasReceived(conversationId, provider.providerId, provider.origin)));
+    const firstDisclosure =
+      carriesHistory &&
+      (!conversationId || !(await this.store.hasReceived(conversationId, provider.providerId, provider.origin)));
     return { planned, receipt: state.receipt, sessionKey, firstDisclosure };
   }
 
@@ -94,12 +107,24 @@ export class Discloser {
    * of the stored turns as they are now, and its API has a count endpoint) and where the
    * estimate of `prepared` comes from (docs/disclosure.md, token-count endpoints).
    */
-  async countInfo(conversationId: string | undefined, storedTurns: readonly Turn[], provider: ResolvedProvider, prepared: PreparedSend): Promise<CountInfo> {
+  async countInfo(
+    conversationId: string | undefined,
+    storedTurns: readonly Turn[],
+    provider: ResolvedProvider,
+    prepared: PreparedSend,
+  ): Promise<CountInfo> {
     const records = conversationId ? await this.store.list(conversationId) : [];
     const received = receivedTurns(records, provider, storedTurns).length;
     const count = conversationId ? this.counts.get(countKey(conversationId, provider)) : undefined;
     const corrected = this.cache.correction[provider.originProvider] !== undefined;
-    return countInfo({ api: provider.api, tokenizer: prepared.planned.plan.tokenizer, allowed: prepared.planned.plan.allowed, received, corrected, count });
+    return countInfo({
+      api: provider.api,
+      tokenizer: prepared.planned.plan.tokenizer,
+      allowed: prepared.planned.plan.allowed,
+      received,
+      corrected,
+      count,
+    });
   }
 
   /**
@@ -125,10 +150,35 @@ export class Discloser {
    * Stores the final turn with its ledger record (and receipt) in one transaction, then corrects
    * future estimates with the usage the provider reported (`recordUsage`).
    */
-  async finish(conversationId: string, turn: Turn, now: string, provider: ResolvedProvider, model: string, prepared: PreparedSend): Promise<void> {
-    const out = finishRecord({ conversationId, at: now, provider, model, planned: prepared.planned, turn, previous: prepared.receipt, sessionKey: prepared.sessionKey });
-    await this.store.finishSend(conversationId, turn, now, { record: out.record, ...(out.receipt !== undefined ? { receipt: out.receipt } : {}) });
-    if (out.actualInputTokens !== undefined) recordUsage(this.cache, provider.originProvider, prepared.planned.plan.uncorrectedInputTokens, out.actualInputTokens);
+  async finish(
+    conversationId: string,
+    turn: Turn,
+    now: string,
+    provider: ResolvedProvider,
+    model: string,
+    prepared: PreparedSend,
+  ): Promise<void> {
+    const out = finishRecord({
+      conversationId,
+      at: now,
+      provider,
+      model,
+      planned: prepared.planned,
+      turn,
+      previous: prepared.receipt,
+      sessionKey: prepared.sessionKey,
+    });
+    await this.store.finishSend(conversationId, turn, now, {
+      record: out.record,
+      ...(out.receipt !== undefined ? { receipt: out.receipt } : {}),
+    });
+    if (out.actualInputTokens !== undefined)
+      recordUsage(
+        this.cache,
+        provider.originProvider,
+        prepared.planned.plan.uncorrectedInputTokens,
+        out.actualInputTokens,
+      );
   }
 }
 
@@ -176,8 +226,10 @@ export async function previewSend(
     if (!input.conversationId) throw new BatonError('bad_request', 'Only a stored conversation can be sent again.');
     const resend = input.resend;
     const plan = planResend(stored.turns, resend);
-    if (resend.kind === 'edit') attachments = [...turnAttachments(stored.turns.find((t) => t.id === resend.turnId)!), ...attachments];
-    else if (input.text?.trim() || attachments.length) throw new BatonError('bad_request', `A ${resend.kind} sends no new message.`);
+    if (resend.kind === 'edit')
+      attachments = [...turnAttachments(stored.turns.find((t) => t.id === resend.turnId)!), ...attachments];
+    else if (input.text?.trim() || attachments.length)
+      throw new BatonError('bad_request', `A ${resend.kind} sends no new message.`);
     // As `SendEngine.retry` decides it, so the preview asks exactly when the retry would be refused.
     newTurnId = retryNewTurnId(plan, provider, await discloser.store.list(input.conversationId), record!);
     stored = { ...stored, turns: plan.kept };
@@ -190,9 +242,26 @@ export async function previewSend(
   // The send gives the new turn a fresh id, so an exclusion naming the draft cannot apply there:
   // the preview ignores it too, so it shows the body the send makes.
   const exclusions = withoutTurn(input.exclusions ?? {}, draftId);
-  const prepared = await discloser.prepare({ conversationId: input.conversationId, transcript, target: input.target, provider, key, exclusions, newTurnId: draft?.id ?? newTurnId });
+  const prepared = await discloser.prepare({
+    conversationId: input.conversationId,
+    transcript,
+    target: input.target,
+    provider,
+    key,
+    exclusions,
+    newTurnId: draft?.id ?? newTurnId,
+  });
   const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared);
-  return discloser.preview({ prepared, transcript, provider, target: input.target, draftId: draft?.id, count, exclusions, countsOnly: input.countsOnly === true });
+  return discloser.preview({
+    prepared,
+    transcript,
+    provider,
+    target: input.target,
+    draftId: draft?.id,
+    count,
+    exclusions,
+    countsOnly: input.countsOnly === true,
+  });
 }
 
 /** The inputs of {@link previewSend} from a `previewSend` or `countTokens` payload (the same schema). */
@@ -227,7 +296,11 @@ function withoutTurn(x: Exclusions, id: string): Exclusions {
 /** The blocks of a new user turn: attachments first, then the text (the same for the send and its preview). */
 export function userBlocks(text: string, attachments: readonly Attachment[] = []): Block[] {
   return [
-    ...attachments.map((a): Block => (a.kind === 'image' ? { type: 'image', mediaType: a.mediaType, data: a.data } : { type: 'document', mediaType: a.mediaType, data: a.data, ...(a.name ? { title: a.name } : {}) })),
+    ...attachments.map((a): Block =>
+      a.kind === 'image'
+        ? { type: 'image', mediaType: a.mediaType, data: a.data }
+        : { type: 'document', mediaType: a.mediaType, data: a.data, ...(a.name ? { title: a.name } : {}) },
+    ),
     ...(text.trim() ? [{ type: 'text' as const, text }] : []),
   ];
 }

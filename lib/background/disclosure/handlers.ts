@@ -27,7 +27,10 @@ export interface DisclosureHandlerDeps {
   engine: DisclosingEngine;
 }
 
-type DisclosureHandlers = Pick<Handlers, 'previewSend' | 'listDisclosures' | 'getDisclosurePolicy' | 'setDisclosurePolicy'>;
+type DisclosureHandlers = Pick<
+  Handlers,
+  'previewSend' | 'listDisclosures' | 'getDisclosurePolicy' | 'setDisclosurePolicy'
+>;
 
 /** `previewSend`, `listDisclosures`, `getDisclosurePolicy`, `setDisclosurePolicy`. */
 export function disclosureHandlers(d: DisclosureHandlerDeps): DisclosureHandlers {
@@ -54,7 +57,8 @@ export function disclosureHandlers(d: DisclosureHandlerDeps): DisclosureHandlers
       try {
         validatePolicy(clean);
       } catch (e) {
-        if (e instanceof TranscriptError) throw new BatonError('bad_request', `Invalid disclosure policy: ${e.message}`);
+        if (e instanceof TranscriptError)
+          throw new BatonError('bad_request', `Invalid disclosure policy: ${e.message}`);
         throw e;
       }
       if (conversationId) {

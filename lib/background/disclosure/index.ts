@@ -10,4 +10,12 @@ export { Discloser, previewInputOf, previewSend, userBlocks, type PreparedSend, 
 export { disclosureHandlers, type DisclosingEngine } from './handlers';
 export { costOf } from './ledger';
 export { assertSendable, type Exclusions } from './plan';
-export { confirmationOf, planResend, refuseUnconfirmed, retryNewTurnId, turnAttachments, type Confirmation, type Resend } from './resend';
+export {
+  confirmationOf,
+  planResend,
+  refuseUnconfirmed,
+  retryNewTurnId,
+  turnAttachments,
+  type Confirmation,
+  type Resend,
+} from './resend';

@@ -35,7 +35,12 @@ export interface FinishOutput {
   actualInputTokens?: number;
 }
 
-const RECEIPT_STATUS: Record<string, DeliveryReceipt['status']> = lookupTable({ complete: 'completed', error: 'failed', interrupted: 'incomplete', stopped: 'cancelled' });
+const RECEIPT_STATUS: Record<string, DeliveryReceipt['status']> = lookupTable({
+  complete: 'completed',
+  error: 'failed',
+  interrupted: 'incomplete',
+  stopped: 'cancelled',
+});
 
 /** The ledger record (and receipt change) of one finished send. */
 export function finishRecord(input: FinishInput): FinishOutput {
@@ -71,7 +76,13 @@ export function finishRecord(input: FinishInput): FinishOutput {
       const prev = input.previous;
       // A delta's server state is the previous chain, its anchor, then the new turns.
       const delivered: [string, string][] =
-        planned.delivery.mode === 'delta' && prev ? [...prev.deliveredTurns.map(([a, b]): [string, string] => [a, b]), [prev.anchorTurnId, prev.anchorHash], ...planned.sent] : planned.sent;
+        planned.delivery.mode === 'delta' && prev
+          ? [
+              ...prev.deliveredTurns.map(([a, b]): [string, string] => [a, b]),
+              [prev.anchorTurnId, prev.anchorHash],
+              ...planned.sent,
+            ]
+          : planned.sent;
       out.receipt = {
         providerSessionKey: input.sessionKey,
         branchId: MAIN_BRANCH,
@@ -89,7 +100,9 @@ export function finishRecord(input: FinishInput): FinishOutput {
 /** All input tokens reported: Anthropic reports cached tokens apart; the others include them in the input count. */
 function actualInput(api: string, u: Usage): number | undefined {
   if (u.inputTokens === undefined) return undefined;
-  return api === 'anthropic-messages' ? u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0) : u.inputTokens;
+  return api === 'anthropic-messages'
+    ? u.inputTokens + (u.cacheReadTokens ?? 0) + (u.cacheWriteTokens ?? 0)
+    : u.inputTokens;
 }
 
 /** US dollars at the registry's list price for `u` (tokens) of `model`; cached tokens at their price; undefined when the price is unknown. */
@@ -97,11 +110,18 @@ export function costOf(api: string, model: string, provider: string, u: Usage): 
   const info = lookupModel(model, provider);
   const cached = u.cacheReadTokens ?? 0;
   const input = api === 'anthropic-messages' ? (u.inputTokens ?? 0) : Math.max(0, (u.inputTokens ?? 0) - cached);
-  return estimateCostUsd(info, { inputTokens: input, outputTokens: u.outputTokens ?? 0, cacheReadTokens: cached, cacheWriteTokens: u.cacheWriteTokens ?? 0 });
+  return estimateCostUsd(info, {
+    inputTokens: input,
+    outputTokens: u.outputTokens ?? 0,
+    cacheReadTokens: cached,
+    cacheWriteTokens: u.cacheWriteTokens ?? 0,
+  });
 }
 
 /** "Who has seen this?": providers (id + endpoint origin) per conversation, and per turn. */
-export function whoHasSeen(records: readonly Pick<LedgerRecord, 'providerId' | 'endpoint' | 'model' | 'at' | 'turns'>[]): { seenBy: SeenBy[]; turns: Record<string, number[]> } {
+export function whoHasSeen(
+  records: readonly Pick<LedgerRecord, 'providerId' | 'endpoint' | 'model' | 'at' | 'turns'>[],
+): { seenBy: SeenBy[]; turns: Record<string, number[]> } {
   const seenBy: SeenBy[] = [];
   const index = new Map<string, number>();
   const turns: Record<string, number[]> = {};
@@ -111,7 +131,14 @@ export function whoHasSeen(records: readonly Pick<LedgerRecord, 'providerId' | '
     if (i === undefined) {
       i = seenBy.length;
       index.set(key, i);
-      seenBy.push({ providerId: r.providerId, endpoint: r.endpoint, models: [], sends: 0, firstAt: r.at, lastAt: r.at });
+      seenBy.push({
+        providerId: r.providerId,
+        endpoint: r.endpoint,
+        models: [],
+        sends: 0,
+        firstAt: r.at,
+        lastAt: r.at,
+      });
     }
     const s = seenBy[i]!;
     s.sends++;

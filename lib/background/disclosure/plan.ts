@@ -71,26 +71,44 @@ export interface PlannedSend {
 export function planSend(input: PlanSendInput): PlannedSend {
   const { target, exclusions } = input;
   // docs/disclosure.md "Fitting": an active summary stands for its turns while none of them changed.
-  const withSummary = input.summary ? withActiveSummary(input.transcript, input.summary, input.summaryBasis) : undefined;
+  const withSummary = input.summary
+    ? withActiveSummary(input.transcript, input.summary, input.summaryBasis)
+    : undefined;
   const transcript = withSummary?.transcript ?? input.transcript;
   const summary = withSummary ? { summary: withSummary.state } : {};
   let policy: Policy;
   try {
-    policy = mergePolicies(withoutDelivery(input.global), { ...withoutDelivery(input.conversation), ...definedExclusions(exclusions) });
+    policy = mergePolicies(withoutDelivery(input.global), {
+      ...withoutDelivery(input.conversation),
+      ...definedExclusions(exclusions),
+    });
   } catch (e) {
     if (e instanceof TranscriptError) throw new BatonError('bad_request', `Invalid disclosure policy: ${e.message}`);
     throw e;
   }
   const stateful = input.conversation.delivery === 'stateful' && target.api === 'openai-responses';
   const excluded = (exclusions.excludeTurns?.length ?? 0) + (exclusions.excludeBlocks?.length ?? 0) > 0;
-  const delivery: Delivery = excluded && stateful
-    ? { mode: 'snapshot', reason: 'history-changed', detail: 'turns or blocks are left out of this send' }
-    : chooseDelivery({ policy: stateful ? 'stateful' : 'snapshot', target, providerSessionKey: input.sessionKey, turns: transcript.turns, branchId: MAIN_BRANCH, receipt: input.receipt });
+  const delivery: Delivery =
+    excluded && stateful
+      ? { mode: 'snapshot', reason: 'history-changed', detail: 'turns or blocks are left out of this send' }
+      : chooseDelivery({
+          policy: stateful ? 'stateful' : 'snapshot',
+          target,
+          providerSessionKey: input.sessionKey,
+          turns: transcript.turns,
+          branchId: MAIN_BRANCH,
+          receipt: input.receipt,
+        });
 
   const byId = new Map(transcript.turns.map((t) => [t.id, t] as const));
   if (delivery.mode === 'delta') {
     const fresh = new Set(delivery.newTurnIds);
-    const p = plan({ ...transcript, turns: transcript.turns.filter((t) => fresh.has(t.id)) }, target, policy, input.cache);
+    const p = plan(
+      { ...transcript, turns: transcript.turns.filter((t) => fresh.has(t.id)) },
+      target,
+      policy,
+      input.cache,
+    );
     // The server holds the earlier turns: send only the new ones after the stored response.
     const body = p.body ? { ...p.body, store: true, previous_response_id: delivery.previousResponseId } : {};
     return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
@@ -110,8 +128,10 @@ export function planSend(input: PlanSendInput): PlannedSend {
  */
 export function assertSendable(planned: PlannedSend): void {
   const p = planned.plan;
-  if (!p.allowed) throw new BatonError('policy_forbidden', p.forbidden?.message ?? 'The disclosure policy forbids this provider.');
-  if (!p.fits) throw new BatonError('context_too_long', p.notFit?.message ?? 'The conversation does not fit the model.');
+  if (!p.allowed)
+    throw new BatonError('policy_forbidden', p.forbidden?.message ?? 'The disclosure policy forbids this provider.');
+  if (!p.fits)
+    throw new BatonError('context_too_long', p.notFit?.message ?? 'The conversation does not fit the model.');
   if (p.included.length === 0) throw new BatonError('bad_request', 'Every turn is left out: nothing would be sent.');
 }
 

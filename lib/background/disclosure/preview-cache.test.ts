@@ -21,7 +21,13 @@ describe('previews after changes (transcript cache, docs/architecture.md#long-co
     const bg = await createTestBackground(fake, { name: 'preview-cache' });
     db = bg.db;
     const { store, engine, h } = bg;
-    for (const t of [user('u1', 'first question'), answer('a1', 'first answer'), user('u2', 'second question'), answer('a2', 'second answer')]) await store.appendTurn('c1', t, NOW);
+    for (const t of [
+      user('u1', 'first question'),
+      answer('a1', 'first answer'),
+      user('u2', 'second question'),
+      answer('a2', 'second answer'),
+    ])
+      await store.appendTurn('c1', t, NOW);
     const preview = () => h.previewSend({ conversationId: 'c1', target: ANTHROPIC, text: 'draft words' }, 'extension');
     /** The preview, checked against a preview planned after the cache is emptied (a fresh read). */
     const checked = async () => {
@@ -55,7 +61,10 @@ describe('previews after changes (transcript cache, docs/architecture.md#long-co
     // A send: the user turn, the streamed answer's placeholder and its final turn (with the ledger record).
     await preview();
     fake.enqueue('anthropic-messages', { kind: 'text', text: 'the streamed answer' });
-    await h.sendMessage({ conversationId: 'c1', text: 'sent question', target: ANTHROPIC, confirmedDisclosure: true }, 'extension');
+    await h.sendMessage(
+      { conversationId: 'c1', text: 'sent question', target: ANTHROPIC, confirmedDisclosure: true },
+      'extension',
+    );
     await engine.settled('c1');
     p = await checked();
     expect(p.perTurn.map((t) => t.preview).slice(-3)).toEqual(['sent question', 'the streamed answer', 'draft words']);
@@ -72,8 +81,20 @@ describe('previews after changes (transcript cache, docs/architecture.md#long-co
     const bg = await createTestBackground(fake, { name: 'preview-summary' });
     db = bg.db;
     const { store, h } = bg;
-    const reasoning: Turn = { ...answer('a1', 'first answer'), blocks: [{ type: 'thinking', text: 'private steps' }, { type: 'text', text: 'first answer' }] };
-    for (const t of [user('u1', 'first question'), reasoning, user('u2', 'second question'), answer('a2', 'second answer')]) await store.appendTurn('c1', t, NOW);
+    const reasoning: Turn = {
+      ...answer('a1', 'first answer'),
+      blocks: [
+        { type: 'thinking', text: 'private steps' },
+        { type: 'text', text: 'first answer' },
+      ],
+    };
+    for (const t of [
+      user('u1', 'first question'),
+      reasoning,
+      user('u2', 'second question'),
+      answer('a2', 'second answer'),
+    ])
+      await store.appendTurn('c1', t, NOW);
     await h.setDisclosurePolicy({ conversationId: 'c1', policy: { foreignReasoning: 'text' } }, 'extension');
     const ask = { conversationId: 'c1', target: ANTHROPIC, text: 'draft words', excludeTurns: ['u2'] };
     const full = await h.previewSend(ask, 'extension');

@@ -3,7 +3,13 @@
  * block's fate, and the exact JSON body — for the one line above the composer, its expanded
  * list and "View request". Pure.
  */
-import type { DisclosurePreview, PreviewBlock, PreviewSummary, PreviewTurn, UnknownExclusions } from '../../messaging/disclosure-types';
+import type {
+  DisclosurePreview,
+  PreviewBlock,
+  PreviewSummary,
+  PreviewTurn,
+  UnknownExclusions,
+} from '../../messaging/disclosure-types';
 import type { Transcript, Turn } from '../../transcript/schema';
 import type { CountInfo } from '../../context/count-state';
 import type { Exclusions, PlannedSend } from './plan';
@@ -57,36 +63,61 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     // The count the per-turn list below makes, without building it.
     for (const turn of transcript.turns) {
       if (planned_.get(turn.id)?.included !== true) continue;
-      for (let index = 0; index < turn.blocks.length; index++) if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
+      for (let index = 0; index < turn.blocks.length; index++)
+        if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
     }
   }
   // Tool names for the preview's block lines ("3 tool calls: Bash, Glob ×2 — sent", docs/side-panel.md).
   const toolNames = new Map<string, string>();
-  if (!input.countsOnly) for (const t of transcript.turns) for (const b of t.blocks) if (b.type === 'tool_call') toolNames.set(b.id, b.name);
-  const rows: PreviewTurn[] = input.countsOnly ? [] : transcript.turns.map((turn) => {
-    const pt = planned_.get(turn.id);
-    const held = !pt && planned.delivery.mode === 'delta';
-    const blocks = turn.blocks.map((b, index): PreviewBlock => {
-      const key = `${turn.id}\u0000${index}`;
-      const fate = pt ? (fates.get(key) ?? 'kept') : 'dropped';
-      if (pt?.included && fate === 'converted') convertedBlocks++;
-      const name = b.type === 'tool_call' ? b.name : b.type === 'tool_result' ? toolNames.get(b.callId) : undefined;
-      return { index, type: b.type, fate, detail: pt ? (details.get(key) ?? '') : held ? 'held by the provider from an earlier response' : 'turn not sent', ...(name ? { name } : {}) };
-    });
-    const why = dropped.get(turn.id);
-    return {
-      id: turn.id,
-      role: turn.role,
-      ...(turn.id === input.draftId ? { draft: true } : {}),
-      included: pt?.included === true,
-      pinned: turn.meta?.pinned === true,
-      tokens: pt?.tokens ?? 0,
-      ...(why ? { droppedReason: why.detail } : held ? { droppedReason: 'already stored by the provider (sent as previous_response_id)' } : {}),
-      preview: firstText(turn),
-      blocks,
-    };
-  });
-  const perTurn = applied ? withSummaryRows(rows, applied.turnId, applied.summary.replaces.map((id) => originals.get(id)!), applied.summary.origin) : rows;
+  if (!input.countsOnly)
+    for (const t of transcript.turns) for (const b of t.blocks) if (b.type === 'tool_call') toolNames.set(b.id, b.name);
+  const rows: PreviewTurn[] = input.countsOnly
+    ? []
+    : transcript.turns.map((turn) => {
+        const pt = planned_.get(turn.id);
+        const held = !pt && planned.delivery.mode === 'delta';
+        const blocks = turn.blocks.map((b, index): PreviewBlock => {
+          const key = `${turn.id}\u0000${index}`;
+          const fate = pt ? (fates.get(key) ?? 'kept') : 'dropped';
+          if (pt?.included && fate === 'converted') convertedBlocks++;
+          const name = b.type === 'tool_call' ? b.name : b.type === 'tool_result' ? toolNames.get(b.callId) : undefined;
+          return {
+            index,
+            type: b.type,
+            fate,
+            detail: pt
+              ? (details.get(key) ?? '')
+              : held
+                ? 'held by the provider from an earlier response'
+                : 'turn not sent',
+            ...(name ? { name } : {}),
+          };
+        });
+        const why = dropped.get(turn.id);
+        return {
+          id: turn.id,
+          role: turn.role,
+          ...(turn.id === input.draftId ? { draft: true } : {}),
+          included: pt?.included === true,
+          pinned: turn.meta?.pinned === true,
+          tokens: pt?.tokens ?? 0,
+          ...(why
+            ? { droppedReason: why.detail }
+            : held
+              ? { droppedReason: 'already stored by the provider (sent as previous_response_id)' }
+              : {}),
+          preview: firstText(turn),
+          blocks,
+        };
+      });
+  const perTurn = applied
+    ? withSummaryRows(
+        rows,
+        applied.turnId,
+        applied.summary.replaces.map((id) => originals.get(id)!),
+        applied.summary.origin,
+      )
+    : rows;
   if (applied) droppedByReason.summarised = applied.summary.replaces.length;
   return {
     target: input.target,
@@ -109,23 +140,43 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     droppedByReason,
     convertedBlocks,
     perTurn,
-    delivery: planned.delivery.mode === 'delta'
-      ? { mode: 'delta', detail: `only the ${planned.delivery.newTurnIds.length} new turn(s); the provider keeps the rest` }
-      : { mode: 'snapshot', detail: planned.delivery.detail },
+    delivery:
+      planned.delivery.mode === 'delta'
+        ? {
+            mode: 'delta',
+            detail: `only the ${planned.delivery.newTurnIds.length} new turn(s); the provider keeps the rest`,
+          }
+        : { mode: 'snapshot', detail: planned.delivery.detail },
     needsConfirmation: input.needsConfirmation,
     // Against the stored turns and the summary turn: a turn the summary stands for still exists.
-    ...withUnknown(unknownExclusions(transcript === input.transcript ? transcript.turns : [...input.transcript.turns, ...transcript.turns], input.exclusions ?? {})),
+    ...withUnknown(
+      unknownExclusions(
+        transcript === input.transcript ? transcript.turns : [...input.transcript.turns, ...transcript.turns],
+        input.exclusions ?? {},
+      ),
+    ),
     body: input.countsOnly ? {} : planned.body,
     ...(input.countsOnly ? { countsOnly: true as const } : {}),
     exactCountAvailable: input.count?.exactCountAvailable ?? false,
-    estimateSource: input.count?.estimateSource ?? (p.tokenizer === 'o200k' || p.tokenizer === 'cl100k' ? 'tokenizer' : p.correction !== 1 ? 'corrected' : 'estimate'),
+    estimateSource:
+      input.count?.estimateSource ??
+      (p.tokenizer === 'o200k' || p.tokenizer === 'cl100k'
+        ? 'tokenizer'
+        : p.correction !== 1
+          ? 'corrected'
+          : 'estimate'),
     ...(input.count?.providerCount ? { providerCount: input.count.providerCount } : {}),
     ...(planned.summary ? { summary: previewSummary(planned.summary) } : {}),
   };
 }
 
 /** `rows` with the summary turn labelled and the turns it stands for listed after it, not sent. */
-function withSummaryRows(rows: PreviewTurn[], turnId: string, replaced: readonly Turn[], by: { provider: string; model: string }): PreviewTurn[] {
+function withSummaryRows(
+  rows: PreviewTurn[],
+  turnId: string,
+  replaced: readonly Turn[],
+  by: { provider: string; model: string },
+): PreviewTurn[] {
   return rows.flatMap((row) =>
     row.id !== turnId
       ? [row]
@@ -140,7 +191,12 @@ function withSummaryRows(rows: PreviewTurn[], turnId: string, replaced: readonly
             droppedReason: SUMMARISED_REASON,
             summarised: true,
             preview: firstText(turn),
-            blocks: turn.blocks.map((b, index) => ({ index, type: b.type, fate: 'dropped', detail: 'turn replaced by the summary' })),
+            blocks: turn.blocks.map((b, index) => ({
+              index,
+              type: b.type,
+              fate: 'dropped',
+              detail: 'turn replaced by the summary',
+            })),
           })),
         ],
   );
@@ -171,7 +227,10 @@ export function unknownExclusions(turns: readonly Turn[], x: Exclusions): Unknow
     seen.add(k);
     return true;
   });
-  return { turns: [...new Set((x.excludeTurns ?? []).filter((id) => !blocksOf.has(id)))], blocks: blocks.map((b) => ({ turn: b.turn, index: b.index })) };
+  return {
+    turns: [...new Set((x.excludeTurns ?? []).filter((id) => !blocksOf.has(id)))],
+    blocks: blocks.map((b) => ({ turn: b.turn, index: b.index })),
+  };
 }
 
 function withUnknown(u: UnknownExclusions): { unknownExclusions?: UnknownExclusions } {

@@ -39,7 +39,8 @@ export function planResend(turns: readonly Turn[], resend: Resend): ResendPlan {
     let kept = turns.slice();
     let removeFrom: string | undefined;
     if (last.role === 'assistant') {
-      if (last.status === undefined || last.status === 'complete') throw new BatonError('bad_request', 'The last answer completed; send a new message instead.');
+      if (last.status === undefined || last.status === 'complete')
+        throw new BatonError('bad_request', 'The last answer completed; send a new message instead.');
       kept = turns.slice(0, -1);
       removeFrom = last.id;
     }
@@ -52,8 +53,10 @@ export function planResend(turns: readonly Turn[], resend: Resend): ResendPlan {
     return { kept: turns.slice(0, lastUser + 1), removeFrom: turns[lastUser + 1]?.id };
   }
   const i = turns.findIndex((t) => t.id === resend.turnId);
-  if (i < 0 || turns[i]!.role !== 'user') throw new BatonError('not_found', 'That message is not in this conversation.');
-  if (turns.slice(i + 1).some((t) => t.role === 'user')) throw new BatonError('bad_request', 'Only the last message can be edited.');
+  if (i < 0 || turns[i]!.role !== 'user')
+    throw new BatonError('not_found', 'That message is not in this conversation.');
+  if (turns.slice(i + 1).some((t) => t.role === 'user'))
+    throw new BatonError('bad_request', 'Only the last message can be edited.');
   return { kept: turns.slice(0, i), removeFrom: resend.turnId };
 }
 
@@ -80,7 +83,8 @@ export function retryNewTurnId(
   if (!id) return undefined;
   const carrying = ledger.filter((r) => r.turns.some(([turnId]) => turnId === id));
   if (carrying.some((r) => r.providerId === provider.providerId && r.endpoint === provider.origin)) return id;
-  if (carrying.length === 0 && !conversation.source && conversation.lastTarget?.providerId === provider.providerId) return id;
+  if (carrying.length === 0 && !conversation.source && conversation.lastTarget?.providerId === provider.providerId)
+    return id;
   return undefined;
 }
 
@@ -88,7 +92,14 @@ export function retryNewTurnId(
 export function turnAttachments(turn: Turn): Attachment[] {
   return turn.blocks.flatMap((b): Attachment[] =>
     (b.type === 'image' || b.type === 'document') && b.data
-      ? [{ kind: b.type, mediaType: b.mediaType, data: b.data, ...(b.type === 'document' && b.title ? { name: b.title } : {}) }]
+      ? [
+          {
+            kind: b.type,
+            mediaType: b.mediaType,
+            data: b.data,
+            ...(b.type === 'document' && b.title ? { name: b.title } : {}),
+          },
+        ]
       : [],
   );
 }
@@ -102,7 +113,10 @@ export function turnAttachments(turn: Turn): Attachment[] {
 export type Confirmation = boolean | { providerId: string; origin: string };
 
 /** The {@link Confirmation} of a request's `confirmedDisclosure` and `confirmedFor` (protocol, docs/disclosure.md). */
-export function confirmationOf(p: { confirmedDisclosure?: boolean | undefined; confirmedFor?: { providerId: string; origin: string } | undefined }): Confirmation {
+export function confirmationOf(p: {
+  confirmedDisclosure?: boolean | undefined;
+  confirmedFor?: { providerId: string; origin: string } | undefined;
+}): Confirmation {
   if (p.confirmedDisclosure !== true) return false;
   return p.confirmedFor ? { providerId: p.confirmedFor.providerId, origin: p.confirmedFor.origin } : true;
 }
@@ -115,10 +129,21 @@ export function confirmationOf(p: { confirmedDisclosure?: boolean | undefined; c
  * @throws BatonError `confirmation_required` (the message names the provider, and for a
  * confirmation given for another provider, that one too).
  */
-export function refuseUnconfirmed(prepared: { firstDisclosure: boolean }, provider: Pick<ResolvedProvider, 'providerId' | 'origin'>, confirmed: Confirmation | undefined): void {
+export function refuseUnconfirmed(
+  prepared: { firstDisclosure: boolean },
+  provider: Pick<ResolvedProvider, 'providerId' | 'origin'>,
+  confirmed: Confirmation | undefined,
+): void {
   if (!prepared.firstDisclosure || confirmed === undefined || confirmed === true) return;
   const who = `${provider.providerId} (${provider.origin})`;
-  if (confirmed === false) throw new BatonError('confirmation_required', `${who} has not received this conversation yet: confirm the disclosure first.`);
+  if (confirmed === false)
+    throw new BatonError(
+      'confirmation_required',
+      `${who} has not received this conversation yet: confirm the disclosure first.`,
+    );
   if (confirmed.providerId !== provider.providerId || confirmed.origin !== provider.origin)
-    throw new BatonError('confirmation_required', `The disclosure was confirmed for ${confirmed.providerId} (${confirmed.origin}), not for ${who}, which has not received this conversation yet: confirm it first.`);
+    throw new BatonError(
+      'confirmation_required',
+      `The disclosure was confirmed for ${confirmed.providerId} (${confirmed.origin}), not for ${who}, which has not received this conversation yet: confirm it first.`,
+    );
 }

@@ -52,14 +52,27 @@ export type CountInput = Omit<PreviewSendInput, 'countsOnly'>;
  *   `locked`. `provider_error` for a count of 0 tokens (nothing is recorded). A TransportError from the provider (`invalid_key`, `rate_limited`, `timeout`, …),
  *   its message free of the key; an `invalid_key` also marks the key invalid, as a send does.
  */
-export async function countTokensFor(deps: CountDeps, discloser: Discloser, input: CountInput): Promise<CountTokensResult> {
+export async function countTokensFor(
+  deps: CountDeps,
+  discloser: Discloser,
+  input: CountInput,
+): Promise<CountTokensResult> {
   const { store, settings, vault, transport } = deps;
   const provider = resolveProvider(input.target.providerId, await settings.get());
   const name = isBuiltin(provider.providerId) ? BUILTIN[provider.providerId].name : provider.providerId;
   if (!hasCountApi(provider.api))
-    throw new BatonError('bad_request', provider.api === 'openai-chat' ? `${name} (an OpenAI-compatible endpoint) has no token-count endpoint.` : `${name} needs no count: its models are counted exactly with their tokenizer.`);
+    throw new BatonError(
+      'bad_request',
+      provider.api === 'openai-chat'
+        ? `${name} (an OpenAI-compatible endpoint) has no token-count endpoint.`
+        : `${name} needs no count: its models are counted exactly with their tokenizer.`,
+    );
   const conversationId = input.conversationId;
-  if (!conversationId) throw new BatonError('bad_request', 'A new chat has not been sent anywhere: there is nothing a provider may count.');
+  if (!conversationId)
+    throw new BatonError(
+      'bad_request',
+      'A new chat has not been sent anywhere: there is nothing a provider may count.',
+    );
   await existingConversation(store, conversationId);
   // Bad input for the refreshed preview (a retry with nothing to retry, an edit of an unknown
   // turn, a draft with a regenerate) is refused here, before the count request discloses anything
@@ -68,7 +81,10 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
   const stored = await store.cachedTranscript(conversationId);
   const received = receivedTurns(await discloser.store.list(conversationId), provider, stored.turns);
   if (received.length === 0)
-    throw new BatonError('not_received', `${name} at ${provider.origin} has not received any of this conversation as it is now, so it is not asked to count it (that would disclose it). Nothing was sent.`);
+    throw new BatonError(
+      'not_received',
+      `${name} at ${provider.origin} has not received any of this conversation as it is now, so it is not asked to count it (that would disclose it). Nothing was sent.`,
+    );
 
   const global = await discloser.store.getGlobalPolicy();
   const { policy } = await discloser.store.getConversationState(conversationId);
@@ -83,15 +99,32 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
     // The session key only matters for a stateful Responses delta, which never has a count endpoint.
     sessionKey: providerSessionKey(target, ''),
   });
-  if (!planned.plan.allowed) throw new BatonError('policy_forbidden', planned.plan.forbidden?.message ?? 'The disclosure policy forbids this provider.');
-  if (planned.plan.included.length === 0) throw new BatonError('not_received', `Every turn ${name} has received is left out of this send: there is nothing to count. Nothing was sent.`);
+  if (!planned.plan.allowed)
+    throw new BatonError(
+      'policy_forbidden',
+      planned.plan.forbidden?.message ?? 'The disclosure policy forbids this provider.',
+    );
+  if (planned.plan.included.length === 0)
+    throw new BatonError(
+      'not_received',
+      `Every turn ${name} has received is left out of this send: there is nothing to count. Nothing was sent.`,
+    );
 
   await assertReachable(provider, (o) => deps.hasHostPermission(o));
   const key = await keyFor(provider, vault);
   const body = countRequestBody(provider.api, planned.body, input.target.model);
   let counted: number;
   try {
-    counted = await transport.countTokens({ providerId: provider.providerId, api: provider.api, apiKey: key, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) }, body, { model: input.target.model });
+    counted = await transport.countTokens(
+      {
+        providerId: provider.providerId,
+        api: provider.api,
+        apiKey: key,
+        ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+      },
+      body,
+      { model: input.target.model },
+    );
   } catch (e) {
     // P1: a 401 marks the key invalid until it is saved again or passes "Test key", as a send does.
     if ((e as { code?: unknown }).code === 'invalid_key') await markKeyInvalid(settings, provider.providerId, true);
@@ -99,11 +132,20 @@ export async function countTokensFor(deps: CountDeps, discloser: Discloser, inpu
   }
   // docs/disclosure.md: the count request carries at least one received turn, so 0 tokens is not a count (a
   // careless or hostile endpoint); recorded, it would pull every later estimate down to the bound.
-  if (counted < 1) throw new BatonError('provider_error', `${name} counted 0 tokens for ${planned.plan.included.length} turns: that is not a count. Nothing was changed.`);
+  if (counted < 1)
+    throw new BatonError(
+      'provider_error',
+      `${name} counted 0 tokens for ${planned.plan.included.length} turns: that is not a count. Nothing was changed.`,
+    );
   // The count is of the body planned above, so it corrects exactly that body's uncorrected estimate.
   recordUsage(discloser.cache, provider.originProvider, planned.plan.uncorrectedInputTokens, counted);
   const countedTurns = planned.plan.included.length;
-  discloser.counts.set(countKey(conversationId, provider), { tokens: counted, turns: countedTurns, model: input.target.model, at: deps.now() });
+  discloser.counts.set(countKey(conversationId, provider), {
+    tokens: counted,
+    turns: countedTurns,
+    model: input.target.model,
+    at: deps.now(),
+  });
   const preview = await previewSend(deps, discloser, input);
   return { countedTokens: counted, countedTurns, preview };
 }

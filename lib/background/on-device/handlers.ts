@@ -4,7 +4,12 @@
  * returns the Prompt API input; `saveOnDeviceAnswer` stores what the model wrote.
  */
 import { BatonError } from '../../messaging/errors';
-import { CHROME_PROMPT_API, CHROME_PROMPT_MODEL, CHROME_PROMPT_PROVIDER, convertToChromePrompt } from '../../providers/chrome-prompt/convert-to-chrome-prompt';
+import {
+  CHROME_PROMPT_API,
+  CHROME_PROMPT_MODEL,
+  CHROME_PROMPT_PROVIDER,
+  convertToChromePrompt,
+} from '../../providers/chrome-prompt/convert-to-chrome-prompt';
 import type { ConversationStore } from '../../store/conversations';
 import type { Turn } from '../../transcript/schema';
 import { existingConversation, refuseBusy, titleFromFirstMessage } from '../core/guards';
@@ -49,12 +54,15 @@ export function onDeviceHandlers(d: OnDeviceHandlerDeps): OnDeviceHandlers {
       const turns = (await d.store.get(conversationId)).turns;
       const t = turns.find((x) => x.id === turnId);
       // Only an on-device answer can be written this way: never a provider's turn or a user's.
-      if (!t || t.role !== 'assistant' || t.origin?.api !== CHROME_PROMPT_API) throw new BatonError('not_found', 'No on-device answer with this id.');
+      if (!t || t.role !== 'assistant' || t.origin?.api !== CHROME_PROMPT_API)
+        throw new BatonError('not_found', 'No on-device answer with this id.');
       const turn: Turn = {
         ...t,
         status,
         blocks: text ? [{ type: 'text', text }] : [],
-        ...(status === 'error' ? { error: { type: 'provider_error', message: (error ?? 'The on-device model failed.').slice(0, 500) } } : {}),
+        ...(status === 'error'
+          ? { error: { type: 'provider_error', message: (error ?? 'The on-device model failed.').slice(0, 500) } }
+          : {}),
       };
       return d.store.putTurn(conversationId, turn, d.now());
     },

@@ -43,16 +43,33 @@ export interface AnswerJob {
  * broadcast with `sendStateChanged: idle`; it rejects only when storage itself fails.
  */
 export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: AnswerJob): Promise<void> {
-  const { conversationId, target, connection: { provider, key }, flight, exclusions } = job;
+  const {
+    conversationId,
+    target,
+    connection: { provider, key },
+    flight,
+    exclusions,
+  } = job;
   const { store, clock, newId, broadcast, transport } = deps;
   const iso = () => new Date(clock.now()).toISOString();
   const module = WIRE_API_MODULES[provider.api];
   const turnId = newId();
-  const ctx = { provider: provider.originProvider, requestedModel: target.model, turnId, createdAt: iso(), ...(provider.endpoint ? { endpoint: provider.endpoint } : {}) };
+  const ctx = {
+    provider: provider.originProvider,
+    requestedModel: target.model,
+    turnId,
+    createdAt: iso(),
+    ...(provider.endpoint ? { endpoint: provider.endpoint } : {}),
+  };
   const placeholder: Turn = {
     id: turnId,
     role: 'assistant',
-    origin: { provider: provider.originProvider, api: provider.api, model: target.model, ...(provider.endpoint ? { endpoint: provider.endpoint } : {}) },
+    origin: {
+      provider: provider.originProvider,
+      api: provider.api,
+      model: target.model,
+      ...(provider.endpoint ? { endpoint: provider.endpoint } : {}),
+    },
     createdAt: ctx.createdAt,
     status: 'streaming',
     blocks: [],
@@ -68,14 +85,25 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
   const checkpoint = createCheckpointer(deps, conversationId, () => assembler?.snapshot());
   let prepared: PreparedSend | undefined;
   // The ledger record is written with the final turn, in one transaction (docs/disclosure.md).
-  const finish = (turn: Turn) => (prepared ? discloser.finish(conversationId, turn, iso(), provider, target.model, prepared) : store.putTurn(conversationId, turn, iso()));
+  const finish = (turn: Turn) =>
+    prepared
+      ? discloser.finish(conversationId, turn, iso(), provider, target.model, prepared)
+      : store.putTurn(conversationId, turn, iso());
   for (let pass = 0; ; pass++) {
     const source = stripOpaque ? withoutOwnOpaqueState(history) : history;
     let body: Record<string, unknown>;
     let headers: Record<string, string> | undefined;
     try {
       // The active summary stays valid without the opaque state: its hashes are of the stored turns.
-      prepared = await discloser.prepare({ conversationId, transcript: source, target, provider, key, exclusions, summaryBasis: history });
+      prepared = await discloser.prepare({
+        conversationId,
+        transcript: source,
+        target,
+        provider,
+        key,
+        exclusions,
+        summaryBasis: history,
+      });
       assertSendable(prepared.planned);
       body = prepared.planned.body;
       // A-B3, A-P2: the headers the converter says this body needs (the beta endpoint for Anthropic).
@@ -94,7 +122,12 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
         async () => {
           assembler = module.createStreamAssembler(ctx);
           await transport.streamRequest(
-            { providerId: provider.providerId, api: provider.api, apiKey: key, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) },
+            {
+              providerId: provider.providerId,
+              api: provider.api,
+              apiKey: key,
+              ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+            },
             body,
             {
               model: target.model,
@@ -109,10 +142,17 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
           );
         },
         {
-          sleep: (ms, signal) => (deps.retrySleep?.(conversationId, target) ?? clock.sleep)(ms, signal ?? flight.abort.signal),
+          sleep: (ms, signal) =>
+            (deps.retrySleep?.(conversationId, target) ?? clock.sleep)(ms, signal ?? flight.abort.signal),
           signal: flight.abort.signal,
           shouldRetry: () => received === 0 && !flight.stopped,
-          onRetry: (info) => broadcast({ type: 'sendStateChanged', conversationId, state: 'retrying', retryInSec: Math.ceil(info.delayMs / 1000) }),
+          onRetry: (info) =>
+            broadcast({
+              type: 'sendStateChanged',
+              conversationId,
+              state: 'retrying',
+              retryInSec: Math.ceil(info.delayMs / 1000),
+            }),
         },
       );
       const final = assembler!.finish();
@@ -126,7 +166,12 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
       }
       const err = toProtocolError(e, [key]);
       // A provider rejecting its own opaque state: once, without it (docs/architecture.md).
-      if (pass === 0 && received === 0 && OPAQUE_STATE_REJECTED.test(err.message) && /400|invalid/i.test(`${(e as { status?: number }).status ?? ''} ${err.message}`)) {
+      if (
+        pass === 0 &&
+        received === 0 &&
+        OPAQUE_STATE_REJECTED.test(err.message) &&
+        /400|invalid/i.test(`${(e as { status?: number }).status ?? ''} ${err.message}`)
+      ) {
         stripOpaque = true;
         continue;
       }
@@ -140,8 +185,7 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
             : { ...partial, status: 'error', error: { type: err.code, message: err.message } };
       await checkpoint.final(ended, finish);
       // P1: a 401 marks the key invalid until it is saved again or passes "Test key".
-      if (err.code === 'invalid_key')
-        await markKeyInvalid(deps.settings, provider.providerId, true);
+      if (err.code === 'invalid_key') await markKeyInvalid(deps.settings, provider.providerId, true);
       broadcast({ type: 'sendStateChanged', conversationId, state: 'idle', error: err });
       return;
     }

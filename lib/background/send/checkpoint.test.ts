@@ -37,7 +37,8 @@ function setup(failWith: (n: number) => unknown) {
 }
 
 const quota = () => Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
-const storageErrors = (events: BackgroundEvent[]) => events.filter((e) => e.type === 'sendStateChanged' && e.error?.code === 'storage_full');
+const storageErrors = (events: BackgroundEvent[]) =>
+  events.filter((e) => e.type === 'sendStateChanged' && e.error?.code === 'storage_full');
 
 describe('checkpoints and a full storage', () => {
   it('D2 a checkpoint refused for a full storage is reported once when the answer ends; the stream goes on', async () => {
@@ -51,7 +52,10 @@ describe('checkpoints and a full storage', () => {
     tick(1500);
     cp.onEvent({ delta: ' world' }); // checkpoint 2: stored
     await cp.final(turn('Hello world!', 'complete'));
-    expect(stored.map((t) => t.blocks)).toEqual([[{ type: 'text', text: 'Hello world' }], [{ type: 'text', text: 'Hello world!' }]]);
+    expect(stored.map((t) => t.blocks)).toEqual([
+      [{ type: 'text', text: 'Hello world' }],
+      [{ type: 'text', text: 'Hello world!' }],
+    ]);
     expect(storageErrors(events)).toHaveLength(1);
     const finalTurn = events.filter((e) => e.type === 'turnUpdated').at(-1);
     expect(finalTurn).toEqual({ type: 'turnUpdated', conversationId: 'c1', turn: turn('Hello world!', 'complete') });
@@ -66,7 +70,12 @@ describe('checkpoints and a full storage', () => {
     });
     expect(stored).toEqual([]);
     expect(storageErrors(events)).toEqual([
-      { type: 'sendStateChanged', conversationId: 'c1', state: 'idle', error: { code: 'storage_full', message: expect.stringMatching(/storage is full/) } },
+      {
+        type: 'sendStateChanged',
+        conversationId: 'c1',
+        state: 'idle',
+        error: { code: 'storage_full', message: expect.stringMatching(/storage is full/) },
+      },
     ]);
   });
 

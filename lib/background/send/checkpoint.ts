@@ -8,7 +8,10 @@ import type { Turn } from '../../transcript/schema';
 import type { SendDeps } from '../core/deps';
 
 /** What the checkpointer uses of the send pipeline's dependencies. */
-export type CheckpointDeps = Pick<SendDeps, 'store' | 'clock' | 'broadcast' | 'checkpointMs' | 'checkpointChars' | 'broadcastMs'>;
+export type CheckpointDeps = Pick<
+  SendDeps,
+  'store' | 'clock' | 'broadcast' | 'checkpointMs' | 'checkpointChars' | 'broadcastMs'
+>;
 
 /**
  * Persists snapshots at least every `checkpointMs` or `checkpointChars` (D1): a change that
@@ -34,7 +37,9 @@ export function createCheckpointer(deps: CheckpointDeps, conversationId: string,
     if (isQuotaExceeded(e) || (e as { code?: unknown })?.code === 'storage_full') storageFull = true;
   };
   const save = (turn: Turn) => {
-    saving = saving.then(() => store.putTurn(conversationId, turn, new Date(clock.now()).toISOString())).catch(noteFailure);
+    saving = saving
+      .then(() => store.putTurn(conversationId, turn, new Date(clock.now()).toISOString()))
+      .catch(noteFailure);
     return saving;
   };
   const flush = () => {
@@ -84,7 +89,11 @@ export function createCheckpointer(deps: CheckpointDeps, conversationId: string,
           type: 'sendStateChanged',
           conversationId,
           state: 'idle',
-          error: { code: 'storage_full', message: 'Browser storage is full, so this answer was not saved completely. Copy what you need, delete old conversations and try again.' },
+          error: {
+            code: 'storage_full',
+            message:
+              'Browser storage is full, so this answer was not saved completely. Copy what you need, delete old conversations and try again.',
+          },
         });
       const rec = await store.getRecord(conversationId);
       if (rec) broadcast({ type: 'conversationUpdated', meta: metaOf(rec) });

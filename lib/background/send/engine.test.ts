@@ -40,7 +40,10 @@ async function setup(overrides: Partial<SendDeps> = {}) {
   store = new ConversationStore(db);
   const settings = new SettingsStore(db);
   const vault = new Vault(db);
-  await settings.update((s) => ({ ...s, baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url } }));
+  await settings.update((s) => ({
+    ...s,
+    baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url },
+  }));
   const origin = new URL(fake.url).origin;
   await vault.setKey('openai', fake.keys.openai, origin, 'now');
   await vault.setKey('anthropic', fake.keys.anthropic, origin, 'now');
@@ -55,7 +58,14 @@ async function setup(overrides: Partial<SendDeps> = {}) {
     vault,
     transport: sdkTransport,
     hasHostPermission: async () => true,
-    clock: { now: () => Date.now(), sleep: async (ms) => void sleeps.push(ms), setTimer: (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); } },
+    clock: {
+      now: () => Date.now(),
+      sleep: async (ms) => void sleeps.push(ms),
+      setTimer: (fn, ms) => {
+        const t = setTimeout(fn, ms);
+        return () => clearTimeout(t);
+      },
+    },
     newId: () => `id-${++id}`,
     broadcast: (e) => events.push(e),
     keepalive: { start: () => keepalive.starts++, stop: () => keepalive.stops++ },
@@ -79,9 +89,18 @@ const bodies = () => fake.requests.filter((r) => r.method === 'POST');
 describe('switching providers mid-conversation', () => {
   it('OpenAI → Anthropic → Gemini → OpenAI: every request valid and native, the return replays OpenAI state', async () => {
     await setup();
-    fake.enqueue('openai-responses', { kind: 'thinking', thinking: 'Plan the answer.', signature: 'enc-reasoning-1', text: 'Hello from OpenAI.' });
+    fake.enqueue('openai-responses', {
+      kind: 'thinking',
+      thinking: 'Plan the answer.',
+      signature: 'enc-reasoning-1',
+      text: 'Hello from OpenAI.',
+    });
     const a1 = await say('Hi', OPENAI);
-    expect(a1).toMatchObject({ role: 'assistant', status: 'complete', origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5', endpoint: new URL(fake.url).origin } });
+    expect(a1).toMatchObject({
+      role: 'assistant',
+      status: 'complete',
+      origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5', endpoint: new URL(fake.url).origin },
+    });
     expect(textOf(a1)).toBe('Hello from OpenAI.');
 
     fake.enqueue('anthropic-messages', { kind: 'text', text: 'Hello from Claude.' });
@@ -96,7 +115,12 @@ describe('switching providers mid-conversation', () => {
     await say('Back to you.', OPENAI);
 
     const reqs = bodies();
-    expect(reqs.map((r) => r.api)).toEqual(['openai-responses', 'anthropic-messages', 'gemini-generate-content', 'openai-responses']);
+    expect(reqs.map((r) => r.api)).toEqual([
+      'openai-responses',
+      'anthropic-messages',
+      'gemini-generate-content',
+      'openai-responses',
+    ]);
     for (const r of reqs) expect(r.violations.filter((v) => !CONVERTER_CONTRACT_RULES.has(v.rule))).toEqual([]);
     for (const r of reqs) expect(r.keyViolations).toEqual([]);
     // Anthropic receives the earlier OpenAI answer as a native assistant message, its reasoning dropped (X3).
@@ -106,10 +130,19 @@ describe('switching providers mid-conversation', () => {
       { role: 'user', content: [{ type: 'text', text: 'And you?' }] },
     ]);
     // Gemini: user/model contents.
-    expect((reqs[2]!.body as { contents: { role: string }[] }).contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
+    expect((reqs[2]!.body as { contents: { role: string }[] }).contents.map((c) => c.role)).toEqual([
+      'user',
+      'model',
+      'user',
+      'model',
+      'user',
+    ]);
     // Back on OpenAI: its own reasoning item with encrypted content is replayed (R-K2, same origin).
     const input = (reqs[3]!.body as { input: { type: string; encrypted_content?: string }[] }).input;
-    expect(input.find((i) => i.type === 'reasoning')).toMatchObject({ type: 'reasoning', encrypted_content: 'enc-reasoning-1' });
+    expect(input.find((i) => i.type === 'reasoning')).toMatchObject({
+      type: 'reasoning',
+      encrypted_content: 'enc-reasoning-1',
+    });
     expect(keepalive).toEqual({ starts: 4, stops: 4 });
   });
 });
@@ -126,7 +159,9 @@ describe('errors and retries (P1, P2, P3)', () => {
 
   it('L4 the retry wait goes through retrySleep (the persisted-alarm sleeper) with this conversation and target', async () => {
     const asked: { conversationId: string; target: SendTarget; ms: number }[] = [];
-    await setup({ retrySleep: (conversationId, target) => async (ms) => void asked.push({ conversationId, target, ms }) });
+    await setup({
+      retrySleep: (conversationId, target) => async (ms) => void asked.push({ conversationId, target, ms }),
+    });
     fake.enqueue('anthropic-messages', { kind: 'error', status: 500 }, { kind: 'text', text: 'ok' });
     const turn = await say('Hi', ANTHROPIC);
     expect(turn.status).toBe('complete');
@@ -148,7 +183,11 @@ describe('errors and retries (P1, P2, P3)', () => {
 
   it('P1 a 400 is not retried, and its message never holds the key (S4)', async () => {
     await setup();
-    fake.enqueue('openai-responses', { kind: 'error', status: 400, body: { error: { message: `bad request for key ${fake.keys.openai}`, type: 'invalid_request_error' } } });
+    fake.enqueue('openai-responses', {
+      kind: 'error',
+      status: 400,
+      body: { error: { message: `bad request for key ${fake.keys.openai}`, type: 'invalid_request_error' } },
+    });
     const turn = await say('Hi', OPENAI);
     expect(bodies()).toHaveLength(1);
     expect(turn.status).toBe('error');
@@ -157,7 +196,13 @@ describe('errors and retries (P1, P2, P3)', () => {
 
   it('P2 quota exhaustion is one request and a quota error, no retry', async () => {
     await setup();
-    fake.enqueue('openai-responses', { kind: 'error', status: 429, body: { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } } });
+    fake.enqueue('openai-responses', {
+      kind: 'error',
+      status: 429,
+      body: {
+        error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' },
+      },
+    });
     const turn = await say('Hi', OPENAI);
     expect(bodies()).toHaveLength(1);
     expect(turn.error?.type).toBe('quota');
@@ -166,7 +211,15 @@ describe('errors and retries (P1, P2, P3)', () => {
 
   it('P3 an error event mid-stream keeps the partial text with status error, and is not retried', async () => {
     await setup();
-    fake.enqueue('anthropic-messages', { kind: 'error-event', afterEvents: 4, source: { kind: 'text', text: 'Partial answer that goes on', chunks: ['Partial ', 'answer ', 'that ', 'goes on'] } });
+    fake.enqueue('anthropic-messages', {
+      kind: 'error-event',
+      afterEvents: 4,
+      source: {
+        kind: 'text',
+        text: 'Partial answer that goes on',
+        chunks: ['Partial ', 'answer ', 'that ', 'goes on'],
+      },
+    });
     const turn = await say('Hi', ANTHROPIC);
     expect(turn.status).toBe('error');
     expect(textOf(turn)).toMatch(/^Partial/);
@@ -175,7 +228,15 @@ describe('errors and retries (P1, P2, P3)', () => {
 
   it('a stream cut mid-way ends interrupted with its text kept', async () => {
     await setup();
-    fake.enqueue('openai-responses', { kind: 'cut', afterEvents: 6, source: { kind: 'text', text: 'one two three four five six', chunks: ['one ', 'two ', 'three ', 'four ', 'five ', 'six'] } });
+    fake.enqueue('openai-responses', {
+      kind: 'cut',
+      afterEvents: 6,
+      source: {
+        kind: 'text',
+        text: 'one two three four five six',
+        chunks: ['one ', 'two ', 'three ', 'four ', 'five ', 'six'],
+      },
+    });
     const turn = await say('Hi', OPENAI);
     expect(['interrupted', 'error']).toContain(turn.status);
     expect(textOf(turn).length).toBeGreaterThan(0);
@@ -201,13 +262,25 @@ describe('errors and retries (P1, P2, P3)', () => {
     await say('Hi', ANTHROPIC);
     fake.enqueue(
       'anthropic-messages',
-      { kind: 'error', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'messages.1.content.0: Invalid `signature` in `thinking` block' } } },
+      {
+        kind: 'error',
+        status: 400,
+        body: {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message: 'messages.1.content.0: Invalid `signature` in `thinking` block',
+          },
+        },
+      },
       { kind: 'text', text: 'Second.' },
     );
     const turn = await say('Again', ANTHROPIC);
     expect(turn.status).toBe('complete');
     expect(turn.meta?.opaqueStateStripped).toBeDefined();
-    const [rejected, retried] = bodies().slice(-2).map((r) => JSON.stringify(r.body));
+    const [rejected, retried] = bodies()
+      .slice(-2)
+      .map((r) => JSON.stringify(r.body));
     expect(rejected).toContain('sig-1');
     expect(retried).not.toContain('sig-1');
   });
@@ -217,21 +290,27 @@ describe('refusals before anything is sent', () => {
   it('no key: refused, nothing written, no request', async () => {
     await setup();
     await new Vault(db).deleteKey('google');
-    await expect(engine.send({ conversationId: 'c1', text: 'Hi', target: GOOGLE })).rejects.toMatchObject({ code: 'no_key' });
+    await expect(engine.send({ conversationId: 'c1', text: 'Hi', target: GOOGLE })).rejects.toMatchObject({
+      code: 'no_key',
+    });
     expect((await store.get('c1')).turns).toEqual([]);
     expect(bodies()).toHaveLength(0);
   });
 
   it('N1 a non-default endpoint without host permission: refused, no request', async () => {
     await setup({ hasHostPermission: async () => false });
-    await expect(engine.send({ conversationId: 'c1', text: 'Hi', target: OPENAI })).rejects.toMatchObject({ code: 'endpoint_not_permitted' });
+    await expect(engine.send({ conversationId: 'c1', text: 'Hi', target: OPENAI })).rejects.toMatchObject({
+      code: 'endpoint_not_permitted',
+    });
     expect(bodies()).toHaveLength(0);
   });
 
   it('N2 a key saved for another origin is not sent to the new one', async () => {
     await setup();
     await new Vault(db).setKey('openai', fake.keys.openai, 'https://api.openai.com', 'now');
-    await expect(engine.send({ conversationId: 'c1', text: 'Hi', target: OPENAI })).rejects.toMatchObject({ code: 'no_key' });
+    await expect(engine.send({ conversationId: 'c1', text: 'Hi', target: OPENAI })).rejects.toMatchObject({
+      code: 'no_key',
+    });
     expect(bodies()).toHaveLength(0);
   });
 
@@ -239,7 +318,9 @@ describe('refusals before anything is sent', () => {
     await setup();
     fake.enqueue('openai-responses', { kind: 'text', text: 'slow', chunks: ['s', 'l', 'o', 'w'], delayMs: 50 });
     await engine.send({ conversationId: 'c1', text: 'Hi', target: OPENAI });
-    await expect(engine.send({ conversationId: 'c1', text: 'Hi again', target: OPENAI })).rejects.toMatchObject({ code: 'busy' });
+    await expect(engine.send({ conversationId: 'c1', text: 'Hi again', target: OPENAI })).rejects.toMatchObject({
+      code: 'busy',
+    });
     await engine.settled('c1');
   });
 });
@@ -250,7 +331,8 @@ describe('stop and checkpoints (L5, D1)', () => {
     const chunks = Array.from({ length: 40 }, (_, i) => `w${i} `);
     fake.enqueue('openai-responses', { kind: 'text', text: chunks.join(''), chunks, delayMs: 40 });
     await engine.send({ conversationId: 'c1', text: 'Hi', target: OPENAI });
-    while (!events.some((e) => e.type === 'turnUpdated' && e.turn.role === 'assistant' && textOf(e.turn).length > 0)) await new Promise((r) => setTimeout(r, 10));
+    while (!events.some((e) => e.type === 'turnUpdated' && e.turn.role === 'assistant' && textOf(e.turn).length > 0))
+      await new Promise((r) => setTimeout(r, 10));
     engine.stop('c1');
     await engine.settled('c1');
     await fake.waitForDisconnects(1);
@@ -264,7 +346,12 @@ describe('stop and checkpoints (L5, D1)', () => {
   it('D1 checkpoints the partial answer while streaming; a dead worker leaves it interrupted on restart', async () => {
     await setup({ checkpointMs: 200 });
     const chunks = Array.from({ length: 30 }, (_, i) => `c${i} `);
-    fake.enqueue('anthropic-messages', { kind: 'stall', ms: 10_000, afterEvents: 20, source: { kind: 'text', text: chunks.join(''), chunks } });
+    fake.enqueue('anthropic-messages', {
+      kind: 'stall',
+      ms: 10_000,
+      afterEvents: 20,
+      source: { kind: 'text', text: chunks.join(''), chunks },
+    });
     await engine.send({ conversationId: 'c1', text: 'Hi', target: ANTHROPIC });
     const t0 = Date.now();
     let stored: Turn | undefined;
@@ -282,7 +369,9 @@ describe('stop and checkpoints (L5, D1)', () => {
     await engine.settled('c1');
     // On the next start, recovery marks the turn interrupted (L2), keeping the checkpointed text.
     const restarted = new ConversationStore(await openBatonDb(`send-${n}`));
-    expect(await restarted.recoverStreaming(new Date().toISOString())).toEqual([{ conversationId: 'c1', turnId: stored!.id }]);
+    expect(await restarted.recoverStreaming(new Date().toISOString())).toEqual([
+      { conversationId: 'c1', turnId: stored!.id },
+    ]);
     const after = (await restarted.get('c1')).turns[1]!;
     expect(after.status).toBe('interrupted');
     // At least the checkpoint seen before the "death", and still a prefix of what was streamed (D1).

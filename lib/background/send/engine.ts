@@ -17,7 +17,18 @@ import type { DisclosurePreview } from '../../messaging/disclosure-types';
 import type { Attachment, ConversationMeta, SendTarget } from '../../messaging/protocol';
 import { DisclosureStore } from '../../store/disclosures';
 import type { Turn } from '../../transcript/schema';
-import { Discloser, previewSend, userBlocks, type PreviewSendInput, assertSendable, type Exclusions, planResend, refuseUnconfirmed, retryNewTurnId, type Confirmation } from '../disclosure';
+import {
+  Discloser,
+  previewSend,
+  userBlocks,
+  type PreviewSendInput,
+  assertSendable,
+  type Exclusions,
+  planResend,
+  refuseUnconfirmed,
+  retryNewTurnId,
+  type Confirmation,
+} from '../disclosure';
 import { InFlightRequests, type InFlight } from './in-flight';
 import { generateAnswer } from './answer';
 import { BatonError } from '../../messaging/errors';
@@ -34,7 +45,11 @@ export class SendEngine {
 
   constructor(private readonly deps: SendDeps) {
     this.discloser = new Discloser(new DisclosureStore(deps.store.db));
-    this.flights = new InFlightRequests({ broadcast: (e) => deps.broadcast(e), keepalive: deps.keepalive, sleep: (ms, signal) => deps.clock.sleep(ms, signal) });
+    this.flights = new InFlightRequests({
+      broadcast: (e) => deps.broadcast(e),
+      keepalive: deps.keepalive,
+      sleep: (ms, signal) => deps.clock.sleep(ms, signal),
+    });
   }
 
   isBusy(conversationId: string): boolean {
@@ -57,7 +72,15 @@ export class SendEngine {
    * @throws BatonError (`busy`, `no_key`, `endpoint_not_permitted`, `not_found`, `policy_forbidden`,
    * `context_too_long`, `confirmation_required`, …) before anything is written when the send cannot start.
    */
-  async send(input: { conversationId: string; text: string; attachments?: Attachment[]; target: SendTarget; confirmed?: Confirmation; exclusions?: Exclusions; replaceFrom?: string }): Promise<{ userTurnId: string }> {
+  async send(input: {
+    conversationId: string;
+    text: string;
+    attachments?: Attachment[];
+    target: SendTarget;
+    confirmed?: Confirmation;
+    exclusions?: Exclusions;
+    replaceFrom?: string;
+  }): Promise<{ userTurnId: string }> {
     const { store, clock, newId } = this.deps;
     if (this.isBusy(input.conversationId)) throw busyError();
     const record = await existingConversation(store, input.conversationId);
@@ -68,8 +91,18 @@ export class SendEngine {
     const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
     const exclusions = input.exclusions ?? {};
     const stored = await store.cachedTranscript(input.conversationId);
-    const kept = input.replaceFrom ? planResend(stored.turns, { kind: 'edit', turnId: input.replaceFrom }).kept : stored.turns;
-    const prepared = await this.discloser.prepare({ conversationId: input.conversationId, transcript: { ...stored, turns: [...kept, userTurn] }, target: input.target, provider: connection.provider, key: connection.key, exclusions, newTurnId: userTurn.id });
+    const kept = input.replaceFrom
+      ? planResend(stored.turns, { kind: 'edit', turnId: input.replaceFrom }).kept
+      : stored.turns;
+    const prepared = await this.discloser.prepare({
+      conversationId: input.conversationId,
+      transcript: { ...stored, turns: [...kept, userTurn] },
+      target: input.target,
+      provider: connection.provider,
+      key: connection.key,
+      exclusions,
+      newTurnId: userTurn.id,
+    });
     assertSendable(prepared.planned);
     refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     // Accepted: only now is anything removed or written, under the claimed slot (a summary that
@@ -77,9 +110,14 @@ export class SendEngine {
     const flight = this.flights.claim(input.conversationId, busyError);
     let meta: ConversationMeta;
     try {
-      const turnCount = input.replaceFrom ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount : record.turnCount;
+      const turnCount = input.replaceFrom
+        ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount
+        : record.turnCount;
       const title = turnCount === 0 ? titleFromFirstMessage(input.text) : undefined;
-      meta = await store.appendTurn(input.conversationId, userTurn, now, { lastTarget: input.target, ...(title ? { title } : {}) });
+      meta = await store.appendTurn(input.conversationId, userTurn, now, {
+        lastTarget: input.target,
+        ...(title ? { title } : {}),
+      });
     } catch (e) {
       this.flights.release(input.conversationId, flight);
       throw e;
@@ -110,23 +148,46 @@ export class SendEngine {
    * @throws BatonError (`busy`, `not_found`, `bad_request`, `no_key`, `endpoint_not_permitted`,
    * `policy_forbidden`, `context_too_long`, `confirmation_required`, …) before anything is written.
    */
-  async retry(input: { conversationId: string; target: SendTarget; kind?: 'retry' | 'regenerate'; confirmed?: Confirmation }): Promise<void> {
+  async retry(input: {
+    conversationId: string;
+    target: SendTarget;
+    kind?: 'retry' | 'regenerate';
+    confirmed?: Confirmation;
+  }): Promise<void> {
     const { store, clock } = this.deps;
     if (this.isBusy(input.conversationId)) throw busyError();
     const record = await existingConversation(store, input.conversationId);
     const stored = await store.cachedTranscript(input.conversationId);
-    if (stored.turns.length === 0) throw new BatonError('bad_request', input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.');
+    if (stored.turns.length === 0)
+      throw new BatonError(
+        'bad_request',
+        input.kind === 'regenerate' ? 'There is no message to answer.' : 'Nothing to retry.',
+      );
     const connection = await this.connect(input.target);
     const plan = planResend(stored.turns, { kind: input.kind ?? 'retry' });
     if (input.confirmed !== undefined) {
-      const newTurnId = retryNewTurnId(plan, connection.provider, await this.discloser.store.list(input.conversationId), record);
-      const prepared = await this.discloser.prepare({ conversationId: input.conversationId, transcript: { ...stored, turns: plan.kept }, target: input.target, provider: connection.provider, key: connection.key, exclusions: {}, newTurnId });
+      const newTurnId = retryNewTurnId(
+        plan,
+        connection.provider,
+        await this.discloser.store.list(input.conversationId),
+        record,
+      );
+      const prepared = await this.discloser.prepare({
+        conversationId: input.conversationId,
+        transcript: { ...stored, turns: plan.kept },
+        target: input.target,
+        provider: connection.provider,
+        key: connection.key,
+        exclusions: {},
+        newTurnId,
+      });
       assertSendable(prepared.planned);
       refuseUnconfirmed(prepared, connection.provider, input.confirmed);
     }
     const flight = this.flights.claim(input.conversationId, busyError);
     try {
-      if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
+      if (plan.removeFrom)
+        await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
     } catch (e) {
       this.flights.release(input.conversationId, flight);
       throw e;
@@ -140,7 +201,10 @@ export class SendEngine {
    * `signal`, and the worker is kept alive (L3). `sleep` is the engine's clock, for retry waits.
    * @throws BatonError `busy` when a send or another job is in flight; otherwise whatever `work` throws.
    */
-  async exclusive<T>(conversationId: string, work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>): Promise<T> {
+  async exclusive<T>(
+    conversationId: string,
+    work: (signal: AbortSignal, sleep: Clock['sleep']) => Promise<T>,
+  ): Promise<T> {
     return this.flights.exclusive(conversationId, busyError, work);
   }
 
@@ -156,7 +220,15 @@ export class SendEngine {
   }
 
   /** Starts the answer as the conversation's request in flight (`answer.ts`). */
-  private start(conversationId: string, target: SendTarget, connection: { provider: ResolvedProvider; key: string }, exclusions: Exclusions, flight: InFlight): void {
-    this.flights.start(conversationId, flight, (flight) => generateAnswer(this.deps, this.discloser, { conversationId, target, connection, flight, exclusions }));
+  private start(
+    conversationId: string,
+    target: SendTarget,
+    connection: { provider: ResolvedProvider; key: string },
+    exclusions: Exclusions,
+    flight: InFlight,
+  ): void {
+    this.flights.start(conversationId, flight, (flight) =>
+      generateAnswer(this.deps, this.discloser, { conversationId, target, connection, flight, exclusions }),
+    );
   }
 }

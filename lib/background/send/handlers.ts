@@ -13,7 +13,9 @@ import type { SendEngine } from './engine';
 
 type SendHandlers = Pick<Handlers, 'sendMessage' | 'retryTurn' | 'stopGeneration' | 'regenerateTurn' | 'editAndResend'>;
 
-export type SendHandlerDeps = Pick<BackgroundDeps, 'store' | 'settings' | 'vault' | 'hasHostPermission'> & { engine: SendEngine };
+export type SendHandlerDeps = Pick<BackgroundDeps, 'store' | 'settings' | 'vault' | 'hasHostPermission'> & {
+  engine: SendEngine;
+};
 
 /** `sendMessage`, `retryTurn`, `stopGeneration`, `regenerateTurn`, `editAndResend`. */
 export function sendHandlers(d: SendHandlerDeps): SendHandlers {
@@ -70,7 +72,14 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
       const attachments = turnAttachments(turns.find((t) => t.id === turnId)!);
       if (!text.trim() && attachments.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
       await checkSendable(conversationId, target);
-      return d.engine.send({ conversationId, text, target, ...(attachments.length ? { attachments } : {}), confirmed: confirmationOf(p), replaceFrom: turnId });
+      return d.engine.send({
+        conversationId,
+        text,
+        target,
+        ...(attachments.length ? { attachments } : {}),
+        confirmed: confirmationOf(p),
+        replaceFrom: turnId,
+      });
     },
   };
 }

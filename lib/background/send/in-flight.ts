@@ -85,7 +85,11 @@ export class InFlightRequests {
    * `SendEngine.exclusive`). `sleep` waits on the engine's clock and aborts with the job.
    * @throws BatonError `busy` (from `busy()`) when a request is in flight; otherwise whatever `work` throws.
    */
-  async exclusive<T>(conversationId: string, busy: () => Error, work: (signal: AbortSignal, sleep: InFlightDeps['sleep']) => Promise<T>): Promise<T> {
+  async exclusive<T>(
+    conversationId: string,
+    busy: () => Error,
+    work: (signal: AbortSignal, sleep: InFlightDeps['sleep']) => Promise<T>,
+  ): Promise<T> {
     const flight = this.claim(conversationId, busy);
     const abort = flight.abort;
     let release = () => undefined as void;

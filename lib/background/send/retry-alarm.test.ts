@@ -7,7 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SendTarget } from '../../messaging/protocol';
 import { TransportError } from '../../transports';
-import { ALARM_THRESHOLD_MS, RETRY_ALARM_PREFIX, RetryAlarms, sessionPendingStore, type PendingRetryStore } from './retry-alarm';
+import {
+  ALARM_THRESHOLD_MS,
+  RETRY_ALARM_PREFIX,
+  RetryAlarms,
+  sessionPendingStore,
+  type PendingRetryStore,
+} from './retry-alarm';
 import { sdkTransport } from '../core/sdk-transport';
 
 const T0 = 1_800_000_000_000;
@@ -44,21 +50,30 @@ function browserState() {
   const session = new Map<string, unknown>();
   const area = {
     get: async (k: string) => (session.has(k) ? { [k]: session.get(k) } : {}),
-    set: async (items: Record<string, unknown>) => void Object.entries(items).forEach(([k, v]) => session.set(k, structuredClone(v))),
+    set: async (items: Record<string, unknown>) =>
+      void Object.entries(items).forEach(([k, v]) => session.set(k, structuredClone(v))),
     remove: async (k: string) => void session.delete(k),
   };
   return {
     alarms,
     session,
-    alarmsApi: { create: (name: string, info: { when: number }) => void alarms.set(name, info.when), clear: async (name: string) => alarms.delete(name) },
+    alarmsApi: {
+      create: (name: string, info: { when: number }) => void alarms.set(name, info.when),
+      clear: async (name: string) => alarms.delete(name),
+    },
     pending: sessionPendingStore(area) as PendingRetryStore,
   };
 }
 
-const rateLimited = () => new TransportError('rate_limited', '429 Too Many Requests', { status: 429, retryable: true, retryAfterMs: 45_000 });
+const rateLimited = () =>
+  new TransportError('rate_limited', '429 Too Many Requests', { status: 429, retryable: true, retryAfterMs: 45_000 });
 
 /** A send: 429 with retry-after 45 s on the first attempt, success after; records each attempt's time. */
-function scriptedSend(clock: ReturnType<typeof fakeClock>, sleep: (ms: number, signal?: AbortSignal) => Promise<void>, attempts: number[]) {
+function scriptedSend(
+  clock: ReturnType<typeof fakeClock>,
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  attempts: number[],
+) {
   const abort = new AbortController();
   const done = sdkTransport.withRetries(
     async () => {
@@ -88,7 +103,13 @@ describe('L4 backoff survives sleep', () => {
     expect(b.session.size).toBe(0);
     // A late alarm finds nothing to do.
     const retries: unknown[] = [];
-    expect(await ra.onAlarm(`${RETRY_ALARM_PREFIX}c1`, () => false, async (p) => void retries.push(p))).toBe(false);
+    expect(
+      await ra.onAlarm(
+        `${RETRY_ALARM_PREFIX}c1`,
+        () => false,
+        async (p) => void retries.push(p),
+      ),
+    ).toBe(false);
     expect(retries).toEqual([]);
   });
 
@@ -96,7 +117,11 @@ describe('L4 backoff survives sleep', () => {
     const clock = fakeClock();
     const b = browserState();
     const attempts: number[] = [];
-    scriptedSend(clock, new RetryAlarms({ alarms: b.alarmsApi, pending: b.pending, clock }).sleeper('c1', TARGET), attempts);
+    scriptedSend(
+      clock,
+      new RetryAlarms({ alarms: b.alarmsApi, pending: b.pending, clock }).sleeper('c1', TARGET),
+      attempts,
+    );
     await clock.advance(0);
     await clock.advance(10_000);
     // The worker is stopped: its sleep never ends (nothing of it runs again); only the alarm and storage.session survive.
@@ -124,7 +149,13 @@ describe('L4 backoff survives sleep', () => {
     const { done } = scriptedSend(clock, ra.sleeper('c1', TARGET), attempts);
     await clock.advance(0);
     const retries: unknown[] = [];
-    expect(await ra.onAlarm(`${RETRY_ALARM_PREFIX}c1`, (id) => id === 'c1', async (p) => void retries.push(p))).toBe(false);
+    expect(
+      await ra.onAlarm(
+        `${RETRY_ALARM_PREFIX}c1`,
+        (id) => id === 'c1',
+        async (p) => void retries.push(p),
+      ),
+    ).toBe(false);
     await clock.advance(45_000);
     expect(await done).toBe('ok');
     expect(retries).toEqual([]);
@@ -148,6 +179,12 @@ describe('L4 backoff survives sleep', () => {
     stop.abort(new Error('stopped'));
     await expect(long).rejects.toThrow('stopped');
     expect(b.alarms.size + b.session.size).toBe(0);
-    expect(await ra.onAlarm('some-other-alarm', () => false, async () => undefined)).toBe(false);
+    expect(
+      await ra.onAlarm(
+        'some-other-alarm',
+        () => false,
+        async () => undefined,
+      ),
+    ).toBe(false);
   });
 });

@@ -93,7 +93,11 @@ export class RetryAlarms {
    * `retry` once. Returns whether a retry was started.
    * @throws whatever `retry` throws (e.g. BatonError `locked`); the record is gone either way.
    */
-  async onAlarm(name: string, isBusy: (conversationId: string) => boolean, retry: (p: { conversationId: string; target: SendTarget }) => Promise<void>): Promise<boolean> {
+  async onAlarm(
+    name: string,
+    isBusy: (conversationId: string) => boolean,
+    retry: (p: { conversationId: string; target: SendTarget }) => Promise<void>,
+  ): Promise<boolean> {
     if (!name.startsWith(RETRY_ALARM_PREFIX)) return false;
     const conversationId = name.slice(RETRY_ALARM_PREFIX.length);
     const p = await this.d.pending.get(conversationId);

@@ -48,9 +48,34 @@ async function setup() {
   };
   const clock = { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: () => () => undefined };
   const newId = () => `id-${++n}`;
-  const engine = new SendEngine({ store, settings, vault, transport, hasHostPermission: async () => true, clock, newId, broadcast: () => undefined, keepalive: { start: () => undefined, stop: () => undefined } });
-  const handlers = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId, wipe: async () => undefined });
-  const call = (type: string, payload: unknown) => route({ type, payload }, { id: OWN, url: `${EXT}/options.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers }) as Promise<Reply<unknown>>;
+  const engine = new SendEngine({
+    store,
+    settings,
+    vault,
+    transport,
+    hasHostPermission: async () => true,
+    clock,
+    newId,
+    broadcast: () => undefined,
+    keepalive: { start: () => undefined, stop: () => undefined },
+  });
+  const handlers = createHandlers({
+    store,
+    settings,
+    vault,
+    engine,
+    transport,
+    hasHostPermission: async () => true,
+    now: () => NOW,
+    newId,
+    wipe: async () => undefined,
+  });
+  const call = (type: string, payload: unknown) =>
+    route(
+      { type, payload },
+      { id: OWN, url: `${EXT}/options.html`, origin: EXT },
+      { ownId: OWN, extensionOrigin: EXT, handlers },
+    ) as Promise<Reply<unknown>>;
   const theDb = db;
   /** The raw vault and settings records (to prove a refused request wrote nothing). */
   const dump = async () => JSON.stringify([await theDb.getAll('vault'), await theDb.getAll('settings')]);
@@ -63,12 +88,24 @@ describe('passphrase requests: adversarial input', () => {
   it('M3 empty, short and over-long passphrases are refused by the schema and write nothing; 1,000 characters work', async () => {
     const { call, dump, vault } = await setup();
     const before = await dump();
-    expect(code(await call('setPassphrase', { passphrase: '' }))).toBe('bad_request: setPassphrase: passphrase: Too small: expected string to have >=8 characters');
-    expect(code(await call('setPassphrase', { passphrase: '1234567' }))).toBe('bad_request: setPassphrase: passphrase: Too small: expected string to have >=8 characters');
-    expect(code(await call('setPassphrase', { passphrase: 'x'.repeat(1_001) }))).toBe('bad_request: setPassphrase: passphrase: Too big: expected string to have <=1000 characters');
-    expect(code(await call('setPassphrase', { passphrase: 42 }))).toBe('bad_request: setPassphrase: passphrase: Invalid input: expected string, received number');
-    expect(code(await call('unlockVault', { passphrase: '' }))).toBe('bad_request: unlockVault: passphrase: Too small: expected string to have >=1 characters');
-    expect(code(await call('unlockVault', { passphrase: 'y'.repeat(100_000) }))).toBe('bad_request: unlockVault: passphrase: Too big: expected string to have <=1000 characters');
+    expect(code(await call('setPassphrase', { passphrase: '' }))).toBe(
+      'bad_request: setPassphrase: passphrase: Too small: expected string to have >=8 characters',
+    );
+    expect(code(await call('setPassphrase', { passphrase: '1234567' }))).toBe(
+      'bad_request: setPassphrase: passphrase: Too small: expected string to have >=8 characters',
+    );
+    expect(code(await call('setPassphrase', { passphrase: 'x'.repeat(1_001) }))).toBe(
+      'bad_request: setPassphrase: passphrase: Too big: expected string to have <=1000 characters',
+    );
+    expect(code(await call('setPassphrase', { passphrase: 42 }))).toBe(
+      'bad_request: setPassphrase: passphrase: Invalid input: expected string, received number',
+    );
+    expect(code(await call('unlockVault', { passphrase: '' }))).toBe(
+      'bad_request: unlockVault: passphrase: Too small: expected string to have >=1 characters',
+    );
+    expect(code(await call('unlockVault', { passphrase: 'y'.repeat(100_000) }))).toBe(
+      'bad_request: unlockVault: passphrase: Too big: expected string to have <=1000 characters',
+    );
     expect(await dump()).toBe(before);
     const long = `${'ü'.repeat(500)}${'😀'.repeat(250)}`;
     expect(long.length).toBe(1_000);
@@ -100,7 +137,10 @@ describe('passphrase requests: adversarial input', () => {
   it('unlock while unlocked, lock while locked, unlock or lock without a passphrase: defined answers, nothing lost', async () => {
     const { call, vault } = await setup();
     expect(await call('lockVault', {})).toEqual(state(false, false));
-    expect(await call('unlockVault', { passphrase: PASS })).toEqual({ ok: false, error: { code: 'bad_request', message: 'No passphrase is set.' } });
+    expect(await call('unlockVault', { passphrase: PASS })).toEqual({
+      ok: false,
+      error: { code: 'bad_request', message: 'No passphrase is set.' },
+    });
     expect(await call('removePassphrase', { passphrase: PASS })).toEqual(state(false, false));
     await call('setPassphrase', { passphrase: PASS });
     expect(await call('unlockVault', { passphrase: PASS })).toEqual(state(true, false));
@@ -139,7 +179,10 @@ describe('passphrase requests: adversarial input', () => {
       ok: false,
       error: { code: 'locked', message: 'Baton is locked. Unlock it with your passphrase in the options page.' },
     });
-    expect(await call('setKey', { providerId: 'openai', key: 'sk-proj-replaced-while-locked-0123' })).toMatchObject({ ok: false, error: { code: 'locked' } });
+    expect(await call('setKey', { providerId: 'openai', key: 'sk-proj-replaced-while-locked-0123' })).toMatchObject({
+      ok: false,
+      error: { code: 'locked' },
+    });
     expect(await dump()).toBe(before);
     expect(await call('removePassphrase', { passphrase: 'not the passphrase' })).toEqual(LOCKED);
     expect(await dump()).toBe(before);
@@ -166,7 +209,10 @@ describe('passphrase requests: adversarial input', () => {
     };
     const vault = new Vault(db, { session, iterations: 1_000 });
     const both = await Promise.allSettled([vault.setPassphrase(PASS), vault.setPassphrase(PASS)]);
-    expect(both.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message))).toEqual(['ok', 'That passphrase does not unlock the keys.']);
+    expect(both.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message))).toEqual([
+      'ok',
+      'That passphrase does not unlock the keys.',
+    ]);
     await vault.setKey('openai', KEY, BUILTIN.openai.origin, NOW);
     await vault.lock();
     await vault.unlock(PASS);

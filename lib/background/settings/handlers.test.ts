@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../messaging/errors';
 import { endpointUrl } from './handlers';
 
-describe('endpointUrl (N4): the background applies the options page\'s own check', () => {
+describe("endpointUrl (N4): the background applies the options page's own check", () => {
   it('accepts https anywhere and http only on this machine', () => {
     expect(endpointUrl('https://openrouter.ai/api/v1').origin).toBe('https://openrouter.ai');
     expect(endpointUrl(' http://127.0.0.1:11434/v1 ').origin).toBe('http://127.0.0.1:11434');

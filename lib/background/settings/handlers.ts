@@ -16,10 +16,23 @@ import type { Handlers } from '../core/router';
 
 type SettingsHandlers = Pick<
   Handlers,
-  'getSettings' | 'setDefaultTarget' | 'setKey' | 'deleteKey' | 'testKey' | 'setBaseUrl' | 'saveEndpoint' | 'deleteEndpoint' | 'listModels' | 'deleteAllData' | 'getModelInfo'
+  | 'getSettings'
+  | 'setDefaultTarget'
+  | 'setKey'
+  | 'deleteKey'
+  | 'testKey'
+  | 'setBaseUrl'
+  | 'saveEndpoint'
+  | 'deleteEndpoint'
+  | 'listModels'
+  | 'deleteAllData'
+  | 'getModelInfo'
 >;
 
-export type SettingsHandlerDeps = Pick<BackgroundDeps, 'settings' | 'vault' | 'transport' | 'hasHostPermission' | 'now' | 'newId'> & {
+export type SettingsHandlerDeps = Pick<
+  BackgroundDeps,
+  'settings' | 'vault' | 'transport' | 'hasHostPermission' | 'now' | 'newId'
+> & {
   /** Deletes every database record (keys included). */
   wipe(): Promise<void>;
 };
@@ -34,7 +47,13 @@ export function endpointUrl(url: string): URL {
   return new URL(check.url);
 }
 
-async function statusOf(p: ResolvedProvider, name: string, settings: ProviderSettings, vault: Vault, extra: Partial<ProviderStatus> = {}): Promise<ProviderStatus> {
+async function statusOf(
+  p: ResolvedProvider,
+  name: string,
+  settings: ProviderSettings,
+  vault: Vault,
+  extra: Partial<ProviderStatus> = {},
+): Promise<ProviderStatus> {
   // describe, not getKey: the status lists keys (without masks) while Baton is locked (S3).
   const k = await vault.describe(p.providerId);
   return {
@@ -58,10 +77,23 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
     for (const id of Object.keys(BUILTIN) as (keyof typeof BUILTIN)[]) {
       // A built-in provider's default is the registry's current recommended model, so a picker never starts empty.
       const recommended = recommendedModel(id);
-      out.push(await statusOf(resolveProvider(id, s), BUILTIN[id].name, s, d.vault, recommended ? { defaultModel: recommended } : {}));
+      out.push(
+        await statusOf(
+          resolveProvider(id, s),
+          BUILTIN[id].name,
+          s,
+          d.vault,
+          recommended ? { defaultModel: recommended } : {},
+        ),
+      );
     }
     for (const ep of s.endpoints)
-      out.push(await statusOf(resolveProvider(ep.id, s), ep.name, s, d.vault, { flavor: ep.flavor, ...(ep.defaultModel ? { defaultModel: ep.defaultModel } : {}) }));
+      out.push(
+        await statusOf(resolveProvider(ep.id, s), ep.name, s, d.vault, {
+          flavor: ep.flavor,
+          ...(ep.defaultModel ? { defaultModel: ep.defaultModel } : {}),
+        }),
+      );
     return out;
   };
   const statusFor = async (id: string): Promise<ProviderStatus> => {
@@ -96,13 +128,24 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
       const k = await d.vault.getKey(providerId);
       if (!k || k.boundOrigin !== p.origin) return { ok: false, message: 'No key saved for this endpoint.' };
       try {
-        const models = await d.transport.listModels({ providerId, api: p.api, apiKey: k.secret, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
+        const models = await d.transport.listModels({
+          providerId,
+          api: p.api,
+          apiKey: k.secret,
+          ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+        });
         await markKeyInvalid(d.settings, providerId, false);
         return { ok: true, message: `The key works (${models.length} models available).` };
       } catch (e) {
         const code = (e as { code?: string }).code;
         if (code === 'invalid_key') await markKeyInvalid(d.settings, providerId, true);
-        return { ok: false, message: code === 'invalid_key' ? 'The provider rejected this key.' : 'Could not reach the provider to test the key.' };
+        return {
+          ok: false,
+          message:
+            code === 'invalid_key'
+              ? 'The provider rejected this key.'
+              : 'Could not reach the provider to test the key.',
+        };
       }
     },
     setBaseUrl: async ({ providerId, baseUrl }) => {
@@ -122,14 +165,27 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
     },
     saveEndpoint: async (input) => {
       const u = endpointUrl(input.baseUrl);
-      if (!(await d.hasHostPermission(u.origin))) throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
-      const id = input.id ?? `custom-${d.newId().replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 12)}`;
+      if (!(await d.hasHostPermission(u.origin)))
+        throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
+      const id =
+        input.id ??
+        `custom-${d
+          .newId()
+          .replace(/[^a-z0-9]/gi, '')
+          .toLowerCase()
+          .slice(0, 12)}`;
       if (isBuiltin(id)) throw new BatonError('bad_request', 'Built-in providers are configured with setBaseUrl.');
       await d.settings.update((s) => ({
         ...s,
         endpoints: [
           ...s.endpoints.filter((e) => e.id !== id),
-          { id, name: input.name, baseUrl: input.baseUrl, flavor: input.flavor, ...(input.defaultModel ? { defaultModel: input.defaultModel } : {}) },
+          {
+            id,
+            name: input.name,
+            baseUrl: input.baseUrl,
+            flavor: input.flavor,
+            ...(input.defaultModel ? { defaultModel: input.defaultModel } : {}),
+          },
         ],
       }));
       return statusFor(id);
@@ -144,10 +200,19 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
       const p = resolveProvider(providerId, s);
       const k = await d.vault.getKey(providerId);
       if (!k || k.boundOrigin !== p.origin) throw new BatonError('no_key', 'Add a key for this provider first.');
-      const models = await d.transport.listModels({ providerId, api: p.api, apiKey: k.secret, ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}) });
+      const models = await d.transport.listModels({
+        providerId,
+        api: p.api,
+        apiKey: k.secret,
+        ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}),
+      });
       // The provider's list with the registry's names, windows, prices and badges, then the
       // registry's current models it did not list (built-in providers only).
-      return pickerModels(models.map((m) => m.id), p.originProvider, isBuiltin(providerId));
+      return pickerModels(
+        models.map((m) => m.id),
+        p.originProvider,
+        isBuiltin(providerId),
+      );
     },
     deleteAllData: async () => {
       await d.wipe();

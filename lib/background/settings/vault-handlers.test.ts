@@ -63,8 +63,23 @@ async function setup() {
     broadcast: () => undefined,
     keepalive: { start: () => undefined, stop: () => undefined },
   });
-  const handlers = createHandlers({ store, settings, vault, engine, transport, hasHostPermission: async () => true, now: () => NOW, newId: () => `id-${++n}`, wipe: async () => undefined });
-  const call = (type: string, payload: unknown) => route({ type, payload }, { id: OWN, url: `${EXT}/options.html`, origin: EXT }, { ownId: OWN, extensionOrigin: EXT, handlers }) as Promise<Reply<unknown>>;
+  const handlers = createHandlers({
+    store,
+    settings,
+    vault,
+    engine,
+    transport,
+    hasHostPermission: async () => true,
+    now: () => NOW,
+    newId: () => `id-${++n}`,
+    wipe: async () => undefined,
+  });
+  const call = (type: string, payload: unknown) =>
+    route(
+      { type, payload },
+      { id: OWN, url: `${EXT}/options.html`, origin: EXT },
+      { ownId: OWN, extensionOrigin: EXT, handlers },
+    ) as Promise<Reply<unknown>>;
   await store.create({ id: 'c1', now: NOW });
   return { call, requests, store, engine, session, db };
 }
@@ -74,7 +89,10 @@ describe('passphrase requests', () => {
     const { call, requests, store } = await setup();
     await store.appendTurn('c1', { id: 'u0', role: 'user', blocks: [{ type: 'text', text: 'earlier' }] }, NOW);
     expect(await call('vaultStatus', {})).toEqual({ ok: true, data: { passphrase: false, locked: false } });
-    expect(await call('setPassphrase', { passphrase: PASS })).toEqual({ ok: true, data: { passphrase: true, locked: false } });
+    expect(await call('setPassphrase', { passphrase: PASS })).toEqual({
+      ok: true,
+      data: { passphrase: true, locked: false },
+    });
     expect(await call('lockVault', {})).toEqual({ ok: true, data: { passphrase: true, locked: true } });
 
     for (const [type, payload] of [
@@ -90,7 +108,10 @@ describe('passphrase requests', () => {
     expect(requests).toEqual([]);
     expect((await store.get('c1')).turns.map((t) => t.id)).toEqual(['u0']);
     // The options page still loads: keys are listed without a mask.
-    const settings = (await call('getSettings', {})) as { ok: true; data: { providers: { id: string; hasKey: boolean; maskedKey?: string }[] } };
+    const settings = (await call('getSettings', {})) as {
+      ok: true;
+      data: { providers: { id: string; hasKey: boolean; maskedKey?: string }[] };
+    };
     expect(settings.data.providers.find((p) => p.id === 'openai')).toMatchObject({ hasKey: true });
     expect(settings.data.providers.find((p) => p.id === 'openai')?.maskedKey).toBeUndefined();
   });
@@ -100,14 +121,23 @@ describe('passphrase requests', () => {
     await call('setPassphrase', { passphrase: PASS });
     await call('lockVault', {});
     const wrong = await call('unlockVault', { passphrase: 'not the passphrase' });
-    expect(wrong).toEqual({ ok: false, error: { code: 'locked', message: 'That passphrase does not unlock the keys.' } });
+    expect(wrong).toEqual({
+      ok: false,
+      error: { code: 'locked', message: 'That passphrase does not unlock the keys.' },
+    });
     expect(await call('removePassphrase', { passphrase: 'not the passphrase' })).toEqual(wrong);
-    expect(await call('unlockVault', { passphrase: PASS })).toEqual({ ok: true, data: { passphrase: true, locked: false } });
+    expect(await call('unlockVault', { passphrase: PASS })).toEqual({
+      ok: true,
+      data: { passphrase: true, locked: false },
+    });
     const sent = await call('sendMessage', { conversationId: 'c1', text: 'hello', target: OPENAI });
     expect(sent.ok).toBe(true);
     await engine.settled('c1');
     expect(requests).toEqual([`stream openai ${KEY}`]);
-    const settings = (await call('getSettings', {})) as { ok: true; data: { providers: { id: string; maskedKey?: string }[] } };
+    const settings = (await call('getSettings', {})) as {
+      ok: true;
+      data: { providers: { id: string; maskedKey?: string }[] };
+    };
     expect(settings.data.providers.find((p) => p.id === 'openai')?.maskedKey).toBe(`••••${KEY.slice(-4)}`);
   });
 
@@ -116,7 +146,10 @@ describe('passphrase requests', () => {
     const short = await call('setPassphrase', { passphrase: 'short' });
     expect(short.ok ? 'ok' : short.error.code).toBe('bad_request');
     await call('setPassphrase', { passphrase: PASS });
-    expect(await call('removePassphrase', { passphrase: PASS })).toEqual({ ok: true, data: { passphrase: false, locked: false } });
+    expect(await call('removePassphrase', { passphrase: PASS })).toEqual({
+      ok: true,
+      data: { passphrase: false, locked: false },
+    });
     expect(await call('lockVault', {})).toEqual({ ok: true, data: { passphrase: false, locked: false } });
   });
 });

@@ -11,7 +11,15 @@ import { startFakeProviders, type FakeProviders } from '../../../test/fake-provi
 import type { Reply } from '../../messaging/protocol';
 import type { SummaryPreview } from '../../messaging/summary-types';
 import type { BatonDb } from '../../store/db';
-import { ANTHROPIC, answer, createTestBackground, NOW, OPENAI, user, type TestBackground } from '../background.test-helper';
+import {
+  ANTHROPIC,
+  answer,
+  createTestBackground,
+  NOW,
+  OPENAI,
+  user,
+  type TestBackground,
+} from '../background.test-helper';
 import { route, type Sender } from '../core/router';
 
 export const OWN = 'abcdefghijklmnopabcdefghijklmnop';
@@ -24,7 +32,9 @@ export const EARLY = ['u1', 'a1', 'u2', 'a2', 'u3', 'a3'];
 export const ASK = { conversationId: 'c1', target: OPENAI, summariser: ANTHROPIC, text: 'Next' };
 
 /** A background with a router `call` (default sender: the side panel). */
-export type SummaryBackground = TestBackground & { call(type: string, payload: unknown, sender?: Sender): Promise<Reply<unknown>> };
+export type SummaryBackground = TestBackground & {
+  call(type: string, payload: unknown, sender?: Sender): Promise<Reply<unknown>>;
+};
 
 /** The reply's data; throws with the error code and message for a refusal. */
 export const data = <T>(r: Reply<unknown>): T => {
@@ -44,7 +54,11 @@ export function useSummaryKit() {
     /** The POST requests the fake providers received (model lists excluded). */
     posts: () => kit.fake.requests.filter((r) => r.method === 'POST'),
     /** The stored conversations, turns and ledger, raw. */
-    dump: async () => ({ conversations: await kit.db.getAll('conversations'), turns: await kit.db.getAll('turns'), disclosures: await kit.db.getAll('disclosures') }),
+    dump: async () => ({
+      conversations: await kit.db.getAll('conversations'),
+      turns: await kit.db.getAll('turns'),
+      disclosures: await kit.db.getAll('disclosures'),
+    }),
     /** A fresh background with c1 holding `exchanges` exchanges (default 4) and `maxTurns: 4`. */
     setup: async (exchanges = 4): Promise<SummaryBackground> => {
       const bg = await createTestBackground(kit.fake, { name: 'adv-summary' });
@@ -55,7 +69,12 @@ export function useSummaryKit() {
       }
       await bg.h.setDisclosurePolicy({ conversationId: 'c1', policy: { maxTurns: 4 } }, 'extension');
       const call = (type: string, payload: unknown, sender: Sender = PANEL) =>
-        route({ type, payload }, sender, { ownId: OWN, extensionOrigin: EXT, handlers: bg.h, secrets: () => Object.values(kit.fake.keys) }) as Promise<Reply<unknown>>;
+        route({ type, payload }, sender, {
+          ownId: OWN,
+          extensionOrigin: EXT,
+          handlers: bg.h,
+          secrets: () => Object.values(kit.fake.keys),
+        }) as Promise<Reply<unknown>>;
       return { ...bg, call };
     },
     /** The preview of ASK, and the summariseEarlier payload that consents to it. */

@@ -10,7 +10,15 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Attachment } from '../../messaging/protocol';
 import type { BatonDb } from '../../store/db';
-import { answer, ANTHROPIC, createTestBackground, fakeProvidersForFile, NOW, OPENAI, user } from '../background.test-helper';
+import {
+  answer,
+  ANTHROPIC,
+  createTestBackground,
+  fakeProvidersForFile,
+  NOW,
+  OPENAI,
+  user,
+} from '../background.test-helper';
 
 const fake = fakeProvidersForFile();
 
@@ -18,7 +26,11 @@ let db: BatonDb;
 afterEach(() => db?.close());
 
 const posts = () => fake.requests.filter((r) => r.method === 'POST');
-const dump = async () => ({ conversations: await db.getAll('conversations'), turns: await db.getAll('turns'), disclosures: await db.getAll('disclosures') });
+const dump = async () => ({
+  conversations: await db.getAll('conversations'),
+  turns: await db.getAll('turns'),
+  disclosures: await db.getAll('disclosures'),
+});
 const ASK = { conversationId: 'c1', target: OPENAI, summariser: ANTHROPIC, text: 'Next' };
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -42,13 +54,29 @@ describe('summariseEarlier checks confirmedFor like sendMessage (docs/disclosure
     expect(preview).toMatchObject({ needsConfirmation: true, summariser: { providerId: 'anthropic', origin } });
     const ask = { ...ASK, turnIds: preview.turnIds };
     const before = await dump();
-    await expect(h.summariseEarlier({ ...ask, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin } }, 'extension')).rejects.toMatchObject({
+    await expect(
+      h.summariseEarlier(
+        { ...ask, confirmedDisclosure: true, confirmedFor: { providerId: 'openai', origin } },
+        'extension',
+      ),
+    ).rejects.toMatchObject({
       code: 'confirmation_required',
       message: `The disclosure was confirmed for openai (${origin}), not for anthropic (${origin}), which has not received this conversation yet: confirm it first.`,
     });
-    await expect(h.summariseEarlier({ ...ask, confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' } }, 'extension')).rejects.toMatchObject({ code: 'confirmation_required' });
+    await expect(
+      h.summariseEarlier(
+        {
+          ...ask,
+          confirmedDisclosure: true,
+          confirmedFor: { providerId: 'anthropic', origin: 'https://api.anthropic.com' },
+        },
+        'extension',
+      ),
+    ).rejects.toMatchObject({ code: 'confirmation_required' });
     // `confirmedFor` without `confirmedDisclosure: true` confirms nothing.
-    await expect(h.summariseEarlier({ ...ask, confirmedFor: { providerId: 'anthropic', origin } }, 'extension')).rejects.toMatchObject({
+    await expect(
+      h.summariseEarlier({ ...ask, confirmedFor: { providerId: 'anthropic', origin } }, 'extension'),
+    ).rejects.toMatchObject({
       code: 'confirmation_required',
       message: `anthropic (${origin}) has not received this conversation yet: confirm the disclosure first.`,
     });
@@ -56,16 +84,35 @@ describe('summariseEarlier checks confirmedFor like sendMessage (docs/disclosure
     expect(await dump()).toEqual(before);
 
     fake.enqueue('anthropic-messages', { kind: 'text', text: 'Numbers 11, 22 and 33.' });
-    const summary = await h.summariseEarlier({ ...ask, confirmedDisclosure: true, confirmedFor: { providerId: preview.summariser.providerId, origin: preview.summariser.origin } }, 'extension');
+    const summary = await h.summariseEarlier(
+      {
+        ...ask,
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: preview.summariser.providerId, origin: preview.summariser.origin },
+      },
+      'extension',
+    );
     expect(summary).toMatchObject({ replaces: preview.turnIds, text: 'Numbers 11, 22 and 33.' });
     expect(posts()).toHaveLength(1);
   });
 
   it('the schema rejects a malformed confirmedFor', async () => {
     const { REQUESTS } = await import('../../messaging/protocol');
-    const bad = REQUESTS.summariseEarlier.input.safeParse({ ...ASK, turnIds: ['u1'], confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic' } });
+    const bad = REQUESTS.summariseEarlier.input.safeParse({
+      ...ASK,
+      turnIds: ['u1'],
+      confirmedDisclosure: true,
+      confirmedFor: { providerId: 'anthropic' },
+    });
     expect(bad.success).toBe(false);
-    expect(REQUESTS.summariseEarlier.input.safeParse({ ...ASK, turnIds: ['u1'], confirmedDisclosure: true, confirmedFor: { providerId: 'anthropic', origin: 'https://x.example' } }).success).toBe(true);
+    expect(
+      REQUESTS.summariseEarlier.input.safeParse({
+        ...ASK,
+        turnIds: ['u1'],
+        confirmedDisclosure: true,
+        confirmedFor: { providerId: 'anthropic', origin: 'https://x.example' },
+      }).success,
+    ).toBe(true);
   });
 });
 
@@ -75,7 +122,9 @@ describe('summaryUpdated (docs/disclosure.md): every open panel hears of a summa
     const preview = await h.previewSummary(ASK, 'extension');
     const ask = { ...ASK, turnIds: preview.turnIds, confirmedDisclosure: true };
     const summaryEvents = () => events.filter((e) => e.type === 'summaryUpdated');
-    await expect(h.summariseEarlier({ ...ASK, turnIds: preview.turnIds }, 'extension')).rejects.toMatchObject({ code: 'confirmation_required' });
+    await expect(h.summariseEarlier({ ...ASK, turnIds: preview.turnIds }, 'extension')).rejects.toMatchObject({
+      code: 'confirmation_required',
+    });
     fake.enqueue('anthropic-messages', { kind: 'error', status: 400 });
     await expect(h.summariseEarlier(ask, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
     expect(summaryEvents()).toEqual([]);
@@ -87,7 +136,10 @@ describe('summaryUpdated (docs/disclosure.md): every open panel hears of a summa
     expect((await h.getSummary({ conversationId: 'c1' }, 'extension')).summary?.text).toBe('Numbers 11, 22 and 33.');
 
     await h.clearSummary({ conversationId: 'c1' }, 'extension');
-    expect(summaryEvents()).toEqual([{ type: 'summaryUpdated', conversationId: 'c1' }, { type: 'summaryUpdated', conversationId: 'c1' }]);
+    expect(summaryEvents()).toEqual([
+      { type: 'summaryUpdated', conversationId: 'c1' },
+      { type: 'summaryUpdated', conversationId: 'c1' },
+    ]);
     expect(await h.getSummary({ conversationId: 'c1' }, 'extension')).toEqual({});
     await expect(h.clearSummary({ conversationId: 'nope' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
     expect(summaryEvents()).toHaveLength(2);
@@ -105,7 +157,10 @@ describe('the draft’s attachments count towards the turns picked (docs/disclos
       return ids;
     };
     const plain = await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'Next' }, 'extension');
-    const withImage = await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'Next', attachments: image }, 'extension');
+    const withImage = await h.previewSend(
+      { conversationId: 'c1', target: OPENAI, text: 'Next', attachments: image },
+      'extension',
+    );
     // The image makes the send drop more: otherwise this test could not tell.
     expect(droppedToFit(withImage).length).toBeGreaterThan(droppedToFit(plain).length);
     expect(droppedToFit(plain).length).toBeGreaterThan(0);
@@ -117,9 +172,14 @@ describe('the draft’s attachments count towards the turns picked (docs/disclos
     expect(JSON.stringify(preview.body)).not.toContain(PNG);
 
     // Consent given for the pick with the image is not consent for the pick without it.
-    await expect(h.summariseEarlier({ ...ASK, turnIds: preview.turnIds, confirmedDisclosure: true }, 'extension')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(
+      h.summariseEarlier({ ...ASK, turnIds: preview.turnIds, confirmedDisclosure: true }, 'extension'),
+    ).rejects.toMatchObject({ code: 'bad_request' });
     fake.enqueue('anthropic-messages', { kind: 'text', text: 'Earlier numbers.' });
-    const summary = await h.summariseEarlier({ ...ASK, attachments: image, turnIds: preview.turnIds, confirmedDisclosure: true }, 'extension');
+    const summary = await h.summariseEarlier(
+      { ...ASK, attachments: image, turnIds: preview.turnIds, confirmedDisclosure: true },
+      'extension',
+    );
     expect(summary.replaces).toEqual(droppedToFit(withImage));
   });
 });

@@ -32,10 +32,22 @@ type Deps = BackgroundDeps & { engine: SendEngine };
 /** The four summary handlers. */
 export function summaryHandlers(d: Deps): SummaryHandlers {
   const ledger = () => d.engine.discloser.store;
-  const plan = (p: Omit<SummaryRequestInput, 'exclusions'> & { excludeTurns?: string[] | undefined; excludeBlocks?: { turn: string; index: number }[] | undefined }) =>
+  const plan = (
+    p: Omit<SummaryRequestInput, 'exclusions'> & {
+      excludeTurns?: string[] | undefined;
+      excludeBlocks?: { turn: string; index: number }[] | undefined;
+    },
+  ) =>
     planSummaryRequest(
       { store: d.store, settings: d.settings, vault: d.vault, discloser: d.engine.discloser },
-      { conversationId: p.conversationId, target: p.target, summariser: p.summariser, text: p.text, attachments: p.attachments, exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks } },
+      {
+        conversationId: p.conversationId,
+        target: p.target,
+        summariser: p.summariser,
+        text: p.text,
+        attachments: p.attachments,
+        exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
+      },
     );
   const exists = async (id: string) => {
     await existingConversation(d.store, id);
@@ -47,22 +59,45 @@ export function summaryHandlers(d: Deps): SummaryHandlers {
         const planned = await plan(p);
         // The consent was given for exactly these turns: anything else is a stale request.
         if (planned.turnIds.length !== p.turnIds.length || planned.turnIds.some((id, i) => id !== p.turnIds[i]))
-          throw new BatonError('bad_request', `The turns to summarise have changed (now ${planned.turnIds.length}: ${planned.turnIds.slice(0, 5).join(', ')}${planned.turnIds.length > 5 ? ', …' : ''}); preview the summary again.`);
+          throw new BatonError(
+            'bad_request',
+            `The turns to summarise have changed (now ${planned.turnIds.length}: ${planned.turnIds.slice(0, 5).join(', ')}${planned.turnIds.length > 5 ? ', …' : ''}); preview the summary again.`,
+          );
         const req = planned.request.plan;
-        if (!req.allowed) throw new BatonError('policy_forbidden', req.forbidden?.message ?? 'The disclosure policy forbids this provider.');
-        if (!req.fits) throw new BatonError('context_too_long', req.notFit?.message ?? 'The turns to summarise do not fit the summariser.');
+        if (!req.allowed)
+          throw new BatonError(
+            'policy_forbidden',
+            req.forbidden?.message ?? 'The disclosure policy forbids this provider.',
+          );
+        if (!req.fits)
+          throw new BatonError(
+            'context_too_long',
+            req.notFit?.message ?? 'The turns to summarise do not fit the summariser.',
+          );
         // docs/disclosure.md: checked like sendMessage — a confirmation shown for one summariser (`confirmedFor`) cannot authorise another.
         refuseUnconfirmed(planned, planned.provider, confirmationOf(p));
         const provider = planned.provider;
         await assertReachable(provider, (o) => d.hasHostPermission(o));
         const key = await keyFor(provider, d.vault);
-        return runSummary(d, { conversationId: p.conversationId, model: p.summariser.model, planned, key, signal, sleep });
+        return runSummary(d, {
+          conversationId: p.conversationId,
+          model: p.summariser.model,
+          planned,
+          key,
+          signal,
+          sleep,
+        });
       }),
     getSummary: async ({ conversationId }) => {
       await exists(conversationId);
       const { summary } = await ledger().getConversationState(conversationId);
       if (!summary) return {};
-      return { summary: { ...summary, stale: staleReason(await d.store.cachedTranscript(conversationId), summary) !== undefined } };
+      return {
+        summary: {
+          ...summary,
+          stale: staleReason(await d.store.cachedTranscript(conversationId), summary) !== undefined,
+        },
+      };
     },
     clearSummary: async ({ conversationId }) => {
       await exists(conversationId);
@@ -92,7 +127,12 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
   const { provider, request } = r.planned;
   const module = WIRE_API_MODULES[provider.api];
   const at = d.now();
-  const ctx = { provider: provider.originProvider, requestedModel: r.model, createdAt: at, ...(provider.endpoint ? { endpoint: provider.endpoint } : {}) };
+  const ctx = {
+    provider: provider.originProvider,
+    requestedModel: r.model,
+    createdAt: at,
+    ...(provider.endpoint ? { endpoint: provider.endpoint } : {}),
+  };
   let assembler = module.createStreamAssembler(ctx);
   let received = 0;
   const record = (turn: Turn | undefined, status: LedgerRecord['status']): Omit<LedgerRecord, 'id'> => {
@@ -100,10 +140,20 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
     const cost = usage ? costOf(provider.api, r.model, provider.originProvider, usage) : undefined;
     const responseId = typeof turn?.meta?.responseId === 'string' ? turn.meta.responseId : undefined;
     return {
-      conversationId: r.conversationId, at, providerId: provider.providerId, api: provider.api, model: r.model, endpoint: provider.origin,
-      turns: r.planned.sent, estimatedInputTokens: request.estimatedInputTokens,
-      ...(usage ? { usage } : {}), ...(cost !== undefined ? { costUsd: cost } : {}), ...(responseId ? { responseId } : {}),
-      status, mode: 'snapshot', purpose: 'summary',
+      conversationId: r.conversationId,
+      at,
+      providerId: provider.providerId,
+      api: provider.api,
+      model: r.model,
+      endpoint: provider.origin,
+      turns: r.planned.sent,
+      estimatedInputTokens: request.estimatedInputTokens,
+      ...(usage ? { usage } : {}),
+      ...(cost !== undefined ? { costUsd: cost } : {}),
+      ...(responseId ? { responseId } : {}),
+      status,
+      mode: 'snapshot',
+      purpose: 'summary',
     };
   };
   const fail = async (error: BatonError, turn?: Turn): Promise<never> => {
@@ -122,36 +172,83 @@ async function runSummary(d: Deps, r: Run): Promise<SummaryView> {
         attempted = true;
         assembler = module.createStreamAssembler(ctx);
         await d.transport.streamRequest(
-          { providerId: provider.providerId, api: provider.api, apiKey: r.key, ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}) },
+          {
+            providerId: provider.providerId,
+            api: provider.api,
+            apiKey: r.key,
+            ...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
+          },
           request.plan.body,
-          { model: r.model, signal: r.signal, onEvent: (event) => { received++; assembler.push(event); } },
+          {
+            model: r.model,
+            signal: r.signal,
+            onEvent: (event) => {
+              received++;
+              assembler.push(event);
+            },
+          },
         );
       },
-      { sleep: r.sleep, signal: r.signal, shouldRetry: () => received === 0 && !r.signal.aborted, onRetry: () => undefined },
+      {
+        sleep: r.sleep,
+        signal: r.signal,
+        shouldRetry: () => received === 0 && !r.signal.aborted,
+        onRetry: () => undefined,
+      },
     );
     answer = assembler.finish();
   } catch (e) {
     const err = toProtocolError(e, [r.key]);
-    const error = new BatonError(r.signal.aborted ? 'network' : err.code, r.signal.aborted ? 'The summary was stopped; nothing was stored.' : err.message, err.retryAfterSec);
+    const error = new BatonError(
+      r.signal.aborted ? 'network' : err.code,
+      r.signal.aborted ? 'The summary was stopped; nothing was stored.' : err.message,
+      err.retryAfterSec,
+    );
     if (!attempted) throw error;
     return fail(error);
   }
-  if (answer.status === 'error') return fail(new BatonError('provider_error', `The summary request failed: ${answer.error?.message ?? 'the provider reported an error'}`), answer);
-  if (answer.status !== undefined && answer.status !== 'complete') return fail(new BatonError('provider_error', 'The summary was cut short; nothing was stored. Try again.'), answer);
-  const text = answer.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n\n').trim();
-  if (!text) return fail(new BatonError('provider_error', 'The summariser returned an empty summary; nothing was stored.'), answer);
+  if (answer.status === 'error')
+    return fail(
+      new BatonError(
+        'provider_error',
+        `The summary request failed: ${answer.error?.message ?? 'the provider reported an error'}`,
+      ),
+      answer,
+    );
+  if (answer.status !== undefined && answer.status !== 'complete')
+    return fail(new BatonError('provider_error', 'The summary was cut short; nothing was stored. Try again.'), answer);
+  const text = answer.blocks
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+    .join('\n\n')
+    .trim();
+  if (!text)
+    return fail(
+      new BatonError('provider_error', 'The summariser returned an empty summary; nothing was stored.'),
+      answer,
+    );
   // docs/disclosure.md (a summary replaces turns to bound what is sent; N5 bounded context): an answer far
   // longer than the output reserve asked for allows is not a summary (a careless or hostile
   // endpoint); stored, it would ride along with every later send.
   const most = request.maxOutputTokens * MAX_SUMMARY_CHARS_PER_TOKEN;
   if (text.length > most)
-    return fail(new BatonError('provider_error', `The summariser's answer (${text.length.toLocaleString('en')} characters) is longer than the ${request.maxOutputTokens.toLocaleString('en')} output tokens asked for allow; nothing was stored.`), answer);
+    return fail(
+      new BatonError(
+        'provider_error',
+        `The summariser's answer (${text.length.toLocaleString('en')} characters) is longer than the ${request.maxOutputTokens.toLocaleString('en')} output tokens asked for allow; nothing was stored.`,
+      ),
+      answer,
+    );
   const summary: ActiveSummary = {
     id: d.newId(),
     replaces: r.planned.turnIds,
     hashes: r.planned.hashes,
     text,
-    origin: answer.origin ?? { provider: provider.originProvider, api: provider.api, model: r.model, ...(provider.endpoint ? { endpoint: provider.endpoint } : {}) },
+    origin: answer.origin ?? {
+      provider: provider.originProvider,
+      api: provider.api,
+      model: r.model,
+      ...(provider.endpoint ? { endpoint: provider.endpoint } : {}),
+    },
     at,
   };
   const rec = record(answer, 'completed');

@@ -72,17 +72,32 @@ export async function planSummaryRequest(
   // The same draft turn the send builds (text and attachments), so its size drops the same turns.
   const blocks = userBlocks(input.text ?? '', input.attachments);
   const draftId = unusedId(stored.turns);
-  const transcript: Transcript = blocks.length ? { ...stored, turns: [...stored.turns, { id: draftId, role: 'user', blocks }] } : stored;
+  const transcript: Transcript = blocks.length
+    ? { ...stored, turns: [...stored.turns, { id: draftId, role: 'user', blocks }] }
+    : stored;
   const targetProvider = resolveProvider(input.target.providerId, settings);
   const key = await keyFor(targetProvider, deps.vault).catch(() => '');
-  const prepared = await discloser.prepare({ conversationId: input.conversationId, transcript, target: input.target, provider: targetProvider, key, exclusions: input.exclusions, newTurnId: blocks.length ? draftId : undefined });
+  const prepared = await discloser.prepare({
+    conversationId: input.conversationId,
+    transcript,
+    target: input.target,
+    provider: targetProvider,
+    key,
+    exclusions: input.exclusions,
+    newTurnId: blocks.length ? draftId : undefined,
+  });
   const planned = prepared.planned;
 
-  const requestIds = planned.plan.dropped.filter((d) => FIT_REASONS.has(d.reason) && d.turn !== draftId).map((d) => d.turn);
-  if (requestIds.length === 0) throw new BatonError('bad_request', 'Nothing to summarise: this send drops no earlier turns to fit.');
+  const requestIds = planned.plan.dropped
+    .filter((d) => FIT_REASONS.has(d.reason) && d.turn !== draftId)
+    .map((d) => d.turn);
+  if (requestIds.length === 0)
+    throw new BatonError('bad_request', 'Nothing to summarise: this send drops no earlier turns to fit.');
   const applied = planned.summary?.state === 'applied' ? planned.summary : undefined;
   const order = new Map(stored.turns.map((t, i) => [t.id, i] as const));
-  const turnIds = requestIds.flatMap((id) => (applied && id === applied.turnId ? applied.summary.replaces : [id])).sort((a, b) => order.get(a)! - order.get(b)!);
+  const turnIds = requestIds
+    .flatMap((id) => (applied && id === applied.turnId ? applied.summary.replaces : [id]))
+    .sort((a, b) => order.get(a)! - order.get(b)!);
   const byId = new Map<string, Turn>([...stored.turns, ...planned.transcript.turns].map((t) => [t.id, t] as const));
   const hashOf = (id: string): [string, string] => [id, turnContentHash(byId.get(id)!)];
 
@@ -91,7 +106,13 @@ export async function planSummaryRequest(
   const global = await discloser.store.getGlobalPolicy();
   let request: SummaryPlan;
   try {
-    request = planSummary(planned.transcript, requestIds, convertTargetFor(provider, input.summariser), summariserPolicy(global, policy, input.exclusions), discloser.cache);
+    request = planSummary(
+      planned.transcript,
+      requestIds,
+      convertTargetFor(provider, input.summariser),
+      summariserPolicy(global, policy, input.exclusions),
+      discloser.cache,
+    );
   } catch (e) {
     if (e instanceof TranscriptError) throw new BatonError('bad_request', `Cannot plan the summary: ${e.message}`);
     throw e;
@@ -114,7 +135,11 @@ export async function planSummaryRequest(
  * the person, who consents to it, and it must fit the summariser's window).
  * @throws TranscriptError for an invalid policy.
  */
-export function summariserPolicy(global: DisclosurePolicy, conversation: DisclosurePolicy, exclusions: Exclusions): Policy {
+export function summariserPolicy(
+  global: DisclosurePolicy,
+  conversation: DisclosurePolicy,
+  exclusions: Exclusions,
+): Policy {
   const strip = ({ delivery: _d, maxTurns: _t, maxTokens: _k, ...rest }: DisclosurePolicy): Policy => rest;
   return mergePolicies(strip(global), {
     ...strip(conversation),

@@ -9,16 +9,54 @@ afterEach(() => db?.close());
 const NOW = '2026-12-01T10:00:00.000Z';
 
 describe('Markdown export names a custom endpoint by its name (docs/side-panel.md, item 8)', () => {
-  it('an answer from a custom endpoint is headed with the endpoint\'s name, not its internal id; built-ins keep theirs', async () => {
+  it("an answer from a custom endpoint is headed with the endpoint's name, not its internal id; built-ins keep theirs", async () => {
     db = await openBatonDb('export-names-test');
     const store = new ConversationStore(db);
     await store.create({ id: 'c', now: NOW, title: 'Local run' });
     await store.appendTurn('c', { id: 'u', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'Hi' }] }, NOW);
-    await store.appendTurn('c', { id: 'a', role: 'assistant', createdAt: NOW, origin: { provider: 'custom-3f9a', api: 'openai-chat', model: 'llama3.2', endpoint: 'http://localhost:11434' }, blocks: [{ type: 'text', text: 'Hello.' }] }, NOW);
-    await store.appendTurn('c', { id: 'u2', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'And you?' }] }, NOW);
-    await store.appendTurn('c', { id: 'a2', role: 'assistant', createdAt: NOW, origin: { provider: 'openrouter', api: 'openai-chat', model: 'qwen3', endpoint: 'https://openrouter.ai' }, blocks: [{ type: 'text', text: 'Fine.' }] }, NOW);
-    await store.appendTurn('c', { id: 'u3', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'Bye' }] }, NOW);
-    await store.appendTurn('c', { id: 'a3', role: 'assistant', createdAt: NOW, origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' }, blocks: [{ type: 'text', text: 'Bye.' }] }, NOW);
+    await store.appendTurn(
+      'c',
+      {
+        id: 'a',
+        role: 'assistant',
+        createdAt: NOW,
+        origin: { provider: 'custom-3f9a', api: 'openai-chat', model: 'llama3.2', endpoint: 'http://localhost:11434' },
+        blocks: [{ type: 'text', text: 'Hello.' }],
+      },
+      NOW,
+    );
+    await store.appendTurn(
+      'c',
+      { id: 'u2', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'And you?' }] },
+      NOW,
+    );
+    await store.appendTurn(
+      'c',
+      {
+        id: 'a2',
+        role: 'assistant',
+        createdAt: NOW,
+        origin: { provider: 'openrouter', api: 'openai-chat', model: 'qwen3', endpoint: 'https://openrouter.ai' },
+        blocks: [{ type: 'text', text: 'Fine.' }],
+      },
+      NOW,
+    );
+    await store.appendTurn(
+      'c',
+      { id: 'u3', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'Bye' }] },
+      NOW,
+    );
+    await store.appendTurn(
+      'c',
+      {
+        id: 'a3',
+        role: 'assistant',
+        createdAt: NOW,
+        origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
+        blocks: [{ type: 'text', text: 'Bye.' }],
+      },
+      NOW,
+    );
     const endpoints = [
       { id: 'custom-3f9a', name: 'Local Ollama', baseUrl: 'http://localhost:11434/v1' },
       { id: 'custom-77', name: 'My OpenRouter', baseUrl: 'https://openrouter.ai/api/v1' },

@@ -8,8 +8,20 @@ import { decodeInput } from '../../importers/input';
 import type { ImportKind, ImportOptions } from '../../importers/types';
 import { isZip } from '../../importers/zip';
 import type { BackgroundEvent } from '../../messaging/protocol';
-import { EXPORT_PART_CHARS, IMPORT_LIMITS, type ExportFile, type ExportFormat, type ImportSummary, type SkippedItem } from '../../messaging/transfer-protocol';
-import { CONVERSATION_SEPARATOR, transcriptsToMarkdown, transcriptToMarkdown, type OriginNames } from '../../export/markdown';
+import {
+  EXPORT_PART_CHARS,
+  IMPORT_LIMITS,
+  type ExportFile,
+  type ExportFormat,
+  type ImportSummary,
+  type SkippedItem,
+} from '../../messaging/transfer-protocol';
+import {
+  CONVERSATION_SEPARATOR,
+  transcriptsToMarkdown,
+  transcriptToMarkdown,
+  type OriginNames,
+} from '../../export/markdown';
 import { decodeTranscript, TranscriptError } from '../../transcript/codec';
 import type { Transcript } from '../../transcript/schema';
 import { metaOf, type ConversationStore } from '../../store/conversations';
@@ -54,7 +66,11 @@ type TransferHandlers = Pick<Handlers, 'importFile' | 'exportConversation' | 'ex
  */
 export function fileBytes(data: string, encoding: 'base64' | 'text'): Uint8Array {
   const limit = IMPORT_LIMITS.fileBytes;
-  const tooBig = (size: string) => new BatonError('bad_request', `The file is ${size}, over Baton's ${limit / 1024 / 1024} MiB import limit; nothing was read (I3).`);
+  const tooBig = (size: string) =>
+    new BatonError(
+      'bad_request',
+      `The file is ${size}, over Baton's ${limit / 1024 / 1024} MiB import limit; nothing was read (I3).`,
+    );
   if (encoding === 'text') {
     // A UTF-16 code unit is at least one UTF-8 byte: longer than the cap in characters is surely too big.
     if (data.length > limit) throw tooBig(`${data.length} characters`);
@@ -64,7 +80,8 @@ export function fileBytes(data: string, encoding: 'base64' | 'text'): Uint8Array
   }
   const size = Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
   if (size > limit) throw tooBig(`${size} bytes`);
-  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw new BatonError('bad_request', 'The file data is not valid base64.');
+  if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data))
+    throw new BatonError('bad_request', 'The file data is not valid base64.');
   const bin = atob(data);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
@@ -73,12 +90,19 @@ export function fileBytes(data: string, encoding: 'base64' | 'text'): Uint8Array
 
 /** Reads the file as `kind` (or the kind its content shows), with the extension's caps. */
 function readFile(bytes: Uint8Array, kind: ImportKind | undefined) {
-  const opts: ImportOptions = { maxBytes: IMPORT_LIMITS.fileBytes, maxUncompressedBytes: IMPORT_LIMITS.uncompressedBytes };
+  const opts: ImportOptions = {
+    maxBytes: IMPORT_LIMITS.fileBytes,
+    maxUncompressedBytes: IMPORT_LIMITS.uncompressedBytes,
+  };
   const zip = isZip(bytes);
   // Any zip kind unpacks `conversations.json`; any other kind reads plain text (decodeInput refuses a zip for it).
   const text = decodeInput(kind ?? (zip ? 'chatgpt-export' : 'baton'), bytes, opts);
   const k = kind ?? detectImportKind(text);
-  if (zip && k !== 'chatgpt-export' && k !== 'claude-export') throw new TranscriptError('', `the zip's conversations.json is neither a ChatGPT nor a Claude export (it looks like ${k})`);
+  if (zip && k !== 'chatgpt-export' && k !== 'claude-export')
+    throw new TranscriptError(
+      '',
+      `the zip's conversations.json is neither a ChatGPT nor a Claude export (it looks like ${k})`,
+    );
   return { kind: k, result: IMPORTERS[k](text, opts) };
 }
 
@@ -129,14 +153,22 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
           if (e instanceof TranscriptError) throw new BatonError('bad_request', `${name || 'The file'}: ${e.message}`);
           throw e;
         }
-        const outcome = await importConversations(d.store.db, read.result.conversations, { now: d.now(), ...(name ? { file: name } : {}) });
+        const outcome = await importConversations(d.store.db, read.result.conversations, {
+          now: d.now(),
+          ...(name ? { file: name } : {}),
+        });
         if (d.broadcast)
           for (const c of outcome.imported) {
             const rec = await d.store.getRecord(c.id);
             if (rec) d.broadcast({ type: 'conversationUpdated', meta: metaOf(rec) });
           }
         const skipped: SkippedItem[] = [
-          ...read.result.skipped.map((s): SkippedItem => ({ ...(s.id !== undefined ? { id: s.id } : {}), ...(s.title !== undefined ? { title: s.title } : {}), why: 'invalid', reason: s.reason })),
+          ...read.result.skipped.map((s): SkippedItem => ({
+            ...(s.id !== undefined ? { id: s.id } : {}),
+            ...(s.title !== undefined ? { title: s.title } : {}),
+            why: 'invalid',
+            reason: s.reason,
+          })),
           ...outcome.duplicates.map((s): SkippedItem => ({ ...s, why: 'duplicate' })),
           ...outcome.failed.map((s): SkippedItem => ({ ...s, why: 'failed' })),
         ];
@@ -145,18 +177,35 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
 
     exportConversation: async ({ id, format }): Promise<ExportFile> => {
       const t = await transcriptOf(d.store, id);
-      const content = format === 'baton' ? `${JSON.stringify(t, null, 2)}\n` : transcriptToMarkdown(t, await d.originNames?.());
-      if (content.length > 2 * EXPORT_PART_CHARS) throw new BatonError('bad_request', 'This conversation is too large to export in one message (over 32 Mi characters).');
-      return { filename: `${slug(t.title ?? '')}${EXT[format].one}`, mimeType: EXT[format].mime, content, count: 1, failed: [] };
+      const content =
+        format === 'baton' ? `${JSON.stringify(t, null, 2)}\n` : transcriptToMarkdown(t, await d.originNames?.());
+      if (content.length > 2 * EXPORT_PART_CHARS)
+        throw new BatonError(
+          'bad_request',
+          'This conversation is too large to export in one message (over 32 Mi characters).',
+        );
+      return {
+        filename: `${slug(t.title ?? '')}${EXT[format].one}`,
+        mimeType: EXT[format].mime,
+        content,
+        count: 1,
+        failed: [],
+      };
     },
 
     exportAll: async ({ format, after }): Promise<ExportFile> => {
       // Oldest first, a stable order for the parts (the id breaks ties).
-      const all = (await d.store.list()).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const all = (await d.store.list()).sort((a, b) =>
+        a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+      );
       let start = 0;
       if (after !== undefined) {
         const i = all.findIndex((c) => c.id === after);
-        if (i < 0) throw new BatonError('not_found', 'The export changed while it was running (a conversation was deleted): export again.');
+        if (i < 0)
+          throw new BatonError(
+            'not_found',
+            'The export changed while it was running (a conversation was deleted): export again.',
+          );
         start = i + 1;
       }
       const parts: string[] = [];
@@ -175,7 +224,10 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
           failed.push({ id: c.id, title: c.title, reason: (e as Error).message.slice(0, 300) });
           continue;
         }
-        const text = format === 'baton' ? `${JSON.stringify(t)}\n` : transcriptsToMarkdown([t], (names ??= await d.originNames?.()));
+        const text =
+          format === 'baton'
+            ? `${JSON.stringify(t)}\n`
+            : transcriptsToMarkdown([t], (names ??= await d.originNames?.()));
         if (count > 0 && size + text.length > partChars) {
           next = all[i - 1]!.id;
           break;
@@ -188,7 +240,14 @@ export function createTransferHandlers(d: TransferDeps): TransferHandlers {
       const sep = format === 'markdown' ? CONVERSATION_SEPARATOR : '';
       const content = (format === 'markdown' && after !== undefined && count > 0 ? sep : '') + parts.join(sep);
       const day = d.now().slice(0, 10);
-      return { filename: `baton-export-${day}${EXT[format].all}`, mimeType: EXT[format].mime, content, count, ...(next !== undefined ? { next } : {}), failed };
+      return {
+        filename: `baton-export-${day}${EXT[format].all}`,
+        mimeType: EXT[format].mime,
+        content,
+        count,
+        ...(next !== undefined ? { next } : {}),
+        failed,
+      };
     },
   };
 }

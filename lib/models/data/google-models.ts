@@ -25,16 +25,28 @@ function p(input: number, output: number, cacheRead: number): ModelPrice {
 /** A Gemini 3.x model (G-K1 enforced signatures, G-I3 function-response parts). */
 function gemini3(s: Omit<ModelSpec, 'contextWindow' | 'maxOutputTokens'>): ModelInfo {
   return google({
-    contextWindow: WINDOW, maxOutputTokens: OUT, thinking: 'level', thinkingAlwaysOn: true,
-    thoughtSignatures: 'enforced', functionResponseParts: true, canDisableThinking: false, ...s,
+    contextWindow: WINDOW,
+    maxOutputTokens: OUT,
+    thinking: 'level',
+    thinkingAlwaysOn: true,
+    thoughtSignatures: 'enforced',
+    functionResponseParts: true,
+    canDisableThinking: false,
+    ...s,
   });
 }
 
 /** A Gemini 2.5 model (optional signatures, `thinkingBudget`). */
-function gemini25(s: Omit<ModelSpec, 'contextWindow' | 'maxOutputTokens'> & { canDisableThinking: boolean }): ModelInfo {
+function gemini25(
+  s: Omit<ModelSpec, 'contextWindow' | 'maxOutputTokens'> & { canDisableThinking: boolean },
+): ModelInfo {
   return google({
-    contextWindow: WINDOW, maxOutputTokens: OUT, thinking: 'budget', thoughtSignatures: 'optional',
-    ...(s.canDisableThinking ? {} : { thinkingAlwaysOn: true }), ...s,
+    contextWindow: WINDOW,
+    maxOutputTokens: OUT,
+    thinking: 'budget',
+    thoughtSignatures: 'optional',
+    ...(s.canDisableThinking ? {} : { thinkingAlwaysOn: true }),
+    ...s,
   });
 }
 
@@ -47,21 +59,69 @@ const FLASH_LEVELS = ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'] as const;
 const PRO_TIER = { thresholdInputTokens: 200_000, inputPerMTok: 4, outputPerMTok: 18, cacheReadPerMTok: 0.4 };
 
 export const GOOGLE_MODELS: readonly ModelInfo[] = [
-  gemini3({ id: 'gemini-3.8-flash', name: 'Gemini 3.8 Flash', price: p(0.75, 3.75, 0.075), thinkingLevels: FLASH_LEVELS }),
+  gemini3({
+    id: 'gemini-3.8-flash',
+    name: 'Gemini 3.8 Flash',
+    price: p(0.75, 3.75, 0.075),
+    thinkingLevels: FLASH_LEVELS,
+  }),
   gemini3({ id: 'gemini-3.7-flash', name: 'Gemini 3.7 Flash', price: p(1.5, 7.5, 0.15), thinkingLevels: FLASH_LEVELS }),
-  gemini3({ id: 'gemini-3.5-flash', name: 'Gemini 3.5 Flash', price: p(1.5, 9, 0.15), status: 'deprecated', thinkingLevels: FLASH_LEVELS }),
-  gemini3({ id: 'gemini-3.1-pro-preview', name: 'Gemini 3.1 Pro (preview)', price: p(2, 12, 0.2), longContextPrice: PRO_TIER }),
-  gemini3({ id: 'gemini-3.1-flash-lite', name: 'Gemini 3.1 Flash-Lite', aliases: ['gemini-3.1-flash-lite-preview'], price: p(0.25, 1.5, 0.025), endOfLife: '2027-05-07' }),
-  gemini3({ id: 'gemini-3-pro-preview', name: 'Gemini 3 Pro (preview)', price: p(2, 12, 0.2), longContextPrice: PRO_TIER, endOfLife: '2026-03-09' }),
+  gemini3({
+    id: 'gemini-3.5-flash',
+    name: 'Gemini 3.5 Flash',
+    price: p(1.5, 9, 0.15),
+    status: 'deprecated',
+    thinkingLevels: FLASH_LEVELS,
+  }),
+  gemini3({
+    id: 'gemini-3.1-pro-preview',
+    name: 'Gemini 3.1 Pro (preview)',
+    price: p(2, 12, 0.2),
+    longContextPrice: PRO_TIER,
+  }),
+  gemini3({
+    id: 'gemini-3.1-flash-lite',
+    name: 'Gemini 3.1 Flash-Lite',
+    aliases: ['gemini-3.1-flash-lite-preview'],
+    price: p(0.25, 1.5, 0.025),
+    endOfLife: '2027-05-07',
+  }),
+  gemini3({
+    id: 'gemini-3-pro-preview',
+    name: 'Gemini 3 Pro (preview)',
+    price: p(2, 12, 0.2),
+    longContextPrice: PRO_TIER,
+    endOfLife: '2026-03-09',
+  }),
   gemini3({ id: 'gemini-3-flash-preview', name: 'Gemini 3 Flash (preview)', price: p(0.5, 3, 0.05) }),
   gemini25({
-    id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', canDisableThinking: false, price: p(1.25, 10, 0.125), endOfLife: '2026-12-01',
+    id: 'gemini-2.5-pro',
+    name: 'Gemini 2.5 Pro',
+    canDisableThinking: false,
+    price: p(1.25, 10, 0.125),
+    endOfLife: '2026-12-01',
     longContextPrice: { thresholdInputTokens: 200_000, inputPerMTok: 2.5, outputPerMTok: 15, cacheReadPerMTok: 0.25 },
   }),
-  gemini25({ id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', canDisableThinking: true, price: p(0.3, 2.5, 0.03), endOfLife: '2026-12-01' }),
-  gemini25({ id: 'gemini-2.5-flash-lite', name: 'Gemini 2.5 Flash-Lite', canDisableThinking: true, price: p(0.1, 0.4, 0.01) }),
+  gemini25({
+    id: 'gemini-2.5-flash',
+    name: 'Gemini 2.5 Flash',
+    canDisableThinking: true,
+    price: p(0.3, 2.5, 0.03),
+    endOfLife: '2026-12-01',
+  }),
+  gemini25({
+    id: 'gemini-2.5-flash-lite',
+    name: 'Gemini 2.5 Flash-Lite',
+    canDisableThinking: true,
+    price: p(0.1, 0.4, 0.01),
+  }),
   google({
-    id: 'gemini-2.0-flash', name: 'Gemini 2.0 Flash', aliases: ['gemini-2.0-flash-001'],
-    contextWindow: WINDOW, maxOutputTokens: 8_192, price: p(0.1, 0.4, 0.025), endOfLife: '2026-06-01',
+    id: 'gemini-2.0-flash',
+    name: 'Gemini 2.0 Flash',
+    aliases: ['gemini-2.0-flash-001'],
+    contextWindow: WINDOW,
+    maxOutputTokens: 8_192,
+    price: p(0.1, 0.4, 0.025),
+    endOfLife: '2026-06-01',
   }),
 ];

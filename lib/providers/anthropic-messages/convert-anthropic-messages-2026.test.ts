@@ -11,7 +11,15 @@ import {
   toolChoiceFor,
   userCitations,
 } from './convert-anthropic-messages-2026';
-import { assistant, CLAUDE, convert, expectValid, text, transcript, user } from './convert-anthropic-messages.test-helper';
+import {
+  assistant,
+  CLAUDE,
+  convert,
+  expectValid,
+  text,
+  transcript,
+  user,
+} from './convert-anthropic-messages.test-helper';
 import type { AnthropicMessagesBody, DraftMessage } from './convert-anthropic-messages-types';
 import { readAnthropicMessagesHistory } from './read-anthropic-messages-history';
 import { readAnthropicMessagesResponse } from './read-anthropic-messages-response';
@@ -27,7 +35,12 @@ const bytes = (v: unknown) => JSON.stringify(v);
 function thinkingTwice(model: string, meta?: Record<string, unknown>): Transcript {
   return transcript([
     user('u1', text('Plan a trip.')),
-    assistant('a1', origin(model), [thinking('Think about trains.', 'sig-a1'), text('Take the train.')], meta ? { meta } : {}),
+    assistant(
+      'a1',
+      origin(model),
+      [thinking('Think about trains.', 'sig-a1'), text('Take the train.')],
+      meta ? { meta } : {},
+    ),
     user('u2', text('And back?')),
   ]);
 }
@@ -36,20 +49,35 @@ describe('API version 2026-10-21 (A-V1..A-V5)', () => {
   it('A-V1: sampling parameters asked for are left out, with a warning', () => {
     const out = convertToAnthropicWith({ temperature: 0.2, top_k: 5 });
     for (const key of ['temperature', 'top_p', 'top_k']) expect(out.body).not.toHaveProperty(key);
-    expect(out.report.warnings).toContain('temperature left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)');
-    expect(out.report.warnings).toContain('top_k left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)');
+    expect(out.report.warnings).toContain(
+      'temperature left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)',
+    );
+    expect(out.report.warnings).toContain(
+      'top_k left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)',
+    );
     expectValid(out.body);
   });
 
   it('A-V2: a document never stays in an assistant message: plain text becomes text, anything else is dropped', () => {
     const report = new ReportBuilder(transcript([assistant('a', CLAUDE, [text('x'), text('y')])]));
     const messages: DraftMessage[] = [
-      { role: 'user', blocks: [{ block: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Kept in user.' } } }] },
+      {
+        role: 'user',
+        blocks: [
+          { block: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Kept in user.' } } },
+        ],
+      },
       {
         role: 'assistant',
         blocks: [
-          { block: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Notes.' } }, ref: { turn: 'a', index: 0 } },
-          { block: { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } }, ref: { turn: 'a', index: 1 } },
+          {
+            block: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Notes.' } },
+            ref: { turn: 'a', index: 0 },
+          },
+          {
+            block: { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
+            ref: { turn: 'a', index: 1 },
+          },
         ],
       },
     ];
@@ -62,27 +90,50 @@ describe('API version 2026-10-21 (A-V1..A-V5)', () => {
   });
 
   it('A-V2: a same-origin document item of an assistant turn is not replayed as a document', () => {
-    const doc = { type: 'provider_item', api: 'anthropic-messages', item: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Spec' } }, text: 'Spec' } as Block;
-    const out = convert(transcript([user('u1', text('Hi')), assistant('a1', CLAUDE, [doc, text('Read it.')]), user('u2', text('Go on'))]));
-    const assistantTypes = out.body.messages.filter((m) => m.role === 'assistant').flatMap((m) => (m.content as { type: string }[]).map((b) => b.type));
+    const doc = {
+      type: 'provider_item',
+      api: 'anthropic-messages',
+      item: { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Spec' } },
+      text: 'Spec',
+    } as Block;
+    const out = convert(
+      transcript([user('u1', text('Hi')), assistant('a1', CLAUDE, [doc, text('Read it.')]), user('u2', text('Go on'))]),
+    );
+    const assistantTypes = out.body.messages
+      .filter((m) => m.role === 'assistant')
+      .flatMap((m) => (m.content as { type: string }[]).map((b) => b.type));
     expect(assistantTypes).not.toContain('document');
     expectValid(out.body);
   });
 
   it('A-V3: user text never carries citations, directly or inside a search_result', () => {
-    const cited = { type: 'text', text: 'Quoted.', citations: [{ type: 'char_location', cited_text: 'Q', document_index: 0, start_char_index: 0, end_char_index: 1 }] } as Block;
+    const cited = {
+      type: 'text',
+      text: 'Quoted.',
+      citations: [
+        { type: 'char_location', cited_text: 'Q', document_index: 0, start_char_index: 0, end_char_index: 1 },
+      ],
+    } as Block;
     const out = convert(transcript([user('u1', cited)]));
     expect(out.body.messages[0]!.content).toEqual([{ type: 'text', text: 'Quoted.' }]);
     expectValid(out.body);
     const report = new ReportBuilder(transcript([user('u', text('a'))]));
-    const search = { type: 'search_result', source: 's', title: 't', content: [{ type: 'text', text: 'r', citations: [{ type: 'x' }] }] };
+    const search = {
+      type: 'search_result',
+      source: 's',
+      title: 't',
+      content: [{ type: 'text', text: 'r', citations: [{ type: 'x' }] }],
+    };
     const [m] = userCitations([{ role: 'user', blocks: [{ block: search, ref: { turn: 'u', index: 0 } }] }], report);
     expect(m!.blocks[0]!.block).toEqual({ ...search, content: [{ type: 'text', text: 'r' }] });
     expect(fatesOf(report.finish(), 'u', 0)[0]!.detail).toMatch(/A-V3/);
   });
 
   it('A-V4: a model without prefill never gets a request that ends on an assistant message', () => {
-    const t = transcript([user('u1', text('Write a haiku.')), assistant('a1', origin('claude-opus-5'), [text('Autumn wind')], { status: 'interrupted' })]);
+    const t = transcript([
+      user('u1', text('Write a haiku.')),
+      assistant('a1', origin('claude-opus-5'), [text('Autumn wind')], { status: 'interrupted' }),
+    ]);
     for (const model of ['claude-opus-5', 'claude-sonnet-5-5', 'claude-fable-5-2']) {
       const out = convert(t, { model });
       expect(out.body.messages.at(-1)!.role, model).toBe('user');
@@ -94,7 +145,10 @@ describe('API version 2026-10-21 (A-V1..A-V5)', () => {
     ];
     const report = new ReportBuilder(t);
     expect(noPrefill(draft, lookupModel('claude-opus-5'), report)).toHaveLength(1);
-    expect(fatesOf(report.finish(), 'a1', 0)[0]).toEqual({ fate: 'dropped', detail: 'claude-opus-5 takes no prefill: the request may not end on an assistant message (A-V4)' });
+    expect(fatesOf(report.finish(), 'a1', 0)[0]).toEqual({
+      fate: 'dropped',
+      detail: 'claude-opus-5 takes no prefill: the request may not end on an assistant message (A-V4)',
+    });
     expect(noPrefill(draft, lookupModel('claude-opus-4-8'), emptyReport())).toBe(draft);
   });
 
@@ -104,17 +158,29 @@ describe('API version 2026-10-21 (A-V1..A-V5)', () => {
       expect(out.body.thinking, model).toEqual({ type: 'adaptive' });
       expect(validateFor(out.body)).toEqual([]);
     }
-    expect(convert(transcript([user('u1', text('Hi'))]), on('claude-haiku-4-5')).body.thinking).toEqual({ type: 'enabled', budget_tokens: 4000 });
+    expect(convert(transcript([user('u1', text('Hi'))]), on('claude-haiku-4-5')).body.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 4000,
+    });
     const report = emptyReport();
     expect(toolChoiceFor({ type: 'any' }, lookupModel('claude-sonnet-5-5'), report)).toEqual({ type: 'auto' });
-    expect(report.finish().warnings).toEqual(['claude-sonnet-5-5 refuses forced tool use: tool_choice any sent as auto (A-V5)']);
-    expect(toolChoiceFor({ type: 'tool', name: 'x' }, lookupModel('claude-sonnet-5'), emptyReport())).toEqual({ type: 'tool', name: 'x' });
+    expect(report.finish().warnings).toEqual([
+      'claude-sonnet-5-5 refuses forced tool use: tool_choice any sent as auto (A-V5)',
+    ]);
+    expect(toolChoiceFor({ type: 'tool', name: 'x' }, lookupModel('claude-sonnet-5'), emptyReport())).toEqual({
+      type: 'tool',
+      name: 'x',
+    });
   });
 });
 
 describe('preserved thinking (A-B1..A-B6)', () => {
   it('A-B1: thinking of another Claude model is dropped and reported, even one the target might read', () => {
-    const t = transcript([user('u1', text('Q')), assistant('a1', origin('claude-opus-5'), [thinking('T', 'sig'), text('A')]), user('u2', text('Q2'))]);
+    const t = transcript([
+      user('u1', text('Q')),
+      assistant('a1', origin('claude-opus-5'), [thinking('T', 'sig'), text('A')]),
+      user('u2', text('Q2')),
+    ]);
     const out = convert(t, on('claude-fable-5-1'));
     expect(bytes(out.body.messages)).not.toContain('sig');
     expect(fatesOf(out.report, 'a1', 0)[0]!.fate).toBe('dropped');
@@ -125,7 +191,11 @@ describe('preserved thinking (A-B1..A-B6)', () => {
     const a = convert(t, on('claude-opus-5'));
     const b = convert(t, on('claude-opus-5'));
     expect(bytes(a.body)).toBe(bytes(b.body));
-    const longer = transcript([...t.turns, assistant('a2', origin('claude-opus-5'), [text('Same way.')]), user('u3', text('Thanks'))]);
+    const longer = transcript([
+      ...t.turns,
+      assistant('a2', origin('claude-opus-5'), [text('Same way.')]),
+      user('u3', text('Thanks')),
+    ]);
     const c = convert(longer, on('claude-opus-5'));
     expect(bytes(c.body.messages.slice(0, a.body.messages.length - 1))).toBe(bytes(a.body.messages.slice(0, -1)));
     expect(bytes(c.body.messages[a.body.messages.length - 1])).toBe(bytes(a.body.messages.at(-1)));
@@ -133,7 +203,11 @@ describe('preserved thinking (A-B1..A-B6)', () => {
 
   it('A-B3: replayed thinking goes with drop_block and the beta header; not when the policy says error, nor without replayed thinking', () => {
     const out = convert(thinkingTwice(CLAUDE.model), on(CLAUDE.model));
-    expect(out.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4000, block_binding: { prefix_mismatch_behavior: 'drop_block' } });
+    expect(out.body.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 4000,
+      block_binding: { prefix_mismatch_behavior: 'drop_block' },
+    });
     expect(out.headers).toEqual({ 'anthropic-beta': 'thinking-binding-controls-2026-08-01' });
     expectValid(out.body);
     const strict = convert(thinkingTwice(CLAUDE.model), { ...on(CLAUDE.model), prefixMismatchBehavior: 'error' });
@@ -146,7 +220,7 @@ describe('preserved thinking (A-B1..A-B6)', () => {
     expect(convert(thinkingTwice(CLAUDE.model)).headers).toBeUndefined();
   });
 
-  it('A-B4: thinking imported from Claude Code or claude.ai is never sent as thinking; Baton\'s own later answers keep theirs', () => {
+  it("A-B4: thinking imported from Claude Code or claude.ai is never sent as thinking; Baton's own later answers keep theirs", () => {
     const imported = transcript(
       [
         user('u1', text('Q')),
@@ -173,27 +247,54 @@ describe('preserved thinking (A-B1..A-B6)', () => {
     expect((request.body.messages[1]!.content as { type: string }[])[0]!.type).toBe('thinking');
     const answer = readAnthropicMessagesResponse(
       {
-        id: 'msg_2', type: 'message', role: 'assistant', model: CLAUDE.model, content: [{ type: 'text', text: 'Train again.' }], stop_reason: 'end_turn',
-        input_transformations: [{ type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' }],
+        id: 'msg_2',
+        type: 'message',
+        role: 'assistant',
+        model: CLAUDE.model,
+        content: [{ type: 'text', text: 'Train again.' }],
+        stop_reason: 'end_turn',
+        input_transformations: [
+          { type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' },
+        ],
         usage: { input_tokens: 5, output_tokens: 3 },
       },
       { provider: 'anthropic', turnId: 'a2' },
     );
-    expect(answer.meta?.inputTransformations).toEqual([{ type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' }]);
+    expect(answer.meta?.inputTransformations).toEqual([
+      { type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' },
+    ]);
     const next = transcript([...first.turns, answer, user('u3', text('Thanks'))]);
     const out = convert(next, on(CLAUDE.model));
     expect(bytes(out.body.messages)).not.toContain('sig-a1');
-    expect(fatesOf(out.report, 'a1', 0)[0]!.detail).toMatch(/dropped this block from an earlier request \(prefix_binding_mismatch, answer a2\).*A-B5/);
+    expect(fatesOf(out.report, 'a1', 0)[0]!.detail).toMatch(
+      /dropped this block from an earlier request \(prefix_binding_mismatch, answer a2\).*A-B5/,
+    );
     expectValid(out.body);
   });
 
   it('A-B5: the stream reader keeps input_transformations from message_start, replaced by a final message_delta that carries them', () => {
-    const start = { type: 'message_start', message: { id: 'msg_s', type: 'message', role: 'assistant', model: CLAUDE.model, content: [], input_transformations: [] } };
-    const stop = [{ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }, { type: 'message_stop' }];
+    const start = {
+      type: 'message_start',
+      message: {
+        id: 'msg_s',
+        type: 'message',
+        role: 'assistant',
+        model: CLAUDE.model,
+        content: [],
+        input_transformations: [],
+      },
+    };
+    const stop = [
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } },
+      { type: 'message_stop' },
+    ];
     const [plain] = readAnthropicMessagesStreamEvents([start, ...stop], { provider: 'anthropic' });
     expect(plain!.meta?.inputTransformations).toEqual([]);
     const fallback = [{ type: 'thinking_dropped', path: 'messages.3.content.0', reason: 'model_binding_mismatch' }];
-    const [after] = readAnthropicMessagesStreamEvents([start, { ...stop[0], input_transformations: fallback }, stop[1]], { provider: 'anthropic' });
+    const [after] = readAnthropicMessagesStreamEvents(
+      [start, { ...stop[0], input_transformations: fallback }, stop[1]],
+      { provider: 'anthropic' },
+    );
     expect(after!.meta?.inputTransformations).toEqual(fallback);
   });
 
@@ -201,14 +302,20 @@ describe('preserved thinking (A-B1..A-B6)', () => {
     const omitted = { type: 'thinking', thinking: '', signature: 'sig-omitted' };
     const t = transcript([
       user('u1', text('Q')),
-      assistant('a1', CLAUDE, [{ type: 'thinking', text: '', signature: 'sig-omitted' }, text('A')], { native: { api: 'anthropic-messages', payload: [omitted, { type: 'text', text: 'A' }] } }),
+      assistant('a1', CLAUDE, [{ type: 'thinking', text: '', signature: 'sig-omitted' }, text('A')], {
+        native: { api: 'anthropic-messages', payload: [omitted, { type: 'text', text: 'A' }] },
+      }),
       user('u2', text('Q2')),
       assistant('a2', CLAUDE, [{ type: 'thinking', text: '', signature: 'sig-omitted-2' }, text('B')]),
       user('u3', text('Q3')),
     ]);
     const out = convert(t, on(CLAUDE.model));
     expect((out.body.messages[1]!.content as unknown[])[0]).toEqual(omitted);
-    expect((out.body.messages[3]!.content as unknown[])[0]).toEqual({ type: 'thinking', thinking: '', signature: 'sig-omitted-2' });
+    expect((out.body.messages[3]!.content as unknown[])[0]).toEqual({
+      type: 'thinking',
+      thinking: '',
+      signature: 'sig-omitted-2',
+    });
     expectValid(out.body);
   });
 });
@@ -239,13 +346,26 @@ describe('mid-conversation system, compaction, server tools, caching (A-M1, A-P1
     expect(gpt.body.messages.some((m: { role: string }, i: number) => m.role === 'system' && i > 0)).toBe(false);
   });
 
-  const compaction = { type: 'compaction', content: 'Earlier: planned a trip to Oslo.', encrypted_content: 'ENC-SECRET', signature: 'SIG-SECRET' };
+  const compaction = {
+    type: 'compaction',
+    content: 'Earlier: planned a trip to Oslo.',
+    encrypted_content: 'ENC-SECRET',
+    signature: 'SIG-SECRET',
+  };
   const compacted = () =>
     transcript([
       user('u1', text('Plan Oslo.')),
       assistant('a1', CLAUDE, [text('Sure.')]),
       user('u2', text('Compact, please.')),
-      assistant('a2', CLAUDE, [{ type: 'provider_item', api: 'anthropic-messages', item: compaction, text: compaction.content, meta: { anthropicBeta: 'compact-2026-09-04' } }]),
+      assistant('a2', CLAUDE, [
+        {
+          type: 'provider_item',
+          api: 'anthropic-messages',
+          item: compaction,
+          text: compaction.content,
+          meta: { anthropicBeta: 'compact-2026-09-04' },
+        },
+      ]),
       user('u3', text('Now the hotel?')),
     ]);
 
@@ -260,15 +380,31 @@ describe('mid-conversation system, compaction, server tools, caching (A-M1, A-P1
 
   it('A-P2: a replayed compaction block brings its beta header; a block without content is dropped', () => {
     expect(convert(compacted()).headers).toEqual({ 'anthropic-beta': 'compact-2026-09-04' });
-    const failed = transcript([user('u1', text('Q')), assistant('a1', CLAUDE, [{ type: 'provider_item', api: 'anthropic-messages', item: { type: 'compaction', content: null } }, text('A')]), user('u2', text('Q2'))]);
+    const failed = transcript([
+      user('u1', text('Q')),
+      assistant('a1', CLAUDE, [
+        { type: 'provider_item', api: 'anthropic-messages', item: { type: 'compaction', content: null } },
+        text('A'),
+      ]),
+      user('u2', text('Q2')),
+    ]);
     const out = convert(failed);
     expect(bytes(out.body)).not.toContain('compaction');
     expect(out.headers).toBeUndefined();
-    expect(fatesOf(out.report, 'a1', 0)).toEqual([{ fate: 'dropped', detail: 'compaction block without content: compaction failed and there is nothing to replay (A-P2)' }]);
+    expect(fatesOf(out.report, 'a1', 0)).toEqual([
+      {
+        fate: 'dropped',
+        detail: 'compaction block without content: compaction failed and there is nothing to replay (A-P2)',
+      },
+    ]);
   });
 
   it('A-P2: every other target gets the summary as labelled user text, never encrypted_content or the signature', () => {
-    for (const [api, model] of [['openai-chat', 'gpt-4.1'], ['openai-responses', 'gpt-5.5'], ['gemini-generate-content', 'gemini-2.5-flash']] as const) {
+    for (const [api, model] of [
+      ['openai-chat', 'gpt-4.1'],
+      ['openai-responses', 'gpt-5.5'],
+      ['gemini-generate-content', 'gemini-2.5-flash'],
+    ] as const) {
       const out = convertChecked(api, compacted(), model);
       const json = bytes(out.body);
       expect(json, api).toContain('Summary of the earlier conversation');
@@ -282,7 +418,11 @@ describe('mid-conversation system, compaction, server tools, caching (A-M1, A-P1
 
   it('A-S1: server tool blocks replay verbatim to their origin only, call before result, ids unmapped; elsewhere as labelled text', () => {
     const use = { type: 'server_tool_use', id: 'srvtoolu_01ABC', name: 'web_search', input: { query: 'oslo hotels' } };
-    const result = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_01ABC', content: [{ type: 'web_search_result', url: 'https://h.example', title: 'Hotel', encrypted_content: 'ENC-PAGE' }] };
+    const result = {
+      type: 'web_search_tool_result',
+      tool_use_id: 'srvtoolu_01ABC',
+      content: [{ type: 'web_search_result', url: 'https://h.example', title: 'Hotel', encrypted_content: 'ENC-PAGE' }],
+    };
     const t = transcript([
       user('u1', text('Find hotels')),
       assistant('a1', CLAUDE, [
@@ -303,14 +443,22 @@ describe('mid-conversation system, compaction, server tools, caching (A-M1, A-P1
   });
 
   it('A-S2: replayed cache_control keeps at most 4 breakpoints and never a 1h entry after a 5m one', () => {
-    const block = (ttl?: string) => ({ type: 'text', text: 'x', cache_control: ttl ? { type: 'ephemeral', ttl } : { type: 'ephemeral' } });
+    const block = (ttl?: string) => ({
+      type: 'text',
+      text: 'x',
+      cache_control: ttl ? { type: 'ephemeral', ttl } : { type: 'ephemeral' },
+    });
     const body: AnthropicMessagesBody = {
-      model: 'm', max_tokens: 1, stream: true,
+      model: 'm',
+      max_tokens: 1,
+      stream: true,
       messages: [{ role: 'user', content: [block('1h'), block(), block('1h'), block(), block(), block()] }],
     };
     const report = emptyReport();
     cacheControlOrder(body, report);
-    const ttls = (body.messages[0]!.content as { cache_control?: { ttl?: string } }[]).map((b) => (b.cache_control ? (b.cache_control.ttl ?? '5m') : '-'));
+    const ttls = (body.messages[0]!.content as { cache_control?: { ttl?: string } }[]).map((b) =>
+      b.cache_control ? (b.cache_control.ttl ?? '5m') : '-',
+    );
     expect(ttls).toEqual(['1h', '5m', '-', '5m', '5m', '-']);
     expect(report.finish().warnings[0]).toMatch(/A-S2/);
   });

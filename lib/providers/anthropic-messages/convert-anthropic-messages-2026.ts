@@ -8,7 +8,12 @@ import type { BlockRef, ReportBuilder } from '../../transcript/report';
 import type { Block, Meta, ProviderItemBlock, Transcript, Turn } from '../../transcript/schema';
 import { isSameOrigin, type ResolvedTarget } from '../../transcript/target';
 import { isBlank } from '../../transcript/text';
-import type { AnthropicContentBlock, AnthropicMessagesBody, DraftBlock, DraftMessage } from './convert-anthropic-messages-types';
+import type {
+  AnthropicContentBlock,
+  AnthropicMessagesBody,
+  DraftBlock,
+  DraftMessage,
+} from './convert-anthropic-messages-types';
 import { ANTHROPIC_API, compactionBetaOf, isObject, type JsonObject } from './read-anthropic-messages-content';
 
 /** A-B3: the beta that turns a failed conversation check into a dropped block. */
@@ -50,7 +55,9 @@ interface InputTransformation {
 /** The `input_transformations` a reader stored on a turn (A-B5), or an empty list. */
 export function inputTransformationsOf(turn: Turn): InputTransformation[] {
   const list = (turn.meta as Meta | undefined)?.inputTransformations;
-  return Array.isArray(list) ? list.filter((e): e is InputTransformation => isObject(e) && typeof e.type === 'string') : [];
+  return Array.isArray(list)
+    ? list.filter((e): e is InputTransformation => isObject(e) && typeof e.type === 'string')
+    : [];
 }
 
 const PATH = /^messages\.(\d+)\.content\.(\d+)$/;
@@ -79,15 +86,23 @@ export function blockedThinking(
   transcript.turns.forEach((turn, k) => {
     if (turn.role !== 'assistant') return;
     const problem = accountBindingProblem(turn, transcript);
-    if (problem) turn.blocks.forEach((b, index) => isThinkingType(b.type) && blocked.set(refKey({ turn: turn.id, index }), problem));
-    const dropped = inputTransformationsOf(turn).filter((e) => e.type === 'thinking_dropped' && typeof e.path === 'string');
+    if (problem)
+      turn.blocks.forEach(
+        (b, index) => isThinkingType(b.type) && blocked.set(refKey({ turn: turn.id, index }), problem),
+      );
+    const dropped = inputTransformationsOf(turn).filter(
+      (e) => e.type === 'thinking_dropped' && typeof e.path === 'string',
+    );
     if (dropped.length === 0 || !isSameOrigin(turn.origin, target) || turn.origin?.api !== ANTHROPIC_API) return;
     const messages = messagesOf({ ...transcript, turns: transcript.turns.slice(0, k) }, new Map(blocked));
     for (const e of dropped) {
       const m = PATH.exec(e.path!);
       const d = m ? messages[Number(m[1])]?.blocks[Number(m[2])] : undefined;
       if (!d?.ref || !isThinkingType(d.block.type)) continue;
-      blocked.set(refKey(d.ref), `the API dropped this block from an earlier request (${e.reason ?? 'no reason given'}, answer ${turn.id}); it is not sent again (A-B5)`);
+      blocked.set(
+        refKey(d.ref),
+        `the API dropped this block from an earlier request (${e.reason ?? 'no reason given'}, answer ${turn.id}); it is not sent again (A-B5)`,
+      );
     }
   });
   return blocked;
@@ -95,7 +110,9 @@ export function blockedThinking(
 
 /** The compaction item of a block, when it is one of this API. */
 function compactionItem(b: Block): JsonObject | undefined {
-  return b.type === 'provider_item' && b.api === ANTHROPIC_API && isObject(b.item) && b.item.type === 'compaction' ? b.item : undefined;
+  return b.type === 'provider_item' && b.api === ANTHROPIC_API && isObject(b.item) && b.item.type === 'compaction'
+    ? b.item
+    : undefined;
 }
 
 /** What {@link compactionStart} decided. */
@@ -113,7 +130,11 @@ export interface CompactionStart {
  * block whose `content` is null is dropped (A-P2). Earlier compaction blocks fall with the turns
  * before the latest one. Every block left out is reported `dropped`.
  */
-export function compactionStart(transcript: Transcript, target: ResolvedTarget, report: ReportBuilder): CompactionStart {
+export function compactionStart(
+  transcript: Transcript,
+  target: ResolvedTarget,
+  report: ReportBuilder,
+): CompactionStart {
   const skipped: BlockedBlocks = new Map();
   let at: { turn: number; block: number } | undefined;
   transcript.turns.forEach((turn, t) => {
@@ -131,7 +152,9 @@ export function compactionStart(transcript: Transcript, target: ResolvedTarget, 
   if (!at) return { transcript, skipped };
   const start = at;
   const why = 'summarised by a later compaction block, which opens the conversation (A-P1)';
-  transcript.turns.slice(0, start.turn).forEach((turn) => turn.blocks.forEach((_, index) => report.add({ turn: turn.id, index }, 'dropped', why)));
+  transcript.turns
+    .slice(0, start.turn)
+    .forEach((turn) => turn.blocks.forEach((_, index) => report.add({ turn: turn.id, index }, 'dropped', why)));
   const turn = transcript.turns[start.turn]!;
   for (let index = 0; index < start.block; index++) {
     report.add({ turn: turn.id, index }, 'dropped', why);
@@ -141,7 +164,11 @@ export function compactionStart(transcript: Transcript, target: ResolvedTarget, 
 }
 
 /** A-P1: the history may open on an assistant turn whose first block sent is a compaction block. */
-export function opensWithCompaction(blocks: readonly { block: Block }[], skipped: BlockedBlocks, refs: readonly (BlockRef | undefined)[]): boolean {
+export function opensWithCompaction(
+  blocks: readonly { block: Block }[],
+  skipped: BlockedBlocks,
+  refs: readonly (BlockRef | undefined)[],
+): boolean {
   const first = blocks.findIndex((_, i) => !(refs[i] && skipped.has(refKey(refs[i]!))));
   return first >= 0 && compactionItem(blocks[first]!.block) !== undefined;
 }
@@ -169,11 +196,21 @@ export function assistantDocuments(messages: DraftMessage[], report: ReportBuild
         continue;
       }
       const source = (d.block as JsonObject).source;
-      const text = isObject(source) && source.type === 'text' && typeof source.data === 'string' ? source.data : undefined;
+      const text =
+        isObject(source) && source.type === 'text' && typeof source.data === 'string' ? source.data : undefined;
       if (text !== undefined && !isBlank(text)) {
-        report.add(d.ref, 'converted', 'document in an assistant message sent as its text: the API refuses documents there (A-V2)');
+        report.add(
+          d.ref,
+          'converted',
+          'document in an assistant message sent as its text: the API refuses documents there (A-V2)',
+        );
         blocks.push({ ...d, block: { type: 'text', text } });
-      } else report.add(d.ref, 'dropped', 'document in an assistant message dropped: the API refuses documents there and it has no plain text (A-V2)');
+      } else
+        report.add(
+          d.ref,
+          'dropped',
+          'document in an assistant message dropped: the API refuses documents there and it has no plain text (A-V2)',
+        );
     }
     (out ??= messages.slice())[i] = { ...m, blocks };
   });
@@ -208,7 +245,13 @@ export function userCitations(messages: DraftMessage[], report: ReportBuilder): 
       if (b.type === 'search_result' && Array.isArray(b.content) && b.content.some(hasCitations)) {
         changed = true;
         report.add(d.ref, 'converted', 'citations left out of the text inside a search result, text kept (A-V3)');
-        return { ...d, block: { ...b, content: b.content.map((c) => (hasCitations(c) ? withoutCitations(c as JsonObject) : c)) } as AnthropicContentBlock };
+        return {
+          ...d,
+          block: {
+            ...b,
+            content: b.content.map((c) => (hasCitations(c) ? withoutCitations(c as JsonObject) : c)),
+          } as AnthropicContentBlock,
+        };
       }
       return d;
     });
@@ -224,8 +267,10 @@ export function userCitations(messages: DraftMessage[], report: ReportBuilder): 
 export function noPrefill(messages: DraftMessage[], info: ModelInfo, report: ReportBuilder): DraftMessage[] {
   const last = messages[messages.length - 1];
   if (!last || last.role !== 'assistant' || info.prefill === true) return messages;
-  for (const d of last.blocks) report.add(d.ref, 'dropped', `${info.id} takes no prefill: the request may not end on an assistant message (A-V4)`);
-  if (last.blocks.some((d) => !d.ref)) report.warn(`a final assistant message was dropped: ${info.id} takes no prefill (A-V4)`);
+  for (const d of last.blocks)
+    report.add(d.ref, 'dropped', `${info.id} takes no prefill: the request may not end on an assistant message (A-V4)`);
+  if (last.blocks.some((d) => !d.ref))
+    report.warn(`a final assistant message was dropped: ${info.id} takes no prefill (A-V4)`);
   return messages.slice(0, -1);
 }
 
@@ -241,7 +286,12 @@ export type BodyMessage = AnthropicMessagesBody['messages'][number];
  * and unknown models, other places) it stays folded into the user message as labelled text.
  * @param systemText the system text of a draft block, or undefined when it is not one.
  */
-export function placeSystemMessages(messages: readonly DraftMessage[], info: ModelInfo, systemText: (d: DraftBlock) => string | undefined, report: ReportBuilder): BodyMessage[] {
+export function placeSystemMessages(
+  messages: readonly DraftMessage[],
+  info: ModelInfo,
+  systemText: (d: DraftBlock) => string | undefined,
+  report: ReportBuilder,
+): BodyMessage[] {
   const out: BodyMessage[] = [];
   for (const m of messages) {
     const plain = (): BodyMessage => ({ role: m.role, content: m.blocks.map((d) => d.block) });
@@ -295,11 +345,18 @@ export function cacheControlOrder(body: AnthropicMessagesBody, report: ReportBui
     count++;
     if (ttl === '5m') seen5m = true;
   }
-  if (removed > 0) report.warn(`${removed} replayed cache_control breakpoint(s) removed: at most 4, and a 1h entry may not follow a 5m one (A-S2)`);
+  if (removed > 0)
+    report.warn(
+      `${removed} replayed cache_control breakpoint(s) removed: at most 4, and a 1h entry may not follow a 5m one (A-S2)`,
+    );
 }
 
 /** A-V5: forced tool use (`tool_choice` `any` / `tool`) becomes `auto` on a model that refuses it (Sonnet 5.5). */
-export function toolChoiceFor(choice: AnthropicMessagesBody['tool_choice'], info: ModelInfo, report: ReportBuilder): AnthropicMessagesBody['tool_choice'] {
+export function toolChoiceFor(
+  choice: AnthropicMessagesBody['tool_choice'],
+  info: ModelInfo,
+  report: ReportBuilder,
+): AnthropicMessagesBody['tool_choice'] {
   if (!choice || (choice.type !== 'any' && choice.type !== 'tool') || info.forcedToolUse !== false) return choice;
   report.warn(`${info.id} refuses forced tool use: tool_choice ${choice.type} sent as auto (A-V5)`);
   return { type: 'auto' };

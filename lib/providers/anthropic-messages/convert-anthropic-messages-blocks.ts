@@ -80,9 +80,11 @@ export function encodeText(b: TextBlock, pb: PreparedBlock, ctx: EncodeContext):
     ctx.report.add(pb.ref, 'dropped', 'empty or whitespace-only text (X4, A-E1)');
     return [];
   }
-  if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature dropped: Anthropic text blocks carry none');
+  if (b.signature !== undefined)
+    ctx.report.add(pb.ref, 'converted', 'signature dropped: Anthropic text blocks carry none');
   const out: TextBlockParam = { type: 'text', text: b.text };
-  if (pb.sameOrigin && b.citations !== undefined && b.citations.length > 0) out.citations = b.citations as TextCitationParam[];
+  if (pb.sameOrigin && b.citations !== undefined && b.citations.length > 0)
+    out.citations = b.citations as TextCitationParam[];
   return [out];
 }
 
@@ -103,7 +105,11 @@ export function encodeThinking(b: ThinkingBlock, pb: PreparedBlock, ctx: EncodeC
  * `redacted_thinking` → `{type: 'redacted_thinking', data}`, opaque and unchanged (A-K1); same
  * origin only (X3). Empty `data` is no data: there is nothing to replay, so the block is dropped.
  */
-export function encodeRedactedThinking(b: RedactedThinkingBlock, pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock[] {
+export function encodeRedactedThinking(
+  b: RedactedThinkingBlock,
+  pb: PreparedBlock,
+  ctx: EncodeContext,
+): AnthropicContentBlock[] {
   if (!pb.sameOrigin) {
     ctx.report.add(pb.ref, 'dropped', 'redacted thinking is opaque state of another origin (X3)');
     return [];
@@ -130,7 +136,8 @@ export function encodeToolUse(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeCo
   const out: AnthropicVerbatimBlock = { type: 'tool_use', id: b.id, name: b.name, input };
   if (pb.sameOrigin && isObject(b.meta?.caller)) out.caller = b.meta.caller;
   // docs/security.md: tool_use has no signature field; the report says so instead of "sent as is".
-  if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature dropped: Anthropic tool_use blocks carry none');
+  if (b.signature !== undefined)
+    ctx.report.add(pb.ref, 'converted', 'signature dropped: Anthropic tool_use blocks carry none');
   return out;
 }
 
@@ -140,7 +147,11 @@ export function encodeToolUse(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeCo
  * parts are left out (A-E1); a result left with nothing says {@link EMPTY_RESULT_TEXT}.
  * Citations and signatures inside a result have no origin to replay to and are dropped.
  */
-export function encodeToolResult(b: ToolResultBlock, ref: BlockRef | undefined, ctx: EncodeContext): ToolResultBlockParam {
+export function encodeToolResult(
+  b: ToolResultBlock,
+  ref: BlockRef | undefined,
+  ctx: EncodeContext,
+): ToolResultBlockParam {
   const out: ToolResultBlockParam = { type: 'tool_result', tool_use_id: b.callId };
   if (typeof b.content === 'string') {
     if (!isBlank(b.content)) out.content = b.content;
@@ -148,9 +159,11 @@ export function encodeToolResult(b: ToolResultBlock, ref: BlockRef | undefined, 
     const parts: Exclude<ToolResultBlockParam['content'], string | undefined> = [];
     for (const c of b.content) {
       if (c.type === 'image') parts.push(encodeImage(c));
-      else if (isBlank(c.text)) ctx.report.add(ref, 'converted', 'empty text part left out of the tool result (X4, A-E1)');
+      else if (isBlank(c.text))
+        ctx.report.add(ref, 'converted', 'empty text part left out of the tool result (X4, A-E1)');
       else {
-        if (c.citations !== undefined || c.signature !== undefined) ctx.report.add(ref, 'converted', 'citations or signature inside a tool result dropped (X3)');
+        if (c.citations !== undefined || c.signature !== undefined)
+          ctx.report.add(ref, 'converted', 'citations or signature inside a tool result dropped (X3)');
         parts.push({ type: 'text', text: c.text });
       }
     }
@@ -167,7 +180,10 @@ export function encodeToolResult(b: ToolResultBlock, ref: BlockRef | undefined, 
 /** `image` → base64 or url source (A-I1; the pre-pass has checked the media type and URL support). */
 export function encodeImage(b: ImageBlock): ImageBlockParam {
   if (b.url !== undefined) return { type: 'image', source: { type: 'url', url: b.url } };
-  return { type: 'image', source: { type: 'base64', media_type: b.mediaType as Base64ImageSource['media_type'], data: b.data ?? '' } };
+  return {
+    type: 'image',
+    source: { type: 'base64', media_type: b.mediaType as Base64ImageSource['media_type'], data: b.data ?? '' },
+  };
 }
 
 /**
@@ -177,15 +193,23 @@ export function encodeImage(b: ImageBlock): ImageBlockParam {
  * Source: SDK `DocumentBlockParam` (`Base64PDFSource`, `URLPDFSource`, `PlainTextSource`).
  */
 export function encodeDocument(b: DocumentBlock, ref: BlockRef | undefined, ctx: EncodeContext): AnthropicContentBlock {
-  const withTitle = (d: DocumentBlockParam): DocumentBlockParam => (b.title !== undefined && b.title !== '' ? { ...d, title: b.title } : d);
+  const withTitle = (d: DocumentBlockParam): DocumentBlockParam =>
+    b.title !== undefined && b.title !== '' ? { ...d, title: b.title } : d;
   if (b.mediaType === 'application/pdf') {
     if (b.url !== undefined) return withTitle({ type: 'document', source: { type: 'url', url: b.url } });
-    return withTitle({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: b.data ?? '' } });
+    return withTitle({
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: b.data ?? '' },
+    });
   }
   const text = b.data !== undefined ? decodeBase64Utf8(b.data) : undefined;
-  if (text !== undefined && !isBlank(text)) return withTitle({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } });
+  if (text !== undefined && !isBlank(text))
+    return withTitle({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: text } });
   const title = b.title ? `"${b.title}" ` : '';
-  const why = b.url !== undefined ? `at ${b.url} (the API fetches only PDFs by URL)` : 'omitted: its data is empty or not UTF-8 text';
+  const why =
+    b.url !== undefined
+      ? `at ${b.url} (the API fetches only PDFs by URL)`
+      : 'omitted: its data is empty or not UTF-8 text';
   ctx.report.add(ref, 'converted', `${b.mediaType} document replaced by a placeholder: ${why}`);
   return { type: 'text', text: `[document ${title}(${b.mediaType}) ${why}]` };
 }
@@ -199,7 +223,11 @@ export function encodeDocument(b: DocumentBlock, ref: BlockRef | undefined, ctx:
  * call in the assistant message (`moveServerToolResults`, A-R1, A-T2). Such an item is sent as its `text`, fenced and labelled, or
  * dropped when it has none; either way reported. The pre-pass has already converted foreign items.
  */
-export function encodeProviderItem(b: ProviderItemBlock, pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock[] {
+export function encodeProviderItem(
+  b: ProviderItemBlock,
+  pb: PreparedBlock,
+  ctx: EncodeContext,
+): AnthropicContentBlock[] {
   if (!pb.sameOrigin || b.api !== ANTHROPIC_API) {
     ctx.report.add(pb.ref, 'dropped', `a ${b.api} item replays only to its own origin (X3)`);
     return [];

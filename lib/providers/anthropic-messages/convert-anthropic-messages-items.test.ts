@@ -1,8 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../transcript/schema';
-import { assistant, CLAUDE, convert, expectValid, kept, MODEL, reportOf, text, tool, transcript, user } from './convert-anthropic-messages.test-helper';
+import {
+  assistant,
+  CLAUDE,
+  convert,
+  expectValid,
+  kept,
+  MODEL,
+  reportOf,
+  text,
+  tool,
+  transcript,
+  user,
+} from './convert-anthropic-messages.test-helper';
 
-const item = (i: Record<string, unknown>, t?: string): Block => ({ type: 'provider_item', api: 'anthropic-messages', item: i, ...(t !== undefined ? { text: t } : {}) });
+const item = (i: Record<string, unknown>, t?: string): Block => ({
+  type: 'provider_item',
+  api: 'anthropic-messages',
+  item: i,
+  ...(t !== undefined ? { text: t } : {}),
+});
 const base = { model: MODEL, max_tokens: 1000, stream: true } as const;
 
 describe('same-origin provider items that are not Anthropic assistant blocks (A-R1)', () => {
@@ -32,7 +49,13 @@ describe('same-origin provider items that are not Anthropic assistant blocks (A-
           {
             turn: 'a1',
             index: 1,
-            fates: [{ fate: 'dropped', detail: 'item not replayed ("web_search_call" is not a content block type of an assistant message (A-R1)) and has no text' }],
+            fates: [
+              {
+                fate: 'dropped',
+                detail:
+                  'item not replayed ("web_search_call" is not a content block type of an assistant message (A-R1)) and has no text',
+              },
+            ],
           },
           kept('u2'),
         ],
@@ -44,7 +67,10 @@ describe('same-origin provider items that are not Anthropic assistant blocks (A-
   it('sends the text of an unknown or malformed item, fenced and labelled', () => {
     const t = transcript([
       user('u1', text('go')),
-      assistant('a1', CLAUDE, [item({ type: 'web_search_call', id: 'ws_1' }, 'searched: x'), item({ type: 'server_tool_use', id: 'bad id', name: 'web_search', input: {} }, 'search x')]),
+      assistant('a1', CLAUDE, [
+        item({ type: 'web_search_call', id: 'ws_1' }, 'searched: x'),
+        item({ type: 'server_tool_use', id: 'bad id', name: 'web_search', input: {} }, 'search x'),
+      ]),
       user('u2', text('next')),
     ]);
     const out = convert(t);
@@ -59,12 +85,24 @@ describe('same-origin provider items that are not Anthropic assistant blocks (A-
       {
         turn: 'a1',
         index: 0,
-        fates: [{ fate: 'converted', detail: 'item not replayed ("web_search_call" is not a content block type of an assistant message (A-R1)): its text was sent instead' }],
+        fates: [
+          {
+            fate: 'converted',
+            detail:
+              'item not replayed ("web_search_call" is not a content block type of an assistant message (A-R1)): its text was sent instead',
+          },
+        ],
       },
       {
         turn: 'a1',
         index: 1,
-        fates: [{ fate: 'converted', detail: 'item not replayed (server_tool_use id does not match ^[a-zA-Z0-9_-]+$ (A-T1)): its text was sent instead' }],
+        fates: [
+          {
+            fate: 'converted',
+            detail:
+              'item not replayed (server_tool_use id does not match ^[a-zA-Z0-9_-]+$ (A-T1)): its text was sent instead',
+          },
+        ],
       },
     ]);
     expectValid(out.body);
@@ -81,7 +119,13 @@ describe('same-origin provider items that are not Anthropic assistant blocks (A-
     expect(out.report.blocks[2]).toEqual({
       turn: 'a1',
       index: 1,
-      fates: [{ fate: 'dropped', detail: 'item not replayed (a client tool_use pairs with its result only as a tool_call block (A-T3)) and has no text' }],
+      fates: [
+        {
+          fate: 'dropped',
+          detail:
+            'item not replayed (a client tool_use pairs with its result only as a tool_call block (A-T3)) and has no text',
+        },
+      ],
     });
     expectValid(out.body);
   });
@@ -91,7 +135,11 @@ describe('same-origin provider items that are not Anthropic assistant blocks (A-
       [
         user('u1', text('go')),
         assistant('a1', CLAUDE, [{ type: 'tool_call', id: 'toolu_1', name: 'f', input: {} }]),
-        tool('t1', { type: 'tool_result', callId: 'toolu_1', content: 'ok' }, item({ type: 'compaction', content: 'Summary.' }, 'Summary.')),
+        tool(
+          't1',
+          { type: 'tool_result', callId: 'toolu_1', content: 'ok' },
+          item({ type: 'compaction', content: 'Summary.' }, 'Summary.'),
+        ),
       ],
       { tools: [{ name: 'f', inputSchema: { type: 'object' } }] },
     );
@@ -106,7 +154,12 @@ describe('same-origin provider items that are not Anthropic assistant blocks (A-
     expect(out.report.blocks[3]).toEqual({
       turn: 't1',
       index: 1,
-      fates: [{ fate: 'converted', detail: 'item not replayed (compaction belongs in an assistant message (A-R1)): its text was sent instead' }],
+      fates: [
+        {
+          fate: 'converted',
+          detail: 'item not replayed (compaction belongs in an assistant message (A-R1)): its text was sent instead',
+        },
+      ],
     });
     expectValid(out.body);
   });
@@ -140,7 +193,16 @@ describe('a same-origin server tool result in a tool turn (A-R1, A-T2)', () => {
         blocks: [
           kept('u1'),
           kept('a1'),
-          { turn: 't1', index: 0, fates: [{ fate: 'converted', detail: 'moved into the assistant message, right after its server_tool_use srvtoolu_1 (A-R1, A-T2)' }] },
+          {
+            turn: 't1',
+            index: 0,
+            fates: [
+              {
+                fate: 'converted',
+                detail: 'moved into the assistant message, right after its server_tool_use srvtoolu_1 (A-R1, A-T2)',
+              },
+            ],
+          },
           kept('u2'),
         ],
       },
@@ -159,14 +221,27 @@ describe('a same-origin server tool result in a tool turn (A-R1, A-T2)', () => {
     );
     const out = convert(t);
     expect(out.body.messages.slice(1)).toEqual([
-      { role: 'assistant', content: [use, result, { type: 'text', text: 'Also:' }, { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+      {
+        role: 'assistant',
+        content: [
+          use,
+          result,
+          { type: 'text', text: 'Also:' },
+          { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} },
+        ],
+      },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
     ]);
     expectValid(out.body);
   });
 
   it('is dropped, and reported, when its call is not in the assistant message before it', () => {
-    const t = transcript([user('u1', text('go')), assistant('a1', CLAUDE, [text('Hm.')]), tool('t1', item(result)), user('u2', text('next'))]);
+    const t = transcript([
+      user('u1', text('go')),
+      assistant('a1', CLAUDE, [text('Hm.')]),
+      tool('t1', item(result)),
+      user('u2', text('next')),
+    ]);
     const out = convert(t);
     expect(out.body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
@@ -176,19 +251,35 @@ describe('a same-origin server tool result in a tool turn (A-R1, A-T2)', () => {
     expect(out.report.blocks[2]).toEqual({
       turn: 't1',
       index: 0,
-      fates: [{ fate: 'dropped', detail: 'web_search_tool_result for srvtoolu_1: its server tool call is not in the assistant message before it (A-R1, A-T2)' }],
+      fates: [
+        {
+          fate: 'dropped',
+          detail:
+            'web_search_tool_result for srvtoolu_1: its server tool call is not in the assistant message before it (A-R1, A-T2)',
+        },
+      ],
     });
     expectValid(out.body);
   });
 
   it('is dropped, and reported, when the assistant message already holds the result', () => {
-    const t = transcript([user('u1', text('go')), assistant('a1', CLAUDE, [item(use), item(result)]), tool('t1', item(result)), user('u2', text('next'))]);
+    const t = transcript([
+      user('u1', text('go')),
+      assistant('a1', CLAUDE, [item(use), item(result)]),
+      tool('t1', item(result)),
+      user('u2', text('next')),
+    ]);
     const out = convert(t);
     expect(out.body.messages[1]).toEqual({ role: 'assistant', content: [use, result] });
     expect(out.report.blocks[3]).toEqual({
       turn: 't1',
       index: 0,
-      fates: [{ fate: 'dropped', detail: 'web_search_tool_result for srvtoolu_1: the assistant message already holds its result' }],
+      fates: [
+        {
+          fate: 'dropped',
+          detail: 'web_search_tool_result for srvtoolu_1: the assistant message already holds its result',
+        },
+      ],
     });
     expectValid(out.body);
   });

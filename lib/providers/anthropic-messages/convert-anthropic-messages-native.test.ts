@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../transcript/schema';
 import { assistantBlockProblem } from './convert-anthropic-messages-native';
-import { assistant, CLAUDE, convert, expectValid, kept, reportOf, text, tool, transcript, user } from './convert-anthropic-messages.test-helper';
+import {
+  assistant,
+  CLAUDE,
+  convert,
+  expectValid,
+  kept,
+  reportOf,
+  text,
+  tool,
+  transcript,
+  user,
+} from './convert-anthropic-messages.test-helper';
 
-const STUB = { name: 'f', description: 'This tool was used earlier in the conversation and is not available now. Do not call it.', input_schema: { type: 'object', properties: {} } };
+const STUB = {
+  name: 'f',
+  description: 'This tool was used earlier in the conversation and is not available now. Do not call it.',
+  input_schema: { type: 'object', properties: {} },
+};
 const stubSynth = { kind: 'stub-tool', detail: 'f: used in the history but not defined by the request (X8, A-T6)' };
 
 /** A same-origin tool loop whose assistant turn carries `payload` as its native content. */
-function loop(payload: unknown, blocks: Block[] = [text('calling'), { type: 'tool_call', id: 'c1', name: 'f', input: {} }]) {
+function loop(
+  payload: unknown,
+  blocks: Block[] = [text('calling'), { type: 'tool_call', id: 'c1', name: 'f', input: {} }],
+) {
   return transcript([
     user('u1', text('go')),
     assistant('a1', CLAUDE, blocks, { native: { api: 'anthropic-messages', payload } }),
@@ -22,7 +40,13 @@ const rebuilt = {
   stream: true,
   messages: [
     { role: 'user', content: [{ type: 'text', text: 'go' }] },
-    { role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id: 'c1', name: 'f', input: {} }] },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'calling' },
+        { type: 'tool_use', id: 'c1', name: 'f', input: {} },
+      ],
+    },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'ok' }] },
   ],
   tools: [STUB],
@@ -43,7 +67,9 @@ describe('same-origin native content is checked before it is replayed (A-K1, A-T
       api: 'anthropic-messages',
       model: 'claude-sonnet-4-5',
       body: rebuilt,
-      report: rebuiltReport("turn a1: its native content was not replayed (its tool_use ids [] are not the turn's tool calls [c1]); rebuilt from its blocks"),
+      report: rebuiltReport(
+        "turn a1: its native content was not replayed (its tool_use ids [] are not the turn's tool calls [c1]); rebuilt from its blocks",
+      ),
     });
     expectValid(out.body);
   });
@@ -51,7 +77,11 @@ describe('same-origin native content is checked before it is replayed (A-K1, A-T
   it('rebuilds from the blocks when the payload holds malformed blocks', () => {
     const out = convert(loop([{ type: 'text', text: 5 }, { type: 'tool_use' }]));
     expect(out.body).toEqual(rebuilt);
-    expect(out.report).toEqual(rebuiltReport('turn a1: its native content was not replayed (content[0]: text block without non-blank string text (A-E1)); rebuilt from its blocks'));
+    expect(out.report).toEqual(
+      rebuiltReport(
+        'turn a1: its native content was not replayed (content[0]: text block without non-blank string text (A-E1)); rebuilt from its blocks',
+      ),
+    );
     expectValid(out.body);
   });
 
@@ -63,7 +93,9 @@ describe('same-origin native content is checked before it is replayed (A-K1, A-T
     ];
     const out = convert(loop(payload));
     expect(out.body).toEqual(rebuilt);
-    expect(out.report.warnings).toEqual(["turn a1: its native content was not replayed (its tool_use ids [c1, c2] are not the turn's tool calls [c1]); rebuilt from its blocks"]);
+    expect(out.report.warnings).toEqual([
+      "turn a1: its native content was not replayed (its tool_use ids [c1, c2] are not the turn's tool calls [c1]); rebuilt from its blocks",
+    ]);
     expectValid(out.body);
   });
 
@@ -71,7 +103,11 @@ describe('same-origin native content is checked before it is replayed (A-K1, A-T
     const payload = [{ type: 'tool_use', id: 'c1', name: 'f', input: {} }];
     const out = convert(loop(payload));
     expect(out.body).toEqual(rebuilt);
-    expect(out.report).toEqual(rebuiltReport('turn a1: its native content was not replayed (it has 1 content blocks for 2 input blocks); rebuilt from its blocks'));
+    expect(out.report).toEqual(
+      rebuiltReport(
+        'turn a1: its native content was not replayed (it has 1 content blocks for 2 input blocks); rebuilt from its blocks',
+      ),
+    );
   });
 
   it('rebuilds when a block of the payload differs from its input block', () => {
@@ -81,7 +117,9 @@ describe('same-origin native content is checked before it is replayed (A-K1, A-T
     ];
     const out = convert(loop(payload));
     expect(out.body).toEqual(rebuilt);
-    expect(out.report.warnings).toEqual(['turn a1: its native content was not replayed (content[0] does not match block 0 (text)); rebuilt from its blocks']);
+    expect(out.report.warnings).toEqual([
+      'turn a1: its native content was not replayed (content[0] does not match block 0 (text)); rebuilt from its blocks',
+    ]);
   });
 
   it('still replays a payload that matches the blocks', () => {
@@ -92,7 +130,12 @@ describe('same-origin native content is checked before it is replayed (A-K1, A-T
     const out = convert(loop(payload));
     expect(out.body.messages[1]).toEqual({ role: 'assistant', content: payload });
     const replayed = { fate: 'replayed-native', detail: 'same-origin content replayed verbatim (A-K1)' };
-    expect(out.report.blocks).toEqual([kept('u1'), { turn: 'a1', index: 0, fates: [replayed] }, { turn: 'a1', index: 1, fates: [replayed] }, kept('t1')]);
+    expect(out.report.blocks).toEqual([
+      kept('u1'),
+      { turn: 'a1', index: 0, fates: [replayed] },
+      { turn: 'a1', index: 1, fates: [replayed] },
+      kept('t1'),
+    ]);
     expect(out.report.warnings).toEqual([]);
     expectValid(out.body);
   });
@@ -117,8 +160,14 @@ describe('assistantBlockProblem', () => {
     [{ type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] }, undefined],
     [{ type: 'web_search_tool_result', content: [] }, 'web_search_tool_result without a valid tool_use_id (A-T1)'],
     [{ type: 'compaction', content: 'Summary.' }, undefined],
-    [{ type: 'web_search_call', id: 'ws_1' }, '"web_search_call" is not a content block type of an assistant message (A-R1)'],
-    [{ type: 'tool_result', tool_use_id: 'a' }, '"tool_result" is not a content block type of an assistant message (A-R1)'],
+    [
+      { type: 'web_search_call', id: 'ws_1' },
+      '"web_search_call" is not a content block type of an assistant message (A-R1)',
+    ],
+    [
+      { type: 'tool_result', tool_use_id: 'a' },
+      '"tool_result" is not a content block type of an assistant message (A-R1)',
+    ],
     ['text', 'not an object with a string type'],
   ])('%j → %s', (block, problem) => {
     expect(assistantBlockProblem(block)).toBe(problem);
@@ -126,7 +175,14 @@ describe('assistantBlockProblem', () => {
 });
 
 describe('same-origin citations that point at documents (A-C1)', () => {
-  const cite = { type: 'char_location', document_index: 0, document_title: null, cited_text: 'x', start_char_index: 0, end_char_index: 1 };
+  const cite = {
+    type: 'char_location',
+    document_index: 0,
+    document_title: null,
+    cited_text: 'x',
+    start_char_index: 0,
+    end_char_index: 1,
+  };
   const turns = (...first: Block[]) => [
     user('u1', ...first, text('Summarise.')),
     assistant('a1', CLAUDE, [{ type: 'text', text: 'It says x.', citations: [cite] }]),
@@ -152,7 +208,17 @@ describe('same-origin citations that point at documents (A-C1)', () => {
         ...reportOf(3, 3),
         blocks: [
           kept('u1'),
-          { turn: 'a1', index: 0, fates: [{ fate: 'converted', detail: 'citations left out, text kept: they point at a document that is not in this request (0 documents, A-C1)' }] },
+          {
+            turn: 'a1',
+            index: 0,
+            fates: [
+              {
+                fate: 'converted',
+                detail:
+                  'citations left out, text kept: they point at a document that is not in this request (0 documents, A-C1)',
+              },
+            ],
+          },
           kept('u2'),
         ],
       },
@@ -163,7 +229,10 @@ describe('same-origin citations that point at documents (A-C1)', () => {
   it('stay when the document is in the request', () => {
     const doc: Block = { type: 'document', mediaType: 'text/plain', data: btoa('x marks the spot') };
     const out = convert(transcript(turns(doc)));
-    expect(out.body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'It says x.', citations: [cite] }] });
+    expect(out.body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'It says x.', citations: [cite] }],
+    });
     expect(out.report.warnings).toEqual([]);
     expectValid(out.body);
   });

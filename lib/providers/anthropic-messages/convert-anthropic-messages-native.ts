@@ -67,11 +67,13 @@ export function assistantBlockProblem(block: unknown): string | undefined {
   if (!isObject(block) || typeof block.type !== 'string') return 'not an object with a string type';
   const b = block;
   const type = b.type as string;
-  if (!ASSISTANT_BLOCK_TYPES.has(type)) return `${JSON.stringify(type)} is not a content block type of an assistant message (A-R1)`;
+  if (!ASSISTANT_BLOCK_TYPES.has(type))
+    return `${JSON.stringify(type)} is not a content block type of an assistant message (A-R1)`;
   switch (type) {
     case 'text':
       if (typeof b.text !== 'string' || isBlank(b.text)) return 'text block without non-blank string text (A-E1)';
-      if (b.citations !== undefined && b.citations !== null && !Array.isArray(b.citations)) return 'text citations are not an array (A-C1)';
+      if (b.citations !== undefined && b.citations !== null && !Array.isArray(b.citations))
+        return 'text citations are not an array (A-C1)';
       return undefined;
     case 'thinking':
       if (typeof b.thinking !== 'string') return 'thinking block without string thinking';
@@ -92,8 +94,10 @@ export function assistantBlockProblem(block: unknown): string | undefined {
 }
 
 function toolUseProblem(b: JsonObject): string | undefined {
-  if (typeof b.id !== 'string' || !TOOL_ID.test(b.id)) return `${String(b.type)} id does not match ^[a-zA-Z0-9_-]+$ (A-T1)`;
-  if (!nonEmpty(b.name) || (b.type === 'tool_use' && !TOOL_NAME.test(b.name))) return `${String(b.type)} without a valid name (A-T8)`;
+  if (typeof b.id !== 'string' || !TOOL_ID.test(b.id))
+    return `${String(b.type)} id does not match ^[a-zA-Z0-9_-]+$ (A-T1)`;
+  if (!nonEmpty(b.name) || (b.type === 'tool_use' && !TOOL_NAME.test(b.name)))
+    return `${String(b.type)} without a valid name (A-T8)`;
   if (!isObject(b.input)) return `${String(b.type)} input is not a JSON object (A-T9)`;
   if (b.type === 'mcp_tool_use' && !nonEmpty(b.server_name)) return 'mcp_tool_use without a server_name';
   return undefined;
@@ -129,12 +133,15 @@ function payloadProblem(turn: PreparedTurn, content: readonly unknown[]): string
   }
   // Every tool_use must be one of this turn's calls, as mapped for this request, each exactly once:
   // the pre-pass paired those, and only those, with results (A-T3, A-T4, X1, X2).
-  const payloadIds = content.flatMap((b) => ((b as JsonObject).type === 'tool_use' ? [String((b as JsonObject).id)] : [])).sort();
+  const payloadIds = content
+    .flatMap((b) => ((b as JsonObject).type === 'tool_use' ? [String((b as JsonObject).id)] : []))
+    .sort();
   const callIds = turn.blocks.flatMap((pb) => (pb.block.type === 'tool_call' ? [pb.block.id] : [])).sort();
   if (payloadIds.join('\u0000') !== callIds.join('\u0000'))
     return `its tool_use ids [${payloadIds.join(', ')}] are not the turn's tool calls [${callIds.join(', ')}]`;
   // One block per input block, in order: the report may then say each was replayed.
-  if (content.length !== source.blocks.length) return `it has ${content.length} content blocks for ${source.blocks.length} input blocks`;
+  if (content.length !== source.blocks.length)
+    return `it has ${content.length} content blocks for ${source.blocks.length} input blocks`;
   const at = source.blocks.findIndex((b, i) => !standsFor(b, content[i] as JsonObject));
   return at >= 0 ? `content[${at}] does not match block ${at} (${source.blocks[at]!.type})` : undefined;
 }
@@ -151,7 +158,8 @@ export function replayNative(turn: PreparedTurn, report: ReportBuilder): DraftBl
   const source = turn.sources[0];
   if (!source || turn.sources.length !== 1) return undefined;
   const payload = turn.native?.payload;
-  const content: unknown[] | undefined = typeof payload === 'string' ? [{ type: 'text', text: payload }] : Array.isArray(payload) ? payload : undefined;
+  const content: unknown[] | undefined =
+    typeof payload === 'string' ? [{ type: 'text', text: payload }] : Array.isArray(payload) ? payload : undefined;
   if (!content) {
     report.warn(`turn ${source.id}: its native payload is not an Anthropic content array; rebuilt from its blocks`);
     return undefined;
@@ -161,7 +169,9 @@ export function replayNative(turn: PreparedTurn, report: ReportBuilder): DraftBl
     report.warn(`turn ${source.id}: its native content was not replayed (${problem}); rebuilt from its blocks`);
     return undefined;
   }
-  source.blocks.forEach((_, index) => report.add({ turn: source.id, index }, 'replayed-native', 'same-origin content replayed verbatim (A-K1)'));
+  source.blocks.forEach((_, index) =>
+    report.add({ turn: source.id, index }, 'replayed-native', 'same-origin content replayed verbatim (A-K1)'),
+  );
   return content.map((block, index) => ({ block: block as AnthropicContentBlock, ref: { turn: source.id, index } }));
 }
 
@@ -172,7 +182,8 @@ function countDocuments(messages: readonly DraftMessage[]): number {
     for (const { block } of m.blocks) {
       if (block.type === 'document') n++;
       const inner = (block as { content?: unknown }).content;
-      if (block.type === 'tool_result' && Array.isArray(inner)) n += inner.filter((c) => isObject(c) && c.type === 'document').length;
+      if (block.type === 'tool_result' && Array.isArray(inner))
+        n += inner.filter((c) => isObject(c) && c.type === 'document').length;
     }
   return n;
 }
@@ -186,15 +197,30 @@ function countDocuments(messages: readonly DraftMessage[]): number {
 export function dropDanglingCitations(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
   const documents = countDocuments(messages);
   const dangling = (c: unknown): boolean =>
-    isObject(c) && c.document_index !== undefined && !(Number.isInteger(c.document_index) && (c.document_index as number) >= 0 && (c.document_index as number) < documents);
+    isObject(c) &&
+    c.document_index !== undefined &&
+    !(
+      Number.isInteger(c.document_index) &&
+      (c.document_index as number) >= 0 &&
+      (c.document_index as number) < documents
+    );
   return messages.map((m) => {
-    if (!m.blocks.some(({ block }) => block.type === 'text' && Array.isArray(block.citations) && block.citations.some(dangling))) return m;
+    if (
+      !m.blocks.some(
+        ({ block }) => block.type === 'text' && Array.isArray(block.citations) && block.citations.some(dangling),
+      )
+    )
+      return m;
     const blocks = m.blocks.map((d) => {
       const citations = d.block.type === 'text' ? (d.block as { citations?: unknown }).citations : undefined;
       if (!Array.isArray(citations) || !citations.some(dangling)) return d;
       const kept = citations.filter((c) => !dangling(c));
       const { citations: _dropped, ...rest } = d.block as JsonObject;
-      report.add(d.ref, 'converted', `citations left out, text kept: they point at a document that is not in this request (${documents} documents, A-C1)`);
+      report.add(
+        d.ref,
+        'converted',
+        `citations left out, text kept: they point at a document that is not in this request (${documents} documents, A-C1)`,
+      );
       return { ...d, block: (kept.length > 0 ? { ...rest, citations: kept } : rest) as AnthropicContentBlock };
     });
     return { ...m, blocks };

@@ -8,9 +8,15 @@ const withServerCall = (after: unknown[]) =>
   transcript(
     [
       { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'go' }] },
-      { id: 'a1', role: 'assistant', origin: CLAUDE, blocks: [
-        { type: 'provider_item', api: 'anthropic-messages', item: serverUse },
-        { type: 'tool_call', id: 'toolu_01', name: 'f', input: {} }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: CLAUDE,
+        blocks: [
+          { type: 'provider_item', api: 'anthropic-messages', item: serverUse },
+          { type: 'tool_call', id: 'toolu_01', name: 'f', input: {} },
+        ],
+      },
       { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'toolu_01', content: 'ok' }] },
       ...after,
     ],
@@ -29,10 +35,18 @@ describe('server tool calls without a result in their own turn (A-T2)', () => {
   });
 
   it('are dropped, and reported, when user text follows the results', () => {
-    const { body, report } = convert(withServerCall([{ id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'and?' }] }]));
-    expect(body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01', name: 'f', input: {} }] });
+    const { body, report } = convert(
+      withServerCall([{ id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'and?' }] }]),
+    );
+    expect(body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_01', name: 'f', input: {} }],
+    });
     expect(fatesOf(report, 'a1', 0)).toEqual([
-      { fate: 'dropped', detail: 'server_tool_use srvtoolu_01 has no result, and the next user message is not only tool results (A-T2)' },
+      {
+        fate: 'dropped',
+        detail: 'server_tool_use srvtoolu_01 has no result, and the next user message is not only tool results (A-T2)',
+      },
     ]);
     expectValid(body);
   });

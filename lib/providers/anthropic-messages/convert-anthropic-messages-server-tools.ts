@@ -14,7 +14,10 @@ import { isObject } from './read-anthropic-messages-content';
 const SERVER_CALL_TYPES = new Set(['server_tool_use', 'mcp_tool_use']);
 
 const onlyToolResults = (m: DraftMessage | undefined): boolean =>
-  m !== undefined && m.role === 'user' && m.blocks.length > 0 && m.blocks.every(({ block }) => isObject(block) && block.type === 'tool_result');
+  m !== undefined &&
+  m.role === 'user' &&
+  m.blocks.length > 0 &&
+  m.blocks.every(({ block }) => isObject(block) && block.type === 'tool_result');
 
 /**
  * Drops server tool calls that have no result in their own message where A-T2 forbids it, and
@@ -23,24 +26,42 @@ const onlyToolResults = (m: DraftMessage | undefined): boolean =>
 export function dropUnansweredServerTools(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
   const seenCalls = new Set<unknown>();
   const seenResults = new Set<unknown>();
-  const drop = (ref: DraftMessage['blocks'][number]['ref'], why: string) => (ref ? report.add(ref, 'dropped', why) : report.warn(`dropped: ${why}`));
+  const drop = (ref: DraftMessage['blocks'][number]['ref'], why: string) =>
+    ref ? report.add(ref, 'dropped', why) : report.warn(`dropped: ${why}`);
   // Only messages holding a server tool call or result need the checks below (the usual request has none).
   if (!messages.some((m) => m.role === 'assistant' && m.blocks.some(isServerBlock))) return messages;
   return messages.map((m, i) => {
     if (m.role !== 'assistant' || !m.blocks.some(isServerBlock)) return m;
     const keepUnanswered = onlyToolResults(messages[i + 1]);
     const answered = new Set<unknown>();
-    for (const { block } of m.blocks) if (isObject(block) && typeof block.tool_use_id === 'string') answered.add(block.tool_use_id);
+    for (const { block } of m.blocks)
+      if (isObject(block) && typeof block.tool_use_id === 'string') answered.add(block.tool_use_id);
     const kept = m.blocks.filter(({ block, ref }) => {
       if (!isObject(block)) return true;
       if (SERVER_CALL_TYPES.has(String(block.type))) {
-        if (seenCalls.has(block.id)) return drop(ref, `a second ${String(block.type)} with id ${String(block.id)} (A-T1: ids must be unique)`), false;
+        if (seenCalls.has(block.id))
+          return (
+            drop(ref, `a second ${String(block.type)} with id ${String(block.id)} (A-T1: ids must be unique)`),
+            false
+          );
         if (!answered.has(block.id) && !keepUnanswered)
-          return drop(ref, `${String(block.type)} ${String(block.id)} has no result, and the next user message is not only tool results (A-T2)`), false;
+          return (
+            drop(
+              ref,
+              `${String(block.type)} ${String(block.id)} has no result, and the next user message is not only tool results (A-T2)`,
+            ),
+            false
+          );
         seenCalls.add(block.id);
       } else if (typeof block.tool_use_id === 'string' && block.type !== 'tool_result') {
         if (seenResults.has(block.tool_use_id) || !seenCalls.has(block.tool_use_id))
-          return drop(ref, `${String(block.type)} for ${block.tool_use_id} has no server tool call before it in this request, or repeats one`), false;
+          return (
+            drop(
+              ref,
+              `${String(block.type)} for ${block.tool_use_id} has no server tool call before it in this request, or repeats one`,
+            ),
+            false
+          );
         seenResults.add(block.tool_use_id);
       }
       return true;
@@ -52,7 +73,9 @@ export function dropUnansweredServerTools(messages: DraftMessage[], report: Repo
 const isServerResult = ({ block }: DraftBlock): boolean => SERVER_TOOL_RESULT_TYPES.has(block.type);
 /** A block {@link dropUnansweredServerTools} looks at: a server tool call, or a non-client result naming a call. */
 const isServerBlock = ({ block }: DraftBlock): boolean =>
-  isObject(block) && (SERVER_CALL_TYPES.has(String(block.type)) || (typeof block.tool_use_id === 'string' && block.type !== 'tool_result'));
+  isObject(block) &&
+  (SERVER_CALL_TYPES.has(String(block.type)) ||
+    (typeof block.tool_use_id === 'string' && block.type !== 'tool_result'));
 /** A block's field, read loosely (verbatim blocks are typed only by `type`). */
 const field = ({ block }: DraftBlock, key: 'id' | 'tool_use_id'): unknown => (block as Record<string, unknown>)[key];
 
@@ -75,17 +98,29 @@ export function moveServerToolResults(messages: DraftMessage[], report: ReportBu
       const id = field(d, 'tool_use_id');
       const at = prev ? prev.blocks.findIndex((p) => SERVER_CALL_TYPES.has(p.block.type) && field(p, 'id') === id) : -1;
       if (!prev || at < 0) {
-        report.add(d.ref, 'dropped', `${d.block.type} for ${String(id)}: its server tool call is not in the assistant message before it (A-R1, A-T2)`);
+        report.add(
+          d.ref,
+          'dropped',
+          `${d.block.type} for ${String(id)}: its server tool call is not in the assistant message before it (A-R1, A-T2)`,
+        );
         return false;
       }
       if (prev.blocks.some((p) => p.block.type === d.block.type && field(p, 'tool_use_id') === id)) {
-        report.add(d.ref, 'dropped', `${d.block.type} for ${String(id)}: the assistant message already holds its result`);
+        report.add(
+          d.ref,
+          'dropped',
+          `${d.block.type} for ${String(id)}: the assistant message already holds its result`,
+        );
         return false;
       }
       let end = at + 1;
       while (end < prev.blocks.length && field(prev.blocks[end]!, 'tool_use_id') === id) end++;
       prev.blocks.splice(end, 0, d);
-      report.add(d.ref, 'converted', `moved into the assistant message, right after its ${String(prev.blocks[at]!.block.type)} ${String(id)} (A-R1, A-T2)`);
+      report.add(
+        d.ref,
+        'converted',
+        `moved into the assistant message, right after its ${String(prev.blocks[at]!.block.type)} ${String(id)} (A-R1, A-T2)`,
+      );
       return false;
     });
   });

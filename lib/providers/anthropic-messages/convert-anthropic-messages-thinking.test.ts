@@ -16,7 +16,17 @@ const source: Transcript = {
   format: 'baton.transcript',
   version: 1,
   id: 't',
-  turns: [{ id: 'a1', role: 'assistant', origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'm' }, blocks: [{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }] }],
+  turns: [
+    {
+      id: 'a1',
+      role: 'assistant',
+      origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'm' },
+      blocks: [
+        { type: 'text', text: 'x' },
+        { type: 'text', text: 'y' },
+      ],
+    },
+  ],
 };
 const ref = (index: number) => ({ turn: 'a1', index });
 const userMsg: DraftMessage = { role: 'user', blocks: [{ block: { type: 'text', text: 'Hi' } }] };
@@ -32,31 +42,59 @@ describe('final assistant message', () => {
     const report = new ReportBuilder(source);
     const prefill: DraftMessage = {
       role: 'assistant',
-      blocks: [{ block: { type: 'thinking', thinking: 't', signature: 's' }, ref: ref(0) }, { block: { type: 'text', text: 'So' }, ref: ref(1) }],
+      blocks: [
+        { block: { type: 'thinking', thinking: 't', signature: 's' }, ref: ref(0) },
+        { block: { type: 'text', text: 'So' }, ref: ref(1) },
+      ],
     };
-    expect(stripFinalThinking([userMsg, prefill], report)).toEqual([userMsg, { role: 'assistant', blocks: [{ block: { type: 'text', text: 'So' }, ref: ref(1) }] }]);
+    expect(stripFinalThinking([userMsg, prefill], report)).toEqual([
+      userMsg,
+      { role: 'assistant', blocks: [{ block: { type: 'text', text: 'So' }, ref: ref(1) }] },
+    ]);
     expect(report.finish().blocks[0]).toEqual({
       turn: 'a1',
       index: 0,
-      fates: [{ fate: 'dropped', detail: 'thinking dropped: thinking is off and the message is in the final position (A-K4)' }],
+      fates: [
+        {
+          fate: 'dropped',
+          detail: 'thinking dropped: thinking is off and the message is in the final position (A-K4)',
+        },
+      ],
     });
     expect(stripFinalThinking([userMsg], report)).toEqual([userMsg]);
   });
 
   it('has trailing whitespace trimmed from its last text block (A-R4)', () => {
     const report = new ReportBuilder(source);
-    const prefill: DraftMessage = { role: 'assistant', blocks: [{ block: { type: 'text', text: 'Sure:  \n' }, ref: ref(1) }] };
-    expect(trimFinalAssistant([userMsg, prefill], report)).toEqual([userMsg, { role: 'assistant', blocks: [{ block: { type: 'text', text: 'Sure:' }, ref: ref(1) }] }]);
-    expect(report.finish().blocks[1]!.fates).toEqual([{ fate: 'converted', detail: 'trailing whitespace removed from the final assistant message (A-R4)' }]);
+    const prefill: DraftMessage = {
+      role: 'assistant',
+      blocks: [{ block: { type: 'text', text: 'Sure:  \n' }, ref: ref(1) }],
+    };
+    expect(trimFinalAssistant([userMsg, prefill], report)).toEqual([
+      userMsg,
+      { role: 'assistant', blocks: [{ block: { type: 'text', text: 'Sure:' }, ref: ref(1) }] },
+    ]);
+    expect(report.finish().blocks[1]!.fates).toEqual([
+      { fate: 'converted', detail: 'trailing whitespace removed from the final assistant message (A-R4)' },
+    ]);
     const untouched = [userMsg, { role: 'assistant' as const, blocks: [{ block: { type: 'text', text: 'Sure:' } }] }];
     expect(trimFinalAssistant(untouched, new ReportBuilder(source))).toBe(untouched);
   });
 });
 
 describe('toolLoopStartsWithThinking (A-K2)', () => {
-  const call: DraftMessage = { role: 'assistant', blocks: [{ block: { type: 'tool_use', id: 'x', name: 'n', input: {} } }] };
-  const result: DraftMessage = { role: 'user', blocks: [{ block: { type: 'tool_result', tool_use_id: 'x', content: 'ok' } }] };
-  const thinkingCall: DraftMessage = { role: 'assistant', blocks: [{ block: { type: 'redacted_thinking', data: 'd' } }, ...call.blocks] };
+  const call: DraftMessage = {
+    role: 'assistant',
+    blocks: [{ block: { type: 'tool_use', id: 'x', name: 'n', input: {} } }],
+  };
+  const result: DraftMessage = {
+    role: 'user',
+    blocks: [{ block: { type: 'tool_result', tool_use_id: 'x', content: 'ok' } }],
+  };
+  const thinkingCall: DraftMessage = {
+    role: 'assistant',
+    blocks: [{ block: { type: 'redacted_thinking', data: 'd' } }, ...call.blocks],
+  };
 
   it('is false only while a tool loop is in progress and the last assistant message does not start with thinking', () => {
     expect(toolLoopStartsWithThinking([userMsg, call, result])).toBe(false);

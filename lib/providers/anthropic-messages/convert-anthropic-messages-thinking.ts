@@ -28,15 +28,23 @@ export function thinkingBudget(maxTokens: number): number | undefined {
  * budget_tokens}` ({@link thinkingBudget}). Undefined (with a warning) when the model has no
  * Anthropic thinking control or `max_tokens` leaves no room for a budget.
  */
-export function thinkingConfig(info: ModelInfo, maxTokens: number, report: ReportBuilder): ThinkingConfigParam | undefined {
+export function thinkingConfig(
+  info: ModelInfo,
+  maxTokens: number,
+  report: ReportBuilder,
+): ThinkingConfigParam | undefined {
   if (info.thinking === 'adaptive') return { type: 'adaptive' };
   if (info.thinking === 'budget') {
     const budget = thinkingBudget(maxTokens);
     if (budget !== undefined) return { type: 'enabled', budget_tokens: budget };
-    report.warn(`thinking off: max_tokens ${maxTokens} leaves no room for the minimum thinking budget of ${MIN_THINKING_BUDGET} tokens`);
+    report.warn(
+      `thinking off: max_tokens ${maxTokens} leaves no room for the minimum thinking budget of ${MIN_THINKING_BUDGET} tokens`,
+    );
     return undefined;
   }
-  report.warn(`thinking off: the model registry lists no Anthropic thinking control for ${info.id}${info.known ? '' : ' (unknown model)'}`);
+  report.warn(
+    `thinking off: the model registry lists no Anthropic thinking control for ${info.id}${info.known ? '' : ' (unknown model)'}`,
+  );
   return undefined;
 }
 
@@ -51,8 +59,21 @@ export function enforceThinkingFirst(messages: DraftMessage[], report: ReportBui
   let out: DraftMessage[] | undefined;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
-    if (m.role !== 'assistant' || m.blocks.length === 0 || isThinking(m.blocks[0]!.block) || !m.blocks.some((d) => isThinking(d.block))) continue;
-    (out ??= messages.slice())[i] = { ...m, blocks: dropThinking(m.blocks, report, 'the message does not start with thinking once merged with the turn before it (A-K3)') };
+    if (
+      m.role !== 'assistant' ||
+      m.blocks.length === 0 ||
+      isThinking(m.blocks[0]!.block) ||
+      !m.blocks.some((d) => isThinking(d.block))
+    )
+      continue;
+    (out ??= messages.slice())[i] = {
+      ...m,
+      blocks: dropThinking(
+        m.blocks,
+        report,
+        'the message does not start with thinking once merged with the turn before it (A-K3)',
+      ),
+    };
   }
   return out ?? messages;
 }
@@ -90,8 +111,14 @@ export function trimFinalAssistant(messages: DraftMessage[], report: ReportBuild
   if (!last || !tail || tail.block.type !== 'text' || typeof tail.block.text !== 'string') return messages;
   const text = tail.block.text.trimEnd();
   if (text === tail.block.text) return messages;
-  report.add(tail.ref, text ? 'converted' : 'dropped', 'trailing whitespace removed from the final assistant message (A-R4)');
-  const blocks = text ? [...last.blocks.slice(0, -1), { ...tail, block: { ...tail.block, text } }] : last.blocks.slice(0, -1);
+  report.add(
+    tail.ref,
+    text ? 'converted' : 'dropped',
+    'trailing whitespace removed from the final assistant message (A-R4)',
+  );
+  const blocks = text
+    ? [...last.blocks.slice(0, -1), { ...tail, block: { ...tail.block, text } }]
+    : last.blocks.slice(0, -1);
   return [...messages.slice(0, -1), { ...last, blocks }];
 }
 

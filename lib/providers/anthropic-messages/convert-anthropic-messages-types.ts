@@ -3,12 +3,7 @@
  * Built from the SDK's param types (`@anthropic-ai/sdk` 1.14, `resources/messages/messages.ts`),
  * plus a loose member for same-origin blocks replayed verbatim.
  */
-import type {
-  ContentBlockParam,
-  ThinkingConfigParam,
-  Tool,
-  ToolChoice,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, ThinkingConfigParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages';
 import type { BlockRef } from '../../transcript/report';
 import type { Block } from '../../transcript/schema';
 
@@ -40,7 +35,9 @@ export interface AnthropicSystemMessage {
  * `thinking` with the thinking-binding controls (A-B3, beta `thinking-binding-controls-2026-08-01`,
  * SDK `BetaThinkingBlockBinding`).
  */
-export type AnthropicThinkingConfig = ThinkingConfigParam & { block_binding?: { prefix_mismatch_behavior: 'drop_block' | 'error' } };
+export type AnthropicThinkingConfig = ThinkingConfigParam & {
+  block_binding?: { prefix_mismatch_behavior: 'drop_block' | 'error' };
+};
 
 /**
  * The JSON body of a streaming `POST /v1/messages` request as the official SDK sends it, without

@@ -15,7 +15,11 @@ export { kept, transcript } from '../convert.test-helper';
 export const MODEL = 'claude-sonnet-4-5';
 /** An origin that is the same as the default target. */
 export const CLAUDE: Origin = { provider: 'anthropic', api: 'anthropic-messages', model: MODEL };
-export const OTHER_CLAUDE: Origin = { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-opus-4-1-20250805' };
+export const OTHER_CLAUDE: Origin = {
+  provider: 'anthropic',
+  api: 'anthropic-messages',
+  model: 'claude-opus-4-1-20250805',
+};
 export const GPT: Origin = { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' };
 export const GEMINI: Origin = { provider: 'google', api: 'gemini-generate-content', model: 'gemini-3-pro-preview' };
 
@@ -30,7 +34,6 @@ export const assistant = (id: string, origin: Origin, blocks: Block[], extra: Pa
 });
 export const text = (t: string): Block => ({ type: 'text', text: t });
 
-
 /** Converts to the default test target (`claude-sonnet-4-5`, 1000 output tokens) with overrides. */
 export function convert(t: Transcript, target: Partial<ConvertTarget> = {}) {
   return convertToAnthropicMessages(t, { api: 'anthropic-messages', model: MODEL, maxOutputTokens: 1000, ...target });
@@ -41,6 +44,9 @@ export function expectValid(body: unknown): void {
   expect(validateRequest('anthropic-messages', body)).toEqual([]);
 }
 
-
 /** An empty report of `turns` turns and `blocks` blocks, to spread over. */
-export const reportOf = (turns: number, blocks: number) => ({ input: { format: 'baton', turns, blocks }, synthesized: [], warnings: [] });
+export const reportOf = (turns: number, blocks: number) => ({
+  input: { format: 'baton', turns, blocks },
+  synthesized: [],
+  warnings: [],
+});

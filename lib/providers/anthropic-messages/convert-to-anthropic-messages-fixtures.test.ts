@@ -6,10 +6,19 @@ import type { Turn } from '../../transcript/schema';
 import { expectValid, kept, transcript } from './convert-anthropic-messages.test-helper';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 import { hasShared, loadCassette, loadChunks, loadJson } from './fixtures.test-helper';
-import { readAnthropicMessagesHistory, readAnthropicMessagesResponse, readAnthropicMessagesStreamEvents } from './read-anthropic-messages';
+import {
+  readAnthropicMessagesHistory,
+  readAnthropicMessagesResponse,
+  readAnthropicMessagesStreamEvents,
+} from './read-anthropic-messages';
 
 const neutral = loadNeutralTranscripts();
-const target = (model: string, thinking: boolean) => ({ api: 'anthropic-messages' as const, model, maxOutputTokens: 8000, thinking });
+const target = (model: string, thinking: boolean) => ({
+  api: 'anthropic-messages' as const,
+  model,
+  maxOutputTokens: 8000,
+  thinking,
+});
 
 describe('neutral transcripts', () => {
   for (const [name, t] of Object.entries(neutral))
@@ -18,7 +27,9 @@ describe('neutral transcripts', () => {
         it(`${name} → ${model}, thinking ${thinking ? 'on' : 'off'}: a valid body and one report entry per input block`, () => {
           const out = convertToAnthropicMessages(t, target(model, thinking));
           expectValid(out.body);
-          expect(out.report.blocks.map((b) => `${b.turn}#${b.index}`)).toEqual(t.turns.flatMap((turn) => turn.blocks.map((_, i) => `${turn.id}#${i}`)));
+          expect(out.report.blocks.map((b) => `${b.turn}#${b.index}`)).toEqual(
+            t.turns.flatMap((turn) => turn.blocks.map((_, i) => `${turn.id}#${i}`)),
+          );
         });
 
   it('mixed-origins → claude-opus-4-5 with thinking: its own thinking replays, foreign reasoning and signatures go', () => {
@@ -30,8 +41,16 @@ describe('neutral transcripts', () => {
       system: 'You are a careful assistant.',
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Find how retries work.' }] },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'call_Ab12', name: 'search_docs', input: { q: 'retry policy' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_Ab12', content: 'retry.md: bounded retries with retry-after' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'call_Ab12', name: 'search_docs', input: { q: 'retry policy' } }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'call_Ab12', content: 'retry.md: bounded retries with retry-after' },
+          ],
+        },
         {
           role: 'assistant',
           content: [
@@ -40,33 +59,61 @@ describe('neutral transcripts', () => {
             { type: 'tool_use', id: 'toolu_01XyZ', name: 'read_file', input: { path: 'retry.md' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01XyZ', content: [{ type: 'text', text: '# Retries\nAt most 3.' }] }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Retries are bounded: at most 3, honouring retry-after.' }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_01XyZ',
+              content: [{ type: 'text', text: '# Retries\nAt most 3.' }],
+            },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Retries are bounded: at most 3, honouring retry-after.' }],
+        },
         { role: 'user', content: [{ type: 'text', text: 'And quota errors?' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'Quota errors are never retried.' }] },
         { role: 'user', content: [{ type: 'text', text: 'Show me the code.' }] },
       ],
       tools: [
-        { name: 'search_docs', description: 'Search the docs.', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+        {
+          name: 'search_docs',
+          description: 'Search the docs.',
+          input_schema: { type: 'object', properties: { q: { type: 'string' } } },
+        },
         { name: 'read_file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
       ],
       // A-B3: replayed thinking goes with the thinking-binding controls (policy default drop_block).
       thinking: { type: 'enabled', budget_tokens: 4000, block_binding: { prefix_mismatch_behavior: 'drop_block' } },
     });
     expect(out.headers).toEqual({ 'anthropic-beta': 'thinking-binding-controls-2026-08-01' });
-    const dropped = (turn: string, index: number, detail: string) => ({ turn, index, fates: [{ fate: 'dropped', detail }] });
+    const dropped = (turn: string, index: number, detail: string) => ({
+      turn,
+      index,
+      fates: [{ fate: 'dropped', detail }],
+    });
     expect(out.report).toEqual({
       input: { format: 'baton', turns: 9, blocks: 14 },
       blocks: [
         kept('u1'),
-        dropped('r1', 0, 'reasoning from openai/gpt-5.5-2026-04-23 (openai-responses) cannot be replayed to another model (X3, A-K6, R-K6)'),
+        dropped(
+          'r1',
+          0,
+          'reasoning from openai/gpt-5.5-2026-04-23 (openai-responses) cannot be replayed to another model (X3, A-K6, R-K6)',
+        ),
         kept('r1', 1),
         kept('r2'),
         kept('c1', 0),
         kept('c1', 1),
         kept('c1', 2),
         kept('c2'),
-        dropped('g1', 0, 'reasoning from google/gemini-3-pro-preview (gemini-generate-content) cannot be replayed to another model (X3, A-K6, R-K6)'),
+        dropped(
+          'g1',
+          0,
+          'reasoning from google/gemini-3-pro-preview (gemini-generate-content) cannot be replayed to another model (X3, A-K6, R-K6)',
+        ),
         kept('g1', 1),
         dropped('g1', 2, 'empty or whitespace-only text (X4, A-E1)'),
         kept('u2'),
@@ -94,7 +141,10 @@ describe('neutral transcripts', () => {
           content: [
             { type: 'tool_result', tool_use_id: 'call_list', content: SYNTHETIC.errorResult, is_error: true },
             { type: 'text', text: 'Never mind, stop.' },
-            { type: 'text', text: '[Result of tool call call_ghost, whose call is not in this conversation]\na.txt b.txt' },
+            {
+              type: 'text',
+              text: '[Result of tool call call_ghost, whose call is not in this conversation]\na.txt b.txt',
+            },
             { type: 'text', text: 'What did you find?' },
           ],
         },
@@ -124,7 +174,10 @@ describe('neutral transcripts', () => {
       {
         role: 'assistant',
         content: [
-          { type: 'text', text: '[openai-responses item from openai/gpt-5.5 (openai-responses), as text]\n```\n[generated image]\n```' },
+          {
+            type: 'text',
+            text: '[openai-responses item from openai/gpt-5.5 (openai-responses), as text]\n```\n[generated image]\n```',
+          },
           { type: 'text', text: 'Here is a drawing.' },
         ],
       },
@@ -133,7 +186,12 @@ describe('neutral transcripts', () => {
     expect(out.report.blocks[5]).toEqual({
       turn: 'a2',
       index: 0,
-      fates: [{ fate: 'converted', detail: 'openai-responses item from openai/gpt-5.5 (openai-responses) sent as labelled text' }],
+      fates: [
+        {
+          fate: 'converted',
+          detail: 'openai-responses item from openai/gpt-5.5 (openai-responses) sent as labelled text',
+        },
+      ],
     });
   });
 });
@@ -142,7 +200,12 @@ if (!hasShared) console.warn('skipping: ../shared/fixtures not found');
 
 describe.skipIf(!hasShared)('same-origin replay of recorded Anthropic traffic (../shared/fixtures)', () => {
   it('a recorded thinking tool loop request reads and converts back to the same messages and tools', () => {
-    const request = loadCassette('llm-cassette-thinking-tool-chain.yaml')[1]!.request as { model: string; max_tokens: number; messages: unknown; tools: unknown };
+    const request = loadCassette('llm-cassette-thinking-tool-chain.yaml')[1]!.request as {
+      model: string;
+      max_tokens: number;
+      messages: unknown;
+      tools: unknown;
+    };
     const out = convertToAnthropicMessages(readAnthropicMessagesHistory(request), {
       api: 'anthropic-messages',
       model: request.model,
@@ -152,11 +215,20 @@ describe.skipIf(!hasShared)('same-origin replay of recorded Anthropic traffic (.
     expect(out.body.messages).toEqual(request.messages);
     expect(out.body.tools).toEqual(request.tools);
     // A-B3: same-origin thinking is replayed with the drop_block binding control (default policy).
-    expect(out.body.thinking).toEqual({ type: 'enabled', budget_tokens: request.max_tokens / 2, block_binding: { prefix_mismatch_behavior: 'drop_block' } });
+    expect(out.body.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: request.max_tokens / 2,
+      block_binding: { prefix_mismatch_behavior: 'drop_block' },
+    });
     const native = { fate: 'replayed-native', detail: 'same-origin content replayed verbatim (A-K1)' };
     expect(out.report).toEqual({
       input: { format: 'baton', turns: 3, blocks: 4 },
-      blocks: [kept('t1'), { turn: 't2', index: 0, fates: [native] }, { turn: 't2', index: 1, fates: [native] }, kept('t3')],
+      blocks: [
+        kept('t1'),
+        { turn: 't2', index: 0, fates: [native] },
+        { turn: 't2', index: 1, fates: [native] },
+        kept('t3'),
+      ],
       synthesized: [],
       warnings: [],
     });
@@ -164,17 +236,55 @@ describe.skipIf(!hasShared)('same-origin replay of recorded Anthropic traffic (.
   });
 
   const recorded: [string, () => Turn][] = [
-    ['web-search-citations.response.json', () => readAnthropicMessagesResponse(loadJson('web-search-citations.response.json'), { provider: 'anthropic', turnId: 'a1' })],
-    ['thinking-signature.response.json', () => readAnthropicMessagesResponse(loadJson('thinking-signature.response.json'), { provider: 'anthropic', turnId: 'a1' })],
-    ['compaction.response.json', () => readAnthropicMessagesResponse(loadJson('compaction.response.json'), { provider: 'anthropic', turnId: 'a1' })],
-    ['programmatic-tool-calling.chunks.jsonl', () => readAnthropicMessagesStreamEvents(loadChunks('programmatic-tool-calling.chunks.jsonl'), { provider: 'anthropic', turnId: 'a1' })[0]!],
+    [
+      'web-search-citations.response.json',
+      () =>
+        readAnthropicMessagesResponse(loadJson('web-search-citations.response.json'), {
+          provider: 'anthropic',
+          turnId: 'a1',
+        }),
+    ],
+    [
+      'thinking-signature.response.json',
+      () =>
+        readAnthropicMessagesResponse(loadJson('thinking-signature.response.json'), {
+          provider: 'anthropic',
+          turnId: 'a1',
+        }),
+    ],
+    [
+      'compaction.response.json',
+      () =>
+        readAnthropicMessagesResponse(loadJson('compaction.response.json'), { provider: 'anthropic', turnId: 'a1' }),
+    ],
+    [
+      'programmatic-tool-calling.chunks.jsonl',
+      () =>
+        readAnthropicMessagesStreamEvents(loadChunks('programmatic-tool-calling.chunks.jsonl'), {
+          provider: 'anthropic',
+          turnId: 'a1',
+        })[0]!,
+    ],
   ];
   for (const [file, read] of recorded)
     it(`${file}: the assistant content replays verbatim to its own model`, () => {
       const turn = read();
-      const results = turn.blocks.flatMap((b) => (b.type === 'tool_call' ? [{ type: 'tool_result', callId: b.id, content: 'ok' }] : []));
-      const t = transcript([{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Q' }] }, turn, ...(results.length ? [{ id: 't1', role: 'tool', blocks: results }] : [])], { id: file });
-      const out = convertToAnthropicMessages(t, { api: 'anthropic-messages', model: turn.origin!.model, maxOutputTokens: 4000 });
+      const results = turn.blocks.flatMap((b) =>
+        b.type === 'tool_call' ? [{ type: 'tool_result', callId: b.id, content: 'ok' }] : [],
+      );
+      const t = transcript(
+        [
+          { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Q' }] },
+          turn,
+          ...(results.length ? [{ id: 't1', role: 'tool', blocks: results }] : []),
+        ],
+        { id: file },
+      );
+      const out = convertToAnthropicMessages(t, {
+        api: 'anthropic-messages',
+        model: turn.origin!.model,
+        maxOutputTokens: 4000,
+      });
       // A-P1: a compaction block opens the history (the turns before it are dropped, no synthetic user turn).
       const at = file.startsWith('compaction') ? 0 : 1;
       expect(out.body.messages[at]).toEqual({ role: 'assistant', content: turn.native!.payload });

@@ -48,7 +48,10 @@ describe('same-origin replay', () => {
       { role: 'assistant', content: nativeContent },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'x=1' }] },
     ]);
-    expect(out.report).toEqual({ ...reportOf(3, 5), blocks: [kept('u1'), replayed('a1', 0), replayed('a1', 1), replayed('a1', 2), kept('t1')] });
+    expect(out.report).toEqual({
+      ...reportOf(3, 5),
+      blocks: [kept('u1'), replayed('a1', 0), replayed('a1', 1), replayed('a1', 2), kept('t1')],
+    });
     expectValid(out.body);
   });
 
@@ -59,7 +62,11 @@ describe('same-origin replay', () => {
 
   it('keeps the loop thinking when the native content starts with thinking (A-K2)', () => {
     const out = convert(loop(), { thinking: true, maxOutputTokens: 8000 });
-    expect(out.body.thinking).toEqual({ type: 'enabled', budget_tokens: 4000, block_binding: { prefix_mismatch_behavior: 'drop_block' } }); // A-B3
+    expect(out.body.thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 4000,
+      block_binding: { prefix_mismatch_behavior: 'drop_block' },
+    }); // A-B3
     expect(out.body.messages[1]).toEqual({ role: 'assistant', content: nativeContent });
     expect(out.report.warnings).toEqual([]);
     expectValid(out.body);
@@ -79,13 +86,17 @@ describe('same-origin replay', () => {
   it('rebuilds from the blocks, with a warning, when the payload is not a content array', () => {
     const t = transcript([
       user('u1', text('Hi')),
-      assistant('a1', CLAUDE, [text('Hello.')], { native: { api: 'anthropic-messages', payload: { content: 'Hello.' } } }),
+      assistant('a1', CLAUDE, [text('Hello.')], {
+        native: { api: 'anthropic-messages', payload: { content: 'Hello.' } },
+      }),
       user('u2', text('Bye')),
     ]);
     const out = convert(t);
     expect(out.body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] });
     expect(out.report.blocks[1]).toEqual(kept('a1'));
-    expect(out.report.warnings).toEqual(['turn a1: its native payload is not an Anthropic content array; rebuilt from its blocks']);
+    expect(out.report.warnings).toEqual([
+      'turn a1: its native payload is not an Anthropic content array; rebuilt from its blocks',
+    ]);
   });
 });
 
@@ -96,7 +107,11 @@ describe('cross-origin', () => {
       assistant('a1', OTHER_CLAUDE, [
         { type: 'thinking', text: 'hmm', signature: 'sig-other' },
         { type: 'redacted_thinking', data: 'opaque' },
-        { type: 'provider_item', api: 'anthropic-messages', item: { type: 'server_tool_use', id: 'srvtoolu_9', name: 'web_search', input: {} } },
+        {
+          type: 'provider_item',
+          api: 'anthropic-messages',
+          item: { type: 'server_tool_use', id: 'srvtoolu_9', name: 'web_search', input: {} },
+        },
         { type: 'text', text: 'Answer.', citations: [{ type: 'char_location', document_index: 0 }] },
       ]),
       user('u2', text('More')),
@@ -110,9 +125,23 @@ describe('cross-origin', () => {
     const other = 'anthropic/claude-opus-4-1-20250805 (anthropic-messages)';
     expect(out.report.blocks).toEqual([
       kept('u1'),
-      { turn: 'a1', index: 0, fates: [{ fate: 'dropped', detail: `reasoning from ${other} cannot be replayed to another model (X3, A-K6, R-K6)` }] },
-      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: `redacted thinking is opaque state of ${other} (X3)` }] },
-      { turn: 'a1', index: 2, fates: [{ fate: 'dropped', detail: `anthropic-messages item has no meaning outside ${other}` }] },
+      {
+        turn: 'a1',
+        index: 0,
+        fates: [
+          { fate: 'dropped', detail: `reasoning from ${other} cannot be replayed to another model (X3, A-K6, R-K6)` },
+        ],
+      },
+      {
+        turn: 'a1',
+        index: 1,
+        fates: [{ fate: 'dropped', detail: `redacted thinking is opaque state of ${other} (X3)` }],
+      },
+      {
+        turn: 'a1',
+        index: 2,
+        fates: [{ fate: 'dropped', detail: `anthropic-messages item has no meaning outside ${other}` }],
+      },
       { turn: 'a1', index: 3, fates: [{ fate: 'converted', detail: 'citations dropped, text kept (A-C1, G-C1)' }] },
       kept('u2'),
     ]);
@@ -129,7 +158,10 @@ describe('cross-origin', () => {
     expect(out.body.messages[1]).toEqual({
       role: 'assistant',
       content: [
-        { type: 'text', text: '[Reasoning by openai/gpt-5.5 (openai-responses), shared as plain text]\n```\nPlan.\n```' },
+        {
+          type: 'text',
+          text: '[Reasoning by openai/gpt-5.5 (openai-responses), shared as plain text]\n```\nPlan.\n```',
+        },
         { type: 'text', text: 'A.' },
       ],
     });
@@ -139,7 +171,9 @@ describe('cross-origin', () => {
   it("strips a Gemini call's signature and maps nothing else (X3, G-K5)", () => {
     const t = transcript([
       user('u1', text('Q')),
-      assistant('a1', GEMINI, [{ type: 'tool_call', id: 'call_1', name: 'lookup', input: { q: 1 }, signature: 'c2ln' }]),
+      assistant('a1', GEMINI, [
+        { type: 'tool_call', id: 'call_1', name: 'lookup', input: { q: 1 }, signature: 'c2ln' },
+      ]),
       tool('t1', { type: 'tool_result', callId: 'call_1', content: '1' }),
       assistant('a2', GEMINI, [text('One.')]),
       user('u2', text('Thanks')),
@@ -155,7 +189,12 @@ describe('cross-origin', () => {
     expect(out.report.blocks[1]).toEqual({
       turn: 'a1',
       index: 0,
-      fates: [{ fate: 'converted', detail: 'signature dropped: opaque state of google/gemini-3-pro-preview (gemini-generate-content) (X3, G-K5)' }],
+      fates: [
+        {
+          fate: 'converted',
+          detail: 'signature dropped: opaque state of google/gemini-3-pro-preview (gemini-generate-content) (X3, G-K5)',
+        },
+      ],
     });
     expectValid(out.body);
   });
@@ -184,24 +223,34 @@ describe('thinking', () => {
   it('switches thinking off, with a warning, when max_tokens leaves no room for a budget', () => {
     const out = convert(hi(), { thinking: true, maxOutputTokens: 1024 });
     expect(out.body.thinking).toBeUndefined();
-    expect(out.report.warnings).toEqual(['thinking off: max_tokens 1024 leaves no room for the minimum thinking budget of 1024 tokens']);
+    expect(out.report.warnings).toEqual([
+      'thinking off: max_tokens 1024 leaves no room for the minimum thinking budget of 1024 tokens',
+    ]);
   });
 
   it('switches thinking off, with a warning, for a model without a thinking control', () => {
     const out = convert(hi(), { model: 'claude-3-5-haiku-20241022', thinking: true });
     expect(out.body.thinking).toBeUndefined();
-    expect(out.report.warnings).toEqual(['thinking off: the model registry lists no Anthropic thinking control for claude-3-5-haiku-20241022']);
+    expect(out.report.warnings).toEqual([
+      'thinking off: the model registry lists no Anthropic thinking control for claude-3-5-haiku-20241022',
+    ]);
   });
 
   it('switches thinking off when the last assistant message of a tool loop cannot start with thinking (A-K2)', () => {
     const t = transcript([
       user('u1', text('Go')),
-      assistant('a1', GPT, [{ type: 'thinking', text: 'plan', signature: 'enc' }, { type: 'tool_call', id: 'call_1', name: 'run', input: {} }]),
+      assistant('a1', GPT, [
+        { type: 'thinking', text: 'plan', signature: 'enc' },
+        { type: 'tool_call', id: 'call_1', name: 'run', input: {} },
+      ]),
       tool('t1', { type: 'tool_result', callId: 'call_1', content: 'done' }),
     ]);
     const out = convert(t, { thinking: true, maxOutputTokens: 8000 });
     expect(out.body.thinking).toBeUndefined();
-    expect(out.body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'run', input: {} }] });
+    expect(out.body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'call_1', name: 'run', input: {} }],
+    });
     expect(out.report.warnings).toEqual([
       'thinking off for this request: a tool loop is in progress and its last assistant message does not start with a thinking block from this model (A-K2)',
     ]);
@@ -240,7 +289,13 @@ describe('thinking', () => {
     expect(out.report.blocks[2]).toEqual({
       turn: 'a2',
       index: 0,
-      fates: [{ fate: 'dropped', detail: 'thinking dropped: the message does not start with thinking once merged with the turn before it (A-K3)' }],
+      fates: [
+        {
+          fate: 'dropped',
+          detail:
+            'thinking dropped: the message does not start with thinking once merged with the turn before it (A-K3)',
+        },
+      ],
     });
     expectValid(out.body);
   });
@@ -254,7 +309,11 @@ describe('thinking', () => {
 
 describe('empty opaque values', () => {
   it('drops same-origin redacted thinking whose data is empty: there is nothing to replay (A-K1)', () => {
-    const t = transcript([user('u1', text('go')), assistant('a1', CLAUDE, [{ type: 'redacted_thinking', data: '' }, text('answer')]), user('u2', text('q'))]);
+    const t = transcript([
+      user('u1', text('go')),
+      assistant('a1', CLAUDE, [{ type: 'redacted_thinking', data: '' }, text('answer')]),
+      user('u2', text('q')),
+    ]);
     const out = convert(t);
     expect(out).toEqual({
       api: 'anthropic-messages',
@@ -271,7 +330,16 @@ describe('empty opaque values', () => {
       },
       report: {
         ...reportOf(3, 4),
-        blocks: [kept('u1'), { turn: 'a1', index: 0, fates: [{ fate: 'dropped', detail: 'redacted thinking with empty data has nothing to replay (A-K1)' }] }, kept('a1', 1), kept('u2')],
+        blocks: [
+          kept('u1'),
+          {
+            turn: 'a1',
+            index: 0,
+            fates: [{ fate: 'dropped', detail: 'redacted thinking with empty data has nothing to replay (A-K1)' }],
+          },
+          kept('a1', 1),
+          kept('u2'),
+        ],
       },
     });
     expectValid(out.body);

@@ -27,7 +27,13 @@ describe('request', () => {
     expect(out).toEqual({
       api: 'anthropic-messages',
       model: MODEL,
-      body: { model: MODEL, max_tokens: 1000, stream: true, system: 'Be brief.', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] },
+      body: {
+        model: MODEL,
+        max_tokens: 1000,
+        stream: true,
+        system: 'Be brief.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      },
       report: { ...reportOf(1, 1), blocks: [kept('u1')] },
     });
     expectValid(out.body);
@@ -35,7 +41,12 @@ describe('request', () => {
 
   it('leaves out a blank system prompt', () => {
     const out = convert(transcript([user('u1', text('Hi'))], { system: '  \n' }));
-    expect(out.body).toEqual({ model: MODEL, max_tokens: 1000, stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] });
+    expect(out.body).toEqual({
+      model: MODEL,
+      max_tokens: 1000,
+      stream: true,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    });
   });
 
   it('takes max_tokens from the registry when the caller gives none', () => {
@@ -47,12 +58,16 @@ describe('request', () => {
     const info = lookupModel(MODEL, 'anthropic');
     const out = convert(transcript([user('u1', text('Hi'))]), { maxOutputTokens: info.maxOutputTokens + 1 });
     expect(out.body.max_tokens).toBe(info.maxOutputTokens);
-    expect(out.report.warnings).toEqual([`max_tokens lowered from ${info.maxOutputTokens + 1} to ${info.maxOutputTokens}, the most ${info.id} accepts`]);
+    expect(out.report.warnings).toEqual([
+      `max_tokens lowered from ${info.maxOutputTokens + 1} to ${info.maxOutputTokens}, the most ${info.id} accepts`,
+    ]);
   });
 
   it('rejects a bad output limit and a target of another API with a TranscriptError', () => {
     const t = transcript([user('u1', text('Hi'))]);
-    expect(() => convert(t, { maxOutputTokens: 0 })).toThrow(new TranscriptError('target.maxOutputTokens', 'expected a positive integer (tokens), got 0'));
+    expect(() => convert(t, { maxOutputTokens: 0 })).toThrow(
+      new TranscriptError('target.maxOutputTokens', 'expected a positive integer (tokens), got 0'),
+    );
     expect(() => convert(t, { maxOutputTokens: 1.5 })).toThrow(TranscriptError);
     expect(() => convertToAnthropicMessages(t, { api: 'openai-chat', model: 'gpt-4o' })).toThrow(
       new TranscriptError('target.api', 'expected "anthropic-messages", got "openai-chat"'),
@@ -62,14 +77,22 @@ describe('request', () => {
   it('sends tool definitions as {name, description, input_schema}, fixing schemas that are not objects', () => {
     const t = transcript([user('u1', text('Hi'))], {
       tools: [
-        { name: 'get_weather', description: 'Weather.', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
+        {
+          name: 'get_weather',
+          description: 'Weather.',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
         { name: 'untyped', inputSchema: { properties: { a: { type: 'number' } } } },
         { name: 'stringy', inputSchema: { type: 'string' } },
       ],
     });
     const out = convert(t);
     expect(out.body.tools).toEqual([
-      { name: 'get_weather', description: 'Weather.', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+      {
+        name: 'get_weather',
+        description: 'Weather.',
+        input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+      },
       { name: 'untyped', input_schema: { type: 'object', properties: { a: { type: 'number' } } } },
       { name: 'stringy', input_schema: { type: 'object', properties: {} } },
     ]);
@@ -105,7 +128,11 @@ describe('user turns', () => {
           { type: 'image', source: { type: 'url', url: 'https://example.com/cat.jpg' } },
           { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'spec.pdf' },
           { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
-          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'plain words' }, title: 'notes.txt' },
+          {
+            type: 'document',
+            source: { type: 'text', media_type: 'text/plain', data: 'plain words' },
+            title: 'notes.txt',
+          },
         ],
       },
     ]);
@@ -128,23 +155,59 @@ describe('user turns', () => {
         role: 'user',
         content: [
           { type: 'text', text: '[image omitted: image/bmp is not an accepted image type (A-I1, C-I1, G-I1)]' },
-          { type: 'text', text: '[document "a" (text/plain) at https://example.com/a.txt (the API fetches only PDFs by URL)]' },
+          {
+            type: 'text',
+            text: '[document "a" (text/plain) at https://example.com/a.txt (the API fetches only PDFs by URL)]',
+          },
           { type: 'text', text: '[document (text/plain) omitted: its data is empty or not UTF-8 text]' },
         ],
       },
     ]);
     expect(out.report.blocks).toEqual([
-      { turn: 'u1', index: 0, fates: [{ fate: 'converted', detail: 'image replaced by a placeholder: image/bmp is not an accepted image type (A-I1, C-I1, G-I1)' }] },
-      { turn: 'u1', index: 1, fates: [{ fate: 'converted', detail: 'text/plain document replaced by a placeholder: at https://example.com/a.txt (the API fetches only PDFs by URL)' }] },
-      { turn: 'u1', index: 2, fates: [{ fate: 'converted', detail: 'text/plain document replaced by a placeholder: omitted: its data is empty or not UTF-8 text' }] },
+      {
+        turn: 'u1',
+        index: 0,
+        fates: [
+          {
+            fate: 'converted',
+            detail: 'image replaced by a placeholder: image/bmp is not an accepted image type (A-I1, C-I1, G-I1)',
+          },
+        ],
+      },
+      {
+        turn: 'u1',
+        index: 1,
+        fates: [
+          {
+            fate: 'converted',
+            detail:
+              'text/plain document replaced by a placeholder: at https://example.com/a.txt (the API fetches only PDFs by URL)',
+          },
+        ],
+      },
+      {
+        turn: 'u1',
+        index: 2,
+        fates: [
+          {
+            fate: 'converted',
+            detail: 'text/plain document replaced by a placeholder: omitted: its data is empty or not UTF-8 text',
+          },
+        ],
+      },
     ]);
     expectValid(out.body);
   });
 
   it('sends only base64 images on Bedrock and Vertex (A-I3)', () => {
-    const t = transcript([user('u1', text('Look:'), { type: 'image', mediaType: 'image/jpeg', url: 'https://example.com/cat.jpg' })]);
+    const t = transcript([
+      user('u1', text('Look:'), { type: 'image', mediaType: 'image/jpeg', url: 'https://example.com/cat.jpg' }),
+    ]);
     const out = convert(t, { provider: 'bedrock' });
-    expect(out.body.messages[0]!.content[1]).toEqual({ type: 'text', text: '[image omitted: the API takes only inline image data, not URLs]' });
+    expect(out.body.messages[0]!.content[1]).toEqual({
+      type: 'text',
+      text: '[image omitted: the API takes only inline image data, not URLs]',
+    });
     expect(out.report.blocks[1]!.fates[0]!.fate).toBe('converted');
   });
 
@@ -176,7 +239,13 @@ describe('assistant turns', () => {
   });
 
   it('rebuilds a same-origin turn keeping signed thinking, redacted thinking, citations, caller and provider items in place', () => {
-    const citation = { type: 'web_search_result_location', url: 'https://x.test', title: 'X', encrypted_index: 'Eo8B', cited_text: 'v13' };
+    const citation = {
+      type: 'web_search_result_location',
+      url: 'https://x.test',
+      title: 'X',
+      encrypted_index: 'Eo8B',
+      cited_text: 'v13',
+    };
     const serverUse = { type: 'server_tool_use', id: 'srvtoolu_01', name: 'web_search', input: { query: 'v' } };
     const caller = { type: 'code_execution_20250825', tool_id: 'srvtoolu_02' };
     const t = transcript(
@@ -233,8 +302,18 @@ describe('assistant turns', () => {
     ]);
     expect(out.report.blocks).toEqual([
       kept('u1'),
-      { turn: 'a1', index: 0, fates: [{ fate: 'dropped', detail: 'thinking without a signature cannot be replayed as thinking (A-K1, A-K6, A-E2)' }] },
-      { turn: 'a1', index: 1, fates: [{ fate: 'converted', detail: 'signature dropped: Anthropic text blocks carry none' }] },
+      {
+        turn: 'a1',
+        index: 0,
+        fates: [
+          { fate: 'dropped', detail: 'thinking without a signature cannot be replayed as thinking (A-K1, A-K6, A-E2)' },
+        ],
+      },
+      {
+        turn: 'a1',
+        index: 1,
+        fates: [{ fate: 'converted', detail: 'signature dropped: Anthropic text blocks carry none' }],
+      },
       { turn: 'a1', index: 2, fates: [{ fate: 'dropped', detail: 'empty or whitespace-only text (X4, A-E1)' }] },
       kept('u2'),
     ]);
@@ -242,9 +321,21 @@ describe('assistant turns', () => {
   });
 
   it('removes an assistant message left empty and merges the user turns around it (X4)', () => {
-    const t = transcript([user('u1', text('Hi')), assistant('a1', CLAUDE, [{ type: 'thinking', text: 'no signature' }]), user('u2', text('Hello?'))]);
+    const t = transcript([
+      user('u1', text('Hi')),
+      assistant('a1', CLAUDE, [{ type: 'thinking', text: 'no signature' }]),
+      user('u2', text('Hello?')),
+    ]);
     const out = convert(t);
-    expect(out.body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'text', text: 'Hello?' }] }]);
+    expect(out.body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi' },
+          { type: 'text', text: 'Hello?' },
+        ],
+      },
+    ]);
     expectValid(out.body);
   });
 
@@ -255,11 +346,16 @@ describe('assistant turns', () => {
       tool('t1', { type: 'tool_result', callId: 'toolu_1', content: 'a b' }),
     ]);
     const out = convert(t);
-    expect(out.body.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'run', input: { value: 'ls -la' } }] });
+    expect(out.body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'run', input: { value: 'ls -la' } }],
+    });
     expect(out.report.blocks[1]).toEqual({
       turn: 'a1',
       index: 0,
-      fates: [{ fate: 'converted', detail: 'tool call input is not a JSON object: sent wrapped as {"value": …} (A-T9)' }],
+      fates: [
+        { fate: 'converted', detail: 'tool call input is not a JSON object: sent wrapped as {"value": …} (A-T9)' },
+      ],
     });
     expectValid(out.body);
   });
@@ -284,7 +380,14 @@ describe('tool turns', () => {
     const t = loop(
       [
         { type: 'tool_result', callId: 'toolu_B', content: 'service unavailable', isError: true },
-        { type: 'tool_result', callId: 'toolu_A', content: [{ type: 'text', text: '4°C' }, { type: 'image', mediaType: 'image/png', data: PNG }] },
+        {
+          type: 'tool_result',
+          callId: 'toolu_A',
+          content: [
+            { type: 'text', text: '4°C' },
+            { type: 'image', mediaType: 'image/png', data: PNG },
+          ],
+        },
       ],
       [user('u2', text('And tomorrow?'))],
     );
@@ -293,20 +396,37 @@ describe('tool turns', () => {
       {
         role: 'user',
         content: [
-          { type: 'tool_result', tool_use_id: 'toolu_A', content: [{ type: 'text', text: '4°C' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] },
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_A',
+            content: [
+              { type: 'text', text: '4°C' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+            ],
+          },
           { type: 'tool_result', tool_use_id: 'toolu_B', content: 'service unavailable', is_error: true },
           { type: 'text', text: 'And tomorrow?' },
         ],
       },
     ]);
-    expect(out.report).toEqual({ ...reportOf(4, 6), blocks: [kept('u1'), kept('a1', 0), kept('a1', 1), kept('t1', 0), kept('t1', 1), kept('u2')] });
+    expect(out.report).toEqual({
+      ...reportOf(4, 6),
+      blocks: [kept('u1'), kept('a1', 0), kept('a1', 1), kept('t1', 0), kept('t1', 1), kept('u2')],
+    });
     expectValid(out.body);
   });
 
   it('says "(empty result)" for a result with no content and leaves out blank text parts (X4, A-E1)', () => {
     const t = loop([
       { type: 'tool_result', callId: 'toolu_A', content: ' ' },
-      { type: 'tool_result', callId: 'toolu_B', content: [{ type: 'text', text: '' }, { type: 'text', text: 'rain' }] },
+      {
+        type: 'tool_result',
+        callId: 'toolu_B',
+        content: [
+          { type: 'text', text: '' },
+          { type: 'text', text: 'rain' },
+        ],
+      },
     ]);
     const out = convert(t);
     expect(out.body.messages[2]).toEqual({
@@ -317,8 +437,16 @@ describe('tool turns', () => {
       ],
     });
     expect(out.report.blocks.slice(3)).toEqual([
-      { turn: 't1', index: 0, fates: [{ fate: 'converted', detail: 'empty tool result sent as "(empty result)" (X4, A-E1)' }] },
-      { turn: 't1', index: 1, fates: [{ fate: 'converted', detail: 'empty text part left out of the tool result (X4, A-E1)' }] },
+      {
+        turn: 't1',
+        index: 0,
+        fates: [{ fate: 'converted', detail: 'empty tool result sent as "(empty result)" (X4, A-E1)' }],
+      },
+      {
+        turn: 't1',
+        index: 1,
+        fates: [{ fate: 'converted', detail: 'empty text part left out of the tool result (X4, A-E1)' }],
+      },
     ]);
     expectValid(out.body);
   });
@@ -333,7 +461,9 @@ describe('tool turns', () => {
         { type: 'tool_result', tool_use_id: 'toolu_B', content: SYNTHETIC.errorResult, is_error: true },
       ],
     });
-    expect(out.report.synthesized).toEqual([{ kind: 'error-result', detail: 'call toolu_B (get_weather) in turn a1 had no result (X1)' }]);
+    expect(out.report.synthesized).toEqual([
+      { kind: 'error-result', detail: 'call toolu_B (get_weather) in turn a1 had no result (X1)' },
+    ]);
     expectValid(out.body);
   });
 
@@ -353,10 +483,14 @@ describe('tool turns', () => {
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { cmd: 'ls' } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a b' }] },
       ],
-      tools: [{ name: 'bash', description: SYNTHETIC.stubDescription, input_schema: { type: 'object', properties: {} } }],
+      tools: [
+        { name: 'bash', description: SYNTHETIC.stubDescription, input_schema: { type: 'object', properties: {} } },
+      ],
       tool_choice: { type: 'none' },
     });
-    expect(out.report.synthesized).toEqual([{ kind: 'stub-tool', detail: 'bash: used in the history but not defined by the request (X8, A-T6)' }]);
+    expect(out.report.synthesized).toEqual([
+      { kind: 'stub-tool', detail: 'bash: used in the history but not defined by the request (X8, A-T6)' },
+    ]);
     expectValid(out.body);
   });
 });

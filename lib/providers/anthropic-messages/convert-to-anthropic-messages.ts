@@ -12,7 +12,13 @@ import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
-import { prepareTranscript, type PrepareCapabilities, type PreparedBlock, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import {
+  prepareTranscript,
+  type PrepareCapabilities,
+  type PreparedBlock,
+  type PreparedTranscript,
+  type PreparedTurn,
+} from '../../transcript/prepare';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { Meta, ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -54,7 +60,11 @@ import type {
 } from './convert-anthropic-messages-types';
 import { ANTHROPIC_API, isObject } from './read-anthropic-messages-content';
 
-export type { AnthropicContentBlock, AnthropicMessage, AnthropicMessagesBody } from './convert-anthropic-messages-types';
+export type {
+  AnthropicContentBlock,
+  AnthropicMessage,
+  AnthropicMessagesBody,
+} from './convert-anthropic-messages-types';
 
 /** A-I1: the base64 image media types the API takes. */
 export const ANTHROPIC_IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
@@ -64,7 +74,9 @@ export const ANTHROPIC_IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gi
  * the provider id or the endpoint's host.
  */
 function base64Only(target: ResolvedTarget): boolean {
-  return /bedrock|vertex/i.test(target.provider) || /bedrock|aiplatform\.googleapis|vertex/i.test(target.endpoint ?? '');
+  return (
+    /bedrock|vertex/i.test(target.provider) || /bedrock|aiplatform\.googleapis|vertex/i.test(target.endpoint ?? '')
+  );
 }
 
 /**
@@ -107,25 +119,39 @@ export function anthropicCapabilities(info: ModelInfo, target: ResolvedTarget): 
  * @throws TranscriptError when `target.api` is not `anthropic-messages` or
  *   `target.maxOutputTokens` is not a positive integer.
  */
-export function convertToAnthropicMessages(transcript: Transcript, target: ConvertTarget): ConvertResult<AnthropicMessagesBody> {
-  if (target.api !== ANTHROPIC_API) throw new TranscriptError('target.api', `expected "${ANTHROPIC_API}", got ${JSON.stringify(target.api)}`);
+export function convertToAnthropicMessages(
+  transcript: Transcript,
+  target: ConvertTarget,
+): ConvertResult<AnthropicMessagesBody> {
+  if (target.api !== ANTHROPIC_API)
+    throw new TranscriptError('target.api', `expected "${ANTHROPIC_API}", got ${JSON.stringify(target.api)}`);
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
   const report = new ReportBuilder(transcript);
   for (const key of SAMPLING_PARAMETERS)
-    if ((target as unknown as Record<string, unknown>)[key] !== undefined) report.warn(`${key} left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)`);
+    if ((target as unknown as Record<string, unknown>)[key] !== undefined)
+      report.warn(`${key} left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)`);
   // A-P1: a same-origin compaction block opens the conversation; the turns it summarises go.
   const start = compactionStart(transcript, resolved, report);
   // A-B4, A-B5: thinking bound to another account, or already dropped by the API, is not sent again.
-  const blocked = blockedThinking(start.transcript, resolved, (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t)).messages, start.skipped);
+  const blocked = blockedThinking(
+    start.transcript,
+    resolved,
+    (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t)).messages,
+    start.skipped,
+  );
   const built = buildMessages(start.transcript, resolved, info, blocked, report);
   const { prepared, maxTokens, systemText } = built;
   let { messages } = built;
 
-  let thinking: AnthropicThinkingConfig | undefined = resolved.thinking ? thinkingConfig(info, maxTokens, report) : undefined;
+  let thinking: AnthropicThinkingConfig | undefined = resolved.thinking
+    ? thinkingConfig(info, maxTokens, report)
+    : undefined;
   if (thinking && !toolLoopStartsWithThinking(messages)) {
     // A-K2: the final assistant message of a tool loop in progress must start with replayable thinking.
-    report.warn('thinking off for this request: a tool loop is in progress and its last assistant message does not start with a thinking block from this model (A-K2)');
+    report.warn(
+      'thinking off for this request: a tool loop is in progress and its last assistant message does not start with a thinking block from this model (A-K2)',
+    );
     thinking = undefined;
   }
   // `thinkingAlwaysOn` is an optional registry field (read loosely so this compiles before it lands).
@@ -150,7 +176,13 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   // A-P2: a replayed compaction block needs the beta of the feature that produced it.
   for (const turn of prepared.turns)
     for (const pb of turn.blocks)
-      if (pb.sameOrigin && pb.block.type === 'provider_item' && isObject(pb.block.item) && pb.block.item.type === 'compaction' && !(pb.ref && blocked.has(refKey(pb.ref))))
+      if (
+        pb.sameOrigin &&
+        pb.block.type === 'provider_item' &&
+        isObject(pb.block.item) &&
+        pb.block.item.type === 'compaction' &&
+        !(pb.ref && blocked.has(refKey(pb.ref)))
+      )
         betas.add(compactionBeta(pb.block));
 
   const body: AnthropicMessagesBody = {
@@ -165,7 +197,11 @@ export function convertToAnthropicMessages(transcript: Transcript, target: Conve
   if (prepared.toolChoiceNone) body.tool_choice = toolChoiceFor({ type: 'none' }, info, report); // X8, A-T6, A-V5
   if (thinking) body.thinking = thinking;
   cacheControlOrder(body, report); // A-S2
-  const result: Omit<ConvertResult<AnthropicMessagesBody>, 'report'> = { api: ANTHROPIC_API, model: resolved.model, body };
+  const result: Omit<ConvertResult<AnthropicMessagesBody>, 'report'> = {
+    api: ANTHROPIC_API,
+    model: resolved.model,
+    body,
+  };
   // A-B3, A-P2: the non-secret headers this request needs; a beta feature means the beta endpoint.
   if (betas.size > 0) result.headers = { 'anthropic-beta': [...betas].sort().join(',') };
   return withLazyReport(result, report);
@@ -186,17 +222,30 @@ interface Built {
  * `native` content verbatim unless a block of it is in `blocked`), the server-tool and A-K3 rules.
  * Deterministic (X9): the same transcript and target give the same messages, block for block.
  */
-function buildMessages(transcript: Transcript, resolved: ResolvedTarget, info: ModelInfo, blocked: BlockedBlocks, report: ReportBuilder): Built {
+function buildMessages(
+  transcript: Transcript,
+  resolved: ResolvedTarget,
+  info: ModelInfo,
+  blocked: BlockedBlocks,
+  report: ReportBuilder,
+): Built {
   const caps: PrepareCapabilities = {
     ...anthropicCapabilities(info, resolved),
     // A-P1: no synthetic user turn in front of a compaction block.
-    opensHistory: (turn) => turn.role === 'assistant' && opensWithCompaction(turn.blocks, blocked, turn.blocks.map((b) => b.ref)),
+    opensHistory: (turn) =>
+      turn.role === 'assistant' &&
+      opensWithCompaction(
+        turn.blocks,
+        blocked,
+        turn.blocks.map((b) => b.ref),
+      ),
   };
   const prepared = prepareTranscript(transcript, resolved, caps, report);
   const maxTokens = resolveMaxTokens(resolved, info, report);
   const systemBlocks = new Set<DraftBlock>();
   const drafts: DraftMessage[] = new Array<DraftMessage>(prepared.turns.length);
-  for (let i = 0; i < prepared.turns.length; i++) drafts[i] = encodeTurn(prepared.turns[i]!, report, blocked, systemBlocks);
+  for (let i = 0; i < prepared.turns.length; i++)
+    drafts[i] = encodeTurn(prepared.turns[i]!, report, blocked, systemBlocks);
   let messages = compactMessages(drafts);
   // Each step returns its input when it changes nothing; compacting again is needed only after a change.
   const moved = moveServerToolResults(messages, report); // A-R1, A-T2
@@ -230,7 +279,12 @@ function resolveMaxTokens(target: ResolvedTarget, info: ModelInfo, report: Repor
  * rebuilt from its blocks instead of replaying its `native` content. Draft blocks that stand for a
  * system message read from a history (`meta.systemMessage`, A-M1) are added to `systemBlocks`.
  */
-function encodeTurn(turn: PreparedTurn, report: ReportBuilder, blocked: BlockedBlocks, systemBlocks: Set<DraftBlock>): DraftMessage {
+function encodeTurn(
+  turn: PreparedTurn,
+  report: ReportBuilder,
+  blocked: BlockedBlocks,
+  systemBlocks: Set<DraftBlock>,
+): DraftMessage {
   const role = turn.role === 'assistant' ? 'assistant' : 'user';
   const skip = (pb: PreparedBlock): boolean => pb.ref !== undefined && blocked.has(refKey(pb.ref));
   const anySkipped = blocked.size > 0 && turn.blocks.some(skip);
@@ -270,7 +324,9 @@ export function encodeTool(def: ToolDefinition, report: ReportBuilder): Tool {
     report.warn(`tool ${def.name}: input_schema has no type; sent with type "object"`);
   } else {
     input_schema = { type: 'object', properties: {} };
-    report.warn(`tool ${def.name}: input_schema type ${JSON.stringify(schema.type)} is not "object"; sent as an empty object schema`);
+    report.warn(
+      `tool ${def.name}: input_schema type ${JSON.stringify(schema.type)} is not "object"; sent as an empty object schema`,
+    );
   }
   return { name: def.name, ...(def.description !== undefined ? { description: def.description } : {}), input_schema };
 }

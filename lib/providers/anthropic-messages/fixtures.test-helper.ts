@@ -68,7 +68,9 @@ export function loadCassette(name: string): Interaction[] {
   return doc.interactions.map((i) => {
     const body = i.response.body.string;
     const request = JSON.parse(i.request.body) as unknown;
-    return /^\s*(event|data):/.test(body) ? { request, events: parseSse(body) } : { request, response: JSON.parse(body) as unknown };
+    return /^\s*(event|data):/.test(body)
+      ? { request, events: parseSse(body) }
+      : { request, response: JSON.parse(body) as unknown };
   });
 }
 
@@ -93,7 +95,16 @@ type Obj = Record<string, unknown>;
 export function responseToEvents(response: Obj): unknown[] {
   const { content, stop_reason, stop_sequence, stop_details, usage, context_management, container, ...rest } = response;
   const events: unknown[] = [
-    { type: 'message_start', message: { ...rest, content: [], stop_reason: null, stop_sequence: null, usage: { ...(usage as Obj), output_tokens: 1 } } },
+    {
+      type: 'message_start',
+      message: {
+        ...rest,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...(usage as Obj), output_tokens: 1 },
+      },
+    },
   ];
   (content as Obj[]).forEach((block, index) => {
     const start = (content_block: Obj) => events.push({ type: 'content_block_start', index, content_block });
@@ -120,7 +131,11 @@ export function responseToEvents(response: Obj): unknown[] {
       case 'compaction': {
         const { content: summary, encrypted_content, ...other } = block;
         start({ ...other, content: null });
-        delta({ type: 'compaction_delta', content: summary, ...(encrypted_content !== undefined ? { encrypted_content } : {}) });
+        delta({
+          type: 'compaction_delta',
+          content: summary,
+          ...(encrypted_content !== undefined ? { encrypted_content } : {}),
+        });
         break;
       }
       default:
@@ -131,7 +146,12 @@ export function responseToEvents(response: Obj): unknown[] {
   const d: Obj = { stop_reason, stop_sequence };
   if (stop_details !== undefined) d.stop_details = stop_details;
   if (container !== undefined) d.container = container;
-  events.push({ type: 'message_delta', delta: d, usage, ...(context_management !== undefined ? { context_management } : {}) });
+  events.push({
+    type: 'message_delta',
+    delta: d,
+    usage,
+    ...(context_management !== undefined ? { context_management } : {}),
+  });
   events.push({ type: 'message_stop' });
   return events;
 }

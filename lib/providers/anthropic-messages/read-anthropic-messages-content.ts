@@ -62,7 +62,8 @@ export function mapAnthropicStopReason(raw: string): StopReason {
   }
 }
 
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined);
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 
 /**
  * Anthropic `usage` → Baton usage (tokens, as reported): `input_tokens` (uncached input),
@@ -99,7 +100,13 @@ function withCacheControl<B extends Block>(block: B, native: JsonObject): B {
   return block;
 }
 
-const IMAGE_EXT: Record<string, string> = lookupTable({ png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' });
+const IMAGE_EXT: Record<string, string> = lookupTable({
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+});
 
 /** Anthropic `image` block (base64 or url source, A-I1) → Baton image. File sources cannot be kept. */
 export function readImage(b: JsonObject, path: JsonPath): ImageBlock {
@@ -107,7 +114,14 @@ export function readImage(b: JsonObject, path: JsonPath): ImageBlock {
   if (!isObject(source)) fail([...path, 'source'], 'required object missing');
   const kind = source.type;
   if (kind === 'base64') {
-    return withCacheControl({ type: 'image', mediaType: str(source, 'media_type', [...path, 'source']), data: str(source, 'data', [...path, 'source']) }, b);
+    return withCacheControl(
+      {
+        type: 'image',
+        mediaType: str(source, 'media_type', [...path, 'source']),
+        data: str(source, 'data', [...path, 'source']),
+      },
+      b,
+    );
   }
   if (kind === 'url') {
     const url = str(source, 'url', [...path, 'source']);
@@ -117,7 +131,10 @@ export function readImage(b: JsonObject, path: JsonPath): ImageBlock {
     if (!mediaType) block.meta = { mediaTypeGuessed: true };
     return withCacheControl(block, b);
   }
-  return fail([...path, 'source', 'type'], `image source type ${describe(kind)} cannot be kept (expected "base64" or "url")`);
+  return fail(
+    [...path, 'source', 'type'],
+    `image source type ${describe(kind)} cannot be kept (expected "base64" or "url")`,
+  );
 }
 
 /** UTF-8 text → base64 without relying on Node's Buffer. */
@@ -134,11 +151,21 @@ export function readDocument(b: JsonObject, path: JsonPath): DocumentBlock {
   if (!isObject(source)) fail([...path, 'source'], 'required object missing');
   const sp = [...path, 'source'];
   let doc: DocumentBlock;
-  if (source.type === 'base64') doc = { type: 'document', mediaType: str(source, 'media_type', sp), data: str(source, 'data', sp) };
+  if (source.type === 'base64')
+    doc = { type: 'document', mediaType: str(source, 'media_type', sp), data: str(source, 'data', sp) };
   else if (source.type === 'url') doc = { type: 'document', mediaType: 'application/pdf', url: str(source, 'url', sp) };
   else if (source.type === 'text')
-    doc = { type: 'document', mediaType: typeof source.media_type === 'string' ? source.media_type : 'text/plain', data: utf8ToBase64(str(source, 'data', sp)), meta: { sourceType: 'text' } };
-  else return fail([...sp, 'type'], `document source type ${describe(source.type)} cannot be kept (expected "base64", "url" or "text")`);
+    doc = {
+      type: 'document',
+      mediaType: typeof source.media_type === 'string' ? source.media_type : 'text/plain',
+      data: utf8ToBase64(str(source, 'data', sp)),
+      meta: { sourceType: 'text' },
+    };
+  else
+    return fail(
+      [...sp, 'type'],
+      `document source type ${describe(source.type)} cannot be kept (expected "base64", "url" or "text")`,
+    );
   if (typeof b.title === 'string') doc.title = b.title;
   const extra: Meta = {};
   if (b.context != null) extra.context = b.context;
@@ -164,12 +191,23 @@ export function readToolResultContent(content: unknown, path: JsonPath): string 
     if (!isObject(item)) fail(p, `expected object, got ${describe(item)}`);
     if (item.type === 'text') return readText(item, p) as ToolResultContentBlock;
     if (item.type === 'image') return readImage(item, p);
-    return fail([...p, 'type'], `tool_result content type ${describe(item.type)} cannot be kept (expected "text" or "image")`);
+    return fail(
+      [...p, 'type'],
+      `tool_result content type ${describe(item.type)} cannot be kept (expected "text" or "image")`,
+    );
   });
 }
 
 /** Block types of the assistant side that have no cross-provider meaning (kept as `provider_item`). */
-const PROVIDER_ITEM_TYPES = new Set(['compaction', 'container_upload', 'fallback', 'mcp_tool_listing', 'server_tool_use', 'mcp_tool_use', 'mcp_tool_result']);
+const PROVIDER_ITEM_TYPES = new Set([
+  'compaction',
+  'container_upload',
+  'fallback',
+  'mcp_tool_listing',
+  'server_tool_use',
+  'mcp_tool_use',
+  'mcp_tool_result',
+]);
 
 /** True for a native assistant block kept verbatim as a `provider_item` (server tools, MCP, compaction, …). */
 export function isProviderItemType(type: string): boolean {
@@ -192,7 +230,11 @@ export function renderProviderItem(item: JsonObject): string | undefined {
       .join('\n');
   if (type === 'mcp_tool_result') {
     if (typeof content === 'string') return content;
-    if (Array.isArray(content)) return content.filter(isObject).map((c) => (typeof c.text === 'string' ? c.text : '')).join('');
+    if (Array.isArray(content))
+      return content
+        .filter(isObject)
+        .map((c) => (typeof c.text === 'string' ? c.text : ''))
+        .join('');
   }
   if (isObject(content) && typeof content.stdout === 'string') {
     const err = typeof content.stderr === 'string' && content.stderr ? `\n${content.stderr}` : '';
@@ -235,7 +277,8 @@ export function readAssistantBlock(b: unknown, path: JsonPath, unknownAsItem = f
       return readImage(b, path);
     default: {
       if (typeof type !== 'string') return fail([...path, 'type'], `expected string, got ${describe(type)}`);
-      if (!unknownAsItem && !isProviderItemType(type)) return fail([...path, 'type'], `unknown content block type ${describe(type)}`);
+      if (!unknownAsItem && !isProviderItemType(type))
+        return fail([...path, 'type'], `unknown content block type ${describe(type)}`);
       const block: Block = { type: 'provider_item', api: ANTHROPIC_API, item: b };
       const text = renderProviderItem(b);
       if (text !== undefined) block.text = text;

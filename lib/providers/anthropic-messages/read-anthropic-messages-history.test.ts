@@ -28,12 +28,23 @@ describe.skipIf(!hasShared)('readAnthropicMessagesHistory on recorded request bo
     const transcript = readAnthropicMessagesHistory(body);
     expect(transcript).toEqual({
       ...base,
-      tools: [{ name: 'fixed_version', description: 'Return a fixed test version string', inputSchema: { properties: {}, type: 'object' } }],
+      tools: [
+        {
+          name: 'fixed_version',
+          description: 'Return a fixed test version string',
+          inputSchema: { properties: {}, type: 'object' },
+        },
+      ],
       turns: [
         {
           id: 't1',
           role: 'user',
-          blocks: [{ type: 'text', text: 'Use the fixed_version tool. Then tell me the version and make one short joke about it. Think about it first.' }],
+          blocks: [
+            {
+              type: 'text',
+              text: 'Use the fixed_version tool. Then tell me the version and make one short joke about it. Think about it first.',
+            },
+          ],
         },
         {
           id: 't2',
@@ -45,7 +56,11 @@ describe.skipIf(!hasShared)('readAnthropicMessagesHistory on recorded request bo
           ],
           native: { api: API, payload: assistant },
         },
-        { id: 't3', role: 'tool', blocks: [{ type: 'tool_result', callId: 'toolu_01825dXWLSoJwCst1qTsiWdb', content: '0.32a0' }] },
+        {
+          id: 't3',
+          role: 'tool',
+          blocks: [{ type: 'tool_result', callId: 'toolu_01825dXWLSoJwCst1qTsiWdb', content: '0.32a0' }],
+        },
       ],
     });
     expect((transcript.turns[1]!.blocks[0] as { signature: string }).signature).toMatch(/^EoQDCm0IDhgCKkCDzGs2/);
@@ -89,7 +104,13 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
       model: 'claude-sonnet-4-5',
       max_tokens: 1024,
       system: 'Answer briefly.',
-      tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          input_schema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
       messages: [
         { role: 'user', content: 'Weather in Oslo and Bergen?' },
         { role: 'assistant', content: assistant },
@@ -117,7 +138,13 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
       ...base,
       id: 'conv-7',
       system: 'Answer briefly.',
-      tools: [{ name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
       turns: [
         { id: 't1', role: 'user', blocks: [{ type: 'text', text: 'Weather in Oslo and Bergen?' }] },
         {
@@ -148,8 +175,18 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
             },
           ],
         },
-        { id: 't4', role: 'user', blocks: [{ type: 'text', text: 'Also, thanks!', meta: { cacheControl: { type: 'ephemeral' } } }] },
-        { id: 't5', role: 'assistant', origin, blocks: [{ type: 'text', text: 'Oslo 4°C; Bergen unknown.' }], native: { api: API, payload: 'Oslo 4°C; Bergen unknown.' } },
+        {
+          id: 't4',
+          role: 'user',
+          blocks: [{ type: 'text', text: 'Also, thanks!', meta: { cacheControl: { type: 'ephemeral' } } }],
+        },
+        {
+          id: 't5',
+          role: 'assistant',
+          origin,
+          blocks: [{ type: 'text', text: 'Oslo 4°C; Bergen unknown.' }],
+          native: { api: API, payload: 'Oslo 4°C; Bergen unknown.' },
+        },
       ],
     });
   });
@@ -160,9 +197,17 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
       { type: 'text', text: 'Cite sources.', cache_control: { type: 'ephemeral' } },
     ];
     const serverUse = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'oslo' } };
-    const serverResult = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', title: 'Yr', url: 'https://yr.no', encrypted_content: 'E1' }] };
+    const serverResult = {
+      type: 'web_search_tool_result',
+      tool_use_id: 'srvtoolu_1',
+      content: [{ type: 'web_search_result', title: 'Yr', url: 'https://yr.no', encrypted_content: 'E1' }],
+    };
     const compaction = { type: 'compaction', content: 'Earlier: the user asked about Oslo.', encrypted_content: 'enc' };
-    const cited = { type: 'text', text: 'Rain.', citations: [{ type: 'web_search_result_location', url: 'https://yr.no', encrypted_index: 'Eo8' }] };
+    const cited = {
+      type: 'text',
+      text: 'Rain.',
+      citations: [{ type: 'web_search_result_location', url: 'https://yr.no', encrypted_index: 'Eo8' }],
+    };
     const assistant = [compaction, { type: 'redacted_thinking', data: 'EmwKAhgB' }, serverUse, serverResult, cited];
     const body = {
       system,
@@ -170,7 +215,11 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
         {
           role: 'user',
           content: [
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' }, title: 'Report' },
+            {
+              type: 'document',
+              source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+              title: 'Report',
+            },
             { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'héllo' } },
             { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
             { type: 'image', source: { type: 'url', url: 'https://example.com/cat.JPG?x=1' } },
@@ -200,7 +249,13 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
         role: 'assistant',
         origin: { provider: 'bedrock', api: API, model: 'claude-opus-4-6' },
         blocks: [
-          { type: 'provider_item', api: API, item: compaction, text: 'Earlier: the user asked about Oslo.', meta: { anthropicBeta: 'compact-2026-09-04' } }, // A-P2
+          {
+            type: 'provider_item',
+            api: API,
+            item: compaction,
+            text: 'Earlier: the user asked about Oslo.',
+            meta: { anthropicBeta: 'compact-2026-09-04' },
+          }, // A-P2
           { type: 'redacted_thinking', data: 'EmwKAhgB' },
           { type: 'provider_item', api: API, item: serverUse, text: '[web_search] {"query":"oslo"}' },
           { type: 'provider_item', api: API, item: serverResult, text: 'Yr https://yr.no' },
@@ -219,24 +274,70 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
   it.each([
     ['not an object', [], '', 'expected an Anthropic Messages request body object, got array'],
     ['no messages', { model: 'm' }, 'messages', 'required array missing'],
-    ['an unknown role inside messages', { messages: [{ role: 'developer', content: 'x' }] }, 'messages[0].role', 'expected "user" | "assistant" | "system", got "developer"'],
-    ['a system message holding an image (A-M1)', { messages: [{ role: 'system', content: [{ type: 'image' }] }] }, 'messages[0].content[0].type', 'a system message holds only text blocks (A-M1)'],
-    ['an unknown role', { messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role', 'expected "user" | "assistant" | "system", got "tool"'],
+    [
+      'an unknown role inside messages',
+      { messages: [{ role: 'developer', content: 'x' }] },
+      'messages[0].role',
+      'expected "user" | "assistant" | "system", got "developer"',
+    ],
+    [
+      'a system message holding an image (A-M1)',
+      { messages: [{ role: 'system', content: [{ type: 'image' }] }] },
+      'messages[0].content[0].type',
+      'a system message holds only text blocks (A-M1)',
+    ],
+    [
+      'an unknown role',
+      { messages: [{ role: 'tool', content: 'x' }] },
+      'messages[0].role',
+      'expected "user" | "assistant" | "system", got "tool"',
+    ],
     ['missing content', { messages: [{ role: 'user' }] }, 'messages[0].content', 'required field missing'],
-    ['no model for an assistant turn', { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'yo' }] }, 'model', 'no model known for the assistant turns: pass a model or include "model" in the body'],
+    [
+      'no model for an assistant turn',
+      {
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'yo' },
+        ],
+      },
+      'model',
+      'no model known for the assistant turns: pass a model or include "model" in the body',
+    ],
     [
       'an unknown user block type',
-      { messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'video', url: 'x' }] }] },
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'video', url: 'x' },
+            ],
+          },
+        ],
+      },
       'messages[0].content[1].type',
       'content block type "video" cannot be kept in a user message',
     ],
     [
       'an unknown assistant block type',
-      { model: 'm', messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'txt', text: 'b' }] }] },
+      {
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: [{ type: 'txt', text: 'b' }] },
+        ],
+      },
       'messages[1].content[0].type',
       'unknown content block type "txt"',
     ],
-    ['text that is not a string', { messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] }, 'messages[0].content[0].text', 'expected string, got 5'],
+    [
+      'text that is not a string',
+      { messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] },
+      'messages[0].content[0].text',
+      'expected string, got 5',
+    ],
     [
       'a tool_result without tool_use_id',
       { messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] },
@@ -245,7 +346,14 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
     ],
     [
       'a document inside a tool_result',
-      { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'document', source: {} }] }] }] },
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'document', source: {} }] }],
+          },
+        ],
+      },
       'messages[0].content[0].content[0].type',
       'tool_result content type "document" cannot be kept (expected "text" or "image")',
     ],
@@ -255,9 +363,24 @@ describe('readAnthropicMessagesHistory on hand-written histories', () => {
       'messages[0].content[0].source.type',
       'image source type "file" cannot be kept (expected "base64" or "url")',
     ],
-    ['a tool without input_schema', { tools: [{ name: 'f' }], messages: [] }, 'tools[0].input_schema', 'required object missing'],
-    ['a system block that is not text', { system: [{ type: 'image' }], messages: [] }, 'system[0].type', 'expected a text block'],
-    ['a prototype key (I2)', JSON.parse('{"messages":[{"role":"user","content":[{"type":"text","text":"a","__proto__":{"x":1}}]}]}'), 'messages[0].content[0].__proto__', 'forbidden key'],
+    [
+      'a tool without input_schema',
+      { tools: [{ name: 'f' }], messages: [] },
+      'tools[0].input_schema',
+      'required object missing',
+    ],
+    [
+      'a system block that is not text',
+      { system: [{ type: 'image' }], messages: [] },
+      'system[0].type',
+      'expected a text block',
+    ],
+    [
+      'a prototype key (I2)',
+      JSON.parse('{"messages":[{"role":"user","content":[{"type":"text","text":"a","__proto__":{"x":1}}]}]}'),
+      'messages[0].content[0].__proto__',
+      'forbidden key',
+    ],
   ])('rejects %s', (_what, body, path, problem) => {
     expect(errorOf(() => readAnthropicMessagesHistory(body))).toEqual({ path, problem });
   });

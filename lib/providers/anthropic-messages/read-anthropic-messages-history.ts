@@ -23,7 +23,8 @@ import {
 function readSystem(system: unknown): { text: string; native?: unknown } | undefined {
   if (system === undefined || system === null) return undefined;
   if (typeof system === 'string') return { text: system };
-  if (!Array.isArray(system)) return fail(['system'], `expected string or array of text blocks, got ${describe(system)}`);
+  if (!Array.isArray(system))
+    return fail(['system'], `expected string or array of text blocks, got ${describe(system)}`);
   const parts = system.map((b, i) => {
     if (!isObject(b) || b.type !== 'text') return fail(['system', i, 'type'], 'expected a text block');
     return str(b, 'text', ['system', i]);
@@ -71,7 +72,8 @@ function readSystemMessage(content: unknown, path: JsonPath): Block {
   else if (Array.isArray(content))
     text = content
       .map((b: unknown, j: number) => {
-        if (!isObject(b) || b.type !== 'text') return fail([...path, j, 'type'], 'a system message holds only text blocks (A-M1)');
+        if (!isObject(b) || b.type !== 'text')
+          return fail([...path, j, 'type'], 'a system message holds only text blocks (A-M1)');
         return str(b, 'text', [...path, j]);
       })
       .join('\n\n');
@@ -108,9 +110,14 @@ function readUserContent(content: unknown, path: JsonPath): Segment[] {
       case 'tool_result': {
         const callId = str(b, 'tool_use_id', p);
         if (!callId) fail([...p, 'tool_use_id'], 'must not be empty');
-        const block: Block = { type: 'tool_result', callId, content: readToolResultContent(b.content, [...p, 'content']) };
+        const block: Block = {
+          type: 'tool_result',
+          callId,
+          content: readToolResultContent(b.content, [...p, 'content']),
+        };
         if (b.is_error === true) block.isError = true;
-        else if (b.is_error !== undefined && b.is_error !== false && b.is_error !== null) fail([...p, 'is_error'], `expected boolean, got ${describe(b.is_error)}`);
+        else if (b.is_error !== undefined && b.is_error !== false && b.is_error !== null)
+          fail([...p, 'is_error'], `expected boolean, got ${describe(b.is_error)}`);
         if (b.cache_control != null) block.meta = { cacheControl: b.cache_control };
         return add('tool', block);
       }
@@ -137,7 +144,11 @@ function readUserContent(content: unknown, path: JsonPath): Segment[] {
 export function readAnthropicMessagesHistory(body: unknown, opts: HistoryReadOptions = {}): Transcript {
   if (!isObject(body)) return fail([], `expected an Anthropic Messages request body object, got ${describe(body)}`);
   assertNoPrototypeKeys(body);
-  if (!Array.isArray(body.messages)) fail(['messages'], body.messages === undefined ? 'required array missing' : `expected array, got ${describe(body.messages)}`);
+  if (!Array.isArray(body.messages))
+    fail(
+      ['messages'],
+      body.messages === undefined ? 'required array missing' : `expected array, got ${describe(body.messages)}`,
+    );
   const model = opts.model ?? (typeof body.model === 'string' && body.model ? body.model : undefined);
   const provider = opts.provider ?? 'anthropic';
 
@@ -148,14 +159,16 @@ export function readAnthropicMessagesHistory(body: unknown, opts: HistoryReadOpt
     if (!isObject(m)) fail(p, `expected object, got ${describe(m)}`);
     if (m.content === undefined) fail([...p, 'content'], 'required field missing');
     if (m.role === 'user') {
-      for (const seg of readUserContent(m.content, [...p, 'content'])) turns.push({ id: nextId(), role: seg.role, blocks: seg.blocks });
+      for (const seg of readUserContent(m.content, [...p, 'content']))
+        turns.push({ id: nextId(), role: seg.role, blocks: seg.blocks });
       return;
     }
     if (m.role === 'system') {
       turns.push({ id: nextId(), role: 'user', blocks: [readSystemMessage(m.content, [...p, 'content'])] });
       return;
     }
-    if (m.role !== 'assistant') fail([...p, 'role'], `expected "user" | "assistant" | "system", got ${describe(m.role)}`);
+    if (m.role !== 'assistant')
+      fail([...p, 'role'], `expected "user" | "assistant" | "system", got ${describe(m.role)}`);
     if (!model) fail(['model'], 'no model known for the assistant turns: pass a model or include "model" in the body');
     const blocks: Block[] =
       typeof m.content === 'string'
@@ -172,7 +185,13 @@ export function readAnthropicMessagesHistory(body: unknown, opts: HistoryReadOpt
     });
   });
 
-  const transcript: Transcript = { format: 'baton.transcript', version: 1, id: opts.id ?? 'imported', source: { kind: ANTHROPIC_API }, turns };
+  const transcript: Transcript = {
+    format: 'baton.transcript',
+    version: 1,
+    id: opts.id ?? 'imported',
+    source: { kind: ANTHROPIC_API },
+    turns,
+  };
   const system = readSystem(body.system);
   if (system) transcript.system = system.text;
   const tools = readTools(body.tools);

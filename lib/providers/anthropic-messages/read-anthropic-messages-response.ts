@@ -42,7 +42,12 @@ export interface AnthropicTurnState {
  * and `inputTransformations`: the beta's `input_transformations` list, A-B5).
  * @throws TranscriptError for unreadable content unless `state.lenient`.
  */
-export function buildAnthropicTurn(message: JsonObject, ctx: ReadContext, state: AnthropicTurnState, path: JsonPath = []): Turn {
+export function buildAnthropicTurn(
+  message: JsonObject,
+  ctx: ReadContext,
+  state: AnthropicTurnState,
+  path: JsonPath = [],
+): Turn {
   const content = Array.isArray(message.content) ? message.content : [];
   const warnings = [...(state.warnings ?? [])];
   const blocks = content.map((c: unknown, i: number): Block => {
@@ -121,8 +126,10 @@ export function readAnthropicMessagesResponse(response: unknown, ctx: ReadContex
     if (ctx.createdAt) turn.createdAt = ctx.createdAt;
     return turn;
   }
-  if (response.type !== undefined && response.type !== 'message') fail(['type'], `expected "message", got ${JSON.stringify(response.type)}`);
-  if (response.role !== undefined && response.role !== 'assistant') fail(['role'], `expected "assistant", got ${JSON.stringify(response.role)}`);
+  if (response.type !== undefined && response.type !== 'message')
+    fail(['type'], `expected "message", got ${JSON.stringify(response.type)}`);
+  if (response.role !== undefined && response.role !== 'assistant')
+    fail(['role'], `expected "assistant", got ${JSON.stringify(response.role)}`);
   if (!Array.isArray(response.content)) fail(['content'], 'required array missing');
   return guardTurn(buildAnthropicTurn(response, ctx, { status: 'complete' }), ctx, 'anthropic-messages');
 }

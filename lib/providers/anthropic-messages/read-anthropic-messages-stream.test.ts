@@ -14,7 +14,16 @@ const origin = (model: string) => ({ provider: 'anthropic', api: API, model });
 describe('Anthropic stream assembler (hand-written events)', () => {
   const start = (model = 'claude-x', id = 'msg_1') => ({
     type: 'message_start',
-    message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
   });
   const end = (stop_reason: string, extra: Obj = {}) => [
     { type: 'message_delta', delta: { stop_reason, stop_sequence: null, ...extra }, usage: { output_tokens: 7 } },
@@ -22,7 +31,11 @@ describe('Anthropic stream assembler (hand-written events)', () => {
   ];
 
   it('snapshot() shows the partial turn while streaming and earlier snapshots stay unchanged', () => {
-    const a = createAnthropicMessagesStreamAssembler({ provider: 'anthropic', turnId: 'a1', createdAt: '2026-11-30T05:03:33Z' });
+    const a = createAnthropicMessagesStreamAssembler({
+      provider: 'anthropic',
+      turnId: 'a1',
+      createdAt: '2026-11-30T05:03:33Z',
+    });
     a.push(start());
     a.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     a.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hel' } });
@@ -45,13 +58,23 @@ describe('Anthropic stream assembler (hand-written events)', () => {
     for (const e of end('end_turn')) a.push(e);
     expect(a.done).toBe(true);
     expect(a.snapshot().status).toBe('complete');
-    expect(a.finish()).toMatchObject({ status: 'complete', stopReason: 'end_turn', blocks: [{ type: 'text', text: 'Hello' }], usage: { inputTokens: 10, outputTokens: 7 } });
+    expect(a.finish()).toMatchObject({
+      status: 'complete',
+      stopReason: 'end_turn',
+      blocks: [{ type: 'text', text: 'Hello' }],
+      usage: { inputTokens: 10, outputTokens: 7 },
+    });
   });
 
   it('keeps redacted thinking, MCP tool use and results, pause_turn', () => {
     const redacted = { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4a' };
     const mcpUse = { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'echo', server_name: 'srv', input: {} };
-    const mcpResult = { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'hi' }] };
+    const mcpResult = {
+      type: 'mcp_tool_result',
+      tool_use_id: 'mcptoolu_1',
+      is_error: false,
+      content: [{ type: 'text', text: 'hi' }],
+    };
     const events = [
       start(),
       { type: 'content_block_start', index: 0, content_block: redacted },
@@ -78,12 +101,24 @@ describe('Anthropic stream assembler (hand-written events)', () => {
     const events = [
       start(),
       { type: 'content_block_start', index: 0, content_block: { type: 'compaction', content: null } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: 'Summary.', encrypted_content: 'enc' } },
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'compaction_delta', content: 'Summary.', encrypted_content: 'enc' },
+      },
       { type: 'content_block_stop', index: 0 },
       ...end('compaction'),
     ];
     const [turn] = readAnthropicMessagesStreamEvents(events, ctx);
-    expect(turn!.blocks).toEqual([{ type: 'provider_item', api: API, item: { type: 'compaction', content: 'Summary.', encrypted_content: 'enc' }, text: 'Summary.', meta: { anthropicBeta: 'compact-2026-09-04' } }]); // A-P2
+    expect(turn!.blocks).toEqual([
+      {
+        type: 'provider_item',
+        api: API,
+        item: { type: 'compaction', content: 'Summary.', encrypted_content: 'enc' },
+        text: 'Summary.',
+        meta: { anthropicBeta: 'compact-2026-09-04' },
+      },
+    ]); // A-P2
     expect(turn!.stopReason).toBe('pause_turn');
     expect(turn!.meta!.rawStopReason).toBe('compaction');
   });
@@ -91,8 +126,16 @@ describe('Anthropic stream assembler (hand-written events)', () => {
   it('max_tokens inside tool JSON: the call is partial with its raw text, input {}', () => {
     const events = [
       start(),
-      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_9', name: 'write', input: {} } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"path":"a.txt","body":"ab' } },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 'toolu_9', name: 'write', input: {} },
+      },
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: '{"path":"a.txt","body":"ab' },
+      },
       { type: 'content_block_stop', index: 0 },
       ...end('max_tokens'),
     ];
@@ -100,14 +143,27 @@ describe('Anthropic stream assembler (hand-written events)', () => {
     expect(turn!.status).toBe('complete');
     expect(turn!.stopReason).toBe('max_tokens');
     expect(turn!.blocks).toEqual([
-      { type: 'tool_call', id: 'toolu_9', name: 'write', input: {}, meta: { partial: true, rawArguments: '{"path":"a.txt","body":"ab' } },
+      {
+        type: 'tool_call',
+        id: 'toolu_9',
+        name: 'write',
+        input: {},
+        meta: { partial: true, rawArguments: '{"path":"a.txt","body":"ab' },
+      },
     ]);
     expect(turn!.meta!.warnings).toEqual(['event 3: tool input of content[0] is not valid JSON']);
   });
 
   it('maps model_context_window_exceeded to max_tokens and unknown stop reasons to other, raw kept', () => {
-    for (const [raw, mapped] of [['model_context_window_exceeded', 'max_tokens'], ['stop_sequence', 'stop_sequence'], ['brand_new', 'other']] as const) {
-      const [turn] = readAnthropicMessagesStreamEvents([start(), ...end(raw, raw === 'stop_sequence' ? { stop_sequence: '###' } : {})], ctx);
+    for (const [raw, mapped] of [
+      ['model_context_window_exceeded', 'max_tokens'],
+      ['stop_sequence', 'stop_sequence'],
+      ['brand_new', 'other'],
+    ] as const) {
+      const [turn] = readAnthropicMessagesStreamEvents(
+        [start(), ...end(raw, raw === 'stop_sequence' ? { stop_sequence: '###' } : {})],
+        ctx,
+      );
       expect(turn!.stopReason).toBe(mapped);
       expect(turn!.meta!.rawStopReason).toBe(raw);
       if (raw === 'stop_sequence') expect(turn!.meta!.stopSequence).toBe('###');
@@ -136,10 +192,13 @@ describe('Anthropic stream assembler (hand-written events)', () => {
   });
 
   it('an error before any message gives an error turn attributed to the requested model', () => {
-    const turns = readAnthropicMessagesStreamEvents([{ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }], {
-      provider: 'anthropic',
-      requestedModel: 'claude-sonnet-4-5',
-    });
+    const turns = readAnthropicMessagesStreamEvents(
+      [{ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }],
+      {
+        provider: 'anthropic',
+        requestedModel: 'claude-sonnet-4-5',
+      },
+    );
     expect(turns).toEqual([
       {
         id: 'assistant',
@@ -154,7 +213,10 @@ describe('Anthropic stream assembler (hand-written events)', () => {
   });
 
   it('numbers turn ids when several messages share ctx.turnId', () => {
-    const turns = readAnthropicMessagesStreamEvents([start(), ...end('end_turn'), start('claude-x', 'msg_2'), ...end('end_turn')], { provider: 'anthropic', turnId: 'r' });
+    const turns = readAnthropicMessagesStreamEvents(
+      [start(), ...end('end_turn'), start('claude-x', 'msg_2'), ...end('end_turn')],
+      { provider: 'anthropic', turnId: 'r' },
+    );
     expect(turns.map((t) => t.id)).toEqual(['r-1', 'r-2']);
     expect(readAnthropicMessagesStreamEvents([], ctx)).toEqual([]);
   });
@@ -162,7 +224,12 @@ describe('Anthropic stream assembler (hand-written events)', () => {
 
 describe('readAnthropicMessagesResponse', () => {
   it('reads an error body into an error turn', () => {
-    expect(readAnthropicMessagesResponse({ type: 'error', error: { type: 'invalid_request_error', message: 'bad' } }, { provider: 'anthropic', requestedModel: 'm' })).toEqual({
+    expect(
+      readAnthropicMessagesResponse(
+        { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } },
+        { provider: 'anthropic', requestedModel: 'm' },
+      ),
+    ).toEqual({
       id: 'assistant',
       role: 'assistant',
       origin: origin('m'),
@@ -173,7 +240,10 @@ describe('readAnthropicMessagesResponse', () => {
   });
 
   it('keeps unknown future block types as provider_item', () => {
-    const turn = readAnthropicMessagesResponse({ id: 'msg_1', model: 'm', content: [{ type: 'hologram', x: 1 }], stop_reason: 'end_turn' }, ctx);
+    const turn = readAnthropicMessagesResponse(
+      { id: 'msg_1', model: 'm', content: [{ type: 'hologram', x: 1 }], stop_reason: 'end_turn' },
+      ctx,
+    );
     expect(turn.blocks).toEqual([{ type: 'provider_item', api: API, item: { type: 'hologram', x: 1 } }]);
   });
 
@@ -182,7 +252,11 @@ describe('readAnthropicMessagesResponse', () => {
     [{ id: 'm', model: 'm' }, 'content', 'required array missing'],
     [{ type: 'completion', content: [] }, 'type', 'expected "message", got "completion"'],
     [{ model: 'm', content: [{ type: 'text', text: 3 }] }, 'content[0].text', 'expected string, got 3'],
-    [{ model: 'm', content: [{ type: 'tool_use', name: 'f', input: {} }] }, 'content[0].id', 'required field missing (expected string)'],
+    [
+      { model: 'm', content: [{ type: 'tool_use', name: 'f', input: {} }] },
+      'content[0].id',
+      'required field missing (expected string)',
+    ],
     [{ model: 'm', content: [42] }, 'content[0]', 'expected object, got 42'],
   ])('rejects %j at %s', (response, path, problem) => {
     const run = () => readAnthropicMessagesResponse(response, ctx);

@@ -88,18 +88,21 @@ class AnthropicStreamAssembler implements StreamAssembler {
     const own = Array.isArray(m.content) ? m.content.map((c) => (isObject(c) ? c : { type: 'invalid', value: c })) : [];
     // Blocks started before message_start (a broken or hostile stream) keep their positions; the
     // message's own content follows them (docs/security.md: resetting content but not positions threw).
-    if (this.content.length > 0) this.warn(n, `message_start after ${this.content.length} content block(s): those blocks are kept first`);
+    if (this.content.length > 0)
+      this.warn(n, `message_start after ${this.content.length} content block(s): those blocks are kept first`);
     this.content = [...this.content, ...own];
   }
 
   private position(n: number, event: JsonObject): number | undefined {
     const pos = typeof event.index === 'number' ? this.positions.get(event.index) : undefined;
-    if (pos === undefined) this.warn(n, `${String(event.type)} for unknown index ${JSON.stringify(event.index)} ignored`);
+    if (pos === undefined)
+      this.warn(n, `${String(event.type)} for unknown index ${JSON.stringify(event.index)} ignored`);
     return pos;
   }
 
   private blockStart(n: number, event: JsonObject): void {
-    if (typeof event.index !== 'number' || !isObject(event.content_block)) return this.warn(n, 'malformed content_block_start ignored');
+    if (typeof event.index !== 'number' || !isObject(event.content_block))
+      return this.warn(n, 'malformed content_block_start ignored');
     const pos = this.content.length;
     this.content.push({ ...event.content_block });
     this.positions.set(event.index, pos);
@@ -191,7 +194,13 @@ class AnthropicStreamAssembler implements StreamAssembler {
       }
     });
     const message = { ...(this.message ?? {}), content };
-    const state = { status, partial, warnings: this.warnings, lenient: true, ...(this.error ? { error: this.error } : {}) };
+    const state = {
+      status,
+      partial,
+      warnings: this.warnings,
+      lenient: true,
+      ...(this.error ? { error: this.error } : {}),
+    };
     return buildAnthropicTurn(message, this.ctx, state);
   }
 }

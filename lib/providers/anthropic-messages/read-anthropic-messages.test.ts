@@ -1,10 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { decodeTurn } from '../../transcript/codec';
 import type { Turn } from '../../transcript/schema';
-import {
-  readAnthropicMessagesResponse,
-  readAnthropicMessagesStreamEvents,
-} from './read-anthropic-messages';
+import { readAnthropicMessagesResponse, readAnthropicMessagesStreamEvents } from './read-anthropic-messages';
 import { hasShared, listFixtures, loadCassette, loadChunks, loadJson, responseToEvents } from './fixtures.test-helper';
 
 if (!hasShared) console.warn('skipping: ../shared/fixtures not found');
@@ -29,7 +26,12 @@ const CASSETTES = [
   'llm-cassette-thinking-tool-chain.yaml',
   'llm-cassette-web-search-citations.yaml',
 ];
-const RESPONSES = ['compaction.response.json', 'opus-reasoning-high.response.json', 'thinking-signature.response.json', 'web-search-citations.response.json'];
+const RESPONSES = [
+  'compaction.response.json',
+  'opus-reasoning-high.response.json',
+  'thinking-signature.response.json',
+  'web-search-citations.response.json',
+];
 
 /** Every recorded stream, one entry per message (split at message_start). */
 function allMessages(): { name: string; events: unknown[] }[] {
@@ -61,7 +63,8 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
   it('every recorded stream and response reads into turns that pass decodeTurn', () => {
     const turns: Turn[] = [];
     for (const f of STREAM_FILES) turns.push(...readAnthropicMessagesStreamEvents(loadChunks(f), ctx));
-    for (const f of CASSETTES) for (const i of loadCassette(f)) turns.push(...readAnthropicMessagesStreamEvents(i.events!, ctx));
+    for (const f of CASSETTES)
+      for (const i of loadCassette(f)) turns.push(...readAnthropicMessagesStreamEvents(i.events!, ctx));
     for (const f of RESPONSES) turns.push(readAnthropicMessagesResponse(loadJson(f), ctx));
     for (const t of turns) expect(decodeTurn(t)).toEqual(t);
     const count = turns.length;
@@ -70,7 +73,8 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
   });
 
   it('text.chunks.jsonl → one complete text turn', () => {
-    const text = "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?";
+    const text =
+      "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?";
     expect(readAnthropicMessagesStreamEvents(loadChunks('text.chunks.jsonl'), ctx)).toEqual([
       {
         id: 'msg_01QC4g3HwBThD4BaNtBckFDJ',
@@ -103,7 +107,8 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
         stopDetails: {
           type: 'refusal',
           category: 'cyber',
-          explanation: "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
+          explanation:
+            "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
           recommended_model: 'claude-fable-5',
         },
       },
@@ -112,7 +117,11 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
 
   it('thinking-signature.chunks.jsonl → thinking with its signature_delta, then text', () => {
     const events = loadChunks('thinking-signature.chunks.jsonl');
-    const signature = (events.find((e) => ((e as Obj).delta as Obj | undefined)?.type === 'signature_delta') as { delta: { signature: string } }).delta.signature;
+    const signature = (
+      events.find((e) => ((e as Obj).delta as Obj | undefined)?.type === 'signature_delta') as {
+        delta: { signature: string };
+      }
+    ).delta.signature;
     expect(signature).toMatch(/^EvQBCkYICxgCKkAxhD4N/);
     const thinking = 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185';
     expect(readAnthropicMessagesStreamEvents(events, ctx)).toEqual([
@@ -134,18 +143,32 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
             { type: 'text', text: '925 ÷ 5 = 185' },
           ],
         },
-        meta: { responseId: 'msg_01Y6V41gqPaKWEw7iPouH7iW', rawStopReason: 'end_turn', contextManagement: { applied_edits: [] } },
+        meta: {
+          responseId: 'msg_01Y6V41gqPaKWEw7iPouH7iW',
+          rawStopReason: 'end_turn',
+          contextManagement: { applied_edits: [] },
+        },
       },
     ]);
   });
 
   it('thinking-signature.response.json → the same shape as its streamed sibling', () => {
     const response = loadJson('thinking-signature.response.json') as Obj;
-    const turn = readAnthropicMessagesResponse(response, { provider: 'anthropic', requestedModel: 'claude-sonnet-4-5', endpoint: 'https://proxy.example' });
+    const turn = readAnthropicMessagesResponse(response, {
+      provider: 'anthropic',
+      requestedModel: 'claude-sonnet-4-5',
+      endpoint: 'https://proxy.example',
+    });
     expect(turn).toEqual({
       id: 'msg_01XrsJCi8CQoLcnnWdY8RsJz',
       role: 'assistant',
-      origin: { provider: 'anthropic', api: API, model: 'claude-sonnet-4-5-20250929', requestedModel: 'claude-sonnet-4-5', endpoint: 'https://proxy.example' },
+      origin: {
+        provider: 'anthropic',
+        api: API,
+        model: 'claude-sonnet-4-5-20250929',
+        requestedModel: 'claude-sonnet-4-5',
+        endpoint: 'https://proxy.example',
+      },
       status: 'complete',
       stopReason: 'end_turn',
       usage: { inputTokens: 69, outputTokens: 33, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -154,7 +177,11 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
         { type: 'text', text: '925 ÷ 5 = 185' },
       ],
       native: { api: API, payload: response.content },
-      meta: { responseId: 'msg_01XrsJCi8CQoLcnnWdY8RsJz', rawStopReason: 'end_turn', contextManagement: { applied_edits: [] } },
+      meta: {
+        responseId: 'msg_01XrsJCi8CQoLcnnWdY8RsJz',
+        rawStopReason: 'end_turn',
+        contextManagement: { applied_edits: [] },
+      },
     });
     const [streamed] = readAnthropicMessagesStreamEvents(loadChunks('thinking-signature.chunks.jsonl'), ctx);
     expect(streamed!.blocks.map((b) => b.type)).toEqual(turn.blocks.map((b) => b.type));
@@ -165,7 +192,10 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
     const input = { elements: [{ location: 'San Francisco', temperature: 58, condition: 'sunny' }] };
     const [turn] = readAnthropicMessagesStreamEvents(loadChunks('tool-use-json-delta.chunks.jsonl'), ctx);
     expect(turn!.blocks).toEqual([{ type: 'tool_call', id: 'toolu_01KFbKqPYSuAKujiL6mTfzYA', name: 'json', input }]);
-    expect(turn!.native).toEqual({ api: API, payload: [{ type: 'tool_use', id: 'toolu_01KFbKqPYSuAKujiL6mTfzYA', name: 'json', input }] });
+    expect(turn!.native).toEqual({
+      api: API,
+      payload: [{ type: 'tool_use', id: 'toolu_01KFbKqPYSuAKujiL6mTfzYA', name: 'json', input }],
+    });
     expect(turn!.stopReason).toBe('tool_use');
     expect(turn!.status).toBe('complete');
   });
@@ -190,7 +220,13 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
         usage: { inputTokens: 17, outputTokens: 1 },
         blocks: [
           { type: 'thinking', text: 'I will call the tool.', signature: 'sig-first' },
-          { type: 'tool_call', id: 'toolu_first', name: 'test-tool', input: {}, meta: { partial: true, rawArguments: '{"value":"Spark' } },
+          {
+            type: 'tool_call',
+            id: 'toolu_first',
+            name: 'test-tool',
+            input: {},
+            meta: { partial: true, rawArguments: '{"value":"Spark' },
+          },
         ],
         native: {
           api: API,
@@ -227,22 +263,35 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
   it('web-search-citations.chunks.jsonl → server tool items, then text blocks carrying their citations', () => {
     const events = loadChunks('web-search-citations.chunks.jsonl');
     const [turn] = readAnthropicMessagesStreamEvents(events, ctx);
-    expect(turn!.blocks.map((b) => b.type)).toEqual(['provider_item', 'provider_item', ...Array<string>(19).fill('text')]);
+    expect(turn!.blocks.map((b) => b.type)).toEqual([
+      'provider_item',
+      'provider_item',
+      ...Array<string>(19).fill('text'),
+    ]);
     const [use, result] = turn!.blocks as unknown as [Obj, Obj];
     expect(use).toEqual({
       type: 'provider_item',
       api: API,
-      item: { type: 'server_tool_use', id: 'srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k', name: 'web_search', input: { query: 'tech news today September 26 2025' } },
+      item: {
+        type: 'server_tool_use',
+        id: 'srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k',
+        name: 'web_search',
+        input: { query: 'tech news today September 26 2025' },
+      },
       text: '[web_search] {"query":"tech news today September 26 2025"}',
     });
     const resultStart = events.find((e) => (e as Obj).type === 'content_block_start' && (e as Obj).index === 1) as Obj;
     expect(result.item).toEqual(resultStart.content_block);
     expect((result.text as string).split('\n')).toHaveLength(10);
     // Every citations_delta lands, in order, on its own text block.
-    const citations = events.filter((e) => ((e as Obj).delta as Obj | undefined)?.type === 'citations_delta').map((e) => ((e as Obj).delta as Obj).citation);
+    const citations = events
+      .filter((e) => ((e as Obj).delta as Obj | undefined)?.type === 'citations_delta')
+      .map((e) => ((e as Obj).delta as Obj).citation);
     expect(citations).toHaveLength(14);
     expect(turn!.blocks.flatMap((b) => (b.type === 'text' ? (b.citations ?? []) : []))).toEqual(citations);
-    const deltas = events.filter((e) => ((e as Obj).delta as Obj | undefined)?.type === 'text_delta').map((e) => ((e as Obj).delta as Obj).text);
+    const deltas = events
+      .filter((e) => ((e as Obj).delta as Obj | undefined)?.type === 'text_delta')
+      .map((e) => ((e as Obj).delta as Obj).text);
     expect(textOf(turn!)).toBe(deltas.join(''));
     expect(turn!.usage).toEqual({ inputTokens: 15665, outputTokens: 795, cacheReadTokens: 0, cacheWriteTokens: 0 });
   });
@@ -272,37 +321,52 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
     expect(turns[1]).toMatchObject({
       id: 'msg_01KSVw3xmXbMNJPNMt46BC5W',
       stopReason: 'tool_use',
-      blocks: [{ type: 'tool_call', id: 'toolu_015dGLMbwBKv1ZRQr6KdJzeH', name: 'rollDie', input: { player: 'player2' } }],
+      blocks: [
+        { type: 'tool_call', id: 'toolu_015dGLMbwBKv1ZRQr6KdJzeH', name: 'rollDie', input: { player: 'player2' } },
+      ],
       usage: { inputTokens: 0, outputTokens: 0 },
     });
     const last = turns[14]!;
     expect(last.blocks.map((b) => b.type)).toEqual(['provider_item', 'text']);
     const result = last.blocks[0] as { item: Obj; text: string };
     expect(result.item.type).toBe('code_execution_tool_result');
-    expect(result.text).toBe(((result.item.content as Obj).stdout as string));
+    expect(result.text).toBe((result.item.content as Obj).stdout as string);
   });
 
   it('llm-cassette-adaptive-thinking.yaml → text, signed thinking, text', () => {
     const [i] = loadCassette('llm-cassette-adaptive-thinking.yaml');
     const [turn] = readAnthropicMessagesStreamEvents(i!.events!, ctx);
-    expect(turn!.blocks.map((b) => [b.type, b.type === 'text' || b.type === 'thinking' ? b.text : '']))
-      .toEqual([['text', '\n\n'], ['thinking', 'Brief answer with two pet pelican names.'], ['text', '1. **Captain Scoop**\n2. **Gullet**']]);
+    expect(turn!.blocks.map((b) => [b.type, b.type === 'text' || b.type === 'thinking' ? b.text : ''])).toEqual([
+      ['text', '\n\n'],
+      ['thinking', 'Brief answer with two pet pelican names.'],
+      ['text', '1. **Captain Scoop**\n2. **Gullet**'],
+    ]);
     expect((turn!.blocks[1] as { signature: string }).signature).toMatch(/^EtABCkYICxgCKkCVRmhl/);
   });
 
   it('llm-cassette-image-input.yaml → a plain text answer', () => {
     const [i] = loadCassette('llm-cassette-image-input.yaml');
     const [turn] = readAnthropicMessagesStreamEvents(i!.events!, ctx);
-    expect(turn).toMatchObject({ status: 'complete', stopReason: 'end_turn', blocks: [{ type: 'text', text: 'Red square, green square.' }] });
+    expect(turn).toMatchObject({
+      status: 'complete',
+      stopReason: 'end_turn',
+      blocks: [{ type: 'text', text: 'Red square, green square.' }],
+    });
   });
 
   it('llm-cassette-thinking-tool-chain.yaml → the thinking the second request replays is exactly what the first stream gave', () => {
     const [first, second] = loadCassette('llm-cassette-thinking-tool-chain.yaml');
     const [turn] = readAnthropicMessagesStreamEvents(first!.events!, ctx);
-    const replayed = ((second!.request as { messages: { content: Obj[] }[] }).messages[1]!.content);
+    const replayed = (second!.request as { messages: { content: Obj[] }[] }).messages[1]!.content;
     // The client replayed thinking + tool_use; our native payload must hold the same blocks (A-K1).
     expect((turn!.native!.payload as Obj[]).map(({ caller: _c, ...b }) => b)).toEqual(replayed);
-    expect(turn!.usage).toEqual({ inputTokens: 598, outputTokens: 92, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 53 });
+    expect(turn!.usage).toEqual({
+      inputTokens: 598,
+      outputTokens: 92,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 53,
+    });
     const [answer] = readAnthropicMessagesStreamEvents(second!.events!, ctx);
     expect(answer).toMatchObject({ status: 'complete', stopReason: 'end_turn' });
     expect(textOf(answer!)).toMatch(/^The version is \*\*0\.32a0\*\*/);
@@ -320,7 +384,13 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
     const turn = readAnthropicMessagesResponse(response, ctx);
     expect(turn.blocks).toEqual([
       // A-P2: the beta header that produced the block is kept with it.
-      { type: 'provider_item', api: API, item: response.content[0], text: response.content[0]!.content, meta: { anthropicBeta: 'compact-2026-01-12' } },
+      {
+        type: 'provider_item',
+        api: API,
+        item: response.content[0],
+        text: response.content[0]!.content,
+        meta: { anthropicBeta: 'compact-2026-01-12' },
+      },
       { type: 'text', text: response.content[1]!.text },
     ]);
     expect(turn.usage).toEqual({ inputTokens: 682, outputTokens: 1320, cacheReadTokens: 0, cacheWriteTokens: 0 });
@@ -328,7 +398,13 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
 
   it('opus-reasoning-high.response.json → thinking tokens reported as reasoningTokens', () => {
     const turn = readAnthropicMessagesResponse(loadJson('opus-reasoning-high.response.json'), ctx);
-    expect(turn.usage).toEqual({ inputTokens: 51, outputTokens: 1699, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 139 });
+    expect(turn.usage).toEqual({
+      inputTokens: 51,
+      outputTokens: 1699,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 139,
+    });
     expect(turn.blocks.map((b) => b.type)).toEqual(['thinking', 'text']);
     expect(turn.meta).toEqual({ responseId: 'msg_011CdMNhurHSJCxCC2NB7WYc', rawStopReason: 'end_turn' });
   });
@@ -336,16 +412,25 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
   it('web-search-citations.response.json → 13 blocks in order, native content verbatim', () => {
     const response = loadJson('web-search-citations.response.json') as { content: Obj[] };
     const turn = readAnthropicMessagesResponse(response, ctx);
-    expect(turn.blocks.map((b) => b.type)).toEqual(response.content.map((c) => (c.type === 'text' ? 'text' : 'provider_item')));
+    expect(turn.blocks.map((b) => b.type)).toEqual(
+      response.content.map((c) => (c.type === 'text' ? 'text' : 'provider_item')),
+    );
     expect(turn.native).toEqual({ api: API, payload: response.content });
     response.content.forEach((c, k) => {
-      if (c.type === 'text') expect(turn.blocks[k]).toEqual({ type: 'text', text: c.text, ...(c.citations ? { citations: c.citations } : {}) });
+      if (c.type === 'text')
+        expect(turn.blocks[k]).toEqual({
+          type: 'text',
+          text: c.text,
+          ...(c.citations ? { citations: c.citations } : {}),
+        });
     });
   });
 
   it.each(RESPONSES)('%s streamed equals the response read whole', (name) => {
     const response = loadJson(name) as Obj;
-    expect(readAnthropicMessagesStreamEvents(responseToEvents(response), ctx)).toEqual([readAnthropicMessagesResponse(response, ctx)]);
+    expect(readAnthropicMessagesStreamEvents(responseToEvents(response), ctx)).toEqual([
+      readAnthropicMessagesResponse(response, ctx),
+    ]);
   });
 
   it('every recorded message cut before message_stop ends interrupted with its content kept', () => {
@@ -365,10 +450,13 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
     for (const { name, events } of allMessages()) {
       const k = events.findIndex((e) => ((e as Obj).delta as Obj | undefined)?.type === 'text_delta');
       if (k < 0) continue;
-      const delta = (events[k] as { index: number; delta: { text: string } });
+      const delta = events[k] as { index: number; delta: { text: string } };
       const [cut] = readAnthropicMessagesStreamEvents(events.slice(0, k + 1), ctx);
       expect(cut!.status, name).toBe('interrupted');
-      expect(cut!.blocks.filter((b) => b.type === 'text').at(-1), name).toEqual({ type: 'text', text: delta.delta.text });
+      expect(cut!.blocks.filter((b) => b.type === 'text').at(-1), name).toEqual({
+        type: 'text',
+        text: delta.delta.text,
+      });
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(10);
@@ -402,7 +490,10 @@ describe.skipIf(!hasShared)('Anthropic recorded fixtures', () => {
         id: 'toolu_01KFbKqPYSuAKujiL6mTfzYA',
         name: 'json',
         input: {},
-        meta: { partial: true, rawArguments: '{"elements": [{"location": "San Francisco", "temperature": 58, "condition": "sunny"}]' },
+        meta: {
+          partial: true,
+          rawArguments: '{"elements": [{"location": "San Francisco", "temperature": 58, "condition": "sunny"}]',
+        },
       },
     ]);
   });

@@ -10,5 +10,8 @@
  */
 export { readAnthropicMessagesHistory } from './read-anthropic-messages-history';
 export { readAnthropicMessagesResponse } from './read-anthropic-messages-response';
-export { createAnthropicMessagesStreamAssembler, readAnthropicMessagesStreamEvents } from './read-anthropic-messages-stream';
+export {
+  createAnthropicMessagesStreamAssembler,
+  readAnthropicMessagesStreamEvents,
+} from './read-anthropic-messages-stream';
 export { mapAnthropicStopReason, readAnthropicUsage } from './read-anthropic-messages-content';

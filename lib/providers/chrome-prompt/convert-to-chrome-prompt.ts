@@ -12,7 +12,12 @@
  * synchronous.
  */
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
-import { prepareTranscript, type PrepareCapabilities, type PreparedBlock, type PreparedTurn } from '../../transcript/prepare';
+import {
+  prepareTranscript,
+  type PrepareCapabilities,
+  type PreparedBlock,
+  type PreparedTurn,
+} from '../../transcript/prepare';
 import type { ConversionReport } from '../../transcript/report';
 import { ReportBuilder } from '../../transcript/report';
 import type { Transcript, WireApi } from '../../transcript/schema';
@@ -70,7 +75,10 @@ const CAPS: PrepareCapabilities = {
  * Converts a transcript for the Prompt API. Never throws for a valid transcript: what the
  * on-device model can't take becomes labelled text or a placeholder, and is reported.
  */
-export function convertToChromePrompt(transcript: Transcript, target: ChromePromptTarget = {}): ChromePromptConvertResult {
+export function convertToChromePrompt(
+  transcript: Transcript,
+  target: ChromePromptTarget = {},
+): ChromePromptConvertResult {
   const model = target.model ?? CHROME_PROMPT_MODEL;
   // `chrome-prompt` is an origin API but not one of lib/transcript's wire APIs; the pre-pass only
   // compares `api` with turn origins (X3), so on-device turns count as this target's own.
@@ -84,7 +92,8 @@ export function convertToChromePrompt(transcript: Transcript, target: ChromeProm
   };
   const report = new ReportBuilder(transcript);
   const prepared = prepareTranscript(transcript, resolved, CAPS, report);
-  if ((transcript.tools?.length ?? 0) > 0) report.warn(`${transcript.tools!.length} tool definition(s) not sent: the on-device model cannot call tools`);
+  if ((transcript.tools?.length ?? 0) > 0)
+    report.warn(`${transcript.tools!.length} tool definition(s) not sent: the on-device model cannot call tools`);
 
   const messages: ChromePromptMessage[] = [];
   const push = (role: ChromePromptMessage['role'], content: string) => {
@@ -133,8 +142,14 @@ function blockText(pb: PreparedBlock, report: ReportBuilder): string {
       return fenced(`[Tool call ${b.name}${by}, id ${b.id}, with this input]`, json(b.input), 'json');
     case 'tool_result': {
       report.add(pb.ref, 'converted', 'tool result sent as labelled user text: the on-device model cannot call tools');
-      const body = typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : '[image omitted]')).join('\n');
-      return fenced(`[Result of tool call ${pb.toolName ?? ''}${pb.toolName ? ', ' : ''}id ${b.callId}${b.isError ? ' (error)' : ''}]`, body);
+      const body =
+        typeof b.content === 'string'
+          ? b.content
+          : b.content.map((c) => (c.type === 'text' ? c.text : '[image omitted]')).join('\n');
+      return fenced(
+        `[Result of tool call ${pb.toolName ?? ''}${pb.toolName ? ', ' : ''}id ${b.callId}${b.isError ? ' (error)' : ''}]`,
+        body,
+      );
     }
     case 'thinking':
       // Only this target's own (text-only) reasoning gets here; shared as labelled text.

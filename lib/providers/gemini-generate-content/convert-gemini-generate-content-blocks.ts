@@ -56,7 +56,11 @@ const PART_KEYS: Readonly<Record<string, string>> = lookupTable({
   code_execution_result: 'codeExecutionResult',
   video_metadata: 'videoMetadata',
 });
-const BLOB_KEYS: Readonly<Record<string, string>> = lookupTable({ mime_type: 'mimeType', file_uri: 'fileUri', display_name: 'displayName' });
+const BLOB_KEYS: Readonly<Record<string, string>> = lookupTable({
+  mime_type: 'mimeType',
+  file_uri: 'fileUri',
+  display_name: 'displayName',
+});
 
 /** The same object when no key needs renaming, else a copy with camelCase keys (order kept). */
 function renameKeys(obj: JsonObject, names: Readonly<Record<string, string>>): JsonObject {
@@ -70,7 +74,9 @@ function renameKeys(obj: JsonObject, names: Readonly<Record<string, string>>): J
  */
 export function camelPart(part: JsonObject): JsonObject {
   const out = renameKeys(part, PART_KEYS);
-  const media = (['inlineData', 'fileData'] as const).filter((k) => isObject(out[k]) && renameKeys(out[k] as JsonObject, BLOB_KEYS) !== out[k]);
+  const media = (['inlineData', 'fileData'] as const).filter(
+    (k) => isObject(out[k]) && renameKeys(out[k] as JsonObject, BLOB_KEYS) !== out[k],
+  );
   if (media.length === 0) return out;
   const copy = { ...out };
   for (const k of media) copy[k] = renameKeys(out[k] as JsonObject, BLOB_KEYS);
@@ -81,7 +87,11 @@ export function camelPart(part: JsonObject): JsonObject {
  * Encodes one prepared block as one Gemini part, or undefined when the block has no Gemini form
  * (the drop is reported). Never merges or splits a block, so signed parts stay whole (G-K2).
  */
-export function encodeBlock(pb: PreparedBlock, ctx: GeminiEncodeContext, role: 'user' | 'model'): GeminiPart | undefined {
+export function encodeBlock(
+  pb: PreparedBlock,
+  ctx: GeminiEncodeContext,
+  role: 'user' | 'model',
+): GeminiPart | undefined {
   const b = pb.block;
   switch (b.type) {
     case 'text':
@@ -134,13 +144,18 @@ export function textPart(b: TextBlock, pb: PreparedBlock, ctx: GeminiEncodeConte
  */
 export function thoughtPart(b: ThinkingBlock, pb: PreparedBlock, ctx: GeminiEncodeContext): GeminiPart | undefined {
   // G-K11: on Gemini 3.5+ a kept same-origin turn goes whole, its unsigned thought parts too.
-  if (pb.sameOrigin && b.signature === undefined && ctx.wholeTurns && b.text.trim() !== '') return { text: b.text, thought: true };
+  if (pb.sameOrigin && b.signature === undefined && ctx.wholeTurns && b.text.trim() !== '')
+    return { text: b.text, thought: true };
   if (!pb.sameOrigin || b.signature === undefined) {
     ctx.report.add(pb.ref, 'dropped', 'thought summary without a signature is not replayed (G-K6)');
     return undefined;
   }
   if (b.signature === '') {
-    ctx.report.add(pb.ref, 'dropped', 'thought summary with an empty signature is not replayed: an empty signature is no signature (G-K1, G-K6)');
+    ctx.report.add(
+      pb.ref,
+      'dropped',
+      'thought summary with an empty signature is not replayed: an empty signature is no signature (G-K1, G-K6)',
+    );
     return undefined;
   }
   return { text: b.text, thought: true, thoughtSignature: b.signature };
@@ -157,18 +172,25 @@ export function thoughtPart(b: ThinkingBlock, pb: PreparedBlock, ctx: GeminiEnco
 export function functionCallPart(b: ToolCallBlock, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
   const generatedId = b.meta?.generatedId === true;
   const idTravels = !ctx.vertex;
-  if (ctx.vertex && !generatedId) ctx.report.add(ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)');
-  if (!ctx.vertex && generatedId) ctx.report.add(ref, 'converted', `call id ${b.id} minted by Baton, sent on the call and its response (G-T8)`);
+  if (ctx.vertex && !generatedId)
+    ctx.report.add(ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)');
+  if (!ctx.vertex && generatedId)
+    ctx.report.add(ref, 'converted', `call id ${b.id} minted by Baton, sent on the call and its response (G-T8)`);
   ctx.calls.set(b.id, { name: b.name, generatedId });
   let args: JsonObject;
   if (isObject(b.input)) args = b.input;
   else {
     args = { value: b.input };
-    ctx.report.add(ref, 'converted', 'non-object arguments wrapped as {"value": …}: functionCall.args is a JSON object');
+    ctx.report.add(
+      ref,
+      'converted',
+      'non-object arguments wrapped as {"value": …}: functionCall.args is a JSON object',
+    );
   }
   const functionCall = idTravels ? { id: b.id, name: b.name, args } : { name: b.name, args };
   // An empty signature is no signature (G-K1); on Gemini 3 the call may then get the dummy (G-K4).
-  if (b.signature === '') ctx.report.add(ref, 'converted', 'empty thoughtSignature left out: an empty signature is no signature (G-K1)');
+  if (b.signature === '')
+    ctx.report.add(ref, 'converted', 'empty thoughtSignature left out: an empty signature is no signature (G-K1)');
   return b.signature ? { functionCall, thoughtSignature: b.signature } : { functionCall };
 }
 
@@ -185,7 +207,8 @@ export function functionResponsePart(b: ToolResultBlock, pb: PreparedBlock, ctx:
   const generatedId = call?.generatedId ?? false;
   // G-T7, G-T8: the call's id (Gemini's, echoed, or Baton's) on its response; none on Vertex (G-T9).
   const idTravels = !ctx.vertex;
-  if (ctx.vertex && !generatedId) ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)');
+  if (ctx.vertex && !generatedId)
+    ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)');
   if (typeof b.content === 'string') {
     // The usual result: one string, no parts (same output as the general case below).
     const response = b.isError ? { error: b.content } : { output: b.content };
@@ -195,7 +218,8 @@ export function functionResponsePart(b: ToolResultBlock, pb: PreparedBlock, ctx:
   const parts: { inlineData: { mimeType: string; data: string } }[] = [];
   for (const c of b.content) {
     if (c.type === 'text') texts.push(c.text);
-    else if (c.data !== undefined && ctx.functionResponseParts) parts.push({ inlineData: { mimeType: c.mediaType, data: c.data } });
+    else if (c.data !== undefined && ctx.functionResponseParts)
+      parts.push({ inlineData: { mimeType: c.mediaType, data: c.data } });
     else {
       // Unreachable after the pre-pass (X7 moves images, URLs become placeholders); never lose it silently.
       texts.push(`[image omitted: ${c.mediaType} cannot travel in this function response]`);
@@ -205,7 +229,12 @@ export function functionResponsePart(b: ToolResultBlock, pb: PreparedBlock, ctx:
   const text = texts.join('\n');
   const response = b.isError ? { error: text } : { output: text };
   return {
-    functionResponse: { ...(idTravels ? { id: b.callId } : {}), name, response, ...(parts.length > 0 ? { parts } : {}) },
+    functionResponse: {
+      ...(idTravels ? { id: b.callId } : {}),
+      name,
+      response,
+      ...(parts.length > 0 ? { parts } : {}),
+    },
   };
 }
 
@@ -218,7 +247,9 @@ export function imagePart(b: ImageBlock, pb: PreparedBlock, ctx: GeminiEncodeCon
   if (b.data === undefined) return placeholder('image', b.mediaType, pb.ref, ctx);
   const inlineData = { mimeType: b.mediaType, data: b.data };
   const signature = pb.sameOrigin ? b.meta?.thoughtSignature : undefined;
-  return typeof signature === 'string' && signature !== '' ? { inlineData, thoughtSignature: signature } : { inlineData };
+  return typeof signature === 'string' && signature !== ''
+    ? { inlineData, thoughtSignature: signature }
+    : { inlineData };
 }
 
 /**
@@ -227,7 +258,12 @@ export function imagePart(b: ImageBlock, pb: PreparedBlock, ctx: GeminiEncodeCon
  */
 export function documentPart(b: DocumentBlock, ref: BlockRef | undefined, ctx: GeminiEncodeContext): GeminiPart {
   if (b.data === undefined) return placeholder('document', b.mediaType, ref, ctx);
-  if (b.title !== undefined) ctx.report.add(ref, 'converted', `sent as inlineData; the title "${b.title}" is not carried (Gemini inlineData has no title)`);
+  if (b.title !== undefined)
+    ctx.report.add(
+      ref,
+      'converted',
+      `sent as inlineData; the title "${b.title}" is not carried (Gemini inlineData has no title)`,
+    );
   return { inlineData: { mimeType: b.mediaType, data: b.data } };
 }
 
@@ -238,12 +274,26 @@ export function documentPart(b: DocumentBlock, ref: BlockRef | undefined, ctx: G
  * tool_result blocks, G-T2 — and, in the user content of a tool turn, only text or media). Any
  * other item is sent as its `text` when it has one, else dropped; either way reported.
  */
-export function providerItemPart(b: ProviderItemBlock, pb: PreparedBlock, ctx: GeminiEncodeContext, role: 'user' | 'model'): GeminiPart | undefined {
+export function providerItemPart(
+  b: ProviderItemBlock,
+  pb: PreparedBlock,
+  ctx: GeminiEncodeContext,
+  role: 'user' | 'model',
+): GeminiPart | undefined {
   const part = pb.sameOrigin && b.api === GEMINI_API && isObject(b.item) ? camelPart(b.item) : undefined;
-  const problem = part === undefined ? (pb.sameOrigin && b.api === GEMINI_API ? 'not an object' : 'another origin') : itemPartProblem(part, role);
+  const problem =
+    part === undefined
+      ? pb.sameOrigin && b.api === GEMINI_API
+        ? 'not an object'
+        : 'another origin'
+      : itemPartProblem(part, role);
   if (part && problem === undefined) return part as GeminiPart;
   if (b.text !== undefined && b.text.trim() !== '') {
-    ctx.report.add(pb.ref, 'converted', `${b.api} item is not a Gemini part that can be replayed (${problem}): sent as its text`);
+    ctx.report.add(
+      pb.ref,
+      'converted',
+      `${b.api} item is not a Gemini part that can be replayed (${problem}): sent as its text`,
+    );
     return { text: b.text };
   }
   ctx.report.add(pb.ref, 'dropped', `${b.api} item is not a Gemini part that can be replayed (${problem})`);

@@ -65,8 +65,15 @@ export function addDummySignatures(contents: DraftContent[], report: ReportBuild
     parts[at] = { ...first, thoughtSignature: DUMMY_THOUGHT_SIGNATURE };
     const name = first.functionCall?.name ?? '?';
     const ref = c.refs[at];
-    report.synthesize('dummy-signature', `${DUMMY_THOUGHT_SIGNATURE} on the unsigned call ${name}${ref ? ` (turn ${ref.turn})` : ''} (G-K4, X9)`);
-    report.add(ref, 'converted', `dummy thoughtSignature ${DUMMY_THOUGHT_SIGNATURE} added: Gemini 3 requires one on the first call of each step (G-K1, G-K4)`);
+    report.synthesize(
+      'dummy-signature',
+      `${DUMMY_THOUGHT_SIGNATURE} on the unsigned call ${name}${ref ? ` (turn ${ref.turn})` : ''} (G-K4, X9)`,
+    );
+    report.add(
+      ref,
+      'converted',
+      `dummy thoughtSignature ${DUMMY_THOUGHT_SIGNATURE} added: Gemini 3 requires one on the first call of each step (G-K1, G-K4)`,
+    );
     return { ...c, parts };
   });
 }

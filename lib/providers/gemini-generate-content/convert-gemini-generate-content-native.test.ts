@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { modelPartProblem } from './convert-gemini-generate-content-part-checks';
-import { convert, GEMINI_25_FLASH, GEMINI_25_ORIGIN, kept, native, OFF_25, transcript } from './convert-gemini-generate-content.test-helper';
+import {
+  convert,
+  GEMINI_25_FLASH,
+  GEMINI_25_ORIGIN,
+  kept,
+  native,
+  OFF_25,
+  transcript,
+} from './convert-gemini-generate-content.test-helper';
 
 const user = (id: string, text: string) => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 
@@ -8,11 +16,18 @@ const user = (id: string, text: string) => ({ id, role: 'user', blocks: [{ type:
 const withNative = (payload: unknown, blocks: unknown[] = [{ type: 'text', text: 'done' }]) =>
   transcript([
     user('u1', 'go'),
-    { id: 'a1', role: 'assistant', origin: GEMINI_25_ORIGIN, blocks, native: { api: 'gemini-generate-content', payload } },
+    {
+      id: 'a1',
+      role: 'assistant',
+      origin: GEMINI_25_ORIGIN,
+      blocks,
+      native: { api: 'gemini-generate-content', payload },
+    },
     user('u2', 'next'),
   ]);
 
-const warning = (problem: string) => `turn a1: its native Gemini parts were not replayed (${problem}); rebuilt from its blocks`;
+const warning = (problem: string) =>
+  `turn a1: its native Gemini parts were not replayed (${problem}); rebuilt from its blocks`;
 
 describe('same-origin native parts are checked before they are replayed', () => {
   it('rebuilds from the blocks when a part is malformed', () => {
@@ -43,7 +58,10 @@ describe('same-origin native parts are checked before they are replayed', () => 
   });
 
   it('rebuilds when the parts do not stand for the blocks, so the report never claims a missing block was replayed', () => {
-    const blocks = [{ type: 'text', text: 'done' }, { type: 'text', text: 'more' }];
+    const blocks = [
+      { type: 'text', text: 'done' },
+      { type: 'text', text: 'more' },
+    ];
     const short = convert(withNative([{ text: 'done' }], blocks), GEMINI_25_FLASH);
     expect(short.body.contents[1]).toEqual({ role: 'model', parts: [{ text: 'done' }, { text: 'more' }] });
     expect(short.report.blocks.slice(1, 3)).toEqual([kept('a1', 0), kept('a1', 1)]);
@@ -57,14 +75,18 @@ describe('same-origin native parts are checked before they are replayed', () => 
       warning('part 0: thoughtSignature is not a non-empty string (G-K1)'),
     ]);
     const fr = [{ functionResponse: { name: 'f', response: {} } }];
-    expect(convert(withNative(fr, [{ type: 'provider_item', api: 'gemini-generate-content', item: fr[0] }]), GEMINI_25_FLASH).report.warnings).toEqual([
-      warning('part 0: a functionResponse belongs in a user content (G-R2)'),
-    ]);
+    expect(
+      convert(withNative(fr, [{ type: 'provider_item', api: 'gemini-generate-content', item: fr[0] }]), GEMINI_25_FLASH)
+        .report.warnings,
+    ).toEqual([warning('part 0: a functionResponse belongs in a user content (G-R2)')]);
   });
 
   it('still replays well-formed parts that match the blocks', () => {
     const parts = [{ text: 'done', thoughtSignature: 'c2ln' }];
-    const { body, report } = convert(withNative(parts, [{ type: 'text', text: 'done', signature: 'c2ln' }]), GEMINI_25_FLASH);
+    const { body, report } = convert(
+      withNative(parts, [{ type: 'text', text: 'done', signature: 'c2ln' }]),
+      GEMINI_25_FLASH,
+    );
     expect(body.contents[1]).toEqual({ role: 'model', parts });
     expect(report.blocks[1]).toEqual(native('a1', 0));
     expect(report.warnings).toEqual([]);
@@ -76,10 +98,16 @@ describe('modelPartProblem', () => {
     [{ text: 'hi' }, undefined],
     [{ text: 'hi', thought: 'yes' }, 'thought is not a boolean'],
     [{}, 'it does not set exactly one data field (G-E1)'],
-    [{ text: 'a', inlineData: { mimeType: 'image/png', data: 'AA==' } }, 'it does not set exactly one data field (G-E1)'],
+    [
+      { text: 'a', inlineData: { mimeType: 'image/png', data: 'AA==' } },
+      'it does not set exactly one data field (G-E1)',
+    ],
     [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }, undefined],
     [{ inlineData: { data: 'AA==' } }, 'inlineData without a mimeType (G-I1)'],
-    [{ inlineData: { mimeType: 'image/png', data: 'data:image/png;base64,AA==' } }, 'inlineData without raw base64 data (G-I1)'],
+    [
+      { inlineData: { mimeType: 'image/png', data: 'data:image/png;base64,AA==' } },
+      'inlineData without raw base64 data (G-I1)',
+    ],
     [{ fileData: { fileUri: 'gs://b/x.pdf' } }, undefined],
     [{ fileData: {} }, 'fileData without a fileUri'],
     [{ functionCall: { name: 'f', args: {} }, thoughtSignature: 'c2ln' }, undefined],

@@ -14,7 +14,12 @@ import type { IdMap, NameMap } from '../../transcript/ids';
 import type { PreparedBlock, PreparedTurn } from '../../transcript/prepare';
 import type { BlockRef } from '../../transcript/report';
 import type { Block, ToolCallBlock } from '../../transcript/schema';
-import { camelPart, isObject, type GeminiEncodeContext, type JsonObject } from './convert-gemini-generate-content-blocks';
+import {
+  camelPart,
+  isObject,
+  type GeminiEncodeContext,
+  type JsonObject,
+} from './convert-gemini-generate-content-blocks';
 import { modelPartProblem } from './convert-gemini-generate-content-part-checks';
 import type { GeminiPart } from './convert-to-gemini-generate-content-types';
 
@@ -34,10 +39,18 @@ export type NativeReplay = { parts: GeminiPart[]; refs: (BlockRef | undefined)[]
  * response; on Vertex no part keeps an id (G-T3, G-T9).
  * @returns the parts to send, or a problem: the caller then rebuilds the turn from its blocks.
  */
-export function replayNativeParts(turn: PreparedTurn, ctx: GeminiEncodeContext, maps: { ids: IdMap; names: NameMap }): NativeReplay {
+export function replayNativeParts(
+  turn: PreparedTurn,
+  ctx: GeminiEncodeContext,
+  maps: { ids: IdMap; names: NameMap },
+): NativeReplay {
   const payload = turn.native?.payload;
   const source = turn.sources.length === 1 ? turn.sources[0] : undefined;
-  const raw = Array.isArray(payload) ? payload : isObject(payload) && Array.isArray(payload.parts) ? payload.parts : undefined;
+  const raw = Array.isArray(payload)
+    ? payload
+    : isObject(payload) && Array.isArray(payload.parts)
+      ? payload.parts
+      : undefined;
   if (!raw || raw.length === 0 || !source) return { problem: 'the payload is not a non-empty Gemini parts array' };
   const camel = raw.map((p) => (isObject(p) ? camelPart(p) : p));
   for (let i = 0; i < camel.length; i++) {
@@ -47,12 +60,17 @@ export function replayNativeParts(turn: PreparedTurn, ctx: GeminiEncodeContext, 
   const parts0 = camel as JsonObject[];
   if (parts0.every((p) => typeof p.text === 'string' && p.text.trim() === '' && p.thoughtSignature === undefined))
     return { problem: 'it holds only empty text (X4, G-E1)' };
-  const calls = turn.blocks.filter((pb): pb is PreparedBlock & { block: ToolCallBlock } => pb.block.type === 'tool_call');
+  const calls = turn.blocks.filter(
+    (pb): pb is PreparedBlock & { block: ToolCallBlock } => pb.block.type === 'tool_call',
+  );
   const callParts = parts0.filter((p) => p.functionCall !== undefined).length;
-  if (callParts !== calls.length) return { problem: `it has ${callParts > calls.length ? 'more' : 'fewer'} functionCall parts than tool calls` };
-  if (parts0.length !== source.blocks.length) return { problem: `it has ${parts0.length} parts for ${source.blocks.length} blocks` };
+  if (callParts !== calls.length)
+    return { problem: `it has ${callParts > calls.length ? 'more' : 'fewer'} functionCall parts than tool calls` };
+  if (parts0.length !== source.blocks.length)
+    return { problem: `it has ${parts0.length} parts for ${source.blocks.length} blocks` };
   const mismatch = source.blocks.findIndex((b, i) => !standsFor(b, parts0[i]!));
-  if (mismatch >= 0) return { problem: `part ${mismatch} does not match block ${mismatch} (${source.blocks[mismatch]!.type})` };
+  if (mismatch >= 0)
+    return { problem: `part ${mismatch} does not match block ${mismatch} (${source.blocks[mismatch]!.type})` };
 
   const parts: GeminiPart[] = [];
   const refs: (BlockRef | undefined)[] = [];
@@ -98,15 +116,18 @@ function functionCallFromNative(
   { ids, names }: { ids: IdMap; names: NameMap },
 ): { functionCall: JsonObject } | { problem: string } {
   const call = pb.block;
-  if (fc.name !== (names.toOriginal(call.name) ?? call.name)) return { problem: `functionCall ${String(fc.name)} does not match tool call ${call.name}` };
+  if (fc.name !== (names.toOriginal(call.name) ?? call.name))
+    return { problem: `functionCall ${String(fc.name)} does not match tool call ${call.name}` };
   const hasId = typeof fc.id === 'string';
-  if (hasId && fc.id !== (ids.toOriginal(call.id) ?? call.id)) return { problem: `functionCall id ${String(fc.id)} does not match tool call ${call.id}` };
+  if (hasId && fc.id !== (ids.toOriginal(call.id) ?? call.id))
+    return { problem: `functionCall id ${String(fc.id)} does not match tool call ${call.id}` };
   ctx.calls.set(call.id, { name: call.name, generatedId: !hasId });
   const out: JsonObject = { ...fc, name: call.name };
   if (hasId && ctx.vertex) {
     delete out.id;
     ctx.report.add(pb.ref, 'converted', 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)');
-  } else if (hasId) out.id = call.id; // G-T7: echoed
+  } else if (hasId)
+    out.id = call.id; // G-T7: echoed
   else if (!ctx.vertex) {
     // G-T8: Gemini sent no id; Baton's goes on the call and its response alike. Key order as the
     // reader sees it (`id` first), so the bytes do not depend on where the id came from (X9).

@@ -6,7 +6,17 @@
 import { isRecord as isObject, type JsonObject } from '../../transcript/json';
 
 /** The `data` oneof of a Gemini `Part` (G-E1: exactly one must be set). */
-const DATA_FIELDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse', 'executableCode', 'codeExecutionResult', 'toolCall', 'toolResponse'];
+const DATA_FIELDS = [
+  'text',
+  'inlineData',
+  'fileData',
+  'functionCall',
+  'functionResponse',
+  'executableCode',
+  'codeExecutionResult',
+  'toolCall',
+  'toolResponse',
+];
 
 /** True when a (camelCase) part sets exactly one data field (G-E1: "required oneof field 'data'"). */
 export function hasOneDataField(part: JsonObject): boolean {
@@ -29,19 +39,25 @@ const CODE_FIELDS = ['executableCode', 'codeExecutionResult', 'toolCall', 'toolR
 export function modelPartProblem(part: unknown): string | undefined {
   if (!isObject(part)) return 'not an object';
   if (!hasOneDataField(part)) return 'it does not set exactly one data field (G-E1)';
-  if (part.thoughtSignature !== undefined && !nonEmpty(part.thoughtSignature)) return 'thoughtSignature is not a non-empty string (G-K1)';
+  if (part.thoughtSignature !== undefined && !nonEmpty(part.thoughtSignature))
+    return 'thoughtSignature is not a non-empty string (G-K1)';
   if (part.thought !== undefined && typeof part.thought !== 'boolean') return 'thought is not a boolean';
   if (part.text !== undefined) return typeof part.text === 'string' ? undefined : 'text is not a string';
   if (part.inlineData !== undefined) {
     const d = part.inlineData;
     if (!isObject(d) || !nonEmpty(d.mimeType)) return 'inlineData without a mimeType (G-I1)';
-    return nonEmpty(d.data) && !d.data.startsWith('data:') && BASE64.test(d.data) ? undefined : 'inlineData without raw base64 data (G-I1)';
+    return nonEmpty(d.data) && !d.data.startsWith('data:') && BASE64.test(d.data)
+      ? undefined
+      : 'inlineData without raw base64 data (G-I1)';
   }
-  if (part.fileData !== undefined) return isObject(part.fileData) && nonEmpty(part.fileData.fileUri) ? undefined : 'fileData without a fileUri';
+  if (part.fileData !== undefined)
+    return isObject(part.fileData) && nonEmpty(part.fileData.fileUri) ? undefined : 'fileData without a fileUri';
   if (part.functionCall !== undefined) {
     const fc = part.functionCall;
     if (!isObject(fc) || !nonEmpty(fc.name)) return 'functionCall without a name (G-T3)';
-    return fc.args === undefined || fc.args === null || isObject(fc.args) ? undefined : 'functionCall args is not a JSON object';
+    return fc.args === undefined || fc.args === null || isObject(fc.args)
+      ? undefined
+      : 'functionCall args is not a JSON object';
   }
   if (part.functionResponse !== undefined) return 'a functionResponse belongs in a user content (G-R2)';
   // executableCode, codeExecutionResult, toolCall, toolResponse: opaque objects.
@@ -61,10 +77,13 @@ export function itemPartProblem(part: JsonObject, role: 'user' | 'model'): strin
     return 'a function call or response pairs only through its tool_call or tool_result block (G-T2)';
   const problem = modelPartProblem(part);
   if (problem !== undefined) return problem;
-  if (typeof part.text === 'string' && part.text.trim() === '' && part.thoughtSignature === undefined) return 'empty text (X4)';
+  if (typeof part.text === 'string' && part.text.trim() === '' && part.thoughtSignature === undefined)
+    return 'empty text (X4)';
   if (role === 'user') {
-    if (part.text === undefined && part.inlineData === undefined && part.fileData === undefined) return 'only text and media go in a user content (G-R3)';
-    if (part.thought !== undefined || part.thoughtSignature !== undefined) return 'thought fields go in a model content only (G-K1)';
+    if (part.text === undefined && part.inlineData === undefined && part.fileData === undefined)
+      return 'only text and media go in a user content (G-R3)';
+    if (part.thought !== undefined || part.thoughtSignature !== undefined)
+      return 'thought fields go in a model content only (G-K1)';
   }
   return undefined;
 }

@@ -11,18 +11,19 @@ import type { Origin, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget } from '../../transcript/target';
 import { encodeGeminiGenerateContent } from './convert-to-gemini-generate-content';
 
-const BASE: Omit<ModelInfo, 'id' | 'thinking' | 'thoughtSignatures' | 'functionResponseParts' | 'canDisableThinking'> = {
-  provider: 'google',
-  apis: ['gemini-generate-content'],
-  known: true,
-  contextWindow: 1_048_576,
-  maxOutputTokens: 65_536,
-  defaultOutputTokens: 32_768,
-  vision: true,
-  pdf: true,
-  tools: true,
-  reasoning: false,
-};
+const BASE: Omit<ModelInfo, 'id' | 'thinking' | 'thoughtSignatures' | 'functionResponseParts' | 'canDisableThinking'> =
+  {
+    provider: 'google',
+    apis: ['gemini-generate-content'],
+    known: true,
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    defaultOutputTokens: 32_768,
+    vision: true,
+    pdf: true,
+    tools: true,
+    reasoning: false,
+  };
 
 /** Gemini 3: thinking levels, enforced signatures (G-K1), images in function responses (G-I3). */
 export const GEMINI_3_PRO: ModelInfo = {
@@ -59,7 +60,8 @@ export const GEMMA: ModelInfo = {
   canDisableThinking: false,
 };
 
-export const VERTEX_ENDPOINT = 'https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google';
+export const VERTEX_ENDPOINT =
+  'https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/publishers/google';
 
 /**
  * Converts with pinned model facts (`maxOutputTokens` 1000 unless given) and asserts that the
@@ -83,13 +85,22 @@ export function native(turn: string, index: number): BlockReport {
 
 export const ANTHROPIC: Origin = { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' };
 export const OPENAI_CHAT: Origin = { provider: 'openai', api: 'openai-chat', model: 'gpt-4.1' };
-export const GEMINI_3_ORIGIN: Origin = { provider: 'google', api: 'gemini-generate-content', model: 'gemini-3-pro-preview' };
-export const GEMINI_25_ORIGIN: Origin = { provider: 'google', api: 'gemini-generate-content', model: 'gemini-2.5-flash' };
+export const GEMINI_3_ORIGIN: Origin = {
+  provider: 'google',
+  api: 'gemini-generate-content',
+  model: 'gemini-3-pro-preview',
+};
+export const GEMINI_25_ORIGIN: Origin = {
+  provider: 'google',
+  api: 'gemini-generate-content',
+  model: 'gemini-2.5-flash',
+};
 
 /** Detail of the dummy-signature fate. */
 export const DUMMY_FATE = {
   fate: 'converted',
-  detail: 'dummy thoughtSignature skip_thought_signature_validator added: Gemini 3 requires one on the first call of each step (G-K1, G-K4)',
+  detail:
+    'dummy thoughtSignature skip_thought_signature_validator added: Gemini 3 requires one on the first call of each step (G-K1, G-K4)',
 } as const;
 
 /** Generation config with thinking off on the pinned models. */

@@ -7,7 +7,10 @@ import { lookupModel } from '../../models/registry';
 import { TranscriptError } from '../../transcript/codec';
 import { resolveTarget } from '../../transcript/target';
 import { convertToGeminiGenerateContent, encodeGeminiGenerateContent } from './convert-to-gemini-generate-content';
-import { readGeminiGenerateContentHistory, readGeminiGenerateContentStreamEvents } from './read-gemini-generate-content';
+import {
+  readGeminiGenerateContentHistory,
+  readGeminiGenerateContentStreamEvents,
+} from './read-gemini-generate-content';
 import {
   convert,
   DUMMY_FATE,
@@ -31,11 +34,51 @@ describe('cross-origin', () => {
     expect(body).toEqual({
       contents: [
         { role: 'user', parts: [{ text: 'Find how retries work.' }] },
-        { role: 'model', parts: [{ functionCall: { id: 'call_Ab12', name: 'search_docs', args: { q: 'retry policy' } }, thoughtSignature: DUMMY }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'call_Ab12', name: 'search_docs', response: { output: 'retry.md: bounded retries with retry-after' } } }] },
-        { role: 'model', parts: [{ functionCall: { id: 'toolu_01XyZ', name: 'read_file', args: { path: 'retry.md' } }, thoughtSignature: DUMMY }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'toolu_01XyZ', name: 'read_file', response: { output: '# Retries\nAt most 3.' } } }] },
-        { role: 'model', parts: [{ text: 'Retries are bounded: at most 3, honouring retry-after.' }, { text: '', thoughtSignature: 'CiQBjz1rX8signature' }] },
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: { id: 'call_Ab12', name: 'search_docs', args: { q: 'retry policy' } },
+              thoughtSignature: DUMMY,
+            },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'call_Ab12',
+                name: 'search_docs',
+                response: { output: 'retry.md: bounded retries with retry-after' },
+              },
+            },
+          ],
+        },
+        {
+          role: 'model',
+          parts: [
+            {
+              functionCall: { id: 'toolu_01XyZ', name: 'read_file', args: { path: 'retry.md' } },
+              thoughtSignature: DUMMY,
+            },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: { id: 'toolu_01XyZ', name: 'read_file', response: { output: '# Retries\nAt most 3.' } },
+            },
+          ],
+        },
+        {
+          role: 'model',
+          parts: [
+            { text: 'Retries are bounded: at most 3, honouring retry-after.' },
+            { text: '', thoughtSignature: 'CiQBjz1rX8signature' },
+          ],
+        },
         { role: 'user', parts: [{ text: 'And quota errors?' }] },
         { role: 'model', parts: [{ text: 'Quota errors are never retried.' }] },
         { role: 'user', parts: [{ text: 'Show me the code.' }] },
@@ -44,7 +87,11 @@ describe('cross-origin', () => {
       tools: [
         {
           functionDeclarations: [
-            { name: 'search_docs', description: 'Search the docs.', parametersJsonSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+            {
+              name: 'search_docs',
+              description: 'Search the docs.',
+              parametersJsonSchema: { type: 'object', properties: { q: { type: 'string' } } },
+            },
             { name: 'read_file', parametersJsonSchema: { type: 'object', properties: { path: { type: 'string' } } } },
           ],
         },
@@ -55,14 +102,35 @@ describe('cross-origin', () => {
       input: { format: 'baton', turns: 9, blocks: 14 },
       blocks: [
         kept('u1', 0),
-        { turn: 'r1', index: 0, fates: [{ fate: 'dropped', detail: X3('openai/gpt-5.5-2026-04-23 (openai-responses)') }] },
+        {
+          turn: 'r1',
+          index: 0,
+          fates: [{ fate: 'dropped', detail: X3('openai/gpt-5.5-2026-04-23 (openai-responses)') }],
+        },
         { turn: 'r1', index: 1, fates: [DUMMY_FATE] },
         kept('r2', 0),
-        { turn: 'c1', index: 0, fates: [{ fate: 'dropped', detail: X3('anthropic/claude-opus-4-5 (anthropic-messages)') }] },
-        { turn: 'c1', index: 1, fates: [{ fate: 'dropped', detail: 'redacted thinking is opaque state of anthropic/claude-opus-4-5 (anthropic-messages) (X3)' }] },
+        {
+          turn: 'c1',
+          index: 0,
+          fates: [{ fate: 'dropped', detail: X3('anthropic/claude-opus-4-5 (anthropic-messages)') }],
+        },
+        {
+          turn: 'c1',
+          index: 1,
+          fates: [
+            {
+              fate: 'dropped',
+              detail: 'redacted thinking is opaque state of anthropic/claude-opus-4-5 (anthropic-messages) (X3)',
+            },
+          ],
+        },
         { turn: 'c1', index: 2, fates: [DUMMY_FATE] },
         kept('c2', 0),
-        { turn: 'g1', index: 0, fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }] },
+        {
+          turn: 'g1',
+          index: 0,
+          fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }],
+        },
         kept('g1', 1),
         kept('g1', 2),
         kept('u2', 0),
@@ -79,9 +147,16 @@ describe('cross-origin', () => {
 
   it('mixed-origins to another Gemini model: the signed empty part is foreign there and is dropped (X3)', () => {
     const { body, report } = convert(loadNeutralTranscript('mixed-origins'), GEMINI_25_FLASH);
-    expect(body.contents[5]).toEqual({ role: 'model', parts: [{ text: 'Retries are bounded: at most 3, honouring retry-after.' }] });
+    expect(body.contents[5]).toEqual({
+      role: 'model',
+      parts: [{ text: 'Retries are bounded: at most 3, honouring retry-after.' }],
+    });
     expect(report.blocks.slice(8, 11)).toEqual([
-      { turn: 'g1', index: 0, fates: [{ fate: 'dropped', detail: X3('google/gemini-3-pro-preview (gemini-generate-content)') }] },
+      {
+        turn: 'g1',
+        index: 0,
+        fates: [{ fate: 'dropped', detail: X3('google/gemini-3-pro-preview (gemini-generate-content)') }],
+      },
       kept('g1', 1),
       { turn: 'g1', index: 2, fates: [{ fate: 'dropped', detail: 'empty or whitespace-only text (X4, A-E1)' }] },
     ]);
@@ -113,13 +188,25 @@ describe('cross-origin', () => {
             { functionResponse: { id: 'dup', name: long, response: { output: 'ok 3' } } },
           ],
         },
-        { role: 'model', parts: [{ functionCall: { id: 'dup_Bf5VDm3c', name: search, args: { q: 'again' } }, thoughtSignature: DUMMY }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'dup_Bf5VDm3c', name: search, response: { output: 'ok 4' } } }] },
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { id: 'dup_Bf5VDm3c', name: search, args: { q: 'again' } }, thoughtSignature: DUMMY },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'dup_Bf5VDm3c', name: search, response: { output: 'ok 4' } } }],
+        },
       ],
       systemInstruction: { parts: [{ text: 'Broken \uFFFD surrogate in the system prompt.' }] },
       tools: [
         {
-          functionDeclarations: [search, lives, long].map((name) => ({ name, description: STUB, parametersJsonSchema: { type: 'object', properties: {} } })),
+          functionDeclarations: [search, lives, long].map((name) => ({
+            name,
+            description: STUB,
+            parametersJsonSchema: { type: 'object', properties: {} },
+          })),
         },
       ],
       toolConfig: { functionCallingConfig: { mode: 'NONE' } },
@@ -134,9 +221,17 @@ describe('cross-origin', () => {
       input: { format: 'baton', turns: 5, blocks: 9 },
       blocks: [
         { turn: 'u1', index: 0, fates: [X6] },
-        { turn: 'a1', index: 0, fates: [X6, mapped(rawId1, id1), named('mcp.github.search_issues', search), DUMMY_FATE] },
+        {
+          turn: 'a1',
+          index: 0,
+          fates: [X6, mapped(rawId1, id1), named('mcp.github.search_issues', search), DUMMY_FATE],
+        },
         { turn: 'a1', index: 1, fates: [mapped(rawId2, id2), named('9lives', lives)] },
-        { turn: 'a1', index: 2, fates: [named('a_tool_name_that_is_much_longer_than_sixty_four_characters_which_breaks_openai', long)] },
+        {
+          turn: 'a1',
+          index: 2,
+          fates: [named('a_tool_name_that_is_much_longer_than_sixty_four_characters_which_breaks_openai', long)],
+        },
         { turn: 't1', index: 0, fates: [mapped(rawId2, id2)] },
         { turn: 't1', index: 1, fates: [mapped(rawId1, id1)] },
         kept('t1', 2),
@@ -144,7 +239,10 @@ describe('cross-origin', () => {
           turn: 'a2',
           index: 0,
           fates: [
-            { fate: 'converted', detail: 'signature dropped: opaque state of google/gemini-2.5-flash (gemini-generate-content) (X3, G-K5)' },
+            {
+              fate: 'converted',
+              detail: 'signature dropped: opaque state of google/gemini-2.5-flash (gemini-generate-content) (X3, G-K5)',
+            },
             mapped('dup', 'dup_Bf5VDm3c'),
             named('mcp.github.search_issues', search),
             DUMMY_FATE,
@@ -174,14 +272,26 @@ describe('cross-origin', () => {
         {
           role: 'user',
           parts: [
-            { functionResponse: { id: 'call_list', name: 'ls', response: { error: 'no result: the call was interrupted' } } },
+            {
+              functionResponse: {
+                id: 'call_list',
+                name: 'ls',
+                response: { error: 'no result: the call was interrupted' },
+              },
+            },
             { text: 'Never mind, stop.' },
             { text: '[Result of tool call call_ghost, whose call is not in this conversation]\na.txt b.txt' },
             { text: 'What did you find?' },
           ],
         },
       ],
-      tools: [{ functionDeclarations: [{ name: 'ls', description: STUB, parametersJsonSchema: { type: 'object', properties: {} } }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'ls', description: STUB, parametersJsonSchema: { type: 'object', properties: {} } },
+          ],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: 'NONE' } },
       generationConfig: OFF_25,
     });
@@ -192,13 +302,20 @@ describe('cross-origin', () => {
         kept('u1', 0),
         kept('a1', 0),
         kept('u2', 0),
-        { turn: 'x1', index: 0, fates: [{ fate: 'converted', detail: 'tool result without a matching call sent as labelled user text (X1)' }] },
+        {
+          turn: 'x1',
+          index: 0,
+          fates: [{ fate: 'converted', detail: 'tool result without a matching call sent as labelled user text (X1)' }],
+        },
         { turn: 'u3', index: 0, fates: [{ fate: 'dropped', detail: 'empty or whitespace-only text (X4, A-E1)' }] },
         kept('u3', 1),
       ],
       synthesized: [
         { kind: 'error-result', detail: 'call call_list (ls) in turn a1 had no result (X1)' },
-        { kind: 'user-turn', detail: 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)' },
+        {
+          kind: 'user-turn',
+          detail: 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)',
+        },
         { kind: 'stub-tool', detail: 'ls: used in the history but not defined by the request (X8, A-T6)' },
       ],
       warnings: [],
@@ -213,23 +330,61 @@ describe('cross-origin', () => {
         {
           role: 'model',
           parts: [
-            { text: '[anthropic-messages item from anthropic/claude-sonnet-4-5 (anthropic-messages), as text]\n```\nweb_search: Node 24 release\n```' },
+            {
+              text: '[anthropic-messages item from anthropic/claude-sonnet-4-5 (anthropic-messages), as text]\n```\nweb_search: Node 24 release\n```',
+            },
             { text: 'Node 24 ships V8 13.6.' },
           ],
         },
         { role: 'user', parts: [{ text: 'Draw it.' }] },
-        { role: 'model', parts: [{ text: '[openai-responses item from openai/gpt-5.5 (openai-responses), as text]\n```\n[generated image]\n```' }, { text: 'Here is a drawing.' }] },
+        {
+          role: 'model',
+          parts: [
+            {
+              text: '[openai-responses item from openai/gpt-5.5 (openai-responses), as text]\n```\n[generated image]\n```',
+            },
+            { text: 'Here is a drawing.' },
+          ],
+        },
         { role: 'user', parts: [{ text: 'Thanks. Summarise both.' }] },
       ],
       generationConfig: OFF_25,
     });
     expect(report.blocks).toEqual([
       kept('u1', 0),
-      { turn: 'a1', index: 0, fates: [{ fate: 'converted', detail: 'anthropic-messages item from anthropic/claude-sonnet-4-5 (anthropic-messages) sent as labelled text' }] },
-      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'anthropic-messages item has no meaning outside anthropic/claude-sonnet-4-5 (anthropic-messages)' }] },
+      {
+        turn: 'a1',
+        index: 0,
+        fates: [
+          {
+            fate: 'converted',
+            detail:
+              'anthropic-messages item from anthropic/claude-sonnet-4-5 (anthropic-messages) sent as labelled text',
+          },
+        ],
+      },
+      {
+        turn: 'a1',
+        index: 1,
+        fates: [
+          {
+            fate: 'dropped',
+            detail: 'anthropic-messages item has no meaning outside anthropic/claude-sonnet-4-5 (anthropic-messages)',
+          },
+        ],
+      },
       { turn: 'a1', index: 2, fates: [{ fate: 'converted', detail: 'citations dropped, text kept (A-C1, G-C1)' }] },
       kept('u2', 0),
-      { turn: 'a2', index: 0, fates: [{ fate: 'converted', detail: 'openai-responses item from openai/gpt-5.5 (openai-responses) sent as labelled text' }] },
+      {
+        turn: 'a2',
+        index: 0,
+        fates: [
+          {
+            fate: 'converted',
+            detail: 'openai-responses item from openai/gpt-5.5 (openai-responses) sent as labelled text',
+          },
+        ],
+      },
       kept('a2', 1),
       kept('u3', 0),
     ]);
@@ -241,9 +396,10 @@ describe('cross-origin', () => {
         for (const thinking of [false, true]) {
           const { report } = convert(t, info, { thinking });
           const blocks = t.turns.reduce((n, turn) => n + turn.blocks.length, 0);
-          expect(report.blocks.map((b) => `${b.turn}#${b.index}`), `${name} → ${info.id}`).toEqual(
-            t.turns.flatMap((turn) => turn.blocks.map((_, i) => `${turn.id}#${i}`)),
-          );
+          expect(
+            report.blocks.map((b) => `${b.turn}#${b.index}`),
+            `${name} → ${info.id}`,
+          ).toEqual(t.turns.flatMap((turn) => turn.blocks.map((_, i) => `${turn.id}#${i}`)));
           expect(report.input).toEqual({ format: 'baton', turns: t.turns.length, blocks });
         }
   });
@@ -272,11 +428,15 @@ describe('request fields', () => {
   it('takes the output limit from the registry by default, and looks the model up itself', () => {
     const target = { api: 'gemini-generate-content', model: 'gemini-2.5-flash' } as const;
     const result = convertToGeminiGenerateContent(hi, target);
-    expect(result.body.generationConfig.maxOutputTokens).toBe(lookupModel('gemini-2.5-flash', 'google').defaultOutputTokens);
-    expect(result).toEqual(encodeGeminiGenerateContent(hi, resolveTarget(target), lookupModel('gemini-2.5-flash', 'google')));
+    expect(result.body.generationConfig.maxOutputTokens).toBe(
+      lookupModel('gemini-2.5-flash', 'google').defaultOutputTokens,
+    );
+    expect(result).toEqual(
+      encodeGeminiGenerateContent(hi, resolveTarget(target), lookupModel('gemini-2.5-flash', 'google')),
+    );
   });
 
-  it('caps a limit above a known model\'s ceiling, with a warning', () => {
+  it("caps a limit above a known model's ceiling, with a warning", () => {
     const { body, report } = convert(hi, GEMINI_25_FLASH, { maxOutputTokens: 100_000 });
     expect(body.generationConfig.maxOutputTokens).toBe(65_536);
     expect(report.warnings).toEqual(["maxOutputTokens 100000 exceeds gemini-2.5-flash's limit: sent 65536"]);
@@ -297,12 +457,18 @@ if (!has) console.warn('skipping: ../shared/fixtures not found');
 
 /** The recorded requests of a Gemini cassette, with the REST snake_case part names made camelCase. */
 function cassetteRequests(file: string): { contents: unknown[] }[] {
-  const cassette = JSON.parse(fs.readFileSync(path.join(SHARED, 'recorded-streams/gemini', file), 'utf8')) as { interactions: { request: { body: string } }[] };
-  const camel = (s: string) => s.replace(/"function_(call|response)"/g, (_, k: string) => `"function${k[0]!.toUpperCase()}${k.slice(1)}"`);
+  const cassette = JSON.parse(fs.readFileSync(path.join(SHARED, 'recorded-streams/gemini', file), 'utf8')) as {
+    interactions: { request: { body: string } }[];
+  };
+  const camel = (s: string) =>
+    s.replace(/"function_(call|response)"/g, (_, k: string) => `"function${k[0]!.toUpperCase()}${k.slice(1)}"`);
   return cassette.interactions.map((i) => JSON.parse(camel(i.request.body)) as { contents: unknown[] });
 }
 
-type Part = Record<string, unknown> & { functionCall?: Record<string, unknown>; functionResponse?: Record<string, unknown> };
+type Part = Record<string, unknown> & {
+  functionCall?: Record<string, unknown>;
+  functionResponse?: Record<string, unknown>;
+};
 /**
  * G-T8: the recorded (2025) requests sent id-less Gemini calls back id-less; under the 2026 rule
  * Baton sends its own id on each such call and its response. `ids` gives them in order.
@@ -321,7 +487,10 @@ function withMintedIds<T extends { parts: Part[] }>(contents: T[], calls: string
     ),
   }));
 }
-const MINTED = (id: string) => ({ fate: 'converted', detail: `call id ${id} minted by Baton, sent on the call and its response (G-T8)` });
+const MINTED = (id: string) => ({
+  fate: 'converted',
+  detail: `call id ${id} minted by Baton, sent on the call and its response (G-T8)`,
+});
 const NATIVE_FATE = { fate: 'replayed-native', detail: 'same-origin Gemini parts sent as received' };
 
 describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
@@ -341,12 +510,31 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
           origin,
           blocks: [
             { type: 'thinking', text: '**Generating Pelican Names**' },
-            { type: 'tool_call', id: first.functionCall!.id, name: 'pelican_name_generator', input: {}, signature: first.thoughtSignature },
+            {
+              type: 'tool_call',
+              id: first.functionCall!.id,
+              name: 'pelican_name_generator',
+              input: {},
+              signature: first.thoughtSignature,
+            },
           ],
         },
-        { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: first.functionCall!.id, content: 'Charles' }] },
-        { id: 'a2', role: 'assistant', origin, blocks: [{ type: 'tool_call', id: second.functionCall!.id, name: 'pelican_name_generator', input: {} }] },
-        { id: 't2', role: 'tool', blocks: [{ type: 'tool_result', callId: second.functionCall!.id, content: 'Sammy' }] },
+        {
+          id: 't1',
+          role: 'tool',
+          blocks: [{ type: 'tool_result', callId: first.functionCall!.id, content: 'Charles' }],
+        },
+        {
+          id: 'a2',
+          role: 'assistant',
+          origin,
+          blocks: [{ type: 'tool_call', id: second.functionCall!.id, name: 'pelican_name_generator', input: {} }],
+        },
+        {
+          id: 't2',
+          role: 'tool',
+          blocks: [{ type: 'tool_result', callId: second.functionCall!.id, content: 'Sammy' }],
+        },
       ],
       { tools: [{ name: 'pelican_name_generator', inputSchema: { properties: {}, type: 'object' } }] },
     );
@@ -354,8 +542,10 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
     expect(body.contents).toEqual(recorded);
   });
 
-  it('G-T8: answers a Gemini 3 call that had no id with Baton\'s id on the call and its response (the recorded 2025 request had none)', () => {
-    const recorded = cassetteRequests('llm-cassette-gemini3-function-call-thought-signature.json')[1]!.contents as { parts: { text?: string }[] }[];
+  it("G-T8: answers a Gemini 3 call that had no id with Baton's id on the call and its response (the recorded 2025 request had none)", () => {
+    const recorded = cassetteRequests('llm-cassette-gemini3-function-call-thought-signature.json')[1]!.contents as {
+      parts: { text?: string }[];
+    }[];
     const call = recorded[1]!.parts[1] as { functionCall: { name: string; args: object }; thoughtSignature: string };
     const origin = { provider: 'google', api: 'gemini-generate-content', model: 'gemini-3-flash-preview' };
     const t = transcript([
@@ -364,18 +554,38 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
         id: 'a1',
         role: 'assistant',
         origin,
-        blocks: [{ type: 'tool_call', id: 'multiply_0', name: 'multiply', input: call.functionCall.args, signature: call.thoughtSignature, meta: { generatedId: true } }],
+        blocks: [
+          {
+            type: 'tool_call',
+            id: 'multiply_0',
+            name: 'multiply',
+            input: call.functionCall.args,
+            signature: call.thoughtSignature,
+            meta: { generatedId: true },
+          },
+        ],
       },
       { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'multiply_0', content: '15' }] },
     ]);
     const { body } = convert(t, { ...GEMINI_3_PRO, id: 'gemini-3-flash-preview' });
     // simonw/llm also sent an unsigned empty text part before the call; Baton drops blank text (X4).
-    expect(body.contents).toEqual(withMintedIds([recorded[0], { role: 'model', parts: [call] }, recorded[2]] as { parts: Part[] }[], ['multiply_0']));
+    expect(body.contents).toEqual(
+      withMintedIds([recorded[0], { role: 'model', parts: [call] }, recorded[2]] as { parts: Part[] }[], [
+        'multiply_0',
+      ]),
+    );
   });
 
-  it('G-T8: replays a recorded Gemini 3 response\'s parts verbatim as native (G-K1), plus Baton\'s id on the id-less call', () => {
-    const response = JSON.parse(fs.readFileSync(path.join(SHARED, 'recorded-streams/gemini/function-call-thought-signature.response.json'), 'utf8')) as {
-      candidates: { content: { parts: { functionCall: { name: string; args: object }; thoughtSignature: string }[] } }[];
+  it("G-T8: replays a recorded Gemini 3 response's parts verbatim as native (G-K1), plus Baton's id on the id-less call", () => {
+    const response = JSON.parse(
+      fs.readFileSync(
+        path.join(SHARED, 'recorded-streams/gemini/function-call-thought-signature.response.json'),
+        'utf8',
+      ),
+    ) as {
+      candidates: {
+        content: { parts: { functionCall: { name: string; args: object }; thoughtSignature: string }[] };
+      }[];
     };
     const parts = response.candidates[0]!.content.parts;
     const t = transcript([
@@ -385,26 +595,42 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
         role: 'assistant',
         origin: { provider: 'google', api: 'gemini-generate-content', model: 'gemini-3-pro-preview' },
         native: { api: 'gemini-generate-content', payload: parts },
-        blocks: [{ type: 'tool_call', id: 'weather_0', name: 'weather', input: parts[0]!.functionCall.args, signature: parts[0]!.thoughtSignature, meta: { generatedId: true } }],
+        blocks: [
+          {
+            type: 'tool_call',
+            id: 'weather_0',
+            name: 'weather',
+            input: parts[0]!.functionCall.args,
+            signature: parts[0]!.thoughtSignature,
+            meta: { generatedId: true },
+          },
+        ],
       },
       { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'weather_0', content: '18°C' }] },
     ]);
     const { body, report } = convert(t, GEMINI_3_PRO);
     expect(body.contents.slice(1)).toEqual([
       { role: 'model', parts: parts.map((p) => ({ ...p, functionCall: { id: 'weather_0', ...p.functionCall } })) },
-      { role: 'user', parts: [{ functionResponse: { id: 'weather_0', name: 'weather', response: { output: '18°C' } } }] },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'weather_0', name: 'weather', response: { output: '18°C' } } }],
+      },
     ]);
     expect(report.blocks[1]).toEqual({ turn: 'a1', index: 0, fates: [MINTED('weather_0'), NATIVE_FATE] });
   });
 
-  it('G-T8: round-trips every recorded request through the history reader to the same model, losslessly but for Baton\'s ids on id-less calls', () => {
+  it("G-T8: round-trips every recorded request through the history reader to the same model, losslessly but for Baton's ids on id-less calls", () => {
     for (const [file, model] of [
       ['llm-cassette-gemini25-tool-chain.json', 'gemini-2.5-flash'],
       ['llm-cassette-gemini3-function-call-thought-signature.json', 'gemini-3-flash-preview'],
     ] as const)
       for (const recorded of cassetteRequests(file)) {
         const t = readGeminiGenerateContentHistory(recorded, { model });
-        const { body } = convertToGeminiGenerateContent(t, { api: 'gemini-generate-content', model, maxOutputTokens: 1000 });
+        const { body } = convertToGeminiGenerateContent(t, {
+          api: 'gemini-generate-content',
+          model,
+          maxOutputTokens: 1000,
+        });
         // The one difference: simonw/llm's unsigned empty text part before a call, which Baton drops (X4).
         const expected = recorded.contents.map((c) => {
           const content = c as { role: string; parts: (Part & { text?: string; thoughtSignature?: string })[] };
@@ -418,23 +644,41 @@ describe.skipIf(!has)('recorded Gemini requests (../shared/fixtures)', () => {
 
   it('replays a streamed Gemini 3 turn with parallel calls exactly as assembled by the stream reader', () => {
     const events = fs
-      .readFileSync(path.join(SHARED, 'recorded-streams/gemini/parallel-function-calls-with-thought.chunks.jsonl'), 'utf8')
+      .readFileSync(
+        path.join(SHARED, 'recorded-streams/gemini/parallel-function-calls-with-thought.chunks.jsonl'),
+        'utf8',
+      )
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as unknown);
-    const turn = readGeminiGenerateContentStreamEvents(events, { provider: 'google', requestedModel: 'gemini-3-flash-preview', turnId: 'a1' })[0]!;
+    const turn = readGeminiGenerateContentStreamEvents(events, {
+      provider: 'google',
+      requestedModel: 'gemini-3-flash-preview',
+      turnId: 'a1',
+    })[0]!;
     const calls = turn.blocks.filter((b) => b.type === 'tool_call');
     const t = transcript([
       { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Read the theme, then screens A, B and C.' }] },
       turn,
-      { id: 't1', role: 'tool', blocks: calls.map((c) => ({ type: 'tool_result', callId: c.id, content: `done ${c.name}` })) },
+      {
+        id: 't1',
+        role: 'tool',
+        blocks: calls.map((c) => ({ type: 'tool_result', callId: c.id, content: `done ${c.name}` })),
+      },
     ]);
     const { body, report } = convert(t, { ...GEMINI_3_PRO, id: 'gemini-3-flash-preview' });
     // G-S1: every parallel call is its own part; G-T8: each gets its own Baton id, paired by id.
     const ids = calls.map((c) => (c.type === 'tool_call' ? c.id : ''));
     expect(new Set(ids).size).toBe(ids.length);
-    expect(body.contents[1]).toEqual({ role: 'model', parts: withMintedIds([{ parts: turn.native!.payload as Part[] }], ids)[0]!.parts });
-    expect(body.contents[2]!.parts).toEqual(calls.map((c) => ({ functionResponse: { id: (c as { id: string }).id, name: c.name, response: { output: `done ${c.name}` } } })));
+    expect(body.contents[1]).toEqual({
+      role: 'model',
+      parts: withMintedIds([{ parts: turn.native!.payload as Part[] }], ids)[0]!.parts,
+    });
+    expect(body.contents[2]!.parts).toEqual(
+      calls.map((c) => ({
+        functionResponse: { id: (c as { id: string }).id, name: c.name, response: { output: `done ${c.name}` } },
+      })),
+    );
     expect(report.blocks.filter((b) => b.turn === 'a1').map((b) => b.fates)).toEqual(
       turn.blocks.map((b) => (b.type === 'tool_call' ? [MINTED(b.id), NATIVE_FATE] : [NATIVE_FATE])),
     );

@@ -16,7 +16,11 @@ import {
 } from './convert-gemini-generate-content.test-helper';
 
 const user = (id: string, text: string) => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
-const result = (id: string, callId: string, content: string) => ({ id, role: 'tool', blocks: [{ type: 'tool_result', callId, content }] });
+const result = (id: string, callId: string, content: string) => ({
+  id,
+  role: 'tool',
+  blocks: [{ type: 'tool_result', callId, content }],
+});
 const DUMMY = 'skip_thought_signature_validator';
 
 describe('same-origin replay', () => {
@@ -34,19 +38,36 @@ describe('same-origin replay', () => {
     native: { api: 'gemini-generate-content', payload: parallel },
     blocks: [
       { type: 'thinking', text: '**Processing User Requests**' },
-      { type: 'tool_call', id: 'read_theme_0', name: 'read_theme', input: {}, signature: 'AY89a18a8/Loc2wl', meta: { generatedId: true } },
+      {
+        type: 'tool_call',
+        id: 'read_theme_0',
+        name: 'read_theme',
+        input: {},
+        signature: 'AY89a18a8/Loc2wl',
+        meta: { generatedId: true },
+      },
       { type: 'tool_call', id: 'read_screen_1', name: 'read_screen', input: { id: 'A' }, meta: { generatedId: true } },
     ],
   };
   const flash3 = { ...GEMINI_3_PRO, id: 'gemini-3-flash-preview' };
 
-  const MINTED = (id: string) => ({ fate: 'converted', detail: `call id ${id} minted by Baton, sent on the call and its response (G-T8)` });
+  const MINTED = (id: string) => ({
+    fate: 'converted',
+    detail: `call id ${id} minted by Baton, sent on the call and its response (G-T8)`,
+  });
 
   it('G-T8: sends the native parts verbatim: thought part, the signature on the first parallel call only (G-K1, G-K2), no dummy; Baton ids on the id-less calls and their responses', () => {
     const t = transcript([
       user('u1', 'Read the theme, then screens A.'),
       parallelTurn,
-      { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'read_theme_0', content: 'dark' }, { type: 'tool_result', callId: 'read_screen_1', content: 'A: login' }] },
+      {
+        id: 't1',
+        role: 'tool',
+        blocks: [
+          { type: 'tool_result', callId: 'read_theme_0', content: 'dark' },
+          { type: 'tool_result', callId: 'read_screen_1', content: 'A: login' },
+        ],
+      },
     ]);
     expect(convert(t, flash3)).toEqual({
       api: 'gemini-generate-content',
@@ -58,7 +79,10 @@ describe('same-origin replay', () => {
             role: 'model',
             parts: [
               parallel[0],
-              { functionCall: { id: 'read_theme_0', name: 'read_theme', args: {} }, thoughtSignature: 'AY89a18a8/Loc2wl' },
+              {
+                functionCall: { id: 'read_theme_0', name: 'read_theme', args: {} },
+                thoughtSignature: 'AY89a18a8/Loc2wl',
+              },
               { functionCall: { id: 'read_screen_1', name: 'read_screen', args: { id: 'A' } } },
             ],
           },
@@ -144,7 +168,13 @@ describe('same-origin replay', () => {
           { fate: 'replayed-native', detail: 'same-origin Gemini parts sent as received' },
         ],
       },
-      { turn: 't1', index: 0, fates: [{ fate: 'converted', detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)' }] },
+      {
+        turn: 't1',
+        index: 0,
+        fates: [
+          { fate: 'converted', detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)' },
+        ],
+      },
     ]);
     // The transcript's own native payload is never mutated.
     expect(parts[0]!.functionCall).toEqual({ id: 'fc_9', name: 'lookup', args: { q: 'x' } });
@@ -157,8 +187,20 @@ describe('same-origin replay', () => {
         id: 'a1',
         role: 'assistant',
         origin: GEMINI_3_ORIGIN,
-        native: { api: 'gemini-generate-content', payload: [{ function_call: { name: 'multiply', args: { x: 5 } }, thought_signature: 'c2ln' }] },
-        blocks: [{ type: 'tool_call', id: 'multiply_0', name: 'multiply', input: { x: 5 }, signature: 'c2ln', meta: { generatedId: true } }],
+        native: {
+          api: 'gemini-generate-content',
+          payload: [{ function_call: { name: 'multiply', args: { x: 5 } }, thought_signature: 'c2ln' }],
+        },
+        blocks: [
+          {
+            type: 'tool_call',
+            id: 'multiply_0',
+            name: 'multiply',
+            input: { x: 5 },
+            signature: 'c2ln',
+            meta: { generatedId: true },
+          },
+        ],
       },
       result('t1', 'multiply_0', '15'),
     ]);
@@ -181,26 +223,43 @@ describe('same-origin replay', () => {
       result('t1', 'c1', 'gone'),
     ]);
     const { body, report } = convert(t, GEMINI_25_FLASH);
-    expect(body.contents[1]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'c1', name: 'go', args: {} }, thoughtSignature: 'c2ln' }] });
+    expect(body.contents[1]).toEqual({
+      role: 'model',
+      parts: [{ functionCall: { id: 'c1', name: 'go', args: {} }, thoughtSignature: 'c2ln' }],
+    });
     expect(report.blocks).toEqual([kept('u1', 0), kept('a1', 0), kept('t1', 0)]);
-    expect(report.warnings).toEqual(['turn a1: its native Gemini parts were not replayed (it has fewer functionCall parts than tool calls); rebuilt from its blocks']);
+    expect(report.warnings).toEqual([
+      'turn a1: its native Gemini parts were not replayed (it has fewer functionCall parts than tool calls); rebuilt from its blocks',
+    ]);
   });
 
   it('rebuilds from blocks when the payload is not a parts array', () => {
     const t = transcript([
       user('u1', 'Hi'),
-      { id: 'a1', role: 'assistant', origin: GEMINI_25_ORIGIN, native: { api: 'gemini-generate-content', payload: 'junk' }, blocks: [{ type: 'text', text: 'Hello' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: GEMINI_25_ORIGIN,
+        native: { api: 'gemini-generate-content', payload: 'junk' },
+        blocks: [{ type: 'text', text: 'Hello' }],
+      },
       user('u2', 'Bye'),
     ]);
     const { body, report } = convert(t, GEMINI_25_FLASH);
     expect(body.contents[1]).toEqual({ role: 'model', parts: [{ text: 'Hello' }] });
-    expect(report.warnings).toEqual(['turn a1: its native Gemini parts were not replayed (the payload is not a non-empty Gemini parts array); rebuilt from its blocks']);
+    expect(report.warnings).toEqual([
+      'turn a1: its native Gemini parts were not replayed (the payload is not a non-empty Gemini parts array); rebuilt from its blocks',
+    ]);
   });
 
-  it('puts a same-origin image signature back on its inlineData part, never another model\'s', () => {
+  it("puts a same-origin image signature back on its inlineData part, never another model's", () => {
     const PNG = 'iVBORw0KGgo=';
     const img = { type: 'image', mediaType: 'image/png', data: PNG, meta: { thoughtSignature: 'aW1n' } };
-    const turns = (origin: object) => [user('u1', 'Draw.'), { id: 'a1', role: 'assistant', origin, blocks: [img] }, user('u2', 'Nice.')];
+    const turns = (origin: object) => [
+      user('u1', 'Draw.'),
+      { id: 'a1', role: 'assistant', origin, blocks: [img] },
+      user('u2', 'Nice.'),
+    ];
     expect(convert(transcript(turns(GEMINI_3_ORIGIN)), GEMINI_3_PRO).body.contents[1]).toEqual({
       role: 'model',
       parts: [{ inlineData: { mimeType: 'image/png', data: PNG }, thoughtSignature: 'aW1n' }],
@@ -223,7 +282,16 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
 
   it('G-K4 X9: signs the first call of every step with the dummy, older turns too, so earlier contents never change when a user message follows', () => {
     const t = transcript(
-      [user('u1', 'Start.'), call('c0', OPENAI_CHAT), result('t0', 'c0', 'ok0'), user('u2', 'Two steps now.'), call('c1', OPENAI_CHAT), result('t1', 'c1', 'ok1'), call('c2', ANTHROPIC), result('t2', 'c2', 'ok2')],
+      [
+        user('u1', 'Start.'),
+        call('c0', OPENAI_CHAT),
+        result('t0', 'c0', 'ok0'),
+        user('u2', 'Two steps now.'),
+        call('c1', OPENAI_CHAT),
+        result('t1', 'c1', 'ok1'),
+        call('c2', ANTHROPIC),
+        result('t2', 'c2', 'ok2'),
+      ],
       { tools },
     );
     const fc = (id: string) => ({ functionCall: { id, name: 'step', args: { n: id } } });
@@ -241,7 +309,13 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
           { role: 'model', parts: [{ ...fc('c2'), thoughtSignature: DUMMY }] },
           { role: 'user', parts: [fr('c2', 'ok2')] },
         ],
-        tools: [{ functionDeclarations: [{ name: 'step', parametersJsonSchema: { type: 'object', properties: { n: { type: 'string' } } } }] }],
+        tools: [
+          {
+            functionDeclarations: [
+              { name: 'step', parametersJsonSchema: { type: 'object', properties: { n: { type: 'string' } } } },
+            ],
+          },
+        ],
         generationConfig: OFF_3,
       },
       report: {
@@ -267,26 +341,52 @@ describe('thought signatures on Gemini 3 (G-K3, G-K4)', () => {
   });
 
   it('never replaces a real signature; a call from another Gemini model loses its signature and gets the dummy (X3, G-K5)', () => {
-    const t = transcript([user('u1', 'Go.'), call('c1', GEMINI_3_ORIGIN, 'cmVhbA=='), result('t1', 'c1', 'ok1'), call('c2', GEMINI_25_ORIGIN, 'Zm9yZWlnbg=='), result('t2', 'c2', 'ok2')], {
-      tools,
-    });
+    const t = transcript(
+      [
+        user('u1', 'Go.'),
+        call('c1', GEMINI_3_ORIGIN, 'cmVhbA=='),
+        result('t1', 'c1', 'ok1'),
+        call('c2', GEMINI_25_ORIGIN, 'Zm9yZWlnbg=='),
+        result('t2', 'c2', 'ok2'),
+      ],
+      {
+        tools,
+      },
+    );
     const { body, report } = convert(t, GEMINI_3_PRO);
     expect(body.contents.filter((c) => c.role === 'model')).toEqual([
-      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'step', args: { n: 'c1' } }, thoughtSignature: 'cmVhbA==' }] },
-      { role: 'model', parts: [{ functionCall: { id: 'c2', name: 'step', args: { n: 'c2' } }, thoughtSignature: DUMMY }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { id: 'c1', name: 'step', args: { n: 'c1' } }, thoughtSignature: 'cmVhbA==' }],
+      },
+      {
+        role: 'model',
+        parts: [{ functionCall: { id: 'c2', name: 'step', args: { n: 'c2' } }, thoughtSignature: DUMMY }],
+      },
     ]);
     expect(report.blocks[3]).toEqual({
       turn: 'a-c2',
       index: 0,
-      fates: [{ fate: 'converted', detail: 'signature dropped: opaque state of google/gemini-2.5-flash (gemini-generate-content) (X3, G-K5)' }, DUMMY_FATE],
+      fates: [
+        {
+          fate: 'converted',
+          detail: 'signature dropped: opaque state of google/gemini-2.5-flash (gemini-generate-content) (X3, G-K5)',
+        },
+        DUMMY_FATE,
+      ],
     });
-    expect(report.synthesized).toEqual([{ kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) (G-K4, X9)` }]);
+    expect(report.synthesized).toEqual([
+      { kind: 'dummy-signature', detail: `${DUMMY} on the unsigned call step (turn a-c2) (G-K4, X9)` },
+    ]);
   });
 
   it('adds no dummy for models that do not enforce signatures', () => {
     const t = transcript([user('u1', 'Go.'), call('c1', ANTHROPIC), result('t1', 'c1', 'ok1')], { tools });
     const { body, report } = convert(t, GEMINI_25_FLASH);
-    expect(body.contents[1]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'c1', name: 'step', args: { n: 'c1' } } }] });
+    expect(body.contents[1]).toEqual({
+      role: 'model',
+      parts: [{ functionCall: { id: 'c1', name: 'step', args: { n: 'c1' } } }],
+    });
     expect(report.synthesized).toEqual([]);
   });
 });

@@ -51,7 +51,12 @@ describe('user turns', () => {
         systemInstruction: { parts: [{ text: 'Be brief.' }] },
         generationConfig: OFF_25,
       },
-      report: { input: { format: 'baton', turns: 1, blocks: 3 }, blocks: [kept('u1', 0), kept('u1', 1), kept('u1', 2)], synthesized: [], warnings: [] },
+      report: {
+        input: { format: 'baton', turns: 1, blocks: 3 },
+        blocks: [kept('u1', 0), kept('u1', 1), kept('u1', 2)],
+        synthesized: [],
+        warnings: [],
+      },
     });
   });
 
@@ -79,9 +84,36 @@ describe('user turns', () => {
       },
     ]);
     expect(report.blocks).toEqual([
-      { turn: 'u1', index: 0, fates: [{ fate: 'converted', detail: 'sent as inlineData; the title "spec.pdf" is not carried (Gemini inlineData has no title)' }] },
-      { turn: 'u1', index: 1, fates: [{ fate: 'converted', detail: 'image replaced by a placeholder: the API takes only inline image data, not URLs' }] },
-      { turn: 'u1', index: 2, fates: [{ fate: 'converted', detail: 'image replaced by a placeholder: image/gif is not an accepted image type (A-I1, C-I1, G-I1)' }] },
+      {
+        turn: 'u1',
+        index: 0,
+        fates: [
+          {
+            fate: 'converted',
+            detail: 'sent as inlineData; the title "spec.pdf" is not carried (Gemini inlineData has no title)',
+          },
+        ],
+      },
+      {
+        turn: 'u1',
+        index: 1,
+        fates: [
+          {
+            fate: 'converted',
+            detail: 'image replaced by a placeholder: the API takes only inline image data, not URLs',
+          },
+        ],
+      },
+      {
+        turn: 'u1',
+        index: 2,
+        fates: [
+          {
+            fate: 'converted',
+            detail: 'image replaced by a placeholder: image/gif is not an accepted image type (A-I1, C-I1, G-I1)',
+          },
+        ],
+      },
     ]);
   });
 
@@ -123,12 +155,30 @@ describe('assistant turns', () => {
       body: {
         contents: [
           { role: 'user', parts: [{ text: 'Weather?' }] },
-          { role: 'model', parts: [{ text: 'Checking.' }, { functionCall: { id: 'toolu_01A', name: 'get_weather', args: { city: 'Oslo' } } }] },
-          { role: 'user', parts: [{ functionResponse: { id: 'toolu_01A', name: 'get_weather', response: { output: '4°C' } } }] },
+          {
+            role: 'model',
+            parts: [
+              { text: 'Checking.' },
+              { functionCall: { id: 'toolu_01A', name: 'get_weather', args: { city: 'Oslo' } } },
+            ],
+          },
+          {
+            role: 'user',
+            parts: [{ functionResponse: { id: 'toolu_01A', name: 'get_weather', response: { output: '4°C' } } }],
+          },
           { role: 'model', parts: [{ text: 'It is 4°C.' }] },
           { role: 'user', parts: [{ text: 'Continue.' }] },
         ],
-        tools: [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } } }] }],
+        tools: [
+          {
+            functionDeclarations: [
+              {
+                name: 'get_weather',
+                parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } },
+              },
+            ],
+          },
+        ],
         generationConfig: OFF_25,
       },
       report: {
@@ -138,14 +188,25 @@ describe('assistant turns', () => {
           {
             turn: 'a1',
             index: 0,
-            fates: [{ fate: 'dropped', detail: 'reasoning from anthropic/claude-sonnet-4-5 (anthropic-messages) cannot be replayed to another model (X3, A-K6, R-K6)' }],
+            fates: [
+              {
+                fate: 'dropped',
+                detail:
+                  'reasoning from anthropic/claude-sonnet-4-5 (anthropic-messages) cannot be replayed to another model (X3, A-K6, R-K6)',
+              },
+            ],
           },
           kept('a1', 1),
           kept('a1', 2),
           kept('t1', 0),
           kept('a2', 0),
         ],
-        synthesized: [{ kind: 'user-turn', detail: 'the history ends on an assistant turn: a user turn asks the model to continue (A-R4, G-R6, M-3)' }],
+        synthesized: [
+          {
+            kind: 'user-turn',
+            detail: 'the history ends on an assistant turn: a user turn asks the model to continue (A-R4, G-R6, M-3)',
+          },
+        ],
         warnings: [],
       },
     });
@@ -183,7 +244,11 @@ describe('assistant turns', () => {
     expect(report.blocks).toEqual([
       kept('u1', 0),
       kept('a1', 0),
-      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }] },
+      {
+        turn: 'a1',
+        index: 1,
+        fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }],
+      },
       kept('a1', 2),
       kept('a1', 3),
       kept('u2', 0),
@@ -193,14 +258,26 @@ describe('assistant turns', () => {
   it('removes a model content left empty and merges the user contents around it (G-E1, G-R6)', () => {
     const t = transcript([
       user('u1', 'Hello'),
-      { id: 'a1', role: 'assistant', origin: GEMINI_25_ORIGIN, blocks: [{ type: 'thinking', text: 'Hmm.' }, { type: 'redacted_thinking', data: 'b3BhcXVl' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: GEMINI_25_ORIGIN,
+        blocks: [
+          { type: 'thinking', text: 'Hmm.' },
+          { type: 'redacted_thinking', data: 'b3BhcXVl' },
+        ],
+      },
       user('u2', 'Anyone there?'),
     ]);
     const { body, report } = convert(t, GEMINI_25_FLASH);
     expect(body.contents).toEqual([{ role: 'user', parts: [{ text: 'Hello' }, { text: 'Anyone there?' }] }]);
     expect(report.blocks).toEqual([
       kept('u1', 0),
-      { turn: 'a1', index: 0, fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }] },
+      {
+        turn: 'a1',
+        index: 0,
+        fates: [{ fate: 'dropped', detail: 'thought summary without a signature is not replayed (G-K6)' }],
+      },
       { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'redacted thinking has no Gemini form (G-K6)' }] },
       kept('u2', 0),
     ]);
@@ -209,15 +286,28 @@ describe('assistant turns', () => {
   it('wraps non-object arguments, since functionCall.args is a JSON object', () => {
     const t = transcript([
       user('u1', 'Go'),
-      { id: 'a1', role: 'assistant', origin: OPENAI_CHAT, blocks: [{ type: 'tool_call', id: 'call_1', name: 'run', input: 'ls -la' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: OPENAI_CHAT,
+        blocks: [{ type: 'tool_call', id: 'call_1', name: 'run', input: 'ls -la' }],
+      },
       { id: 't1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: 'a.txt' }] },
     ]);
     const { body, report } = convert(t, GEMINI_25_FLASH);
-    expect(body.contents[1]).toEqual({ role: 'model', parts: [{ functionCall: { id: 'call_1', name: 'run', args: { value: 'ls -la' } } }] });
+    expect(body.contents[1]).toEqual({
+      role: 'model',
+      parts: [{ functionCall: { id: 'call_1', name: 'run', args: { value: 'ls -la' } } }],
+    });
     expect(report.blocks[1]).toEqual({
       turn: 'a1',
       index: 0,
-      fates: [{ fate: 'converted', detail: 'non-object arguments wrapped as {"value": …}: functionCall.args is a JSON object' }],
+      fates: [
+        {
+          fate: 'converted',
+          detail: 'non-object arguments wrapped as {"value": …}: functionCall.args is a JSON object',
+        },
+      ],
     });
   });
 
@@ -229,9 +319,18 @@ describe('assistant turns', () => {
         role: 'assistant',
         origin: GEMINI_25_ORIGIN,
         blocks: [
-          { type: 'provider_item', api: 'gemini-generate-content', item: { executableCode: { language: 'PYTHON', code: 'print(1)' } } },
+          {
+            type: 'provider_item',
+            api: 'gemini-generate-content',
+            item: { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+          },
           { type: 'provider_item', api: 'gemini-generate-content', item: 'not a part' },
-          { type: 'provider_item', api: 'gemini-generate-content', item: { type: 'server_tool_use', name: 'web_search' }, text: 'searched the web' },
+          {
+            type: 'provider_item',
+            api: 'gemini-generate-content',
+            item: { type: 'server_tool_use', name: 'web_search' },
+            text: 'searched the web',
+          },
           { type: 'text', text: '1' },
         ],
       },
@@ -240,15 +339,34 @@ describe('assistant turns', () => {
     const { body, report } = convert(t, GEMINI_25_FLASH);
     expect(body.contents[1]).toEqual({
       role: 'model',
-      parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { text: 'searched the web' }, { text: '1' }],
+      parts: [
+        { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+        { text: 'searched the web' },
+        { text: '1' },
+      ],
     });
     expect(report.blocks.slice(1, 5)).toEqual([
       kept('a1', 0),
-      { turn: 'a1', index: 1, fates: [{ fate: 'dropped', detail: 'gemini-generate-content item is not a Gemini part that can be replayed (not an object)' }] },
+      {
+        turn: 'a1',
+        index: 1,
+        fates: [
+          {
+            fate: 'dropped',
+            detail: 'gemini-generate-content item is not a Gemini part that can be replayed (not an object)',
+          },
+        ],
+      },
       {
         turn: 'a1',
         index: 2,
-        fates: [{ fate: 'converted', detail: 'gemini-generate-content item is not a Gemini part that can be replayed (it does not set exactly one data field (G-E1)): sent as its text' }],
+        fates: [
+          {
+            fate: 'converted',
+            detail:
+              'gemini-generate-content item is not a Gemini part that can be replayed (it does not set exactly one data field (G-E1)): sent as its text',
+          },
+        ],
       },
       kept('a1', 3),
     ]);
@@ -264,14 +382,33 @@ describe('tool turns', () => {
         role: 'assistant',
         origin: OPENAI_CHAT,
         blocks: [
-          { type: 'tool_call', id: 'call_A', name: 'lookup', input: { q: 'a' }, ...(callMeta ? { meta: callMeta } : {}) },
-          { type: 'tool_call', id: 'call_B', name: 'lookup', input: { q: 'b' }, ...(callMeta ? { meta: callMeta } : {}) },
+          {
+            type: 'tool_call',
+            id: 'call_A',
+            name: 'lookup',
+            input: { q: 'a' },
+            ...(callMeta ? { meta: callMeta } : {}),
+          },
+          {
+            type: 'tool_call',
+            id: 'call_B',
+            name: 'lookup',
+            input: { q: 'b' },
+            ...(callMeta ? { meta: callMeta } : {}),
+          },
         ],
       },
       { id: 't1', role: 'tool', blocks: results },
     ]);
   const results = [
-    { type: 'tool_result', callId: 'call_B', content: [{ type: 'text', text: 'line 1' }, { type: 'text', text: 'line 2' }] },
+    {
+      type: 'tool_result',
+      callId: 'call_B',
+      content: [
+        { type: 'text', text: 'line 1' },
+        { type: 'text', text: 'line 2' },
+      ],
+    },
     { type: 'tool_result', callId: 'call_A', content: 'boom', isError: true },
   ];
 
@@ -312,14 +449,19 @@ describe('tool turns', () => {
     expect(report).toEqual({
       input: { format: 'baton', turns: 3, blocks: 5 },
       blocks: [kept('u1', 0), kept('a1', 0), kept('a1', 1), kept('t1', 0), kept('t1', 1)],
-      synthesized: [{ kind: 'stub-tool', detail: 'lookup: used in the history but not defined by the request (X8, A-T6)' }],
+      synthesized: [
+        { kind: 'stub-tool', detail: 'lookup: used in the history but not defined by the request (X8, A-T6)' },
+      ],
       warnings: [],
     });
   });
 
   it('merges the function responses and the following user turn into one user content, responses first (G-R6)', () => {
     const t = calls(results);
-    const { body } = convert({ ...t, turns: [...t.turns, { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'And c?' }] }] }, GEMINI_25_FLASH);
+    const { body } = convert(
+      { ...t, turns: [...t.turns, { id: 'u2', role: 'user', blocks: [{ type: 'text', text: 'And c?' }] }] },
+      GEMINI_25_FLASH,
+    );
     expect(body.contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
     expect(body.contents[2]).toEqual({
       role: 'user',
@@ -334,7 +476,13 @@ describe('tool turns', () => {
   it('G-T8: sends ids Baton generated on the call and its response alike, reported; two calls to one function keep their own ids (G-T7)', () => {
     const { body, report } = convert(calls(results, { generatedId: true }), GEMINI_25_FLASH);
     expect(body.contents.slice(1)).toEqual([
-      { role: 'model', parts: [{ functionCall: { id: 'call_A', name: 'lookup', args: { q: 'a' } } }, { functionCall: { id: 'call_B', name: 'lookup', args: { q: 'b' } } }] },
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { id: 'call_A', name: 'lookup', args: { q: 'a' } } },
+          { functionCall: { id: 'call_B', name: 'lookup', args: { q: 'b' } } },
+        ],
+      },
       {
         role: 'user',
         parts: [
@@ -343,14 +491,22 @@ describe('tool turns', () => {
         ],
       },
     ]);
-    expect(report.blocks[1]!.fates).toEqual([{ fate: 'converted', detail: 'call id call_A minted by Baton, sent on the call and its response (G-T8)' }]);
+    expect(report.blocks[1]!.fates).toEqual([
+      { fate: 'converted', detail: 'call id call_A minted by Baton, sent on the call and its response (G-T8)' },
+    ]);
     expect(report.blocks[3]!.fates[0]!.fate).toBe('kept');
   });
 
   it('G-T9: omits every id on Vertex, which rejects them, and reports it (G-T3, V-G1)', () => {
     const { body, report } = convert(calls(results), GEMINI_25_FLASH, { endpoint: VERTEX_ENDPOINT });
     expect(body.contents.slice(1)).toEqual([
-      { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'a' } } }, { functionCall: { name: 'lookup', args: { q: 'b' } } }] },
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { name: 'lookup', args: { q: 'a' } } },
+          { functionCall: { name: 'lookup', args: { q: 'b' } } },
+        ],
+      },
       {
         role: 'user',
         parts: [
@@ -360,7 +516,10 @@ describe('tool turns', () => {
       },
     ]);
     const call = { fate: 'converted', detail: 'call id omitted: Vertex rejects functionCall.id (G-T3, G-T9, V-G1)' };
-    const result = { fate: 'converted', detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)' };
+    const result = {
+      fate: 'converted',
+      detail: 'call id omitted: Vertex rejects functionResponse.id (G-T3, G-T9, V-G1)',
+    };
     expect(report.blocks).toEqual([
       kept('u1', 0),
       { turn: 'a1', index: 0, fates: [call] },
@@ -376,29 +535,69 @@ describe('tool turns', () => {
       role: 'user',
       parts: [
         { functionResponse: { id: 'call_A', name: 'lookup', response: { error: 'boom' } } },
-        { functionResponse: { id: 'call_B', name: 'lookup', response: { error: 'no result: the call was interrupted' } } },
+        {
+          functionResponse: {
+            id: 'call_B',
+            name: 'lookup',
+            response: { error: 'no result: the call was interrupted' },
+          },
+        },
       ],
     });
-    expect(report.synthesized[0]).toEqual({ kind: 'error-result', detail: 'call call_B (lookup) in turn a1 had no result (X1)' });
+    expect(report.synthesized[0]).toEqual({
+      kind: 'error-result',
+      detail: 'call call_B (lookup) in turn a1 had no result (X1)',
+    });
   });
 
   const withImage = transcript([
     user('u1', 'Screenshot please.'),
-    { id: 'a1', role: 'assistant', origin: ANTHROPIC, blocks: [{ type: 'tool_call', id: 'toolu_1', name: 'shot', input: {} }] },
+    {
+      id: 'a1',
+      role: 'assistant',
+      origin: ANTHROPIC,
+      blocks: [{ type: 'tool_call', id: 'toolu_1', name: 'shot', input: {} }],
+    },
     {
       id: 't1',
       role: 'tool',
-      blocks: [{ type: 'tool_result', callId: 'toolu_1', content: [{ type: 'text', text: 'Done.' }, { type: 'image', mediaType: 'image/png', data: PNG }] }],
+      blocks: [
+        {
+          type: 'tool_result',
+          callId: 'toolu_1',
+          content: [
+            { type: 'text', text: 'Done.' },
+            { type: 'image', mediaType: 'image/png', data: PNG },
+          ],
+        },
+      ],
     },
   ]);
 
   it('carries tool-result images inside functionResponse.parts on Gemini 3 (G-I3)', () => {
     const { body, report } = convert(withImage, GEMINI_3_PRO);
     expect(body.contents.slice(1)).toEqual([
-      { role: 'model', parts: [{ functionCall: { id: 'toolu_1', name: 'shot', args: {} }, thoughtSignature: 'skip_thought_signature_validator' }] },
+      {
+        role: 'model',
+        parts: [
+          {
+            functionCall: { id: 'toolu_1', name: 'shot', args: {} },
+            thoughtSignature: 'skip_thought_signature_validator',
+          },
+        ],
+      },
       {
         role: 'user',
-        parts: [{ functionResponse: { id: 'toolu_1', name: 'shot', response: { output: 'Done.' }, parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }] } }],
+        parts: [
+          {
+            functionResponse: {
+              id: 'toolu_1',
+              name: 'shot',
+              response: { output: 'Done.' },
+              parts: [{ inlineData: { mimeType: 'image/png', data: PNG } }],
+            },
+          },
+        ],
       },
     ]);
     expect(body.generationConfig).toEqual(OFF_3);
@@ -412,7 +611,13 @@ describe('tool turns', () => {
       {
         role: 'user',
         parts: [
-          { functionResponse: { id: 'toolu_1', name: 'shot', response: { output: 'Done.\n[1 image from this result follows in the next user message]' } } },
+          {
+            functionResponse: {
+              id: 'toolu_1',
+              name: 'shot',
+              response: { output: 'Done.\n[1 image from this result follows in the next user message]' },
+            },
+          },
           { text: '[Images returned by tool call toolu_1]' },
           { inlineData: { mimeType: 'image/png', data: PNG } },
         ],
@@ -421,7 +626,12 @@ describe('tool turns', () => {
     expect(report.blocks[2]).toEqual({
       turn: 't1',
       index: 0,
-      fates: [{ fate: 'converted', detail: '1 image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)' }],
+      fates: [
+        {
+          fate: 'converted',
+          detail: '1 image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)',
+        },
+      ],
     });
   });
 });

@@ -10,7 +10,12 @@ import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import type { IdPolicy } from '../../transcript/ids';
-import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import {
+  prepareTranscript,
+  type PrepareCapabilities,
+  type PreparedTranscript,
+  type PreparedTurn,
+} from '../../transcript/prepare';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -35,7 +40,13 @@ export { DUMMY_THOUGHT_SIGNATURE } from './convert-gemini-generate-content-conte
 export const GEMINI_ID_POLICY: IdPolicy = { maxLength: 64, alphabet: 'alnum_-' };
 
 /** G-I1: the image types Gemini takes inline. */
-export const GEMINI_IMAGE_MEDIA_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
+export const GEMINI_IMAGE_MEDIA_TYPES: readonly string[] = [
+  'image/png',
+  'image/jpeg',
+  'image/webp',
+  'image/heic',
+  'image/heif',
+];
 
 /**
  * What the pre-pass must know about a Gemini model: inline images only (G-I1, no URLs), images
@@ -64,7 +75,10 @@ export function geminiCapabilities(info: ModelInfo): PrepareCapabilities {
  * @throws TranscriptError only for an invalid `maxOutputTokens` (not a positive integer); a valid
  * transcript always converts.
  */
-export function convertToGeminiGenerateContent(transcript: Transcript, target: ConvertTarget): ConvertResult<GeminiGenerateContentBody> {
+export function convertToGeminiGenerateContent(
+  transcript: Transcript,
+  target: ConvertTarget,
+): ConvertResult<GeminiGenerateContentBody> {
   const resolved = resolveTarget(target);
   return encodeGeminiGenerateContent(transcript, resolved, lookupModel(resolved.model, resolved.provider));
 }
@@ -74,7 +88,11 @@ export function convertToGeminiGenerateContent(transcript: Transcript, target: C
  * callers that already looked the model up).
  * @throws TranscriptError for an invalid `target.maxOutputTokens`.
  */
-export function encodeGeminiGenerateContent(transcript: Transcript, target: ResolvedTarget, info: ModelInfo): ConvertResult<GeminiGenerateContentBody> {
+export function encodeGeminiGenerateContent(
+  transcript: Transcript,
+  target: ResolvedTarget,
+  info: ModelInfo,
+): ConvertResult<GeminiGenerateContentBody> {
   const report = new ReportBuilder(transcript);
   const maxOutputTokens = outputLimit(target, info, report);
   const prepared = prepareTranscript(transcript, target, geminiCapabilities(info), report);
@@ -141,17 +159,25 @@ function encodeNative(turn: PreparedTurn, ctx: GeminiEncodeContext, prepared: Pr
   const replay = replayNativeParts(turn, ctx, prepared);
   const ids = turn.sources.map((s) => s.id).join(', ');
   if ('problem' in replay) {
-    ctx.report.warn(`turn ${ids}: its native Gemini parts were not replayed (${replay.problem}); rebuilt from its blocks`);
+    ctx.report.warn(
+      `turn ${ids}: its native Gemini parts were not replayed (${replay.problem}); rebuilt from its blocks`,
+    );
     return encodeBlocks('model', turn, ctx);
   }
   for (const source of turn.sources)
-    source.blocks.forEach((_, index) => ctx.report.add({ turn: source.id, index }, 'replayed-native', 'same-origin Gemini parts sent as received'));
+    source.blocks.forEach((_, index) =>
+      ctx.report.add({ turn: source.id, index }, 'replayed-native', 'same-origin Gemini parts sent as received'),
+    );
   return { role: 'model', parts: replay.parts, refs: replay.refs };
 }
 
 /** `{name, description?, parametersJsonSchema}` with the schema as given (names mapped by the pre-pass, X5/G-T4). */
 function functionDeclaration(t: ToolDefinition): GeminiFunctionDeclaration {
-  return { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parametersJsonSchema: t.inputSchema };
+  return {
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    parametersJsonSchema: t.inputSchema,
+  };
 }
 
 /**
@@ -161,7 +187,8 @@ function functionDeclaration(t: ToolDefinition): GeminiFunctionDeclaration {
 function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): number {
   const asked = target.maxOutputTokens;
   if (asked === undefined) return info.defaultOutputTokens;
-  if (!Number.isInteger(asked) || asked < 1) throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${String(asked)}`);
+  if (!Number.isInteger(asked) || asked < 1)
+    throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${String(asked)}`);
   if (info.known && asked > info.maxOutputTokens) {
     report.warn(`maxOutputTokens ${asked} exceeds ${info.id}'s limit: sent ${info.maxOutputTokens}`);
     return info.maxOutputTokens;
@@ -183,10 +210,16 @@ function isVertex(target: ResolvedTarget): boolean {
  * is unsupported: THINKING_LEVEL_MINIMAL"), reported, since thinking cannot be switched off.
  * No `temperature`, `topP` or `topK` is ever sent (G-G1). https://ai.google.dev/gemini-api/docs/thinking
  */
-function thinking(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder, vertex: boolean): GeminiThinkingConfig | undefined {
+function thinking(
+  target: ResolvedTarget,
+  info: ModelInfo,
+  report: ReportBuilder,
+  vertex: boolean,
+): GeminiThinkingConfig | undefined {
   const levels = info.thinkingLevels?.filter((l) => !(vertex && l === 'MINIMAL'));
   if (levels && levels.length > 0) {
-    if (target.thinking) return { includeThoughts: true, thinkingLevel: levels.includes('HIGH') ? 'HIGH' : levels[levels.length - 1]! };
+    if (target.thinking)
+      return { includeThoughts: true, thinkingLevel: levels.includes('HIGH') ? 'HIGH' : levels[levels.length - 1]! };
     report.warn(`${info.id} cannot switch thinking off: sent at its lowest thinking level ${levels[0]!} (G-G1)`);
     return { thinkingLevel: levels[0]! };
   }

@@ -72,12 +72,16 @@ type Obj = Record<string, unknown>;
 export function responseToChunks(response: Obj): unknown[] {
   const { candidates, ...top } = response;
   const { content, finishReason, finishMessage, ...cand } = (candidates as Obj[])[0]!;
-  const chunk = (parts: unknown[], extra: Obj = {}) => ({ ...top, candidates: [{ ...cand, content: { role: 'model', parts }, ...extra }] });
+  const chunk = (parts: unknown[], extra: Obj = {}) => ({
+    ...top,
+    candidates: [{ ...cand, content: { role: 'model', parts }, ...extra }],
+  });
   const chunks: unknown[] = [];
   for (const part of (content as { parts: Obj[] }).parts) {
     if (typeof part.text === 'string' && part.thoughtSignature === undefined) {
       const size = Math.max(1, Math.ceil(part.text.length / 3));
-      for (let i = 0; i < part.text.length; i += size) chunks.push(chunk([{ ...part, text: part.text.slice(i, i + size) }]));
+      for (let i = 0; i < part.text.length; i += size)
+        chunks.push(chunk([{ ...part, text: part.text.slice(i, i + size) }]));
     } else chunks.push(chunk([part]));
   }
   chunks.push(chunk([{ text: '' }], { finishReason, ...(finishMessage !== undefined ? { finishMessage } : {}) }));

@@ -53,7 +53,8 @@ function readTools(tools: unknown): { defs: ToolDefinition[]; server: unknown[] 
       const name = str(d, 'name', p);
       if (!name) fail([...p, 'name'], 'must not be empty');
       const schema = d.parametersJsonSchema ?? d.parameters_json_schema ?? d.parameters;
-      if (schema !== undefined && schema !== null && !isObject(schema)) fail([...p, 'parameters'], `expected object, got ${describe(schema)}`);
+      if (schema !== undefined && schema !== null && !isObject(schema))
+        fail([...p, 'parameters'], `expected object, got ${describe(schema)}`);
       const def: ToolDefinition = { name, inputSchema: schema ?? { type: 'object', properties: {} } };
       if (typeof d.description === 'string') def.description = d.description;
       defs.push(def);
@@ -89,8 +90,13 @@ interface PendingCall {
 export function readGeminiGenerateContentHistory(body: unknown, opts: HistoryReadOptions = {}): Transcript {
   if (!isObject(body)) return fail([], `expected a Gemini generateContent request body object, got ${describe(body)}`);
   assertNoPrototypeKeys(body);
-  if (!Array.isArray(body.contents)) fail(['contents'], body.contents === undefined ? 'required array missing' : `expected array, got ${describe(body.contents)}`);
-  const model = opts.model ?? (typeof body.model === 'string' && body.model ? body.model.replace(/^models\//, '') : undefined);
+  if (!Array.isArray(body.contents))
+    fail(
+      ['contents'],
+      body.contents === undefined ? 'required array missing' : `expected array, got ${describe(body.contents)}`,
+    );
+  const model =
+    opts.model ?? (typeof body.model === 'string' && body.model ? body.model.replace(/^models\//, '') : undefined);
   const provider = opts.provider ?? 'google';
 
   const turns: Turn[] = [];
@@ -100,16 +106,29 @@ export function readGeminiGenerateContentHistory(body: unknown, opts: HistoryRea
   body.contents.forEach((c: unknown, i: number) => {
     const p: JsonPath = ['contents', i];
     if (!isObject(c)) fail(p, `expected object, got ${describe(c)}`);
-    if (!Array.isArray(c.parts)) fail([...p, 'parts'], c.parts === undefined ? 'required array missing' : `expected array, got ${describe(c.parts)}`);
+    if (!Array.isArray(c.parts))
+      fail(
+        [...p, 'parts'],
+        c.parts === undefined ? 'required array missing' : `expected array, got ${describe(c.parts)}`,
+      );
     const role = c.role ?? 'user'; // G-R1: the service defaults a missing role to user
     if (role === 'model') {
       if (!model) fail(['model'], 'no model known for the model turns: pass a model or include "model" in the body');
-      const blocks = c.parts.map((part: unknown, j: number) => readModelPart(part, [...p, 'parts', j], (name) => ({ id: `${name}_${generated++}`, generated: true })));
+      const blocks = c.parts.map((part: unknown, j: number) =>
+        readModelPart(part, [...p, 'parts', j], (name) => ({ id: `${name}_${generated++}`, generated: true })),
+      );
       pending = blocks.flatMap((b) => (b.type === 'tool_call' ? [{ id: b.id, name: b.name, used: false }] : []));
-      turns.push({ id: `t${turns.length + 1}`, role: 'assistant', origin: { provider, api: GEMINI_API, model }, blocks, native: { api: GEMINI_API, payload: c.parts } });
+      turns.push({
+        id: `t${turns.length + 1}`,
+        role: 'assistant',
+        origin: { provider, api: GEMINI_API, model },
+        blocks,
+        native: { api: GEMINI_API, payload: c.parts },
+      });
       return;
     }
-    if (role !== 'user' && role !== 'function') fail([...p, 'role'], `expected "user" | "model", got ${describe(role)}`);
+    if (role !== 'user' && role !== 'function')
+      fail([...p, 'role'], `expected "user" | "model", got ${describe(role)}`);
     // One content → user and tool segments in order (function responses become a tool turn).
     const segments: { role: 'user' | 'tool'; blocks: Block[] }[] = [];
     const add = (segRole: 'user' | 'tool', block: Block) => {
@@ -122,7 +141,8 @@ export function readGeminiGenerateContentHistory(body: unknown, opts: HistoryRea
       if (!isObject(part)) fail(pp, `expected object, got ${describe(part)}`);
       const v = partView(part);
       if (v.functionResponse !== undefined) {
-        if (!isObject(v.functionResponse)) fail([...pp, 'functionResponse'], `expected object, got ${describe(v.functionResponse)}`);
+        if (!isObject(v.functionResponse))
+          fail([...pp, 'functionResponse'], `expected object, got ${describe(v.functionResponse)}`);
         const fr = v.functionResponse;
         const name = str(fr, 'name', [...pp, 'functionResponse']);
         let callId = typeof fr.id === 'string' && fr.id ? fr.id : undefined;
@@ -145,7 +165,13 @@ export function readGeminiGenerateContentHistory(body: unknown, opts: HistoryRea
     for (const seg of segments) turns.push({ id: `t${turns.length + 1}`, role: seg.role, blocks: seg.blocks });
   });
 
-  const transcript: Transcript = { format: 'baton.transcript', version: 1, id: opts.id ?? 'imported', source: { kind: GEMINI_API }, turns };
+  const transcript: Transcript = {
+    format: 'baton.transcript',
+    version: 1,
+    id: opts.id ?? 'imported',
+    source: { kind: GEMINI_API },
+    turns,
+  };
   const system = readSystem(body);
   if (system) transcript.system = system.text;
   const tools = readTools(body.tools);

@@ -7,7 +7,16 @@
  * `thought_signature`, …), so {@link partView} reads both.
  */
 import type { JsonPath } from '../../transcript/codec';
-import type { Block, DocumentBlock, ImageBlock, Origin, StopReason, ToolResultBlock, ToolResultContentBlock, Usage } from '../../transcript/schema';
+import type {
+  Block,
+  DocumentBlock,
+  ImageBlock,
+  Origin,
+  StopReason,
+  ToolResultBlock,
+  ToolResultContentBlock,
+  Usage,
+} from '../../transcript/schema';
 import type { ReadContext } from '../types';
 
 /** The API id used in `origin.api`, `native.api` and `provider_item.api`. */
@@ -66,7 +75,8 @@ export function mapGeminiFinishReason(raw: string, hasToolCalls: boolean): StopR
   }
 }
 
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined);
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 
 /**
  * Gemini `usageMetadata` → Baton usage (tokens, as reported): `promptTokenCount` (includes cached
@@ -103,7 +113,9 @@ export function readMedia(v: JsonObject, path: JsonPath): ImageBlock | DocumentB
     const d = partView(v.inlineData);
     const mediaType = str(d, 'mimeType', [...path, 'inlineData']);
     const data = str(d, 'data', [...path, 'inlineData']);
-    const block: ImageBlock | DocumentBlock = mediaType.startsWith('image/') ? { type: 'image', mediaType, data } : { type: 'document', mediaType, data };
+    const block: ImageBlock | DocumentBlock = mediaType.startsWith('image/')
+      ? { type: 'image', mediaType, data }
+      : { type: 'document', mediaType, data };
     if (block.type === 'document' && typeof d.displayName === 'string') block.title = d.displayName;
     return block;
   }
@@ -111,7 +123,9 @@ export function readMedia(v: JsonObject, path: JsonPath): ImageBlock | DocumentB
   const f = partView(v.fileData);
   const url = str(f, 'fileUri', [...path, 'fileData']);
   const mediaType = typeof f.mimeType === 'string' && f.mimeType ? f.mimeType : 'application/octet-stream';
-  const block: ImageBlock | DocumentBlock = mediaType.startsWith('image/') ? { type: 'image', mediaType, url } : { type: 'document', mediaType, url };
+  const block: ImageBlock | DocumentBlock = mediaType.startsWith('image/')
+    ? { type: 'image', mediaType, url }
+    : { type: 'document', mediaType, url };
   if (block.type === 'document' && typeof f.displayName === 'string') block.title = f.displayName;
   return block;
 }
@@ -140,18 +154,25 @@ export interface CallId {
  * without it (histories) it is an error.
  * @throws TranscriptError for a malformed part.
  */
-export function readModelPart(part: unknown, path: JsonPath, callId: (name: string) => CallId, unknownAsItem = false): Block {
+export function readModelPart(
+  part: unknown,
+  path: JsonPath,
+  callId: (name: string) => CallId,
+  unknownAsItem = false,
+): Block {
   if (!isObject(part)) return fail(path, `expected object, got ${describe(part)}`);
   const v = partView(part);
   const signature = v.thoughtSignature;
-  if (signature !== undefined && typeof signature !== 'string') fail([...path, 'thoughtSignature'], `expected string, got ${describe(signature)}`);
+  if (signature !== undefined && typeof signature !== 'string')
+    fail([...path, 'thoughtSignature'], `expected string, got ${describe(signature)}`);
   let block: Block;
   if (v.text !== undefined) {
     const text = str(v, 'text', path);
     block = v.thought === true ? { type: 'thinking', text } : { type: 'text', text };
     if (signature !== undefined) block.signature = signature;
   } else if (v.functionCall !== undefined) {
-    if (!isObject(v.functionCall)) return fail([...path, 'functionCall'], `expected object, got ${describe(v.functionCall)}`);
+    if (!isObject(v.functionCall))
+      return fail([...path, 'functionCall'], `expected object, got ${describe(v.functionCall)}`);
     const name = str(v.functionCall, 'name', [...path, 'functionCall']);
     if (!name) fail([...path, 'functionCall', 'name'], 'must not be empty');
     const own = v.functionCall.id;
@@ -183,7 +204,8 @@ export function readModelPart(part: unknown, path: JsonPath, callId: (name: stri
 export function readFunctionResponse(fr: JsonObject, path: JsonPath, callId: string): ToolResultBlock {
   const name = str(fr, 'name', path);
   const response = fr.response;
-  if (response !== undefined && !isObject(response)) fail([...path, 'response'], `expected object, got ${describe(response)}`);
+  if (response !== undefined && !isObject(response))
+    fail([...path, 'response'], `expected object, got ${describe(response)}`);
   const r = response ?? {};
   const keys = Object.keys(r);
   const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -201,7 +223,11 @@ export function readFunctionResponse(fr: JsonObject, path: JsonPath, callId: str
     const media = parts.map((p: unknown, i: number): ToolResultContentBlock => {
       if (!isObject(p)) return fail([...path, 'parts', i], `expected object, got ${describe(p)}`);
       const block = readMedia(partView(p), [...path, 'parts', i]);
-      if (block.type !== 'image') return fail([...path, 'parts', i], `functionResponse part of type ${block.mediaType} cannot be kept (images only)`);
+      if (block.type !== 'image')
+        return fail(
+          [...path, 'parts', i],
+          `functionResponse part of type ${block.mediaType} cannot be kept (images only)`,
+        );
       return block;
     });
     if (media.length) content = [{ type: 'text', text }, ...media];

@@ -30,12 +30,19 @@ export interface GeminiTurnState {
 }
 
 /** Candidate-level fields kept in `turn.meta` under the same names. */
-const CANDIDATE_META = ['finishMessage', 'safetyRatings', 'citationMetadata', 'groundingMetadata', 'urlContextMetadata'] as const;
+const CANDIDATE_META = [
+  'finishMessage',
+  'safetyRatings',
+  'citationMetadata',
+  'groundingMetadata',
+  'urlContextMetadata',
+] as const;
 
 /** A Gemini error object (`{code, message, status}`) → a turn error; `type` is `status`, else the code. */
 export function readGeminiError(err: unknown): TurnError {
   const e = isObject(err) ? err : {};
-  const type = typeof e.status === 'string' && e.status ? e.status : typeof e.code === 'number' ? String(e.code) : 'error';
+  const type =
+    typeof e.status === 'string' && e.status ? e.status : typeof e.code === 'number' ? String(e.code) : 'error';
   return { type, message: typeof e.message === 'string' ? e.message : '' };
 }
 
@@ -60,7 +67,12 @@ export function buildGeminiTurn(response: JsonObject, ctx: ReadContext, state: G
   const blocks = parts.map((part, i): Block => {
     let block: Block;
     try {
-      block = readModelPart(part, ['candidates', 0, 'content', 'parts', i], (name) => ({ id: `${name}_${calls}`, generated: true }), true);
+      block = readModelPart(
+        part,
+        ['candidates', 0, 'content', 'parts', i],
+        (name) => ({ id: `${name}_${calls}`, generated: true }),
+        true,
+      );
     } catch (e) {
       if (!state.lenient) throw e;
       warnings.push(`parts[${i}]: ${(e as Error).message}; kept as provider_item`);
@@ -89,12 +101,18 @@ export function buildGeminiTurn(response: JsonObject, ctx: ReadContext, state: G
   if (!candidate && feedback && typeof feedback.blockReason === 'string') {
     // P4: a blocked prompt is its own state, not an empty answer.
     turn.status = 'error';
-    const detail = typeof feedback.blockReasonMessage === 'string' && feedback.blockReasonMessage ? `: ${feedback.blockReasonMessage}` : '';
+    const detail =
+      typeof feedback.blockReasonMessage === 'string' && feedback.blockReasonMessage
+        ? `: ${feedback.blockReasonMessage}`
+        : '';
     turn.error = { type: 'blocked', message: `prompt blocked: ${feedback.blockReason}${detail}` };
     turn.stopReason = 'content_filter';
     meta.rawStopReason = feedback.blockReason;
   } else if (candidate && typeof candidate.finishReason === 'string') {
-    turn.stopReason = mapGeminiFinishReason(candidate.finishReason, blocks.some((b) => b.type === 'tool_call'));
+    turn.stopReason = mapGeminiFinishReason(
+      candidate.finishReason,
+      blocks.some((b) => b.type === 'tool_call'),
+    );
     meta.rawStopReason = candidate.finishReason;
   }
   if (state.error) turn.error = state.error;
@@ -125,13 +143,17 @@ export function readGeminiGenerateContentResponse(response: unknown, ctx: ReadCo
   }
   if (response.candidates !== undefined && !Array.isArray(response.candidates)) fail(['candidates'], 'expected array');
   const candidates = (response.candidates ?? []) as unknown[];
-  if (candidates.length === 0 && !(isObject(response.promptFeedback) && typeof response.promptFeedback.blockReason === 'string'))
+  if (
+    candidates.length === 0 &&
+    !(isObject(response.promptFeedback) && typeof response.promptFeedback.blockReason === 'string')
+  )
     fail(['candidates'], 'no candidate and no promptFeedback.blockReason');
   const c = candidates[0];
   if (c !== undefined) {
     if (!isObject(c)) fail(['candidates', 0], 'expected object');
     if (c.content !== undefined && !isObject(c.content)) fail(['candidates', 0, 'content'], 'expected object');
-    if (isObject(c.content) && c.content.parts !== undefined && !Array.isArray(c.content.parts)) fail(['candidates', 0, 'content', 'parts'], 'expected array');
+    if (isObject(c.content) && c.content.parts !== undefined && !Array.isArray(c.content.parts))
+      fail(['candidates', 0, 'content', 'parts'], 'expected array');
   }
   return guardTurn(buildGeminiTurn(response, ctx, { status: 'complete' }), ctx, 'gemini-generate-content');
 }

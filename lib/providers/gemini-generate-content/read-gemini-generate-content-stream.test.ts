@@ -21,7 +21,11 @@ const chunk = (parts: Obj[], cand: Obj = {}, top: Obj = {}) => ({
 
 describe('Gemini stream assembler (hand-written chunks)', () => {
   it('snapshot() shows the partial turn; earlier snapshots stay unchanged', () => {
-    const a = createGeminiGenerateContentStreamAssembler({ provider: 'google', turnId: 'g1', createdAt: '2026-11-30T05:03:33Z' });
+    const a = createGeminiGenerateContentStreamAssembler({
+      provider: 'google',
+      turnId: 'g1',
+      createdAt: '2026-11-30T05:03:33Z',
+    });
     a.push(chunk([{ text: 'Hel' }]));
     const first = a.snapshot();
     expect(first).toEqual({
@@ -37,9 +41,20 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
     a.push(chunk([{ text: 'lo' }]));
     expect(first.blocks).toEqual([{ type: 'text', text: 'Hel' }]);
     expect(a.done).toBe(false);
-    a.push(chunk([{ text: '!' }], { finishReason: 'STOP' }, { usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, cachedContentTokenCount: 1 } }));
+    a.push(
+      chunk(
+        [{ text: '!' }],
+        { finishReason: 'STOP' },
+        { usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, cachedContentTokenCount: 1 } },
+      ),
+    );
     expect(a.done).toBe(true);
-    expect(a.finish()).toMatchObject({ status: 'complete', stopReason: 'end_turn', blocks: [{ type: 'text', text: 'Hello!' }], usage: { inputTokens: 3, outputTokens: 2, cacheReadTokens: 1 } });
+    expect(a.finish()).toMatchObject({
+      status: 'complete',
+      stopReason: 'end_turn',
+      blocks: [{ type: 'text', text: 'Hello!' }],
+      usage: { inputTokens: 3, outputTokens: 2, cacheReadTokens: 1 },
+    });
   });
 
   it.each([
@@ -51,16 +66,30 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
     ['MALFORMED_FUNCTION_CALL', 'other'],
     ['OTHER', 'other'],
   ])('finishReason %s → %s, raw kept', (raw, mapped) => {
-    const [turn] = readGeminiGenerateContentStreamEvents([chunk([{ text: 'partial' }]), { candidates: [{ finishReason: raw, index: 0 }], responseId: 'r1' }], ctx);
-    expect(turn).toMatchObject({ status: 'complete', stopReason: mapped, blocks: [{ type: 'text', text: 'partial' }], meta: { rawStopReason: raw } });
+    const [turn] = readGeminiGenerateContentStreamEvents(
+      [chunk([{ text: 'partial' }]), { candidates: [{ finishReason: raw, index: 0 }], responseId: 'r1' }],
+      ctx,
+    );
+    expect(turn).toMatchObject({
+      status: 'complete',
+      stopReason: mapped,
+      blocks: [{ type: 'text', text: 'partial' }],
+      meta: { rawStopReason: raw },
+    });
   });
 
   it('keeps safety ratings and citation metadata (concatenated across chunks) in meta', () => {
     const ratings = [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'HIGH', blocked: true }];
     const [turn] = readGeminiGenerateContentStreamEvents(
       [
-        chunk([{ text: 'To be' }], { citationMetadata: { citationSources: [{ startIndex: 0, endIndex: 5, uri: 'https://a' }] } }),
-        chunk([{ text: ' or not' }], { finishReason: 'RECITATION', safetyRatings: ratings, citationMetadata: { citationSources: [{ startIndex: 5, endIndex: 12, uri: 'https://b' }] } }),
+        chunk([{ text: 'To be' }], {
+          citationMetadata: { citationSources: [{ startIndex: 0, endIndex: 5, uri: 'https://a' }] },
+        }),
+        chunk([{ text: ' or not' }], {
+          finishReason: 'RECITATION',
+          safetyRatings: ratings,
+          citationMetadata: { citationSources: [{ startIndex: 5, endIndex: 12, uri: 'https://b' }] },
+        }),
       ],
       ctx,
     );
@@ -68,12 +97,24 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
       responseId: 'r1',
       rawStopReason: 'RECITATION',
       safetyRatings: ratings,
-      citationMetadata: { citationSources: [{ startIndex: 0, endIndex: 5, uri: 'https://a' }, { startIndex: 5, endIndex: 12, uri: 'https://b' }] },
+      citationMetadata: {
+        citationSources: [
+          { startIndex: 0, endIndex: 5, uri: 'https://a' },
+          { startIndex: 5, endIndex: 12, uri: 'https://b' },
+        ],
+      },
     });
   });
 
   it('a prompt blocked with no candidates is an error turn of type blocked with no blocks (P4)', () => {
-    const events = [{ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 }, modelVersion: 'gemini-x', responseId: 'rb' }];
+    const events = [
+      {
+        promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+        usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 },
+        modelVersion: 'gemini-x',
+        responseId: 'rb',
+      },
+    ];
     const a = createGeminiGenerateContentStreamAssembler(ctx);
     a.push(events[0]);
     expect(a.done).toBe(true);
@@ -87,7 +128,11 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
       usage: { inputTokens: 7 },
       blocks: [],
       native: { api: API, payload: [] },
-      meta: { responseId: 'rb', rawStopReason: 'PROHIBITED_CONTENT', promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } },
+      meta: {
+        responseId: 'rb',
+        rawStopReason: 'PROHIBITED_CONTENT',
+        promptFeedback: { blockReason: 'PROHIBITED_CONTENT' },
+      },
     };
     expect(a.finish()).toEqual(expected);
     expect(readGeminiGenerateContentResponse(events[0], ctx)).toEqual(expected);
@@ -99,7 +144,14 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
       [
         chunk([{ functionCall: { id: 'fc-1', name: 'lookup', args: { q: 'x' } }, thoughtSignature: 'sig1' }]),
         chunk([{ functionCall: { name: 'save', willContinue: true } }]),
-        chunk([{ functionCall: { partialArgs: [{ jsonPath: '$.user.name', stringValue: 'Ada ', willContinue: true }], willContinue: true } }]),
+        chunk([
+          {
+            functionCall: {
+              partialArgs: [{ jsonPath: '$.user.name', stringValue: 'Ada ', willContinue: true }],
+              willContinue: true,
+            },
+          },
+        ]),
         chunk([
           {
             functionCall: {
@@ -120,7 +172,13 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
     );
     expect(turn!.blocks).toEqual([
       { type: 'tool_call', id: 'fc-1', name: 'lookup', input: { q: 'x' }, signature: 'sig1' },
-      { type: 'tool_call', id: 'save_1', name: 'save', input: { user: { name: 'Ada Lovelace' }, items: [3], flag: false, none: null }, meta: { generatedId: true } },
+      {
+        type: 'tool_call',
+        id: 'save_1',
+        name: 'save',
+        input: { user: { name: 'Ada Lovelace' }, items: [3], flag: false, none: null },
+        meta: { generatedId: true },
+      },
     ]);
     expect(turn!.stopReason).toBe('tool_use');
     expect(turn!.meta!.warnings).toEqual(['event 3: partialArgs jsonPath "$.__proto__.polluted" ignored']);
@@ -151,7 +209,10 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
     const code = { executableCode: { language: 'PYTHON', code: 'print(1)' } };
     const result = { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1\n' } };
     const future = { hologram: { depth: 3 } };
-    const [turn] = readGeminiGenerateContentStreamEvents([chunk([image, code, result, future], { finishReason: 'STOP' })], ctx);
+    const [turn] = readGeminiGenerateContentStreamEvents(
+      [chunk([image, code, result, future], { finishReason: 'STOP' })],
+      ctx,
+    );
     expect(turn!.blocks).toEqual([
       { type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', meta: { thoughtSignature: 'img-sig' } },
       { type: 'provider_item', api: API, item: code, text: 'print(1)' },
@@ -183,7 +244,16 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
 
   it('an error chunk before any content gives an error turn attributed to the requested model', () => {
     const turns = readGeminiGenerateContentStreamEvents(
-      [{ error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } }, chunk([{ text: 'x' }])],
+      [
+        {
+          error: {
+            code: 429,
+            message: 'Resource has been exhausted (e.g. check quota).',
+            status: 'RESOURCE_EXHAUSTED',
+          },
+        },
+        chunk([{ text: 'x' }]),
+      ],
       { provider: 'google', requestedModel: 'gemini-2.5-pro' },
     );
     expect(turns).toEqual([
@@ -210,7 +280,12 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
     const a = createGeminiGenerateContentStreamAssembler(ctx);
     a.push({ error: { code: 503, message: 'overloaded' } });
     a.push(chunk([{ text: 'x' }]));
-    expect(a.finish()).toMatchObject({ status: 'error', error: { type: '503', message: 'overloaded' }, blocks: [], meta: { warnings: ['event 1: chunk after the error ignored'] } });
+    expect(a.finish()).toMatchObject({
+      status: 'error',
+      error: { type: '503', message: 'overloaded' },
+      blocks: [],
+      meta: { warnings: ['event 1: chunk after the error ignored'] },
+    });
   });
 
   it('splits several responses by responseId (and after a finish), numbering ids with ctx.turnId', () => {
@@ -234,7 +309,12 @@ describe('Gemini stream assembler (hand-written chunks)', () => {
 
 describe('readGeminiGenerateContentResponse', () => {
   it('reads an error body into an error turn', () => {
-    expect(readGeminiGenerateContentResponse({ error: { code: 400, message: 'bad', status: 'INVALID_ARGUMENT' } }, { provider: 'google', requestedModel: 'm' })).toEqual({
+    expect(
+      readGeminiGenerateContentResponse(
+        { error: { code: 400, message: 'bad', status: 'INVALID_ARGUMENT' } },
+        { provider: 'google', requestedModel: 'm' },
+      ),
+    ).toEqual({
       id: 'assistant',
       role: 'assistant',
       origin: origin('m'),
@@ -246,7 +326,13 @@ describe('readGeminiGenerateContentResponse', () => {
 
   it('keeps extra candidates in meta.otherCandidates', () => {
     const other = { content: { role: 'model', parts: [{ text: 'B' }] }, finishReason: 'STOP', index: 1 };
-    const turn = readGeminiGenerateContentResponse({ candidates: [{ content: { role: 'model', parts: [{ text: 'A' }] }, finishReason: 'STOP', index: 0 }, other], modelVersion: 'g' }, ctx);
+    const turn = readGeminiGenerateContentResponse(
+      {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'A' }] }, finishReason: 'STOP', index: 0 }, other],
+        modelVersion: 'g',
+      },
+      ctx,
+    );
     expect(turn.blocks).toEqual([{ type: 'text', text: 'A' }]);
     expect(turn.meta).toEqual({ rawStopReason: 'STOP', otherCandidates: [other] });
   });
@@ -256,9 +342,17 @@ describe('readGeminiGenerateContentResponse', () => {
     [{ candidates: 'x' }, 'candidates', 'expected array'],
     [{ modelVersion: 'g' }, 'candidates', 'no candidate and no promptFeedback.blockReason'],
     [{ candidates: [{ content: { parts: {} } }] }, 'candidates[0].content.parts', 'expected array'],
-    [{ candidates: [{ content: { parts: [{ text: 5 }] } }] }, 'candidates[0].content.parts[0].text', 'expected string, got 5'],
+    [
+      { candidates: [{ content: { parts: [{ text: 5 }] } }] },
+      'candidates[0].content.parts[0].text',
+      'expected string, got 5',
+    ],
     [{ candidates: [{ content: { parts: [3] } }] }, 'candidates[0].content.parts[0]', 'expected object, got 3'],
-    [{ candidates: [{ content: { parts: [{ functionCall: { args: {} } }] } }] }, 'candidates[0].content.parts[0].functionCall.name', 'required field missing (expected string)'],
+    [
+      { candidates: [{ content: { parts: [{ functionCall: { args: {} } }] } }] },
+      'candidates[0].content.parts[0].functionCall.name',
+      'required field missing (expected string)',
+    ],
   ])('rejects %j at %s', (response, path, problem) => {
     let error: unknown;
     try {
@@ -267,6 +361,9 @@ describe('readGeminiGenerateContentResponse', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(TranscriptError);
-    expect({ path: (error as TranscriptError).path, problem: (error as TranscriptError).problem }).toEqual({ path, problem });
+    expect({ path: (error as TranscriptError).path, problem: (error as TranscriptError).problem }).toEqual({
+      path,
+      problem,
+    });
   });
 });

@@ -15,7 +15,13 @@ import { isObject, partView, type JsonObject } from './read-gemini-generate-cont
 import { buildGeminiTurn, readGeminiError } from './read-gemini-generate-content-response';
 import { guardAssembler } from '../guard-turn';
 
-const CANDIDATE_KEYS = ['finishReason', 'finishMessage', 'safetyRatings', 'groundingMetadata', 'urlContextMetadata'] as const;
+const CANDIDATE_KEYS = [
+  'finishReason',
+  'finishMessage',
+  'safetyRatings',
+  'groundingMetadata',
+  'urlContextMetadata',
+] as const;
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** `$.a.b[0]["c"]` → `['a', 'b', 0, 'c']`; undefined when not a plain member/index path (RFC 9535 subset). */
@@ -81,7 +87,8 @@ class GeminiStreamAssembler implements StreamAssembler {
       this.done = true;
       return;
     }
-    for (const key of ['modelVersion', 'responseId', 'usageMetadata'] as const) if (event[key] !== undefined) this.top[key] = event[key];
+    for (const key of ['modelVersion', 'responseId', 'usageMetadata'] as const)
+      if (event[key] !== undefined) this.top[key] = event[key];
     if (isObject(event.promptFeedback)) {
       this.top.promptFeedback = event.promptFeedback;
       if (typeof event.promptFeedback.blockReason === 'string' && !Array.isArray(event.candidates)) this.done = true;
@@ -104,8 +111,14 @@ class GeminiStreamAssembler implements StreamAssembler {
       else for (const part of parts) this.applyPart(n, part);
       for (const key of CANDIDATE_KEYS) if (c[key] !== undefined) this.candidate[key] = c[key];
       if (isObject(c.citationMetadata) && Array.isArray(c.citationMetadata.citationSources)) {
-        const prev = isObject(this.candidate.citationMetadata) && Array.isArray(this.candidate.citationMetadata.citationSources) ? this.candidate.citationMetadata.citationSources : [];
-        this.candidate.citationMetadata = { ...c.citationMetadata, citationSources: [...prev, ...c.citationMetadata.citationSources] };
+        const prev =
+          isObject(this.candidate.citationMetadata) && Array.isArray(this.candidate.citationMetadata.citationSources)
+            ? this.candidate.citationMetadata.citationSources
+            : [];
+        this.candidate.citationMetadata = {
+          ...c.citationMetadata,
+          citationSources: [...prev, ...c.citationMetadata.citationSources],
+        };
       }
       if (typeof c.finishReason === 'string') this.done = true;
     }
@@ -138,7 +151,12 @@ class GeminiStreamAssembler implements StreamAssembler {
       if (v.text === '') return; // an empty delta
       const last = this.parts[this.parts.length - 1];
       const lv = last && partView(last);
-      if (lv && typeof lv.text === 'string' && lv.thoughtSignature === undefined && (lv.thought === true) === (v.thought === true)) {
+      if (
+        lv &&
+        typeof lv.text === 'string' &&
+        lv.thoughtSignature === undefined &&
+        (lv.thought === true) === (v.thought === true)
+      ) {
         this.parts[this.parts.length - 1] = { ...last, text: lv.text + v.text };
         return;
       }
@@ -205,15 +223,23 @@ class GeminiStreamAssembler implements StreamAssembler {
     const partial = new Map(this.abandoned);
     if (this.open) partial.set(this.open.pos, JSON.stringify(this.open.pieces));
     const response: JsonObject = { ...this.top };
-    if (this.sawCandidate || this.parts.length) response.candidates = [{ ...this.candidate, content: { role: 'model', parts: [...this.parts] } }];
-    const state = { status, partial, warnings: this.warnings, lenient: true, ...(this.error ? { error: this.error } : {}) };
+    if (this.sawCandidate || this.parts.length)
+      response.candidates = [{ ...this.candidate, content: { role: 'model', parts: [...this.parts] } }];
+    const state = {
+      status,
+      partial,
+      warnings: this.warnings,
+      lenient: true,
+      ...(this.error ? { error: this.error } : {}),
+    };
     return buildGeminiTurn(response, this.ctx, state);
   }
 }
 
 function readAt(root: JsonObject, path: (string | number)[]): unknown {
   let cur: unknown = root;
-  for (const seg of path) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
+  for (const seg of path)
+    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
   return cur;
 }
 
@@ -252,7 +278,11 @@ export function readGeminiGenerateContentStreamEvents(events: readonly unknown[]
     const startsNew =
       !current ||
       (id !== undefined && responseId !== undefined && id !== responseId) ||
-      (probe!.done && isObject(event) && Array.isArray(event.candidates) && event.candidates.length > 0 && (id === undefined || responseId === undefined));
+      (probe!.done &&
+        isObject(event) &&
+        Array.isArray(event.candidates) &&
+        event.candidates.length > 0 &&
+        (id === undefined || responseId === undefined));
     if (startsNew) {
       current = [];
       groups.push(current);
@@ -264,7 +294,9 @@ export function readGeminiGenerateContentStreamEvents(events: readonly unknown[]
     probe!.push(event);
   }
   return groups.map((group, i) => {
-    const assembler = createGeminiGenerateContentStreamAssembler(ctx.turnId && groups.length > 1 ? { ...ctx, turnId: `${ctx.turnId}-${i + 1}` } : ctx);
+    const assembler = createGeminiGenerateContentStreamAssembler(
+      ctx.turnId && groups.length > 1 ? { ...ctx, turnId: `${ctx.turnId}-${i + 1}` } : ctx,
+    );
     for (const event of group) assembler.push(event);
     return assembler.finish();
   });

@@ -1,7 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { decodeTurn } from '../../transcript/codec';
 import type { Turn } from '../../transcript/schema';
-import { readGeminiGenerateContentResponse, readGeminiGenerateContentStreamEvents } from './read-gemini-generate-content';
+import {
+  readGeminiGenerateContentResponse,
+  readGeminiGenerateContentStreamEvents,
+} from './read-gemini-generate-content';
 import { hasShared, listFixtures, loadCassette, loadChunks, loadJson, responseToChunks } from './fixtures.test-helper';
 
 if (!hasShared) console.warn('skipping: ../shared/fixtures not found');
@@ -17,7 +20,10 @@ const STREAM_FILES = [
   'reasoning-thought-signature.chunks.jsonl',
   'text.chunks.jsonl',
 ];
-const CASSETTES = ['llm-cassette-gemini25-tool-chain.json', 'llm-cassette-gemini3-function-call-thought-signature.json'];
+const CASSETTES = [
+  'llm-cassette-gemini25-tool-chain.json',
+  'llm-cassette-gemini3-function-call-thought-signature.json',
+];
 const RESPONSES = ['function-call-thought-signature.response.json', 'reasoning-thought-signature.response.json'];
 
 /** Every recorded stream (one response each). */
@@ -77,7 +83,9 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
     ]);
     expect(turn!.usage).toEqual({ inputTokens: 9, outputTokens: 23, reasoningTokens: 302 });
 
-    const response = loadJson('reasoning-thought-signature.response.json') as { candidates: { content: { parts: Obj[] } }[] };
+    const response = loadJson('reasoning-thought-signature.response.json') as {
+      candidates: { content: { parts: Obj[] } }[];
+    };
     const part = response.candidates[0]!.content.parts[0]!;
     expect(readGeminiGenerateContentResponse(response, ctx)).toEqual({
       id: 'DniLab2dFPeSxN8PpqXY4Ag',
@@ -95,27 +103,62 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
   it('function-call-thought-signature: stream and response give the same turn shape; no id → <name>_<index>', () => {
     const events = loadChunks('function-call-thought-signature.chunks.jsonl');
     const signature = sigOf(events, 0);
-    const call = { functionCall: { name: 'weather', args: { location: 'San Francisco' } }, thoughtSignature: signature };
-    expect(readGeminiGenerateContentStreamEvents(events, { provider: 'google', requestedModel: 'gemini-3-pro', endpoint: 'https://vertex.example' })).toEqual([
+    const call = {
+      functionCall: { name: 'weather', args: { location: 'San Francisco' } },
+      thoughtSignature: signature,
+    };
+    expect(
+      readGeminiGenerateContentStreamEvents(events, {
+        provider: 'google',
+        requestedModel: 'gemini-3-pro',
+        endpoint: 'https://vertex.example',
+      }),
+    ).toEqual([
       {
         id: 'QHiLaa6LBrb8vdIPoNztsAg',
         role: 'assistant',
-        origin: { ...origin('gemini-3-pro-preview'), requestedModel: 'gemini-3-pro', endpoint: 'https://vertex.example' },
+        origin: {
+          ...origin('gemini-3-pro-preview'),
+          requestedModel: 'gemini-3-pro',
+          endpoint: 'https://vertex.example',
+        },
         status: 'complete',
         stopReason: 'tool_use',
         usage: { inputTokens: 29, outputTokens: 15, reasoningTokens: 804 },
-        blocks: [{ type: 'tool_call', id: 'weather_0', name: 'weather', input: { location: 'San Francisco' }, signature, meta: { generatedId: true } }],
+        blocks: [
+          {
+            type: 'tool_call',
+            id: 'weather_0',
+            name: 'weather',
+            input: { location: 'San Francisco' },
+            signature,
+            meta: { generatedId: true },
+          },
+        ],
         // The trailing empty, unsigned text part of the last chunk is an empty delta: nothing is added.
         native: { api: API, payload: [call] },
         meta: { responseId: 'QHiLaa6LBrb8vdIPoNztsAg', rawStopReason: 'STOP' },
       },
     ]);
-    const response = loadJson('function-call-thought-signature.response.json') as { candidates: { content: { parts: Obj[] } }[] };
+    const response = loadJson('function-call-thought-signature.response.json') as {
+      candidates: { content: { parts: Obj[] } }[];
+    };
     const turn = readGeminiGenerateContentResponse(response, ctx);
     expect(turn.blocks).toEqual([
-      { type: 'tool_call', id: 'weather_0', name: 'weather', input: { location: 'San Francisco' }, signature: response.candidates[0]!.content.parts[0]!.thoughtSignature, meta: { generatedId: true } },
+      {
+        type: 'tool_call',
+        id: 'weather_0',
+        name: 'weather',
+        input: { location: 'San Francisco' },
+        signature: response.candidates[0]!.content.parts[0]!.thoughtSignature,
+        meta: { generatedId: true },
+      },
     ]);
-    expect(turn.meta).toEqual({ responseId: 'JniLacKqGqH0xs0P0O776As', rawStopReason: 'STOP', finishMessage: 'Model generated function call(s).' });
+    expect(turn.meta).toEqual({
+      responseId: 'JniLacKqGqH0xs0P0O776As',
+      rawStopReason: 'STOP',
+      finishMessage: 'Model generated function call(s).',
+    });
     expect(turn.native).toEqual({ api: API, payload: response.candidates[0]!.content.parts });
   });
 
@@ -124,7 +167,13 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
     const [turn] = readGeminiGenerateContentStreamEvents(events, ctx);
     const thought = partsOf(events[0])[0]!.text as string;
     const signature = sigOf(events, 1);
-    const screen = (id: string, k: number) => ({ type: 'tool_call', id: `read_screen_${k}`, name: 'read_screen', input: { id }, meta: { generatedId: true } });
+    const screen = (id: string, k: number) => ({
+      type: 'tool_call',
+      id: `read_screen_${k}`,
+      name: 'read_screen',
+      input: { id },
+      meta: { generatedId: true },
+    });
     expect(turn).toEqual({
       id: '_vr4aYiWEJnYodAPkujX0QM',
       role: 'assistant',
@@ -134,7 +183,14 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
       usage: { inputTokens: 249, outputTokens: 58, reasoningTokens: 183 },
       blocks: [
         { type: 'thinking', text: thought },
-        { type: 'tool_call', id: 'read_theme_0', name: 'read_theme', input: {}, signature, meta: { generatedId: true } },
+        {
+          type: 'tool_call',
+          id: 'read_theme_0',
+          name: 'read_theme',
+          input: {},
+          signature,
+          meta: { generatedId: true },
+        },
         screen('A', 1),
         screen('B', 2),
         screen('C', 3),
@@ -154,13 +210,32 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
   });
 
   it('llm-cassette-gemini25-tool-chain.json → three responses: thought + signed call, unsigned call, text', () => {
-    const turns = loadCassette('llm-cassette-gemini25-tool-chain.json').map((i) => readGeminiGenerateContentStreamEvents(i.events, ctx));
+    const turns = loadCassette('llm-cassette-gemini25-tool-chain.json').map((i) =>
+      readGeminiGenerateContentStreamEvents(i.events, ctx),
+    );
     expect(turns.map((t) => t.length)).toEqual([1, 1, 1]);
     const [[first], [second], [third]] = turns as [[Turn], [Turn], [Turn]];
     expect(first.blocks.map((b) => b.type)).toEqual(['thinking', 'tool_call']);
-    expect(first.blocks[1]).toMatchObject({ id: 'pelican_name_generator_0', name: 'pelican_name_generator', input: {}, signature: expect.stringMatching(/^ClgBEU0yD8/) });
-    expect(second.blocks).toEqual([{ type: 'tool_call', id: 'pelican_name_generator_0', name: 'pelican_name_generator', input: {}, meta: { generatedId: true } }]);
-    expect(third).toMatchObject({ stopReason: 'end_turn', blocks: [{ type: 'text', text: 'How about Charles and Sammy?' }], usage: { inputTokens: 137, outputTokens: 6 } });
+    expect(first.blocks[1]).toMatchObject({
+      id: 'pelican_name_generator_0',
+      name: 'pelican_name_generator',
+      input: {},
+      signature: expect.stringMatching(/^ClgBEU0yD8/),
+    });
+    expect(second.blocks).toEqual([
+      {
+        type: 'tool_call',
+        id: 'pelican_name_generator_0',
+        name: 'pelican_name_generator',
+        input: {},
+        meta: { generatedId: true },
+      },
+    ]);
+    expect(third).toMatchObject({
+      stopReason: 'end_turn',
+      blocks: [{ type: 'text', text: 'How about Charles and Sammy?' }],
+      usage: { inputTokens: 137, outputTokens: 6 },
+    });
   });
 
   it('llm-cassette-gemini3-function-call-thought-signature.json → the signature the client replayed is the one we keep', () => {
@@ -175,7 +250,9 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
 
   it.each(RESPONSES)('%s streamed equals the response read whole', (name) => {
     const response = loadJson(name) as Obj;
-    expect(readGeminiGenerateContentStreamEvents(responseToChunks(response), ctx)).toEqual([readGeminiGenerateContentResponse(response, ctx)]);
+    expect(readGeminiGenerateContentStreamEvents(responseToChunks(response), ctx)).toEqual([
+      readGeminiGenerateContentResponse(response, ctx),
+    ]);
   });
 
   it('every recorded stream cut before its finishReason chunk ends interrupted with the text so far', () => {
@@ -187,7 +264,11 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
       checked++;
       const [cut] = readGeminiGenerateContentStreamEvents(events.slice(0, k), ctx);
       expect(cut!.status, name).toBe('interrupted');
-      const expected = events.slice(0, k).flatMap((e) => partsOf(e).filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text));
+      const expected = events.slice(0, k).flatMap((e) =>
+        partsOf(e)
+          .filter((p) => typeof p.text === 'string' && !p.thought)
+          .map((p) => p.text),
+      );
       expect(textOf(cut!), name).toBe(expected.join(''));
       expect(cut!.stopReason, name).toBeUndefined();
       expect(decodeTurn(cut)).toEqual(cut);
@@ -196,15 +277,29 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
   });
 
   it('an error chunk injected after the first text gives status error with the partial text kept (P3)', () => {
-    const error = { error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } };
+    const error = {
+      error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
+    };
     let checked = 0;
     for (const { name, events } of allStreams()) {
-      const k = events.findIndex((e) => partsOf(e).some((p) => typeof p.text === 'string' && p.text !== '' && !p.thought));
+      const k = events.findIndex((e) =>
+        partsOf(e).some((p) => typeof p.text === 'string' && p.text !== '' && !p.thought),
+      );
       if (k < 0) continue;
-      const [turn] = readGeminiGenerateContentStreamEvents([...events.slice(0, k + 1), error, ...events.slice(k + 1)], ctx);
+      const [turn] = readGeminiGenerateContentStreamEvents(
+        [...events.slice(0, k + 1), error, ...events.slice(k + 1)],
+        ctx,
+      );
       expect(turn!.status, name).toBe('error');
-      expect(turn!.error, name).toEqual({ type: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' });
-      expect(textOf(turn!), name).toBe(partsOf(events[k]).map((p) => p.text ?? '').join(''));
+      expect(turn!.error, name).toEqual({
+        type: 'UNAVAILABLE',
+        message: 'The model is overloaded. Please try again later.',
+      });
+      expect(textOf(turn!), name).toBe(
+        partsOf(events[k])
+          .map((p) => p.text ?? '')
+          .join(''),
+      );
       expect(JSON.stringify(turn!.blocks), name).not.toContain('overloaded');
       expect(decodeTurn(turn)).toEqual(turn);
       checked++;
@@ -221,7 +316,11 @@ describe.skipIf(!hasShared)('Gemini recorded fixtures', () => {
       id: 'read_screen_1',
       name: 'read_screen',
       input: { id: 'A' },
-      meta: { generatedId: true, partial: true, rawArguments: '[{"jsonPath":"$.id","stringValue":"A","willContinue":true}]' },
+      meta: {
+        generatedId: true,
+        partial: true,
+        rawArguments: '[{"jsonPath":"$.id","stringValue":"A","willContinue":true}]',
+      },
     });
   });
 });

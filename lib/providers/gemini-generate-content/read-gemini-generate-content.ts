@@ -10,5 +10,8 @@
  */
 export { readGeminiGenerateContentHistory } from './read-gemini-generate-content-history';
 export { readGeminiGenerateContentResponse } from './read-gemini-generate-content-response';
-export { createGeminiGenerateContentStreamAssembler, readGeminiGenerateContentStreamEvents } from './read-gemini-generate-content-stream';
+export {
+  createGeminiGenerateContentStreamAssembler,
+  readGeminiGenerateContentStreamEvents,
+} from './read-gemini-generate-content-stream';
 export { mapGeminiFinishReason, readGeminiUsage } from './read-gemini-generate-content-parts';

@@ -75,9 +75,16 @@ function imagePart(b: ImageBlock): OpenAIChatUserPart {
 /** OpenAI PDF input: a `file` part with the bytes as a `data:` URL. */
 function documentPart(b: DocumentBlock, pb: PreparedBlock, ctx: EncodeContext): OpenAIChatUserPart {
   if (ctx.profile.pdf && b.mediaType === 'application/pdf' && b.data !== undefined)
-    return { type: 'file', file: { filename: b.title ?? 'document.pdf', file_data: `data:application/pdf;base64,${b.data}` } };
+    return {
+      type: 'file',
+      file: { filename: b.title ?? 'document.pdf', file_data: `data:application/pdf;base64,${b.data}` },
+    };
   // The pre-pass already replaces documents the target can't take; this is a safety net.
-  ctx.report.add(pb.ref, 'converted', `document replaced by a placeholder: ${b.mediaType} is not accepted by this target`);
+  ctx.report.add(
+    pb.ref,
+    'converted',
+    `document replaced by a placeholder: ${b.mediaType} is not accepted by this target`,
+  );
   return textPart(`[document omitted: ${b.mediaType} is not accepted by this model]`);
 }
 
@@ -108,16 +115,24 @@ interface AssistantParts {
  * would be empty (X4); its blocks are then reported dropped.
  * @param turnId the input turn id, for report details.
  */
-export function encodeAssistantTurn(turn: PreparedTurn, ctx: EncodeContext, turnId: string): OpenAIChatAssistantMessage | undefined {
+export function encodeAssistantTurn(
+  turn: PreparedTurn,
+  ctx: EncodeContext,
+  turnId: string,
+): OpenAIChatAssistantMessage | undefined {
   const acc: AssistantParts = { texts: [], refusals: [], calls: [], reasoning: [], reasoningRefs: [] };
   for (const pb of turn.blocks) encodeAssistantBlock(pb, acc, ctx);
   const { profile, report } = ctx;
   if (profile.dummySignatures) addDummySignature(acc.calls, ctx, turnId);
   if (acc.texts.length === 0 && acc.calls.length === 0 && acc.refusals.length === 0) {
-    for (const pb of acc.reasoningRefs) report.add(pb.ref, 'dropped', 'reasoning alone cannot make an assistant message (X4)');
+    for (const pb of acc.reasoningRefs)
+      report.add(pb.ref, 'dropped', 'reasoning alone cannot make an assistant message (X4)');
     return undefined;
   }
-  const msg: OpenAIChatAssistantMessage = { role: 'assistant', content: acc.texts.length > 0 ? acc.texts.join('\n\n') : null };
+  const msg: OpenAIChatAssistantMessage = {
+    role: 'assistant',
+    content: acc.texts.length > 0 ? acc.texts.join('\n\n') : null,
+  };
   if (acc.refusals.length > 0) {
     const refusal = acc.refusals.join('\n\n');
     // C-R2: content is required without tool_calls, so a refusal alone travels as a refusal part.
@@ -131,7 +146,10 @@ export function encodeAssistantTurn(turn: PreparedTurn, ctx: EncodeContext, turn
     else if (acc.calls.length > 0) {
       // D-1, D-3: a thinking model rejects a tool-call turn without reasoning_content.
       msg.reasoning_content = '';
-      report.synthesize('dummy-signature', `reasoning_content "" on the tool-call message of turn ${turnId} (D-1, D-3)`);
+      report.synthesize(
+        'dummy-signature',
+        `reasoning_content "" on the tool-call message of turn ${turnId} (D-1, D-3)`,
+      );
     }
   } else if (profile.reasoningField === 'reasoning' && acc.reasoning.length > 0) msg.reasoning = reasoning;
   return msg;
@@ -146,8 +164,10 @@ function encodeAssistantBlock(pb: PreparedBlock, acc: AssistantParts, ctx: Encod
         report.add(pb.ref, 'dropped', 'empty text: its signature has no field in Chat Completions (X4)');
         return;
       }
-      if (b.signature !== undefined) report.add(pb.ref, 'converted', 'text sent without its signature: Chat Completions has no field for it (G-K6)');
-      if (b.citations !== undefined) report.add(pb.ref, 'converted', 'citations dropped: output-only in Chat Completions, text kept');
+      if (b.signature !== undefined)
+        report.add(pb.ref, 'converted', 'text sent without its signature: Chat Completions has no field for it (G-K6)');
+      if (b.citations !== undefined)
+        report.add(pb.ref, 'converted', 'citations dropped: output-only in Chat Completions, text kept');
       // Only OpenAI has a refusal field; elsewhere a refusal is plain text.
       (b.meta?.refusal === true && ctx.profile.dialect === 'openai' ? acc.refusals : acc.texts).push(b.text);
       return;
@@ -176,13 +196,24 @@ function encodeAssistantBlock(pb: PreparedBlock, acc: AssistantParts, ctx: Encod
 }
 
 /** Same-origin reasoning: the provider's own field where it has one (D-1, D-G2), else dropped (C-R4, M-4). */
-function encodeThinking(pb: PreparedBlock, text: string, signature: string | undefined, acc: AssistantParts, ctx: EncodeContext): void {
+function encodeThinking(
+  pb: PreparedBlock,
+  text: string,
+  signature: string | undefined,
+  acc: AssistantParts,
+  ctx: EncodeContext,
+): void {
   const { profile, report } = ctx;
   if (profile.reasoningField === 'none' || isBlank(text)) {
     report.add(pb.ref, 'dropped', isBlank(text) ? 'empty reasoning text (X4)' : reasoningDropDetail(profile));
     return;
   }
-  if (signature !== undefined) report.add(pb.ref, 'converted', `reasoning sent as ${profile.reasoningField} without its signature (no field for it)`);
+  if (signature !== undefined)
+    report.add(
+      pb.ref,
+      'converted',
+      `reasoning sent as ${profile.reasoningField} without its signature (no field for it)`,
+    );
   acc.reasoning.push(text);
   acc.reasoningRefs.push(pb);
 }
@@ -205,9 +236,15 @@ function reasoningDropDetail(profile: ChatProfile): string {
 /** A function call; `arguments` is the JSON of the input. G-K7: a same-origin Gemini signature rides along (an empty one is none). */
 function toolCall(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeContext): OpenAIChatToolCall {
   // The reader keeps unparsable arguments in meta.rawArguments with `input: {}`; `{}` is what travels.
-  if (b.meta?.invalidArguments === true) ctx.report.add(pb.ref, 'converted', 'arguments were not valid JSON: sent as {}');
-  const call: OpenAIChatToolCall = { id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input) } };
-  if (b.signature === '') ctx.report.add(pb.ref, 'converted', 'empty signature left out: an empty signature is no signature (G-K1)');
+  if (b.meta?.invalidArguments === true)
+    ctx.report.add(pb.ref, 'converted', 'arguments were not valid JSON: sent as {}');
+  const call: OpenAIChatToolCall = {
+    id: b.id,
+    type: 'function',
+    function: { name: b.name, arguments: JSON.stringify(b.input) },
+  };
+  if (b.signature === '')
+    ctx.report.add(pb.ref, 'converted', 'empty signature left out: an empty signature is no signature (G-K1)');
   else if (b.signature !== undefined) {
     if (ctx.profile.toolCallSignatures) call.extra_content = { google: { thought_signature: b.signature } };
     else ctx.report.add(pb.ref, 'converted', 'tool call sent without its signature: no field for it on this endpoint');
@@ -259,7 +296,11 @@ function toolMessage(b: ToolResultBlock, pb: PreparedBlock, ctx: EncodeContext):
   }
   if (b.isError === true && !/^error\b/i.test(content)) {
     content = `Error: ${content}`;
-    ctx.report.add(pb.ref, 'converted', 'failure marked with an "Error: " prefix: Chat Completions has no error flag (C-T7)');
+    ctx.report.add(
+      pb.ref,
+      'converted',
+      'failure marked with an "Error: " prefix: Chat Completions has no error flag (C-T7)',
+    );
   }
   const msg: OpenAIChatToolMessage = { role: 'tool', tool_call_id: b.callId, content };
   if (ctx.profile.toolResultName && pb.toolName !== undefined) msg.name = pb.toolName;

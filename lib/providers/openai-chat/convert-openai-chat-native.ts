@@ -10,7 +10,13 @@
 import type { PreparedTurn } from '../../transcript/prepare';
 import type { Block, ToolCallBlock } from '../../transcript/schema';
 import type { EncodeContext } from './convert-openai-chat-blocks';
-import type { OpenAIChatAssistantMessage, OpenAIChatGoogleExtra, OpenAIChatRefusalPart, OpenAIChatTextPart, OpenAIChatToolCall } from './convert-openai-chat-types';
+import type {
+  OpenAIChatAssistantMessage,
+  OpenAIChatGoogleExtra,
+  OpenAIChatRefusalPart,
+  OpenAIChatTextPart,
+  OpenAIChatToolCall,
+} from './convert-openai-chat-types';
 import { isRecord as isObject, type JsonObject } from '../../transcript/json';
 
 /** Message fields every provider accepts back. */
@@ -22,7 +28,11 @@ const BASE_FIELDS = new Set(['role', 'content', 'refusal', 'name', 'tool_calls']
  * mapped for this request). Reports `replayed-native` for every block of the source turn.
  * @param turnId the input turn id, for report details.
  */
-export function replayNativeMessage(turn: PreparedTurn, ctx: EncodeContext, turnId: string): OpenAIChatAssistantMessage | undefined {
+export function replayNativeMessage(
+  turn: PreparedTurn,
+  ctx: EncodeContext,
+  turnId: string,
+): OpenAIChatAssistantMessage | undefined {
   const native = turn.native;
   const source = turn.sources.length === 1 ? turn.sources[0] : undefined;
   if (!native || native.api !== 'openai-chat' || !source || !isObject(native.payload)) return undefined;
@@ -54,7 +64,10 @@ export function replayNativeMessage(turn: PreparedTurn, ctx: EncodeContext, turn
   }
   if (ctx.profile.deepseekThinking && toolCalls.length > 0 && msg.reasoning_content === undefined) {
     msg.reasoning_content = ''; // D-1, D-3
-    ctx.report.synthesize('dummy-signature', `reasoning_content "" on the tool-call message of turn ${turnId} (D-1, D-3)`);
+    ctx.report.synthesize(
+      'dummy-signature',
+      `reasoning_content "" on the tool-call message of turn ${turnId} (D-1, D-3)`,
+    );
   }
 
   const left = Object.keys(p).filter((k) => !BASE_FIELDS.has(k) && !kept.has(k) && isPresent(p[k]));
@@ -92,11 +105,21 @@ function nativeToolCalls(raw: unknown, calls: ToolCallBlock[], ctx: EncodeContex
     if (!isObject(nc) || (nc.type !== undefined && nc.type !== 'function') || nc.id !== call.id) return undefined;
     const fn = nc.function;
     if (!isObject(fn) || fn.name !== call.name || typeof fn.arguments !== 'string') return undefined;
-    const tc: OpenAIChatToolCall = { id: nc.id, type: 'function', function: { name: fn.name, arguments: fn.arguments } };
-    const google = isObject(nc.extra_content) && isObject(nc.extra_content.google) ? nc.extra_content.google : undefined;
+    const tc: OpenAIChatToolCall = {
+      id: nc.id,
+      type: 'function',
+      function: { name: fn.name, arguments: fn.arguments },
+    };
+    const google =
+      isObject(nc.extra_content) && isObject(nc.extra_content.google) ? nc.extra_content.google : undefined;
     // G-K1: a signature is a non-empty string; an empty one is none, so the call is rebuilt from its block.
-    if (google?.thought_signature !== undefined && (typeof google.thought_signature !== 'string' || google.thought_signature === '')) return undefined;
-    if (ctx.profile.toolCallSignatures && isObject(nc.extra_content)) tc.extra_content = nc.extra_content as OpenAIChatGoogleExtra; // G-K7
+    if (
+      google?.thought_signature !== undefined &&
+      (typeof google.thought_signature !== 'string' || google.thought_signature === '')
+    )
+      return undefined;
+    if (ctx.profile.toolCallSignatures && isObject(nc.extra_content))
+      tc.extra_content = nc.extra_content as OpenAIChatGoogleExtra; // G-K7
     out.push(tc);
   }
   return out;
@@ -109,8 +132,10 @@ function nativeContent(raw: unknown): OpenAIChatAssistantMessage['content'] | un
   if (!Array.isArray(raw)) return undefined;
   const parts: Array<OpenAIChatTextPart | OpenAIChatRefusalPart> = [];
   for (const part of raw as unknown[]) {
-    if (isObject(part) && part.type === 'text' && typeof part.text === 'string') parts.push({ type: 'text', text: part.text });
-    else if (isObject(part) && part.type === 'refusal' && typeof part.refusal === 'string') parts.push({ type: 'refusal', refusal: part.refusal });
+    if (isObject(part) && part.type === 'text' && typeof part.text === 'string')
+      parts.push({ type: 'text', text: part.text });
+    else if (isObject(part) && part.type === 'refusal' && typeof part.refusal === 'string')
+      parts.push({ type: 'refusal', refusal: part.refusal });
     else return undefined;
   }
   return parts.length > 0 ? parts : null;
@@ -121,10 +146,14 @@ function copyExtras(p: JsonObject, msg: OpenAIChatAssistantMessage, ctx: EncodeC
   const kept = new Set<string>();
   for (const key of ctx.profile.nativeExtras) {
     const v = p[key];
-    if (key === 'reasoning_content' && typeof v === 'string') msg.reasoning_content = v; // D-1
-    else if (key === 'reasoning' && typeof v === 'string') msg.reasoning = v; // D-G2
-    else if (key === 'reasoning_details' && Array.isArray(v)) msg.reasoning_details = v; // OR-2, unchanged
-    else if (key === 'extra_content' && isObject(v)) msg.extra_content = v as OpenAIChatGoogleExtra; // G-K7
+    if (key === 'reasoning_content' && typeof v === 'string')
+      msg.reasoning_content = v; // D-1
+    else if (key === 'reasoning' && typeof v === 'string')
+      msg.reasoning = v; // D-G2
+    else if (key === 'reasoning_details' && Array.isArray(v))
+      msg.reasoning_details = v; // OR-2, unchanged
+    else if (key === 'extra_content' && isObject(v))
+      msg.extra_content = v as OpenAIChatGoogleExtra; // G-K7
     else continue;
     kept.add(key);
   }

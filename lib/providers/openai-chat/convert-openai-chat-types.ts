@@ -87,7 +87,8 @@ export interface OpenAIChatToolMessage {
   name?: string;
 }
 
-export type OpenAIChatMessage = OpenAIChatSystemMessage | OpenAIChatUserMessage | OpenAIChatAssistantMessage | OpenAIChatToolMessage;
+export type OpenAIChatMessage =
+  OpenAIChatSystemMessage | OpenAIChatUserMessage | OpenAIChatAssistantMessage | OpenAIChatToolMessage;
 
 /** A function tool definition (C-T5: name `^[a-zA-Z0-9_-]{1,64}$`, at most 128 tools). */
 export interface OpenAIChatTool {

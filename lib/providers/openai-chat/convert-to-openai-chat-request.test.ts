@@ -21,7 +21,9 @@ describe('request parameters', () => {
     const max = lookupModel('gpt-4o', 'openai').maxOutputTokens;
     const r = convert(t, { maxOutputTokens: max + 1 });
     expect(r.body.max_completion_tokens).toBe(max);
-    expect(r.report.warnings).toEqual([`max output tokens ${max + 1} exceeds the limit of gpt-4o (${max}): sent ${max}`]);
+    expect(r.report.warnings).toEqual([
+      `max output tokens ${max + 1} exceeds the limit of gpt-4o (${max}): sent ${max}`,
+    ]);
     expect(() => convert(t, { maxOutputTokens: 0 })).toThrow(TranscriptError);
   });
 
@@ -39,7 +41,9 @@ describe('request parameters', () => {
   it('warns when thinking is asked of a model without reasoning control', () => {
     const r = convert(loadNeutralTranscript('simple-text'), { thinking: true });
     expect(r.body.reasoning_effort).toBeUndefined();
-    expect(r.report.warnings).toEqual(['thinking requested, but gpt-4o has no reasoning_effort control on openai Chat Completions: sent without it']);
+    expect(r.report.warnings).toEqual([
+      'thinking requested, but gpt-4o has no reasoning_effort control on openai Chat Completions: sent without it',
+    ]);
   });
 
   it('sends at most 128 tools (C-T5)', () => {

@@ -25,8 +25,19 @@ export const assistant = (id: string, origin: Origin, blocks: unknown[], extra: 
   blocks,
   ...extra,
 });
-export const call = (id: string, name: string, input: unknown = {}, extra: Record<string, unknown> = {}) => ({ type: 'tool_call', id, name, input, ...extra });
-export const result = (callId: string, content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'tool_result', callId, content, ...extra });
+export const call = (id: string, name: string, input: unknown = {}, extra: Record<string, unknown> = {}) => ({
+  type: 'tool_call',
+  id,
+  name,
+  input,
+  ...extra,
+});
+export const result = (callId: string, content: unknown, extra: Record<string, unknown> = {}) => ({
+  type: 'tool_result',
+  callId,
+  content,
+  ...extra,
+});
 
 /** Converts with `gpt-4o` and a 1000-token limit unless the target says otherwise. */
 export function convert(t: Transcript, target: Partial<ConvertTarget> = {}) {
@@ -46,4 +57,9 @@ export function fates(turn: string, index: number, ...list: BlockFate[]): BlockR
 }
 
 /** The usual body prefix for OpenAI (`gpt-4o`, 1000 tokens). */
-export const OPENAI_BASE = { model: 'gpt-4o', stream: true, stream_options: { include_usage: true }, max_completion_tokens: 1000 } as const;
+export const OPENAI_BASE = {
+  model: 'gpt-4o',
+  stream: true,
+  stream_options: { include_usage: true },
+  max_completion_tokens: 1000,
+} as const;

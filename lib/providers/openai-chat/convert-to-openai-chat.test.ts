@@ -54,7 +54,14 @@ describe('user turns', () => {
             { type: 'text', text: 'What is in these?' },
             png,
             { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } },
-            { type: 'file', file: { filename: 'spec.pdf', file_data: 'data:application/pdf;base64,JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK' } },
+            {
+              type: 'file',
+              file: {
+                filename: 'spec.pdf',
+                file_data:
+                  'data:application/pdf;base64,JVBERi0xLjQKJcfsj6IKMSAwIG9iago8PD4+CmVuZG9iagp0cmFpbGVyCjw8Pj4KJSVFT0YK',
+              },
+            },
             { type: 'text', text: '[Document "notes.txt" (text/plain)]\n```\nHello, plain text.\n```' },
           ],
         },
@@ -63,10 +70,20 @@ describe('user turns', () => {
           content: 'Let me take a screenshot too.',
           tool_calls: [{ id: 'toolu_shot', type: 'function', function: { name: 'screenshot', arguments: '{}' } }],
         },
-        { role: 'tool', tool_call_id: 'toolu_shot', content: 'Screenshot taken.\n[1 image from this result follows in the next user message]' },
+        {
+          role: 'tool',
+          tool_call_id: 'toolu_shot',
+          content: 'Screenshot taken.\n[1 image from this result follows in the next user message]',
+        },
         { role: 'user', content: [{ type: 'text', text: '[Images returned by tool call toolu_shot]' }, png] },
         { role: 'assistant', content: 'A single pixel, a cat, a PDF and a note.' },
-        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' } }, { type: 'text', text: 'And this gif?' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' } },
+            { type: 'text', text: 'And this gif?' },
+          ],
+        },
       ],
       tools: [{ type: 'function', function: { name: 'screenshot', parameters: { type: 'object', properties: {} } } }],
     });
@@ -80,7 +97,10 @@ describe('user turns', () => {
         fates('u1', 4, { fate: 'converted', detail: 'text/plain document sent as labelled text' }),
         fates('a1', 0),
         fates('a1', 1),
-        fates('t1', 0, { fate: 'converted', detail: '1 image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)' }),
+        fates('t1', 0, {
+          fate: 'converted',
+          detail: '1 image(s) moved from the tool result to a following user message (X7, C-T6, G-I3)',
+        }),
         fates('a2', 0),
         fates('u2', 0),
         fates('u2', 1),
@@ -93,7 +113,12 @@ describe('user turns', () => {
 
   it('replaces images and PDFs with placeholders for a model without vision or PDF input', () => {
     const t = transcript([
-      user('u1', text('Look'), { type: 'image', mediaType: 'image/png', data: PNG }, { type: 'document', mediaType: 'application/pdf', data: 'JVBERi0=' }),
+      user(
+        'u1',
+        text('Look'),
+        { type: 'image', mediaType: 'image/png', data: PNG },
+        { type: 'document', mediaType: 'application/pdf', data: 'JVBERi0=' },
+      ),
     ]);
     const r = convert(t, { model: 'deepseek-chat', provider: 'deepseek' });
     expect(lookupModel('deepseek-chat', 'deepseek').vision).toBe(false);
@@ -109,8 +134,14 @@ describe('user turns', () => {
     ]);
     expect(r.report.blocks).toEqual([
       fates('u1', 0),
-      fates('u1', 1, { fate: 'converted', detail: 'image replaced by a placeholder: the model does not accept images' }),
-      fates('u1', 2, { fate: 'converted', detail: 'document replaced by a placeholder: application/pdf is not accepted by this target' }),
+      fates('u1', 1, {
+        fate: 'converted',
+        detail: 'image replaced by a placeholder: the model does not accept images',
+      }),
+      fates('u1', 2, {
+        fate: 'converted',
+        detail: 'document replaced by a placeholder: application/pdf is not accepted by this target',
+      }),
     ]);
     expectValid(r.body, 'deepseek');
   });
@@ -128,9 +159,17 @@ describe('assistant turns', () => {
     const r = convert(t);
     expect(r.body.messages).toEqual([
       { role: 'user', content: 'Go' },
-      { role: 'assistant', content: 'First.\n\nSecond.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'run', arguments: '{"n":1}' } }] },
+      {
+        role: 'assistant',
+        content: 'First.\n\nSecond.',
+        tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'run', arguments: '{"n":1}' } }],
+      },
       { role: 'tool', tool_call_id: 'toolu_1', content: 'done' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_2', type: 'function', function: { name: 'run', arguments: '{"n":2}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'toolu_2', type: 'function', function: { name: 'run', arguments: '{"n":2}' } }],
+      },
       { role: 'tool', tool_call_id: 'toolu_2', content: 'done again' },
     ]);
     expect(r.body.tool_choice).toBe('none');
@@ -140,9 +179,14 @@ describe('assistant turns', () => {
   it('sends a refusal as a refusal part or field (C-R2), and drops OpenAI reasoning it cannot replay (C-R4)', () => {
     const t = transcript([
       user('u1', text('Do the bad thing')),
-      assistant('a1', GPT4O, [{ type: 'thinking', text: 'hmm' }, text('No.', { meta: { refusal: true } })], { stopReason: 'refusal' }),
+      assistant('a1', GPT4O, [{ type: 'thinking', text: 'hmm' }, text('No.', { meta: { refusal: true } })], {
+        stopReason: 'refusal',
+      }),
       user('u2', text('Then say hi')),
-      assistant('a2', GPT4O, [text('Hi.'), text('I still won\u2019t do the other thing.', { meta: { refusal: true } })]),
+      assistant('a2', GPT4O, [
+        text('Hi.'),
+        text('I still won\u2019t do the other thing.', { meta: { refusal: true } }),
+      ]),
       user('u3', text('Thanks')),
     ]);
     const r = convert(t);
@@ -153,7 +197,12 @@ describe('assistant turns', () => {
       { role: 'assistant', content: 'Hi.', refusal: 'I still won\u2019t do the other thing.' },
       { role: 'user', content: 'Thanks' },
     ]);
-    expect(r.report.blocks[1]).toEqual(fates('a1', 0, { fate: 'dropped', detail: 'reasoning cannot be replayed in Chat Completions for OpenAI models (C-R4)' }));
+    expect(r.report.blocks[1]).toEqual(
+      fates('a1', 0, {
+        fate: 'dropped',
+        detail: 'reasoning cannot be replayed in Chat Completions for OpenAI models (C-R4)',
+      }),
+    );
     expectValid(r.body);
   });
 
@@ -167,7 +216,10 @@ describe('assistant turns', () => {
     expect(r.body.messages).toEqual([{ role: 'user', content: 'Hi\n\nHello?' }]);
     expect(r.report.blocks).toEqual([
       fates('u1', 0),
-      fates('a1', 0, { fate: 'dropped', detail: 'reasoning cannot be replayed in Chat Completions for OpenAI models (C-R4)' }),
+      fates('a1', 0, {
+        fate: 'dropped',
+        detail: 'reasoning cannot be replayed in Chat Completions for OpenAI models (C-R4)',
+      }),
       fates('u2', 0),
     ]);
     expectValid(r.body);
@@ -180,8 +232,14 @@ describe('assistant turns', () => {
       tool('t1', result('c1', 'bad call')),
     ]);
     const r = convert(t, { model: 'gpt-4.1' });
-    expect(r.body.messages[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run', arguments: '{}' } }] });
-    expect(r.report.blocks[1]).toEqual(fates('a1', 0, { fate: 'converted', detail: 'arguments were not valid JSON: sent as {}' }));
+    expect(r.body.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run', arguments: '{}' } }],
+    });
+    expect(r.report.blocks[1]).toEqual(
+      fates('a1', 0, { fate: 'converted', detail: 'arguments were not valid JSON: sent as {}' }),
+    );
   });
 });
 
@@ -206,7 +264,10 @@ describe('tool turns', () => {
       { role: 'tool', tool_call_id: 'c4', content: 'Error: already marked' },
     ]);
     expect(r.report.blocks.slice(5)).toEqual([
-      fates('t1', 0, { fate: 'converted', detail: 'failure marked with an "Error: " prefix: Chat Completions has no error flag (C-T7)' }),
+      fates('t1', 0, {
+        fate: 'converted',
+        detail: 'failure marked with an "Error: " prefix: Chat Completions has no error flag (C-T7)',
+      }),
       fates('t1', 1),
       fates('t1', 2, { fate: 'converted', detail: 'empty result sent as "(no output)" (X4)' }),
       fates('t1', 3),
@@ -222,13 +283,20 @@ describe('tool turns', () => {
         { role: 'user', content: '(The conversation so far, which begins with a reply from the assistant.)' },
         { role: 'assistant', content: 'Hi! How can I help?' },
         { role: 'user', content: 'List the files.' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_list', type: 'function', function: { name: 'ls', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_list', type: 'function', function: { name: 'ls', arguments: '{}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_list', content: 'Error: no result: the call was interrupted' },
         {
           role: 'user',
           content: [
             { type: 'text', text: 'Never mind, stop.' },
-            { type: 'text', text: '[Result of tool call call_ghost, whose call is not in this conversation]\na.txt b.txt' },
+            {
+              type: 'text',
+              text: '[Result of tool call call_ghost, whose call is not in this conversation]\na.txt b.txt',
+            },
             { type: 'text', text: 'What did you find?' },
           ],
         },
@@ -252,13 +320,19 @@ describe('tool turns', () => {
         fates('u1', 0),
         fates('a1', 0),
         fates('u2', 0),
-        fates('x1', 0, { fate: 'converted', detail: 'tool result without a matching call sent as labelled user text (X1)' }),
+        fates('x1', 0, {
+          fate: 'converted',
+          detail: 'tool result without a matching call sent as labelled user text (X1)',
+        }),
         fates('u3', 0, { fate: 'dropped', detail: 'empty or whitespace-only text (X4, A-E1)' }),
         fates('u3', 1),
       ],
       synthesized: [
         { kind: 'error-result', detail: 'call call_list (ls) in turn a1 had no result (X1)' },
-        { kind: 'user-turn', detail: 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)' },
+        {
+          kind: 'user-turn',
+          detail: 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)',
+        },
         { kind: 'stub-tool', detail: 'ls: used in the history but not defined by the request (X8, A-T6)' },
       ],
       warnings: [],
@@ -303,12 +377,19 @@ describe('cross-origin', () => {
       input: { format: 'baton', turns: 5, blocks: 9 },
       blocks: [
         fates('t1', 0),
-        fates('t2', 0, { fate: 'dropped', detail: 'reasoning from anthropic/claude-sonnet-4-5-20250929 (anthropic-messages) cannot be replayed to another model (X3, A-K6, R-K6)' }),
+        fates('t2', 0, {
+          fate: 'dropped',
+          detail:
+            'reasoning from anthropic/claude-sonnet-4-5-20250929 (anthropic-messages) cannot be replayed to another model (X3, A-K6, R-K6)',
+        }),
         fates('t2', 1),
         fates('t2', 2),
         fates('t2', 3),
         fates('t3', 0),
-        fates('t3', 1, { fate: 'converted', detail: 'failure marked with an "Error: " prefix: Chat Completions has no error flag (C-T7)' }),
+        fates('t3', 1, {
+          fate: 'converted',
+          detail: 'failure marked with an "Error: " prefix: Chat Completions has no error flag (C-T7)',
+        }),
         fates('t4', 0),
         fates('t5', 0),
       ],
@@ -319,10 +400,23 @@ describe('cross-origin', () => {
   });
 
   it('sends foreign reasoning as labelled text when asked (foreignReasoning: text)', () => {
-    const t = transcript([user('u1', text('Q')), assistant('a1', CLAUDE, [{ type: 'thinking', text: 'Think.', signature: 'sig' }, text('A.')]), user('u2', text('More'))]);
+    const t = transcript([
+      user('u1', text('Q')),
+      assistant('a1', CLAUDE, [{ type: 'thinking', text: 'Think.', signature: 'sig' }, text('A.')]),
+      user('u2', text('More')),
+    ]);
     const r = convert(t, { foreignReasoning: 'text' });
-    expect(r.body.messages[1]).toEqual({ role: 'assistant', content: '[Reasoning by anthropic/claude-sonnet-4-5 (anthropic-messages), shared as plain text]\n```\nThink.\n```\n\nA.' });
-    expect(r.report.blocks[1]).toEqual(fates('a1', 0, { fate: 'converted', detail: 'reasoning from anthropic/claude-sonnet-4-5 (anthropic-messages) sent as labelled plain text' }));
+    expect(r.body.messages[1]).toEqual({
+      role: 'assistant',
+      content:
+        '[Reasoning by anthropic/claude-sonnet-4-5 (anthropic-messages), shared as plain text]\n```\nThink.\n```\n\nA.',
+    });
+    expect(r.report.blocks[1]).toEqual(
+      fates('a1', 0, {
+        fate: 'converted',
+        detail: 'reasoning from anthropic/claude-sonnet-4-5 (anthropic-messages) sent as labelled plain text',
+      }),
+    );
   });
 
   it('maps ids over 40 characters and illegal tool names, consistently on calls and results (C-T1, C-T5, X2, X5)', () => {

@@ -23,7 +23,13 @@ import {
 } from './convert-openai-chat-blocks';
 import { replayNativeMessage } from './convert-openai-chat-native';
 import { chatCapabilities, chatProfile, type ChatProfile } from './convert-openai-chat-profile';
-import type { OpenAIChatBody, OpenAIChatMessage, OpenAIChatTool, OpenAIChatUserMessage, OpenAIChatUserPart } from './convert-openai-chat-types';
+import type {
+  OpenAIChatBody,
+  OpenAIChatMessage,
+  OpenAIChatTool,
+  OpenAIChatUserMessage,
+  OpenAIChatUserPart,
+} from './convert-openai-chat-types';
 
 export type * from './convert-openai-chat-types';
 export { ASSISTANT_AFTER_TOOL_TEXT, EMPTY_RESULT_TEXT } from './convert-openai-chat-blocks';
@@ -58,7 +64,14 @@ export function convertToOpenAIChat(transcript: Transcript, target: ConvertTarge
   if (profile.includeUsage) body.stream_options = { include_usage: true };
   body[profile.maxTokensField] = outputLimit(resolved, info, report);
   const reasoning = reasoningParams(resolved, info, profile, report);
-  const tools = toolsWithEffort(encodeTools(prepared.tools, report), prepared.toolChoiceNone, reasoning, info, profile, report);
+  const tools = toolsWithEffort(
+    encodeTools(prepared.tools, report),
+    prepared.toolChoiceNone,
+    reasoning,
+    info,
+    profile,
+    report,
+  );
   if (tools.length > 0) body.tools = tools;
   if (prepared.toolChoiceNone && tools.length > 0) body.tool_choice = 'none'; // X8
   Object.assign(body, reasoning);
@@ -89,15 +102,21 @@ function toolsWithEffort(
   if (info.chatTools === 'effort-none' && (effort === undefined || effort === 'none')) return tools;
   const model = info.id;
   if (stubsOnly) {
-    report.warn(`stub tool definitions left out: ${model} takes no function tools with reasoning_effort ${effort ?? '(default)'} on Chat Completions, and Chat needs none for the history's calls (C-T9, C-T8)`);
+    report.warn(
+      `stub tool definitions left out: ${model} takes no function tools with reasoning_effort ${effort ?? '(default)'} on Chat Completions, and Chat needs none for the history's calls (C-T9, C-T8)`,
+    );
     return [];
   }
   if (info.chatTools === 'effort-none' && info.minReasoningEffort === 'none') {
-    report.warn(`reasoning_effort set to none: ${model} takes function tools on Chat Completions only without reasoning (C-T9); use openai-responses to keep reasoning with tools`);
+    report.warn(
+      `reasoning_effort set to none: ${model} takes function tools on Chat Completions only without reasoning (C-T9); use openai-responses to keep reasoning with tools`,
+    );
     reasoning.reasoning_effort = 'none';
     return tools;
   }
-  report.warn(`function tools left out: ${model} needs openai-responses for tool calling (C-T9); the model cannot call tools in this request`);
+  report.warn(
+    `function tools left out: ${model} needs openai-responses for tool calling (C-T9); the model cannot call tools in this request`,
+  );
   return [];
 }
 
@@ -139,7 +158,10 @@ function pushUser(messages: OpenAIChatMessage[], msg: OpenAIChatUserMessage, ctx
   const last = messages[messages.length - 1];
   if (last?.role === 'tool' && ctx.profile.assistantAfterTool) {
     messages.push({ role: 'assistant', content: ASSISTANT_AFTER_TOOL_TEXT });
-    ctx.report.synthesize('text', `assistant message "${ASSISTANT_AFTER_TOOL_TEXT}" between a tool message and a user message (M-2)`);
+    ctx.report.synthesize(
+      'text',
+      `assistant message "${ASSISTANT_AFTER_TOOL_TEXT}" between a tool message and a user message (M-2)`,
+    );
   }
   if (last?.role === 'user') {
     messages[messages.length - 1] = { role: 'user', content: mergeUserContent(last.content, msg.content) };
@@ -148,9 +170,13 @@ function pushUser(messages: OpenAIChatMessage[], msg: OpenAIChatUserMessage, ctx
   messages.push(msg);
 }
 
-function mergeUserContent(a: OpenAIChatUserMessage['content'], b: OpenAIChatUserMessage['content']): OpenAIChatUserMessage['content'] {
+function mergeUserContent(
+  a: OpenAIChatUserMessage['content'],
+  b: OpenAIChatUserMessage['content'],
+): OpenAIChatUserMessage['content'] {
   if (typeof a === 'string' && typeof b === 'string') return `${a}\n\n${b}`;
-  const parts = (c: OpenAIChatUserMessage['content']): OpenAIChatUserPart[] => (typeof c === 'string' ? [{ type: 'text', text: c }] : c);
+  const parts = (c: OpenAIChatUserMessage['content']): OpenAIChatUserPart[] =>
+    typeof c === 'string' ? [{ type: 'text', text: c }] : c;
   return [...parts(a), ...parts(b)];
 }
 
@@ -162,9 +188,12 @@ function turnLabel(turn: PreparedTurn): string {
 /** Requested output limit in tokens, capped at the model's known maximum (with a warning). */
 function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): number {
   const wanted = target.maxOutputTokens ?? info.defaultOutputTokens;
-  if (!Number.isInteger(wanted) || wanted <= 0) throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${wanted}`);
+  if (!Number.isInteger(wanted) || wanted <= 0)
+    throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${wanted}`);
   if (info.known && wanted > info.maxOutputTokens) {
-    report.warn(`max output tokens ${wanted} exceeds the limit of ${target.model} (${info.maxOutputTokens}): sent ${info.maxOutputTokens}`);
+    report.warn(
+      `max output tokens ${wanted} exceeds the limit of ${target.model} (${info.maxOutputTokens}): sent ${info.maxOutputTokens}`,
+    );
     return info.maxOutputTokens;
   }
   return wanted;
@@ -179,7 +208,11 @@ function encodeTools(all: ToolDefinition[], report: ReportBuilder): OpenAIChatTo
   if (defs.length > MAX_TOOLS) report.warn(`${defs.length} tools: only the first ${MAX_TOOLS} are sent (C-T5)`);
   return defs.slice(0, MAX_TOOLS).map((t) => ({
     type: 'function',
-    function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), parameters: t.inputSchema },
+    function: {
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      parameters: t.inputSchema,
+    },
   }));
 }
 
@@ -190,20 +223,30 @@ const EFFORT_DIALECTS = new Set(['openai', 'groq', 'ollama', 'google']);
  * Thinking on or off: `reasoning_effort` where the model is effort-controlled, DeepSeek's
  * `thinking` switch (D-1), or a warning when the request can't be honoured.
  */
-function reasoningParams(target: ResolvedTarget, info: ModelInfo, profile: ChatProfile, report: ReportBuilder): Pick<OpenAIChatBody, 'reasoning_effort' | 'thinking'> {
+function reasoningParams(
+  target: ResolvedTarget,
+  info: ModelInfo,
+  profile: ChatProfile,
+  report: ReportBuilder,
+): Pick<OpenAIChatBody, 'reasoning_effort' | 'thinking'> {
   // C-S1: Baton never sends temperature, top_p, top_logprobs or logprobs, so no sampling
   // parameter can meet a reasoning effort other than `none`.
   const { model } = target;
   if (profile.dialect === 'deepseek') {
     if (target.thinking && model !== 'deepseek-reasoner') return { thinking: { type: 'enabled' } };
-    if (!target.thinking && model === 'deepseek-reasoner') report.warn('deepseek-reasoner always thinks: thinking stays on');
+    if (!target.thinking && model === 'deepseek-reasoner')
+      report.warn('deepseek-reasoner always thinks: thinking stays on');
     return {};
   }
   const controlled =
     EFFORT_DIALECTS.has(profile.dialect) &&
-    (info.thinking === 'effort' || (profile.dialect === 'google' && (info.thinking === 'budget' || info.thinking === 'level')));
+    (info.thinking === 'effort' ||
+      (profile.dialect === 'google' && (info.thinking === 'budget' || info.thinking === 'level')));
   if (!controlled) {
-    if (target.thinking) report.warn(`thinking requested, but ${model} has no reasoning_effort control on ${profile.dialect} Chat Completions: sent without it`);
+    if (target.thinking)
+      report.warn(
+        `thinking requested, but ${model} has no reasoning_effort control on ${profile.dialect} Chat Completions: sent without it`,
+      );
     return {};
   }
   if (target.thinking) return { reasoning_effort: 'medium' };

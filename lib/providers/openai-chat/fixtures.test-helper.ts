@@ -69,7 +69,10 @@ export interface CassetteInteraction {
 /** A VCR (pytest-recording) cassette → its interactions, bodies decoded. */
 export function readCassette(file: string): CassetteInteraction[] {
   const doc = parseYaml(fs.readFileSync(file, 'utf8')) as {
-    interactions: { request: { body: string }; response: { body: { string: string | Uint8Array }; headers: Record<string, string[]> } }[];
+    interactions: {
+      request: { body: string };
+      response: { body: { string: string | Uint8Array }; headers: Record<string, string[]> };
+    }[];
   };
   return doc.interactions.map((it) => {
     const raw = it.response.body.string;
@@ -93,9 +96,14 @@ export function loadResponse(api: string, name: string): unknown {
 }
 
 /** Cassette interactions with each response as stream events or a parsed body. */
-export function loadCassette(api: string, name: string): { request: unknown; events?: unknown[]; response?: unknown }[] {
+export function loadCassette(
+  api: string,
+  name: string,
+): { request: unknown; events?: unknown[]; response?: unknown }[] {
   return readCassette(fixturePath(api, name)).map((it) =>
-    it.isStream ? { request: it.request, events: parseSse(it.body) } : { request: it.request, response: JSON.parse(it.body) as unknown },
+    it.isStream
+      ? { request: it.request, events: parseSse(it.body) }
+      : { request: it.request, response: JSON.parse(it.body) as unknown },
   );
 }
 

@@ -21,7 +21,11 @@ describe('readOpenAIChatHistory', () => {
       content: 'Checking both.',
       reasoning_content: 'Two cities, two calls.',
       tool_calls: [
-        { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo","id":12345678901234567890}' } },
+        {
+          id: 'call_a',
+          type: 'function',
+          function: { name: 'get_weather', arguments: '{"city":"Oslo","id":12345678901234567890}' },
+        },
         {
           id: 'call_b',
           type: 'function',
@@ -43,7 +47,11 @@ describe('readOpenAIChatHistory', () => {
           content: [
             { type: 'text', text: 'Weather here and there?' },
             { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
-            { type: 'image_url', image_url: { url: 'https://example.com/map.jpg', detail: 'low' }, cache_control: { type: 'ephemeral' } },
+            {
+              type: 'image_url',
+              image_url: { url: 'https://example.com/map.jpg', detail: 'low' },
+              cache_control: { type: 'ephemeral' },
+            },
           ],
         },
         assistant1,
@@ -55,7 +63,12 @@ describe('readOpenAIChatHistory', () => {
       tools: [
         {
           type: 'function',
-          function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true },
+          function: {
+            name: 'get_weather',
+            description: 'Weather for a city',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+            strict: true,
+          },
         },
         { type: 'custom', custom: { name: 'sql', description: 'free-form SQL' } },
       ],
@@ -68,7 +81,13 @@ describe('readOpenAIChatHistory', () => {
       id: 'conv-1',
       source: { kind: 'openai-chat' },
       system: 'Answer briefly.\n\nUse metric units.',
-      tools: [{ name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
       meta: { systemRole: 'developer', nativeTools: { tools: body.tools } },
       turns: [
         {
@@ -78,7 +97,12 @@ describe('readOpenAIChatHistory', () => {
           blocks: [
             { type: 'text', text: 'Weather here and there?' },
             { type: 'image', mediaType: 'image/png', data: PNG },
-            { type: 'image', mediaType: 'image/jpeg', url: 'https://example.com/map.jpg', meta: { detail: 'low', extra: { cache_control: { type: 'ephemeral' } } } },
+            {
+              type: 'image',
+              mediaType: 'image/jpeg',
+              url: 'https://example.com/map.jpg',
+              meta: { detail: 'low', extra: { cache_control: { type: 'ephemeral' } } },
+            },
           ],
         },
         {
@@ -88,7 +112,12 @@ describe('readOpenAIChatHistory', () => {
           blocks: [
             { type: 'thinking', text: 'Two cities, two calls.', meta: { field: 'reasoning_content' } },
             { type: 'text', text: 'Checking both.' },
-            { type: 'tool_call', id: 'call_a', name: 'get_weather', input: JSON.parse('{"city":"Oslo","id":12345678901234567890}') },
+            {
+              type: 'tool_call',
+              id: 'call_a',
+              name: 'get_weather',
+              input: JSON.parse('{"city":"Oslo","id":12345678901234567890}'),
+            },
             { type: 'tool_call', id: 'call_b', name: 'get_weather', input: { city: 'Bergen' }, signature: 'c2lnLWI=' },
           ],
           native: { api: 'openai-chat', payload: assistant1 },
@@ -101,7 +130,13 @@ describe('readOpenAIChatHistory', () => {
             { type: 'tool_result', callId: 'call_b', content: [{ type: 'text', text: '7°C' }] },
           ],
         },
-        { id: 't4', role: 'assistant', origin, blocks: [{ type: 'text', text: 'Oslo 4°C, Bergen 7°C.' }], native: { api: 'openai-chat', payload: assistant2 } },
+        {
+          id: 't4',
+          role: 'assistant',
+          origin,
+          blocks: [{ type: 'text', text: 'Oslo 4°C, Bergen 7°C.' }],
+          native: { api: 'openai-chat', payload: assistant2 },
+        },
         { id: 't5', role: 'user', blocks: [{ type: 'text', text: 'Thanks' }] },
       ],
     });
@@ -113,7 +148,13 @@ describe('readOpenAIChatHistory', () => {
 
   it('uses opts.model over body.model and the default provider "openai"; transcript id defaults to "imported"', () => {
     const t = readOpenAIChatHistory(
-      { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] },
+      {
+        model: 'gpt-4o',
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+        ],
+      },
       { model: 'gpt-4o-2024-08-06' },
     );
     expect(t.id).toBe('imported');
@@ -133,12 +174,18 @@ describe('readOpenAIChatHistory', () => {
       model: 'm',
       messages: [
         { role: 'user', content: 'x' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"a":' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: 'err' },
         { role: 'assistant', content: null, refusal: 'I can’t help with that.' },
       ],
     });
-    expect(t.turns[1]!.blocks).toEqual([{ type: 'tool_call', id: 'c1', name: 'f', input: {}, meta: { rawArguments: '{"a":', invalidArguments: true } }]);
+    expect(t.turns[1]!.blocks).toEqual([
+      { type: 'tool_call', id: 'c1', name: 'f', input: {}, meta: { rawArguments: '{"a":', invalidArguments: true } },
+    ]);
     expect(t.turns[3]!.blocks).toEqual([{ type: 'text', text: 'I can’t help with that.', meta: { refusal: true } }]);
   });
 
@@ -152,7 +199,15 @@ describe('readOpenAIChatHistory', () => {
       ],
     });
     expect(t.turns.slice(1).map((x) => x.blocks)).toEqual([
-      [{ type: 'tool_call', id: 'now_0', name: 'now', input: {}, meta: { generatedId: true, legacyFunctionCall: true } }],
+      [
+        {
+          type: 'tool_call',
+          id: 'now_0',
+          name: 'now',
+          input: {},
+          meta: { generatedId: true, legacyFunctionCall: true },
+        },
+      ],
       [{ type: 'tool_result', callId: 'now_0', content: '12:00', meta: { legacyFunctionResult: true } }],
     ]);
   });
@@ -160,13 +215,20 @@ describe('readOpenAIChatHistory', () => {
   it('keeps a file part with data as a document and a system message after the start with a warning', () => {
     const t = readOpenAIChatHistory({
       messages: [
-        { role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }] },
+        {
+          role: 'user',
+          content: [{ type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }],
+        },
         { role: 'system', content: 'Be terse.' },
       ],
     });
-    expect(t.turns[0]!.blocks).toEqual([{ type: 'document', mediaType: 'application/pdf', data: 'JVBERi0=', title: 'a.pdf' }]);
+    expect(t.turns[0]!.blocks).toEqual([
+      { type: 'document', mediaType: 'application/pdf', data: 'JVBERi0=', title: 'a.pdf' },
+    ]);
     expect(t.system).toBe('Be terse.');
-    expect(t.meta).toEqual({ warnings: ['messages[1]: system message inside the conversation moved to transcript.system'] });
+    expect(t.meta).toEqual({
+      warnings: ['messages[1]: system message inside the conversation moved to transcript.system'],
+    });
   });
 
   it.each([
@@ -174,17 +236,39 @@ describe('readOpenAIChatHistory', () => {
     ['no messages', { model: 'm' }, 'messages', /required field missing/],
     ['message not an object', { messages: ['hi'] }, 'messages[0]', /expected object/],
     ['missing role', { messages: [{ content: 'x' }] }, 'messages[0].role', /required field missing/],
-    ['unknown role', { messages: [{ role: 'user', content: 'a' }, { role: 'model', content: 'b' }] }, 'messages[1].role', /unknown role "model"/],
+    [
+      'unknown role',
+      {
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'model', content: 'b' },
+        ],
+      },
+      'messages[1].role',
+      /unknown role "model"/,
+    ],
     ['user content missing', { messages: [{ role: 'user' }] }, 'messages[0].content', /required field missing/],
     [
       'unknown user part type',
-      { messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'video', video: {} }] }] },
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'video', video: {} },
+            ],
+          },
+        ],
+      },
       'messages[0].content[1].type',
       /unknown content part type "video"/,
     ],
     [
       'audio input',
-      { messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }] },
+      {
+        messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }],
+      },
       'messages[0].content[0].type',
       /audio input cannot be kept/,
     ],
@@ -194,27 +278,84 @@ describe('readOpenAIChatHistory', () => {
       'messages[0].content[0].file.file_data',
       /file_id cannot be kept/,
     ],
-    ['image without url', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] }, 'messages[0].content[0].image_url.url', /required/],
-    ['assistant without a model', { messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] }, 'model', /no model/],
+    [
+      'image without url',
+      { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: {} }] }] },
+      'messages[0].content[0].image_url.url',
+      /required/,
+    ],
+    [
+      'assistant without a model',
+      {
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+        ],
+      },
+      'model',
+      /no model/,
+    ],
     [
       'tool call without a name',
-      { model: 'm', messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { arguments: '{}' } }] }] },
+      {
+        model: 'm',
+        messages: [
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c', type: 'function', function: { arguments: '{}' } }],
+          },
+        ],
+      },
       'messages[0].tool_calls[0].function.name',
       /required field missing/,
     ],
     [
       'tool call without an id',
-      { model: 'm', messages: [{ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'f', arguments: '{}' } }] }] },
+      {
+        model: 'm',
+        messages: [{ role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'f', arguments: '{}' } }] }],
+      },
       'messages[0].tool_calls[0].id',
       /required field missing/,
     ],
-    ['tool_calls not an array', { model: 'm', messages: [{ role: 'assistant', tool_calls: {} }] }, 'messages[0].tool_calls', /expected array/],
-    ['tool message without tool_call_id', { messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id', /required field missing/],
-    ['tool message with a number as content', { messages: [{ role: 'tool', tool_call_id: 'c', content: 3 }] }, 'messages[0].content', /expected array, got 3/],
-    ['function result without a call', { messages: [{ role: 'function', name: 'now', content: 'x' }] }, 'messages[0].name', /no earlier function_call/],
+    [
+      'tool_calls not an array',
+      { model: 'm', messages: [{ role: 'assistant', tool_calls: {} }] },
+      'messages[0].tool_calls',
+      /expected array/,
+    ],
+    [
+      'tool message without tool_call_id',
+      { messages: [{ role: 'tool', content: 'x' }] },
+      'messages[0].tool_call_id',
+      /required field missing/,
+    ],
+    [
+      'tool message with a number as content',
+      { messages: [{ role: 'tool', tool_call_id: 'c', content: 3 }] },
+      'messages[0].content',
+      /expected array, got 3/,
+    ],
+    [
+      'function result without a call',
+      { messages: [{ role: 'function', name: 'now', content: 'x' }] },
+      'messages[0].name',
+      /no earlier function_call/,
+    ],
     ['tools not an array', { messages: [], tools: {} }, 'tools', /expected array/],
-    ['tool parameters not an object', { messages: [], tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] }, 'tools[0].function.parameters', /expected object/],
-    ['prototype key', JSON.parse('{"messages":[{"role":"user","content":"a","__proto__":{"x":1}}]}'), 'messages[0].__proto__', /forbidden key/],
+    [
+      'tool parameters not an object',
+      { messages: [], tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] },
+      'tools[0].function.parameters',
+      /expected object/,
+    ],
+    [
+      'prototype key',
+      JSON.parse('{"messages":[{"role":"user","content":"a","__proto__":{"x":1}}]}'),
+      'messages[0].__proto__',
+      /forbidden key/,
+    ],
   ])('%s → TranscriptError at %j', (_name, body, path, problem) => {
     const err = errorOf(() => readOpenAIChatHistory(body));
     expect(err.path).toBe(path);

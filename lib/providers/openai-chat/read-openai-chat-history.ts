@@ -78,7 +78,8 @@ export function readOpenAIChatHistory(body: unknown, opts: HistoryReadOptions = 
       case 'system':
       case 'developer': {
         if (role === 'developer') developer = true;
-        if (turns.length > 0) warnings.push(`messages[${i}]: ${role} message inside the conversation moved to transcript.system`);
+        if (turns.length > 0)
+          warnings.push(`messages[${i}]: ${role} message inside the conversation moved to transcript.system`);
         const extra = extraFields(m, ['role', 'content']);
         if (extra) warnings.push(`messages[${i}]: fields not kept: ${Object.keys(extra).join(', ')}`);
         const text = joinTextParts(m.content, [...p, 'content'], 'text');
@@ -86,14 +87,19 @@ export function readOpenAIChatHistory(body: unknown, opts: HistoryReadOptions = 
         return;
       }
       case 'user': {
-        const turn: Turn = { id: `t${turns.length + 1}`, role: 'user', blocks: userBlocks(m.content, [...p, 'content']) };
+        const turn: Turn = {
+          id: `t${turns.length + 1}`,
+          role: 'user',
+          blocks: userBlocks(m.content, [...p, 'content']),
+        };
         const extra = extraFields(m, ['role', 'content']);
         if (extra) turn.meta = extra;
         turns.push(turn);
         return;
       }
       case 'assistant': {
-        if (!model) fail(['model'], 'required field missing: no model for the assistant turns (pass one or set body.model)');
+        if (!model)
+          fail(['model'], 'required field missing: no model for the assistant turns (pass one or set body.model)');
         const blocks = assistantBlocks(m, p, {
           legacyCallId: (name) => {
             const id = `${name}_${legacySeq++}`;
@@ -112,7 +118,11 @@ export function readOpenAIChatHistory(body: unknown, opts: HistoryReadOptions = 
       }
       case 'tool': {
         const callId = expectString(m.tool_call_id, [...p, 'tool_call_id'], true);
-        const block: ToolResultBlock = { type: 'tool_result', callId, content: toolContent(m.content, [...p, 'content']) };
+        const block: ToolResultBlock = {
+          type: 'tool_result',
+          callId,
+          content: toolContent(m.content, [...p, 'content']),
+        };
         const extra = extraFields(m, ['role', 'content', 'tool_call_id']);
         if (extra) block.meta = extra;
         pushToolResult(block);
@@ -123,15 +133,29 @@ export function readOpenAIChatHistory(body: unknown, opts: HistoryReadOptions = 
         const open = legacyOpen.get(name);
         const callId = open?.shift();
         if (!callId) fail([...p, 'name'], `no earlier function_call named ${JSON.stringify(name)} awaits this result`);
-        pushToolResult({ type: 'tool_result', callId, content: toolContent(m.content, [...p, 'content']), meta: { legacyFunctionResult: true } });
+        pushToolResult({
+          type: 'tool_result',
+          callId,
+          content: toolContent(m.content, [...p, 'content']),
+          meta: { legacyFunctionResult: true },
+        });
         return;
       }
       default:
-        fail([...p, 'role'], `unknown role ${JSON.stringify(role)} (expected system, developer, user, assistant or tool)`);
+        fail(
+          [...p, 'role'],
+          `unknown role ${JSON.stringify(role)} (expected system, developer, user, assistant or tool)`,
+        );
     }
   });
 
-  const transcript: Transcript = { format: 'baton.transcript', version: 1, id: opts.id ?? 'imported', source: { kind: CHAT_API }, turns };
+  const transcript: Transcript = {
+    format: 'baton.transcript',
+    version: 1,
+    id: opts.id ?? 'imported',
+    source: { kind: CHAT_API },
+    turns,
+  };
   if (system.length) transcript.system = system.join('\n\n');
   const tools = readTools(b);
   if (tools.tools.length) transcript.tools = tools.tools;
@@ -171,7 +195,10 @@ function userBlocks(content: unknown, path: JsonPath): Block[] {
     } else if (type === 'input_audio') {
       return fail([...p, 'type'], 'audio input cannot be kept in a Baton transcript');
     } else {
-      return fail([...p, 'type'], `unknown content part type ${JSON.stringify(type)} (expected text, image_url or file)`);
+      return fail(
+        [...p, 'type'],
+        `unknown content part type ${JSON.stringify(type)} (expected text, image_url or file)`,
+      );
     }
     const extra = extraFields(part, known);
     if (extra) block.meta = { ...block.meta, extra };
@@ -184,7 +211,9 @@ function imageBlock(part: Record<string, unknown>, p: JsonPath): Block {
   const img = expectRecord(part.image_url, [...p, 'image_url']);
   const url = expectString(img.url, [...p, 'image_url', 'url'], true);
   const data = parseDataUrl(url);
-  const block: Block = data ? { type: 'image', mediaType: data.mediaType, data: data.data } : { type: 'image', mediaType: imageTypeFromUrl(url), url };
+  const block: Block = data
+    ? { type: 'image', mediaType: data.mediaType, data: data.data }
+    : { type: 'image', mediaType: imageTypeFromUrl(url), url };
   const detail = optionalString(img.detail, [...p, 'image_url', 'detail']);
   if (detail) block.meta = { detail };
   return block;
@@ -246,7 +275,9 @@ function readTools(b: Record<string, unknown>): { tools: ToolDefinition[]; keepN
     });
   }
   if (b.functions !== undefined && b.functions !== null) {
-    expectArray(b.functions, ['functions']).forEach((raw, i) => fromFunction(expectRecord(raw, ['functions', i]), ['functions', i]));
+    expectArray(b.functions, ['functions']).forEach((raw, i) =>
+      fromFunction(expectRecord(raw, ['functions', i]), ['functions', i]),
+    );
   }
   return { tools, keepNative };
 }

@@ -50,7 +50,11 @@ export interface AssistantBlockOptions {
  * `meta.partial: true` (stream cut) or `meta.invalidArguments: true` (complete but not JSON).
  * @throws TranscriptError naming the path under `path` for a malformed message.
  */
-export function assistantBlocks(msg: Record<string, unknown>, path: JsonPath, opts: AssistantBlockOptions = {}): Block[] {
+export function assistantBlocks(
+  msg: Record<string, unknown>,
+  path: JsonPath,
+  opts: AssistantBlockOptions = {},
+): Block[] {
   const blocks: Block[] = [];
   for (const field of ['reasoning_content', 'reasoning'] as const) {
     const text = optionalString(msg[field], [...path, field]);
@@ -115,7 +119,13 @@ export function assistantBlocks(msg: Record<string, unknown>, path: JsonPath, op
     const name = expectString(fc.name, [...p, 'name'], true);
     const raw = optionalString(fc.arguments, [...p, 'arguments']) ?? '';
     const id = opts.legacyCallId ? opts.legacyCallId(name) : `${name}_0`;
-    blocks.push(applyArguments({ type: 'tool_call', id, name, input: {}, meta: { generatedId: true, legacyFunctionCall: true } }, raw, opts));
+    blocks.push(
+      applyArguments(
+        { type: 'tool_call', id, name, input: {}, meta: { generatedId: true, legacyFunctionCall: true } },
+        raw,
+        opts,
+      ),
+    );
   }
   return blocks;
 }
@@ -155,13 +165,18 @@ function toolCallBlock(raw: unknown, p: JsonPath, index: number, opts: Assistant
  * except in an incomplete stream, where it is partial.
  */
 export function applyArguments(block: ToolCallBlock, raw: string, opts: { incomplete?: boolean }): ToolCallBlock {
-  const parsed = opts.incomplete && raw.trim() === '' ? { ok: false as const, reason: 'no arguments yet' } : parseArguments(raw);
+  const parsed =
+    opts.incomplete && raw.trim() === '' ? { ok: false as const, reason: 'no arguments yet' } : parseArguments(raw);
   if (parsed.ok) {
     block.input = parsed.value as ToolCallBlock['input'];
     return block;
   }
   block.input = {};
-  block.meta = { ...block.meta, rawArguments: raw, ...(opts.incomplete ? { partial: true } : { invalidArguments: true }) };
+  block.meta = {
+    ...block.meta,
+    rawArguments: raw,
+    ...(opts.incomplete ? { partial: true } : { invalidArguments: true }),
+  };
   return block;
 }
 

@@ -37,7 +37,16 @@ export function readOpenAIChatResponse(response: unknown, ctx: ReadContext): Tur
 
   if (isRecord(r.error) && (r.choices === undefined || (Array.isArray(r.choices) && r.choices.length === 0))) {
     return guardTurn(
-      buildChatTurn({ ctx, model, responseId, upstreamProvider, status: 'error', blocks: [], error: chatError(r.error), usage: r.usage }),
+      buildChatTurn({
+        ctx,
+        model,
+        responseId,
+        upstreamProvider,
+        status: 'error',
+        blocks: [],
+        error: chatError(r.error),
+        usage: r.usage,
+      }),
       ctx,
       CHAT_API,
     );
@@ -59,7 +68,8 @@ export function readOpenAIChatResponse(response: unknown, ctx: ReadContext): Tur
   }
   const nativeFinishReason = typeof choice.native_finish_reason === 'string' ? choice.native_finish_reason : undefined;
   const failed = finishReason === 'error' || isRecord(r.error);
-  const warnings = choices.length > 1 ? [`choices[1..${choices.length - 1}] not read: only choices[0] becomes the turn`] : undefined;
+  const warnings =
+    choices.length > 1 ? [`choices[1..${choices.length - 1}] not read: only choices[0] becomes the turn`] : undefined;
 
   return guardTurn(
     buildChatTurn({

@@ -2,13 +2,23 @@ import { describe, it, expect } from 'vitest';
 import { TranscriptError, decodeTurn } from '../../transcript/codec';
 import type { Turn } from '../../transcript/schema';
 import type { ReadContext } from '../types';
-import { createOpenAIChatStreamAssembler, readOpenAIChatResponse, readOpenAIChatStreamEvents } from './read-openai-chat';
+import {
+  createOpenAIChatStreamAssembler,
+  readOpenAIChatResponse,
+  readOpenAIChatStreamEvents,
+} from './read-openai-chat';
 
 const ctx: ReadContext = { provider: 'openai', requestedModel: 'gpt-x' };
 
 /** A chat.completion.chunk with one choice. */
 function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) {
-  return { id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'gpt-x-2026', choices: [{ index: 0, delta, finish_reason: finish }], ...extra };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    model: 'gpt-x-2026',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...extra,
+  };
 }
 
 function run(events: unknown[], c: ReadContext = ctx): Turn {
@@ -21,8 +31,12 @@ describe('createOpenAIChatStreamAssembler (synthetic streams)', () => {
   it('assembles parallel tool calls by index from interleaved pieces; snapshots stream', () => {
     const events = [
       chunk({ role: 'assistant', content: null }),
-      chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
-      chunk({ tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{"tz"' } }] }),
+      chunk({
+        tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      }),
+      chunk({
+        tool_calls: [{ index: 1, id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{"tz"' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
       chunk({ tool_calls: [{ index: 1, function: { arguments: ':"UTC"}' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }),
@@ -34,7 +48,13 @@ describe('createOpenAIChatStreamAssembler (synthetic streams)', () => {
     const snap = decodeTurn(a.snapshot());
     expect(snap.status).toBe('streaming');
     expect(snap.blocks).toEqual([
-      { type: 'tool_call', id: 'call_1', name: 'get_weather', input: {}, meta: { rawArguments: '{"city":', partial: true } },
+      {
+        type: 'tool_call',
+        id: 'call_1',
+        name: 'get_weather',
+        input: {},
+        meta: { rawArguments: '{"city":', partial: true },
+      },
       { type: 'tool_call', id: 'call_2', name: 'get_time', input: {}, meta: { rawArguments: '{"tz"', partial: true } },
     ]);
     events.slice(4).forEach((e) => a.push(e));
@@ -67,21 +87,42 @@ describe('createOpenAIChatStreamAssembler (synthetic streams)', () => {
   });
 
   it('a tool call cut before any argument text is partial with empty raw arguments', () => {
-    const turn = run([chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '' } }] })]);
+    const turn = run([
+      chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '' } }] }),
+    ]);
     expect(turn.status).toBe('interrupted');
-    expect(turn.blocks).toEqual([{ type: 'tool_call', id: 'c', name: 'f', input: {}, meta: { rawArguments: '', partial: true } }]);
+    expect(turn.blocks).toEqual([
+      { type: 'tool_call', id: 'c', name: 'f', input: {}, meta: { rawArguments: '', partial: true } },
+    ]);
   });
 
   it('gives a tool call without id a generated one, and keeps Gemini thought signatures (G-K7)', () => {
     const turn = run([
-      chunk({ tool_calls: [{ index: 0, type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: { google: { thought_signature: 'U0lH' } } }] }),
+      chunk({
+        tool_calls: [
+          {
+            index: 0,
+            type: 'function',
+            function: { name: 'f', arguments: '{}' },
+            extra_content: { google: { thought_signature: 'U0lH' } },
+          },
+        ],
+      }),
       chunk({}, 'tool_calls'),
     ]);
-    expect(turn.blocks).toEqual([{ type: 'tool_call', id: 'call_0', name: 'f', input: {}, signature: 'U0lH', meta: { generatedId: true } }]);
+    expect(turn.blocks).toEqual([
+      { type: 'tool_call', id: 'call_0', name: 'f', input: {}, signature: 'U0lH', meta: { generatedId: true } },
+    ]);
     expect(turn.native!.payload).toEqual({
       role: 'assistant',
       content: null,
-      tool_calls: [{ type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: { google: { thought_signature: 'U0lH' } } }],
+      tool_calls: [
+        {
+          type: 'function',
+          function: { name: 'f', arguments: '{}' },
+          extra_content: { google: { thought_signature: 'U0lH' } },
+        },
+      ],
     });
   });
 
@@ -99,7 +140,12 @@ describe('createOpenAIChatStreamAssembler (synthetic streams)', () => {
   });
 
   it('a streamed refusal is marked text and stopReason refusal', () => {
-    const turn = run([chunk({ role: 'assistant', content: null, refusal: '' }), chunk({ refusal: 'I can’t ' }), chunk({ refusal: 'help.' }), chunk({}, 'stop')]);
+    const turn = run([
+      chunk({ role: 'assistant', content: null, refusal: '' }),
+      chunk({ refusal: 'I can’t ' }),
+      chunk({ refusal: 'help.' }),
+      chunk({}, 'stop'),
+    ]);
     expect(turn.stopReason).toBe('refusal');
     expect(turn.blocks).toEqual([{ type: 'text', text: 'I can’t help.', meta: { refusal: true } }]);
     expect(turn.native!.payload).toEqual({ role: 'assistant', content: null, refusal: 'I can’t help.' });
@@ -109,13 +155,34 @@ describe('createOpenAIChatStreamAssembler (synthetic streams)', () => {
     const or = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
       chunk(delta, finish, { id: 'gen-1', model: 'anthropic/claude-sonnet-4.5', provider: 'Anthropic', ...extra });
     const events = [
-      or({ role: 'assistant', content: '', reasoning: 'Let me ', reasoning_details: [{ type: 'reasoning.text', text: 'Let me ', index: 0, format: 'anthropic-claude-v1' }] }),
-      or({ content: '', reasoning: 'think.', reasoning_details: [{ type: 'reasoning.text', text: 'think.', index: 0, signature: null }] }),
+      or({
+        role: 'assistant',
+        content: '',
+        reasoning: 'Let me ',
+        reasoning_details: [{ type: 'reasoning.text', text: 'Let me ', index: 0, format: 'anthropic-claude-v1' }],
+      }),
+      or({
+        content: '',
+        reasoning: 'think.',
+        reasoning_details: [{ type: 'reasoning.text', text: 'think.', index: 0, signature: null }],
+      }),
       or({ content: '', reasoning_details: [{ type: 'reasoning.text', signature: 'c2ln', index: 0 }] }),
       or({ content: 'Partial ' }),
       or({ content: 'answer' }),
     ];
-    const ok = run([...events, or({}, 'stop', { usage: { prompt_tokens: 10, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 2, cache_write_tokens: 3 } } })], { provider: 'openrouter' });
+    const ok = run(
+      [
+        ...events,
+        or({}, 'stop', {
+          usage: {
+            prompt_tokens: 10,
+            completion_tokens: 5,
+            prompt_tokens_details: { cached_tokens: 2, cache_write_tokens: 3 },
+          },
+        }),
+      ],
+      { provider: 'openrouter' },
+    );
     expect(ok).toEqual({
       id: 'gen-1',
       role: 'assistant',
@@ -133,13 +200,28 @@ describe('createOpenAIChatStreamAssembler (synthetic streams)', () => {
           role: 'assistant',
           content: 'Partial answer',
           reasoning: 'Let me think.',
-          reasoning_details: [{ type: 'reasoning.text', text: 'Let me think.', index: 0, format: 'anthropic-claude-v1', signature: 'c2ln' }],
+          reasoning_details: [
+            {
+              type: 'reasoning.text',
+              text: 'Let me think.',
+              index: 0,
+              format: 'anthropic-claude-v1',
+              signature: 'c2ln',
+            },
+          ],
         },
       },
       meta: { responseId: 'gen-1', rawStopReason: 'stop', upstreamProvider: 'Anthropic' },
     });
 
-    const failed = run([...events, or({ content: '' }, 'error', { error: { code: 502, message: 'Upstream overloaded' } }), or({ content: ' more' })], { provider: 'openrouter' });
+    const failed = run(
+      [
+        ...events,
+        or({ content: '' }, 'error', { error: { code: 502, message: 'Upstream overloaded' } }),
+        or({ content: ' more' }),
+      ],
+      { provider: 'openrouter' },
+    );
     expect(failed.status).toBe('error');
     expect(failed.error).toEqual({ type: '502', message: 'Upstream overloaded' });
     expect(failed.blocks[1]).toEqual({ type: 'text', text: 'Partial answer' });
@@ -218,10 +300,18 @@ describe('readOpenAIChatResponse (synthetic)', () => {
     const message = {
       role: 'assistant',
       content: 'See the docs.',
-      annotations: [{ type: 'url_citation', url_citation: { start_index: 0, end_index: 3, url: 'https://example.com', title: 'Docs' } }],
+      annotations: [
+        {
+          type: 'url_citation',
+          url_citation: { start_index: 0, end_index: 3, url: 'https://example.com', title: 'Docs' },
+        },
+      ],
       tool_calls: [{ id: 'call_c', type: 'custom', custom: { name: 'sql', input: 'SELECT 1' } }],
     };
-    const turn = readOpenAIChatResponse({ ...base, choices: [{ index: 0, message, finish_reason: 'tool_calls' }] }, ctx);
+    const turn = readOpenAIChatResponse(
+      { ...base, choices: [{ index: 0, message, finish_reason: 'tool_calls' }] },
+      ctx,
+    );
     expect(turn.blocks).toEqual([
       { type: 'text', text: 'See the docs.', citations: message.annotations },
       { type: 'provider_item', api: 'openai-chat', item: message.tool_calls[0], text: 'SELECT 1' },
@@ -243,8 +333,21 @@ describe('readOpenAIChatResponse (synthetic)', () => {
 
   it('warns about choices it does not read', () => {
     const m = { role: 'assistant', content: 'a' };
-    const turn = readOpenAIChatResponse({ ...base, choices: [{ index: 0, message: m, finish_reason: 'stop' }, { index: 1, message: m, finish_reason: 'stop' }] }, ctx);
-    expect(turn.meta).toEqual({ responseId: 'chatcmpl-9', rawStopReason: 'stop', warnings: ['choices[1..1] not read: only choices[0] becomes the turn'] });
+    const turn = readOpenAIChatResponse(
+      {
+        ...base,
+        choices: [
+          { index: 0, message: m, finish_reason: 'stop' },
+          { index: 1, message: m, finish_reason: 'stop' },
+        ],
+      },
+      ctx,
+    );
+    expect(turn.meta).toEqual({
+      responseId: 'chatcmpl-9',
+      rawStopReason: 'stop',
+      warnings: ['choices[1..1] not read: only choices[0] becomes the turn'],
+    });
   });
 
   it.each([
@@ -252,8 +355,20 @@ describe('readOpenAIChatResponse (synthetic)', () => {
     ['no choices', { ...base }, ctx, 'choices', /required field missing/],
     ['empty choices', { ...base, choices: [] }, ctx, 'choices', /at least one/],
     ['no message', { ...base, choices: [{ index: 0 }] }, ctx, 'choices[0].message', /required field missing/],
-    ['wrong role', { ...base, choices: [{ message: { role: 'user', content: 'a' } }] }, ctx, 'choices[0].message.role', /expected "assistant"/],
-    ['no model anywhere', { id: 'x', choices: [{ message: { role: 'assistant', content: 'a' } }] }, { provider: 'openai' }, 'model', /no model/],
+    [
+      'wrong role',
+      { ...base, choices: [{ message: { role: 'user', content: 'a' } }] },
+      ctx,
+      'choices[0].message.role',
+      /expected "assistant"/,
+    ],
+    [
+      'no model anywhere',
+      { id: 'x', choices: [{ message: { role: 'assistant', content: 'a' } }] },
+      { provider: 'openai' },
+      'model',
+      /no model/,
+    ],
     [
       'tool call function missing',
       { ...base, choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'c', type: 'function' }] } }] },
@@ -261,7 +376,13 @@ describe('readOpenAIChatResponse (synthetic)', () => {
       'choices[0].message.tool_calls[0].function',
       /required field missing/,
     ],
-    ['content a number', { ...base, choices: [{ message: { role: 'assistant', content: 5 } }] }, ctx, 'choices[0].message.content', /expected string, array or null/],
+    [
+      'content a number',
+      { ...base, choices: [{ message: { role: 'assistant', content: 5 } }] },
+      ctx,
+      'choices[0].message.content',
+      /expected string, array or null/,
+    ],
   ])('%s → TranscriptError at %j', (_n, body, c, path, problem) => {
     let err: unknown;
     try {

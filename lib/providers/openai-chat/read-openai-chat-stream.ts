@@ -96,9 +96,11 @@ class ChatStreamAssembler implements StreamAssembler {
     }
     if (typeof event.id === 'string' && event.id && !this.responseId) this.responseId = event.id;
     if (typeof event.model === 'string' && event.model && !this.model) this.model = event.model;
-    if (typeof event.provider === 'string' && event.provider && !this.upstreamProvider) this.upstreamProvider = event.provider;
+    if (typeof event.provider === 'string' && event.provider && !this.upstreamProvider)
+      this.upstreamProvider = event.provider;
     if (isRecord(event.usage)) this.usage = event.usage;
-    else if (isRecord(event.x_groq) && isRecord(event.x_groq.usage) && this.usage === undefined) this.usage = event.x_groq.usage;
+    else if (isRecord(event.x_groq) && isRecord(event.x_groq.usage) && this.usage === undefined)
+      this.usage = event.x_groq.usage;
     if (isRecord(event.error)) {
       this.error = chatError(event.error);
       return;
@@ -131,7 +133,8 @@ class ChatStreamAssembler implements StreamAssembler {
     this.refusal = appendText(this.refusal, d.refusal);
     this.reasoningContent = appendText(this.reasoningContent, d.reasoning_content);
     this.reasoning = appendText(this.reasoning, d.reasoning);
-    if (Array.isArray(d.reasoning_details)) for (const r of d.reasoning_details) if (isRecord(r)) this.mergeReasoningDetail(r);
+    if (Array.isArray(d.reasoning_details))
+      for (const r of d.reasoning_details) if (isRecord(r)) this.mergeReasoningDetail(r);
     if (Array.isArray(d.annotations)) this.annotations = [...(this.annotations ?? []), ...d.annotations];
     if (isRecord(d.audio)) {
       const a = (this.audio ??= {});
@@ -154,7 +157,8 @@ class ChatStreamAssembler implements StreamAssembler {
       return;
     }
     for (const [k, v] of Object.entries(r)) {
-      if ((k === 'text' || k === 'summary' || k === 'data') && typeof v === 'string' && typeof prev[k] === 'string') prev[k] += v;
+      if ((k === 'text' || k === 'summary' || k === 'data') && typeof v === 'string' && typeof prev[k] === 'string')
+        prev[k] += v;
       else if (v !== null && v !== undefined) prev[k] = v;
       else if (!(k in prev)) prev[k] = v;
     }
@@ -191,7 +195,8 @@ class ChatStreamAssembler implements StreamAssembler {
     if (!this.started) return undefined;
     const msg: Record<string, unknown> = { role: 'assistant', content: this.content ?? null };
     if (this.refusal !== undefined) msg.refusal = this.refusal;
-    if (this.reasoningContent !== undefined && this.reasoningContent !== null) msg.reasoning_content = this.reasoningContent;
+    if (this.reasoningContent !== undefined && this.reasoningContent !== null)
+      msg.reasoning_content = this.reasoningContent;
     if (this.reasoning !== undefined && this.reasoning !== null) msg.reasoning = this.reasoning;
     if (this.reasoningDetails.length) msg.reasoning_details = this.reasoningDetails.map((r) => ({ ...r }));
     if (this.annotations) msg.annotations = [...this.annotations];
@@ -220,7 +225,10 @@ class ChatStreamAssembler implements StreamAssembler {
     let blocks: Block[] = [];
     if (message) {
       try {
-        blocks = assistantBlocks(message, [], { incomplete: !terminal || this.error !== undefined, generateMissingIds: true });
+        blocks = assistantBlocks(message, [], {
+          incomplete: !terminal || this.error !== undefined,
+          generateMissingIds: true,
+        });
       } catch (e) {
         warnings.push(`message not readable: ${(e as Error).message}`);
       }

@@ -56,7 +56,10 @@ export function optionalString(v: unknown, path: JsonPath): string | undefined {
 }
 
 /** The keys of `obj` not in `known`, with their values; `undefined` when there are none. */
-export function extraFields(obj: Record<string, unknown>, known: readonly string[]): Record<string, unknown> | undefined {
+export function extraFields(
+  obj: Record<string, unknown>,
+  known: readonly string[],
+): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(obj)) {
     if (known.includes(k)) continue;

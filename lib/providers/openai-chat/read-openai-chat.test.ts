@@ -31,7 +31,9 @@ function allStreams(): { name: string; events: unknown[] }[] {
 
 /** The events before the first chunk with a finish_reason (or before `[DONE]` when there is none). */
 function cutBeforeTerminal(events: unknown[]): unknown[] {
-  const i = events.findIndex((e) => (e as Chunk).choices?.some((c) => typeof c.finish_reason === 'string' && c.finish_reason));
+  const i = events.findIndex((e) =>
+    (e as Chunk).choices?.some((c) => typeof c.finish_reason === 'string' && c.finish_reason),
+  );
   const end = i >= 0 ? i : events.indexOf('[DONE]');
   expect(end).toBeGreaterThan(0);
   return events.slice(0, end);
@@ -59,26 +61,31 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
     ]);
   });
 
-  it.each(allStreams().map((s) => [s.name, s.events] as const))('%s: one complete turn that decodes; cut before the end → interrupted, content kept', (_name, events) => {
-    const turns = readOpenAIChatStreamEvents(events, ctx);
-    expect(turns).toHaveLength(1);
-    const full = decodeTurn(turns[0]);
-    expect(full.status).toBe('complete');
-    expect(full.blocks.length).toBeGreaterThan(0);
+  it.each(allStreams().map((s) => [s.name, s.events] as const))(
+    '%s: one complete turn that decodes; cut before the end → interrupted, content kept',
+    (_name, events) => {
+      const turns = readOpenAIChatStreamEvents(events, ctx);
+      expect(turns).toHaveLength(1);
+      const full = decodeTurn(turns[0]);
+      expect(full.status).toBe('complete');
+      expect(full.blocks.length).toBeGreaterThan(0);
 
-    const cut = decodeTurn(assemble(cutBeforeTerminal(events)));
-    expect(cut.status).toBe('interrupted');
-    expect(cut.stopReason).toBeUndefined();
-    // In every fixture the terminal chunk carries no content, so nothing is lost by the cut.
-    expect(cut.blocks).toEqual(full.blocks);
-  });
+      const cut = decodeTurn(assemble(cutBeforeTerminal(events)));
+      expect(cut.status).toBe('interrupted');
+      expect(cut.stopReason).toBeUndefined();
+      // In every fixture the terminal chunk carries no content, so nothing is lost by the cut.
+      expect(cut.blocks).toEqual(full.blocks);
+    },
+  );
 
   it('anthropic-compat-tool-call.sse: text then a tool call at index 1, whole turn', () => {
     const turn = assemble(loadStreamEvents(API, 'anthropic-compat-tool-call.sse'));
     const nativeMessage = {
       role: 'assistant',
       content: 'Reading it.',
-      tool_calls: [{ id: 'toolu_sanitized', type: 'function', function: { name: 'read_file', arguments: '{"path": "a.txt"}' } }],
+      tool_calls: [
+        { id: 'toolu_sanitized', type: 'function', function: { name: 'read_file', arguments: '{"path": "a.txt"}' } },
+      ],
     };
     expect(turn).toEqual({
       id: 'msg_sanitized',
@@ -110,12 +117,21 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
     expect(turn.status).toBe('interrupted');
     expect(turn.blocks).toEqual([
       { type: 'text', text: 'Reading it.' },
-      { type: 'tool_call', id: 'toolu_sanitized', name: 'read_file', input: {}, meta: { partial: true, rawArguments: '{"pa' } },
+      {
+        type: 'tool_call',
+        id: 'toolu_sanitized',
+        name: 'read_file',
+        input: {},
+        meta: { partial: true, rawArguments: '{"pa' },
+      },
     ]);
   });
 
   it('groq-tool-call.chunks.jsonl: whole turn with usage from the final chunk', () => {
-    const [turn] = readOpenAIChatStreamEvents(loadStreamEvents(API, 'groq-tool-call.chunks.jsonl'), { provider: 'groq', requestedModel: 'llama-3.3-70b-versatile' });
+    const [turn] = readOpenAIChatStreamEvents(loadStreamEvents(API, 'groq-tool-call.chunks.jsonl'), {
+      provider: 'groq',
+      requestedModel: 'llama-3.3-70b-versatile',
+    });
     expect(turn).toEqual({
       id: 'chatcmpl-b610d559-f156-4aca-8827-24b4fe6af54f',
       role: 'assistant',
@@ -126,7 +142,11 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
       blocks: [{ type: 'tool_call', id: 'tk85n1k4m', name: 'weather', input: {} }],
       native: {
         api: 'openai-chat',
-        payload: { role: 'assistant', content: null, tool_calls: [{ id: 'tk85n1k4m', type: 'function', function: { name: 'weather', arguments: '{}' } }] },
+        payload: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'tk85n1k4m', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+        },
       },
       meta: { responseId: 'chatcmpl-b610d559-f156-4aca-8827-24b4fe6af54f', rawStopReason: 'tool_calls' },
     });
@@ -135,7 +155,11 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
   it('deepseek-reasoning-tool-calls.chunks.jsonl: reasoning_content → thinking scoped to the origin, tool call, usage', () => {
     const events = loadStreamEvents(API, 'deepseek-reasoning-tool-calls.chunks.jsonl');
     const reasoning = events
-      .map((e) => (e as { choices: { delta: { reasoning_content?: string | null } }[] }).choices[0]?.delta.reasoning_content ?? '')
+      .map(
+        (e) =>
+          (e as { choices: { delta: { reasoning_content?: string | null } }[] }).choices[0]?.delta.reasoning_content ??
+          '',
+      )
       .join('');
     expect(reasoning).toMatch(/^The user is asking for the weather in San Francisco\./);
     const turn = assemble(events);
@@ -145,19 +169,33 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
       content: '',
       reasoning_content: reasoning,
       tool_calls: [
-        { id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', type: 'function', function: { name: 'weather', arguments: '{"location": "San Francisco"}' } },
+        {
+          id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF',
+          type: 'function',
+          function: { name: 'weather', arguments: '{"location": "San Francisco"}' },
+        },
       ],
     };
     const expected: Turn = {
       id: 'cca85624-4056-401f-b220-d77601d1f70d',
       role: 'assistant',
-      origin: { provider: 'deepseek', api: 'openai-chat', model: 'deepseek-reasoner', endpoint: 'https://api.deepseek.com' },
+      origin: {
+        provider: 'deepseek',
+        api: 'openai-chat',
+        model: 'deepseek-reasoner',
+        endpoint: 'https://api.deepseek.com',
+      },
       status: 'complete',
       stopReason: 'tool_use',
       usage: { inputTokens: 339, outputTokens: 83, cacheReadTokens: 320, reasoningTokens: 39 },
       blocks: [
         { type: 'thinking', text: reasoning, meta: { field: 'reasoning_content' } },
-        { type: 'tool_call', id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', name: 'weather', input: { location: 'San Francisco' } },
+        {
+          type: 'tool_call',
+          id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF',
+          name: 'weather',
+          input: { location: 'San Francisco' },
+        },
       ],
       native: { api: 'openai-chat', payload: nativeMessage },
       meta: { responseId: 'cca85624-4056-401f-b220-d77601d1f70d', rawStopReason: 'tool_calls' },
@@ -206,7 +244,14 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
       id: 'chatcmpl-D8Z5oo6uDh67AD85p73ksdT1KxhE0',
       object: 'chat.completion',
       model: 'gpt-4.1-nano-2025-04-14',
-      choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: text, refusal: null },
+          logprobs: null,
+          finish_reason: 'stop',
+        },
+      ],
       usage,
     };
     expect(readOpenAIChatResponse(response, ctx)).toEqual(turn);
@@ -222,7 +267,11 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
 
   it('text.chunks.jsonl with an error event injected after 5 deltas: status error, partial text kept, no error JSON as text (P3)', () => {
     const events = loadStreamEvents(API, 'text.chunks.jsonl');
-    const injected = [...events.slice(0, 6), { error: { message: 'The server is overloaded', type: 'server_error', code: null } }, ...events.slice(6)];
+    const injected = [
+      ...events.slice(0, 6),
+      { error: { message: 'The server is overloaded', type: 'server_error', code: null } },
+      ...events.slice(6),
+    ];
     const a = createOpenAIChatStreamAssembler(ctx);
     injected.forEach((e) => a.push(e));
     expect(a.done).toBe(true);
@@ -239,11 +288,20 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
     const body = loadResponse(API, 'text.response.json') as { choices: { message: { content: string } }[] };
     const text = body.choices[0]!.message.content;
     expect(text.startsWith('**Holiday Name:** Galaxy Day')).toBe(true);
-    const turn = readOpenAIChatResponse(body, { provider: 'openai', requestedModel: 'gpt-4.1-nano', createdAt: '2026-02-12T22:04:43Z' });
+    const turn = readOpenAIChatResponse(body, {
+      provider: 'openai',
+      requestedModel: 'gpt-4.1-nano',
+      createdAt: '2026-02-12T22:04:43Z',
+    });
     expect(turn).toEqual({
       id: 'chatcmpl-D8Z5f52zQqikDBEKQMQoYcWMcWPeU',
       role: 'assistant',
-      origin: { provider: 'openai', api: 'openai-chat', model: 'gpt-4.1-nano-2025-04-14', requestedModel: 'gpt-4.1-nano' },
+      origin: {
+        provider: 'openai',
+        api: 'openai-chat',
+        model: 'gpt-4.1-nano-2025-04-14',
+        requestedModel: 'gpt-4.1-nano',
+      },
       createdAt: '2026-02-12T22:04:43Z',
       status: 'complete',
       stopReason: 'end_turn',
@@ -269,9 +327,17 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
       blocks: [{ type: 'tool_call', id: '0', name: 'llm_version', input: {} }],
       native: {
         api: 'openai-chat',
-        payload: { role: 'assistant', content: '', tool_calls: [{ id: '0', type: 'function', function: { name: 'llm_version', arguments: '{}' } }] },
+        payload: {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: '0', type: 'function', function: { name: 'llm_version', arguments: '{}' } }],
+        },
       },
-      meta: { responseId: 'gen-1753242299-QZRAt5HJHd1ptY8sdS0s', upstreamProvider: 'Novita', warnings: ['stream ended with [DONE] but no finish_reason'] },
+      meta: {
+        responseId: 'gen-1753242299-QZRAt5HJHd1ptY8sdS0s',
+        upstreamProvider: 'Novita',
+        warnings: ['stream ended with [DONE] but no finish_reason'],
+      },
     });
     expect(turns[1]).toMatchObject({
       id: 'gen-1753242300-j60LWi6MpN4lMZw1zTHK',
@@ -279,7 +345,12 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
       stopReason: 'end_turn',
       usage: { inputTokens: 107, outputTokens: 15 },
       blocks: [{ type: 'text', text: 'The current version of *llm* is **0.fixed-version**.' }],
-      meta: { responseId: 'gen-1753242300-j60LWi6MpN4lMZw1zTHK', rawStopReason: 'stop', nativeFinishReason: 'stop', upstreamProvider: 'Moonshot AI' },
+      meta: {
+        responseId: 'gen-1753242300-j60LWi6MpN4lMZw1zTHK',
+        rawStopReason: 'stop',
+        nativeFinishReason: 'stop',
+        upstreamProvider: 'Moonshot AI',
+      },
     });
   });
 
@@ -287,19 +358,33 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
     const [first, second] = loadCassette(API, 'llm-cassette-tool-use-streaming.yaml');
     const [call] = readOpenAIChatStreamEvents(first!.events!, { provider: 'openai', requestedModel: 'gpt-4o-mini' });
     expect(call).toMatchObject({
-      origin: { provider: 'openai', api: 'openai-chat', model: 'gpt-4o-mini-2024-07-18', requestedModel: 'gpt-4o-mini' },
+      origin: {
+        provider: 'openai',
+        api: 'openai-chat',
+        model: 'gpt-4o-mini-2024-07-18',
+        requestedModel: 'gpt-4o-mini',
+      },
       status: 'complete',
       stopReason: 'tool_use',
       usage: { inputTokens: 54, outputTokens: 20, cacheReadTokens: 0, reasoningTokens: 0 },
-      blocks: [{ type: 'tool_call', id: 'call_1EYWDzueHEp8OsB8jJSEp7WB', name: 'multiply', input: { a: 1231, b: 2331 } }],
+      blocks: [
+        { type: 'tool_call', id: 'call_1EYWDzueHEp8OsB8jJSEp7WB', name: 'multiply', input: { a: 1231, b: 2331 } },
+      ],
     });
-    expect((call!.native!.payload as { tool_calls: { function: { arguments: string } }[] }).tool_calls[0]!.function.arguments).toBe('{"a":1231,"b":2331}');
+    expect(
+      (call!.native!.payload as { tool_calls: { function: { arguments: string } }[] }).tool_calls[0]!.function
+        .arguments,
+    ).toBe('{"a":1231,"b":2331}');
     const [answer] = readOpenAIChatStreamEvents(second!.events!, ctx);
-    expect(answer!.blocks).toEqual([{ type: 'text', text: 'The result of \\( 1231 \\times 2331 \\) is \\( 2,869,461 \\).' }]);
+    expect(answer!.blocks).toEqual([
+      { type: 'text', text: 'The result of \\( 1231 \\times 2331 \\) is \\( 2,869,461 \\).' },
+    ]);
   });
 
   it('llm-cassette-tool-chain.yaml: three non-streamed responses', () => {
-    const turns = loadCassette(API, 'llm-cassette-tool-chain.yaml').map((it) => readOpenAIChatResponse(it.response, ctx));
+    const turns = loadCassette(API, 'llm-cassette-tool-chain.yaml').map((it) =>
+      readOpenAIChatResponse(it.response, ctx),
+    );
     expect(turns[0]).toEqual({
       id: 'chatcmpl-BWpGNGdPONTwxHkZVxbqctQSBDmTn',
       role: 'assistant',
@@ -307,21 +392,45 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
       status: 'complete',
       stopReason: 'tool_use',
       usage: { inputTokens: 92, outputTokens: 17, cacheReadTokens: 0, reasoningTokens: 0 },
-      blocks: [{ type: 'tool_call', id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', name: 'lookup_population', input: { country: 'Crumpet' } }],
+      blocks: [
+        {
+          type: 'tool_call',
+          id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG',
+          name: 'lookup_population',
+          input: { country: 'Crumpet' },
+        },
+      ],
       native: {
         api: 'openai-chat',
         payload: {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', type: 'function', function: { name: 'lookup_population', arguments: '{"country":"Crumpet"}' } }],
+          tool_calls: [
+            {
+              id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG',
+              type: 'function',
+              function: { name: 'lookup_population', arguments: '{"country":"Crumpet"}' },
+            },
+          ],
           refusal: null,
           annotations: [],
         },
       },
       meta: { responseId: 'chatcmpl-BWpGNGdPONTwxHkZVxbqctQSBDmTn', rawStopReason: 'tool_calls' },
     });
-    expect(turns[1]!.blocks).toEqual([{ type: 'tool_call', id: 'call_aq9UyiSFkzX6W8Ydc33DoI9Y', name: 'can_have_dragons', input: { population: 123124 } }]);
-    expect(turns[2]).toMatchObject({ stopReason: 'end_turn', blocks: [{ type: 'text', text: 'YES' }], usage: { inputTokens: 146, outputTokens: 3 } });
+    expect(turns[1]!.blocks).toEqual([
+      {
+        type: 'tool_call',
+        id: 'call_aq9UyiSFkzX6W8Ydc33DoI9Y',
+        name: 'can_have_dragons',
+        input: { population: 123124 },
+      },
+    ]);
+    expect(turns[2]).toMatchObject({
+      stopReason: 'end_turn',
+      blocks: [{ type: 'text', text: 'YES' }],
+      usage: { inputTokens: 146, outputTokens: 3 },
+    });
   });
 
   it('llm-cassette-tool-chain.yaml: the last request body reads into the exact history', () => {
@@ -347,23 +456,49 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
         },
       ],
       turns: [
-        { id: 't1', role: 'user', blocks: [{ type: 'text', text: 'Can the country of Crumpet have dragons? Answer with only YES or NO' }] },
+        {
+          id: 't1',
+          role: 'user',
+          blocks: [{ type: 'text', text: 'Can the country of Crumpet have dragons? Answer with only YES or NO' }],
+        },
         {
           id: 't2',
           role: 'assistant',
           origin,
-          blocks: [{ type: 'tool_call', id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', name: 'lookup_population', input: { country: 'Crumpet' } }],
+          blocks: [
+            {
+              type: 'tool_call',
+              id: 'call_TTY8UFNo7rNCaOBUNtlRSvMG',
+              name: 'lookup_population',
+              input: { country: 'Crumpet' },
+            },
+          ],
           native: { api: 'openai-chat', payload: body.messages[1] },
         },
-        { id: 't3', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', content: '123124' }] },
+        {
+          id: 't3',
+          role: 'tool',
+          blocks: [{ type: 'tool_result', callId: 'call_TTY8UFNo7rNCaOBUNtlRSvMG', content: '123124' }],
+        },
         {
           id: 't4',
           role: 'assistant',
           origin,
-          blocks: [{ type: 'tool_call', id: 'call_aq9UyiSFkzX6W8Ydc33DoI9Y', name: 'can_have_dragons', input: { population: 123124 } }],
+          blocks: [
+            {
+              type: 'tool_call',
+              id: 'call_aq9UyiSFkzX6W8Ydc33DoI9Y',
+              name: 'can_have_dragons',
+              input: { population: 123124 },
+            },
+          ],
           native: { api: 'openai-chat', payload: body.messages[3] },
         },
-        { id: 't5', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_aq9UyiSFkzX6W8Ydc33DoI9Y', content: 'true' }] },
+        {
+          id: 't5',
+          role: 'tool',
+          blocks: [{ type: 'tool_result', callId: 'call_aq9UyiSFkzX6W8Ydc33DoI9Y', content: 'true' }],
+        },
       ],
     });
     expect(decodeTranscript(clone(t))).toEqual(t);
@@ -374,7 +509,9 @@ describe.skipIf(!HAS_SHARED)('openai-chat recorded streams', () => {
       for (const it of loadCassette(API, f)) {
         const t = readOpenAIChatHistory(it.request);
         expect(decodeTranscript(clone(t))).toEqual(t);
-        expect(t.turns.length).toBe((it.request as { messages: unknown[] }).messages.length - countMergedTools(it.request));
+        expect(t.turns.length).toBe(
+          (it.request as { messages: unknown[] }).messages.length - countMergedTools(it.request),
+        );
       }
   });
 });

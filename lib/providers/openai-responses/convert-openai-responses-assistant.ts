@@ -22,7 +22,14 @@ import {
   toInputItem,
   type JsonObject,
 } from './convert-openai-responses-native';
-import type { AssistantMessageItem, FunctionCallItem, OtherInputItem, OutputTextPart, ReasoningItem, RefusalPart } from './convert-openai-responses-types';
+import type {
+  AssistantMessageItem,
+  FunctionCallItem,
+  OtherInputItem,
+  OutputTextPart,
+  ReasoningItem,
+  RefusalPart,
+} from './convert-openai-responses-types';
 
 /** What the assistant encoders need from the conversion. */
 export interface AssistantContext {
@@ -59,9 +66,12 @@ export class Orphans {
    */
   apply(entry: Entry, report: ReportBuilder): Entry {
     const item = entry.item as { type: string; id?: unknown };
-    if (!this.orphaned || item.id === undefined || item.type === 'reasoning' || entry.invalid !== undefined) return entry;
-    if (ID_REQUIRED.has(item.type)) return { ...entry, invalid: 'the reasoning item before it could not be sent, R-K1' };
-    for (const ref of entry.refs) report.add(ref, 'converted', `item id ${String(item.id)} left out: its reasoning item could not be sent (R-K1)`);
+    if (!this.orphaned || item.id === undefined || item.type === 'reasoning' || entry.invalid !== undefined)
+      return entry;
+    if (ID_REQUIRED.has(item.type))
+      return { ...entry, invalid: 'the reasoning item before it could not be sent, R-K1' };
+    for (const ref of entry.refs)
+      report.add(ref, 'converted', `item id ${String(item.id)} left out: its reasoning item could not be sent (R-K1)`);
     const { id: _, ...rest } = item;
     return { ...entry, item: rest as Entry['item'] };
   }
@@ -92,7 +102,8 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     if (pb.sameOrigin && pb.ref) {
       // A same-origin thinking block the pre-pass removed (e.g. empty and unsigned) is a reasoning item that won't be sent (R-K1).
       const source = ctx.sources.get(pb.ref.turn);
-      for (let i = (seen.get(pb.ref.turn) ?? -1) + 1; i < pb.ref.index; i++) if (source?.blocks[i]?.type === 'thinking') orphans.reasoningDropped();
+      for (let i = (seen.get(pb.ref.turn) ?? -1) + 1; i < pb.ref.index; i++)
+        if (source?.blocks[i]?.type === 'thinking') orphans.reasoningDropped();
       seen.set(pb.ref.turn, Math.max(pb.ref.index, seen.get(pb.ref.turn) ?? -1));
     }
     const b: Block = pb.block;
@@ -109,7 +120,17 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
         break;
       }
       case 'tool_call':
-        out.push(orphans.apply({ item: functionCall(b, pb, indexFor(pb), ctx), refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' }, ctx.report));
+        out.push(
+          orphans.apply(
+            {
+              item: functionCall(b, pb, indexFor(pb), ctx),
+              refs: pb.ref ? [pb.ref] : [],
+              turn: turnIndex,
+              role: 'assistant',
+            },
+            ctx.report,
+          ),
+        );
         break;
       case 'provider_item':
         out.push(orphans.apply(providerItemEntry(b, pb, turnIndex, 'assistant'), ctx.report));
@@ -136,7 +157,15 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
  * `meta.phase`, `meta.refusal` and `citations`); consecutive texts of one message (or all without
  * id) share one message item.
  */
-function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeIndex | undefined, orphans: Orphans, ctx: AssistantContext, turnIndex: number): void {
+function addText(
+  out: Entry[],
+  b: TextBlock,
+  pb: PreparedBlock,
+  index: NativeIndex | undefined,
+  orphans: Orphans,
+  ctx: AssistantContext,
+  turnIndex: number,
+): void {
   if (isBlank(b.text)) {
     // Kept by the pre-pass for its signature (G-E2), but Responses has no use for either (X4).
     ctx.report.add(pb.ref, 'dropped', 'empty text: Responses has no signature to carry (X4)');
@@ -145,7 +174,8 @@ function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeInd
   if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature left out: Responses text has none');
   const native = index?.partFor(b.text);
   let part: OutputTextPart | RefusalPart = { type: 'output_text', text: b.text };
-  if (native ? native.part.type === 'refusal' : pb.sameOrigin && b.meta?.refusal === true) part = { type: 'refusal', refusal: b.text };
+  if (native ? native.part.type === 'refusal' : pb.sameOrigin && b.meta?.refusal === true)
+    part = { type: 'refusal', refusal: b.text };
   else if (native && Array.isArray(native.part.annotations)) part.annotations = native.part.annotations;
   else if (pb.sameOrigin && b.citations !== undefined && areAnnotations(b.citations)) part.annotations = b.citations;
   if (b.citations !== undefined && part.type === 'output_text' && part.annotations === undefined)
@@ -156,13 +186,28 @@ function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeInd
   const last = out[out.length - 1];
   const lastItem = last?.item as AssistantMessageItem | undefined;
   const key = id ?? '';
-  if (last && last.turn === turnIndex && lastItem?.type === 'message' && lastItem.role === 'assistant' && last.messageKey === key && last.refs[0]?.turn === pb.ref?.turn) {
+  if (
+    last &&
+    last.turn === turnIndex &&
+    lastItem?.type === 'message' &&
+    lastItem.role === 'assistant' &&
+    last.messageKey === key &&
+    last.refs[0]?.turn === pb.ref?.turn
+  ) {
     lastItem.content.push(part);
     if (pb.ref) last.refs.push(pb.ref);
     return;
   }
-  const item: AssistantMessageItem = id || phase ? { type: 'message', role: 'assistant', ...(id ? { id } : {}), ...(phase ? { phase } : {}), content: [part] } : { type: 'message', role: 'assistant', content: [part] };
-  out.push(orphans.apply({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant', messageKey: key }, ctx.report));
+  const item: AssistantMessageItem =
+    id || phase
+      ? { type: 'message', role: 'assistant', ...(id ? { id } : {}), ...(phase ? { phase } : {}), content: [part] }
+      : { type: 'message', role: 'assistant', content: [part] };
+  out.push(
+    orphans.apply(
+      { item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant', messageKey: key },
+      ctx.report,
+    ),
+  );
 }
 
 /**
@@ -170,16 +215,28 @@ function addText(out: Entry[], b: TextBlock, pb: PreparedBlock, index: NativeInd
  * summary and encrypted content, no `content`); the native item's id and summary parts are kept
  * when found. Without a signature it is dropped (R-K3). Foreign thinking never reaches here (X3).
  */
-function reasoningItem(b: ThinkingBlock, pb: PreparedBlock, index: NativeIndex | undefined, ctx: AssistantContext): ReasoningItem | undefined {
+function reasoningItem(
+  b: ThinkingBlock,
+  pb: PreparedBlock,
+  index: NativeIndex | undefined,
+  ctx: AssistantContext,
+): ReasoningItem | undefined {
   if (!pb.sameOrigin || b.signature === undefined || b.signature === '') {
     ctx.report.add(pb.ref, 'dropped', pb.sameOrigin ? R_K3 : 'reasoning of another origin (X3, R-K6)');
     return undefined;
   }
   const native = index?.reasoningFor(b.signature);
-  const summary = native && Array.isArray(native.summary) ? (native.summary.filter(isSummary) as ReasoningItem['summary']) : isBlank(b.text) ? [] : [{ type: 'summary_text' as const, text: b.text }];
+  const summary =
+    native && Array.isArray(native.summary)
+      ? (native.summary.filter(isSummary) as ReasoningItem['summary'])
+      : isBlank(b.text)
+        ? []
+        : [{ type: 'summary_text' as const, text: b.text }];
   const nativeId = typeof native?.id === 'string' ? native.id : metaItemId(b);
   const id = ctx.omitReasoningIds ? undefined : nativeId;
-  return id ? { type: 'reasoning', id, summary, encrypted_content: b.signature } : { type: 'reasoning', summary, encrypted_content: b.signature };
+  return id
+    ? { type: 'reasoning', id, summary, encrypted_content: b.signature }
+    : { type: 'reasoning', summary, encrypted_content: b.signature };
 }
 
 /** The Responses item id a reader kept in `meta.itemId` (`msg_…`, `rs_…`, `fc_…`), if any. */
@@ -197,17 +254,27 @@ function isSummary(s: unknown): boolean {
  * JSON string (R-1). The item `id` comes only from the same origin's native item, and only when it
  * begins with `fc` — never the call id (R-T2).
  */
-function functionCall(b: ToolCallBlock, pb: PreparedBlock, index: NativeIndex | undefined, ctx: AssistantContext): FunctionCallItem {
-  if (b.signature !== undefined) ctx.report.add(pb.ref, 'converted', 'signature left out: Responses function calls have none');
+function functionCall(
+  b: ToolCallBlock,
+  pb: PreparedBlock,
+  index: NativeIndex | undefined,
+  ctx: AssistantContext,
+): FunctionCallItem {
+  if (b.signature !== undefined)
+    ctx.report.add(pb.ref, 'converted', 'signature left out: Responses function calls have none');
   const original = ctx.ids.toOriginal(b.id) ?? b.id;
   const native = index?.callFor(original);
   const nativeId = typeof native?.id === 'string' ? native.id : pb.sameOrigin ? metaItemId(b) : undefined;
   const id = nativeId?.startsWith('fc') ? nativeId : undefined;
-  if (nativeId !== undefined && id === undefined) ctx.report.add(pb.ref, 'converted', `item id ${nativeId} left out: a function_call id must begin with "fc" (R-T2)`);
+  if (nativeId !== undefined && id === undefined)
+    ctx.report.add(pb.ref, 'converted', `item id ${nativeId} left out: a function_call id must begin with "fc" (R-T2)`);
   const serialised = JSON.stringify(b.input ?? {});
   // The model's own argument text, byte for byte, when it still says exactly what the block says.
-  const args = typeof native?.arguments === 'string' && sameJson(native.arguments, serialised) ? native.arguments : serialised;
-  return id ? { type: 'function_call', id, call_id: b.id, name: b.name, arguments: args } : { type: 'function_call', call_id: b.id, name: b.name, arguments: args };
+  const args =
+    typeof native?.arguments === 'string' && sameJson(native.arguments, serialised) ? native.arguments : serialised;
+  return id
+    ? { type: 'function_call', id, call_id: b.id, name: b.name, arguments: args }
+    : { type: 'function_call', call_id: b.id, name: b.name, arguments: args };
 }
 
 /** True when `text` parses to the value whose `JSON.stringify` is `serialised`. */
@@ -225,8 +292,18 @@ function sameJson(text: string, serialised: string): boolean {
  * is marked so that the request-level check sends its text instead (or drops it) and reports why.
  * The same holds for the items of a tool turn.
  */
-export function providerItemEntry(b: ProviderItemBlock, pb: PreparedBlock, turnIndex: number, role: Entry['role']): Entry {
-  const base = { refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role, ...(b.text !== undefined ? { text: b.text } : {}) };
+export function providerItemEntry(
+  b: ProviderItemBlock,
+  pb: PreparedBlock,
+  turnIndex: number,
+  role: Entry['role'],
+): Entry {
+  const base = {
+    refs: pb.ref ? [pb.ref] : [],
+    turn: turnIndex,
+    role,
+    ...(b.text !== undefined ? { text: b.text } : {}),
+  };
   const problem = pb.sameOrigin && b.api === RESPONSES_API ? providerItemProblem(b.item) : NOT_AN_INPUT_ITEM;
   if (problem === undefined) return { item: toInputItem(b.item as JsonObject), ...base };
   const type = isObject(b.item) && typeof b.item.type === 'string' ? b.item.type : 'unknown';

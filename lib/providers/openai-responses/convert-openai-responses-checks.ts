@@ -25,7 +25,9 @@ export function checkEntries(entries: readonly Entry[], report: ReportBuilder): 
 /** Turns an entry into its text fallback (or removes it), reporting why. */
 function fallback(e: Entry, type: string, why: string, report: ReportBuilder): Entry[] {
   const item = fallbackText(e, type);
-  const detail = item ? `${type} item cannot be replayed (${why}): its text was sent instead` : `${type} item cannot be replayed (${why}) and has no text`;
+  const detail = item
+    ? `${type} item cannot be replayed (${why}): its text was sent instead`
+    : `${type} item cannot be replayed (${why}) and has no text`;
   if (e.refs.length === 0) report.warn(detail);
   for (const ref of e.refs) report.add(ref, item ? 'converted' : 'dropped', detail);
   return item ? [{ item, refs: e.refs, turn: e.turn, role: e.role }] : [];
@@ -82,7 +84,8 @@ function dropTrailingReasoning(list: Entry[], report: ReportBuilder): ResponsesI
       let j = i + 1;
       while (j < list.length && list[j]!.turn === e.turn && list[j]!.item.type === 'reasoning') j++;
       if (j >= list.length || list[j]!.turn !== e.turn) {
-        for (const ref of e.refs) report.add(ref, 'dropped', 'reasoning item without the item it produced after it (R-K1)');
+        for (const ref of e.refs)
+          report.add(ref, 'dropped', 'reasoning item without the item it produced after it (R-K1)');
         if (e.refs.length === 0) report.warn('a reasoning item without a following item was left out (R-K1)');
         continue;
       }

@@ -49,7 +49,8 @@ export function inputImage(b: ImageBlock): InputImagePart {
  */
 export function inputFile(b: DocumentBlock): InputFilePart {
   if (b.url !== undefined) return { type: 'input_file', file_url: b.url };
-  const filename = b.title && !isBlank(b.title) ? b.title : b.mediaType === 'application/pdf' ? 'document.pdf' : 'document';
+  const filename =
+    b.title && !isBlank(b.title) ? b.title : b.mediaType === 'application/pdf' ? 'document.pdf' : 'document';
   return { type: 'input_file', filename, file_data: `data:${b.mediaType};base64,${b.data ?? ''}` };
 }
 
@@ -76,11 +77,25 @@ export const EMPTY_OUTPUT = '(no output)';
  * and an empty result becomes {@link EMPTY_OUTPUT} (X4). A failure gets the `Error:` prefix
  * (R-2, C-T7). Every such change is reported against the block.
  */
-export function functionCallOutput(b: ToolResultBlock, ref: BlockRef | undefined, report: ReportBuilder): FunctionCallOutputItem {
+export function functionCallOutput(
+  b: ToolResultBlock,
+  ref: BlockRef | undefined,
+  report: ReportBuilder,
+): FunctionCallOutputItem {
   // The usual result, a non-blank string of a call that did not fail, goes as it is.
-  if (typeof b.content === 'string' && !b.isError && !isBlank(b.content)) return { type: 'function_call_output', call_id: b.callId, output: b.content };
-  const item = (output: FunctionCallOutputItem['output']): FunctionCallOutputItem => ({ type: 'function_call_output', call_id: b.callId, output });
-  if (b.isError) report.add(ref, 'converted', `failure marked with an "${ERROR_PREFIX}" prefix: Responses has no is_error (R-2, C-T7)`);
+  if (typeof b.content === 'string' && !b.isError && !isBlank(b.content))
+    return { type: 'function_call_output', call_id: b.callId, output: b.content };
+  const item = (output: FunctionCallOutputItem['output']): FunctionCallOutputItem => ({
+    type: 'function_call_output',
+    call_id: b.callId,
+    output,
+  });
+  if (b.isError)
+    report.add(
+      ref,
+      'converted',
+      `failure marked with an "${ERROR_PREFIX}" prefix: Responses has no is_error (R-2, C-T7)`,
+    );
   const prefix = (s: string): string => (b.isError ? (isBlank(s) ? ERROR_PREFIX : `${ERROR_PREFIX} ${s}`) : s);
   const text = (s: string): string => {
     if (!isBlank(prefix(s))) return prefix(s);
@@ -90,8 +105,11 @@ export function functionCallOutput(b: ToolResultBlock, ref: BlockRef | undefined
   if (typeof b.content === 'string') return item(text(b.content));
   const parts = b.content.filter((c) => c.type !== 'text' || !isBlank(c.text));
   if (parts.length < b.content.length) report.add(ref, 'converted', 'empty text parts of the result left out (X4)');
-  if (!parts.some((c) => c.type === 'image')) return item(text(parts.map((c) => (c.type === 'text' ? c.text : '')).join('\n')));
-  const out: (InputTextPart | InputImagePart)[] = parts.map((c) => (c.type === 'text' ? inputText(c.text) : inputImage(c)));
+  if (!parts.some((c) => c.type === 'image'))
+    return item(text(parts.map((c) => (c.type === 'text' ? c.text : '')).join('\n')));
+  const out: (InputTextPart | InputImagePart)[] = parts.map((c) =>
+    c.type === 'text' ? inputText(c.text) : inputImage(c),
+  );
   if (b.isError) {
     const first = out[0];
     if (first?.type === 'input_text') out[0] = inputText(prefix(first.text));

@@ -22,7 +22,12 @@ import {
 
 const F = { name: 'f', inputSchema: { type: 'object' } };
 const F_TOOL = { type: 'function', name: 'f', parameters: { type: 'object' }, strict: false };
-const item = (i: Record<string, unknown>, t?: string) => ({ type: 'provider_item', api: 'openai-responses', item: i, ...(t !== undefined ? { text: t } : {}) });
+const item = (i: Record<string, unknown>, t?: string) => ({
+  type: 'provider_item',
+  api: 'openai-responses',
+  item: i,
+  ...(t !== undefined ? { text: t } : {}),
+});
 
 /** A same-origin call turn whose native items are `payload`, then its result. */
 const loop = (payload: unknown[]) =>
@@ -35,7 +40,8 @@ const loop = (payload: unknown[]) =>
     { tools: [F] },
   );
 const rebuiltInput = [userMsg('go'), asstMsg('calling'), fnCall('c1', 'f', '{}'), fnOut('c1', 'ok')];
-const warning = (problem: string) => `turn a1: its native output items were not replayed (${problem}); rebuilt from its blocks`;
+const warning = (problem: string) =>
+  `turn a1: its native output items were not replayed (${problem}); rebuilt from its blocks`;
 
 describe('same-origin native output items are checked before they are replayed', () => {
   it('rebuilds from the blocks when the items leave out the turn’s call, so the report never claims it was replayed', () => {
@@ -44,7 +50,12 @@ describe('same-origin native output items are checked before they are replayed',
       api: 'openai-responses',
       model: 'gpt-5.5',
       body: body(rebuiltInput, { tools: [F_TOOL] }),
-      report: report(t, [at('u1', 0), at('a1', 0), at('a1', 1), at('t1', 0)], [], [warning('its items stand for 1 blocks, the turn has 2')]),
+      report: report(
+        t,
+        [at('u1', 0), at('a1', 0), at('a1', 1), at('t1', 0)],
+        [],
+        [warning('its items stand for 1 blocks, the turn has 2')],
+      ),
     });
   });
 
@@ -97,11 +108,46 @@ describe('same-origin provider items the API would not take as input (R-1, X1, R
       report(t, [
         at('u1', 0),
         at('a1', 0),
-        at('a1', 1, fate('converted', 'function_call item cannot be replayed (a function_call item replays only as its transcript block): its text was sent instead')),
-        at('a1', 2, fate('dropped', 'reasoning item cannot be replayed (a reasoning item replays only as its transcript block) and has no text')),
-        at('a1', 3, fate('dropped', 'message item cannot be replayed (a message item replays only as its transcript block) and has no text')),
-        at('a1', 4, fate('converted', 'web_search_call item cannot be replayed (web_search_call without its id): its text was sent instead')),
-        at('a1', 5, fate('dropped', 'custom_tool_call item cannot be replayed (custom_tool_call without a call_id (R-T3)) and has no text')),
+        at(
+          'a1',
+          1,
+          fate(
+            'converted',
+            'function_call item cannot be replayed (a function_call item replays only as its transcript block): its text was sent instead',
+          ),
+        ),
+        at(
+          'a1',
+          2,
+          fate(
+            'dropped',
+            'reasoning item cannot be replayed (a reasoning item replays only as its transcript block) and has no text',
+          ),
+        ),
+        at(
+          'a1',
+          3,
+          fate(
+            'dropped',
+            'message item cannot be replayed (a message item replays only as its transcript block) and has no text',
+          ),
+        ),
+        at(
+          'a1',
+          4,
+          fate(
+            'converted',
+            'web_search_call item cannot be replayed (web_search_call without its id): its text was sent instead',
+          ),
+        ),
+        at(
+          'a1',
+          5,
+          fate(
+            'dropped',
+            'custom_tool_call item cannot be replayed (custom_tool_call without a call_id (R-T3)) and has no text',
+          ),
+        ),
         at('u2', 0),
       ]),
     );
@@ -113,7 +159,13 @@ describe('same-origin provider items the API would not take as input (R-1, X1, R
     const t = transcript([
       user('u1', text('go')),
       assistant('a1', SAME, [item(patch)]),
-      tool('t1', item(output), item({ ...output, output: 'again' }), item({ type: 'function_call_output', call_id: 'call_c', output: 'x' }), item({ type: 'message', role: 'user', content: 'hi' })),
+      tool(
+        't1',
+        item(output),
+        item({ ...output, output: 'again' }),
+        item({ type: 'function_call_output', call_id: 'call_c', output: 'x' }),
+        item({ type: 'message', role: 'user', content: 'hi' }),
+      ),
       user('u2', text('next')),
     ]);
     const out = convert(t);
@@ -123,9 +175,30 @@ describe('same-origin provider items the API would not take as input (R-1, X1, R
         at('u1', 0),
         at('a1', 0),
         at('t1', 0),
-        at('t1', 1, fate('dropped', 'custom_tool_call_output item cannot be replayed (a second custom_tool_call_output with call_id call_c, X1) and has no text')),
-        at('t1', 2, fate('dropped', 'function_call_output item cannot be replayed (a function_call_output item replays only as its transcript block) and has no text')),
-        at('t1', 3, fate('dropped', 'message item cannot be replayed (a message item replays only as its transcript block) and has no text')),
+        at(
+          't1',
+          1,
+          fate(
+            'dropped',
+            'custom_tool_call_output item cannot be replayed (a second custom_tool_call_output with call_id call_c, X1) and has no text',
+          ),
+        ),
+        at(
+          't1',
+          2,
+          fate(
+            'dropped',
+            'function_call_output item cannot be replayed (a function_call_output item replays only as its transcript block) and has no text',
+          ),
+        ),
+        at(
+          't1',
+          3,
+          fate(
+            'dropped',
+            'message item cannot be replayed (a message item replays only as its transcript block) and has no text',
+          ),
+        ),
         at('u2', 0),
       ]),
     );
@@ -137,7 +210,10 @@ describe('item checks', () => {
     [{ type: 'image_generation_call', id: 'ig_1', result: 'UklGRg==' }, undefined],
     [{ type: 'mystery' }, 'not an input item of the Responses API'],
     [{ type: 'item_reference', id: 'rs_1' }, 'not an input item of the Responses API'],
-    [{ type: 'function_call_output', call_id: 'c', output: 'x' }, 'a function_call_output item replays only as its transcript block'],
+    [
+      { type: 'function_call_output', call_id: 'c', output: 'x' },
+      'a function_call_output item replays only as its transcript block',
+    ],
     [{ type: 'mcp_call', name: 'x' }, 'mcp_call without its id'],
     [{ type: 'tool_search_call', execution: 'server', id: 'ts_1' }, undefined],
     [{ type: 'shell_call_output', output: [] }, 'shell_call_output without a call_id (R-T3)'],
@@ -146,17 +222,36 @@ describe('item checks', () => {
   });
 
   it.each([
-    [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a', annotations: [] }, { type: 'refusal', refusal: 'no' }] }, undefined],
+    [
+      {
+        type: 'message',
+        role: 'assistant',
+        content: [
+          { type: 'output_text', text: 'a', annotations: [] },
+          { type: 'refusal', refusal: 'no' },
+        ],
+      },
+      undefined,
+    ],
     [{ role: 'assistant', content: 'hi' }, undefined],
     [{ role: 'assistant', content: ' ' }, 'empty message content (X4)'],
     [{ type: 'message', role: 'user', content: 'hi' }, 'a "user" message in an assistant turn'],
-    [{ type: 'message', role: 'assistant', content: [{ type: 'output_audio' }] }, 'a message part that is not output_text or refusal'],
+    [
+      { type: 'message', role: 'assistant', content: [{ type: 'output_audio' }] },
+      'a message part that is not output_text or refusal',
+    ],
     [{ type: 'reasoning', summary: [{ type: 'summary_text', text: 'p' }], encrypted_content: 'gAAAA' }, undefined],
     [{ type: 'reasoning', summary: 'p' }, 'reasoning summary is not a list of summary_text entries (R-1)'],
     [{ type: 'reasoning', summary: [], encrypted_content: 5 }, 'encrypted_content is not a string'],
-    [{ type: 'function_call', call_id: 'c', name: 'f', arguments: {} }, 'function_call arguments are not a JSON string (R-1)'],
+    [
+      { type: 'function_call', call_id: 'c', name: 'f', arguments: {} },
+      'function_call arguments are not a JSON string (R-1)',
+    ],
     [{ type: 'function_call', name: 'f', arguments: '{}' }, 'function_call without call_id or name (R-1)'],
-    [{ type: 'custom_tool_call_output', call_id: 'c', output: 'x' }, 'custom_tool_call_output is an output item, not part of an assistant turn (X1)'],
+    [
+      { type: 'custom_tool_call_output', call_id: 'c', output: 'x' },
+      'custom_tool_call_output is an output item, not part of an assistant turn (X1)',
+    ],
     [{ type: 'web_search_call', id: 'ws_1' }, undefined],
     [7, 'not an object'],
     [{ id: 'x' }, 'no item type'],

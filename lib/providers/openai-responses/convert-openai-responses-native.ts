@@ -99,7 +99,9 @@ export const OUTPUT_OF: Readonly<Record<string, string>> = lookupTable({
 });
 
 /** The call type an output item answers (inverse of {@link OUTPUT_OF}). */
-export const CALL_OF: Readonly<Record<string, string>> = lookupTable(Object.fromEntries(Object.entries(OUTPUT_OF).map(([c, o]) => [o, c])));
+export const CALL_OF: Readonly<Record<string, string>> = lookupTable(
+  Object.fromEntries(Object.entries(OUTPUT_OF).map(([c, o]) => [o, c])),
+);
 
 /**
  * The `call_id` that pairs a call with its output, when the item needs one. A `tool_search_call`
@@ -112,7 +114,8 @@ export function pairingKeys(item: JsonObject): string[] {
   if (item.type === 'tool_search_output' && item.execution !== 'client') return [];
   const keys: string[] = [];
   if (typeof item.call_id === 'string') keys.push(item.call_id);
-  if ((item.type === 'local_shell_call' || item.type === 'local_shell_call_output') && typeof item.id === 'string') keys.push(item.id);
+  if ((item.type === 'local_shell_call' || item.type === 'local_shell_call_output') && typeof item.id === 'string')
+    keys.push(item.id);
   return keys;
 }
 
@@ -120,7 +123,12 @@ export function pairingKeys(item: JsonObject): string[] {
  * Item types with a transcript block form (text, thinking, tool_call, tool_result): the pre-pass
  * maps, pairs and repairs them only as blocks (X1, X2), so they never replay as provider items.
  */
-export const BLOCK_FORM_TYPES: ReadonlySet<string> = new Set(['message', 'reasoning', 'function_call', 'function_call_output']);
+export const BLOCK_FORM_TYPES: ReadonlySet<string> = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+]);
 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
@@ -156,7 +164,8 @@ export function providerItemProblem(item: unknown): string | undefined {
  */
 export function nativeItemProblem(raw: unknown): string | undefined {
   if (!isObject(raw)) return 'not an object';
-  const type = typeof raw.type === 'string' ? raw.type : raw.type === undefined && raw.role !== undefined ? 'message' : undefined;
+  const type =
+    typeof raw.type === 'string' ? raw.type : raw.type === undefined && raw.role !== undefined ? 'message' : undefined;
   if (type === undefined) return 'no item type';
   switch (type) {
     case 'message':
@@ -165,9 +174,14 @@ export function nativeItemProblem(raw: unknown): string | undefined {
       if (!Array.isArray(raw.content)) return 'message content is neither a string nor a list of parts';
       return raw.content.every(isAssistantPart) ? undefined : 'a message part that is not output_text or refusal';
     case 'reasoning':
-      if (!Array.isArray(raw.summary) || !raw.summary.every((x) => isObject(x) && x.type === 'summary_text' && typeof x.text === 'string'))
+      if (
+        !Array.isArray(raw.summary) ||
+        !raw.summary.every((x) => isObject(x) && x.type === 'summary_text' && typeof x.text === 'string')
+      )
         return 'reasoning summary is not a list of summary_text entries (R-1)';
-      return raw.encrypted_content === undefined || raw.encrypted_content === null || typeof raw.encrypted_content === 'string'
+      return raw.encrypted_content === undefined ||
+        raw.encrypted_content === null ||
+        typeof raw.encrypted_content === 'string'
         ? undefined
         : 'encrypted_content is not a string';
     case 'function_call':
@@ -182,7 +196,11 @@ export function nativeItemProblem(raw: unknown): string | undefined {
 function isAssistantPart(p: unknown): boolean {
   if (!isObject(p)) return false;
   if (p.type === 'refusal') return typeof p.refusal === 'string';
-  return p.type === 'output_text' && typeof p.text === 'string' && (p.annotations === undefined || p.annotations === null || Array.isArray(p.annotations));
+  return (
+    p.type === 'output_text' &&
+    typeof p.text === 'string' &&
+    (p.annotations === undefined || p.annotations === null || Array.isArray(p.annotations))
+  );
 }
 
 /** Fields the API returns on output items but rejects (or some compatible servers reject) on input (R-K4). */
@@ -235,14 +253,17 @@ export class NativeIndex {
 
   constructor(items: readonly JsonObject[]) {
     for (const item of items) {
-      if (item.type === 'reasoning' && typeof item.encrypted_content === 'string') this.reasoning.set(item.encrypted_content, item);
-      else if (item.type === 'function_call' && typeof item.call_id === 'string' && !this.calls.has(item.call_id)) this.calls.set(item.call_id, item);
+      if (item.type === 'reasoning' && typeof item.encrypted_content === 'string')
+        this.reasoning.set(item.encrypted_content, item);
+      else if (item.type === 'function_call' && typeof item.call_id === 'string' && !this.calls.has(item.call_id))
+        this.calls.set(item.call_id, item);
       else if (item.type === 'message' && Array.isArray(item.content)) {
         const messageId = typeof item.id === 'string' ? item.id : undefined;
         const phase = typeof item.phase === 'string' ? item.phase : undefined;
         for (const part of item.content.filter(isObject)) {
           const text = part.type === 'refusal' ? part.refusal : part.text;
-          if (typeof text === 'string') this.parts.push({ ...(messageId ? { messageId } : {}), ...(phase ? { phase } : {}), part, text });
+          if (typeof text === 'string')
+            this.parts.push({ ...(messageId ? { messageId } : {}), ...(phase ? { phase } : {}), part, text });
         }
       }
     }

@@ -11,7 +11,15 @@ import type { Block, ToolCallBlock, Turn } from '../../transcript/schema';
 import { isBlank } from '../../transcript/text';
 import { Orphans, R_K3, type AssistantContext } from './convert-openai-responses-assistant';
 import type { Entry } from './convert-openai-responses-content';
-import { INPUT_ITEM_TYPES, NEVER_FROM_HISTORY, NOT_AN_INPUT_ITEM, isObject, nativeItemProblem, toInputItem, type JsonObject } from './convert-openai-responses-native';
+import {
+  INPUT_ITEM_TYPES,
+  NEVER_FROM_HISTORY,
+  NOT_AN_INPUT_ITEM,
+  isObject,
+  nativeItemProblem,
+  toInputItem,
+  type JsonObject,
+} from './convert-openai-responses-native';
 import { outputItemBlocks } from './read-openai-responses-items';
 import type { FunctionCallItem, OtherInputItem } from './convert-openai-responses-types';
 
@@ -23,9 +31,16 @@ import type { FunctionCallItem, OtherInputItem } from './convert-openai-response
  * function-call ids that do not begin with `fc` (R-T2), and call ids and names, which follow the
  * request's maps (X2, X5). Items that are not input items become text (request-level check).
  */
-export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], turnIndex: number, ctx: AssistantContext): Entry[] {
+export function encodeNativeTurn(
+  turn: PreparedTurn,
+  items: readonly unknown[],
+  turnIndex: number,
+  ctx: AssistantContext,
+): Entry[] {
   const source = turn.sources[0]!;
-  source.blocks.forEach((_, index) => ctx.report.add({ turn: source.id, index }, 'replayed-native', "the turn's own output items, sent as received"));
+  source.blocks.forEach((_, index) =>
+    ctx.report.add({ turn: source.id, index }, 'replayed-native', "the turn's own output items, sent as received"),
+  );
   const refs = new NativeRefs(source, turn.blocks, ctx.ids);
   const orphans = new Orphans();
   const out: Entry[] = [];
@@ -35,7 +50,13 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
     const type = typeof item.type === 'string' ? item.type : item.role !== undefined ? 'message' : 'unknown';
     const blockRefs = refs.of(item, type);
     const ref = blockRefs[0];
-    const entry = (i: Entry['item'], extra: Partial<Entry> = {}): Entry => ({ item: i, refs: blockRefs, turn: turnIndex, role: 'assistant', ...extra });
+    const entry = (i: Entry['item'], extra: Partial<Entry> = {}): Entry => ({
+      item: i,
+      refs: blockRefs,
+      turn: turnIndex,
+      role: 'assistant',
+      ...extra,
+    });
     if (type === 'reasoning') {
       if (typeof item.encrypted_content !== 'string' || item.encrypted_content === '') {
         ctx.report.add(ref, 'dropped', R_K3);
@@ -49,7 +70,11 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
     } else if (type === 'function_call') {
       const fc = { ...toInputItem(item), ...refs.mappedCall(item) } as FunctionCallItem & OtherInputItem;
       if (fc.id !== undefined && (typeof fc.id !== 'string' || !fc.id.startsWith('fc'))) {
-        ctx.report.add(ref, 'converted', `item id ${String(fc.id)} left out: a function_call id must begin with "fc" (R-T2)`);
+        ctx.report.add(
+          ref,
+          'converted',
+          `item id ${String(fc.id)} left out: a function_call id must begin with "fc" (R-T2)`,
+        );
         delete fc.id;
       }
       out.push(orphans.apply(entry(fc), ctx.report));
@@ -60,7 +85,15 @@ export function encodeNativeTurn(turn: PreparedTurn, items: readonly unknown[], 
     } else {
       const never = NEVER_FROM_HISTORY[type]; // R-X1
       const valid = INPUT_ITEM_TYPES.has(type) && never === undefined;
-      out.push(orphans.apply(entry(valid ? toInputItem(item) : { type }, { ...refs.textOf(ref), ...(valid ? {} : { invalid: never ?? NOT_AN_INPUT_ITEM }) }), ctx.report));
+      out.push(
+        orphans.apply(
+          entry(valid ? toInputItem(item) : { type }, {
+            ...refs.textOf(ref),
+            ...(valid ? {} : { invalid: never ?? NOT_AN_INPUT_ITEM }),
+          }),
+          ctx.report,
+        ),
+      );
     }
   }
   return out;
@@ -87,7 +120,8 @@ export function nativeTurnProblem(source: Turn, items: readonly unknown[]): stri
   } catch (e) {
     return `the items do not read as blocks (${(e as Error).message})`;
   }
-  if (derived.length !== source.blocks.length) return `its items stand for ${derived.length} blocks, the turn has ${source.blocks.length}`;
+  if (derived.length !== source.blocks.length)
+    return `its items stand for ${derived.length} blocks, the turn has ${source.blocks.length}`;
   const at = source.blocks.findIndex((b, i) => !sameBlock(b, derived[i]!));
   return at >= 0 ? `its items do not match block ${at} (${source.blocks[at]!.type})` : undefined;
 }
@@ -97,7 +131,8 @@ function sameBlock(b: Block, read: Block): boolean {
   if (b.type === 'text' && read.type === 'text') return b.text === read.text;
   if (b.type === 'thinking' && read.type === 'thinking') return b.text === read.text && b.signature === read.signature;
   if (b.type === 'tool_call' && read.type === 'tool_call') return b.id === read.id && b.name === read.name;
-  if (b.type === 'provider_item' && read.type === 'provider_item') return isObject(b.item) && isObject(read.item) && b.item.type === read.item.type;
+  if (b.type === 'provider_item' && read.type === 'provider_item')
+    return isObject(b.item) && isObject(read.item) && b.item.type === read.item.type;
   return false;
 }
 
@@ -115,7 +150,11 @@ function withoutBlankText(m: OtherInputItem): OtherInputItem {
 
 /** Finds the source blocks behind each native item, in order of type, and the mapped id/name of each call. */
 class NativeRefs {
-  private readonly queues: Record<'thinking' | 'text' | 'provider_item', number[]> = { thinking: [], text: [], provider_item: [] };
+  private readonly queues: Record<'thinking' | 'text' | 'provider_item', number[]> = {
+    thinking: [],
+    text: [],
+    provider_item: [],
+  };
   private readonly calls: ToolCallBlock[];
 
   constructor(
@@ -133,7 +172,11 @@ class NativeRefs {
   of(item: JsonObject, type: string): BlockRef[] {
     const take = (q: number[], n = 1): BlockRef[] => q.splice(0, n).map((index) => ({ turn: this.source.id, index }));
     if (type === 'reasoning') return take(this.queues.thinking);
-    if (type === 'message') return take(this.queues.text, Array.isArray(item.content) ? item.content.filter((p) => !isBlankPart(p)).length : 1);
+    if (type === 'message')
+      return take(
+        this.queues.text,
+        Array.isArray(item.content) ? item.content.filter((p) => !isBlankPart(p)).length : 1,
+      );
     if (type === 'function_call') {
       const index = this.source.blocks.findIndex((b) => b.type === 'tool_call' && b.id === item.call_id);
       return index >= 0 ? [{ turn: this.source.id, index }] : [];

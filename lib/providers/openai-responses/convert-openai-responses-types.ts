@@ -22,8 +22,7 @@ export interface InputImagePart {
 
 /** `input_file` content part: a PDF as a `data:` URL plus a filename, or a `file_url`. */
 export type InputFilePart =
-  | { type: 'input_file'; filename: string; file_data: string }
-  | { type: 'input_file'; file_url: string };
+  { type: 'input_file'; filename: string; file_data: string } | { type: 'input_file'; file_url: string };
 
 export type UserContentPart = InputTextPart | InputImagePart | InputFilePart;
 

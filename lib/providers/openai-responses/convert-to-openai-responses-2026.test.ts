@@ -7,7 +7,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Origin } from '../../transcript/schema';
-import { assistant, call, CLAUDE, convert, result, SAME, text, thinking, tool, transcript, user } from './convert-to-openai-responses.test-helper';
+import {
+  assistant,
+  call,
+  CLAUDE,
+  convert,
+  result,
+  SAME,
+  text,
+  thinking,
+  tool,
+  transcript,
+  user,
+} from './convert-to-openai-responses.test-helper';
 
 const SOL62: Origin = { provider: 'openai', api: 'openai-responses', model: 'gpt-6.2-sol' };
 const COMPACTION = { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAAcompact' };
@@ -17,7 +29,11 @@ describe('R-K9: stable system text on GPT-6.2+', () => {
     const t = transcript([user('u1', text('Hi'))], { system: 'Answer briefly.' });
     const { body } = convert(t, { model: 'gpt-6.2-sol' });
     expect(body.instructions).toBeUndefined();
-    expect(body.input[0]).toEqual({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Answer briefly.' }] });
+    expect(body.input[0]).toEqual({
+      type: 'message',
+      role: 'developer',
+      content: [{ type: 'input_text', text: 'Answer briefly.' }],
+    });
     expect(body.input[1]).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] });
   });
 
@@ -32,19 +48,26 @@ describe('R-K9: stable system text on GPT-6.2+', () => {
 describe('R-P1: phase', () => {
   const turns = (origin: Origin) => [
     user('u1', text('Check the weather.')),
-    assistant('a1', origin, [text('Checking.', { meta: { itemId: 'msg_1', phase: 'commentary' } }), text('It is 4°C.', { meta: { itemId: 'msg_2', phase: 'final_answer' } })]),
+    assistant('a1', origin, [
+      text('Checking.', { meta: { itemId: 'msg_1', phase: 'commentary' } }),
+      text('It is 4°C.', { meta: { itemId: 'msg_2', phase: 'final_answer' } }),
+    ]),
     user('u2', text('Thanks.')),
   ];
   it('R-P1: resent on every replayed same-origin assistant message, never on user or developer messages', () => {
     const { body } = convert(transcript(turns(SAME), { system: 'S' }), { model: 'gpt-5.5' });
-    expect(body.input.filter((i) => i.type === 'message' && i.role === 'assistant').map((m) => (m as { id?: string }).id)).toEqual(['msg_1', 'msg_2']);
+    expect(
+      body.input.filter((i) => i.type === 'message' && i.role === 'assistant').map((m) => (m as { id?: string }).id),
+    ).toEqual(['msg_1', 'msg_2']);
     const messages = body.input.filter((i) => i.type === 'message') as { role: string; phase?: string }[];
     expect(messages.filter((m) => m.role === 'assistant').map((m) => m.phase)).toEqual(['commentary', 'final_answer']);
     expect(messages.filter((m) => m.role !== 'assistant').every((m) => m.phase === undefined)).toBe(true);
   });
   it('R-P1: never invented or carried over for another origin', () => {
     const { body } = convert(transcript(turns(SOL62)), { model: 'gpt-5.5' });
-    expect(body.input.filter((i) => i.type === 'message' && i.role === 'assistant').every((m) => !('phase' in m))).toBe(true);
+    expect(body.input.filter((i) => i.type === 'message' && i.role === 'assistant').every((m) => !('phase' in m))).toBe(
+      true,
+    );
   });
 });
 
@@ -54,11 +77,15 @@ describe('R-K8 R-X1: reasoning and compaction only to the same model', () => {
       user('u1', text('First.')),
       assistant('a1', origin, [thinking('plan 1', { signature: 'enc-1' }), text('One.')]),
       user('u2', text('Second.')),
-      assistant('a2', origin, [{ type: 'provider_item', api: 'openai-responses', item: COMPACTION }, thinking('plan 2', { signature: 'enc-2' }), text('Two.')]),
+      assistant('a2', origin, [
+        { type: 'provider_item', api: 'openai-responses', item: COMPACTION },
+        thinking('plan 2', { signature: 'enc-2' }),
+        text('Two.'),
+      ]),
       user('u3', text('Third.')),
     ]);
 
-  it('R-K8 R-X1: same model → every turn\'s reasoning and the compaction item replayed in place', () => {
+  it("R-K8 R-X1: same model → every turn's reasoning and the compaction item replayed in place", () => {
     const { body } = convert(history(SAME));
     const types = body.input.map((i) => (i.type === 'message' ? `${(i as { role: string }).role}` : i.type));
     expect(types).toEqual(['user', 'reasoning', 'assistant', 'user', 'compaction', 'reasoning', 'assistant', 'user']);
@@ -76,7 +103,10 @@ describe('R-K8 R-X1: reasoning and compaction only to the same model', () => {
   it('R-X1: a compaction_trigger is never replayed from history', () => {
     const t = transcript([
       user('u1', text('Go.')),
-      assistant('a1', SAME, [{ type: 'provider_item', api: 'openai-responses', item: { type: 'compaction_trigger' } }, text('Ok.')]),
+      assistant('a1', SAME, [
+        { type: 'provider_item', api: 'openai-responses', item: { type: 'compaction_trigger' } },
+        text('Ok.'),
+      ]),
       user('u2', text('Next.')),
     ]);
     const { body, report } = convert(t);
@@ -91,13 +121,16 @@ describe('R-K10 R-S1 R-K7: request fields and byte stability', () => {
     expect([body.store, body.include]).toEqual([false, ['reasoning.encrypted_content']]);
   });
 
-  it.each(['gpt-5.4', 'gpt-6.2-astra', 'gpt-5.5'])('R-S1: no sampling parameter or logprobs include for %s', (model) => {
-    for (const thinking of [false, true]) {
-      const { body } = convert(transcript([user('u1', text('Hi'))]), { model, thinking });
-      for (const key of ['temperature', 'top_p', 'top_logprobs']) expect(body).not.toHaveProperty(key);
-      expect(body.include ?? []).not.toContain('message.output_text.logprobs');
-    }
-  });
+  it.each(['gpt-5.4', 'gpt-6.2-astra', 'gpt-5.5'])(
+    'R-S1: no sampling parameter or logprobs include for %s',
+    (model) => {
+      for (const thinking of [false, true]) {
+        const { body } = convert(transcript([user('u1', text('Hi'))]), { model, thinking });
+        for (const key of ['temperature', 'top_p', 'top_logprobs']) expect(body).not.toHaveProperty(key);
+        expect(body.include ?? []).not.toContain('message.output_text.logprobs');
+      }
+    },
+  );
 
   it('R-K7: earlier items are byte-identical when a turn is appended (call ids, arguments, developer message)', () => {
     const turns = [
@@ -107,7 +140,8 @@ describe('R-K10 R-S1 R-K7: request fields and byte stability', () => {
       assistant('a2', SOL62, [thinking('p', { signature: 'enc' }), text('4°C.')]),
     ];
     const a = convert(transcript(turns, { system: 'S' }), { model: 'gpt-6.2-sol' }).body.input;
-    const b = convert(transcript([...turns, user('u2', text('More?'))], { system: 'S' }), { model: 'gpt-6.2-sol' }).body.input;
+    const b = convert(transcript([...turns, user('u2', text('More?'))], { system: 'S' }), { model: 'gpt-6.2-sol' }).body
+      .input;
     expect(JSON.stringify(b.slice(0, a.length - 1))).toBe(JSON.stringify(a.slice(0, -1)));
   });
 });

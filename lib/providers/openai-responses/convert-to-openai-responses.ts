@@ -11,7 +11,12 @@
  */
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
-import { prepareTranscript, type PrepareCapabilities, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import {
+  prepareTranscript,
+  type PrepareCapabilities,
+  type PreparedTranscript,
+  type PreparedTurn,
+} from '../../transcript/prepare';
 import { withLazyReport, type BlockRef, type ReportBuilder } from '../../transcript/report';
 import type { Block, Transcript, Turn } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -22,9 +27,24 @@ import type { ConvertResult } from '../types';
 import { encodeAssistantBlocks, providerItemEntry, type AssistantContext } from './convert-openai-responses-assistant';
 import { encodeNativeTurn, nativeTurnProblem } from './convert-openai-responses-replay';
 import { checkEntries } from './convert-openai-responses-checks';
-import { functionCallOutput, inputFile, inputImage, inputText, userMessage, type Entry } from './convert-openai-responses-content';
+import {
+  functionCallOutput,
+  inputFile,
+  inputImage,
+  inputText,
+  userMessage,
+  type Entry,
+} from './convert-openai-responses-content';
 import { RESPONSES_API } from './convert-openai-responses-native';
-import type { DeveloperMessageItem, OpenAIResponsesBody, ResponsesFunctionTool, ResponsesInputItem, ResponsesReasoningParam, UserContentPart, UserMessageItem } from './convert-openai-responses-types';
+import type {
+  DeveloperMessageItem,
+  OpenAIResponsesBody,
+  ResponsesFunctionTool,
+  ResponsesInputItem,
+  ResponsesReasoningParam,
+  UserContentPart,
+  UserMessageItem,
+} from './convert-openai-responses-types';
 
 export type { OpenAIResponsesBody } from './convert-openai-responses-types';
 
@@ -68,8 +88,12 @@ export function responsesCapabilities(info: ModelInfo): PrepareCapabilities {
  * @throws TranscriptError when `target.api` is not `openai-responses` or `target.maxOutputTokens`
  *   is not a positive integer.
  */
-export function convertToOpenAIResponses(transcript: Transcript, target: ConvertTarget): ConvertResult<OpenAIResponsesBody> {
-  if (target.api !== RESPONSES_API) throw new TranscriptError('target.api', `expected "${RESPONSES_API}", got "${target.api}"`);
+export function convertToOpenAIResponses(
+  transcript: Transcript,
+  target: ConvertTarget,
+): ConvertResult<OpenAIResponsesBody> {
+  if (target.api !== RESPONSES_API)
+    throw new TranscriptError('target.api', `expected "${RESPONSES_API}", got "${target.api}"`);
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
   const prepared = prepareTranscript(transcript, resolved, responsesCapabilities(info));
@@ -82,7 +106,8 @@ export function convertToOpenAIResponses(transcript: Transcript, target: Convert
     omitReasoningIds: isAzure(resolved),
   };
   const entries: Entry[] = [];
-  for (let i = 0; i < prepared.turns.length; i++) for (const e of encodeTurn(prepared.turns[i]!, i, ctx)) entries.push(e);
+  for (let i = 0; i < prepared.turns.length; i++)
+    for (const e of encodeTurn(prepared.turns[i]!, i, ctx)) entries.push(e);
   const input = mergeUserMessages(checkEntries(entries, report));
 
   const reasoning = reasoningParam(resolved, info, report);
@@ -125,7 +150,8 @@ function mergeUserMessages(input: OpenAIResponsesBody['input']): OpenAIResponses
   const out: OpenAIResponsesBody['input'] = [];
   for (const item of input) {
     const last = out[out.length - 1];
-    if (isUserMessage(last) && isUserMessage(item)) out[out.length - 1] = userMessage([...last.content, ...item.content]);
+    if (isUserMessage(last) && isUserMessage(item))
+      out[out.length - 1] = userMessage([...last.content, ...item.content]);
     else out.push(item);
   }
   return out;
@@ -223,7 +249,12 @@ function encodeTool(turn: PreparedTurn, index: number, report: ReportBuilder): E
     const b: Block = pb.block;
     switch (b.type) {
       case 'tool_result':
-        out.push({ item: functionCallOutput(b, pb.ref, report), refs: pb.ref ? [pb.ref] : [], turn: index, role: 'tool' });
+        out.push({
+          item: functionCallOutput(b, pb.ref, report),
+          refs: pb.ref ? [pb.ref] : [],
+          turn: index,
+          role: 'tool',
+        });
         break;
       case 'provider_item':
         out.push(providerItemEntry(b, pb, index, 'tool'));
@@ -264,9 +295,12 @@ function toolsOf(prepared: PreparedTranscript): Pick<OpenAIResponsesBody, 'tools
 /** Requested output limit in tokens (default: the registry's), capped at a known model's maximum with a warning. */
 function outputLimit(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): number {
   const wanted = target.maxOutputTokens ?? info.defaultOutputTokens;
-  if (!Number.isInteger(wanted) || wanted <= 0) throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${wanted}`);
+  if (!Number.isInteger(wanted) || wanted <= 0)
+    throw new TranscriptError('maxOutputTokens', `must be a positive integer, got ${wanted}`);
   if (info.known && wanted > info.maxOutputTokens) {
-    report.warn(`max_output_tokens ${wanted} exceeds the limit of ${target.model} (${info.maxOutputTokens}): sent ${info.maxOutputTokens}`);
+    report.warn(
+      `max_output_tokens ${wanted} exceeds the limit of ${target.model} (${info.maxOutputTokens}): sent ${info.maxOutputTokens}`,
+    );
     return info.maxOutputTokens;
   }
   return wanted;
@@ -281,14 +315,21 @@ function isReasoningModel(info: ModelInfo): boolean {
  * `--thinking on` → `{effort: 'medium', summary: 'auto'}` on reasoning models; off → the model's
  * lowest effort (`minReasoningEffort`). Non-reasoning models take no `reasoning` parameter.
  */
-function reasoningParam(target: ResolvedTarget, info: ModelInfo, report: ReportBuilder): ResponsesReasoningParam | undefined {
+function reasoningParam(
+  target: ResolvedTarget,
+  info: ModelInfo,
+  report: ReportBuilder,
+): ResponsesReasoningParam | undefined {
   if (!isReasoningModel(info)) {
-    if (target.thinking) report.warn(`thinking was requested, but ${target.model} is not a reasoning model: no reasoning parameter sent`);
+    if (target.thinking)
+      report.warn(`thinking was requested, but ${target.model} is not a reasoning model: no reasoning parameter sent`);
     return undefined;
   }
   if (target.thinking) return { effort: 'medium', summary: 'auto' };
   if (info.minReasoningEffort !== undefined) return { effort: info.minReasoningEffort };
-  report.warn(`thinking off: no lowest reasoning effort is known for ${target.model}, so it reasons at its default effort`);
+  report.warn(
+    `thinking off: no lowest reasoning effort is known for ${target.model}, so it reasons at its default effort`,
+  );
   return undefined;
 }
 

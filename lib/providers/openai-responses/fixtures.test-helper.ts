@@ -3,7 +3,13 @@
  * as stream events (one list per response), response bodies and cassette request bodies. Loading
  * itself (JSONL, SSE, VCR cassettes) is shared with the openai-chat helper.
  */
-import { HAS_SHARED, listFixtures, loadCassette, loadResponse, loadStreamEvents } from '../openai-chat/fixtures.test-helper';
+import {
+  HAS_SHARED,
+  listFixtures,
+  loadCassette,
+  loadResponse,
+  loadStreamEvents,
+} from '../openai-chat/fixtures.test-helper';
 
 export { HAS_SHARED, clone } from '../openai-chat/fixtures.test-helper';
 
@@ -45,7 +51,8 @@ export function allResponseStreams(): { name: string; events: unknown[] }[] {
   if (!HAS_SHARED) return [];
   const out: { name: string; events: unknown[] }[] = [];
   for (const f of responsesFixtures()) {
-    if (f.endsWith('.chunks.jsonl') || f.endsWith('.sse')) splitResponses(responsesEvents(f)).forEach((events, i) => out.push({ name: `${f}#${i}`, events }));
+    if (f.endsWith('.chunks.jsonl') || f.endsWith('.sse'))
+      splitResponses(responsesEvents(f)).forEach((events, i) => out.push({ name: `${f}#${i}`, events }));
     if (f.endsWith('.yaml'))
       responsesCassette(f).forEach((it, i) => {
         if (it.events) out.push({ name: `${f}#${i}`, events: it.events });

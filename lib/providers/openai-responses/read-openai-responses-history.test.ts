@@ -6,9 +6,26 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwA
 
 describe('readOpenAIResponsesHistory', () => {
   it('reads instructions, tools, images, reasoning, parallel calls, outputs and custom tools exactly', () => {
-    const reasoning = { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Two lookups.' }], encrypted_content: 'gAAAAB-enc' };
-    const commentary = { type: 'message', id: 'msg_1', role: 'assistant', phase: 'commentary', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] };
-    const callA = { type: 'function_call', id: 'fc_a', call_id: 'call_a', name: 'get_weather', arguments: '{"city":"Oslo"}' };
+    const reasoning = {
+      type: 'reasoning',
+      id: 'rs_1',
+      summary: [{ type: 'summary_text', text: 'Two lookups.' }],
+      encrypted_content: 'gAAAAB-enc',
+    };
+    const commentary = {
+      type: 'message',
+      id: 'msg_1',
+      role: 'assistant',
+      phase: 'commentary',
+      content: [{ type: 'output_text', text: 'Checking.', annotations: [] }],
+    };
+    const callA = {
+      type: 'function_call',
+      id: 'fc_a',
+      call_id: 'call_a',
+      name: 'get_weather',
+      arguments: '{"city":"Oslo"}',
+    };
     const callB = { type: 'function_call', call_id: 'call_b', name: 'get_weather', arguments: '{"city": "Bergen"}' };
     const custom = { type: 'custom_tool_call', call_id: 'call_sql', name: 'sql', input: 'SELECT 1' };
     const customOut = { type: 'custom_tool_call_output', call_id: 'call_sql', output: '1' };
@@ -40,7 +57,12 @@ describe('readOpenAIResponsesHistory', () => {
         { role: 'user', content: 'Thanks' },
       ],
       tools: [
-        { type: 'function', name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        {
+          type: 'function',
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } } },
+        },
         { type: 'web_search' },
       ],
     };
@@ -52,7 +74,13 @@ describe('readOpenAIResponsesHistory', () => {
       id: 'imported',
       source: { kind: 'openai-responses' },
       system: 'Answer briefly.\n\nUse metric units.',
-      tools: [{ name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
       meta: { systemRole: 'developer', nativeTools: { tools: body.tools } },
       turns: [
         {
@@ -86,7 +114,13 @@ describe('readOpenAIResponsesHistory', () => {
             { type: 'provider_item', api: 'openai-responses', item: customOut, text: '1' },
           ],
         },
-        { id: 't4', role: 'assistant', origin, blocks: [{ type: 'text', text: 'Oslo 4°C, Bergen 7°C.' }], native: { api: 'openai-responses', payload: [answer] } },
+        {
+          id: 't4',
+          role: 'assistant',
+          origin,
+          blocks: [{ type: 'text', text: 'Oslo 4°C, Bergen 7°C.' }],
+          native: { api: 'openai-responses', payload: [answer] },
+        },
         { id: 't5', role: 'user', blocks: [{ type: 'text', text: 'Thanks' }] },
       ],
     });
@@ -94,14 +128,19 @@ describe('readOpenAIResponsesHistory', () => {
   });
 
   it('reads a plain string input as one user turn, with opts overriding provider, model and id', () => {
-    expect(readOpenAIResponsesHistory({ input: 'Hello', instructions: null }, { provider: 'azure', model: 'x', id: 'c9' })).toEqual({
+    expect(
+      readOpenAIResponsesHistory({ input: 'Hello', instructions: null }, { provider: 'azure', model: 'x', id: 'c9' }),
+    ).toEqual({
       format: 'baton.transcript',
       version: 1,
       id: 'c9',
       source: { kind: 'openai-responses' },
       turns: [{ id: 't1', role: 'user', blocks: [{ type: 'text', text: 'Hello' }] }],
     });
-    const t = readOpenAIResponsesHistory({ input: [{ role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] }] }, { provider: 'azure', model: 'gpt-5' });
+    const t = readOpenAIResponsesHistory(
+      { input: [{ role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] }] },
+      { provider: 'azure', model: 'gpt-5' },
+    );
     expect(t.turns[0]!.origin).toEqual({ provider: 'azure', api: 'openai-responses', model: 'gpt-5' });
   });
 
@@ -127,16 +166,61 @@ describe('readOpenAIResponsesHistory', () => {
     ['not an object', 'hi', '', /expected object/],
     ['no input', { model: 'm' }, 'input', /required field missing/],
     ['item without type or role', { input: [{ content: 'x' }] }, 'input[0].type', /required field missing/],
-    ['unknown item type', { input: [{ role: 'user', content: 'a' }, { type: 'telepathy' }] }, 'input[1].type', /unknown input item type "telepathy"/],
+    [
+      'unknown item type',
+      { input: [{ role: 'user', content: 'a' }, { type: 'telepathy' }] },
+      'input[1].type',
+      /unknown input item type "telepathy"/,
+    ],
     ['unknown role', { input: [{ role: 'model', content: 'a' }] }, 'input[0].role', /unknown role "model"/],
-    ['user part of unknown type', { input: [{ role: 'user', content: [{ type: 'input_video' }] }] }, 'input[0].content[0].type', /unknown content part type/],
-    ['audio input', { input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] }, 'input[0].content[0].type', /audio input/],
-    ['image by file_id only', { input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] }, 'input[0].content[0].image_url', /file_id/],
-    ['file by file_id only', { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-1' }] }] }, 'input[0].content[0].file_data', /file_id/],
-    ['assistant item without a model', { input: [{ type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }] }, 'model', /no model/],
-    ['function call without call_id', { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[0].call_id', /required field missing/],
-    ['output without call_id', { input: [{ type: 'function_call_output', output: 'x' }] }, 'input[0].call_id', /required field missing/],
-    ['output with a file part', { input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'input_file', file_data: 'x' }] }] }, 'input[0].output[0].type', /cannot be kept/],
+    [
+      'user part of unknown type',
+      { input: [{ role: 'user', content: [{ type: 'input_video' }] }] },
+      'input[0].content[0].type',
+      /unknown content part type/,
+    ],
+    [
+      'audio input',
+      { input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] },
+      'input[0].content[0].type',
+      /audio input/,
+    ],
+    [
+      'image by file_id only',
+      { input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] },
+      'input[0].content[0].image_url',
+      /file_id/,
+    ],
+    [
+      'file by file_id only',
+      { input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-1' }] }] },
+      'input[0].content[0].file_data',
+      /file_id/,
+    ],
+    [
+      'assistant item without a model',
+      { input: [{ type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }] },
+      'model',
+      /no model/,
+    ],
+    [
+      'function call without call_id',
+      { model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] },
+      'input[0].call_id',
+      /required field missing/,
+    ],
+    [
+      'output without call_id',
+      { input: [{ type: 'function_call_output', output: 'x' }] },
+      'input[0].call_id',
+      /required field missing/,
+    ],
+    [
+      'output with a file part',
+      { input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'input_file', file_data: 'x' }] }] },
+      'input[0].output[0].type',
+      /cannot be kept/,
+    ],
     ['tool without type', { input: [], tools: [{ name: 'f' }] }, 'tools[0].type', /required field missing/],
     ['instructions not a string', { input: [], instructions: 3 }, 'instructions', /expected string or null/],
   ])('%s → TranscriptError at %j', (_n, body, path, problem) => {

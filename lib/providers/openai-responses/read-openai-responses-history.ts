@@ -102,9 +102,16 @@ export function readOpenAIResponsesHistory(body: unknown, opts: HistoryReadOptio
   const addAssistant = (item: Record<string, unknown>, p: JsonPath) => {
     toolTurn = undefined;
     if (!assistant) {
-      if (!model) fail(['model'], 'required field missing: no model for the assistant turns (pass one or set body.model)');
+      if (!model)
+        fail(['model'], 'required field missing: no model for the assistant turns (pass one or set body.model)');
       const items: unknown[] = [];
-      const turn: Turn = { id: nextId(), role: 'assistant', origin: { provider, api: RESPONSES_API, model }, blocks: [], native: { api: RESPONSES_API, payload: items } };
+      const turn: Turn = {
+        id: nextId(),
+        role: 'assistant',
+        origin: { provider, api: RESPONSES_API, model },
+        blocks: [],
+        native: { api: RESPONSES_API, payload: items },
+      };
       turns.push(turn);
       assistant = { turn, items };
     }
@@ -127,7 +134,8 @@ export function readOpenAIResponsesHistory(body: unknown, opts: HistoryReadOptio
     expectArray(b.input, ['input']).forEach((raw, i) => {
       const p: JsonPath = ['input', i];
       const item = expectRecord(raw, p);
-      const type = item.type === undefined && item.role !== undefined ? 'message' : expectString(item.type, [...p, 'type']);
+      const type =
+        item.type === undefined && item.role !== undefined ? 'message' : expectString(item.type, [...p, 'type']);
       if (type === 'message') {
         const role = expectString(item.role, [...p, 'role']);
         if (role === 'assistant') return addAssistant(item, p);
@@ -140,10 +148,12 @@ export function readOpenAIResponsesHistory(body: unknown, opts: HistoryReadOptio
           turns.push(turn);
         } else if (role === 'system' || role === 'developer') {
           if (role === 'developer') developer = true;
-          if (turns.length > 0) warnings.push(`input[${i}]: ${role} message inside the conversation moved to transcript.system`);
+          if (turns.length > 0)
+            warnings.push(`input[${i}]: ${role} message inside the conversation moved to transcript.system`);
           const text = joinTextParts(item.content, [...p, 'content'], 'input_text');
           if (text) system.push(text);
-        } else fail([...p, 'role'], `unknown role ${JSON.stringify(role)} (expected user, assistant, system or developer)`);
+        } else
+          fail([...p, 'role'], `unknown role ${JSON.stringify(role)} (expected user, assistant, system or developer)`);
       } else if (type === 'function_call_output') {
         const block: ToolResultBlock = {
           type: 'tool_result',
@@ -163,7 +173,13 @@ export function readOpenAIResponsesHistory(body: unknown, opts: HistoryReadOptio
     });
   }
 
-  const transcript: Transcript = { format: 'baton.transcript', version: 1, id: opts.id ?? 'imported', source: { kind: RESPONSES_API }, turns };
+  const transcript: Transcript = {
+    format: 'baton.transcript',
+    version: 1,
+    id: opts.id ?? 'imported',
+    source: { kind: RESPONSES_API },
+    turns,
+  };
   if (system.length) transcript.system = system.join('\n\n');
   const tools = readTools(b.tools);
   if (tools.tools.length) transcript.tools = tools.tools;
@@ -198,7 +214,10 @@ function userBlocks(content: unknown, path: JsonPath): Block[] {
     } else if (type === 'input_audio') {
       return fail([...p, 'type'], 'audio input cannot be kept in a Baton transcript');
     } else {
-      return fail([...p, 'type'], `unknown content part type ${JSON.stringify(type)} (expected input_text, input_image or input_file)`);
+      return fail(
+        [...p, 'type'],
+        `unknown content part type ${JSON.stringify(type)} (expected input_text, input_image or input_file)`,
+      );
     }
     const extra = extraFields(part, known);
     if (extra) block.meta = { ...block.meta, extra };
@@ -227,7 +246,9 @@ function documentBlock(part: Record<string, unknown>, p: JsonPath): Block {
   if (fileData) {
     const parsed = parseDataUrl(fileData);
     // Bare base64 is taken as a PDF, the file type the API documents for input_file.
-    block = parsed ? { type: 'document', mediaType: parsed.mediaType, data: parsed.data } : { type: 'document', mediaType: 'application/pdf', data: fileData };
+    block = parsed
+      ? { type: 'document', mediaType: parsed.mediaType, data: parsed.data }
+      : { type: 'document', mediaType: 'application/pdf', data: fileData };
   } else if (fileUrl) {
     block = { type: 'document', mediaType: 'application/pdf', url: fileUrl };
   } else return fail([...p, 'file_data'], 'a file referenced only by file_id cannot be kept (no data or URL)');
@@ -243,7 +264,11 @@ function toolOutput(output: unknown, path: JsonPath): ToolResultBlock['content']
     const type = expectString(part.type, [...path, j, 'type']);
     if (type === 'input_text') out.push({ type: 'text', text: expectString(part.text, [...path, j, 'text']) });
     else if (type === 'input_image') out.push(imageBlock(part, [...path, j]));
-    else fail([...path, j, 'type'], `tool output part type ${JSON.stringify(type)} cannot be kept (expected input_text or input_image)`);
+    else
+      fail(
+        [...path, j, 'type'],
+        `tool output part type ${JSON.stringify(type)} cannot be kept (expected input_text or input_image)`,
+      );
   });
   return out;
 }
@@ -264,7 +289,10 @@ function readTools(v: unknown): { tools: ToolDefinition[]; keepNative: boolean }
     }
     const def: ToolDefinition = {
       name: expectString(t.name, [...p, 'name'], true),
-      inputSchema: t.parameters === undefined || t.parameters === null ? EMPTY_SCHEMA : expectRecord(t.parameters, [...p, 'parameters']),
+      inputSchema:
+        t.parameters === undefined || t.parameters === null
+          ? EMPTY_SCHEMA
+          : expectRecord(t.parameters, [...p, 'parameters']),
     };
     const description = optionalString(t.description, [...p, 'description']);
     if (description !== undefined) def.description = description;

@@ -12,13 +12,27 @@ import type { JsonPath } from '../../transcript/codec';
 import type { Block, Origin, StopReason, Turn, TurnStatus, Usage } from '../../transcript/schema';
 import type { ReadContext } from '../types';
 import { applyArguments } from '../openai-chat/read-openai-chat-message';
-import { expectArray, expectRecord, expectString, isRecord, optionalString, tokenCount } from '../openai-chat/read-openai-chat-util';
+import {
+  expectArray,
+  expectRecord,
+  expectString,
+  isRecord,
+  optionalString,
+  tokenCount,
+} from '../openai-chat/read-openai-chat-util';
 
 /** The `api` of every turn and block these readers produce. */
 export const RESPONSES_API = 'openai-responses' as const;
 
 /** Output item types that ask the client to run something: the response stopped for tool use. */
-const CLIENT_CALLS = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call', 'shell_call', 'apply_patch_call']);
+const CLIENT_CALLS = new Set([
+  'function_call',
+  'custom_tool_call',
+  'computer_call',
+  'local_shell_call',
+  'shell_call',
+  'apply_patch_call',
+]);
 
 /** Options for {@link outputItemBlocks}. */
 export interface ItemBlockOptions {
@@ -70,7 +84,11 @@ export function outputItemBlocks(item: Record<string, unknown>, path: JsonPath, 
       const callId = expectString(item.call_id, [...path, 'call_id'], true);
       const name = expectString(item.name, [...path, 'name'], true);
       const raw = optionalString(item.arguments, [...path, 'arguments']) ?? '';
-      const block = applyArguments({ type: 'tool_call', id: callId, name, input: {}, ...(itemId ? { meta: { itemId } } : {}) }, raw, opts);
+      const block = applyArguments(
+        { type: 'tool_call', id: callId, name, input: {}, ...(itemId ? { meta: { itemId } } : {}) },
+        raw,
+        opts,
+      );
       return [block];
     }
     default: {
@@ -91,7 +109,8 @@ function itemText(type: string, item: Record<string, unknown>): string | undefin
     const a = item.action;
     if (a.type === 'search' && str(a.query)) return `Web search: ${str(a.query)}`;
     if (a.type === 'open_page' && str(a.url)) return `Opened page: ${str(a.url)}`;
-    if (a.type === 'find_in_page' && str(a.pattern)) return `Searched for "${str(a.pattern)}" in ${str(a.url) ?? 'the page'}`;
+    if (a.type === 'find_in_page' && str(a.pattern))
+      return `Searched for "${str(a.pattern)}" in ${str(a.url) ?? 'the page'}`;
   }
   return undefined;
 }
@@ -174,13 +193,27 @@ export function responseOutcome(resp: Record<string, unknown>, items: readonly u
   switch (status) {
     case 'completed': {
       const types = items.map((i) => (isRecord(i) ? i.type : undefined));
-      const refused = items.some((i) => isRecord(i) && i.type === 'message' && Array.isArray(i.content) && i.content.some((p) => isRecord(p) && p.type === 'refusal'));
-      const stopReason: StopReason = types.some((t) => typeof t === 'string' && CLIENT_CALLS.has(t)) ? 'tool_use' : refused ? 'refusal' : 'end_turn';
+      const refused = items.some(
+        (i) =>
+          isRecord(i) &&
+          i.type === 'message' &&
+          Array.isArray(i.content) &&
+          i.content.some((p) => isRecord(p) && p.type === 'refusal'),
+      );
+      const stopReason: StopReason = types.some((t) => typeof t === 'string' && CLIENT_CALLS.has(t))
+        ? 'tool_use'
+        : refused
+          ? 'refusal'
+          : 'end_turn';
       return { status: 'complete', stopReason, raw: status };
     }
     case 'incomplete': {
-      const reason = isRecord(resp.incomplete_details) && typeof resp.incomplete_details.reason === 'string' ? resp.incomplete_details.reason : 'incomplete';
-      const stopReason: StopReason = reason === 'max_output_tokens' ? 'max_tokens' : reason === 'content_filter' ? 'content_filter' : 'other';
+      const reason =
+        isRecord(resp.incomplete_details) && typeof resp.incomplete_details.reason === 'string'
+          ? resp.incomplete_details.reason
+          : 'incomplete';
+      const stopReason: StopReason =
+        reason === 'max_output_tokens' ? 'max_tokens' : reason === 'content_filter' ? 'content_filter' : 'other';
       return { status: 'complete', stopReason, raw: reason };
     }
     case 'failed':
@@ -195,7 +228,10 @@ export function responseOutcome(resp: Record<string, unknown>, items: readonly u
 /** `{type, message}` of a Responses error object (`{code, message}`) or `error` event; never the raw JSON as text. */
 export function responsesError(err: unknown, fallbackType = 'error'): { type: string; message: string } {
   if (!isRecord(err)) return { type: fallbackType, message: '' };
-  const type = (typeof err.code === 'string' && err.code) || (typeof err.type === 'string' && err.type !== 'error' && err.type) || fallbackType;
+  const type =
+    (typeof err.code === 'string' && err.code) ||
+    (typeof err.type === 'string' && err.type !== 'error' && err.type) ||
+    fallbackType;
   return { type, message: typeof err.message === 'string' ? err.message : '' };
 }
 
@@ -246,6 +282,7 @@ export function buildResponsesTurn(p: ResponsesTurnParts): Turn {
 
 /** Blocks of every item of an output array, with paths `output[i]…`. */
 export function outputBlocks(items: readonly unknown[], root: JsonPath, incomplete?: (i: number) => boolean): Block[] {
-  return items.flatMap((raw, i) => outputItemBlocks(expectRecord(raw, [...root, i]), [...root, i], { incomplete: incomplete?.(i) ?? false }));
+  return items.flatMap((raw, i) =>
+    outputItemBlocks(expectRecord(raw, [...root, i]), [...root, i], { incomplete: incomplete?.(i) ?? false }),
+  );
 }
-

@@ -31,9 +31,23 @@ export function readOpenAIResponsesResponse(response: unknown, ctx: ReadContext)
   if (!model && !ctx.requestedModel) fail(['model'], 'required field missing (no model reported or requested)');
   const responseId = typeof r.id === 'string' && r.id ? r.id : undefined;
   if (r.output === undefined && isRecord(r.error)) {
-    return guardTurn(buildResponsesTurn({ ctx, model, responseId, outcome: responseOutcome({ ...r, status: 'failed' }, []), blocks: [] }), ctx, 'openai-responses');
+    return guardTurn(
+      buildResponsesTurn({
+        ctx,
+        model,
+        responseId,
+        outcome: responseOutcome({ ...r, status: 'failed' }, []),
+        blocks: [],
+      }),
+      ctx,
+      'openai-responses',
+    );
   }
   const items = expectArray(r.output, ['output']);
   const blocks = outputBlocks(items, ['output']);
-  return guardTurn(buildResponsesTurn({ ctx, model, responseId, outcome: responseOutcome(r, items), blocks, items, usage: r.usage }), ctx, 'openai-responses');
+  return guardTurn(
+    buildResponsesTurn({ ctx, model, responseId, outcome: responseOutcome(r, items), blocks, items, usage: r.usage }),
+    ctx,
+    'openai-responses',
+  );
 }

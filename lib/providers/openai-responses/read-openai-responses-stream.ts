@@ -10,7 +10,13 @@ import { assertNoPrototypeKeys } from '../../transcript/codec';
 import type { Block, Turn } from '../../transcript/schema';
 import type { ReadContext, StreamAssembler } from '../types';
 import { describeValue, isRecord } from '../openai-chat/read-openai-chat-util';
-import { buildResponsesTurn, outputItemBlocks, responseOutcome, responsesError, type ResponseOutcome } from './read-openai-responses-items';
+import {
+  buildResponsesTurn,
+  outputItemBlocks,
+  responseOutcome,
+  responsesError,
+  type ResponseOutcome,
+} from './read-openai-responses-items';
 import { guardAssembler, type GuardedAssembler } from '../guard-turn';
 
 type Obj = Record<string, unknown>;
@@ -93,7 +99,12 @@ class ResponsesStreamAssembler implements StreamAssembler {
   }
 
   private slotFor(ev: Obj): Slot | undefined {
-    const index = typeof ev.output_index === 'number' ? ev.output_index : typeof ev.item_id === 'string' ? this.indexById.get(ev.item_id) : undefined;
+    const index =
+      typeof ev.output_index === 'number'
+        ? ev.output_index
+        : typeof ev.item_id === 'string'
+          ? this.indexById.get(ev.item_id)
+          : undefined;
     return index === undefined ? undefined : this.slots.get(index);
   }
 
@@ -108,7 +119,8 @@ class ResponsesStreamAssembler implements StreamAssembler {
     const slot = this.slotFor(ev);
     if (!slot || slot.done) return;
     const item = slot.item;
-    const textPart = () => elementAt(item, 'content', ev.content_index, () => ({ type: 'output_text', text: '', annotations: [] }));
+    const textPart = () =>
+      elementAt(item, 'content', ev.content_index, () => ({ type: 'output_text', text: '', annotations: [] }));
     switch (type) {
       case 'response.content_part.added':
       case 'response.content_part.done':
