@@ -1,9 +1,10 @@
 /**
  * The Firefox build (docs/side-panel.md, "Firefox"): `wxt build -b firefox` into the e2e build folder
  * (`BATON_OUT_DIR`, default `.output/`), then Mozilla's linter (`web-ext lint --output json`,
- * the dev dependency) on it: no errors, and only the three known warnings, all from libraries —
- * `innerHTML` assignments in Preact (`dangerouslySetInnerHTML`, which Baton never uses) and
- * DOMPurify (its HTML parsing fallback), and `Function('')` in background.js, zod 4's probe for
+ * the dev dependency) on it: no errors, and only the four known warnings, all from libraries —
+ * `innerHTML` assignments in Preact (`dangerouslySetInnerHTML`, which Baton never uses), DOMPurify
+ * (its HTML parsing fallback) and the lazily loaded highlighting and math chunk (the libraries
+ * there, whose output is sanitised again before it is shown), and `Function('')` in background.js, zod 4's probe for
  * whether eval is allowed (never called: the extension sets `z.config({ jitless: true })`). The
  * manifest is MV2 with a `sidebar_action` (the side panel as a sidebar) and a gecko id.
  * Plain Node, no browser; `BATON_E2E_SKIP_BUILD=1` reuses an existing Firefox build.
@@ -74,7 +75,7 @@ describe.skipIf(!hasWebExt)('the Firefox build', () => {
       (w) => !KNOWN_WARNINGS.some((k) => k.code === w.code && k.file.test(w.file ?? '') && k.message.test(w.message)),
     );
     expect(unknown.map((w) => `${w.code} ${w.file ?? ''}:${w.line ?? ''} ${w.message}`)).toEqual([]);
-    expect(report.warnings.length).toBeLessThanOrEqual(3);
+    expect(report.warnings.length).toBeLessThanOrEqual(4);
   });
 
   it('the manifest is MV2 with the side panel as a sidebar_action, a gecko id, and no Chrome-only keys', () => {

@@ -121,7 +121,7 @@ describe.skipIf(!HAS_CHROMIUM)('side panel rendering: code, math, images and too
       },
     );
     const recorder = recordRequests(s);
-    await s.page.locator('li[data-conversation-id="seed-render"] button').first().click();
+    await s.panel.openConversation('seed-render');
     await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === SEED.turns.length);
     s.fakes.anthropic.enqueue('anthropic-messages', {
       kind: 'thinking',
