@@ -8,7 +8,7 @@ import { hasVisibleContent } from '../../lib/ui/finish';
 import { originLabel, providerSwitches, retryOffer, toolCallIndex, type RetryOffer } from '../../lib/ui/turns';
 import { EarlierTurns, useKeepScrollOnPrepend } from './earlier-turns';
 import { ErrorNotice } from './error-notice';
-import { providerDisplayName } from '../../lib/ui/model-names';
+import { switchDisplayNames } from '../../lib/ui/model-names';
 import { toolCallIds, toolResultIndex } from './tool-group';
 import { PureTurnView, type TurnAction } from './turn-view';
 
@@ -118,8 +118,7 @@ export function ChatView(p: ChatViewProps) {
             <li key={t.id}>
               {prev && t.origin ? (
                 <p class="provider-switch" data-provider-switch="">
-                  Switched from {providerDisplayName(prev.provider, p.providers)} to{' '}
-                  {providerDisplayName(t.origin.provider, p.providers)}
+                  Switched from {switchDisplayNames(prev, t.origin, p.providers).join(' to ')}
                 </p>
               ) : null}
               {editing?.id === t.id && !p.busy ? (

@@ -190,6 +190,24 @@ describe('origins in words', () => {
     );
   });
 
+  it('names the models when a switch stays with one provider (another endpoint), never "from Anthropic to Anthropic"', async () => {
+    await openConversation(meta(), [
+      user('u1', [{ type: 'text', text: 'hi' }]),
+      {
+        id: 'a1',
+        role: 'assistant',
+        origin: { ...CLAUDE, model: 'claude-opus-4-6', endpoint: 'https://proxy.example' },
+        status: 'complete',
+        blocks: [{ type: 'text', text: 'hello' }],
+      },
+      user('u2', [{ type: 'text', text: 'and?' }]),
+      { id: 'a2', role: 'assistant', origin: CLAUDE, status: 'complete', blocks: [{ type: 'text', text: 'more' }] },
+    ]);
+    const marker = document.querySelector('[data-provider-switch]')!.textContent!;
+    expect(marker).toMatch(/^Switched from .+ · Anthropic to .+ · Anthropic$/);
+    expect(marker).not.toBe('Switched from Anthropic to Anthropic');
+  });
+
   it('names a custom endpoint by its configured name', async () => {
     await openConversation(
       meta(),

@@ -109,3 +109,18 @@ export function originDisplayName(origin: Origin, providers: readonly Pick<Provi
   if (site && SITE_PLACEHOLDERS.has(origin.model.toLowerCase())) return where;
   return `${modelDisplayName(origin.model)} · ${where}`;
 }
+
+/**
+ * The two sides of a "Switched from … to …" marker: the providers' names, or, when both name the
+ * same provider (another endpoint or account of it), each side's model and provider, so the marker
+ * never reads "from Anthropic to Anthropic".
+ */
+export function switchDisplayNames(
+  from: Origin,
+  to: Origin,
+  providers: readonly Pick<ProviderStatus, 'id' | 'name'>[],
+): [string, string] {
+  const a = providerDisplayName(from.provider, providers);
+  const b = providerDisplayName(to.provider, providers);
+  return a === b ? [originDisplayName(from, providers), originDisplayName(to, providers)] : [a, b];
+}
