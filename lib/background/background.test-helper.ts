@@ -18,6 +18,7 @@ import { createHandlers } from './handlers';
 import { sdkTransport } from './core/sdk-transport';
 import { SendEngine } from './send/engine';
 import type { Transport } from './core/transport';
+import type { SendDeps } from './core/deps';
 
 export const NOW = '2026-11-30T08:00:00.000Z';
 export const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
@@ -73,11 +74,18 @@ export function fakeProvidersForFile(): FakeProviders {
 
 /**
  * Opens a fresh database named `<name>-<n>`, points the built-in providers at `fake`, saves a key
- * for each of `providers` (default all three) and creates conversation `c1`.
+ * for each of `providers` (default all three) and creates conversation `c1`. `engine` replaces
+ * some of the send engine's dependencies (a recording clock, a keepalive counter, a retry
+ * sleeper), for the tests that watch how the engine uses them; the handlers keep the defaults.
  */
 export async function createTestBackground(
   fake: FakeProviders,
-  opts: { name: string; transport?: Transport; providers?: readonly ('openai' | 'anthropic' | 'google')[] },
+  opts: {
+    name: string;
+    transport?: Transport;
+    providers?: readonly ('openai' | 'anthropic' | 'google')[];
+    engine?: Partial<SendDeps>;
+  },
 ): Promise<TestBackground> {
   const db = await openBatonDb(`${opts.name}-${++dbCount}`);
   const store = new ConversationStore(db);
@@ -111,6 +119,7 @@ export async function createTestBackground(
     newId: () => `t${++id}`,
     broadcast,
     keepalive: { start: () => undefined, stop: () => undefined },
+    ...opts.engine,
   });
   const h = createHandlers({
     store,

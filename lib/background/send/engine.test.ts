@@ -4,8 +4,7 @@
  * validators (they answer 400 where the real API would).
  */
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeProviders, type FakeProviders } from '../../../test/fake-providers';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CONVERTER_CONTRACT_RULES } from '../../../test/contract';
 import type { BackgroundEvent, SendTarget } from '../../messaging/protocol';
 import { ConversationStore } from '../../store/conversations';
@@ -13,68 +12,46 @@ import { openBatonDb, type BatonDb } from '../../store/db';
 import { SettingsStore } from '../../store/settings';
 import type { Turn } from '../../transcript/schema';
 import { Vault } from '../../vault/vault';
-import { sdkTransport } from '../core/sdk-transport';
 import type { SendDeps } from '../core/deps';
-import { SendEngine } from './engine';
+import { ANTHROPIC, createTestBackground, fakeProvidersForFile, OPENAI } from '../background.test-helper';
+import type { SendEngine } from './engine';
 
-let fake: FakeProviders;
-beforeAll(async () => {
-  fake = await startFakeProviders({ ignoreRules: [...CONVERTER_CONTRACT_RULES] });
-});
-afterAll(() => fake.close());
+const fake = fakeProvidersForFile();
 
 let db: BatonDb;
-let n = 0;
 let events: BackgroundEvent[];
 let store: ConversationStore;
 let engine: SendEngine;
 let sleeps: number[];
 let keepalive: { starts: number; stops: number };
 
-const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
-const ANTHROPIC: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
 const GOOGLE: SendTarget = { providerId: 'google', model: 'gemini-3-pro-preview' };
 
+/**
+ * The shared background, with the engine's clock on real time (the checkpoint test waits on it)
+ * recording every retry sleep, and a keepalive that counts its starts and stops.
+ */
 async function setup(overrides: Partial<SendDeps> = {}) {
-  db = await openBatonDb(`send-${++n}`);
-  store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const vault = new Vault(db);
-  await settings.update((s) => ({
-    ...s,
-    baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url },
-  }));
-  const origin = new URL(fake.url).origin;
-  await vault.setKey('openai', fake.keys.openai, origin, 'now');
-  await vault.setKey('anthropic', fake.keys.anthropic, origin, 'now');
-  await vault.setKey('google', fake.keys.google, origin, 'now');
-  events = [];
   sleeps = [];
   keepalive = { starts: 0, stops: 0 };
-  let id = 0;
-  engine = new SendEngine({
-    store,
-    settings,
-    vault,
-    transport: sdkTransport,
-    hasHostPermission: async () => true,
-    clock: {
-      now: () => Date.now(),
-      sleep: async (ms) => void sleeps.push(ms),
-      setTimer: (fn, ms) => {
-        const t = setTimeout(fn, ms);
-        return () => clearTimeout(t);
+  const bg = await createTestBackground(fake, {
+    name: 'send',
+    engine: {
+      clock: {
+        now: () => Date.now(),
+        sleep: async (ms) => void sleeps.push(ms),
+        setTimer: (fn, ms) => {
+          const t = setTimeout(fn, ms);
+          return () => clearTimeout(t);
+        },
       },
+      keepalive: { start: () => keepalive.starts++, stop: () => keepalive.stops++ },
+      ...overrides,
     },
-    newId: () => `id-${++id}`,
-    broadcast: (e) => events.push(e),
-    keepalive: { start: () => keepalive.starts++, stop: () => keepalive.stops++ },
-    ...overrides,
   });
-  await store.create({ id: 'c1', now: new Date().toISOString() });
+  ({ db, store, engine, events } = bg);
 }
 
-beforeEach(() => fake.reset());
 afterEach(() => db?.close());
 
 async function say(text: string, target: SendTarget): Promise<Turn> {
@@ -368,7 +345,7 @@ describe('stop and checkpoints (L5, D1)', () => {
     engine.stop('c1');
     await engine.settled('c1');
     // On the next start, recovery marks the turn interrupted (L2), keeping the checkpointed text.
-    const restarted = new ConversationStore(await openBatonDb(`send-${n}`));
+    const restarted = new ConversationStore(await openBatonDb(db.name));
     expect(await restarted.recoverStreaming(new Date().toISOString())).toEqual([
       { conversationId: 'c1', turnId: stored!.id },
     ]);
