@@ -3,18 +3,20 @@
  * imports `fake-indexeddb/auto`), keys for the fake providers bound to their origin, the real
  * send engine and handlers, a fixed clock (`NOW`) and counters for ids (`t1…` for turns the
  * engine makes, `x1…` for the handlers'), and a record of every broadcast event. Used by
- * disclosure, delta, resend and summary tests.
+ * engine, disclosure, delta, resend, summary and vault tests, so a new background test starts here.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
 import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
-import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
+import type { BackgroundEvent, BuiltinProvider, Reply, SendTarget } from '../messaging/protocol';
 import { ConversationStore } from '../store/conversations';
 import { openBatonDb, type BatonDb } from '../store/db';
 import { SettingsStore } from '../store/settings';
 import type { Turn } from '../transcript/schema';
-import { Vault } from '../vault/vault';
+import { Vault, type VaultOptions } from '../vault/vault';
 import { createHandlers } from './handlers';
+import { BUILTIN } from './core/providers';
+import { route } from './core/router';
 import { sdkTransport } from './core/sdk-transport';
 import { SendEngine } from './send/engine';
 import type { Transport } from './core/transport';
@@ -42,7 +44,7 @@ export interface TestBackground {
   vault: Vault;
   engine: SendEngine;
   h: ReturnType<typeof createHandlers>;
-  /** The fake providers' origin, which every key is bound to. */
+  /** The fake providers' origin, which every key is bound to ('' for a background without them). */
   origin: string;
   /** Every event the engine and the handlers broadcast, in order. */
   events: BackgroundEvent[];
@@ -74,31 +76,41 @@ export function fakeProvidersForFile(): FakeProviders {
 
 /**
  * Opens a fresh database named `<name>-<n>`, points the built-in providers at `fake`, saves a key
- * for each of `providers` (default all three) and creates conversation `c1`. `engine` replaces
+ * for each of `providers` (default all three) and creates conversation `c1`. Without `fake` (the
+ * tests whose transport is scripted, or that send nothing), the providers keep their real
+ * addresses and only `keys` are saved, each bound to its provider's real origin. `vault` passes
+ * options to the vault (fewer PBKDF2 iterations for the passphrase tests). `engine` replaces
  * some of the send engine's dependencies (a recording clock, a keepalive counter, a retry
  * sleeper), for the tests that watch how the engine uses them; the handlers keep the defaults.
  */
 export async function createTestBackground(
-  fake: FakeProviders,
+  fake: FakeProviders | undefined,
   opts: {
     name: string;
     transport?: Transport;
     providers?: readonly ('openai' | 'anthropic' | 'google')[];
     engine?: Partial<SendDeps>;
+    vault?: VaultOptions;
+    keys?: Partial<Record<BuiltinProvider, string>>;
   },
 ): Promise<TestBackground> {
   const db = await openBatonDb(`${opts.name}-${++dbCount}`);
   const store = new ConversationStore(db);
   const settings = new SettingsStore(db);
-  const vault = new Vault(db);
+  const vault = new Vault(db, opts.vault);
   const transport = opts.transport ?? sdkTransport;
-  await settings.update((s) => ({
-    ...s,
-    baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url },
-  }));
-  const origin = new URL(fake.url).origin;
-  for (const id of opts.providers ?? (['openai', 'anthropic', 'google'] as const))
-    await vault.setKey(id, fake.keys[id], origin, NOW);
+  let origin = '';
+  if (fake) {
+    await settings.update((s) => ({
+      ...s,
+      baseUrls: { openai: fake.openaiBaseUrl, anthropic: fake.url, google: fake.url },
+    }));
+    origin = new URL(fake.url).origin;
+    for (const id of opts.providers ?? (['openai', 'anthropic', 'google'] as const))
+      await vault.setKey(id, fake.keys[id], origin, NOW);
+  }
+  for (const [id, key] of Object.entries(opts.keys ?? {}) as [BuiltinProvider, string][])
+    await vault.setKey(id, key, BUILTIN[id].origin, NOW);
   let id = 0;
   const events: BackgroundEvent[] = [];
   const broadcast = (e: BackgroundEvent) => void events.push(e);
@@ -136,3 +148,19 @@ export async function createTestBackground(
   await store.create({ id: 'c1', now: NOW });
   return { db, store, settings, vault, engine, h, origin, events };
 }
+
+/** The extension's own id and origin, as the router sees them. */
+export const OWN = 'abcdefghijklmnopabcdefghijklmnop';
+export const EXT = `chrome-extension://${OWN}`;
+
+/**
+ * Requests to `h` through the real router, sent from one of the extension's own pages, so the
+ * router's checks (sender, schema) run as they do for the side panel or the options page.
+ */
+export const callFrom =
+  (h: ReturnType<typeof createHandlers>, page: 'sidepanel.html' | 'options.html') => (type: string, payload: unknown) =>
+    route(
+      { type, payload },
+      { id: OWN, url: `${EXT}/${page}`, origin: EXT },
+      { ownId: OWN, extensionOrigin: EXT, handlers: h },
+    ) as Promise<Reply<unknown>>;

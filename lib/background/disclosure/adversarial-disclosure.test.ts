@@ -7,33 +7,23 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Reply, SendTarget } from '../../messaging/protocol';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
-import { SettingsStore } from '../../store/settings';
+import type { BatonDb } from '../../store/db';
 import { memorySession } from '../../vault/session';
-import { Vault } from '../../vault/vault';
-import { createHandlers } from '../handlers';
-import { BUILTIN } from '../core/providers';
-import { route } from '../core/router';
-import { SendEngine } from '../send/engine';
+import { callFrom, createTestBackground, NOW } from '../background.test-helper';
 import type { Transport } from '../core/transport';
 
-const NOW = '2026-11-30T08:00:00.000Z';
 const KEY = 'sk-proj-AdversarialDisclosure-0123456789';
 const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
-const OWN = 'abcdefghijklmnopabcdefghijklmnop';
-const EXT = `chrome-extension://${OWN}`;
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
+/**
+ * The shared background without fake providers: one OpenAI key on its real origin, and a scripted
+ * transport that records each body, streams a little text and fails, or holds mid-stream while
+ * `gate.hold` is set.
+ */
 async function setup() {
-  db = await openBatonDb(`adv-disclosure-${++n}`);
-  const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const vault = new Vault(db, { session: memorySession(), iterations: 1_000 });
-  await vault.setKey('openai', KEY, BUILTIN.openai.origin, NOW);
   const requests: unknown[] = [];
   const gate = { hold: false, release: () => undefined as void };
   const transport: Transport = {
@@ -56,37 +46,17 @@ async function setup() {
       throw new Error('no count request in these tests');
     },
   };
-  const clock = { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: () => () => undefined };
-  const newId = () => `id-${++n}`;
-  const engine = new SendEngine({
-    store,
-    settings,
-    vault,
+  const bg = await createTestBackground(undefined, {
+    name: 'adv-disclosure',
     transport,
-    hasHostPermission: async () => true,
-    clock,
-    newId,
-    broadcast: () => undefined,
-    keepalive: { start: () => undefined, stop: () => undefined },
+    keys: { openai: KEY },
+    vault: { session: memorySession(), iterations: 1_000 },
+    // No checkpoint timer fires while a stream is held (as before the shared helper).
+    engine: { clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: () => () => undefined } },
   });
-  const handlers = createHandlers({
-    store,
-    settings,
-    vault,
-    engine,
-    transport,
-    hasHostPermission: async () => true,
-    now: () => NOW,
-    newId,
-    wipe: async () => undefined,
-  });
-  const call = (type: string, payload: unknown) =>
-    route(
-      { type, payload },
-      { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT },
-      { ownId: OWN, extensionOrigin: EXT, handlers },
-    ) as Promise<Reply<unknown>>;
-  await store.create({ id: 'c1', now: NOW });
+  ({ db } = bg);
+  const { store, engine } = bg;
+  const call = callFrom(bg.h, 'sidepanel.html');
   await store.appendTurn(
     'c1',
     {
