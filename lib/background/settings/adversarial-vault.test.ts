@@ -7,35 +7,22 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Reply } from '../../messaging/protocol';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
-import { SettingsStore } from '../../store/settings';
+import type { BatonDb } from '../../store/db';
 import { memorySession } from '../../vault/session';
-import { Vault } from '../../vault/vault';
-import { createHandlers } from '../handlers';
+import { callFrom, createTestBackground, NOW } from '../background.test-helper';
 import { BUILTIN } from '../core/providers';
-import { route } from '../core/router';
-import { SendEngine } from '../send/engine';
 import type { Transport } from '../core/transport';
 
-const NOW = '2026-11-30T08:00:00.000Z';
 const KEY = 'sk-proj-AdversarialVaultKey-0123456789';
-const OWN = 'abcdefghijklmnopabcdefghijklmnop';
-const EXT = `chrome-extension://${OWN}`;
 const PASS = 'correct horse battery';
 const LOCKED = { ok: false, error: { code: 'locked', message: 'That passphrase does not unlock the keys.' } };
 const state = (passphrase: boolean, locked: boolean) => ({ ok: true, data: { passphrase, locked } });
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
+/** The shared background without fake providers: one OpenAI key on its real origin, no sending. */
 async function setup() {
-  db = await openBatonDb(`adv-vault-${++n}`);
-  const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const vault = new Vault(db, { session: memorySession(), iterations: 1_000 });
-  await vault.setKey('openai', KEY, BUILTIN.openai.origin, NOW);
   const transport: Transport = {
     streamRequest: async () => {
       throw new Error('no request may leave in these tests');
@@ -46,36 +33,15 @@ async function setup() {
       throw new Error('no count request in these tests');
     },
   };
-  const clock = { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: () => () => undefined };
-  const newId = () => `id-${++n}`;
-  const engine = new SendEngine({
-    store,
-    settings,
-    vault,
+  const bg = await createTestBackground(undefined, {
+    name: 'adv-vault',
     transport,
-    hasHostPermission: async () => true,
-    clock,
-    newId,
-    broadcast: () => undefined,
-    keepalive: { start: () => undefined, stop: () => undefined },
+    keys: { openai: KEY },
+    vault: { session: memorySession(), iterations: 1_000 },
   });
-  const handlers = createHandlers({
-    store,
-    settings,
-    vault,
-    engine,
-    transport,
-    hasHostPermission: async () => true,
-    now: () => NOW,
-    newId,
-    wipe: async () => undefined,
-  });
-  const call = (type: string, payload: unknown) =>
-    route(
-      { type, payload },
-      { id: OWN, url: `${EXT}/options.html`, origin: EXT },
-      { ownId: OWN, extensionOrigin: EXT, handlers },
-    ) as Promise<Reply<unknown>>;
+  db = bg.db;
+  const { vault } = bg;
+  const call = callFrom(bg.h, 'options.html');
   const theDb = db;
   /** The raw vault and settings records (to prove a refused request wrote nothing). */
   const dump = async () => JSON.stringify([await theDb.getAll('vault'), await theDb.getAll('settings')]);
@@ -192,7 +158,6 @@ describe('passphrase requests: adversarial input', () => {
   });
 
   it('S2 a double-submitted "Set passphrase" (slow session storage) sets one passphrase; a key saved afterwards opens after lock and unlock', async () => {
-    db = await openBatonDb(`adv-vault-${++n}`);
     const inner = memorySession();
     let slow = true;
     const session = {
@@ -207,7 +172,10 @@ describe('passphrase requests: adversarial input', () => {
         return inner.set(v);
       },
     };
-    const vault = new Vault(db, { session, iterations: 1_000 });
+    // The shared background with no key saved, its vault on the slow session.
+    const bg = await createTestBackground(undefined, { name: 'adv-vault', vault: { session, iterations: 1_000 } });
+    db = bg.db;
+    const { vault } = bg;
     const both = await Promise.allSettled([vault.setPassphrase(PASS), vault.setPassphrase(PASS)]);
     expect(both.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message))).toEqual([
       'ok',
