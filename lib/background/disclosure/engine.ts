@@ -271,7 +271,11 @@ export function previewInputOf(p: RequestInput<'previewSend'>): PreviewSendInput
     target: p.target,
     text: p.text,
     attachments: p.attachments,
-    exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
+    exclusions: {
+      excludeTurns: p.excludeTurns,
+      excludeBlocks: p.excludeBlocks,
+      ...(p.replayImportedState ? { replayImportedState: true } : {}),
+    },
     ...(p.resend ? { resend: p.resend } : {}),
     ...(p.countsOnly ? { countsOnly: true } : {}),
   };
@@ -290,6 +294,7 @@ function withoutTurn(x: Exclusions, id: string): Exclusions {
   return {
     ...(x.excludeTurns ? { excludeTurns: x.excludeTurns.filter((t) => t !== id) } : {}),
     ...(x.excludeBlocks ? { excludeBlocks: x.excludeBlocks.filter((b) => b.turn !== id) } : {}),
+    ...(x.replayImportedState ? { replayImportedState: true } : {}),
   };
 }
 
