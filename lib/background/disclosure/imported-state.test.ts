@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTokenCache } from '../../context/token-cache';
+import { REQUESTS } from '../../messaging/protocol';
 import type { Transcript } from '../../transcript/schema';
 import { planSend, type Exclusions } from './plan';
 import { buildPreview } from './preview';
@@ -91,5 +92,15 @@ describe('provider state from an imported file (docs/security.md)', () => {
       needsConfirmation: false,
     });
     expect(preview.importedState).toBeUndefined();
+  });
+});
+
+describe('replayImportedState in the protocol', () => {
+  const send = { conversationId: 'c1', text: 'Hi', target: { providerId: 'openai', model: 'gpt-5' } };
+  it('sendMessage and previewSend accept it as a boolean only', () => {
+    expect(REQUESTS.sendMessage.input.safeParse({ ...send, replayImportedState: true }).success).toBe(true);
+    expect(REQUESTS.sendMessage.input.safeParse({ ...send, replayImportedState: 'yes' }).success).toBe(false);
+    expect(REQUESTS.previewSend.input.safeParse({ ...send, replayImportedState: true }).success).toBe(true);
+    expect(REQUESTS.previewSend.input.safeParse({ ...send, replayImportedState: 1 }).success).toBe(false);
   });
 });
