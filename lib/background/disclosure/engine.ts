@@ -274,7 +274,9 @@ export function previewInputOf(p: RequestInput<'previewSend'>): PreviewSendInput
     exclusions: {
       excludeTurns: p.excludeTurns,
       excludeBlocks: p.excludeBlocks,
-      ...(p.replayImportedState ? { replayImportedState: true } : {}),
+      // Retry, regenerate and edit-and-resend never carry this choice, so their previews must not
+      // either: the body shown is the body sent.
+      ...(p.replayImportedState && !p.resend ? { replayImportedState: true } : {}),
     },
     ...(p.resend ? { resend: p.resend } : {}),
     ...(p.countsOnly ? { countsOnly: true } : {}),

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createTokenCache } from '../../context/token-cache';
 import { REQUESTS } from '../../messaging/protocol';
 import type { Transcript } from '../../transcript/schema';
+import { previewInputOf } from './engine';
 import { planSend, type Exclusions } from './plan';
 import { buildPreview } from './preview';
 
@@ -102,5 +103,14 @@ describe('replayImportedState in the protocol', () => {
     expect(REQUESTS.sendMessage.input.safeParse({ ...send, replayImportedState: 'yes' }).success).toBe(false);
     expect(REQUESTS.previewSend.input.safeParse({ ...send, replayImportedState: true }).success).toBe(true);
     expect(REQUESTS.previewSend.input.safeParse({ ...send, replayImportedState: 1 }).success).toBe(false);
+  });
+});
+
+describe('replayImportedState and resends', () => {
+  it('a resend preview never carries the choice, since retry, regenerate and edit-and-resend do not send it', () => {
+    const base = { conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, replayImportedState: true };
+    expect(previewInputOf(base).exclusions.replayImportedState).toBe(true);
+    expect(previewInputOf({ ...base, resend: { kind: 'regenerate' } }).exclusions.replayImportedState).toBeUndefined();
+    expect(previewInputOf({ ...base, resend: { kind: 'retry' } }).exclusions.replayImportedState).toBeUndefined();
   });
 });
