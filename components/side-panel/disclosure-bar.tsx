@@ -29,6 +29,10 @@ export interface DisclosureBarProps {
   staleExclusions?: { turns: number; blocks: number } | undefined;
   onToggleTurn(id: string): void;
   onToggleBlock(ref: BlockRef): void;
+  /** Whether the preview and the send replay provider state from an imported file (docs/security.md, "Hostile providers and files"). */
+  replayImportedState?: boolean | undefined;
+  /** Sets {@link replayImportedState}; undefined: the control is not offered. */
+  onReplayImportedState?: ((on: boolean) => void) | undefined;
   /** The ledger, when "Who has seen this?" is open (undefined while loading or for a new chat). */
   ledger: DisclosureLedger | undefined;
   /** Whether this conversation exists yet (a new chat has no ledger). */
@@ -47,6 +51,12 @@ export interface DisclosureBarProps {
   onSummarise?: (() => void) | undefined;
   /** Called when the line expands or collapses (docs/architecture.md#long-conversations-and-speed: the details are asked for only when shown). */
   onExpand?: ((open: boolean) => void) | undefined;
+}
+
+/** "Provider state from an imported file on N turns is not sent" (or "is sent" once chosen). */
+export function importedStateLine(s: { turns: number; replayed: boolean }): string {
+  const turns = s.turns === 1 ? '1 turn' : `${s.turns} turns`;
+  return `Provider state from an imported file on ${turns} is ${s.replayed ? 'sent' : 'not sent'}`;
 }
 
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
@@ -126,6 +136,20 @@ export function DisclosureBar(p: DisclosureBarProps) {
             <li key={w}>{w}</li>
           ))}
         </ul>
+      ) : null}
+      {preview.importedState && p.onReplayImportedState ? (
+        // docs/security.md ("Hostile providers and files"): an imported file's provider state is sent only when chosen here.
+        <p class="hint" data-imported-state="">
+          <span>{importedStateLine(preview.importedState)}</span>{' '}
+          <label>
+            <input
+              type="checkbox"
+              checked={p.replayImportedState === true}
+              onChange={(e) => p.onReplayImportedState?.((e.currentTarget as HTMLInputElement).checked)}
+            />{' '}
+            Send provider state from the imported file
+          </label>
+        </p>
       ) : null}
       {stale ? (
         <p class="hint" role="status" data-disclosure-stale="">

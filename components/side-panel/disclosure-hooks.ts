@@ -30,6 +30,13 @@ export interface Disclosure {
   preview: DisclosurePreview | undefined;
   excludeTurns: string[];
   excludeBlocks: BlockRef[];
+  /**
+   * docs/security.md ("Hostile providers and files"): the person chose to send the provider state
+   * of an imported file (the preview and the send carry `replayImportedState`). Off by default and
+   * for every other conversation.
+   */
+  replayImportedState: boolean;
+  setReplayImportedState(on: boolean): void;
   toggleTurn(id: string): void;
   toggleBlock(ref: BlockRef): void;
   /**
@@ -87,6 +94,7 @@ export function useDisclosure(
   const [preview, setPreview] = useState<{ key: string; value: DisclosurePreview } | undefined>(undefined);
   const [excludeTurns, setExcludeTurns] = useState<string[]>([]);
   const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
+  const [replayImportedState, setReplayImportedState] = useState(false);
   const [stale, setStale] = useState<{ turns: number; blocks: number } | undefined>(undefined);
   const [confirming, setConfirming] = useState<Confirming | undefined>(undefined);
   const [detailed, setDetailed] = useState(false);
@@ -98,6 +106,7 @@ export function useDisclosure(
   useEffect(() => {
     setExcludeTurns([]);
     setExcludeBlocks([]);
+    setReplayImportedState(false);
     setStale(undefined);
   }, [conversationId]);
 
@@ -109,6 +118,7 @@ export function useDisclosure(
     turnsKey,
     excludeTurns,
     excludeBlocks,
+    replayImportedState,
     detailed,
   ]);
   const keyRef = useRef(key);
@@ -125,6 +135,7 @@ export function useDisclosure(
   const extras = (): SendExtras => ({
     ...(excludeTurns.length ? { excludeTurns } : {}),
     ...(excludeBlocks.length ? { excludeBlocks } : {}),
+    ...(replayImportedState ? { replayImportedState: true } : {}),
   });
 
   // The same inputs for the preview and for an exact count.
@@ -199,6 +210,7 @@ export function useDisclosure(
           ...(refused.attachments.length ? { attachments: refused.attachments } : {}),
           ...(exclusions.excludeTurns?.length ? { excludeTurns: exclusions.excludeTurns } : {}),
           ...(exclusions.excludeBlocks?.length ? { excludeBlocks: exclusions.excludeBlocks } : {}),
+          ...(exclusions.replayImportedState ? { replayImportedState: true } : {}),
         });
       } catch {
         return false;
@@ -222,6 +234,8 @@ export function useDisclosure(
     preview: preview?.value,
     excludeTurns,
     excludeBlocks,
+    replayImportedState,
+    setReplayImportedState,
     staleExclusions: stale,
     toggleTurn: (id) => {
       toggled();

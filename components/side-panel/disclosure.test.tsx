@@ -165,6 +165,35 @@ describe('the preview above the composer', () => {
     });
   });
 
+  it('provider state from an imported file: said on its own line, sent only once chosen (docs/security.md)', async () => {
+    const m = await open({
+      previewSend: (q: { countsOnly?: boolean | undefined; replayImportedState?: boolean | undefined }) =>
+        answering({ importedState: { turns: 2, replayed: q.replayImportedState === true } })(q),
+    });
+    type('Next');
+    expect(await screen.findByText('Provider state from an imported file on 2 turns is not sent')).toBeTruthy();
+    const box = screen.getByLabelText('Send provider state from the imported file') as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    fireEvent.click(box);
+    await waitFor(() => expect(m.callsOf('previewSend').at(-1)).toMatchObject({ replayImportedState: true }));
+    expect(await screen.findByText('Provider state from an imported file on 2 turns is sent')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));
+    expect(m.callsOf('sendMessage')[0]).toEqual({
+      conversationId: 'c1',
+      text: 'Next',
+      target: { providerId: 'openai', model: 'gpt-5' },
+      replayImportedState: true,
+    });
+  });
+
+  it('without imported provider state there is no such line or control', async () => {
+    await open({ previewSend: answering() });
+    type('Next');
+    await screen.findByRole('button', { name: /3 of 3 turns/ });
+    expect(screen.queryByLabelText('Send provider state from the imported file')).toBeNull();
+  });
+
   it('"Who has seen this?" lists providers per conversation and per turn', async () => {
     const ledger: DisclosureLedger = {
       entries: [],

@@ -341,6 +341,8 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
               providerName={targetName}
               excludeTurns={disclosure.excludeTurns}
               excludeBlocks={disclosure.excludeBlocks}
+              replayImportedState={disclosure.replayImportedState}
+              onReplayImportedState={disclosure.setReplayImportedState}
               staleExclusions={disclosure.staleExclusions}
               onToggleTurn={disclosure.toggleTurn}
               onToggleBlock={disclosure.toggleBlock}

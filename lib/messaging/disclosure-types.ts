@@ -17,6 +17,12 @@ export const exclusionFields = {
     .array(z.strictObject({ turn: turnId, index: z.number().int().nonnegative().max(100_000) }))
     .max(10_000)
     .optional(),
+  /**
+   * docs/security.md ("Hostile providers and files"): the person chose "Send provider state from the
+   * imported file" in the preview, so this send (and its preview) replays the imported file's opaque
+   * provider state (`importedState: 'replay'`); without it that state is dropped and reported.
+   */
+  replayImportedState: z.boolean().optional(),
 };
 
 /**
@@ -138,6 +144,13 @@ export interface DisclosurePreview {
    * every exclusion names something that exists.
    */
   unknownExclusions?: UnknownExclusions;
+  /**
+   * Turns holding opaque provider state from an imported Baton file that this target would
+   * otherwise replay (docs/security.md, "Hostile providers and files"): `replayed` false — not sent
+   * unless the person chooses to; true — sent, because the request asked `replayImportedState`.
+   * Absent when there are none.
+   */
+  importedState?: { turns: number; replayed: boolean };
   /** The exact JSON body that would be sent (never a key). */
   body: Record<string, unknown>;
   /**

@@ -87,6 +87,8 @@ export interface SendExtras {
   confirmedFor?: { providerId: string; origin: string };
   excludeTurns?: string[];
   excludeBlocks?: { turn: string; index: number }[];
+  /** The person chose "Send provider state from the imported file" in the preview (docs/security.md, "Hostile providers and files"). */
+  replayImportedState?: boolean;
 }
 
 /** The disclosure choices of a Retry, Regenerate or Edit-and-resend: only the confirmation. */
@@ -100,6 +102,7 @@ export function extrasOf(x: SendExtras): SendExtras {
       : {}),
     ...(x.excludeTurns?.length ? { excludeTurns: x.excludeTurns } : {}),
     ...(x.excludeBlocks?.length ? { excludeBlocks: x.excludeBlocks } : {}),
+    ...(x.replayImportedState ? { replayImportedState: true } : {}),
   };
 }
 

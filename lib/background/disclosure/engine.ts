@@ -271,7 +271,13 @@ export function previewInputOf(p: RequestInput<'previewSend'>): PreviewSendInput
     target: p.target,
     text: p.text,
     attachments: p.attachments,
-    exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
+    exclusions: {
+      excludeTurns: p.excludeTurns,
+      excludeBlocks: p.excludeBlocks,
+      // Retry, regenerate and edit-and-resend never carry this choice, so their previews must not
+      // either: the body shown is the body sent.
+      ...(p.replayImportedState && !p.resend ? { replayImportedState: true } : {}),
+    },
     ...(p.resend ? { resend: p.resend } : {}),
     ...(p.countsOnly ? { countsOnly: true } : {}),
   };
@@ -290,6 +296,7 @@ function withoutTurn(x: Exclusions, id: string): Exclusions {
   return {
     ...(x.excludeTurns ? { excludeTurns: x.excludeTurns.filter((t) => t !== id) } : {}),
     ...(x.excludeBlocks ? { excludeBlocks: x.excludeBlocks.filter((b) => b.turn !== id) } : {}),
+    ...(x.replayImportedState ? { replayImportedState: true } : {}),
   };
 }
 

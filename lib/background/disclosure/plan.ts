@@ -27,6 +27,8 @@ export const MAIN_BRANCH = 'main';
 export interface Exclusions {
   excludeTurns?: string[] | undefined;
   excludeBlocks?: { turn: string; index: number }[] | undefined;
+  /** The person confirmed replaying provider state from an imported file (see {@link planSend}). */
+  replayImportedState?: boolean | undefined;
 }
 
 export interface PlanSendInput {
@@ -69,7 +71,13 @@ export interface PlannedSend {
  * @throws BatonError `bad_request` for an invalid policy (the TranscriptError's path and problem).
  */
 export function planSend(input: PlanSendInput): PlannedSend {
-  const { target, exclusions } = input;
+  const { exclusions } = input;
+  // docs/security.md ("Hostile providers and files"): an imported file's provider state is replayed
+  // only when the person chose it in the disclosure preview; the preview plans with the same flag,
+  // so the body it shows is the body sent.
+  const target: ConvertTarget = exclusions.replayImportedState
+    ? { ...input.target, importedState: 'replay' }
+    : input.target;
   // docs/disclosure.md "Fitting": an active summary stands for its turns while none of them changed.
   const withSummary = input.summary
     ? withActiveSummary(input.transcript, input.summary, input.summaryBasis)

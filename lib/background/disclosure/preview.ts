@@ -13,6 +13,8 @@ import type {
 import type { Transcript, Turn } from '../../transcript/schema';
 import type { CountInfo } from '../../context/count-state';
 import type { Exclusions, PlannedSend } from './plan';
+import { holdsOpaqueState, isImportedState } from '../../transcript/imported-state';
+import { isSameOrigin, resolveTarget } from '../../transcript/target';
 
 const PREVIEW_CHARS = 80;
 /** Why a turn the active summary stands for is not sent (docs/disclosure.md, "Fitting"). */
@@ -155,6 +157,7 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
         input.exclusions ?? {},
       ),
     ),
+    ...importedStateLine(planned, input.exclusions?.replayImportedState === true),
     body: input.countsOnly ? {} : planned.body,
     ...(input.countsOnly ? { countsOnly: true as const } : {}),
     exactCountAvailable: input.count?.exactCountAvailable ?? false,
@@ -168,6 +171,28 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     ...(input.count?.providerCount ? { providerCount: input.count.providerCount } : {}),
     ...(planned.summary ? { summary: previewSummary(planned.summary) } : {}),
   };
+}
+
+/**
+ * docs/security.md ("Hostile providers and files"): the sent turns holding provider state from an
+ * imported file that claims this target's origin — dropped unless the person chooses to send it,
+ * so the preview says so and offers the choice. A tool turn's items belong to the assistant turn
+ * before it (as in `prepare.ts`).
+ */
+function importedStateLine(planned: PlannedSend, replayed: boolean): Pick<DisclosurePreview, 'importedState'> {
+  const p = planned.plan;
+  const target = resolveTarget(p.target);
+  const included = new Set(p.included);
+  let turns = 0;
+  let lastAssistant: Turn | undefined;
+  for (const t of planned.transcript.turns) {
+    if (t.role === 'assistant') lastAssistant = t;
+    else if (t.role === 'user') lastAssistant = undefined;
+    const owner = t.role === 'tool' ? lastAssistant : t;
+    if (t.role === 'user' || !owner || !included.has(t.id)) continue;
+    if (isImportedState(owner) && holdsOpaqueState(t) && isSameOrigin(owner.origin, target)) turns++;
+  }
+  return turns > 0 ? { importedState: { turns, replayed } } : {};
 }
 
 /** `rows` with the summary turn labelled and the turns it stands for listed after it, not sent. */

@@ -44,7 +44,11 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
         target: p.target,
         ...(p.attachments ? { attachments: p.attachments } : {}),
         confirmed: confirmationOf(p),
-        exclusions: { excludeTurns: p.excludeTurns, excludeBlocks: p.excludeBlocks },
+        exclusions: {
+          excludeTurns: p.excludeTurns,
+          excludeBlocks: p.excludeBlocks,
+          ...(p.replayImportedState ? { replayImportedState: true } : {}),
+        },
       }),
     retryTurn: async (p) => {
       await d.engine.retry({ conversationId: p.conversationId, target: p.target, confirmed: confirmationOf(p) });
