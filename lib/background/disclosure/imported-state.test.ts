@@ -109,8 +109,8 @@ describe('replayImportedState in the protocol', () => {
 describe('replayImportedState and resends', () => {
   it('a resend preview never carries the choice, since retry, regenerate and edit-and-resend do not send it', () => {
     const base = { conversationId: 'c1', target: { providerId: 'openai', model: 'gpt-5' }, replayImportedState: true };
-    expect(previewInputOf(base).exclusions.replayImportedState).toBe(true);
-    expect(previewInputOf({ ...base, resend: { kind: 'regenerate' } }).exclusions.replayImportedState).toBeUndefined();
-    expect(previewInputOf({ ...base, resend: { kind: 'retry' } }).exclusions.replayImportedState).toBeUndefined();
+    expect(previewInputOf(base).exclusions?.replayImportedState).toBe(true);
+    expect(previewInputOf({ ...base, resend: { kind: 'regenerate' } }).exclusions?.replayImportedState).toBeUndefined();
+    expect(previewInputOf({ ...base, resend: { kind: 'retry' } }).exclusions?.replayImportedState).toBeUndefined();
   });
 });
