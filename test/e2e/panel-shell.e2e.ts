@@ -146,9 +146,16 @@ for (const viewport of [
       await s.panel.choose('anthropic', 'claude-sonnet-4-6');
       await s.panel.send('What should I do first?');
       const answers = s.page.locator('[data-turn-id][data-role="assistant"]');
-      expect(await s.panel.waitForAnswer(await answers.count(), 30_000).catch(() => 'timeout')).not.toBe('timeout');
-      await waitFor('the answer finished', async () =>
-        (await answers.last().innerText()).includes('call the movers on Monday') ? true : undefined,
+      // Wait on the answer itself, not on a turn count: the newest-50 window may drop older turns
+      // while the answer streams, so a count taken after the send can race with it.
+      await waitFor(
+        'the answer finished',
+        async () => {
+          const last = answers.last();
+          const done = (await last.getAttribute('data-status')) === 'complete';
+          return done && (await last.innerText()).includes('call the movers on Monday') ? true : undefined;
+        },
+        30_000,
       );
       const mine = s.page.locator('[data-turn-id][data-role="user"]').last();
       expect(await mine.innerText()).toContain('What should I do first?');
