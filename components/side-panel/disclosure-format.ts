@@ -2,7 +2,7 @@
  * Text of the disclosure preview (docs/disclosure.md, "In the side panel"): the one line above the composer
  * and the words for fates and drop reasons. Pure.
  */
-import type { DisclosurePreview, PreviewBlock } from '../../lib/messaging/disclosure-types';
+import type { DisclosureEntry, DisclosurePreview, PreviewBlock } from '../../lib/messaging/disclosure-types';
 import { withoutRuleIds } from '../../lib/ui/rule-ids';
 
 /** Tokens for people: 950 → "950", 3,240 → "3.2k", 1,250,000 → "1.3M". */
@@ -64,6 +64,30 @@ export function reasoningWarnings(p: DisclosurePreview): string[] {
     const cost = u.reasoningTokens > 0 ? ` (~${formatTokens(u.reasoningTokens)} reasoning tokens to spend again)` : '';
     return `Earlier reasoning on ${plural(u.turns, 'turn')} will not be used: ${UNUSED_WHY[u.reason]}${cost}.`;
   });
+}
+
+/** The provider's reason codes (A-B5) in plain words. */
+const DROP_WHY: Readonly<Record<string, string>> = {
+  prefix_binding_mismatch: 'the conversation before them changed',
+  model_binding_mismatch: 'another model wrote it',
+};
+
+/** Whose reasoning an API's answers carry, by API. */
+const REASONER: Readonly<Record<string, string>> = { 'anthropic-messages': 'Claude' };
+
+/**
+ * The ledger's plain words on what the provider reported it dropped from one send
+ * (docs/disclosure.md, "What the provider dropped"): "Anthropic dropped Claude's reasoning on 2
+ * earlier turns (the conversation before them changed)". Undefined when the entry records no drop.
+ * @param providerName the provider's display name.
+ */
+export function droppedLine(e: DisclosureEntry, providerName: string): string | undefined {
+  const d = e.dropped;
+  if (!d) return undefined;
+  const whose = REASONER[e.api] ? `${REASONER[e.api]}'s` : "the model's";
+  const where = d.turns.length > 0 ? plural(d.turns.length, 'earlier turn') : plural(d.blocks, 'earlier block');
+  const why = d.reasons.map((r) => DROP_WHY[r] ?? r).join('; ');
+  return `${providerName} dropped ${whose} reasoning on ${where}${why ? ` (${why})` : ''}.`;
 }
 
 const FATE_TEXT: Record<PreviewBlock['fate'], string> = {

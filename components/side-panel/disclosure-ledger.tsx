@@ -3,7 +3,7 @@
  * and per turn which of them received it, from the disclosure ledger.
  */
 import type { DisclosureLedger, PreviewTurn } from '../../lib/messaging/disclosure-types';
-import { formatCost, formatTokens, shortTime } from './disclosure-format';
+import { droppedLine, formatCost, formatTokens, shortTime } from './disclosure-format';
 
 export interface DisclosureLedgerViewProps {
   ledger: DisclosureLedger | undefined;
@@ -24,6 +24,11 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
   const cached = ledger.entries.reduce((n, e) => n + (e.usage?.cacheReadTokens ?? 0), 0);
   const cost = ledger.entries.reduce((n, e) => n + (e.costUsd ?? 0), 0);
   const summaries = ledger.entries.filter((e) => e.purpose === 'summary').length;
+  // What a provider reported it dropped, one line per send (A-B5).
+  const drops = ledger.entries.flatMap((e) => {
+    const line = droppedLine(e, name(e.providerId));
+    return line ? [{ id: e.id, at: e.at, line }] : [];
+  });
   return (
     <div class="disclosure-ledger" aria-label="Who has seen this">
       <h3>Who has seen this conversation</h3>
@@ -41,6 +46,15 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
         {cached ? ` · ${formatTokens(cached)} cached tokens` : ''}
         {cost ? ` · ${formatCost(cost)} in total` : ''}
       </p>
+      {drops.length > 0 && (
+        <ul aria-label="Dropped by the provider">
+          {drops.map((d) => (
+            <li key={d.id} data-ledger-dropped={d.id}>
+              {shortTime(d.at)}: {d.line}
+            </li>
+          ))}
+        </ul>
+      )}
       <h3>Per turn</h3>
       <ul aria-label="Per turn">
         {turns

@@ -233,6 +233,57 @@ describe('the preview above the composer', () => {
       '2. First answer: Anthropic',
     ]);
     expect(m.callsOf('listDisclosures')).toEqual([{ conversationId: 'c1' }]);
+    // No send recorded a drop: no such list.
+    expect(screen.queryByRole('list', { name: 'Dropped by the provider' })).toBeNull();
+  });
+
+  it('"Who has seen this?" says per send what the provider reported it dropped (A-B5), and reads entries without it', async () => {
+    const entry = (id: number, over: Partial<DisclosureLedger['entries'][number]> = {}) => ({
+      id,
+      at: T0,
+      providerId: 'anthropic',
+      api: 'anthropic-messages',
+      model: 'claude-sonnet-4-6',
+      endpoint: 'https://api.anthropic.com',
+      status: 'completed' as const,
+      mode: 'snapshot' as const,
+      turns: [['u1', 'h1'] as [string, string]],
+      ...over,
+    });
+    const ledger: DisclosureLedger = {
+      entries: [
+        entry(1),
+        entry(2, {
+          dropped: { what: 'reasoning', blocks: 2, turns: ['a1', 'a3'], reasons: ['prefix_binding_mismatch'] },
+        }),
+        entry(3, { dropped: { what: 'reasoning', blocks: 1, turns: [], reasons: ['model_binding_mismatch'] } }),
+      ],
+      seenBy: [
+        {
+          providerId: 'anthropic',
+          endpoint: 'https://api.anthropic.com',
+          models: ['claude-sonnet-4-6'],
+          sends: 3,
+          firstAt: T0,
+          lastAt: T0,
+        },
+      ],
+      turns: { u1: [0] },
+    };
+    await open({ previewSend: answering(), listDisclosures: () => ledger });
+    type('Next');
+    fireEvent.click(await screen.findByRole('button', { name: /3 of 3 turns/ }));
+    await screen.findByRole('list', { name: 'Turns in this send' });
+    fireEvent.click(screen.getByRole('tab', { name: 'Who has seen this' }));
+    const drops = await screen.findByRole('list', { name: 'Dropped by the provider' });
+    const lines = [...drops.querySelectorAll('li')];
+    expect(lines.map((li) => li.getAttribute('data-ledger-dropped'))).toEqual(['2', '3']);
+    expect(lines[0]!.textContent).toMatch(
+      /Anthropic dropped Claude's reasoning on 2 earlier turns \(the conversation before them changed\)\.$/,
+    );
+    expect(lines[1]!.textContent).toMatch(
+      /Anthropic dropped Claude's reasoning on 1 earlier block \(another model wrote it\)\.$/,
+    );
   });
 });
 

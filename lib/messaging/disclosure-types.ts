@@ -188,6 +188,22 @@ export interface UnknownExclusions {
   blocks: { turn: string; index: number }[];
 }
 
+/**
+ * What a provider reported it dropped from one request (docs/disclosure.md, "What the provider
+ * dropped"). Today only Anthropic reports it: under the thinking-binding beta every answer lists in
+ * `input_transformations` the thinking blocks the API left out (A-B5).
+ */
+export interface ProviderDrop {
+  /** What was dropped: the model's earlier reasoning (thinking blocks). */
+  what: 'reasoning';
+  /** How many blocks the provider dropped. */
+  blocks: number;
+  /** Ids of the earlier turns those blocks came from (the ones Baton could place), in conversation order. */
+  turns: string[];
+  /** The provider's own reason codes, each once, in the order given (e.g. `prefix_binding_mismatch`). */
+  reasons: string[];
+}
+
 /** One ledger entry as listed (delivery receipts are internal and never listed). */
 export interface DisclosureEntry {
   id: number;
@@ -213,6 +229,8 @@ export interface DisclosureEntry {
   responseId?: string;
   /** `summary`: a request for a summary of earlier turns (docs/disclosure.md, "Fitting"), not a send. */
   purpose?: 'summary';
+  /** What the provider reported it dropped from this request; absent when it reported nothing (and on older records). */
+  dropped?: ProviderDrop;
 }
 
 /** One provider (id + endpoint origin) that received some of a conversation. */

@@ -12,7 +12,7 @@
  */
 import type { DeliveryReceipt } from '../context/delivery';
 import type { ConversationMeta } from '../messaging/protocol';
-import type { DisclosureEntry, DisclosurePolicy } from '../messaging/disclosure-types';
+import type { DisclosureEntry, DisclosurePolicy, ProviderDrop } from '../messaging/disclosure-types';
 import type { ActiveSummary } from '../messaging/summary-types';
 import type { Turn } from '../transcript/schema';
 import { metaOf, NotFoundError, previewOf } from './conversations';
@@ -36,6 +36,12 @@ export interface LedgerRecord extends DisclosureRecord {
   answer?: [string, string];
   /** `summary`: the request asked for a summary of earlier turns (no answer turn); absent for a send. */
   purpose?: 'summary';
+  /**
+   * What the provider reported it dropped from this request (A-B5, docs/disclosure.md "What the
+   * provider dropped"). Optional: records written before it existed, and sends where nothing was
+   * reported dropped, have none.
+   */
+  dropped?: ProviderDrop;
 }
 
 /** What {@link DisclosureStore.finishSend} writes with the answer turn. */
@@ -174,5 +180,6 @@ export function toEntry(r: LedgerRecord): DisclosureEntry {
     ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
     ...(r.responseId ? { responseId: r.responseId } : {}),
     ...(r.purpose ? { purpose: r.purpose } : {}),
+    ...(r.dropped ? { dropped: r.dropped } : {}),
   };
 }

@@ -12,6 +12,7 @@ import type { Turn, Usage } from '../../transcript/schema';
 import { MAIN_BRANCH, type PlannedSend } from './plan';
 import type { ResolvedProvider } from '../core/providers';
 import { lookupTable } from '../../transcript/lookup';
+import { providerDropOf } from './provider-drops';
 
 export interface FinishInput {
   conversationId: string;
@@ -49,6 +50,8 @@ export function finishRecord(input: FinishInput): FinishOutput {
   const responseId = typeof turn.meta?.responseId === 'string' ? turn.meta.responseId : undefined;
   const usage = turn.usage;
   const cost = usage ? costOf(provider.api, input.model, provider.originProvider, usage) : undefined;
+  // A-B5: what the provider reported it dropped from this request goes on the record of the send.
+  const dropped = providerDropOf(provider.api, planned.body, planned.transcript, turn);
   const record: Omit<LedgerRecord, 'id'> = {
     conversationId: input.conversationId,
     at: input.at,
@@ -64,6 +67,7 @@ export function finishRecord(input: FinishInput): FinishOutput {
     status: completed ? 'completed' : 'failed',
     mode: planned.delivery.mode,
     ...(completed ? { answer: [turn.id, turnContentHash(turn)] as [string, string] } : {}),
+    ...(dropped ? { dropped } : {}),
   };
   const out: FinishOutput = { record };
   if (usage && planned.delivery.mode === 'snapshot') {
