@@ -70,6 +70,37 @@ describe('DisclosurePolicySection', () => {
     expect((screen.getByLabelText('Max tokens') as HTMLInputElement).value).toBe('32000');
   });
 
+  it('A-B3 Claude’s thinking after a changed conversation: dropped by default, "fail" is stored and shown again', async () => {
+    const m = setup({ maxTurns: 5 });
+    const group = await screen.findByRole('group', {
+      name: "Claude's earlier thinking when the conversation before it changed",
+    });
+    const drop = within(group).getByLabelText('Let Anthropic drop it and report what it dropped') as HTMLInputElement;
+    const fail = within(group).getByLabelText('Fail the send') as HTMLInputElement;
+    expect([drop.checked, fail.checked]).toEqual([true, false]);
+    fireEvent.click(fail);
+    save();
+    await screen.findByText('Disclosure policy saved.');
+    expect(m.callsOf('setDisclosurePolicy')).toEqual([
+      { policy: { maxTurns: 5, foreignReasoning: 'drop', images: 'send', prefixMismatchBehavior: 'error' } },
+    ]);
+    cleanup();
+
+    // Loaded again from what was stored: "fail" is chosen; back to dropping stores the default (no field).
+    const again = setup({ maxTurns: 5, prefixMismatchBehavior: 'error' });
+    await screen.findByLabelText('Fail the send');
+    expect([checked('Let Anthropic drop it and report what it dropped'), checked('Fail the send')]).toEqual([
+      false,
+      true,
+    ]);
+    fireEvent.click(screen.getByLabelText('Let Anthropic drop it and report what it dropped'));
+    save();
+    await screen.findByText('Disclosure policy saved.');
+    expect(again.callsOf('setDisclosurePolicy')).toEqual([
+      { policy: { maxTurns: 5, foreignReasoning: 'drop', images: 'send' } },
+    ]);
+  });
+
   it('refuses invalid limits with a sentence beside each field and sends nothing', async () => {
     const m = setup({});
     await screen.findByLabelText('Max turns');

@@ -20,6 +20,7 @@ interface Form {
   maxTokens: string;
   foreignReasoning: 'drop' | 'text';
   images: 'send' | 'omit';
+  prefixMismatch: 'drop_block' | 'error';
   never: string[];
 }
 
@@ -29,6 +30,7 @@ function toForm(p: DisclosurePolicy): Form {
     maxTokens: limitText(p.maxTokens),
     foreignReasoning: p.foreignReasoning ?? 'drop',
     images: p.images ?? 'send',
+    prefixMismatch: p.prefixMismatchBehavior ?? 'drop_block',
     never: p.neverProviders ?? [],
   };
 }
@@ -36,7 +38,9 @@ function toForm(p: DisclosurePolicy): Form {
 /**
  * The global disclosure policy (docs/disclosure.md, "Policies, global and per conversation"): the most turns
  * and tokens any send discloses (empty: no limit), reasoning from another model dropped or sent as
- * labelled text, images sent or omitted, and providers that never receive any conversation.
+ * labelled text, images sent or omitted, what Anthropic does with Claude's earlier thinking when the
+ * conversation before it changed (drop the block and say so, the default; or fail the send: A-B3),
+ * and providers that never receive any conversation.
  * Loads with `getDisclosurePolicy {}` and saves with `setDisclosurePolicy {policy}`; fields it
  * does not show (`lockedProvider`, `delivery`) are kept as stored. Invalid limits are explained
  * inline and nothing is saved.
@@ -77,12 +81,14 @@ export function DisclosurePolicySection({ connector, providers }: DisclosurePoli
       return;
     }
     setErrors({});
-    const { maxTurns: _t, maxTokens: _k, ...kept } = stored;
+    const { maxTurns: _t, maxTokens: _k, prefixMismatchBehavior: _b, ...kept } = stored;
     const policy = cleanPolicy({
       ...kept,
       ...read.limits,
       foreignReasoning: form.foreignReasoning,
       images: form.images,
+      // A-B3: dropping is the default, so only "fail" is stored.
+      ...(form.prefixMismatch === 'error' ? { prefixMismatchBehavior: 'error' as const } : {}),
       neverProviders: form.never,
     });
     setSaving(true);
@@ -183,6 +189,33 @@ export function DisclosurePolicySection({ connector, providers }: DisclosurePoli
           />{' '}
           Omit them
         </label>
+      </fieldset>
+      <fieldset aria-describedby="policy-binding-hint">
+        <legend>Claude's earlier thinking when the conversation before it changed</legend>
+        <label>
+          <input
+            type="radio"
+            name="policy-binding"
+            value="drop_block"
+            checked={form.prefixMismatch === 'drop_block'}
+            onChange={() => edit({ prefixMismatch: 'drop_block' })}
+          />{' '}
+          Let Anthropic drop it and report what it dropped
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="policy-binding"
+            value="error"
+            checked={form.prefixMismatch === 'error'}
+            onChange={() => edit({ prefixMismatch: 'error' })}
+          />{' '}
+          Fail the send
+        </label>
+        <span id="policy-binding-hint" class="hint">
+          After an edit or a left-out turn, Anthropic no longer accepts the thinking that came after it. Dropping it
+          costs reasoning tokens again; failing lets you change the send instead.
+        </span>
       </fieldset>
       <fieldset>
         <legend>Never send any conversation to</legend>
