@@ -12,7 +12,13 @@ import type {
   PreviewTurn,
 } from '../../lib/messaging/disclosure-types';
 import { ConversationPolicy } from './conversation-policy';
-import { blockGroups, reasoningWarnings, staleExclusionsLine, summaryLine } from './disclosure-format';
+import {
+  blockGroups,
+  reasoningWarnings,
+  staleExclusionsLine,
+  summaryLine,
+  toolsWithReasoningLine,
+} from './disclosure-format';
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
 import { ExactCount } from './exact-count';
@@ -104,6 +110,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
     p.onLedgerOpen(t === 'ledger');
   };
   const warnings = reasoningWarnings(preview);
+  const toolsLine = toolsWithReasoningLine(preview);
   return (
     <section class={`disclosure${open ? ' open' : ''}`} aria-label="Disclosure">
       <button
@@ -136,6 +143,11 @@ export function DisclosureBar(p: DisclosureBarProps) {
             <li key={w}>{w}</li>
           ))}
         </ul>
+      ) : null}
+      {toolsLine ? (
+        <p class="hint" data-tools-with-reasoning="">
+          {toolsLine}
+        </p>
       ) : null}
       {preview.importedState && p.onReplayImportedState ? (
         // docs/security.md ("Hostile providers and files"): an imported file's provider state is sent only when chosen here.

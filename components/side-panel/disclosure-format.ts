@@ -66,6 +66,25 @@ export function reasoningWarnings(p: DisclosurePreview): string[] {
   });
 }
 
+const TOOLS_WHY: Record<NonNullable<DisclosurePreview['toolsWithReasoning']>['outcome'], (model: string) => string> = {
+  'effort-none': (m) =>
+    `Reasoning is off for this request: ${m} takes tools on Chat Completions only without reasoning. The Responses API keeps both.`,
+  'tools-left-out': (m) =>
+    `Tools are left out of this request: ${m} calls tools only through the Responses API, not Chat Completions. Reasoning stays on.`,
+  'stub-tools-left-out': (m) =>
+    `The earlier tool calls are sent without tool definitions: ${m} takes no tools with reasoning on Chat Completions, and the history needs none there.`,
+};
+
+/**
+ * The preview's plain words on how a Chat Completions request was changed so the API takes it
+ * (C-T9, docs/provider-rules.md): which of the two happened — reasoning set to none, or the tools
+ * left out — and why. Undefined when nothing changed.
+ */
+export function toolsWithReasoningLine(p: DisclosurePreview): string | undefined {
+  const t = p.toolsWithReasoning;
+  return t ? TOOLS_WHY[t.outcome](t.model) : undefined;
+}
+
 /** The provider's reason codes (A-B5) in plain words. */
 const DROP_WHY: Readonly<Record<string, string>> = {
   prefix_binding_mismatch: 'the conversation before them changed',

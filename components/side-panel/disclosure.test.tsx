@@ -107,6 +107,23 @@ describe('the preview above the composer', () => {
     type('Next');
     await line();
     expect(screen.queryByRole('list', { name: 'Reasoning not used' })).toBeNull();
+    expect(document.querySelector('[data-tools-with-reasoning]')).toBeNull();
+  });
+
+  it.each([
+    [
+      'effort-none',
+      'Reasoning is off for this request: gpt-5.6-sol takes tools on Chat Completions only without reasoning. The Responses API keeps both.',
+    ],
+    [
+      'tools-left-out',
+      'Tools are left out of this request: gpt-5.6-sol calls tools only through the Responses API, not Chat Completions. Reasoning stays on.',
+    ],
+  ] as const)('C-T9 says which change the request needed and why (%s)', async (outcome, text) => {
+    await open({ previewSend: answering({ toolsWithReasoning: { outcome, model: 'gpt-5.6-sol' } }) });
+    type('Next');
+    await line();
+    await waitFor(() => expect(document.querySelector('[data-tools-with-reasoning]')?.textContent).toBe(text));
   });
 
   it('refreshes for the draft and shows the line; expands into turns with fates and the exact request', async () => {

@@ -5,7 +5,7 @@
 import type { BlockFate, BlockReport, ConversionReport } from '../transcript/report';
 import type { Transcript } from '../transcript/schema';
 import { blockKey, type Candidate } from './select';
-import type { DroppedTurn, PlanStats, ReasoningUnusedReason } from './types';
+import type { DroppedTurn, PlanStats, ReasoningUnusedReason, ToolsWithReasoning } from './types';
 
 export interface ReportInput {
   transcript: Transcript;
@@ -31,6 +31,23 @@ function unusedReason(fates: readonly BlockFate[]): ReasoningUnusedReason | unde
   if (/A-B5/.test(detail)) return 'dropped-earlier';
   if (/A-P1/.test(detail)) return 'summarised';
   if (/\(X3\b|A-B1/.test(detail)) return 'other-model';
+  return undefined;
+}
+
+/** The Chat converter's C-T9 warnings, by how each begins (convert-to-openai-chat.ts). */
+const TOOLS_WITH_REASONING: readonly [RegExp, ToolsWithReasoning['outcome']][] = [
+  [/^reasoning_effort set to none: (\S+) .*\(C-T9\b/, 'effort-none'],
+  [/^function tools left out: (\S+) .*\(C-T9\b/, 'tools-left-out'],
+  [/^stub tool definitions left out: (\S+) .*\(C-T9\b/, 'stub-tools-left-out'],
+];
+
+/** C-T9: what the converter changed about tools and reasoning effort, from its report; undefined when nothing. */
+export function toolsWithReasoningOf(warnings: readonly string[]): ToolsWithReasoning | undefined {
+  for (const w of warnings)
+    for (const [re, outcome] of TOOLS_WITH_REASONING) {
+      const m = re.exec(w);
+      if (m) return { outcome, model: m[1]! };
+    }
   return undefined;
 }
 
@@ -105,6 +122,8 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
       const byTurn = unused[reason]!;
       return { reason, turns: byTurn.size, reasoningTokens: [...byTurn.values()].reduce((a, b) => a + b, 0) };
     });
+  const tools = toolsWithReasoningOf(converted?.warnings ?? []);
+  if (tools) stats.toolsWithReasoning = tools;
   return {
     report: {
       input: { format: 'baton', turns: transcript.turns.length, blocks: total },

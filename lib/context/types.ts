@@ -122,6 +122,26 @@ export interface PlanStats {
    * again. Absent or empty when all sent reasoning is replayed.
    */
   reasoningUnused?: ReasoningUnused[];
+  /**
+   * C-T9: how a Chat Completions request to one of OpenAI's 2026 models was changed so that the API
+   * does not refuse function tools together with a reasoning effort. Absent when nothing changed.
+   */
+  toolsWithReasoning?: ToolsWithReasoning;
+}
+
+/**
+ * C-T9 on Chat Completions (GPT-5.4 and later, GPT-6.x; the registry's `chatTools`):
+ * - `effort-none`: the model takes function tools there only without reasoning, so
+ *   `reasoning_effort` was set to `none` and the tools kept;
+ * - `tools-left-out`: the model takes tool calling only on Responses, so the tools were left out
+ *   and reasoning kept;
+ * - `stub-tools-left-out`: only stub definitions for the history's calls (X8) would have been sent;
+ *   Chat needs none (C-T8), so they were left out and reasoning kept.
+ */
+export interface ToolsWithReasoning {
+  outcome: 'effort-none' | 'tools-left-out' | 'stub-tools-left-out';
+  /** The model, as the registry names it. */
+  model: string;
 }
 
 /** Why earlier reasoning is not sent, in the preview's plain words (see `PlanStats.reasoningUnused`). */

@@ -127,6 +127,14 @@ export interface DisclosurePreview {
     turns: number;
     reasoningTokens: number;
   }[];
+  /**
+   * C-T9 (docs/provider-rules.md): how a Chat Completions request to one of OpenAI's 2026 models
+   * was changed so the API does not refuse function tools with a reasoning effort —
+   * `effort-none` (reasoning off, tools kept), `tools-left-out` (the model takes tools only on
+   * Responses; reasoning kept) or `stub-tools-left-out` (the history's stub definitions left out,
+   * reasoning kept). Absent when nothing changed.
+   */
+  toolsWithReasoning?: { outcome: 'effort-none' | 'tools-left-out' | 'stub-tools-left-out'; model: string };
   imagesOmitted: number;
   blocksDropped: number;
   /** Dropped turns counted by reason (`excluded`, `over-budget`, …). */

@@ -137,6 +137,7 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
     ...(p.notFit ? { notFit: p.notFit.message } : {}),
     thinkingDropped: p.stats.thinkingDropped,
     ...(p.stats.reasoningUnused?.length ? { reasoningUnused: p.stats.reasoningUnused } : {}),
+    ...(p.stats.toolsWithReasoning ? { toolsWithReasoning: p.stats.toolsWithReasoning } : {}),
     imagesOmitted: p.stats.imagesOmitted,
     blocksDropped: p.stats.blocksDropped,
     droppedByReason,
