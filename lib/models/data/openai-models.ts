@@ -9,6 +9,12 @@
  * - models.dev `providers/openai/models/*.toml` (gpt-5.4, gpt-5.5, gpt-5.6-*, gpt-6-astra).
  * GPT-6.2 Astra/Sol reject `reasoning.effort: none`; GPT-6 Astra starts at `low`.
  * DESIGN.md: `gpt-5.5` is an alias of `gpt-5.5-2026-04-23`.
+ *
+ * End of life: no OpenAI entry has an `endOfLife` date. Neither the 2026 rule fragments
+ * (provider-rules-2026-anthropic-openai.md) nor provider-rules.md give shutdown dates for OpenAI
+ * models, and the installed `openai` SDK 7.59.0 ships no deprecated-models table (unlike
+ * `@anthropic-ai/sdk`), so none is recorded; the models OpenAI has announced an end for carry
+ * `status: 'deprecated'` or `'retired'` only, which already keeps them from being a default.
  */
 import { openai, openaiLongContext, type ModelSpec } from './define';
 import type { ModelInfo, ModelPrice } from '../types';
