@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_MODELS } from './defaults';
-import { fallbackModel, isPastEndOfLife, listModels, lookupModel } from './registry';
+import { defaultModelFor, isPastEndOfLife, listModels, lookupModel } from './registry';
 
 /** "Today" for these checks: the session date the rules were written against. */
 const TODAY = new Date('2026-12-01T12:00:00Z');
@@ -80,15 +79,11 @@ describe('end-of-life dates', () => {
     );
   });
 
-  it('no fallback model is past its end of life today, and none is offered past its date', () => {
-    for (const [provider, id] of Object.entries(FALLBACK_MODELS)) {
-      const info = lookupModel(id, provider);
-      expect(info.known, id).toBe(true);
-      expect(isPastEndOfLife(info, TODAY), id).toBe(false);
-      expect(fallbackModel(provider, TODAY)).toBe(id);
+  it('the Anthropic default is never claude-sonnet-4-5 once it reached its end of life', () => {
+    for (const clock of [new Date('2026-11-30T00:00:00Z'), TODAY, new Date('2099-01-01T00:00:00Z')]) {
+      const id = defaultModelFor('anthropic', clock)!;
+      expect(lookupModel(id).id).not.toBe('claude-sonnet-4-5-20250929');
+      expect(isPastEndOfLife(lookupModel(id), clock), id).toBe(false);
     }
-    // claude-sonnet-4-6 has no recorded date; a date far ahead still checks the rule for an entry that has one.
-    expect(fallbackModel('anthropic', new Date('2099-01-01T00:00:00Z'))).toBe('claude-sonnet-4-6');
-    expect(fallbackModel('nobody', TODAY)).toBeUndefined();
   });
 });

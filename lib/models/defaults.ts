@@ -5,20 +5,6 @@
 import { apisForProvider } from './data/define';
 import { bareModelName, hasVendorPrefix } from './normalize';
 import type { ModelInfo, ThinkingControl } from './types';
-import { lookupTable } from '../transcript/lookup';
-
-/**
- * The model offered for a built-in provider when the person set no default (context menus).
- * Each must be a known registry entry that is not past its `endOfLife` (checked by the tests
- * against today's date; `fallbackModel` in `registry.ts` refuses one that is).
- */
-export const FALLBACK_MODELS: Readonly<Record<string, string>> = lookupTable({
-  // claude-sonnet-4-5 reached its end of life on 2026-11-30 (SDK 1.14 deprecated-models).
-  anthropic: 'claude-sonnet-4-6',
-  openai: 'gpt-5',
-  // gemini-2.5-flash reached its end of life on 2026-12-01 (registry endOfLife).
-  google: 'gemini-3.8-flash',
-});
 
 /** Window assumed for an unknown model, in tokens. */
 export const UNKNOWN_CONTEXT_WINDOW = 32_768;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { pickerModels, recommendedModel } from './picker';
-import { listModels, lookupModel } from './registry';
+import { pickerModels } from './picker';
+import { defaultModelFor, listModels, lookupModel } from './registry';
 
 describe('model picker data (docs/side-panel.md)', () => {
   it.each(['anthropic', 'openai', 'google'])(
-    '%s: the recommended model is a current registry model (not deprecated, not retired)',
+    '%s: the default model is a current registry model (not deprecated, not retired)',
     (provider) => {
-      const id = recommendedModel(provider);
+      const id = defaultModelFor(provider);
       expect(id).toBeDefined();
       const info = lookupModel(id!, provider);
       expect(info.known).toBe(true);
@@ -15,8 +15,8 @@ describe('model picker data (docs/side-panel.md)', () => {
     },
   );
 
-  it('a provider the registry does not cover has no recommendation', () => {
-    expect(recommendedModel('custom-abc')).toBeUndefined();
+  it('a provider the registry does not cover has no default model', () => {
+    expect(defaultModelFor('custom-abc')).toBeUndefined();
   });
 
   it("merges the provider's list with the registry: known models first with name, window, price and badges; unknown ids kept; registry-only models marked unlisted", () => {

@@ -1,11 +1,10 @@
 /**
- * What a model picker offers (docs/side-panel.md): a provider's own model list merged with the registry,
- * and the model recommended when the person has chosen none. Pure; the background serves it
- * through `listModels` and the providers' `defaultModel`.
+ * What a model picker offers (docs/side-panel.md): a provider's own model list merged with the registry.
+ * Pure; the background serves it through `listModels`. The model preselected when the person has
+ * chosen none is `defaultModelFor` in `registry.ts`.
  */
 import { listModels, lookupModel } from './registry';
 import type { ModelInfo } from './types';
-import { lookupTable } from '../transcript/lookup';
 
 /** One model as a picker shows it (the shape of `ModelOption` in lib/messaging/protocol.ts). */
 export interface PickerModel {
@@ -27,31 +26,9 @@ export interface PickerModel {
   listed: boolean;
 }
 
-/**
- * Which registry entries a provider's "recommended" model is taken from: the balanced tier of
- * each built-in provider (not the largest, not the smallest), newest first by registry order.
- */
-const BALANCED: Readonly<Record<string, RegExp>> = lookupTable({
-  anthropic: /^claude-sonnet-/,
-  openai: /^gpt-\d+(\.\d+)?(-sol)?(-\d{4}-\d\d-\d\d)?$/,
-  google: /^gemini-[\d.]+-flash$/,
-});
-
 /** Whether a registry entry is a current model: not retired, not deprecated (past or nearing its end of life). */
 function current(m: ModelInfo): boolean {
   return m.status === undefined;
-}
-
-/**
- * The model to preselect for `provider` when the person has chosen none: the newest current
- * (not deprecated or retired) registry entry of the provider's balanced tier, else its newest
- * current entry; undefined for a provider the registry does not cover (a custom endpoint).
- * @param provider registry provider id (`openai`, `anthropic`, `google`, …).
- */
-export function recommendedModel(provider: string): string | undefined {
-  const all = listModels(provider).filter(current);
-  const tier = BALANCED[provider];
-  return (tier ? all.find((m) => tier.test(m.id)) : undefined)?.id ?? all[0]?.id;
 }
 
 function optionOf(id: string, info: ModelInfo, listed: boolean): PickerModel {

@@ -1,12 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import {
-  DEFAULT_MODEL_CANDIDATES,
-  defaultModelFor,
-  isRetired,
-  listModels,
-  lookupModel,
-  resolveModelId,
-} from './registry';
+import { defaultModelFor, isRetired, listModels, lookupModel, resolveModelId } from './registry';
 import type { ModelInfo } from './types';
 
 describe('resolveModelId', () => {
@@ -313,15 +306,35 @@ describe('end of life', () => {
       'gemini-2.5-flash',
     );
   });
-  it('no default or fallback model is past its end of life, today or at any listed date', () => {
-    for (const provider of Object.keys(DEFAULT_MODEL_CANDIDATES)) {
-      const id = defaultModelFor(provider, TODAY);
-      expect(id, provider).toBeDefined();
-      expect(isRetired(lookupModel(id!), TODAY), `${provider} ${id}`).toBe(false);
-      expect(isRetired(lookupModel(defaultModelFor(provider)!)), provider).toBe(false);
-    }
+  it('the default model (defaultModelFor) is never past its end of life, deprecated or retired: today, and on and the day before every listed date', () => {
+    const dates = [...new Set(ALL.flatMap((m) => (m.endOfLife ? [m.endOfLife] : [])))].sort();
+    const clocks = [
+      TODAY,
+      ...dates.flatMap((d) => {
+        const on = new Date(`${d}T00:00:00Z`);
+        return [new Date(on.getTime() - 1), on];
+      }),
+    ];
+    for (const provider of ['anthropic', 'openai', 'google', 'deepseek', 'mistral'])
+      for (const clock of clocks) {
+        const id = defaultModelFor(provider, clock);
+        const at = `${provider} on ${clock.toISOString()}: ${id}`;
+        expect(id, at).toBeDefined();
+        const info = lookupModel(id!, provider);
+        expect(info.known, at).toBe(true);
+        expect(info.status, at).toBeUndefined();
+        expect(isRetired(info, clock), at).toBe(false);
+      }
+  });
+  it('the default model is the newest current entry of the balanced tier, else the newest current entry', () => {
     expect(defaultModelFor('google', TODAY)).toBe('gemini-3.8-flash');
-    expect(defaultModelFor('openrouter')).toBeUndefined();
+    expect(defaultModelFor('anthropic', TODAY)).toMatch(/^claude-sonnet-/);
+    expect(defaultModelFor('openai', TODAY)).toMatch(/^gpt-\d/);
+    // No balanced tier: the provider's newest current entry.
+    expect(defaultModelFor('deepseek', TODAY)).toBe(listModels('deepseek', { today: TODAY })[0]!.id);
+    // A provider without registry entries names its own model.
+    expect(defaultModelFor('openrouter', TODAY)).toBeUndefined();
+    expect(defaultModelFor('custom-abc', TODAY)).toBeUndefined();
   });
   it('every endOfLife is an ISO date', () => {
     for (const m of ALL) if (m.endOfLife !== undefined) expect(m.endOfLife, m.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);

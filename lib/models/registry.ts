@@ -17,7 +17,7 @@ import { DEEPSEEK_MODELS, GROQ_MODELS, MISTRAL_MODELS } from './data/compat-mode
 import { apisForProvider } from './data/define';
 import { GOOGLE_MODELS } from './data/google-models';
 import { OPENAI_MODELS } from './data/openai-models';
-import { FALLBACK_MODELS, unknownModel } from './defaults';
+import { unknownModel } from './defaults';
 import { candidateIds } from './normalize';
 import type { ModelInfo, ModelPrice } from './types';
 import { lookupTable } from '../transcript/lookup';
@@ -144,41 +144,41 @@ export function isRetired(info: ModelInfo, today: Date = new Date()): boolean {
 }
 
 /**
- * The model Baton proposes for a built-in provider when the person has chosen none, newest first:
- * the first that is not retired on `today` ({@link isRetired}), so a default never points past
- * its end of life. Undefined for a provider without built-in defaults (custom endpoints name
- * their own model) or when every candidate is retired.
+ * Which registry entries a provider's default model is taken from: the balanced tier of each
+ * built-in provider (not the largest, not the smallest). Registry order is newest first.
  */
-export function defaultModelFor(provider: string, today: Date = new Date()): string | undefined {
-  for (const id of DEFAULT_MODEL_CANDIDATES[provider] ?? []) if (!isRetired(lookupModel(id), today)) return id;
-  return undefined;
-}
-
-/** Default-model candidates per built-in provider, best first (see {@link defaultModelFor}). */
-export const DEFAULT_MODEL_CANDIDATES: Readonly<Record<string, readonly string[]>> = lookupTable({
-  // claude-sonnet-4-5 reached its end of life on 2026-11-30 (FALLBACK_MODELS in defaults.ts).
-  anthropic: ['claude-sonnet-4-6', 'claude-sonnet-4-5'],
-  openai: ['gpt-5'],
-  google: ['gemini-3.8-flash', 'gemini-3.7-flash'],
+const BALANCED: Readonly<Record<string, RegExp>> = lookupTable({
+  anthropic: /^claude-sonnet-/,
+  openai: /^gpt-\d+(\.\d+)?(-sol)?(-\d{4}-\d\d-\d\d)?$/,
+  google: /^gemini-[\d.]+-flash$/,
 });
 
 /**
- * True when the model's `endOfLife` date (UTC) has come: from that day on the provider refuses
- * requests, so it is never a default or a fallback. False when no date is recorded.
+ * The one answer to "which model does Baton use for `provider` when the person chose none" (the
+ * providers' `defaultModel` in settings, the model pickers' preselection, the context menus).
+ *
+ * Returns the canonical id of the newest current registry entry of the provider's balanced tier
+ * ({@link BALANCED}: Sonnet, the plain or `-sol` GPT line, Gemini Flash), else of its newest
+ * current entry. Current means the provider has announced no end for it (no `status`, so neither
+ * deprecated nor retired) and its `endOfLife`, if recorded, is after `today` ({@link isRetired}):
+ * a default never points at a model the provider no longer serves, or is about to stop serving.
+ * Undefined for a provider the registry has no entries for (OpenRouter, custom endpoints: they
+ * name their own model).
+ * @param provider registry provider id (`openai`, `anthropic`, `google`, `deepseek`, `mistral`, …).
+ * @param today the date to judge `endOfLife` by (default: now).
  */
-export function isPastEndOfLife(info: Pick<ModelInfo, 'endOfLife'>, now: Date = new Date()): boolean {
-  return info.endOfLife !== undefined && now.toISOString().slice(0, 10) >= info.endOfLife;
+export function defaultModelFor(provider: string, today: Date = new Date()): string | undefined {
+  const current = listModels(provider, { today }).filter((m) => m.status === undefined);
+  const tier = BALANCED[provider];
+  return (tier ? current.find((m) => tier.test(m.id)) : undefined)?.id ?? current[0]?.id;
 }
 
 /**
- * The model to offer for `provider` when the person chose none ({@link FALLBACK_MODELS}), or
- * undefined when there is none or it is past its end of life on `now` (no fallback past its date).
+ * True when the model's `endOfLife` date (UTC) has come: from that day on the provider refuses
+ * requests, so it is never a default (see {@link defaultModelFor}). False when no date is recorded.
  */
-export function fallbackModel(provider: string, now: Date = new Date()): string | undefined {
-  const id = FALLBACK_MODELS[provider];
-  if (id === undefined) return undefined;
-  const info = lookupModel(id, provider);
-  return info.status === 'retired' || isPastEndOfLife(info, now) ? undefined : id;
+export function isPastEndOfLife(info: Pick<ModelInfo, 'endOfLife'>, now: Date = new Date()): boolean {
+  return info.endOfLife !== undefined && now.toISOString().slice(0, 10) >= info.endOfLife;
 }
 
 /** Token counts of one request, as the estimate reads them. */

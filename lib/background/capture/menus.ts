@@ -5,7 +5,7 @@
  * Item ids carry the target, so a click needs no state (the worker may have restarted, L1).
  */
 import type { SendTarget, Settings } from '../../messaging/protocol';
-import { recommendedModel } from '../../models/picker';
+import { defaultModelFor } from '../../models/registry';
 
 /** `documentUrlPatterns` of the chat menu: exactly the three sites (N1, as the content script). */
 export const CHAT_PAGE_PATTERNS = [
@@ -41,7 +41,7 @@ export function menuTargets(settings: Settings): { target: SendTarget; title: st
   const d = settings.defaultTarget;
   const ordered = [...usable.filter((p) => p.id === d?.providerId), ...usable.filter((p) => p.id !== d?.providerId)];
   for (const p of ordered) {
-    const model = (d?.providerId === p.id ? d.model : undefined) ?? p.defaultModel ?? recommendedModel(p.id);
+    const model = (d?.providerId === p.id ? d.model : undefined) ?? p.defaultModel ?? defaultModelFor(p.id);
     if (!model) continue;
     out.push({ target: { providerId: p.id, model }, title: `${model} (${p.name})` });
   }

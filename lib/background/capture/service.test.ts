@@ -8,7 +8,7 @@ import { ConversationStore } from '../../store/conversations';
 import { openBatonDb, type BatonDb } from '../../store/db';
 import { WIRE_APIS } from '../../transcript/schema';
 import { PAGE_IMAGE_TEXT } from '../../capture/to-turns';
-import { recommendedModel } from '../../models/picker';
+import { defaultModelFor } from '../../models/registry';
 import { buildMenus, menuId, parseMenuId } from './menus';
 import { CaptureService, type CaptureBrowser } from './service';
 import { route, type Handlers, type Sender } from '../core/router';
@@ -393,8 +393,8 @@ describe('CaptureService', () => {
     await r.service.rebuildMenus();
     const chat = ['https://chatgpt.com/*', 'https://claude.ai/*', 'https://gemini.google.com/*'];
     expect(r.menus).toEqual(buildMenus(SETTINGS));
-    // Anthropic has no default of its own: the registry's current recommended model (docs/side-panel.md).
-    const claude = recommendedModel('anthropic')!;
+    // Anthropic has no default of its own: the registry's default model (docs/side-panel.md).
+    const claude = defaultModelFor('anthropic')!;
     expect(claude).toMatch(/^claude-/);
     expect(buildMenus(SETTINGS)).toEqual([
       { id: 'baton-continue-chat', title: 'Continue this chat in…', contexts: ['page'], documentUrlPatterns: chat },

@@ -6,8 +6,8 @@
 import type { ProviderStatus } from '../../messaging/protocol';
 import { checkEndpointUrl } from '../../messaging/endpoint-url';
 import { BatonError } from '../../messaging/errors';
-import { pickerModels, recommendedModel } from '../../models/picker';
-import { lookupModel } from '../../models/registry';
+import { pickerModels } from '../../models/picker';
+import { defaultModelFor, lookupModel } from '../../models/registry';
 import type { ProviderSettings } from '../../store/settings';
 import type { Vault } from '../../vault/vault';
 import type { BackgroundDeps } from '../core/deps';
@@ -75,8 +75,8 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
     const s = await d.settings.get();
     const out: ProviderStatus[] = [];
     for (const id of Object.keys(BUILTIN) as (keyof typeof BUILTIN)[]) {
-      // A built-in provider's default is the registry's current recommended model, so a picker never starts empty.
-      const recommended = recommendedModel(id);
+      // A built-in provider's default is the registry's default model (defaultModelFor), so a picker never starts empty.
+      const recommended = defaultModelFor(id);
       out.push(
         await statusOf(
           resolveProvider(id, s),
