@@ -17,6 +17,7 @@ import type { Vault } from '../../vault/vault';
 import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } from '../../context/count-state';
 import { buildPreview } from './preview';
 import { finishRecord } from './ledger';
+import { droppedThinkingRefs } from './provider-drops';
 import { planSend, type Exclusions, type PlannedSend } from './plan';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
@@ -158,6 +159,10 @@ export class Discloser {
     model: string,
     prepared: PreparedSend,
   ): Promise<void> {
+    // A-B5: the blocks the provider dropped are placed now, against the body actually sent, so a
+    // later conversion keeps them out whatever turns this send left out (a path would not).
+    const refs = droppedThinkingRefs(provider.api, prepared.planned.body, prepared.planned.transcript, turn);
+    if (refs.length > 0) turn = { ...turn, meta: { ...turn.meta, droppedThinking: refs } };
     const out = finishRecord({
       conversationId,
       at: now,

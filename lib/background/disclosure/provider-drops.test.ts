@@ -134,7 +134,7 @@ async function changedHistory(policy?: { prefixMismatchBehavior: 'error' }) {
   const last = fake.requests.filter((r) => r.method === 'POST').at(-1)!;
   const ledger = await h.listDisclosures({ conversationId: 'c1' }, 'extension');
   const turns = (await bg.store.get('c1')).turns;
-  return { second: second!, last, ledger, turns };
+  return { second: second!, last, ledger, turns, send };
 }
 
 describe('the ledger records what Anthropic dropped (A-B3, A-B5)', () => {
@@ -146,6 +146,19 @@ describe('the ledger records what Anthropic dropped (A-B3, A-B5)', () => {
       undefined,
       { what: 'reasoning', blocks: 1, turns: [second.id], reasons: ['prefix_binding_mismatch'] },
     ]);
+  });
+
+  it('A-B5 the dropped block is placed against the body sent: the next full send leaves out exactly that block', async () => {
+    const { second, turns, send } = await changedHistory();
+    const answer = turns.at(-1)!;
+    expect(answer.meta?.droppedThinking).toEqual([{ turn: second.id, index: 0, reason: 'prefix_binding_mismatch' }]);
+    fake.enqueue('anthropic-messages', { kind: 'text', text: 'Four.' });
+    await send('Cheaper?');
+    const json = JSON.stringify(fake.requests.filter((r) => r.method === 'POST').at(-1)!.body);
+    // The first answer is back in this send with its prefix unchanged: its thinking goes; the
+    // second's was dropped by the API and is not sent again.
+    expect(json).toContain('sig-pd-1');
+    expect(json).not.toContain('sig-pd-2');
   });
 
   it('A-B3 the person’s policy "fail" is used by the send: no beta, the thinking Baton knows is unbound is not sent, nothing reported dropped', async () => {

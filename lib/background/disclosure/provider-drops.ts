@@ -28,6 +28,62 @@ function bodyKey(block: unknown): string | undefined {
   return undefined;
 }
 
+/** A thinking block of the transcript the provider reported it dropped (A-B5), placed exactly. */
+export interface DroppedThinkingRef {
+  /** The transcript turn that holds the block. */
+  turn: string;
+  /** The block's index in that turn. */
+  index: number;
+  /** The provider's reason code (`unspecified` when it gave none). */
+  reason: string;
+}
+
+/**
+ * The thinking blocks of `transcript` that the provider reported it dropped from the request
+ * `body` (A-B5), each placed by looking its path up in the body sent and matching the block found
+ * there to the transcript by signature (or `redacted_thinking` data). Unlike a path, a placed block
+ * stays right whatever turns the person left out of that send, so the converter can keep it out of
+ * every later request (stored on the answer as `meta.droppedThinking`).
+ * @returns the placed blocks, in transcript order; empty when the provider reported none or the
+ *   API reports no drops.
+ */
+export function droppedThinkingRefs(
+  api: string,
+  body: unknown,
+  transcript: Transcript,
+  answer: Turn,
+): DroppedThinkingRef[] {
+  const { wanted } = reportedDrops(api, body, answer);
+  const refs: DroppedThinkingRef[] = [];
+  for (const t of transcript.turns) {
+    if (t.id === answer.id) continue;
+    t.blocks.forEach((b, index) => {
+      const reason = wanted.get(blockKey(b) ?? '');
+      if (reason !== undefined) refs.push({ turn: t.id, index, reason });
+    });
+  }
+  return refs;
+}
+
+/** The `thinking_dropped` entries of an answer, and the body blocks they name by key → reason. */
+function reportedDrops(api: string, body: unknown, answer: Turn): { dropped: Rec[]; wanted: Map<string, string> } {
+  const wanted = new Map<string, string>();
+  if (api !== 'anthropic-messages') return { dropped: [], wanted };
+  const list = answer.meta?.inputTransformations;
+  if (!Array.isArray(list)) return { dropped: [], wanted };
+  const dropped = list.filter((e): e is Rec => isRec(e) && e.type === 'thinking_dropped');
+  const messages = isRec(body) && Array.isArray(body.messages) ? body.messages : [];
+  for (const e of dropped) {
+    const reason = typeof e.reason === 'string' ? e.reason : 'unspecified';
+    const m = typeof e.path === 'string' ? PATH.exec(e.path) : null;
+    const message: unknown = m ? messages[Number(m[1])] : undefined;
+    const content = isRec(message) && Array.isArray(message.content) ? message.content : [];
+    const key = m ? bodyKey(content[Number(m[2])]) : undefined;
+    if (key) wanted.set(key, reason);
+  }
+  return { dropped, wanted };
+}
+
 /**
  * The drop the provider reported for the request `body` that produced `answer`, or undefined when it
  * reported none.
@@ -45,26 +101,14 @@ export function providerDropOf(
   transcript: Transcript,
   answer: Turn,
 ): ProviderDrop | undefined {
-  if (api !== 'anthropic-messages') return undefined;
-  const list = answer.meta?.inputTransformations;
-  if (!Array.isArray(list)) return undefined;
-  const dropped = list.filter((e): e is Rec => isRec(e) && e.type === 'thinking_dropped');
+  const { dropped } = reportedDrops(api, body, answer);
   if (dropped.length === 0) return undefined;
-  const messages = isRec(body) && Array.isArray(body.messages) ? body.messages : [];
-  const wanted = new Set<string>();
   const reasons: string[] = [];
   for (const e of dropped) {
     const reason = typeof e.reason === 'string' ? e.reason : 'unspecified';
     if (!reasons.includes(reason)) reasons.push(reason);
-    const m = typeof e.path === 'string' ? PATH.exec(e.path) : null;
-    const message: unknown = m ? messages[Number(m[1])] : undefined;
-    const content = isRec(message) && Array.isArray(message.content) ? message.content : [];
-    const key = m ? bodyKey(content[Number(m[2])]) : undefined;
-    if (key) wanted.add(key);
   }
-  const turns = transcript.turns
-    .filter((t) => t.id !== answer.id && t.blocks.some((b) => wanted.has(blockKey(b) ?? '')))
-    .map((t) => t.id);
+  const turns = [...new Set(droppedThinkingRefs(api, body, transcript, answer).map((r) => r.turn))];
   return { what: 'reasoning', blocks: dropped.length, turns, reasons };
 }
 

@@ -272,6 +272,38 @@ describe('preserved thinking (A-B1..A-B6)', () => {
     expectValid(out.body);
   });
 
+  it('A-B5: blocks placed on the answer against the body sent win over its paths (a send that left turns out)', () => {
+    // Two Claude answers with thinking; the send that produced a3 left a1's exchange out, so its
+    // messages.1.content.0 was a2's thinking, not a1's. Re-converting the turns before a3 would
+    // place the path on a1; the placement stored when the answer came in names a2.
+    const turns = [
+      ...thinkingTwice(CLAUDE.model).turns,
+      assistant('a2', origin(CLAUDE.model), [thinking('Think about return trains.', 'sig-a2'), text('Same train.')]),
+      user('u3', text('Cheaper?')),
+    ];
+    const placed = [{ turn: 'a2', index: 0, reason: 'prefix_binding_mismatch' }];
+    const answer = assistant('a3', origin(CLAUDE.model), [text('Bus.')], {
+      meta: {
+        inputTransformations: [
+          { type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' },
+        ],
+        droppedThinking: placed,
+      },
+    });
+    const out = convert(transcript([...turns, answer, user('u4', text('Thanks'))]), on(CLAUDE.model));
+    expect(bytes(out.body.messages)).toContain('sig-a1');
+    expect(bytes(out.body.messages)).not.toContain('sig-a2');
+    expect(fatesOf(out.report, 'a2', 0)[0]!.detail).toMatch(/answer a3\).*A-B5/);
+    expectValid(out.body);
+    // Without the placement the path is mapped through the full history: a1's block instead.
+    const { droppedThinking: _, ...pathsOnly } = answer.meta!;
+    const byPath = convert(
+      transcript([...turns, { ...answer, meta: pathsOnly }, user('u4', text('Thanks'))]),
+      on(CLAUDE.model),
+    );
+    expect(bytes(byPath.body.messages)).not.toContain('sig-a1');
+  });
+
   it('A-B5: the stream reader keeps input_transformations from message_start, replaced by a final message_delta that carries them', () => {
     const start = {
       type: 'message_start',

@@ -63,6 +63,20 @@ export function inputTransformationsOf(turn: Turn): InputTransformation[] {
 const PATH = /^messages\.(\d+)\.content\.(\d+)$/;
 
 /**
+ * The dropped thinking blocks Baton placed on an answer when it came in (`meta.droppedThinking`:
+ * `{ turn, index, reason }[]`, matched against the body sent), or undefined for an answer stored
+ * without them (then its paths are looked up by converting the turns before it again).
+ */
+function placedDrops(turn: Turn): { turn: string; index: number; reason: string }[] | undefined {
+  const list = (turn.meta as Meta | undefined)?.droppedThinking;
+  if (!Array.isArray(list)) return undefined;
+  return list.filter(
+    (r): r is { turn: string; index: number; reason: string } =>
+      isObject(r) && typeof r.turn === 'string' && typeof r.index === 'number' && typeof r.reason === 'string',
+  );
+}
+
+/**
  * A-B4 and A-B5: the thinking blocks of the transcript that must not be sent as thinking again.
  *
  * A-B5: an answer read under the thinking-binding beta lists in `turn.meta.inputTransformations`
@@ -94,6 +108,18 @@ export function blockedThinking(
       (e) => e.type === 'thinking_dropped' && typeof e.path === 'string',
     );
     if (dropped.length === 0 || !isSameOrigin(turn.origin, target) || turn.origin?.api !== ANTHROPIC_API) return;
+    const placed = placedDrops(turn);
+    if (placed) {
+      // Placed against the body actually sent when the answer came in: exact even when that send
+      // left turns out, which re-converting the turns before the answer cannot know.
+      for (const r of placed)
+        if (isThinkingType(transcript.turns.find((t) => t.id === r.turn)?.blocks[r.index]?.type ?? ''))
+          blocked.set(
+            refKey({ turn: r.turn, index: r.index }),
+            `the API dropped this block from an earlier request (${r.reason}, answer ${turn.id}); it is not sent again (A-B5)`,
+          );
+      return;
+    }
     const messages = messagesOf({ ...transcript, turns: transcript.turns.slice(0, k) }, new Map(blocked));
     for (const e of dropped) {
       const m = PATH.exec(e.path!);
