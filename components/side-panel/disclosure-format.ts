@@ -52,6 +52,7 @@ const UNUSED_WHY: Record<NonNullable<DisclosurePreview['reasoningUnused']>[numbe
   'other-account': 'it was made in Claude Code or claude.ai, for another account',
   'dropped-earlier': 'the conversation changed before them, and the provider dropped it',
   summarised: 'a summary replaces those turns',
+  'prefix-changed': 'the conversation before them changed since, so Anthropic will drop it',
 };
 
 /**

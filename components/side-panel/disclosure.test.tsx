@@ -85,12 +85,13 @@ describe('disclosure text', () => {
 });
 
 describe('the preview above the composer', () => {
-  it('says in plain words which earlier reasoning will not be used, and what it costs again (docs/provider-rules.md, A-B1, A-B5)', async () => {
+  it('says in plain words which earlier reasoning will not be used, and what it costs again (docs/provider-rules.md, A-B1, A-B2, A-B5)', async () => {
     await open({
       previewSend: answering({
         reasoningUnused: [
           { reason: 'dropped-earlier', turns: 3, reasoningTokens: 4_200 },
           { reason: 'other-model', turns: 1, reasoningTokens: 0 },
+          { reason: 'prefix-changed', turns: 2, reasoningTokens: 0 },
         ],
       }),
     });
@@ -99,6 +100,7 @@ describe('the preview above the composer', () => {
     expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
       'Earlier reasoning on 3 turns will not be used: the conversation changed before them, and the provider dropped it (~4.2k reasoning tokens to spend again).',
       'Earlier reasoning on 1 turn will not be used: it was written by another model.',
+      'Earlier reasoning on 2 turns will not be used: the conversation before them changed since, so Anthropic will drop it.',
     ]);
   });
 

@@ -153,7 +153,9 @@ export type ReasoningUnusedReason =
   /** The provider dropped it from an earlier request: the conversation changed before it (A-B5). */
   | 'dropped-earlier'
   /** A compaction summary replaces those turns (A-P1). */
-  | 'summarised';
+  | 'summarised'
+  /** The history before them changed since they were written: the provider will drop it (A-B2, A-B3). */
+  | 'prefix-changed';
 
 export interface ReasoningUnused {
   reason: ReasoningUnusedReason;

@@ -120,10 +120,10 @@ export interface DisclosurePreview {
   thinkingDropped: number;
   /**
    * Earlier reasoning the target will not see, by why, with the turns and the reasoning tokens they
-   * cost (docs/provider-rules.md; A-B1, A-B4, A-B5, A-P1, X3). Absent when none.
+   * cost (docs/provider-rules.md; A-B1, A-B2, A-B4, A-B5, A-P1, X3). Absent when none.
    */
   reasoningUnused?: {
-    reason: 'other-model' | 'other-account' | 'dropped-earlier' | 'summarised';
+    reason: 'other-model' | 'other-account' | 'dropped-earlier' | 'summarised' | 'prefix-changed';
     turns: number;
     reasoningTokens: number;
   }[];

@@ -18,6 +18,7 @@ import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } 
 import { buildPreview } from './preview';
 import { finishRecord } from './ledger';
 import { droppedThinkingRefs } from './provider-drops';
+import { prefixChangedThinking } from '../../context/prefix-binding';
 import { planSend, type Exclusions, type PlannedSend } from './plan';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
@@ -96,6 +97,17 @@ export class Discloser {
       summary,
       summaryBasis,
     });
+    // A-B2, A-B3: thinking the API will drop because the history before it changed is said before the send.
+    const binding = (planned.body.thinking as { block_binding?: unknown } | undefined)?.block_binding;
+    if (conversationId && binding !== undefined) {
+      const changed = prefixChangedThinking({
+        records: await this.store.list(conversationId),
+        sent: planned.sent,
+        transcript: planned.transcript,
+        blocks: planned.plan.report.blocks,
+      });
+      if (changed) planned.plan.stats.reasoningUnused = [...(planned.plan.stats.reasoningUnused ?? []), changed];
+    }
     const carriesHistory = planned.plan.included.some((id) => id !== newTurnId);
     const firstDisclosure =
       carriesHistory &&

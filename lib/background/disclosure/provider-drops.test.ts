@@ -129,12 +129,24 @@ async function changedHistory(policy?: { prefixMismatchBehavior: 'error' }) {
   await send('And back?');
   const [, first, , second] = (await bg.store.get('c1')).turns;
   expect(second?.blocks[0]).toMatchObject({ type: 'thinking', signature: 'sig-pd-2' });
+  // A-B2: before the send, the preview says Anthropic will drop the second answer's thinking.
+  const preview = (excludeTurns?: string[]) =>
+    h.previewSend(
+      {
+        conversationId: 'c1',
+        text: 'Once more.',
+        target: { ...ANTHROPIC, thinking: true },
+        ...(excludeTurns ? { excludeTurns } : {}),
+      },
+      'extension',
+    );
+  const before = { unchanged: await preview(), changed: await preview([first!.id]) };
   fake.enqueue('anthropic-messages', { kind: 'text', text: 'Three.' });
   await send('Once more.', [first!.id]);
   const last = fake.requests.filter((r) => r.method === 'POST').at(-1)!;
   const ledger = await h.listDisclosures({ conversationId: 'c1' }, 'extension');
   const turns = (await bg.store.get('c1')).turns;
-  return { second: second!, last, ledger, turns, send };
+  return { second: second!, last, ledger, turns, send, before };
 }
 
 describe('the ledger records what Anthropic dropped (A-B3, A-B5)', () => {
@@ -146,6 +158,16 @@ describe('the ledger records what Anthropic dropped (A-B3, A-B5)', () => {
       undefined,
       { what: 'reasoning', blocks: 1, turns: [second.id], reasons: ['prefix_binding_mismatch'] },
     ]);
+  });
+
+  it('A-B2 the preview says before the send that Anthropic will drop thinking whose history changed; not when nothing changed', async () => {
+    const { before } = await changedHistory();
+    expect(before.unchanged.reasoningUnused ?? []).toEqual([]);
+    expect(before.changed.reasoningUnused).toContainEqual({
+      reason: 'prefix-changed',
+      turns: 1,
+      reasoningTokens: expect.any(Number),
+    });
   });
 
   it('A-B5 the dropped block is placed against the body sent: the next full send leaves out exactly that block', async () => {
