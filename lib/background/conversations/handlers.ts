@@ -3,7 +3,8 @@
  * delete. `createHandlers` spreads them in; payloads arrive parsed and sender-checked by the router.
  */
 import type { ConversationStore } from '../../store/conversations';
-import { existingConversation } from '../core/guards';
+import { BatonError } from '../../messaging/errors';
+import { existingConversation, refuseBusy } from '../core/guards';
 import type { Handlers } from '../core/router';
 import { getConversationWindow } from './window';
 
@@ -15,6 +16,8 @@ type ConversationHandlers = Pick<
   | 'renameConversation'
   | 'deleteConversation'
   | 'pinConversation'
+  | 'selectVersion'
+  | 'deleteVersion'
 >;
 
 /** What the conversation handlers use of the send engine: whether an answer streams, and stopping it before a delete. */
@@ -32,7 +35,11 @@ export interface ConversationHandlerDeps {
   newId(): string;
 }
 
-/** `listConversations`, `getConversation`, `createConversation`, `renameConversation`, `deleteConversation`, `pinConversation`. */
+/**
+ * `listConversations`, `getConversation`, `createConversation`, `renameConversation`,
+ * `deleteConversation`, `pinConversation`, and switching or deleting versions of a turn
+ * (`selectVersion`, `deleteVersion`; docs/transcript.md#versions-and-branches).
+ */
 export function conversationHandlers(d: ConversationHandlerDeps): ConversationHandlers {
   return {
     listConversations: () => d.store.list(),
@@ -55,5 +62,24 @@ export function conversationHandlers(d: ConversationHandlerDeps): ConversationHa
       await existingConversation(d.store, id);
       return d.store.update(id, { pinned });
     },
+    selectVersion: async ({ conversationId, turnId }) => {
+      await existingConversation(d.store, conversationId);
+      refuseBusy(d.engine.isBusy(conversationId));
+      return d.store.selectTurn(conversationId, turnId, d.now()).catch(notHere);
+    },
+    deleteVersion: async ({ conversationId, turnId }) => {
+      await existingConversation(d.store, conversationId);
+      refuseBusy(d.engine.isBusy(conversationId));
+      if ((await d.store.versionCount(conversationId, turnId).catch(notHere)) < 2)
+        throw new BatonError('bad_request', 'This is the only version of that message.');
+      return (await d.store.deleteTurnsFrom(conversationId, turnId, d.now(), true)).meta;
+    },
   };
+}
+
+/** A store `NotFoundError` for a turn, as the protocol's `not_found`. */
+function notHere(e: unknown): never {
+  if (e instanceof Error && e.name === 'NotFoundError')
+    throw new BatonError('not_found', 'That message is no longer in this conversation.');
+  throw e;
 }
