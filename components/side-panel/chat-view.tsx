@@ -195,7 +195,7 @@ function EditBox({
           {attached === 1 ? 'The attachment is sent again.' : `The ${attached} attachments are sent again.`}
         </p>
       ) : null}
-      <p class="hint">The answers after this message are replaced.</p>
+      <p class="hint">This becomes a new version of the message; the earlier one and its answers stay.</p>
       <div class="composer-actions">
         <button type="button" onClick={onCancel}>
           Cancel
