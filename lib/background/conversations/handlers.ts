@@ -2,6 +2,7 @@
  * The conversation list's requests: list, open (a window of turns), create, rename, pin and
  * delete. `createHandlers` spreads them in; payloads arrive parsed and sender-checked by the router.
  */
+import type { BackgroundEvent } from '../../messaging/protocol';
 import type { ConversationStore } from '../../store/conversations';
 import { BatonError } from '../../messaging/errors';
 import { existingConversation, refuseBusy } from '../core/guards';
@@ -33,6 +34,8 @@ export interface ConversationHandlerDeps {
   /** ISO time now. */
   now(): string;
   newId(): string;
+  /** Tells every page of a change (here: a conversation's list metadata after a version switch or delete). */
+  broadcast?: ((e: BackgroundEvent) => void) | undefined;
 }
 
 /**
@@ -65,14 +68,18 @@ export function conversationHandlers(d: ConversationHandlerDeps): ConversationHa
     selectVersion: async ({ conversationId, turnId }) => {
       await existingConversation(d.store, conversationId);
       refuseBusy(d.engine.isBusy(conversationId));
-      return d.store.selectTurn(conversationId, turnId, d.now()).catch(notHere);
+      const meta = await d.store.selectTurn(conversationId, turnId, d.now()).catch(notHere);
+      d.broadcast?.({ type: 'conversationUpdated', meta });
+      return meta;
     },
     deleteVersion: async ({ conversationId, turnId }) => {
       await existingConversation(d.store, conversationId);
       refuseBusy(d.engine.isBusy(conversationId));
       if ((await d.store.versionCount(conversationId, turnId).catch(notHere)) < 2)
         throw new BatonError('bad_request', 'This is the only version of that message.');
-      return (await d.store.deleteTurnsFrom(conversationId, turnId, d.now(), true)).meta;
+      const { meta } = await d.store.deleteTurnsFrom(conversationId, turnId, d.now(), true);
+      d.broadcast?.({ type: 'conversationUpdated', meta });
+      return meta;
     },
   };
 }

@@ -82,7 +82,7 @@ describe('versions through the background', () => {
   });
 
   it('deleteVersion removes one version and its later turns; the only version of a message cannot be deleted', async () => {
-    const { h, engine, say, texts } = await setup();
+    const { h, engine, say, texts, events } = await setup();
     await say('Hi', 'FIRST');
     fake.enqueue('openai-responses', { kind: 'text', text: 'SECOND' });
     await h.regenerateTurn({ conversationId: 'c1', target: OPENAI }, 'extension');
@@ -94,6 +94,8 @@ describe('versions through the background', () => {
     ).rejects.toMatchObject({ code: 'bad_request' });
     const meta = await h.deleteVersion({ conversationId: 'c1', turnId: second }, 'extension');
     expect(meta.turnCount).toBe(2);
+    // Every page's list learns the new count and preview.
+    expect(events.at(-1)).toEqual({ type: 'conversationUpdated', meta });
     expect(await texts()).toEqual(['Hi', 'FIRST']);
     expect((await h.getConversation({ id: 'c1' }, 'extension')).versions).toBeUndefined();
     await expect(h.selectVersion({ conversationId: 'c1', turnId: second }, 'extension')).rejects.toMatchObject({
