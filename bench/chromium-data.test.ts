@@ -23,8 +23,11 @@ describe('conversationRecords', () => {
   it('gives one turn record per turn in order and a metadata record newer than the list', () => {
     const t = generateTranscript({ turns: 7 });
     const { record, turns } = conversationRecords(t, 'c1');
-    expect(turns).toEqual(t.turns.map((turn, seq) => ({ conversationId: 'c1', seq, turn })));
-    expect(record).toMatchObject({ id: 'c1', turnCount: 7, nextSeq: 7, tools: t.tools });
+    // One path (docs/transcript.md#versions-and-branches): each turn's parent is the one before it.
+    expect(turns).toEqual(
+      t.turns.map((turn, seq) => ({ conversationId: 'c1', seq, parentId: seq ? t.turns[seq - 1]!.id : '', turn })),
+    );
+    expect(record).toMatchObject({ id: 'c1', turnCount: 7, nextSeq: 7, tools: t.tools, activeLeaf: t.turns[6]!.id });
     expect(record.updatedAt > listRecords(5_000).at(-1)!.updatedAt).toBe(true);
   });
 });

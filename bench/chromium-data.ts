@@ -5,6 +5,7 @@
  */
 import type { ConversationRecord, TurnRecord } from '../lib/store/db';
 import type { Transcript } from '../lib/transcript/schema';
+import { chainedRecords } from '../lib/store/turn-tree';
 import { median } from './harness';
 import { Rng } from './random';
 import { sentence } from './text';
@@ -55,10 +56,11 @@ export function conversationRecords(
     turnCount: transcript.turns.length,
     preview: 'Benchmark conversation',
     nextSeq: transcript.turns.length,
+    ...(transcript.turns.length ? { activeLeaf: transcript.turns.at(-1)!.id } : {}),
     ...(transcript.system !== undefined ? { system: transcript.system } : {}),
     ...(transcript.tools !== undefined ? { tools: transcript.tools } : {}),
   };
-  return { record, turns: transcript.turns.map((turn, seq) => ({ conversationId: id, seq, turn })) };
+  return { record, turns: chainedRecords(id, transcript.turns) };
 }
 
 /** Splits `items` into consecutive batches of at most `size` (≥ 1). */

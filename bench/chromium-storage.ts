@@ -81,7 +81,12 @@ export async function benchAppend(
       let firstAppended: string | undefined;
       for (let i = 0; i < a.warmup + a.samples; i++) {
         const mine = { ...a.turn, id: `${a.turn.id}-baton-${i}` };
-        const theirs = { conversationId: floorId, seq: i, turn: { ...a.turn, id: `${a.turn.id}-floor-${i}` } };
+        const theirs = {
+          conversationId: floorId,
+          seq: i,
+          parentId: '',
+          turn: { ...a.turn, id: `${a.turn.id}-floor-${i}` },
+        };
         const now = new Date().toISOString();
         firstAppended ??= mine.id;
         const runBaton = async () => {

@@ -10,7 +10,7 @@ import { EarlierTurns, useKeepScrollOnPrepend } from './earlier-turns';
 import { ErrorNotice } from './error-notice';
 import { switchDisplayNames } from '../../lib/ui/model-names';
 import { toolCallIds, toolResultIndex } from './tool-group';
-import { PureTurnView, type TurnAction } from './turn-view';
+import { PureTurnView, type TurnAction, type VersionInfo } from './turn-view';
 
 export interface ChatViewProps {
   turns: readonly Turn[];
@@ -23,10 +23,16 @@ export interface ChatViewProps {
   /** Why Retry is not possible (shown on the disabled button). */
   retryHint?: string | undefined;
   onRetry(): void;
-  /** Answers the last user message again, replacing the last complete answer. */
+  /** Answers the last user message again; the new answer is a new version beside the last one. */
   onRegenerate?: (() => void) | undefined;
-  /** Replaces the last user message with `text` and sends it again. */
+  /** Sends `text` as a new version of user message `turnId` (any of them), starting a branch there. */
   onEditResend?: ((turnId: string, text: string) => void) | undefined;
+  /** The shown turns with several versions, by turn id (docs/transcript.md#versions-and-branches). */
+  versions?: Readonly<Record<string, VersionInfo>> | undefined;
+  /** Shows another version of a turn (its turn id). */
+  onVersion?: ((turnId: string) => void) | undefined;
+  /** Deletes one version of a turn (with undo). */
+  onDeleteVersion?: ((turnId: string) => void) | undefined;
   openOptions?: (() => void) | undefined;
   /** `turns` is the newest part of a longer conversation (docs/architecture.md#long-conversations-and-speed): offer "Show earlier turns". */
   hasEarlier?: boolean | undefined;
@@ -37,17 +43,11 @@ export interface ChatViewProps {
 }
 
 /** Which actions each message offers. */
-function actionsFor(
-  t: Turn,
-  i: number,
-  turns: readonly Turn[],
-  lastUser: number,
-  busy: boolean,
-  canRetry: boolean,
-): TurnAction[] {
+function actionsFor(t: Turn, i: number, turns: readonly Turn[], busy: boolean, canRetry: boolean): TurnAction[] {
   const out: TurnAction[] = [];
   if (t.role !== 'tool' && hasVisibleContent(t) && t.blocks.some((b) => b.type === 'text')) out.push('copy');
-  if (!busy && i === lastUser && t.blocks.some((b) => b.type === 'text') && canRetry) out.push('edit');
+  // Any user message can be edited: the edit is a new version of it (docs/transcript.md#versions-and-branches).
+  if (!busy && t.role === 'user' && t.blocks.some((b) => b.type === 'text') && canRetry) out.push('edit');
   if (
     !busy &&
     canRetry &&
@@ -81,12 +81,6 @@ export function ChatView(p: ChatViewProps) {
 
   const offer = retryOffer(p.turns, p.busy);
   const lastId = p.turns[p.turns.length - 1]!.id;
-  let lastUser = -1;
-  for (let i = p.turns.length - 1; i >= 0; i--)
-    if (p.turns[i]!.role === 'user') {
-      lastUser = i;
-      break;
-    }
 
   const onAction = (a: TurnAction, t: Turn) => {
     if (a === 'copy') {
@@ -149,9 +143,12 @@ export function ChatView(p: ChatViewProps) {
                     t.blocks.length > 0 &&
                     t.blocks.every((b) => b.type === 'tool_result' && callIds.has(b.callId))
                   }
-                  actions={actionsFor(t, i, p.turns, lastUser, p.busy, p.canRetry && !!p.onEditResend)}
+                  actions={actionsFor(t, i, p.turns, p.busy, p.canRetry && !!p.onEditResend)}
                   onAction={onAction}
                   flash={flash?.id === t.id ? flash.text : undefined}
+                  versions={p.versions?.[t.id]}
+                  onVersion={p.busy ? undefined : p.onVersion}
+                  onDeleteVersion={p.busy ? undefined : p.onDeleteVersion}
                 />
               )}
             </li>
@@ -198,7 +195,7 @@ function EditBox({
           {attached === 1 ? 'The attachment is sent again.' : `The ${attached} attachments are sent again.`}
         </p>
       ) : null}
-      <p class="hint">The answers after this message are replaced.</p>
+      <p class="hint">This becomes a new version of the message; the earlier one and its answers stay.</p>
       <div class="composer-actions">
         <button type="button" onClick={onCancel}>
           Cancel

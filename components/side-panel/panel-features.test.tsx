@@ -197,11 +197,11 @@ describe('message actions', () => {
     expect(turnEl('u1')).not.toBeNull();
   });
 
-  it('edits and resends the last user message only', async () => {
+  it('edits and resends any user message (docs/transcript.md#versions-and-branches); the shown path continues from the edit', async () => {
     const m = await openWith([user('u1', 'old question'), answer('a1', 'x'), user('u2', 'second'), answer('a2', 'y')], {
       editAndResend: () => ({ userTurnId: 'u3' }),
     });
-    expect(within(turnEl('u1')).queryByRole('button', { name: 'Edit and resend' })).toBeNull();
+    expect(within(turnEl('u1')).getByRole('button', { name: 'Edit and resend' })).toBeTruthy();
     fireEvent.click(within(turnEl('u2')).getByRole('button', { name: 'Edit and resend' }));
     const box = screen.getByLabelText('Edit message') as HTMLTextAreaElement;
     expect(box.value).toBe('second');

@@ -68,7 +68,10 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
   useEffect(() => model.start(), [model]);
   useEffect(() => {
     // A pending delete is sent before the page goes away (no undo is possible after that).
-    const flush = () => model.flushDelete();
+    const flush = () => {
+      model.flushDelete();
+      model.flushVersionDelete();
+    };
     addEventListener('pagehide', flush);
     return () => removeEventListener('pagehide', flush);
   }, [model]);
@@ -290,6 +293,9 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
                   onRetry={() => void model.retry()}
                   onRegenerate={() => void model.regenerate()}
                   onEditResend={(id, text) => void model.editResend(id, text)}
+                  versions={s.versions}
+                  onVersion={(id) => void model.showVersion(id)}
+                  onDeleteVersion={(id) => void model.removeVersion(id)}
                   openOptions={openOptions}
                   hasEarlier={s.hasEarlier}
                   loadingEarlier={s.loadingEarlier}
@@ -314,6 +320,14 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
               <div class="toast" role="status">
                 <span>Deleted “{x.pendingDelete.title || 'Untitled'}”.</span>
                 <button type="button" class="mini" onClick={() => model.undoRemove()}>
+                  Undo
+                </button>
+              </div>
+            ) : null}
+            {x.pendingVersionDelete ? (
+              <div class="toast" role="status">
+                <span>Deleted a version.</span>
+                <button type="button" class="mini" onClick={() => void model.undoRemoveVersion()}>
                   Undo
                 </button>
               </div>

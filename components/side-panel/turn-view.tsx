@@ -1,5 +1,5 @@
 import { Component } from 'preact';
-import type { ProviderStatus } from '../../lib/messaging/protocol';
+import type { ConversationView, ProviderStatus } from '../../lib/messaging/protocol';
 import type { Block, ToolCallBlock, ToolResultBlock, Turn } from '../../lib/transcript/schema';
 import { turnError } from '../../lib/ui/error-text';
 import { finishState, hasVisibleContent } from '../../lib/ui/finish';
@@ -30,6 +30,67 @@ export interface TurnViewProps {
   onAction?: ((action: TurnAction, turn: Turn) => void) | undefined;
   /** A label of the last action's effect (e.g. "Copied"), shown next to the buttons. */
   flash?: string | undefined;
+  /** Where this turn stands among its versions, when it has several (docs/transcript.md#versions-and-branches). */
+  versions?: VersionInfo | undefined;
+  /** Shows another version of this turn (a sibling turn id); undefined: switching is not possible now. */
+  onVersion?: ((turnId: string) => void) | undefined;
+  /** Deletes this version (with undo); undefined: not possible now. */
+  onDeleteVersion?: ((turnId: string) => void) | undefined;
+}
+
+/** A turn's place among its versions: 1-based `index` of `count`, and the sibling ids either side. */
+export type VersionInfo = NonNullable<ConversationView['versions']>[string];
+
+/** "Previous version", "n / m", "Next version" (and "Delete this version") on a turn with several versions. */
+export function VersionNav({
+  turnId,
+  v,
+  onVersion,
+  onDelete,
+}: {
+  turnId: string;
+  v: VersionInfo;
+  onVersion?: ((turnId: string) => void) | undefined;
+  onDelete?: ((turnId: string) => void) | undefined;
+}) {
+  return (
+    <span class="turn-versions" role="group" aria-label="Versions" data-versions={`${v.index}/${v.count}`}>
+      <button
+        type="button"
+        class="mini"
+        aria-label="Previous version"
+        title="Previous version"
+        disabled={!v.previous || !onVersion}
+        onClick={() => v.previous && onVersion?.(v.previous)}
+      >
+        ‹
+      </button>
+      <span class="turn-version-label">
+        {v.index} / {v.count}
+      </span>
+      <button
+        type="button"
+        class="mini"
+        aria-label="Next version"
+        title="Next version"
+        disabled={!v.next || !onVersion}
+        onClick={() => v.next && onVersion?.(v.next)}
+      >
+        ›
+      </button>
+      {onDelete ? (
+        <button
+          type="button"
+          class="mini"
+          aria-label="Delete this version"
+          title="Delete this version"
+          onClick={() => onDelete(turnId)}
+        >
+          ×
+        </button>
+      ) : null}
+    </span>
+  );
 }
 
 /** A line for an answer that has no content of its own, so a bubble is never empty. */
@@ -112,6 +173,9 @@ export function TurnView({
   actions = [],
   onAction,
   flash,
+  versions,
+  onVersion,
+  onDeleteVersion,
 }: TurnViewProps) {
   const from = turn.origin ? originDisplayName(turn.origin, providers) : undefined;
   const finish = finishState(turn);
@@ -149,6 +213,9 @@ export function TurnView({
         ) : (
           <span class="turn-role">{ROLE_LABEL[turn.role]}</span>
         )}
+        {versions ? (
+          <VersionNav turnId={turn.id} v={versions} onVersion={onVersion} onDelete={onDeleteVersion} />
+        ) : null}
         {actions.length ? (
           <span class="turn-actions">
             {flash ? (
@@ -225,6 +292,9 @@ export class PureTurnView extends Component<TurnViewProps> {
       next.providers !== p.providers ||
       next.showError !== p.showError ||
       next.flash !== p.flash ||
+      JSON.stringify(next.versions) !== JSON.stringify(p.versions) ||
+      !next.onVersion !== !p.onVersion ||
+      !next.onDeleteVersion !== !p.onDeleteVersion ||
       next.folded !== p.folded ||
       !sameItems(next.results, p.results) ||
       (next.actions ?? []).join() !== (p.actions ?? []).join() ||
@@ -233,6 +303,14 @@ export class PureTurnView extends Component<TurnViewProps> {
   }
 
   override render() {
-    return <TurnView {...this.props} onAction={(a, t) => this.props.onAction?.(a, t)} />;
+    const { onVersion, onDeleteVersion } = this.props;
+    return (
+      <TurnView
+        {...this.props}
+        onAction={(a, t) => this.props.onAction?.(a, t)}
+        onVersion={onVersion ? (id) => this.props.onVersion?.(id) : undefined}
+        onDeleteVersion={onDeleteVersion ? (id) => this.props.onDeleteVersion?.(id) : undefined}
+      />
+    );
   }
 }

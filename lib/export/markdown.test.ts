@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transcript } from '../transcript/schema';
+import { withVersions } from '../transcript/versions';
 import { fenced, transcriptsToMarkdown, transcriptToMarkdown } from './markdown';
 
 const claude = { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' } as const;
@@ -188,6 +189,30 @@ describe('transcriptToMarkdown', () => {
       '# Conversation\n\n_1 turn_\n\n## You\n\nhi\n\n---\n\n# Second\n\n_0 turns_\n',
     );
     expect(transcriptsToMarkdown([])).toBe('');
+  });
+});
+
+describe('versions (docs/transcript.md#versions-and-branches)', () => {
+  it('writes the active path only and says how many other versions exist', () => {
+    const path: Transcript['turns'] = [
+      { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Question' }] },
+      { id: 'a2', role: 'assistant', origin: claude, blocks: [{ type: 'text', text: 'Second answer' }] },
+    ];
+    const other = { id: 'a1', role: 'assistant', origin: claude, blocks: [{ type: 'text', text: 'First answer' }] };
+    const tree = {
+      turns: [
+        { parentId: null, turn: path[0]! },
+        { parentId: 'u1', turn: other as Transcript['turns'][number] },
+        { parentId: 'u1', turn: path[1]! },
+      ],
+      leaf: 'a2',
+    };
+    const t = withVersions({ format: 'baton.transcript', version: 1, id: 'v', title: 'V', turns: path }, tree);
+    const md = transcriptToMarkdown(t);
+    expect(md).toContain('Second answer');
+    expect(md).not.toContain('First answer');
+    expect(md).toMatch(/1 other version not shown \(the Baton JSON export keeps them\)/);
+    expect(transcriptToMarkdown({ ...t, meta: {} })).not.toMatch(/other version/);
   });
 });
 

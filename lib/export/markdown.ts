@@ -2,7 +2,8 @@
  * Markdown export of Baton transcripts (docs/architecture.md#the-background-by-feature, "Export"): readable, not lossless (the Baton
  * transcript JSON is the lossless export). Pure: transcripts in, text out.
  *
- * Layout: `# title`, a one-line italic header (source, creation time), the system prompt and the
+ * Layout: `# title`, a one-line italic header (source, creation time, how many other versions of
+ * messages exist beside the active path it writes), the system prompt and the
  * offered tools if any, then one `## <who>` section per turn. Text blocks are kept as written
  * (assistant text is Markdown already); thinking, tool calls, tool results and provider items are
  * labelled sections with their content fenced (a fence longer than any backtick run inside, so
@@ -10,6 +11,7 @@
  * Opaque provider state (signatures, `native`, redacted thinking data) is never written out.
  */
 import type { Block, Transcript, Turn } from '../transcript/schema';
+import { otherVersionCount } from '../transcript/versions';
 
 /** A fenced block whose fence cannot be closed by its content (one backtick longer than its longest run, at least 3). */
 export function fenced(text: string, lang = ''): string {
@@ -120,12 +122,17 @@ export function turnToMarkdown(turn: Turn, names?: OriginNames): string {
 /** One conversation as a Markdown document (ends with a newline). */
 export function transcriptToMarkdown(t: Transcript, names?: OriginNames): string {
   const head: string[] = [`# ${line(t.title ?? '') || 'Conversation'}`];
+  const others = otherVersionCount(t);
   const facts = [
     t.source
       ? `from ${t.source.kind}${t.source.id ? ` ${code(t.source.id)}` : ''}${t.source.url ? ` (${code(t.source.url)})` : ''}`
       : '',
     t.createdAt ? `created ${t.createdAt}` : '',
     `${t.turns.length} turn${t.turns.length === 1 ? '' : 's'}`,
+    // docs/transcript.md#versions-and-branches: the active path only; say what else exists.
+    others
+      ? `the selected version of each message; ${others} other version${others === 1 ? '' : 's'} not shown (the Baton JSON export keeps them)`
+      : '',
   ].filter(Boolean);
   head.push(`_${facts.join(' · ')}_`);
   if (t.system?.trim()) head.push(`**System prompt**\n\n${fenced(t.system, 'text')}`);

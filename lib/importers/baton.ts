@@ -3,9 +3,10 @@
  * with one per line. Each is decoded on its own; a broken one is skipped with the decoder's
  * message, which names the JSON path.
  */
-import { decodeTranscript } from '../transcript/codec';
+import { decodeTranscript, decodeTurn } from '../transcript/codec';
+import { VERSIONS_META } from '../transcript/versions';
 import { holdsOpaqueState, IMPORTED_STATE_META } from '../transcript/imported-state';
-import type { Transcript } from '../transcript/schema';
+import type { Transcript, Turn } from '../transcript/schema';
 import { Collector, isRecord, str } from './common';
 import { droppedKeysWarning, parseJsonOrLines } from './safe-json';
 import { IMPORT_KINDS, type ImportOptions, type ImportResult } from './types';
@@ -74,13 +75,28 @@ export function withoutBorrowedTrust(t: Transcript): Transcript {
   const kind = t.source?.kind ?? 'baton';
   const claimed = kind !== 'baton';
   const reserved = IMPORT_KINDS.some((k) => k !== 'baton' && t.id.startsWith(`${k}:`));
-  const turns = t.turns.map((turn) => {
+  const mark = (turn: Turn): Turn => {
     const { [IMPORTED_STATE_META]: _own, ...meta } = turn.meta ?? {};
     if (turn.role === 'user' || !holdsOpaqueState(turn))
       return turn.meta && _own !== undefined ? { ...turn, meta } : turn;
     return { ...turn, meta: { ...meta, [IMPORTED_STATE_META]: true } };
-  });
+  };
+  const turns = t.turns.map(mark);
   const { [CLAIMED_SOURCE_META]: _claim, ...ownMeta } = t.meta ?? {};
+  // The other versions (docs/transcript.md#versions-and-branches) are marked the same way; a
+  // malformed entry is left for the store's check, which refuses the conversation naming it.
+  const versions = ownMeta[VERSIONS_META] as { turns?: unknown } | undefined;
+  if (versions && typeof versions === 'object' && Array.isArray(versions.turns))
+    ownMeta[VERSIONS_META] = {
+      ...versions,
+      turns: versions.turns.map((x: unknown) => {
+        try {
+          return mark(decodeTurn(x));
+        } catch {
+          return x;
+        }
+      }),
+    };
   const out: Transcript = {
     ...t,
     id: reserved ? `baton:${t.id}` : t.id,

@@ -189,7 +189,8 @@ export const REQUESTS = {
   },
   deleteAllData: { input: z.strictObject({ confirm: z.literal(true) }), from: ['extension'] },
   /**
-   * Removes the turns after the last user turn (the last answer) and answers that turn again.
+   * Answers the last user turn again; the new answer is a new version beside the earlier one, which
+   * stays reachable (docs/transcript.md#versions-and-branches).
    * Like `sendMessage`, `retryTurn`, `regenerateTurn` and `editAndResend` refuse a first disclosure
    * to a provider with `confirmation_required` unless `confirmedDisclosure` is true (docs/disclosure.md).
    */
@@ -198,8 +199,9 @@ export const REQUESTS = {
     from: ['extension'],
   },
   /**
-   * Replaces the last user turn (and every turn after it) with `text` and sends it; the original
-   * turn's attached images and documents are sent again.
+   * Adds `text` as a new version of user turn `turnId` (any user turn) and sends it: a new branch
+   * starts there; the earlier version and its later turns stay (docs/transcript.md#versions-and-branches).
+   * The original turn's attached images and documents are sent again.
    */
   editAndResend: {
     input: z.strictObject({
@@ -212,6 +214,18 @@ export const REQUESTS = {
     from: ['extension'],
   },
   pinConversation: { input: z.strictObject({ id, pinned: z.boolean() }), from: ['extension'] },
+  /**
+   * Makes the path through turn `turnId` (a version of a turn) the active one: the conversation
+   * continues from that version's newest continuation (docs/transcript.md#versions-and-branches).
+   * Refused with `busy` while an answer streams.
+   */
+  selectVersion: { input: z.strictObject({ conversationId: id, turnId: id }), from: ['extension'] },
+  /**
+   * Deletes one version — turn `turnId` and every turn after it on its branch — when the turn has
+   * other versions (the panel sends it when the undo window ends; docs/transcript.md#versions-and-branches).
+   * Refused with `busy` while an answer streams, `bad_request` for a turn's only version.
+   */
+  deleteVersion: { input: z.strictObject({ conversationId: id, turnId: id }), from: ['extension'] },
   /** What a model accepts, from the model registry (the UI may not import `lib/models`). */
   getModelInfo: { input: z.strictObject({ providerId: providerIdSchema, model: modelId }), from: ['extension'] },
   /**
@@ -319,6 +333,11 @@ export interface ConversationView {
   hasEarlier?: boolean;
   /** With `hasEarlier`: the conversation's first turn, which is not in `turns` (its capture stamp, docs/architecture.md#the-background-by-feature). */
   first?: z.infer<typeof turnSchema>;
+  /**
+   * The turns of `turns` that have several versions, by turn id: this one's 1-based `index`, the
+   * `count`, and the ids of the versions either side (docs/transcript.md#versions-and-branches).
+   */
+  versions?: Record<string, { index: number; count: number; previous?: string; next?: string }>;
 }
 
 export interface ProviderStatus {
@@ -386,6 +405,8 @@ export interface Responses extends TransferResponses, VaultResponses, CaptureRes
   regenerateTurn: null;
   editAndResend: { userTurnId: string };
   pinConversation: ConversationMeta;
+  selectVersion: ConversationMeta;
+  deleteVersion: ConversationMeta;
   getModelInfo: ModelCapabilities;
   startOnDevice: OnDeviceStart;
   saveOnDeviceAnswer: ConversationMeta;

@@ -7,6 +7,7 @@ import type { ConversationMeta, SendTarget } from '../messaging/protocol';
 import type { Source, Turn } from '../transcript/schema';
 import { metaOf, previewOf } from './conversations';
 import { tx, type BatonDb, type ConversationRecord } from './db';
+import { chainedRecords } from './turn-tree';
 
 /** What {@link storeCapturedConversation} writes. */
 export interface CapturedRecord {
@@ -32,6 +33,7 @@ export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord):
     turnCount: c.turns.length,
     preview,
     nextSeq: c.turns.length,
+    ...(c.turns.length ? { activeLeaf: c.turns.at(-1)!.id } : {}),
     source: c.source,
     ...(c.lastTarget ? { lastTarget: c.lastTarget } : {}),
   };
@@ -42,7 +44,7 @@ export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord):
     async (t) => {
       await t.objectStore('conversations').add(rec);
       const turns = t.objectStore('turns');
-      for (const [seq, turn] of c.turns.entries()) await turns.add({ conversationId: c.id, seq, turn });
+      for (const r of chainedRecords(c.id, c.turns)) await turns.add(r);
     },
     'strict',
   );

@@ -5,7 +5,9 @@
  */
 import type { ConversationMeta } from '../messaging/protocol';
 import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
-import { tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsOf } from './turn-tree';
+import type { TurnTree } from '../transcript/versions';
 import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
 
 /** Thrown when a conversation or turn does not exist. */
@@ -30,8 +32,23 @@ function oneLine(s: string, max: number): string {
 
 /** Strips the store-only fields from a record. */
 export function metaOf(rec: ConversationRecord): ConversationMeta {
-  const { nextSeq: _n, system: _s, tools: _t, meta: _m, ...meta } = rec;
+  const { nextSeq: _n, system: _s, tools: _t, meta: _m, activeLeaf: _a, ...meta } = rec;
   return meta;
+}
+
+/** A conversation record and its active path's turns as a Baton transcript. */
+function transcriptOf(record: ConversationRecord, turns: Turn[]): Transcript {
+  return {
+    format: TRANSCRIPT_FORMAT,
+    version: 1,
+    id: record.id,
+    title: record.title,
+    createdAt: record.createdAt,
+    ...(record.system !== undefined ? { system: record.system } : {}),
+    ...(record.tools !== undefined ? { tools: record.tools } : {}),
+    ...(record.source !== undefined ? { source: record.source } : {}),
+    turns,
+  };
 }
 
 export interface NewConversation {
@@ -87,41 +104,42 @@ export class ConversationStore {
     return this.db.get('conversations', id);
   }
 
-  /** Metadata and turns (all, or the newest `limit`), in conversation order. @throws NotFoundError */
+  /**
+   * Metadata and the turns of the active path (all, or the newest `limit`), in conversation order
+   * (docs/transcript.md#versions-and-branches: every reader sees the active path only, through
+   * {@link readActivePath}). @throws NotFoundError
+   */
   async get(id: string, limit?: number): Promise<{ record: ConversationRecord; turns: Turn[] }> {
     return tx(this.db, ['conversations', 'turns'], 'readonly', async (t) => {
       const record = await t.objectStore('conversations').get(id);
       if (!record) throw new NotFoundError(`conversation ${id} not found`);
-      const range = IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
-      const turns: Turn[] = [];
-      if (limit === undefined) {
-        for (const r of await t.objectStore('turns').getAll(range)) turns.push(r.turn);
-      } else {
-        let cursor = await t.objectStore('turns').openCursor(range, 'prev');
-        while (cursor && turns.length < limit) {
-          turns.push(cursor.value.turn);
-          cursor = await cursor.continue();
-        }
-        turns.reverse();
-      }
-      return { record, turns };
+      const path = await readActivePath(t.objectStore('turns'), record, limit === undefined ? {} : { limit });
+      return { record, turns: turnsOf(path.records) };
     });
   }
 
-  /** The whole conversation as a Baton transcript. @throws NotFoundError */
+  /**
+   * The conversation's active path as a Baton transcript, and its whole tree — every turn of every
+   * branch in creation order with its parent — read together (docs/transcript.md#versions-and-branches;
+   * the Baton export keeps every version). @throws NotFoundError
+   */
+  async toTranscriptTree(id: string): Promise<{ transcript: Transcript; tree: TurnTree }> {
+    return tx(this.db, ['conversations', 'turns'], 'readonly', async (t) => {
+      const record = await t.objectStore('conversations').get(id);
+      if (!record) throw new NotFoundError(`conversation ${id} not found`);
+      const records = await t.objectStore('turns').getAll(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+      const tree: TurnTree = {
+        turns: records.map((r) => ({ parentId: r.parentId === ROOT_PARENT ? null : r.parentId, turn: r.turn })),
+        leaf: record.activeLeaf,
+      };
+      return { transcript: transcriptOf(record, turnsOf(pathIn(records, record.activeLeaf))), tree };
+    });
+  }
+
+  /** The conversation's active path as a Baton transcript (docs/transcript.md#versions-and-branches). @throws NotFoundError */
   async toTranscript(id: string): Promise<Transcript> {
     const { record, turns } = await this.get(id);
-    return {
-      format: TRANSCRIPT_FORMAT,
-      version: 1,
-      id: record.id,
-      title: record.title,
-      createdAt: record.createdAt,
-      ...(record.system !== undefined ? { system: record.system } : {}),
-      ...(record.tools !== undefined ? { tools: record.tools } : {}),
-      ...(record.source !== undefined ? { source: record.source } : {}),
-      turns,
-    };
+    return transcriptOf(record, turns);
   }
 
   /**
@@ -134,20 +152,24 @@ export class ConversationStore {
   }
 
   /**
-   * Appends a turn and updates the conversation's metadata in one transaction (D4).
-   * `patch` may change other metadata at the same time (e.g. `lastTarget`, a title from the first message).
-   * @throws NotFoundError when the conversation does not exist (nothing is written).
+   * Appends a turn after the active leaf and makes it the active leaf, and updates the
+   * conversation's metadata, in one transaction (D4). `patch` may change other metadata at the
+   * same time (e.g. `lastTarget`, a title from the first message). With `versionOf` (a turn id),
+   * the turn is added as a new version of that turn instead — a sibling, same parent — and its
+   * path becomes the active one (an edit, docs/transcript.md#versions-and-branches); nothing is removed.
+   * @throws NotFoundError when the conversation (or the `versionOf` turn) does not exist (nothing is written).
    */
   async appendTurn(
     conversationId: string,
     turn: Turn,
     now: string,
     patch: Partial<ConversationMeta> = {},
+    versionOf?: string,
   ): Promise<ConversationMeta> {
     return this.transcripts.write(
       conversationId,
-      () => this.appendTx(conversationId, turn, now, patch),
-      (t, meta) => withAppended(t, turn, meta.title),
+      () => this.appendTx(conversationId, turn, now, patch, versionOf),
+      (t, meta) => (versionOf === undefined ? withAppended(t, turn, meta.title) : undefined),
     );
   }
 
@@ -156,17 +178,30 @@ export class ConversationStore {
     turn: Turn,
     now: string,
     patch: Partial<ConversationMeta>,
+    versionOf: string | undefined,
   ): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
-      const record: TurnRecord = { conversationId, seq: rec.nextSeq, turn };
-      await t.objectStore('turns').add(record);
+      const turns = t.objectStore('turns');
+      let parentId = rec.activeLeaf ?? ROOT_PARENT;
+      let turnCount = rec.turnCount + 1;
+      if (versionOf !== undefined) {
+        const sibling = await turns.index('byTurnId').get([conversationId, versionOf]);
+        if (!sibling) throw new NotFoundError(`turn ${versionOf} of conversation ${conversationId} not found`);
+        parentId = sibling.parentId;
+        const { activeLeaf: _old, ...base } = rec;
+        const before = await readActivePath(turns, parentId === ROOT_PARENT ? base : { ...base, activeLeaf: parentId });
+        turnCount = before.records.length + 1;
+      }
+      const record: TurnRecord = { conversationId, seq: rec.nextSeq, parentId, turn };
+      await turns.add(record);
       const next: ConversationRecord = {
         ...rec,
         ...patch,
         nextSeq: rec.nextSeq + 1,
-        turnCount: rec.turnCount + 1,
+        turnCount,
+        activeLeaf: turn.id,
         updatedAt: now,
         preview: previewOf(turn) || rec.preview,
       };
@@ -190,59 +225,124 @@ export class ConversationStore {
   private putTx(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
-      const key = await turns.index('byTurnId').getKey([conversationId, turn.id]);
+      const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
-      if (!key || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      await turns.put({ conversationId, seq: key[1], turn });
+      if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
+      await turns.put({ ...old, turn });
       const next: ConversationRecord = { ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview };
       await t.objectStore('conversations').put(next);
       return metaOf(next);
     });
   }
 
-  /** Removes one turn (e.g. a failed answer before a retry), in one transaction with the metadata. */
-  async deleteTurn(conversationId: string, turnId: string, now: string): Promise<void> {
-    await tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
-      const turns = t.objectStore('turns');
-      const key = await turns.index('byTurnId').getKey([conversationId, turnId]);
-      const rec = await t.objectStore('conversations').get(conversationId);
-      if (!key || !rec) return;
-      await turns.delete(key);
-      await t.objectStore('conversations').put({ ...rec, turnCount: Math.max(0, rec.turnCount - 1), updatedAt: now });
-    });
-  }
-
   /**
-   * Removes turn `turnId` and every later turn (regenerate, edit-and-resend), and updates the
-   * metadata (count, preview, time) in the same transaction (D4). Returns the removed turn ids in
-   * order and the new metadata. @throws NotFoundError when the conversation or the turn is missing
-   * (nothing is written).
+   * Removes turn `turnId` and every turn after it on any branch (its subtree) — a retry removes a
+   * failed, interrupted or stopped answer this way — and updates the metadata (active leaf, count,
+   * preview, time) in the same transaction (D4). When the active leaf was in the subtree, the
+   * path ends at the removed turn's parent, or with `toSibling` at the newest continuation of its
+   * nearest remaining version (deleting one version, docs/transcript.md#versions-and-branches).
+   * Returns the removed turn ids (the turn first) and the new metadata.
+   * @throws NotFoundError when the conversation or the turn is missing (nothing is written).
    */
   async deleteTurnsFrom(
     conversationId: string,
     turnId: string,
     now: string,
+    toSibling = false,
   ): Promise<{ deleted: string[]; meta: ConversationMeta }> {
     return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
-      const key = await turns.index('byTurnId').getKey([conversationId, turnId]);
+      const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
-      if (!key || !rec) throw new NotFoundError(`turn ${turnId} of conversation ${conversationId} not found`);
-      const from = IDBKeyRange.bound([conversationId, key[1]], [conversationId, Infinity]);
-      const deleted = (await turns.getAll(from)).map((r) => r.turn.id);
-      await turns.delete(from);
-      const before = await turns.openCursor(
-        IDBKeyRange.bound([conversationId, -Infinity], [conversationId, key[1]], false, true),
-        'prev',
-      );
+      if (!target || !rec) throw new NotFoundError(`turn ${turnId} of conversation ${conversationId} not found`);
+      const removed = await subtreeOf(turns, target);
+      const ids = new Set(removed.map((r) => r.turn.id));
+      let leaf = rec.activeLeaf;
+      if (leaf === undefined || ids.has(leaf)) {
+        // The version before the removed one, else the one after it.
+        const all = toSibling ? await siblingsOf(turns, target) : [];
+        const i = all.findIndex((r) => r.turn.id === turnId);
+        const rest = all.filter((r) => r.turn.id !== turnId);
+        const sibling = rest[i > 0 ? i - 1 : 0];
+        leaf = sibling
+          ? (await newestDescendant(turns, sibling)).turn.id
+          : target.parentId === ROOT_PARENT
+            ? undefined
+            : target.parentId;
+      }
+      for (const r of removed) await turns.delete([r.conversationId, r.seq]);
+      const { activeLeaf: _old, ...base } = rec;
+      const path = await readActivePath(turns, { ...base, ...(leaf !== undefined ? { activeLeaf: leaf } : {}) });
       const next: ConversationRecord = {
-        ...rec,
-        turnCount: Math.max(0, rec.turnCount - deleted.length),
+        ...base,
+        ...(leaf !== undefined ? { activeLeaf: leaf } : {}),
+        turnCount: path.records.length,
         updatedAt: now,
-        preview: previewOf(before?.value.turn),
+        preview: previewOf(path.records.at(-1)?.turn),
       };
       await t.objectStore('conversations').put(next);
-      return { deleted, meta: metaOf(next) };
+      return { deleted: removed.map((r) => r.turn.id), meta: metaOf(next) };
+    });
+  }
+
+  /**
+   * Makes the path through turn `turnId` the active one: the active leaf becomes the newest
+   * continuation of that turn (its newest child, then that one's, …), or with `exact` the turn
+   * itself (a regenerate answers it again). Nothing is removed. Returns the new metadata.
+   * @throws NotFoundError when the conversation or the turn is missing (nothing is written).
+   */
+  async selectTurn(conversationId: string, turnId: string, now: string, exact = false): Promise<ConversationMeta> {
+    return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+      const turns = t.objectStore('turns');
+      const target = await turns.index('byTurnId').get([conversationId, turnId]);
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!target || !rec) throw new NotFoundError(`turn ${turnId} of conversation ${conversationId} not found`);
+      const leaf = exact ? target : await newestDescendant(turns, target);
+      const path = await readActivePath(turns, { ...rec, activeLeaf: leaf.turn.id });
+      const next: ConversationRecord = {
+        ...rec,
+        activeLeaf: leaf.turn.id,
+        turnCount: path.records.length,
+        updatedAt: now,
+        preview: previewOf(leaf.turn) || rec.preview,
+      };
+      await t.objectStore('conversations').put(next);
+      return metaOf(next);
+    });
+  }
+
+  /** How many versions turn `turnId` has (itself included). @throws NotFoundError when the turn is missing. */
+  async versionCount(conversationId: string, turnId: string): Promise<number> {
+    return tx(this.db, ['conversations', 'turns'], 'readonly', async (t) => {
+      const turns = t.objectStore('turns');
+      const r = await turns.index('byTurnId').get([conversationId, turnId]);
+      if (!r) throw new NotFoundError(`turn ${turnId} of conversation ${conversationId} not found`);
+      return turns.index('byParent').count([conversationId, r.parentId]);
+    });
+  }
+
+  /**
+   * Removes one turn and nothing else, in one transaction with the metadata: the turns after it
+   * (its children) take its parent as theirs, and an active leaf on it moves to its parent.
+   * Nothing happens when it is missing.
+   */
+  async deleteTurn(conversationId: string, turnId: string, now: string): Promise<void> {
+    await tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+      const turns = t.objectStore('turns');
+      const target = await turns.index('byTurnId').get([conversationId, turnId]);
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!target || !rec) return;
+      for (const child of await turns.index('byParent').getAll([conversationId, turnId]))
+        await turns.put({ ...child, parentId: target.parentId });
+      await turns.delete([conversationId, target.seq]);
+      const { activeLeaf, ...base } = rec;
+      const leaf = activeLeaf === turnId ? (target.parentId === ROOT_PARENT ? undefined : target.parentId) : activeLeaf;
+      await t.objectStore('conversations').put({
+        ...base,
+        ...(leaf !== undefined ? { activeLeaf: leaf } : {}),
+        turnCount: Math.max(0, rec.turnCount - 1),
+        updatedAt: now,
+      });
     });
   }
 

@@ -4,7 +4,8 @@
  *
  * Stores:
  * - `conversations`: list metadata only, so the conversation list never loads transcripts.
- * - `turns`: one record per turn, keyed `[conversationId, seq]` so the newest N load by key range.
+ * - `turns`: one record per turn, keyed `[conversationId, seq]`; each names its parent turn, so a
+ *   conversation is a tree of turns whose active path (lib/store/turn-tree.ts) is what every reader sees.
  * - `disclosures`: what was sent to whom (the ledger).
  * - `vault`: provider keys (never synced, never exported).
  * - `settings`: provider configuration and preferences, one record per key.
@@ -16,7 +17,7 @@ import { isQuotaExceeded, storageFullError } from './quota';
 
 export const DB_NAME = 'baton';
 /** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export const STORES = {
   conversations: 'conversations',
@@ -33,12 +34,26 @@ export interface ConversationRecord extends ConversationMeta {
   system?: string;
   tools?: Transcript['tools'];
   meta?: Record<string, unknown>;
+  /**
+   * The turn id of the active leaf (docs/transcript.md#versions-and-branches): the active path runs
+   * from the root to this turn. Absent while the conversation has no turn.
+   */
+  activeLeaf?: string;
 }
+
+/** {@link TurnRecord.parentId} of a first turn (a root of the tree). */
+export const ROOT_PARENT = '';
 
 export interface TurnRecord {
   conversationId: string;
-  /** Position in the conversation (monotonic). */
+  /** Order of creation in the conversation (monotonic; versions of one turn sort by it). */
   seq: number;
+  /**
+   * The turn id of the turn before this one on its path, or {@link ROOT_PARENT} for a first turn.
+   * Siblings (same parent) are versions of one turn (docs/transcript.md#versions-and-branches).
+   * Set on every record from schema version 2 on (the ladder sets it on older ones).
+   */
+  parentId: string;
   turn: Turn;
 }
 
@@ -90,7 +105,11 @@ export interface SealedVaultRecord {
 
 export interface BatonDbSchema extends DBSchema {
   conversations: { key: string; value: ConversationRecord; indexes: { byUpdatedAt: string } };
-  turns: { key: [string, number]; value: TurnRecord; indexes: { byTurnId: [string, string]; byStatus: string } };
+  turns: {
+    key: [string, number];
+    value: TurnRecord;
+    indexes: { byTurnId: [string, string]; byStatus: string; byParent: [string, string] };
+  };
   disclosures: { key: number; value: DisclosureRecord; indexes: { byConversation: string } };
   vault: { key: string; value: VaultRecord };
   settings: { key: string; value: { key: string; value: unknown } };
@@ -111,9 +130,14 @@ export interface OpenHooks {
 
 /**
  * The upgrade ladder: one `if (oldVersion < N)` step per version, each tested from a seeded
- * database of the version before (D4).
+ * database of the version before (D4). Steps above `newVersion` do not run (tests seed an older version).
  */
-export function upgradeDb(db: IDBPDatabase<BatonDbSchema>, oldVersion: number): void {
+export function upgradeDb(
+  db: IDBPDatabase<BatonDbSchema>,
+  oldVersion: number,
+  transaction?: IDBPTransaction<BatonDbSchema, StoreName[], 'versionchange'>,
+  newVersion = DB_VERSION,
+): void {
   if (oldVersion < 1) {
     const conversations = db.createObjectStore(STORES.conversations, { keyPath: 'id' });
     conversations.createIndex('byUpdatedAt', 'updatedAt');
@@ -125,6 +149,44 @@ export function upgradeDb(db: IDBPDatabase<BatonDbSchema>, oldVersion: number): 
     disclosures.createIndex('byConversation', 'conversationId');
     db.createObjectStore(STORES.vault, { keyPath: 'providerId' });
     db.createObjectStore(STORES.settings, { keyPath: 'key' });
+  }
+  if (oldVersion < 2 && newVersion >= 2) {
+    // docs/transcript.md#versions-and-branches: turns form a tree; a version is a sibling (same parent).
+    const turns = transaction!.objectStore(STORES.turns);
+    turns.createIndex('byParent', ['conversationId', 'parentId']);
+    // A database created at version 2 has no turn yet; an older one gets its linear turns chained.
+    if (oldVersion >= 1) void chainLinearTurns(transaction!);
+  }
+}
+
+/**
+ * The version-2 step of the ladder: every stored conversation was a list of turns in `seq` order,
+ * so each turn's parent is the turn before it and the active leaf is the last one — the active
+ * path is exactly the old conversation. Runs inside the upgrade transaction and awaits only its
+ * requests (D5); a failure aborts the upgrade, so the database stays at version 1, untouched.
+ */
+async function chainLinearTurns(t: IDBPTransaction<BatonDbSchema, StoreName[], 'versionchange'>): Promise<void> {
+  try {
+    const last = new Map<string, string>();
+    let cursor = await t.objectStore(STORES.turns).openCursor();
+    while (cursor) {
+      const r = cursor.value as TurnRecord & { parentId?: string };
+      await cursor.update({ ...r, parentId: last.get(r.conversationId) ?? ROOT_PARENT });
+      last.set(r.conversationId, r.turn.id);
+      cursor = await cursor.continue();
+    }
+    let conv = await t.objectStore(STORES.conversations).openCursor();
+    while (conv) {
+      const leaf = last.get(conv.value.id);
+      if (leaf !== undefined) await conv.update({ ...conv.value, activeLeaf: leaf });
+      conv = await conv.continue();
+    }
+  } catch {
+    try {
+      t.abort();
+    } catch {
+      // already finished
+    }
   }
 }
 
@@ -148,7 +210,8 @@ export function writeGeneration(): number {
  */
 export async function openBatonDb(name = DB_NAME, hooks: OpenHooks = {}, version = DB_VERSION): Promise<BatonDb> {
   const db: BatonDb = await openDB<BatonDbSchema>(name, version, {
-    upgrade: (database, oldVersion) => upgradeDb(database, oldVersion),
+    upgrade: (database, oldVersion, newVersion, transaction) =>
+      upgradeDb(database, oldVersion, transaction, newVersion ?? version),
     blocked: () => hooks.onBlocked?.(),
     blocking: () => {
       db.close();

@@ -148,10 +148,10 @@ export class DisclosureStore {
   private finishTx(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns', 'disclosures'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
-      const key = await turns.index('byTurnId').getKey([conversationId, turn.id]);
+      const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
-      if (!key || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      await turns.put({ conversationId, seq: key[1], turn });
+      if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
+      await turns.put({ ...old, turn });
       await t.objectStore('disclosures').add(done.record as DisclosureRecord);
       const meta: Record<string, unknown> = { ...rec.meta };
       if (done.receipt === null) delete meta[RECEIPT_META];

@@ -148,7 +148,7 @@ describe('importConversations', () => {
     const { db, store } = await open();
     // An orphan turn record at seq 1 of "chatgpt-export:bad": the second turn's write fails after
     // the metadata and the first turn were written in the same transaction.
-    await db.add('turns', { conversationId: 'chatgpt-export:bad', seq: 1, turn: user('orphan', 'x') });
+    await db.add('turns', { conversationId: 'chatgpt-export:bad', seq: 1, parentId: '', turn: user('orphan', 'x') });
     const out = await importConversations(
       db,
       [

@@ -7,10 +7,11 @@
  */
 import { contentHash } from '../context/hash';
 import { decodeTranscript } from '../transcript/codec';
+import { treeOf, withoutVersions, type TurnTree } from '../transcript/versions';
 import type { Transcript, Turn } from '../transcript/schema';
 import { previewOf } from './conversations';
 import { isQuotaExceeded } from './quota';
-import { tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
 
 /** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
 const MAX_ID_CHARS = 200;
@@ -100,8 +101,8 @@ function settle(turn: Turn): Turn {
   return turn.status === 'streaming' ? { ...turn, status: 'interrupted' } : turn;
 }
 
-/** The conversation record of an imported transcript (list metadata from its turns). */
-function recordOf(t: Transcript, id: string, stamp: ImportStamp): ConversationRecord {
+/** The conversation record of an imported transcript (list metadata from its turns; `tree` its every version). */
+function recordOf(t: Transcript, id: string, stamp: ImportStamp, tree: TurnTree): ConversationRecord {
   let preview = '';
   let last: string | undefined;
   for (const turn of t.turns) {
@@ -117,7 +118,8 @@ function recordOf(t: Transcript, id: string, stamp: ImportStamp): ConversationRe
     updatedAt: last && last > createdAt ? last : createdAt,
     turnCount: t.turns.length,
     preview,
-    nextSeq: t.turns.length,
+    nextSeq: tree.turns.length,
+    ...(tree.leaf !== undefined ? { activeLeaf: tree.leaf } : {}),
     ...(t.system !== undefined ? { system: t.system } : {}),
     ...(t.tools !== undefined ? { tools: t.tools } : {}),
     ...(t.source !== undefined ? { source: t.source } : {}),
@@ -174,8 +176,12 @@ export async function importConversations(
       ...(typeof input?.title === 'string' ? { title: input.title } : {}),
     };
     let t: Transcript;
+    let tree: TurnTree;
     try {
-      t = decodeTranscript(input);
+      // docs/transcript.md#versions-and-branches: the turns are the active path; the other versions come from meta.
+      const decoded = decodeTranscript(input);
+      tree = treeOf(decoded);
+      t = withoutVersions(decoded);
     } catch (e) {
       out.failed.push({ ...label, reason: `not a valid transcript: ${(e as Error).message}` });
       continue;
@@ -199,15 +205,15 @@ export async function importConversations(
       ...(opts.file !== undefined ? { file: opts.file } : {}),
       ...(claimed ? { claimed: true as const } : {}),
     };
-    const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp);
+    const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp, tree);
     try {
       const clash = await tx(db, ['conversations', 'turns'], 'readwrite', async (w) => {
         const existing = (await w.objectStore('conversations').get(id)) ?? known;
         if (existing) return existing;
         await w.objectStore('conversations').add(rec);
         const turns = w.objectStore('turns');
-        for (const [seq, turn] of t.turns.entries()) {
-          const r: TurnRecord = { conversationId: id, seq, turn: settle(turn) };
+        for (const [seq, { parentId, turn }] of tree.turns.entries()) {
+          const r: TurnRecord = { conversationId: id, seq, parentId: parentId ?? ROOT_PARENT, turn: settle(turn) };
           await turns.add(r);
         }
         return undefined;

@@ -34,14 +34,36 @@ function rootOf(e: ts.Expression): string | undefined {
   }
 }
 
+type Work = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration;
+
+/**
+ * The transaction helpers of lib/store/turn-tree.ts (the tree of turns): async functions whose
+ * first parameter is a store of the caller's transaction. A call of one with a store of this
+ * transaction waits on that transaction; each of them is itself checked below.
+ */
+const TREE_FILE = path.join(ROOT, 'lib/store/turn-tree.ts');
+function treeHelpers(): ts.FunctionDeclaration[] {
+  const file = ts.createSourceFile(TREE_FILE, fs.readFileSync(TREE_FILE, 'utf8'), ts.ScriptTarget.Latest, true);
+  return file.statements.filter(
+    (n): n is ts.FunctionDeclaration =>
+      ts.isFunctionDeclaration(n) && !!n.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword),
+  );
+}
+const HELPERS = new Set(treeHelpers().map((f) => f.name!.text));
+
 /** Every `await` in `work` that does not wait on its transaction, as `file:line text`. */
-function foreignAwaits(work: ts.ArrowFunction | ts.FunctionExpression, file: ts.SourceFile): string[] {
+function foreignAwaits(work: Work, file: ts.SourceFile): string[] {
   const param = work.parameters[0]?.name;
   const roots = new Set<string>(param && ts.isIdentifier(param) ? [param.text] : []);
   const bad: string[] = [];
   const isIdb = (e: ts.Expression): boolean => {
     const r = rootOf(e);
     if (r !== undefined && roots.has(r)) return true;
+    // A tree helper given a store of this transaction.
+    if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && HELPERS.has(e.expression.text)) {
+      const arg = e.arguments[0];
+      return !!arg && isIdb(arg);
+    }
     // `Promise.all([...])` of requests of this transaction.
     if (ts.isCallExpression(e) && e.expression.getText(file) === 'Promise.all') {
       const arg = e.arguments[0];
@@ -68,7 +90,7 @@ function foreignAwaits(work: ts.ArrowFunction | ts.FunctionExpression, file: ts.
       bad.push(`${path.relative(ROOT, file.fileName)}: for await in a transaction`);
     ts.forEachChild(n, visit);
   };
-  visit(work.body);
+  if (work.body) visit(work.body);
   return bad;
 }
 
@@ -106,6 +128,13 @@ describe('D5 no awaits across transactions', () => {
     for (const f of ['lib/store/conversations.ts', 'lib/store/settings.ts', 'lib/vault/vault.ts'])
       expect(files.has(f), f).toBe(true);
     expect(callbacks.flatMap((c) => foreignAwaits(c.work, c.file))).toEqual([]);
+  });
+
+  it('D5 the tree helpers (lib/store/turn-tree.ts) await only requests of the store they are given', () => {
+    const file = ts.createSourceFile(TREE_FILE, fs.readFileSync(TREE_FILE, 'utf8'), ts.ScriptTarget.Latest, true);
+    const helpers = treeHelpers();
+    expect(helpers.map((f) => f.name!.text)).toContain('readActivePath');
+    expect(helpers.flatMap((f) => foreignAwaits(f, file))).toEqual([]);
   });
 
   it('D5 the only direct db.transaction() call is inside tx() (lib/store/db.ts)', () => {

@@ -116,6 +116,7 @@ export class ChatModel extends Store<ChatState> {
           turns: view.turns,
           hasEarlier: view.hasEarlier === true,
           firstTurn: view.first,
+          versions: view.versions ?? {},
           ...(switched ? { loadingEarlier: false } : {}),
           busy: view.busy,
           phase: view.busy ? (s.phase === 'idle' ? 'streaming' : s.phase) : 'idle',
@@ -144,7 +145,11 @@ export class ChatModel extends Store<ChatState> {
       // Applied only if the same conversation still starts with the same turn.
       this.set((s) =>
         s.currentId === id && s.turns[0]?.id === first.id
-          ? { turns: joinTurns(view.turns, s.turns), hasEarlier: view.hasEarlier === true }
+          ? {
+              turns: joinTurns(view.turns, s.turns),
+              hasEarlier: view.hasEarlier === true,
+              versions: { ...view.versions, ...s.versions },
+            }
           : {},
       );
     } catch (e) {
@@ -168,6 +173,7 @@ export class ChatModel extends Store<ChatState> {
       currentId: undefined,
       turns: [],
       hasEarlier: false,
+      versions: {},
       firstTurn: undefined,
       busy: false,
       phase: 'idle',

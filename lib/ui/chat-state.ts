@@ -5,6 +5,7 @@
 import type {
   Attachment,
   ConversationMeta,
+  ConversationView,
   ModelOption,
   ProtocolError,
   ProviderStatus,
@@ -27,6 +28,8 @@ export interface ChatState {
   loadingEarlier: boolean;
   /** With `hasEarlier`: the conversation's first turn (not in `turns`), for its capture notice. */
   firstTurn?: Turn | undefined;
+  /** The shown turns that have several versions, by turn id (docs/transcript.md#versions-and-branches). */
+  versions: NonNullable<ConversationView['versions']>;
   /** An answer is in flight in the open conversation. */
   busy: boolean;
   phase: 'idle' | 'sending' | 'streaming' | 'retrying';
@@ -66,6 +69,7 @@ export const INITIAL_CHAT_STATE: ChatState = {
   currentId: undefined,
   turns: [],
   hasEarlier: false,
+  versions: {},
   loadingEarlier: false,
   busy: false,
   phase: 'idle',

@@ -6,7 +6,9 @@
  * Delete with undo: the conversation disappears from the list at once, and the `deleteConversation`
  * request is sent only when the undo window ends (or when another delete starts, or the page is
  * hidden). Until then nothing is removed from storage, so Undo is exact; closing the browser in
- * that window keeps the conversation (the safe direction).
+ * that window keeps the conversation (the safe direction). Deleting one version of a message works
+ * the same way (docs/transcript.md#versions-and-branches): the panel shows the version beside it at
+ * once, and `deleteVersion` is sent only when the undo window ends.
  */
 import type { BackgroundEvent, ConversationMeta, ModelCapabilities } from '../messaging/protocol';
 import type { OnDeviceAvailability } from './on-device';
@@ -24,6 +26,8 @@ export interface PanelExtras {
   attachNote?: string | undefined;
   /** A conversation hidden from the list, waiting for its delete (undo possible). */
   pendingDelete?: ConversationMeta | undefined;
+  /** A version of a message set aside, waiting for its delete (undo possible). */
+  pendingVersionDelete?: { conversationId: string; turnId: string } | undefined;
   /** Chrome's built-in model in this page (undefined until checked). */
   onDevice?: OnDeviceAvailability | undefined;
 }
@@ -43,6 +47,9 @@ export class PanelModel extends ChatModel {
   private capsTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly capsAsked = new Set<string>();
   private deleteTimer: ReturnType<typeof setTimeout> | undefined;
+  private versionTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A regenerate or edit added a version: reload the open conversation when its answer is done, for its version labels. */
+  private versionsStale = false;
   private nextAttachment = 0;
 
   /** `undoMs`: how long a delete can be undone. `capsDelayMs`: wait after typing a model id before asking what it accepts. */
@@ -57,6 +64,7 @@ export class PanelModel extends ChatModel {
   override dispose(): void {
     clearTimeout(this.capsTimer);
     this.flushDelete();
+    this.flushVersionDelete();
     super.dispose();
   }
 
@@ -70,6 +78,15 @@ export class PanelModel extends ChatModel {
   override onEvent(e: BackgroundEvent): void {
     super.onEvent(e);
     if (e.type === 'conversationUpdated') this.hidePending();
+    if (
+      e.type === 'sendStateChanged' &&
+      e.state === 'idle' &&
+      this.versionsStale &&
+      e.conversationId === this.state.currentId
+    ) {
+      this.versionsStale = false;
+      void this.open(e.conversationId, { keepTarget: true });
+    }
   }
 
   private hidePending(): void {
@@ -150,7 +167,10 @@ export class PanelModel extends ChatModel {
 
   // ---- Regenerate and edit
 
-  /** Replaces the last complete answer with a new one from the current target (a first disclosure asks first, docs/disclosure.md). */
+  /**
+   * Answers the last user message again with the current target; the new answer is a new version
+   * beside the earlier one (docs/transcript.md#versions-and-branches). A first disclosure asks first (docs/disclosure.md).
+   */
   async regenerate(extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
@@ -161,6 +181,7 @@ export class PanelModel extends ChatModel {
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
       await this.connector.request('regenerateTurn', { conversationId: id, target, ...extrasOf(extra) });
+      this.versionsStale = true;
       if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
     } catch (e) {
       if (!(await this.askToConfirm(e, id, target, { kind: 'regenerate' }, extra)))
@@ -168,7 +189,11 @@ export class PanelModel extends ChatModel {
     }
   }
 
-  /** Replaces the last user message (and the answers after it) with `text`, and sends it (a first disclosure asks first, docs/disclosure.md). */
+  /**
+   * Adds `text` as a new version of user message `turnId` (any of them) and sends it: the shown
+   * path continues from it, the earlier version and its answers stay as another branch
+   * (docs/transcript.md#versions-and-branches). A first disclosure asks first (docs/disclosure.md).
+   */
   async editResend(turnId: string, text: string, extra: ResendExtras = {}): Promise<void> {
     const id = this.state.currentId;
     const target = this.sendTarget();
@@ -179,6 +204,7 @@ export class PanelModel extends ChatModel {
     this.set({ busy: true, phase: 'sending', error: undefined, answerError: undefined });
     try {
       await this.connector.request('editAndResend', { conversationId: id, turnId, text, target, ...extrasOf(extra) });
+      this.versionsStale = true;
       if (this.state.currentId === id) this.set((s) => ({ turns: s.turns.filter((t) => !removed.has(t.id)) }));
     } catch (e) {
       if (await this.askToConfirm(e, id, target, { kind: 'edit', turnId, text }, extra)) return;
@@ -218,6 +244,55 @@ export class PanelModel extends ChatModel {
       pendingResend: undefined,
       ...(p?.action.kind === 'edit' && !s.draft.trim() ? { draft: p.action.text } : {}),
     }));
+  }
+
+  // ---- Versions (docs/transcript.md#versions-and-branches)
+
+  /** Shows version `turnId` of a message and continues from it: the conversation is reloaded along that branch. */
+  async showVersion(turnId: string): Promise<void> {
+    const id = this.state.currentId;
+    if (!id || this.state.busy) return;
+    try {
+      await this.connector.request('selectVersion', { conversationId: id, turnId });
+      await this.open(id, { keepTarget: true });
+    } catch (e) {
+      this.set({ error: toProtocolError(e) });
+    }
+  }
+
+  /** Sets version `turnId` aside at once (the version before it, else after it, is shown) and deletes it when the undo window ends. */
+  async removeVersion(turnId: string): Promise<void> {
+    const id = this.state.currentId;
+    const v = this.state.versions[turnId];
+    const other = v?.previous ?? v?.next;
+    if (!id || !other || this.state.busy) return;
+    this.flushVersionDelete();
+    this.extras.update({ pendingVersionDelete: { conversationId: id, turnId } });
+    this.versionTimer = setTimeout(() => this.flushVersionDelete(), this.undoMs);
+    await this.showVersion(other);
+  }
+
+  /** Brings the version being deleted back and shows it again (nothing was removed from storage yet). */
+  async undoRemoveVersion(): Promise<void> {
+    const p = this.extras.state.pendingVersionDelete;
+    if (!p) return;
+    clearTimeout(this.versionTimer);
+    this.extras.update({ pendingVersionDelete: undefined });
+    if (p.conversationId === this.state.currentId) await this.showVersion(p.turnId);
+  }
+
+  /** Sends the pending version delete now (undo window over, another delete, or the page is going away). */
+  flushVersionDelete(): void {
+    const p = this.extras.state.pendingVersionDelete;
+    clearTimeout(this.versionTimer);
+    if (!p) return;
+    this.extras.update({ pendingVersionDelete: undefined });
+    this.connector
+      .request('deleteVersion', { conversationId: p.conversationId, turnId: p.turnId })
+      .then(() =>
+        p.conversationId === this.state.currentId ? this.open(p.conversationId, { keepTarget: true }) : undefined,
+      )
+      .catch((e: unknown) => this.set({ error: toProtocolError(e) }));
   }
 
   // ---- Conversation list

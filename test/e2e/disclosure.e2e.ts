@@ -161,8 +161,10 @@ describe.skipIf(!HAS_CHROMIUM)('disclosure preview, confirmation and ledger (doc
     expect(received).toHaveLength(1);
     expectValid(received[0]!);
     expect(received[0]!.body).toEqual(preview.body);
+    // The regenerated answer is a new version; OpenAI's stays stored (docs/transcript.md#versions-and-branches).
     expect((await storedTurns(s.page, conversationId)).map((t) => [t.role, textOf(t)])).toEqual([
       ['user', 'Name a colour.'],
+      ['assistant', 'Blue, says OpenAI.'],
       ['assistant', 'Green, says Gemini.'],
     ]);
   });

@@ -2,8 +2,10 @@
  * The conversation list's requests: list, open (a window of turns), create, rename, pin and
  * delete. `createHandlers` spreads them in; payloads arrive parsed and sender-checked by the router.
  */
+import type { BackgroundEvent } from '../../messaging/protocol';
 import type { ConversationStore } from '../../store/conversations';
-import { existingConversation } from '../core/guards';
+import { BatonError } from '../../messaging/errors';
+import { existingConversation, refuseBusy } from '../core/guards';
 import type { Handlers } from '../core/router';
 import { getConversationWindow } from './window';
 
@@ -15,6 +17,8 @@ type ConversationHandlers = Pick<
   | 'renameConversation'
   | 'deleteConversation'
   | 'pinConversation'
+  | 'selectVersion'
+  | 'deleteVersion'
 >;
 
 /** What the conversation handlers use of the send engine: whether an answer streams, and stopping it before a delete. */
@@ -30,9 +34,15 @@ export interface ConversationHandlerDeps {
   /** ISO time now. */
   now(): string;
   newId(): string;
+  /** Tells every page of a change (here: a conversation's list metadata after a version switch or delete). */
+  broadcast?: ((e: BackgroundEvent) => void) | undefined;
 }
 
-/** `listConversations`, `getConversation`, `createConversation`, `renameConversation`, `deleteConversation`, `pinConversation`. */
+/**
+ * `listConversations`, `getConversation`, `createConversation`, `renameConversation`,
+ * `deleteConversation`, `pinConversation`, and switching or deleting versions of a turn
+ * (`selectVersion`, `deleteVersion`; docs/transcript.md#versions-and-branches).
+ */
 export function conversationHandlers(d: ConversationHandlerDeps): ConversationHandlers {
   return {
     listConversations: () => d.store.list(),
@@ -55,5 +65,28 @@ export function conversationHandlers(d: ConversationHandlerDeps): ConversationHa
       await existingConversation(d.store, id);
       return d.store.update(id, { pinned });
     },
+    selectVersion: async ({ conversationId, turnId }) => {
+      await existingConversation(d.store, conversationId);
+      refuseBusy(d.engine.isBusy(conversationId));
+      const meta = await d.store.selectTurn(conversationId, turnId, d.now()).catch(notHere);
+      d.broadcast?.({ type: 'conversationUpdated', meta });
+      return meta;
+    },
+    deleteVersion: async ({ conversationId, turnId }) => {
+      await existingConversation(d.store, conversationId);
+      refuseBusy(d.engine.isBusy(conversationId));
+      if ((await d.store.versionCount(conversationId, turnId).catch(notHere)) < 2)
+        throw new BatonError('bad_request', 'This is the only version of that message.');
+      const { meta } = await d.store.deleteTurnsFrom(conversationId, turnId, d.now(), true);
+      d.broadcast?.({ type: 'conversationUpdated', meta });
+      return meta;
+    },
   };
+}
+
+/** A store `NotFoundError` for a turn, as the protocol's `not_found`. */
+function notHere(e: unknown): never {
+  if (e instanceof Error && e.name === 'NotFoundError')
+    throw new BatonError('not_found', 'That message is no longer in this conversation.');
+  throw e;
 }

@@ -6,14 +6,13 @@ import type { ConversationView, RequestPayload } from '../../messaging/protocol'
 import { metaOf, NotFoundError, type ConversationStore } from '../../store/conversations';
 import { readTurnWindow } from '../../store/turn-window';
 import { BatonError } from '../../messaging/errors';
-import { existingConversation } from '../core/guards';
 
 /** Turns per page when `before` comes without `limit`. */
 export const DEFAULT_PAGE = 50;
 
 /**
- * Answers `getConversation`: without `limit` and `before`, every turn (`hasEarlier: false`);
- * otherwise the newest `limit` turns (before turn `before` when given; `limit` defaults to
+ * Answers `getConversation` with the active path (docs/transcript.md#versions-and-branches): without
+ * `limit` and `before`, every turn of it (`hasEarlier: false`); otherwise the newest `limit` turns (before turn `before` when given; `limit` defaults to
  * {@link DEFAULT_PAGE}) and whether older ones exist.
  * @throws BatonError `not_found` when the conversation or the `before` turn does not exist.
  */
@@ -22,14 +21,10 @@ export async function getConversationWindow(
   p: RequestPayload<'getConversation'>,
   busy: boolean,
 ): Promise<ConversationView> {
-  if (p.limit === undefined && p.before === undefined) {
-    const rec = await existingConversation(store, p.id);
-    const { turns } = await store.get(p.id);
-    return { meta: metaOf(rec), turns, busy, hasEarlier: false };
-  }
   try {
+    const whole = p.limit === undefined && p.before === undefined;
     const w = await readTurnWindow(store.db, p.id, {
-      limit: p.limit ?? DEFAULT_PAGE,
+      limit: whole ? undefined : (p.limit ?? DEFAULT_PAGE),
       ...(p.before !== undefined ? { before: p.before } : {}),
     });
     return {
@@ -38,6 +33,7 @@ export async function getConversationWindow(
       busy,
       hasEarlier: w.hasEarlier,
       ...(w.first ? { first: w.first } : {}),
+      ...(Object.keys(w.versions).length ? { versions: w.versions } : {}),
     };
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;

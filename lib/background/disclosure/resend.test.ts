@@ -284,6 +284,8 @@ describe('planResend', () => {
     });
     expect(planResend(turns, { kind: 'regenerate' })).toEqual({ kept: turns.slice(0, 3), removeFrom: 'a2' });
     expect(planResend(turns, { kind: 'edit', turnId: 'u2' })).toEqual({ kept: turns.slice(0, 2), removeFrom: 'u2' });
+    // Any user turn can be edited (docs/transcript.md#versions-and-branches): the path up to it is kept.
+    expect(planResend(turns, { kind: 'edit', turnId: 'u1' })).toEqual({ kept: [], removeFrom: 'u1' });
   });
   it('refuses what cannot be resent', () => {
     expect(() => planResend([], { kind: 'retry' })).toThrow(expect.objectContaining({ code: 'bad_request' }));
@@ -291,9 +293,6 @@ describe('planResend', () => {
       expect.objectContaining({ code: 'bad_request', message: expect.stringContaining('completed') }),
     );
     expect(() => planResend([answer('a0', 'x')], { kind: 'regenerate' })).toThrow(
-      expect.objectContaining({ code: 'bad_request' }),
-    );
-    expect(() => planResend(turns, { kind: 'edit', turnId: 'u1' })).toThrow(
       expect.objectContaining({ code: 'bad_request' }),
     );
     expect(() => planResend(turns, { kind: 'edit', turnId: 'a1' })).toThrow(

@@ -10,13 +10,17 @@ import type { Turn } from '../../transcript/schema';
 import { BatonError } from '../../messaging/errors';
 import type { ResolvedProvider } from '../core/providers';
 
-/** A resend: `retry` a failed, interrupted or stopped answer; `regenerate` the last answer; `edit` the last user turn. */
+/** A resend: `retry` a failed, interrupted or stopped answer; `regenerate` the last answer; `edit` any user turn. */
 export type Resend = { kind: 'retry' } | { kind: 'regenerate' } | { kind: 'edit'; turnId: string };
 
 export interface ResendPlan {
-  /** The stored turns that stay, in order (an edit adds its new user turn after them). */
+  /** The turns of the active path the request is built on, in order (an edit adds its new user turn after them). */
   kept: Turn[];
-  /** The first stored turn the action removes (it and every later turn), if any. */
+  /**
+   * The first turn of the active path the action leaves behind (it and every later turn), if any:
+   * a retry removes it; a regenerate or an edit keeps it as an earlier version, on its own branch
+   * (docs/transcript.md#versions-and-branches).
+   */
   removeFrom?: string | undefined;
   /**
    * A retry's unanswered last user turn: a candidate for the turn that counts as new for the
@@ -28,9 +32,9 @@ export interface ResendPlan {
 }
 
 /**
- * Plans `resend` over the stored `turns`.
+ * Plans `resend` over the active path `turns`. Any user turn of it can be edited.
  * @throws BatonError `bad_request` (nothing to retry, the last answer completed, no message to
- * answer, only the last message can be edited), `not_found` (the edited turn is not a user turn here).
+ * answer), `not_found` (the edited turn is not a user turn here).
  */
 export function planResend(turns: readonly Turn[], resend: Resend): ResendPlan {
   if (resend.kind === 'retry') {
@@ -55,8 +59,6 @@ export function planResend(turns: readonly Turn[], resend: Resend): ResendPlan {
   const i = turns.findIndex((t) => t.id === resend.turnId);
   if (i < 0 || turns[i]!.role !== 'user')
     throw new BatonError('not_found', 'That message is not in this conversation.');
-  if (turns.slice(i + 1).some((t) => t.role === 'user'))
-    throw new BatonError('bad_request', 'Only the last message can be edited.');
   return { kept: turns.slice(0, i), removeFrom: resend.turnId };
 }
 

@@ -67,8 +67,9 @@ export class SendEngine {
    * out (ids that no longer exist are ignored); unless `confirmed` is `true` or names this provider
    * (see {@link Confirmation}), a first disclosure of the conversation's history to this provider
    * (id + origin) is refused with `confirmation_required` (undefined: not asked).
-   * `replaceFrom` (edit-and-resend): that stored turn and every later one are removed — only once
-   * the send is accepted — and the new user turn takes their place.
+   * `replaceFrom` (edit-and-resend, any user turn): the new user turn is stored as a new version of
+   * that turn — only once the send is accepted — and its branch becomes the active path; the
+   * earlier version and every turn after it stay (docs/transcript.md#versions-and-branches).
    * @throws BatonError (`busy`, `no_key`, `endpoint_not_permitted`, `not_found`, `policy_forbidden`,
    * `context_too_long`, `confirmation_required`, …) before anything is written when the send cannot start.
    */
@@ -83,7 +84,7 @@ export class SendEngine {
   }): Promise<{ userTurnId: string }> {
     const { store, clock, newId } = this.deps;
     if (this.isBusy(input.conversationId)) throw busyError();
-    const record = await existingConversation(store, input.conversationId);
+    await existingConversation(store, input.conversationId);
     const blocks = userBlocks(input.text, input.attachments);
     if (blocks.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
     const connection = await this.connect(input.target);
@@ -110,14 +111,14 @@ export class SendEngine {
     const flight = this.flights.claim(input.conversationId, busyError);
     let meta: ConversationMeta;
     try {
-      const turnCount = input.replaceFrom
-        ? (await store.deleteTurnsFrom(input.conversationId, input.replaceFrom, now)).meta.turnCount
-        : record.turnCount;
-      const title = turnCount === 0 ? titleFromFirstMessage(input.text) : undefined;
-      meta = await store.appendTurn(input.conversationId, userTurn, now, {
-        lastTarget: input.target,
-        ...(title ? { title } : {}),
-      });
+      const title = kept.length === 0 ? titleFromFirstMessage(input.text) : undefined;
+      meta = await store.appendTurn(
+        input.conversationId,
+        userTurn,
+        now,
+        { lastTarget: input.target, ...(title ? { title } : {}) },
+        input.replaceFrom,
+      );
     } catch (e) {
       this.flights.release(input.conversationId, flight);
       throw e;
@@ -140,8 +141,9 @@ export class SendEngine {
 
   /**
    * Answers again without a new user turn (L2): `retry` (the default) after a failed, interrupted
-   * or stopped answer, which is removed; `regenerate` replaces everything after the last user turn.
-   * The turns are removed only once the send is accepted. A first disclosure of the conversation
+   * or stopped answer, which is removed; `regenerate` answers the last user turn again, and the new
+   * answer is a new version beside the earlier one, which stays (docs/transcript.md#versions-and-branches).
+   * Nothing changes before the send is accepted. A first disclosure of the conversation
    * to this provider is refused like {@link send} refuses it (docs/disclosure.md; a retry's unanswered last
    * user turn counts as new only for a provider that got it or was picked for it, see
    * `retryNewTurnId`); `confirmed` undefined: not asked.
@@ -186,8 +188,12 @@ export class SendEngine {
     }
     const flight = this.flights.claim(input.conversationId, busyError);
     try {
-      if (plan.removeFrom)
-        await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, new Date(clock.now()).toISOString());
+      const now = new Date(clock.now()).toISOString();
+      const answered = plan.kept.at(-1);
+      if (input.kind === 'regenerate' && plan.removeFrom && answered)
+        // The path ends at the answered user turn again; the answer is appended as its new version.
+        await store.selectTurn(input.conversationId, answered.id, now, true);
+      else if (plan.removeFrom) await store.deleteTurnsFrom(input.conversationId, plan.removeFrom, now);
     } catch (e) {
       this.flights.release(input.conversationId, flight);
       throw e;

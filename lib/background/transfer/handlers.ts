@@ -26,6 +26,7 @@ import { decodeTranscript, TranscriptError } from '../../transcript/codec';
 import type { Transcript } from '../../transcript/schema';
 import { metaOf, type ConversationStore } from '../../store/conversations';
 import { importConversations, importStampOf } from '../../store/import-store';
+import { withVersions, withoutVersions } from '../../transcript/versions';
 import { BatonError } from '../../messaging/errors';
 import { detectImportKind } from '../../importers/detect';
 import type { Handlers } from '../core/router';
@@ -106,13 +107,18 @@ function readFile(bytes: Uint8Array, kind: ImportKind | undefined) {
   return { kind: k, result: IMPORTERS[k](text, opts) };
 }
 
-/** A stored conversation as a Baton transcript: records only (never the vault, S5), checked by `decodeTranscript`. */
+/**
+ * A stored conversation as a Baton transcript: records only (never the vault, S5), checked by
+ * `decodeTranscript`. Its turns are the active path; every other version goes along in
+ * `meta.batonVersions` (docs/transcript.md#versions-and-branches), so an import gets the whole tree back.
+ */
 async function transcriptOf(store: ConversationStore, id: string): Promise<Transcript> {
   const rec = await existingConversation(store, id);
-  const t = await store.toTranscript(id);
+  // One read of the path and the tree, so they always agree.
+  const { transcript: t, tree } = await store.toTranscriptTree(id);
   // The record's own `meta` is store-internal (policies, receipts): only an imported transcript's meta goes out.
   const meta = importStampOf(rec)?.meta;
-  return decodeTranscript(meta ? { ...t, meta } : t);
+  return decodeTranscript(withVersions(withoutVersions(meta ? { ...t, meta } : t), tree));
 }
 
 const EXT: Record<ExportFormat, { one: string; all: string; mime: string }> = {
