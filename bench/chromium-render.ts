@@ -96,6 +96,8 @@ export async function benchRender(
   floorStride = 1,
 ): Promise<RenderResult> {
   const warm = chunkText(warmText, warmChunks);
+  // The test build exposes the renderers once their lazily loaded chunk is in (entrypoints/sidepanel/main.tsx).
+  await page.waitForFunction(() => 'batonBench' in globalThis, undefined, { timeout: 10_000 }).catch(() => undefined);
   await streamIn(page, 'baton', warm);
   await streamIn(page, 'floor', warm, floorStride);
   const parts = chunkText(text, chunks);

@@ -13,3 +13,10 @@ if (typeof globalThis.localStorage !== 'undefined') {
   const { beforeEach } = await import('vitest');
   beforeEach(() => globalThis.localStorage.clear());
 }
+
+// Component tests: the side panel loads the markdown renderer at start-up (entrypoints/sidepanel/main.tsx),
+// so turns render as Markdown from their first paint; tests start with it loaded the same way.
+if (typeof document !== 'undefined') {
+  const { loadMarkdown } = await import('../components/markdown/markdown-view');
+  await loadMarkdown();
+}

@@ -1,8 +1,8 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { copyText } from '../../lib/ui/clipboard';
 import { IMAGE_SCHEMES, openInNewTab } from '../../lib/ui/safe-url';
 import { enhanceBlock } from './enhance';
-import { MarkdownStream } from './markdown-stream';
+import type * as MarkdownEngine from './markdown-stream';
 import './markdown.css';
 
 export interface MarkdownViewProps {
@@ -10,6 +10,32 @@ export interface MarkdownViewProps {
   text: string;
   /** More text may still arrive (the last block stays open). */
   streaming?: boolean;
+}
+
+/**
+ * The renderer (`markdown-stream.ts`: marked and DOMPurify, ~26 KB gzip) is loaded with `import()`
+ * so it is not part of the side panel's first load (docs/side-panel.md, budget 80 KB gzip). The
+ * side panel starts the load at start-up ({@link loadMarkdown}), in parallel with fetching the
+ * conversation, so it is normally there before the first turn is shown.
+ */
+let engine: typeof MarkdownEngine | undefined;
+let loading: Promise<void> | undefined;
+const waiting = new Set<() => void>();
+
+/**
+ * Loads the markdown renderer once (later calls return the same promise). Resolves when it is
+ * loaded, or when loading failed (text then stays plain: inert, never HTML).
+ */
+export function loadMarkdown(): Promise<void> {
+  loading ??= import('./markdown-stream').then(
+    (m) => {
+      engine = m;
+      for (const wake of [...waiting]) wake();
+      waiting.clear();
+    },
+    () => undefined,
+  );
+  return loading;
 }
 
 /** Handles clicks on image placeholders (open in a new tab, R3) and code Copy buttons. */
@@ -33,16 +59,31 @@ function onClick(e: MouseEvent): void {
 
 /**
  * Model markdown, rendered safely and incrementally (`markdown-stream.ts`). Preact owns only the
- * container; its children are managed by {@link MarkdownStream}, so a settled block's nodes are
- * kept across chunks.
+ * container; its children are managed by `MarkdownStream`, so a settled block's nodes are
+ * kept across chunks. Until the renderer is loaded the text shows as plain text (a JSX text
+ * child, never HTML).
  */
 export function MarkdownView({ text, streaming = false }: MarkdownViewProps) {
   const ref = useRef<HTMLDivElement>(null);
-  const stream = useRef<MarkdownStream | undefined>(undefined);
+  const stream = useRef<MarkdownEngine.MarkdownStream | undefined>(undefined);
+  const [ready, setReady] = useState(engine !== undefined);
+  useEffect(() => {
+    if (ready) return;
+    const wake = () => setReady(true);
+    waiting.add(wake);
+    void loadMarkdown();
+    return () => void waiting.delete(wake);
+  }, [ready]);
   useLayoutEffect(() => {
-    if (!ref.current) return;
-    stream.current ??= new MarkdownStream(ref.current, enhanceBlock);
+    if (!ref.current || !engine) return;
+    stream.current ??= new engine.MarkdownStream(ref.current, enhanceBlock);
     stream.current.update(text, !streaming);
-  }, [text, streaming]);
-  return <div ref={ref} class="block-text markdown" onClick={onClick} />;
+  }, [text, streaming, ready]);
+  if (!ready)
+    return (
+      <div key="plain" class="block-text markdown md-pending">
+        {text}
+      </div>
+    );
+  return <div key="md" ref={ref} class="block-text markdown" onClick={onClick} />;
 }

@@ -19,6 +19,8 @@ async function page(settings: Settings, permissions: PermissionsLike = granted, 
   const m = mockConnector({ getSettings: () => settings, ...extra });
   render(<OptionsPage connector={m.connector} permissions={permissions} />);
   await screen.findByRole('heading', { name: 'Baton options' });
+  // The page renders before the settings arrive; the provider groups fill in when they do.
+  await screen.findByRole('group', { name: 'OpenAI' });
   return m;
 }
 

@@ -6,13 +6,14 @@ export const NOTE_MS = 6000;
 
 /**
  * Feedback for one control, as text; announced politely. Success notes clear
- * themselves after {@link NOTE_MS}; errors and progress stay until the next note replaces them.
+ * themselves after {@link NOTE_MS}; errors, progress and states (`persist`, e.g. "The key works") stay
+ * until the next note for the same control replaces them.
  */
 export function NoteLine({ note }: { note: Note | undefined }) {
   const [shown, setShown] = useState(note);
   useEffect(() => {
     setShown(note);
-    if (note?.kind !== 'ok') return;
+    if (note?.kind !== 'ok' || note.persist) return;
     const t = setTimeout(() => setShown(undefined), NOTE_MS);
     return () => clearTimeout(t);
   }, [note]);

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ProviderStatus, Settings } from '../../lib/messaging/protocol';
 import type { PermissionsLike } from '../../lib/ui/options-model';
 import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { NOTE_MS } from './note-line';
 import { OptionsPage } from './options-page';
 
 afterEach(cleanup);
@@ -44,6 +45,8 @@ function setup(extra: MockHandlers = {}, settings: Settings = sampleSettings()) 
 async function renderPage(m: MockConnector, permissions: PermissionsLike) {
   render(<OptionsPage connector={m.connector} permissions={permissions} />);
   await screen.findByRole('heading', { name: 'Baton options' });
+  // The page renders before the settings arrive; the provider groups fill in when they do.
+  await screen.findByRole('group', { name: 'OpenAI' });
 }
 
 const section = (id: string) => document.querySelector(`[data-provider="${id}"]`) as HTMLElement;
@@ -226,5 +229,62 @@ describe('default target and delete all data', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Yes, delete everything' }));
     await waitFor(() => expect(screen.getByText('All data deleted.')).toBeTruthy());
     expect(m.callsOf('deleteAllData')).toEqual([{ confirm: true }]);
+  });
+});
+
+describe('newcomer findings (docs/side-panel.md, "The options page")', () => {
+  it('renders at once while the settings are still coming: the sections are there, the providers say Loading…', async () => {
+    let answer: (s: Settings) => void = () => undefined;
+    const m = setup({ getSettings: () => new Promise<Settings>((r) => (answer = r)) });
+    render(<OptionsPage connector={m.connector} permissions={permissionsStub(true, [])} />);
+    expect(screen.getByRole('heading', { name: 'Baton options' })).toBeTruthy();
+    for (const h of [
+      'Providers',
+      'Passphrase',
+      'Add an OpenAI-compatible endpoint',
+      'Import and export',
+      'Delete all data',
+    ])
+      expect(screen.getByRole('heading', { name: h })).toBeTruthy();
+    const providers = screen.getByRole('heading', { name: 'Providers' }).closest('section')!;
+    expect(within(providers).getByRole('status').textContent).toBe('Loading…');
+    answer(sampleSettings());
+    expect(await screen.findByRole('group', { name: 'OpenAI' })).toBeTruthy();
+    expect(within(providers).queryByText('Loading…')).toBeNull();
+  });
+
+  it('one primary button per provider: Save key before a key is saved, Test key after, none once the key works', async () => {
+    const m = setup({ testKey: () => ({ ok: true, message: 'The key works (3 models available).' }) });
+    await renderPage(m, permissionsStub(true, []));
+    const primaries = (id: string) => [...section(id).querySelectorAll('button.primary')].map((b) => b.textContent);
+    expect(primaries('google')).toEqual(['Save key']); // no key yet
+    expect(primaries('openai')).toEqual(['Test key']); // key saved, not tested
+    fireEvent.input(field('OpenAI', 'API key'), { target: { value: 'sk-new' } });
+    expect(primaries('openai')).toEqual(['Save key']); // a new key typed
+    fireEvent.input(field('OpenAI', 'API key'), { target: { value: '' } });
+    fireEvent.input(field('Google Gemini', 'API key'), { target: { value: FULL_KEY } });
+    fireEvent.click(within(section('google')).getByRole('button', { name: 'Save key' }));
+    await waitFor(() => expect(primaries('google')).toEqual(['Test key']));
+    fireEvent.click(within(section('google')).getByRole('button', { name: 'Test key' }));
+    await waitFor(() => expect(section('google').textContent).toContain('The key works'));
+    expect(primaries('google')).toEqual([]);
+  });
+
+  it('a provider’s "The key works" stays while another provider is set up; "Key saved" clears itself', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const m = setup({ testKey: () => ({ ok: true, message: 'The key works (3 models available).' }) });
+      await renderPage(m, permissionsStub(true, []));
+      fireEvent.click(within(section('openai')).getByRole('button', { name: 'Test key' }));
+      await waitFor(() => expect(section('openai').querySelector('p.note')!.textContent).toContain('The key works'));
+      fireEvent.input(field('Google Gemini', 'API key'), { target: { value: FULL_KEY } });
+      fireEvent.click(within(section('google')).getByRole('button', { name: 'Save key' }));
+      await waitFor(() => expect(section('google').querySelector('p.note')!.textContent).toMatch(/^Key saved/));
+      await act(async () => void (await vi.advanceTimersByTimeAsync(NOTE_MS + 1000)));
+      expect(section('google').querySelector('p.note')!.textContent).toBe('');
+      expect(section('openai').querySelector('p.note')!.textContent).toBe('The key works (3 models available).');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

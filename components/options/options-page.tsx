@@ -26,22 +26,18 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
   useEffect(() => void model.load(), [model]);
   const s = useStore(model);
 
-  if (s.loading)
-    return (
-      <main class="options">
-        <p>Loading…</p>
-      </main>
-    );
-  if (!s.settings)
-    return (
-      <main class="options">
-        <h1>Baton options</h1>
-        <p role="alert">{s.loadError ? describeError(s.loadError).sentence : 'Could not load the settings.'}</p>
-      </main>
-    );
+  // The page renders at once (docs/side-panel.md, "The options page"): what needs the settings fills in when
+  // they arrive (a cold service worker may take seconds to answer); the rest never waits for them.
   const settings = s.settings;
+  const waiting = settings ? null : s.loading ? (
+    <p class="hint" role="status">
+      Loading…
+    </p>
+  ) : (
+    <p role="alert">{s.loadError ? describeError(s.loadError).sentence : 'Could not load the settings.'}</p>
+  );
   // The first-key card stays until one provider can be used (the side panel's rule, lib/ui/targets.ts).
-  const noKey = configuredProviders(settings).length === 0;
+  const noKey = settings !== undefined && configuredProviders(settings).length === 0;
   return (
     <main class="options">
       <header class="options-head">
@@ -56,9 +52,11 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
 
       <section aria-labelledby="providers-h">
         <h2 id="providers-h">Providers</h2>
-        {settings.providers.map((p) => (
-          <ProviderSection key={`${p.id}|${p.baseUrl ?? ''}`} provider={p} model={model} note={s.notes[p.id]} />
-        ))}
+        {settings
+          ? settings.providers.map((p) => (
+              <ProviderSection key={`${p.id}|${p.baseUrl ?? ''}`} provider={p} model={model} note={s.notes[p.id]} />
+            ))
+          : waiting}
       </section>
 
       <section aria-labelledby="passphrase-h">
@@ -82,17 +80,21 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
 
       <section aria-labelledby="default-h">
         <h2 id="default-h">Default for new chats</h2>
-        <DefaultTargetForm
-          key={`${settings.defaultTarget?.providerId}|${settings.defaultTarget?.model}`}
-          settings={settings}
-          model={model}
-          note={s.notes.default}
-        />
+        {settings ? (
+          <DefaultTargetForm
+            key={`${settings.defaultTarget?.providerId}|${settings.defaultTarget?.model}`}
+            settings={settings}
+            model={model}
+            note={s.notes.default}
+          />
+        ) : (
+          waiting
+        )}
       </section>
 
       <section aria-labelledby="disclosure-h">
         <h2 id="disclosure-h">Disclosure</h2>
-        <DisclosurePolicySection connector={connector} providers={settings.providers} />
+        {settings ? <DisclosurePolicySection connector={connector} providers={settings.providers} /> : waiting}
       </section>
 
       <section aria-labelledby="transfer-h">

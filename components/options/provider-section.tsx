@@ -20,6 +20,10 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
   const defaultOrigin = DEFAULT_API_ORIGINS[p.id];
   const headingId = `provider-${p.id}`;
 
+  // One primary action (docs/side-panel.md, "Looks"): Save key while there is a key to save; once saved,
+  // Test key until a test said the key works; then none.
+  const tested = note?.persist === true && note.kind === 'ok';
+  const primary = key.trim() || !p.hasKey ? 'save' : tested ? undefined : 'test';
   const saveKey = async () => {
     const typed = key;
     // S5: the full key leaves the page state at once; it comes back only if saving failed.
@@ -51,10 +55,14 @@ export function ProviderSection({ provider: p, model, note }: ProviderSectionPro
             }
           }}
         />
-        <button type="button" class="primary" onClick={() => void saveKey()}>
+        <button type="button" class={primary === 'save' ? 'primary' : undefined} onClick={() => void saveKey()}>
           Save key
         </button>
-        <button type="button" onClick={() => void model.testKey(p.id)}>
+        <button
+          type="button"
+          class={primary === 'test' ? 'primary' : undefined}
+          onClick={() => void model.testKey(p.id)}
+        >
           Test key
         </button>
         <button type="button" class="ghost" onClick={() => void model.deleteKey(p.id)} disabled={!p.hasKey}>

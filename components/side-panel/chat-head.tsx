@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConversationMeta } from '../../lib/messaging/protocol';
+import { Ellipsis, Icon, Pin } from '../icons';
 
 export interface ChatHeadProps {
   meta: ConversationMeta;
@@ -84,7 +85,11 @@ export function ChatHead({
   return (
     <div class="chat-head">
       <h2 class="chat-title" title={meta.title}>
-        {meta.pinned ? <span class="pin-mark">Pinned: </span> : null}
+        {meta.pinned ? (
+          <span class="pin-mark" title="Pinned">
+            <Icon icon={Pin} label="Pinned" />
+          </span>
+        ) : null}
         {meta.title || 'Untitled'}
       </h2>
       {copied || exporting ? (
@@ -115,7 +120,7 @@ export function ChatHead({
             }
           }}
         >
-          <span aria-hidden="true">⋯</span>
+          <Icon icon={Ellipsis} />
         </button>
         <div
           id="baton-conversation-menu"

@@ -1,9 +1,41 @@
 /**
  * "Who has seen this?" (docs/disclosure.md): the providers (id and endpoint) that received this conversation,
- * and per turn which of them received it, from the disclosure ledger.
+ * and per turn which of them received it, from the disclosure ledger. Consecutive turns that reached
+ * the same providers are one range ("Turns 1–40: OpenAI, Anthropic"), expandable to its turns, so a
+ * long conversation stays a short list at 360 px.
  */
-import type { DisclosureLedger, PreviewTurn } from '../../lib/messaging/disclosure-types';
+import type { DisclosureLedger, PreviewTurn, SeenBy } from '../../lib/messaging/disclosure-types';
 import { droppedLine, formatCost, formatTokens, shortTime } from './disclosure-format';
+
+/** Consecutive turns (numbered from 1, in conversation order) that reached the same providers. */
+export interface SeenRange {
+  /** 1-based numbers of the first and last turn of the range. */
+  from: number;
+  to: number;
+  turns: readonly PreviewTurn[];
+  /** The providers that received every turn of the range (indices into `ledger.seenBy`, ascending). */
+  seenBy: readonly number[];
+}
+
+/**
+ * Groups the stored turns (drafts left out) into ranges of consecutive turns with identical
+ * recipients. Pure; an empty recipient list ("no provider") groups like any other.
+ */
+export function seenRanges(turns: readonly PreviewTurn[], ledger: Pick<DisclosureLedger, 'turns'>): SeenRange[] {
+  const out: SeenRange[] = [];
+  let n = 0;
+  for (const t of turns) {
+    if (t.draft) continue;
+    n++;
+    const who = [...new Set(ledger.turns[t.id] ?? [])].sort((a, b) => a - b);
+    const last = out[out.length - 1];
+    if (last && last.seenBy.length === who.length && last.seenBy.every((k, i) => k === who[i])) {
+      last.to = n;
+      (last.turns as PreviewTurn[]).push(t);
+    } else out.push({ from: n, to: n, turns: [t], seenBy: who });
+  }
+  return out;
+}
 
 export interface DisclosureLedgerViewProps {
   ledger: DisclosureLedger | undefined;
@@ -56,19 +88,58 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
         </ul>
       )}
       <h3>Per turn</h3>
-      <ul aria-label="Per turn">
-        {turns
-          .filter((t) => !t.draft)
-          .map((t, i) => {
-            const who = (ledger.turns[t.id] ?? []).map((k) => ledger.seenBy[k]).filter((s) => s !== undefined);
-            return (
-              <li key={t.id} data-seen-turn={t.id}>
-                {i + 1}. {t.preview || t.role}:{' '}
-                {who.length ? who.map((s) => name(s.providerId)).join(', ') : <span class="hint">no provider</span>}
-              </li>
-            );
-          })}
+      <ul aria-label="Per turn" class="seen-ranges">
+        {seenRanges(turns, ledger).map((r) => (
+          <SeenRangeItem key={r.turns[0]!.id} range={r} seenBy={ledger.seenBy} name={name} />
+        ))}
       </ul>
     </div>
+  );
+}
+
+/** The providers of a range, in words: "OpenAI (gpt-5), Anthropic (claude-sonnet-4-5)". */
+function recipients(range: SeenRange, seenBy: readonly SeenBy[], name: (id: string) => string): string {
+  const who = range.seenBy.map((k) => seenBy[k]).filter((s) => s !== undefined);
+  return who
+    .map((s) => (s.models.length ? `${name(s.providerId)} (${s.models.join(', ')})` : name(s.providerId)))
+    .join(', ');
+}
+
+/** One range of turns: a single line, or (several turns) a line that expands to the turns it covers. */
+function SeenRangeItem({
+  range: r,
+  seenBy,
+  name,
+}: {
+  range: SeenRange;
+  seenBy: readonly SeenBy[];
+  name: (id: string) => string;
+}) {
+  const who = recipients(r, seenBy, name);
+  const whom = who ? who : <span class="hint">no provider</span>;
+  if (r.from === r.to) {
+    const t = r.turns[0]!;
+    return (
+      <li data-seen-range={`${r.from}`}>
+        <strong>Turn {r.from}</strong> <span class="hint">({t.preview || t.role})</span>: {whom}
+      </li>
+    );
+  }
+  return (
+    <li data-seen-range={`${r.from}-${r.to}`}>
+      <details>
+        <summary>
+          <strong>
+            Turns {r.from}–{r.to}
+          </strong>
+          : {whom}
+        </summary>
+        <ol start={r.from} class="seen-range-turns">
+          {r.turns.map((t) => (
+            <li key={t.id}>{t.preview || t.role}</li>
+          ))}
+        </ol>
+      </details>
+    </li>
   );
 }

@@ -247,9 +247,10 @@ describe('the preview above the composer', () => {
       'anthropic',
     ]);
     const perTurn = screen.getByRole('list', { name: 'Per turn' });
-    expect([...perTurn.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
-      '1. First question: OpenAI, Anthropic',
-      '2. First answer: Anthropic',
+    // Different recipients: one range per turn, each a single line.
+    expect([...perTurn.querySelectorAll(':scope > li')].map((li) => li.textContent)).toEqual([
+      'Turn 1 (First question): OpenAI (gpt-5), Anthropic (claude-sonnet-4-5)',
+      'Turn 2 (First answer): Anthropic (claude-sonnet-4-5)',
     ]);
     expect(m.callsOf('listDisclosures')).toEqual([{ conversationId: 'c1' }]);
     // No send recorded a drop: no such list.

@@ -8,6 +8,13 @@ export interface LockBarProps {
   connector: Connector;
   /** Called after Baton was unlocked here (the panel may reload its providers). */
   onUnlocked?: () => void;
+  /** Told whether Baton is locked, each time that is known (the panel shows a lock in its header). */
+  onLocked?: (locked: boolean) => void;
+  /**
+   * Show the lock as the page's content (no conversation open: a lock, what it means and the
+   * unlock form) rather than as a bar above a conversation.
+   */
+  full?: boolean;
 }
 
 /**
@@ -16,12 +23,16 @@ export interface LockBarProps {
  * unlocked or without a passphrase. The state is asked again when the panel regains focus, so a
  * lock set in the options page shows up. The typed passphrase leaves the page state once sent.
  */
-export function LockBar({ connector, onUnlocked }: LockBarProps) {
+export function LockBar({ connector, onUnlocked, onLocked, full = false }: LockBarProps) {
   const [state, setState] = useState<VaultState | undefined>();
   const [pass, setPass] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
+  const locked = state?.locked === true;
+  useEffect(() => {
+    if (state) onLocked?.(locked);
+  }, [state, locked, onLocked]);
   useEffect(() => {
     let live = true;
     const ask = () =>
@@ -60,7 +71,7 @@ export function LockBar({ connector, onUnlocked }: LockBarProps) {
   };
   return (
     <form
-      class="lock-bar"
+      class={full ? 'lock-bar lock-screen' : 'lock-bar'}
       aria-label="Baton is locked"
       data-locked
       onSubmit={(e) => {
@@ -68,10 +79,23 @@ export function LockBar({ connector, onUnlocked }: LockBarProps) {
         void unlock();
       }}
     >
-      <p>
-        <Icon icon={Lock} />
-        Baton is locked: nothing can be sent until you unlock it.
-      </p>
+      {full ? (
+        <>
+          <span class="lock-mark">
+            <Icon icon={Lock} size={28} />
+          </span>
+          <h2>Baton is locked</h2>
+          <p class="lock-why">
+            Your API keys are encrypted with your passphrase. Saved conversations stay readable; nothing can be sent
+            until you unlock.
+          </p>
+        </>
+      ) : (
+        <p>
+          <Icon icon={Lock} />
+          Baton is locked: nothing can be sent until you unlock it.
+        </p>
+      )}
       <input
         type="password"
         aria-label="Passphrase"

@@ -167,7 +167,12 @@ describe('model output is text, never HTML (R1–R3)', () => {
       ],
       meta({ title: PAYLOADS[0]!, preview: PAYLOADS[1]! }),
     );
-    for (const tag of ['img', 'script', 'svg', 'iframe', 'a']) expect(document.body.querySelector(tag)).toBeNull();
+    for (const tag of ['img', 'script', 'iframe', 'a']) expect(document.body.querySelector(tag)).toBeNull();
+    // The only SVG is the panel's own decorative icons (components/icons.tsx), none inside a turn or a title.
+    for (const svg of document.body.querySelectorAll('svg')) {
+      expect(svg.matches('svg.icon[aria-hidden="true"]')).toBe(true);
+      expect(svg.closest('[data-turn-id], [data-conversation-id]')).toBeNull();
+    }
     for (const el of document.body.querySelectorAll('*'))
       for (const attr of el.getAttributeNames()) expect(attr.startsWith('on')).toBe(false);
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();

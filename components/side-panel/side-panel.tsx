@@ -24,6 +24,9 @@ import { useFollow } from './follow';
 import './side-panel.css';
 import { FirstRun } from './first-run';
 import { LockBar } from './lock-bar';
+import { EmptyChat } from './empty-chat';
+import { Icon, Lock, MessageSquarePlus, Moon, PanelLeft, Settings, Sun, SunMoon } from '../icons';
+import { modelDisplayName } from '../../lib/ui/model-names';
 
 export interface SidePanelProps {
   connector: Connector;
@@ -136,16 +139,32 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
     s.loading ? undefined : (s.currentId ?? ''),
     `${s.turns.length}|${lastTurn?.id ?? ''}|${lastTurn?.status ?? ''}|${lastTurn ? JSON.stringify(lastTurn.blocks).length : 0}|${s.answerError ? 1 : 0}`,
   );
+  const openImported = (r: { imported: { id: string }[] }) =>
+    void model.reload().then(() => model.open(r.imported[0]!.id));
   const closeDrawer = () => {
     if (!wide) setListOpen(false);
   };
   // No usable provider and no conversation at all → one call to action (first-run.tsx), not a picker notice.
-  const firstRun =
-    s.settings !== undefined &&
-    s.providers.length === 0 &&
-    s.conversations.length === 0 &&
-    !s.currentId &&
-    s.turns.length === 0;
+  // With no conversation open, the page shows the lock (locked), the call to action (no provider) or the starters.
+  const [locked, setLocked] = useState(false);
+  const empty = s.turns.length === 0 && !s.currentId;
+  const firstRun = empty && !s.loading && !locked && s.settings !== undefined && s.providers.length === 0;
+  const startWith = (text: string) => {
+    model.setDraft(text);
+    const box = messageBox.current;
+    if (box) {
+      box.focus();
+      box.setSelectionRange(text.length, text.length);
+    }
+  };
+  const targetLabel = onDevice
+    ? "Chrome's on-device model"
+    : ready
+      ? `${modelDisplayName(s.target.model)} · ${targetName}`
+      : undefined;
+  const lockBar = (
+    <LockBar connector={connector} full={empty} onLocked={setLocked} onUnlocked={() => setLocked(false)} />
+  );
 
   return (
     <div class="side-panel">
@@ -171,41 +190,58 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
               );
           }}
         >
-          <span aria-hidden="true">☰</span>
+          <Icon icon={PanelLeft} />
         </button>
-        <strong class="brand">Baton</strong>
+        <strong class="brand">
+          Baton
+          {locked ? (
+            <span class="brand-lock" title="Baton is locked">
+              <Icon icon={Lock} label="Locked" />
+            </span>
+          ) : null}
+        </strong>
         <span class="bar-actions">
           <button
             type="button"
-            class="mini"
+            class="icon-button"
             aria-label={`Theme: ${THEME_LABEL[theme]}`}
-            title="Switch between the system theme, light and dark"
+            title={`Theme: ${THEME_LABEL[theme]} (switch between the system theme, light and dark)`}
             onClick={() => {
               const t = nextTheme(theme);
               applyTheme(t);
               setTheme(t);
             }}
           >
-            <span aria-hidden="true">◐ </span>
-            {THEME_LABEL[theme]}
+            <Icon icon={theme === 'light' ? Sun : theme === 'dark' ? Moon : SunMoon} />
           </button>
-          <ImportEntry
-            connector={connector}
-            onImported={(r) => void model.reload().then(() => model.open(r.imported[0]!.id))}
-          />
+          <ImportEntry connector={connector} variant="icon" onImported={openImported} />
+          {openOptions ? (
+            <button
+              type="button"
+              class="icon-button"
+              aria-label="Options"
+              title="Options: keys, models, policies"
+              onClick={() => openOptions()}
+            >
+              <Icon icon={Settings} />
+            </button>
+          ) : null}
           <button
             type="button"
+            class="new-chat"
+            title="Start a new chat"
             onClick={() => {
               model.newChat();
               closeDrawer();
               messageBox.current?.focus();
             }}
           >
+            <Icon icon={MessageSquarePlus} />
             New chat
           </button>
         </span>
       </header>
-      <LockBar connector={connector} />
+      {empty ? null : lockBar}
       <div class={`panel-body${wide ? ' wide' : ' narrow'}${listOpen ? ' list-open' : ''}`}>
         <aside
           id="baton-conversations"
@@ -276,10 +312,19 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
                   }
                 />
               ) : null}
+              {empty ? lockBar : null}
               {s.loading ? (
                 <p class="empty">Loading…</p>
-              ) : firstRun ? (
-                <FirstRun openOptions={openOptions} />
+              ) : empty ? (
+                locked ? null : firstRun ? (
+                  <FirstRun openOptions={openOptions} />
+                ) : (
+                  <EmptyChat
+                    targetLabel={targetLabel}
+                    onPrompt={startWith}
+                    importStarter={<ImportEntry connector={connector} variant="starter" onImported={openImported} />}
+                  />
+                )
               ) : (
                 <ChatView
                   turns={s.turns}

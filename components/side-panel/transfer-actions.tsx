@@ -4,6 +4,7 @@ import type { ImportKind, ImportSummary } from '../../lib/messaging/transfer-pro
 import { useStore } from '../../lib/ui/store';
 import { withoutRuleIds } from '../../lib/ui/rule-ids';
 import { KIND_LABELS, summaryLine, TransferModel, type SaveFn } from '../../lib/ui/transfer';
+import { FileUp, Icon, Upload } from '../icons';
 import '../transfer.css';
 
 export interface ExportMenuProps {
@@ -49,6 +50,11 @@ export interface ImportEntryProps {
   onImported?(summary: ImportSummary): void;
   /** Asks the person for a file ({@link pickFile} by default; tests pass their own). */
   pick?: () => Promise<File | undefined>;
+  /**
+   * How the entry's button looks: `icon` (the header: an icon named *Import…*), `starter` (the empty
+   * chat: "Import a conversation" with a line saying what can be imported), or a text button (default).
+   */
+  variant?: 'icon' | 'starter' | undefined;
 }
 
 const ACCEPT = '.json,.jsonl,.zip,application/json,application/zip';
@@ -77,7 +83,7 @@ export const IMPORT_NOTE_MS = 8000;
  * stretches the header's button row), and a failed import offers the kind picker its error asks
  * for, with the same file. A success clears itself; an error stays until dismissed.
  */
-export function ImportEntry({ connector, onImported, pick = pickFile }: ImportEntryProps) {
+export function ImportEntry({ connector, onImported, pick = pickFile, variant }: ImportEntryProps) {
   const model = useMemo(() => new TransferModel(connector), [connector]);
   const s = useStore(model);
   const [file, setFile] = useState<File | undefined>();
@@ -100,15 +106,42 @@ export function ImportEntry({ connector, onImported, pick = pickFile }: ImportEn
   }, [model, s.summary, s.error]);
   return (
     <span class="import-entry">
-      <button
-        type="button"
-        class="mini"
-        disabled={s.busy}
-        title="Import a conversation file (exports, agent sessions, Baton files)"
-        onClick={() => void choose()}
-      >
-        Import…
-      </button>
+      {variant === 'icon' ? (
+        <button
+          type="button"
+          class="icon-button"
+          aria-label="Import…"
+          disabled={s.busy}
+          title="Import a conversation file (exports, agent sessions, Baton files)"
+          onClick={() => void choose()}
+        >
+          <Icon icon={Upload} />
+        </button>
+      ) : variant === 'starter' ? (
+        <button
+          type="button"
+          class="starter"
+          aria-label="Import a conversation"
+          disabled={s.busy}
+          onClick={() => void choose()}
+        >
+          <Icon icon={FileUp} />
+          <span>
+            <strong>Import a conversation</strong>
+            <span class="starter-line">A ChatGPT, Claude or Gemini export, an agent session, a Baton file</span>
+          </span>
+        </button>
+      ) : (
+        <button
+          type="button"
+          class="mini"
+          disabled={s.busy}
+          title="Import a conversation file (exports, agent sessions, Baton files)"
+          onClick={() => void choose()}
+        >
+          Import…
+        </button>
+      )}
       {s.busy || s.summary || s.error ? (
         <div class="import-feedback" role="group" aria-label="Import">
           {s.busy ? <p role="status">Importing…</p> : null}

@@ -1,8 +1,6 @@
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
-import { markdownToHtml } from '../../components/markdown/markdown-html';
-import { MarkdownStream } from '../../components/markdown/markdown-stream';
-import { sanitizeToFragment } from '../../components/markdown/sanitize';
+import { loadMarkdown } from '../../components/markdown/markdown-view';
 import { SidePanel } from '../../components/side-panel/side-panel';
 import { createClient } from '../../lib/messaging/client';
 import '../../components/base.css';
@@ -19,9 +17,19 @@ zodWithoutEval();
 // The person's light/dark choice (or the system's), before the first paint.
 applyTheme(loadTheme());
 
+// The markdown renderer is not in the first load (docs/side-panel.md): fetch it now, while the
+// conversation loads, so turns render as Markdown from their first paint.
+void loadMarkdown();
+
 // Test builds expose the markdown renderers to the Chromium benchmarks (bench/chromium-render.ts).
 if (__BATON_TEST_BUILD__)
-  (globalThis as { batonBench?: unknown }).batonBench = { MarkdownStream, markdownToHtml, sanitizeToFragment };
+  void Promise.all([
+    import('../../components/markdown/markdown-stream'),
+    import('../../components/markdown/markdown-html'),
+    import('../../components/markdown/sanitize'),
+  ]).then(([{ MarkdownStream }, { markdownToHtml }, { sanitizeToFragment }]) => {
+    (globalThis as { batonBench?: unknown }).batonBench = { MarkdownStream, markdownToHtml, sanitizeToFragment };
+  });
 
 render(
   <SidePanel connector={createClient()} openOptions={() => void browser.runtime.openOptionsPage()} />,

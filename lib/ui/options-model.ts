@@ -21,6 +21,11 @@ export interface PermissionsLike {
 export interface Note {
   kind: 'ok' | 'error' | 'info';
   text: string;
+  /**
+   * A state rather than an event (a key test's outcome): it stays until the next note for the same
+   * control replaces it. Other success notes clear themselves (docs/side-panel.md, "The options page").
+   */
+  persist?: boolean;
 }
 
 export type EndpointFlavor = 'generic' | 'openrouter' | 'ollama' | 'mistral' | 'deepseek' | 'groq';
@@ -110,7 +115,7 @@ export class OptionsModel extends Store<OptionsState> {
     this.note(providerId, { kind: 'info', text: 'Testing the key…' });
     try {
       const r = await this.connector.request('testKey', { providerId });
-      this.note(providerId, { kind: r.ok ? 'ok' : 'error', text: withoutRuleIds(r.message) });
+      this.note(providerId, { kind: r.ok ? 'ok' : 'error', text: withoutRuleIds(r.message), persist: true });
     } catch (e) {
       this.note(providerId, errorNote(e));
     }

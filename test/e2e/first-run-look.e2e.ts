@@ -80,6 +80,30 @@ describe.skipIf(!HAS_CHROMIUM)('first run, locked, options at 360 px', () => {
     await page.close();
   });
 
+  it('empty chat: a welcome, who receives the message, and starters; an example prompt fills the composer', async () => {
+    const options = await browser.openPage('options.html');
+    await configureProviders(options, fakes);
+    await options.close();
+    const page = await browser.openPage('sidepanel.html');
+    const empty = page.getByRole('region', { name: 'Start a conversation', exact: true });
+    await empty.waitFor();
+    // What is on the screen when the picture is taken.
+    await waitFor('the target line', async () =>
+      /^Your message goes to .+ · OpenAI$/.test((await empty.locator('[data-empty-target]').innerText()).trim()),
+    );
+    const starters = empty.getByRole('list', { name: 'Ways to start', exact: true });
+    for (const name of ['Import a conversation', 'Explain some code', 'Summarise a text'])
+      expect(await starters.getByRole('button', { name, exact: true }).isVisible()).toBe(true);
+    expect(await starters.getByText('Continue a chat from a page', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText('Write a message below to start.').count()).toBe(0);
+    for (const name of ['Conversations', 'Import…', 'New chat'])
+      expect(await page.getByRole('banner').getByRole('button', { name, exact: true }).isVisible()).toBe(true);
+    for (const scheme of SCHEMES) await shoot(page, 'empty-chat', scheme);
+    await starters.getByRole('button', { name: 'Summarise a text', exact: true }).click();
+    expect(await page.getByRole('textbox', { name: 'Message', exact: true }).inputValue()).toMatch(/^Summarise/);
+    await page.close();
+  });
+
   it('locked: a lock under the panel header; Enter with the passphrase unlocks it there', async () => {
     const options = await browser.openPage('options.html');
     await configureProviders(options, fakes);
@@ -97,6 +121,10 @@ describe.skipIf(!HAS_CHROMIUM)('first run, locked, options at 360 px', () => {
     const [bar, header] = await Promise.all([lock.boundingBox(), page.getByRole('banner').boundingBox()]);
     expect(bar!.y).toBeGreaterThanOrEqual(header!.y + header!.height - 1);
     expect(bar!.y).toBeLessThan(200);
+    // What is on the screen when the picture is taken: the lock as the page's content, the header's lock mark.
+    expect(await lock.getByRole('heading', { name: 'Baton is locked', exact: true }).isVisible()).toBe(true);
+    expect(await lock.getByRole('button', { name: 'Unlock', exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('banner').getByRole('img', { name: 'Locked', exact: true }).isVisible()).toBe(true);
     for (const scheme of SCHEMES) await shoot(page, 'locked', scheme);
     await lock.getByLabel('Passphrase', { exact: true }).fill(PASS);
     await lock.getByLabel('Passphrase', { exact: true }).press('Enter');
