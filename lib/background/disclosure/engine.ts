@@ -17,7 +17,7 @@ import type { Vault } from '../../vault/vault';
 import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } from '../../context/count-state';
 import { buildPreview } from './preview';
 import { finishRecord } from './ledger';
-import { planSend, type Exclusions, type PlannedSend } from './plan';
+import { planSend, type Exclusions, type PlannedSend } from './sendable';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 import { planResend, retryNewTurnId, turnAttachments, type Resend } from './resend';
