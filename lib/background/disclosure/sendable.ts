@@ -1,6 +1,6 @@
 /**
  * The background's side of planning a send (docs/disclosure.md): the pure planner's refusals as
- * the protocol's errors. The planning itself (`planSend` of plan.ts) needs no deps, store or clock.
+ * the protocol's errors. The planning itself (`planSend` of lib/context/send-plan.ts) needs no deps, store or clock.
  */
 import type { ActiveSummary } from '../../messaging/summary-types';
 import { BatonError } from '../../messaging/errors';
@@ -9,9 +9,9 @@ import {
   planSend as planRequest,
   type PlannedSend as PlannedRequest,
   type PlanSendInput as PlanRequestInput,
-} from './plan';
+} from '../../context/send-plan';
 
-export { MAIN_BRANCH, type Exclusions } from './plan';
+export { MAIN_BRANCH, type Exclusions } from '../../context/send-plan';
 
 /** One send's planning input, with the conversation's stored {@link ActiveSummary}. */
 export type PlanSendInput = PlanRequestInput<ActiveSummary>;

@@ -5,17 +5,17 @@
  * with a valid receipt — only the new turns with `previous_response_id`. The same function makes
  * the preview, so the body shown is byte for byte the body sent for the same inputs.
  */
-import { addCacheBreakpoints } from '../../context/cache-breakpoints';
-import { chooseDelivery, type Delivery, type DeliveryReceipt } from '../../context/delivery';
-import { turnContentHash } from '../../context/hash';
-import { plan } from '../../context/plan';
-import { mergePolicies } from '../../context/policy';
-import type { TokenCache } from '../../context/token-cache';
-import type { Plan, Policy } from '../../context/types';
-import { TranscriptError } from '../../transcript/codec';
-import type { Transcript } from '../../transcript/schema';
-import type { ConvertTarget } from '../../transcript/target';
-import { withActiveSummary, type AppliedSummary, type SummaryState } from '../../context/summary-apply';
+import { addCacheBreakpoints } from './cache-breakpoints';
+import { chooseDelivery, type Delivery, type DeliveryReceipt } from './delivery';
+import { turnContentHash } from './hash';
+import { plan } from './plan';
+import { mergePolicies } from './policy';
+import type { TokenCache } from './token-cache';
+import type { Plan, Policy } from './types';
+import { TranscriptError } from '../transcript/codec';
+import type { Transcript } from '../transcript/schema';
+import type { ConvertTarget } from '../transcript/target';
+import { withActiveSummary, type AppliedSummary, type SummaryState } from './summary-apply';
 
 /** The only branch the store keeps today (turns are linear; edits delete the turns after them). */
 export const MAIN_BRANCH = 'main';
