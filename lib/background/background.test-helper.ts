@@ -88,7 +88,8 @@ export function fakeProvidersForFile(): FakeProviders {
  * `sendEngine` hands the handlers another engine instead (a recording stub, for the tests of the
  * handlers alone). `capture` wires a capture service into the handlers as the worker does (its
  * browser calls from the test, its ids `id-1…`, the handlers' `getSettings` unless given);
- * `exportPartChars` sizes the export parts; `conversation: false` leaves the database empty.
+ * `exportPartChars` sizes the export parts; `conversation: false` leaves the database empty;
+ * `hasHostPermission` answers the host-permission checks (default: every host granted).
  */
 export async function createTestBackground(
   fake: FakeProviders | undefined,
@@ -103,6 +104,7 @@ export async function createTestBackground(
     capture?: Partial<Omit<CaptureDeps, 'db'>> & { browser: CaptureBrowser };
     exportPartChars?: number;
     conversation?: false;
+    hasHostPermission?: (origin: string) => Promise<boolean>;
   },
 ): Promise<TestBackground> {
   const db = await openBatonDb(`${opts.name}-${++dbCount}`);
@@ -130,7 +132,7 @@ export async function createTestBackground(
     settings,
     vault,
     transport,
-    hasHostPermission: async () => true,
+    hasHostPermission: opts.hasHostPermission ?? (async () => true),
     clock: {
       now: () => Date.parse(NOW),
       sleep: async () => undefined,
@@ -162,7 +164,7 @@ export async function createTestBackground(
     vault,
     engine: opts.sendEngine ?? engine,
     transport,
-    hasHostPermission: async () => true,
+    hasHostPermission: opts.hasHostPermission ?? (async () => true),
     now: () => NOW,
     newId: () => `x${++id}`,
     wipe: async () => undefined,
