@@ -2,8 +2,10 @@
  * One background for the send/disclosure tests: real stores over fake-indexeddb (the test file
  * imports `fake-indexeddb/auto`), keys for the fake providers bound to their origin, the real
  * send engine and handlers, a fixed clock (`NOW`) and counters for ids (`t1…` for turns the
- * engine makes, `x1…` for the handlers'), and a record of every broadcast event. Used by
- * engine, disclosure, delta, resend, summary and vault tests, so a new background test starts here.
+ * engine makes, `x1…` for the handlers'), and a record of every broadcast event. Every
+ * background test that needs stores, handlers or the engine builds them here (send, disclosure,
+ * summary, settings and vault, capture, transfer, conversations, the handlers), so a new one
+ * starts here too.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
