@@ -2,8 +2,10 @@
  * One background for the send/disclosure tests: real stores over fake-indexeddb (the test file
  * imports `fake-indexeddb/auto`), keys for the fake providers bound to their origin, the real
  * send engine and handlers, a fixed clock (`NOW`) and counters for ids (`t1…` for turns the
- * engine makes, `x1…` for the handlers'), and a record of every broadcast event. Used by
- * engine, disclosure, delta, resend, summary and vault tests, so a new background test starts here.
+ * engine makes, `x1…` for the handlers'), and a record of every broadcast event. Every
+ * background test that needs stores, handlers or the engine builds them here (send, disclosure,
+ * summary, settings and vault, capture, transfer, conversations, the handlers), so a new one
+ * starts here too.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
@@ -15,6 +17,7 @@ import { SettingsStore } from '../store/settings';
 import type { Turn } from '../transcript/schema';
 import { Vault, type VaultOptions } from '../vault/vault';
 import { createHandlers } from './handlers';
+import { CaptureService, type CaptureBrowser, type CaptureDeps } from './capture/service';
 import { BUILTIN } from './core/providers';
 import { route } from './core/router';
 import { sdkTransport } from './core/sdk-transport';
@@ -46,8 +49,10 @@ export interface TestBackground {
   h: ReturnType<typeof createHandlers>;
   /** The fake providers' origin, which every key is bound to ('' for a background without them). */
   origin: string;
-  /** Every event the engine and the handlers broadcast, in order. */
+  /** Every event the engine, the handlers and the capture service broadcast, in order. */
   events: BackgroundEvent[];
+  /** The capture service wired into `h` (only with the `capture` option). */
+  capture?: CaptureService;
 }
 
 let dbCount = 0;
@@ -82,6 +87,11 @@ export function fakeProvidersForFile(): FakeProviders {
  * options to the vault (fewer PBKDF2 iterations for the passphrase tests). `engine` replaces
  * some of the send engine's dependencies (a recording clock, a keepalive counter, a retry
  * sleeper), for the tests that watch how the engine uses them; the handlers keep the defaults.
+ * `sendEngine` hands the handlers another engine instead (a recording stub, for the tests of the
+ * handlers alone). `capture` wires a capture service into the handlers as the worker does (its
+ * browser calls from the test, its ids `id-1…`, the handlers' `getSettings` unless given);
+ * `exportPartChars` sizes the export parts; `conversation: false` leaves the database empty;
+ * `hasHostPermission` answers the host-permission checks (default: every host granted).
  */
 export async function createTestBackground(
   fake: FakeProviders | undefined,
@@ -92,6 +102,11 @@ export async function createTestBackground(
     engine?: Partial<SendDeps>;
     vault?: VaultOptions;
     keys?: Partial<Record<BuiltinProvider, string>>;
+    sendEngine?: SendEngine;
+    capture?: Partial<Omit<CaptureDeps, 'db'>> & { browser: CaptureBrowser };
+    exportPartChars?: number;
+    conversation?: false;
+    hasHostPermission?: (origin: string) => Promise<boolean>;
   },
 ): Promise<TestBackground> {
   const db = await openBatonDb(`${opts.name}-${++dbCount}`);
@@ -119,7 +134,7 @@ export async function createTestBackground(
     settings,
     vault,
     transport,
-    hasHostPermission: async () => true,
+    hasHostPermission: opts.hasHostPermission ?? (async () => true),
     clock: {
       now: () => Date.parse(NOW),
       sleep: async () => undefined,
@@ -133,20 +148,34 @@ export async function createTestBackground(
     keepalive: { start: () => undefined, stop: () => undefined },
     ...opts.engine,
   });
+  let captureIds = 0;
+  const capture =
+    opts.capture &&
+    new CaptureService({
+      db: async () => db,
+      // As the worker does: the menus follow what getSettings answers.
+      settings: () => h.getSettings({}, 'extension'),
+      broadcast,
+      newId: () => `id-${++captureIds}`,
+      now: () => NOW,
+      ...opts.capture,
+    });
   const h = createHandlers({
     store,
     settings,
     vault,
-    engine,
+    engine: opts.sendEngine ?? engine,
     transport,
-    hasHostPermission: async () => true,
+    hasHostPermission: opts.hasHostPermission ?? (async () => true),
     now: () => NOW,
     newId: () => `x${++id}`,
     wipe: async () => undefined,
     broadcast,
+    ...(capture ? { capture } : {}),
+    ...(opts.exportPartChars ? { exportPartChars: opts.exportPartChars } : {}),
   });
-  await store.create({ id: 'c1', now: NOW });
-  return { db, store, settings, vault, engine, h, origin, events };
+  if (opts.conversation !== false) await store.create({ id: 'c1', now: NOW });
+  return { db, store, settings, vault, engine, h, origin, events, ...(capture ? { capture } : {}) };
 }
 
 /** The extension's own id and origin, as the router sees them. */

@@ -1,46 +1,28 @@
 /**
  * Handlers added for the side panel (docs/side-panel.md): regenerate, edit-and-resend, pin and model
  * capabilities. Real stores over fake-indexeddb; the send engine is a recording stub (its own
- * behaviour is covered by send.test.ts).
+ * behaviour is covered by send/engine.test.ts).
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Attachment, SendTarget } from '../messaging/protocol';
-import { ConversationStore } from '../store/conversations';
-import { openBatonDb, type BatonDb } from '../store/db';
-import { SettingsStore } from '../store/settings';
+import type { ConversationStore } from '../store/conversations';
+import type { BatonDb } from '../store/db';
 import type { Turn } from '../transcript/schema';
-import { Vault } from '../vault/vault';
-import { createHandlers } from './handlers';
-import { BUILTIN } from './core/providers';
+import { answer, createTestBackground, NOW, OPENAI } from './background.test-helper';
 import type { SendEngine } from './send/engine';
-import type { Transport } from './core/transport';
 
-const NOW = '2026-05-01T10:00:00.000Z';
-const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
 const user = (id: string, text: string, extra: Turn['blocks'] = []): Turn => ({
   id,
   role: 'user',
   blocks: [...extra, { type: 'text', text }],
 });
-const answer = (id: string, text: string): Turn => ({
-  id,
-  role: 'assistant',
-  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
-  status: 'complete',
-  blocks: [{ type: 'text', text }],
-});
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
+/** The shared background (an OpenAI key unless `key: false`) whose handlers use a recording stub engine. */
 async function setup(opts: { key?: boolean; busy?: boolean } = {}) {
-  db = await openBatonDb(`handlers-${++n}`);
-  const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const vault = new Vault(db);
-  if (opts.key !== false) await vault.setKey('openai', 'sk-test-key-0123456789', BUILTIN.openai.origin, NOW);
   const calls = {
     retry: [] as unknown[],
     send: [] as { conversationId: string; text: string; target: SendTarget; attachments?: Attachment[] }[],
@@ -55,19 +37,13 @@ async function setup(opts: { key?: boolean; busy?: boolean } = {}) {
     stop: () => undefined,
     settled: async () => undefined,
   } as unknown as SendEngine;
-  const h = createHandlers({
-    store,
-    settings,
-    vault,
-    engine,
-    transport: {} as Transport,
-    hasHostPermission: async () => true,
-    now: () => NOW,
-    newId: () => `id-${++n}`,
-    wipe: async () => undefined,
+  const bg = await createTestBackground(undefined, {
+    name: 'handlers',
+    sendEngine: engine,
+    ...(opts.key !== false ? { keys: { openai: 'sk-test-key-0123456789' } } : {}),
   });
-  await store.create({ id: 'c1', now: NOW });
-  return { h, store, calls };
+  db = bg.db;
+  return { h: bg.h, store: bg.store, calls };
 }
 
 const ids = async (store: ConversationStore) => (await store.get('c1')).turns.map((t) => t.id);
@@ -172,7 +148,7 @@ describe('editAndResend', () => {
 describe('pinConversation and getModelInfo', () => {
   it('pins and unpins; pinned conversations list first', async () => {
     const { h, store } = await setup();
-    await store.create({ id: 'c2', now: '2026-05-02T00:00:00.000Z' });
+    await store.create({ id: 'c2', now: '2026-12-01T00:00:00.000Z' });
     expect(await h.pinConversation({ id: 'c1', pinned: true }, 'extension')).toMatchObject({ id: 'c1', pinned: true });
     expect((await h.listConversations({}, 'extension')).map((c) => c.id)).toEqual(['c1', 'c2']);
     expect(await h.pinConversation({ id: 'c1', pinned: false }, 'extension')).toMatchObject({

@@ -22,6 +22,8 @@ export interface HandlerDeps extends BackgroundDeps {
   wipe(): Promise<void>;
   /** Capture from chat pages (docs/architecture.md#the-background-by-feature); without it the capture requests refuse. */
   capture?: CaptureService;
+  /** Size of one `exportAll` part, in characters (default: the transfer feature's; tests use a small one). */
+  exportPartChars?: number;
 }
 
 /** Every request's handler, from the feature that owns it. */

@@ -2,11 +2,15 @@
  * Screenshots of the side panel (light, dark, 320 px wide) and the options page, written to
  * `test-results/screenshots/` as test artifacts (docs/side-panel.md), of a real conversation: tool calls,
  * tool results and thinking from three providers (the `mixed-origins` fixture, seeded) and a
- * streamed markdown answer with thinking. Each is also checked: text contrast ≥ 4.5:1 in both
- * themes (WCAG AA), and nothing sticks out sideways at 320 px.
+ * streamed markdown answer with thinking. At the moment of each shot the test reads what the page
+ * shows, by role and accessible name: the conversation's title, the end of the new answer, the
+ * composer and its target, each inside the viewport; the colour scheme asked for and a page
+ * background that matches it (no forced theme). Each is also checked: text contrast ≥ 4.5:1 in
+ * both themes (WCAG AA), and nothing sticks out sideways at 320 px.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationStore } from '../../lib/store/conversations';
 import type { Transcript } from '../../lib/transcript/schema';
@@ -42,6 +46,62 @@ const ANSWER = [
   '',
   'See the [airline’s baggage rules](https://example.com/baggage) and ![map](https://example.com/lisbon-map.png).',
 ].join('\n');
+
+/**
+ * Where `loc` is drawn in the viewport: `inView` when any of it is inside the visible area
+ * vertically and all of it horizontally (nothing cut off at the side), with its box in CSS px.
+ */
+function placement(
+  loc: Locator,
+): Promise<{ inView: boolean; left: number; right: number; top: number; bottom: number }> {
+  return loc.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const inView =
+      r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight && r.left >= 0 && r.right <= innerWidth + 0.5;
+    return { inView, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+  });
+}
+
+/**
+ * The colour scheme the page renders in: `dark` as the browser reports `prefers-color-scheme`,
+ * `forced` the `data-theme` the page set (none: it follows the system), and the relative luminance
+ * (WCAG 2) of the page's background as drawn (0 black … 1 white).
+ */
+function schemeShown(page: Page): Promise<{ dark: boolean; forced: string | null; background: number }> {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const opaque = (el: Element | null): string => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        ctx.clearRect(0, 0, 1, 1);
+        ctx.fillStyle = c;
+        ctx.fillRect(0, 0, 1, 1);
+        if (ctx.getImageData(0, 0, 1, 1).data[3] === 255) return c;
+      }
+      return 'Canvas';
+    };
+    ctx.clearRect(0, 0, 1, 1);
+    ctx.fillStyle = opaque(document.body);
+    ctx.fillRect(0, 0, 1, 1);
+    const [r, g, b] = [...ctx.getImageData(0, 0, 1, 1).data].map((v) => {
+      const x = v / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return {
+      dark: matchMedia('(prefers-color-scheme: dark)').matches,
+      forced: document.documentElement.getAttribute('data-theme'),
+      background: 0.2126 * r! + 0.7152 * g! + 0.0722 * b!,
+    };
+  });
+}
+
+/** Asserts the page is drawn in `scheme`: the browser reports it, no theme is forced, and the background is dark or light to match. */
+async function expectScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  const shown = await schemeShown(page);
+  expect({ dark: shown.dark, forced: shown.forced }).toEqual({ dark: scheme === 'dark', forced: null });
+  if (scheme === 'dark') expect(shown.background).toBeLessThan(0.1);
+  else expect(shown.background).toBeGreaterThan(0.8);
+}
 
 describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
   let s: PanelSession;
@@ -84,6 +144,38 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
       .evaluate((d) => ((d as HTMLDetailsElement).open = true));
   });
 
+  /**
+   * What the side panel must show in every shot: the conversation's title, the end of the new
+   * answer (its last link) and the composer with its Send button, each in the viewport; the
+   * answer's table and the opened thinking drawn; the target the send used; nothing streaming and
+   * no error. Returns the
+   * placements, for the narrow shot's width check.
+   */
+  async function expectPanelShows(): Promise<Record<string, { right: number }>> {
+    const p = s.page;
+    const title = p.getByRole('heading', { name: 'Trip to Lisbon', exact: true });
+    const lastLink = p.getByRole('link', { name: 'airline’s baggage rules' });
+    const message = p.getByLabel('Message', { exact: true });
+    const sendButton = p.getByRole('button', { name: 'Send', exact: true });
+    const placed: Record<string, { inView: boolean; right: number }> = {};
+    for (const [name, loc] of Object.entries({ title, lastLink, message, sendButton }))
+      placed[name] = await placement(loc);
+    expect(Object.fromEntries(Object.entries(placed).map(([k, v]) => [k, v.inView]))).toEqual({
+      title: true,
+      lastLink: true,
+      message: true,
+      sendButton: true,
+    });
+    // The answer is finished: nothing streams, so no Stop button.
+    expect(await p.getByRole('button', { name: 'Stop', exact: true }).count()).toBe(0);
+    expect(await p.getByRole('cell', { name: 'FR 7412' }).isVisible()).toBe(true);
+    expect(await p.getByText('Compare the two flights on time and price, then suggest one.').isVisible()).toBe(true);
+    expect(await p.getByText('Which flight should I take?', { exact: true }).isVisible()).toBe(true);
+    expect(await p.getByLabel('Model', { exact: true }).inputValue()).toBe('claude-sonnet-4-6');
+    expect(await p.locator('[data-error-code]').count()).toBe(0);
+    return placed;
+  }
+
   /** Scrolls the chat to its end (the new answer), as the panel shows it after a send. */
   const toEnd = () => s.page.locator('main.chat').evaluate((m) => void (m.scrollTop = m.scrollHeight));
   afterAll(async () => {
@@ -109,10 +201,12 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
   });
 
   for (const scheme of ['light', 'dark'] as const) {
-    it(`side panel, ${scheme}: screenshot written; every text ≥ 4.5:1 contrast`, async () => {
+    it(`side panel, ${scheme}: shows the conversation, the answer's end and the composer in ${scheme}; screenshot written; every text ≥ 4.5:1 contrast`, async () => {
       await s.page.emulateMedia({ colorScheme: scheme });
       await s.page.setViewportSize({ width: 420, height: 1000 });
       await toEnd();
+      await expectScheme(s.page, scheme);
+      await expectPanelShows();
       const file = path.join(SHOTS, `side-panel-${scheme}.png`);
       await s.page.screenshot({ path: file, fullPage: true });
       expect(fs.statSync(file).size).toBeGreaterThan(10_000);
@@ -122,10 +216,13 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
     });
   }
 
-  it('side panel, 320 px wide: screenshot written; nothing sticks out sideways', async () => {
+  it('side panel, 320 px wide: the same state fits the width; screenshot written; nothing sticks out sideways', async () => {
     await s.page.emulateMedia({ colorScheme: 'light' });
     await s.page.setViewportSize({ width: 320, height: 1000 });
     await toEnd();
+    await expectScheme(s.page, 'light');
+    const placed = await expectPanelShows();
+    for (const [name, box] of Object.entries(placed)) expect(box.right, name).toBeLessThanOrEqual(320.5);
     const file = path.join(SHOTS, 'side-panel-narrow.png');
     await s.page.screenshot({ path: file, fullPage: true });
     expect(fs.statSync(file).size).toBeGreaterThan(10_000);
@@ -133,12 +230,23 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
   });
 
   for (const scheme of ['light', 'dark'] as const) {
-    it(`options page, ${scheme}: screenshot written; every text ≥ 4.5:1 contrast`, async () => {
+    it(`options page, ${scheme}: shows its title and the three providers with their saved keys in ${scheme}; screenshot written; every text ≥ 4.5:1 contrast`, async () => {
       const options = await s.browser.openPage('options.html');
       try {
         await options.setViewportSize({ width: 800, height: 1000 });
         await options.emulateMedia({ colorScheme: scheme });
         await options.locator('section[data-provider="anthropic"]').waitFor();
+        await expectScheme(options, scheme);
+        const heading = options.getByRole('heading', { name: 'Baton options', level: 1 });
+        expect((await placement(heading)).inView).toBe(true);
+        expect(await options.getByRole('heading', { name: 'Providers', level: 2 }).isVisible()).toBe(true);
+        // Each built-in provider's group, named by its heading, says its key is saved (the session configured all three).
+        for (const name of ['OpenAI', 'Anthropic', 'Google Gemini']) {
+          const group = options.getByRole('group', { name, exact: true });
+          expect(await group.isVisible(), name).toBe(true);
+          expect(await group.getByText(/^Key saved: /).isVisible(), name).toBe(true);
+        }
+        expect((await placement(options.getByRole('group', { name: 'OpenAI', exact: true }))).inView).toBe(true);
         const file = path.join(SHOTS, `options-${scheme}.png`);
         await options.screenshot({ path: file, fullPage: true });
         expect(fs.statSync(file).size).toBeGreaterThan(10_000);

@@ -5,17 +5,13 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CaptureSubmit } from '../../messaging/capture-protocol';
-import type { Reply } from '../../messaging/protocol';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
-import { CaptureService, type CaptureBrowser } from './service';
-import { route, type Handlers, type Sender } from '../core/router';
+import type { Reply, SendTarget } from '../../messaging/protocol';
+import type { BatonDb } from '../../store/db';
 import { CaptureRequests } from '../../capture/requests';
-import type { SendTarget } from '../../messaging/protocol';
+import { createTestBackground, EXT, OWN } from '../background.test-helper';
+import type { CaptureBrowser } from './service';
+import { route, type Sender } from '../core/router';
 
-const OWN = 'abcdefghijklmnopabcdefghijklmnop';
-const EXT = `chrome-extension://${OWN}`;
-const T0 = '2026-11-30T10:00:00.000Z';
 const chatgptTab: Sender = {
   id: OWN,
   origin: 'https://chatgpt.com',
@@ -24,12 +20,11 @@ const chatgptTab: Sender = {
   frameId: 0,
 };
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
+/** The shared background with a capture service and no conversation; `submit` routes a tab's capture to its handlers. */
 async function rig() {
-  db = await openBatonDb(`adv-capture-${++n}`);
   const browser: CaptureBrowser = {
     openSidePanel: async () => undefined,
     sendToTab: async () => ({ ok: true }),
@@ -37,21 +32,16 @@ async function rig() {
     createMenu: () => undefined,
     openOptionsPage: async () => undefined,
   };
-  const theDb = db;
-  let ids = 0;
   // docs/security.md: only requested captures are stored, so each payload here answers a request Baton opened for tab 7.
   const requests = new CaptureRequests<SendTarget>(Date.now);
   let asked = 0;
-  const service = new CaptureService({
-    browser,
-    db: async () => theDb,
-    settings: async () => ({ providers: [] }),
-    broadcast: () => undefined,
-    newId: () => `id-${++ids}`,
-    now: () => T0,
-    requests,
+  const bg = await createTestBackground(undefined, {
+    name: 'adv-capture',
+    conversation: false,
+    capture: { browser, settings: async () => ({ providers: [] }), requests },
   });
-  const env = { ownId: OWN, extensionOrigin: EXT, handlers: service.handlers() as unknown as Handlers };
+  db = bg.db;
+  const env = { ownId: OWN, extensionOrigin: EXT, handlers: bg.h };
   const submit = (payload: unknown, sender: Sender = chatgptTab) => {
     if (payload !== null && typeof payload === 'object' && !Array.isArray(payload) && !('requestId' in payload)) {
       const requestId = `adversarial-${++asked}`;
@@ -62,7 +52,7 @@ async function rig() {
       Reply<{ conversationId: string; turns: number }>
     >;
   };
-  return { submit, store: new ConversationStore(theDb) };
+  return { submit, store: bg.store };
 }
 
 const base = (over: Partial<CaptureSubmit> = {}): CaptureSubmit => ({

@@ -4,19 +4,17 @@ import type { CaptureSubmit } from '../../messaging/capture-protocol';
 import { CAPTURE_TAB_REQUEST } from '../../messaging/capture-tab';
 import type { BackgroundEvent, SendTarget, Settings } from '../../messaging/protocol';
 import { convertTranscript } from '../../providers/index';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
+import type { ConversationStore } from '../../store/conversations';
+import type { BatonDb } from '../../store/db';
 import { WIRE_APIS } from '../../transcript/schema';
 import { PAGE_IMAGE_TEXT } from '../../capture/to-turns';
 import { defaultModelFor } from '../../models/registry';
+import { createTestBackground, EXT, NOW, OWN } from '../background.test-helper';
 import { buildMenus, menuId, parseMenuId } from './menus';
-import { CaptureService, type CaptureBrowser } from './service';
+import type { CaptureBrowser, CaptureService } from './service';
 import { route, type Handlers, type Sender } from '../core/router';
 import { CaptureRequests } from '../../capture/requests';
 
-const OWN = 'abcdefghijklmnopabcdefghijklmnop';
-const EXT = `chrome-extension://${OWN}`;
-const T0 = '2026-11-30T10:00:00.000Z';
 const chatgptTab: Sender = {
   id: OWN,
   origin: 'https://chatgpt.com',
@@ -55,12 +53,13 @@ const capture = (over: Partial<CaptureSubmit> = {}): CaptureSubmit => ({
   ...over,
 });
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
 interface Rig {
   service: CaptureService;
+  /** Every handler of the background, the capture service's among them. */
+  h: Handlers;
   calls: string[];
   events: BackgroundEvent[];
   tabMessages: unknown[];
@@ -71,16 +70,14 @@ interface Rig {
   ask(target?: SendTarget, tabId?: number): string;
 }
 
+/** The shared background with a capture service over recording browser calls, fixed settings and no conversation. */
 async function rig(
   tabReply: (m: unknown, service: CaptureService) => Promise<unknown> = async () => ({ ok: true }),
   clock?: () => number,
 ): Promise<Rig> {
-  db = await openBatonDb(`capture-${++n}`);
   const calls: string[] = [];
-  const events: BackgroundEvent[] = [];
   const tabMessages: unknown[] = [];
   const menus: unknown[] = [];
-  let ids = 0;
   const ref: { service?: CaptureService } = {};
   const browser: CaptureBrowser = {
     openSidePanel: async (tab) => void calls.push(`openSidePanel:${tab.id}`),
@@ -93,33 +90,27 @@ async function rig(
     createMenu: (item) => void menus.push(item),
     openOptionsPage: async () => void calls.push('openOptionsPage'),
   };
-  const theDb = db;
   const requests = new CaptureRequests<SendTarget>(clock ?? Date.now);
-  const service = (ref.service = new CaptureService({
-    browser,
-    db: async () => theDb,
-    settings: async () => SETTINGS,
-    broadcast: (e) => events.push(e),
-    newId: () => `id-${++ids}`,
-    now: () => T0,
-    requests,
-    ...(clock ? { clock } : {}),
-  }));
+  const bg = await createTestBackground(undefined, {
+    name: 'capture',
+    conversation: false,
+    capture: { browser, settings: async () => SETTINGS, requests, ...(clock ? { clock } : {}) },
+  });
+  db = bg.db;
+  const service = (ref.service = bg.capture!);
   let asked = 0;
   const ask = (target: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-5' }, tabId = 7) => {
     const id = `test-request-${++asked}`;
     requests.open(id, tabId, target);
     return id;
   };
-  return { service, calls, events, tabMessages, menus, store: new ConversationStore(theDb), requests, ask };
+  return { service, h: bg.h, calls, events: bg.events, tabMessages, menus, store: bg.store, requests, ask };
 }
-
-const handlersOf = (service: CaptureService) => service.handlers() as unknown as Handlers;
 
 describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
   it('M2 accepted only from a chat site’s top frame; refused from an extension page', async () => {
-    const { service, ask } = await rig();
-    const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(service) };
+    const { h, ask } = await rig();
+    const env = { ownId: OWN, extensionOrigin: EXT, handlers: h };
     expect(await route({ type: 'captureSubmit', payload: capture({ requestId: ask() }) }, chatgptTab, env)).toEqual({
       ok: true,
       data: { conversationId: 'id-3', turns: 2 },
@@ -136,7 +127,7 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
 
   it('M2 a payload that claims another site or page than its sender is refused, nothing stored', async () => {
     const r = await rig();
-    const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(r.service) };
+    const env = { ownId: OWN, extensionOrigin: EXT, handlers: r.h };
     for (const payload of [
       capture({ site: 'claude', url: 'https://claude.ai/chat/1' }),
       capture({ url: 'https://evil.example/c/1' }),
@@ -151,7 +142,7 @@ describe('captureSubmit through the router (M2, M3, I1, I2)', () => {
 
   it('I1 over the caps, non-string text, unknown roles, unknown fields and prototype keys are rejected before anything is stored', async () => {
     const r = await rig();
-    const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(r.service) };
+    const env = { ownId: OWN, extensionOrigin: EXT, handlers: r.h };
     const msg = { role: 'user', parts: [{ type: 'text', text: 'x' }] };
     const bad: [unknown, RegExp][] = [
       [{ ...capture(), messages: Array.from({ length: 2001 }, () => msg) }, /messages: Too big/i],
@@ -243,13 +234,13 @@ describe('CaptureService', () => {
       version: 1,
       id: 'id-3',
       title: '<img src=x onerror=alert(1)> what is this?',
-      createdAt: T0,
+      createdAt: NOW,
       source: { kind: 'chatgpt-web', url: 'https://chatgpt.com/c/1' },
       turns: [
         {
           id: 'id-1',
           role: 'user',
-          createdAt: T0,
+          createdAt: NOW,
           meta: {
             capture: {
               site: 'chatgpt',
@@ -266,7 +257,7 @@ describe('CaptureService', () => {
           id: 'id-2',
           role: 'assistant',
           origin: { provider: 'chatgpt-web', api: 'web', model: 'gpt-5-2' },
-          createdAt: T0,
+          createdAt: NOW,
           blocks: [
             { type: 'text', text: 'A cat.' },
             { type: 'text', text: 'Anything else?' },
@@ -378,7 +369,7 @@ describe('CaptureService', () => {
       {
         id: 'id-1',
         role: 'user',
-        createdAt: T0,
+        createdAt: NOW,
         blocks: [
           { type: 'text', text: 'Selected text from https://news.example/a:\n````\nSome ```quoted``` text\n````' },
         ],
@@ -453,7 +444,7 @@ describe('docs/security.md defect 6: unrequested captures are stored', () => {
         async () => ({ ok: true }),
         () => now,
       );
-      const env = { ownId: OWN, extensionOrigin: EXT, handlers: handlersOf(r.service) };
+      const env = { ownId: OWN, extensionOrigin: EXT, handlers: r.h };
       // A real click on tab 7 opens request id-1; the tab never answers the request itself.
       void r.service.onMenuClick(
         { menuItemId: menuId('chat', { providerId: 'anthropic', model: 'claude-sonnet-4-5' }) },

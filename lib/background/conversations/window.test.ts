@@ -1,22 +1,23 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../../transcript/schema';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
+import type { ConversationStore } from '../../store/conversations';
+import type { BatonDb } from '../../store/db';
 import { BatonError } from '../../messaging/errors';
+import { createTestBackground, NOW, user as userTurn } from '../background.test-helper';
 import { DEFAULT_PAGE, getConversationWindow } from './window';
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
-const T0 = '2026-11-30T10:00:00.000Z';
-const user = (id: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text: id }] });
+const user = (id: string): Turn => userTurn(id, id);
 
+/** The shared background's conversation `c1`, titled 'Long', with `count` user turns `t0…`. */
 async function storeWith(count: number): Promise<ConversationStore> {
-  db = await openBatonDb(`handlers-window-${++n}`);
-  const s = new ConversationStore(db);
-  await s.create({ id: 'c1', now: T0, title: 'Long' });
-  for (let i = 0; i < count; i++) await s.appendTurn('c1', user(`t${i}`), T0);
+  const bg = await createTestBackground(undefined, { name: 'handlers-window' });
+  db = bg.db;
+  const s = bg.store;
+  await s.update('c1', { title: 'Long' });
+  for (let i = 0; i < count; i++) await s.appendTurn('c1', user(`t${i}`), NOW);
   return s;
 }
 const ids = (turns: Turn[]) => turns.map((t) => t.id);

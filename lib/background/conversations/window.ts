@@ -6,6 +6,7 @@ import type { ConversationView, RequestPayload } from '../../messaging/protocol'
 import { metaOf, NotFoundError, type ConversationStore } from '../../store/conversations';
 import { readTurnWindow } from '../../store/turn-window';
 import { BatonError } from '../../messaging/errors';
+import { CONVERSATION_GONE } from '../core/guards';
 
 /** Turns per page when `before` comes without `limit`. */
 export const DEFAULT_PAGE = 50;
@@ -40,7 +41,7 @@ export async function getConversationWindow(
     const gone =
       p.before !== undefined && (await store.getRecord(p.id))
         ? 'That message is no longer in this conversation.'
-        : 'This conversation no longer exists.';
+        : CONVERSATION_GONE;
     throw new BatonError('not_found', gone);
   }
 }

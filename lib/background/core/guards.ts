@@ -7,13 +7,16 @@ import { BatonError } from '../../messaging/errors';
 import type { ConversationStore } from '../../store/conversations';
 import type { ConversationRecord } from '../../store/db';
 
+/** What a request about a deleted (or never created) conversation is told. */
+export const CONVERSATION_GONE = 'This conversation no longer exists.';
+
 /** The stored conversation `id`. @throws BatonError `not_found` when it was deleted (or never existed). */
 export async function existingConversation(
   store: Pick<ConversationStore, 'getRecord'>,
   id: string,
 ): Promise<ConversationRecord> {
   const record = await store.getRecord(id);
-  if (!record) throw new BatonError('not_found', 'This conversation no longer exists.');
+  if (!record) throw new BatonError('not_found', CONVERSATION_GONE);
   return record;
 }
 
@@ -41,6 +44,19 @@ export async function assertReachable(
       'endpoint_not_permitted',
       `Baton has no permission to reach ${provider.origin}. Grant it in the options page.`,
     );
+}
+
+/**
+ * N1: an address is saved (a built-in provider's base URL off its default, a custom endpoint) only
+ * once the host permission for `origin` was granted, from the click that saves it.
+ * @throws BatonError `endpoint_not_permitted`
+ */
+export async function assertHostGranted(
+  origin: string,
+  hasHostPermission: (origin: string) => Promise<boolean>,
+): Promise<void> {
+  if (!(await hasHostPermission(origin)))
+    throw new BatonError('endpoint_not_permitted', `Permission to reach ${origin} was not granted.`);
 }
 
 /** Characters of a conversation's title taken from its first message. */

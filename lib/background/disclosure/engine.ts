@@ -19,7 +19,7 @@ import { buildPreview } from './preview';
 import { finishRecord } from './ledger';
 import { droppedThinkingRefs } from './provider-drops';
 import { prefixChangedThinking } from '../../context/prefix-binding';
-import { planSend, type Exclusions, type PlannedSend } from './plan';
+import { planSend, type Exclusions, type PlannedSend } from './sendable';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 import { planResend, retryNewTurnId, turnAttachments, type Resend } from './resend';

@@ -8,7 +8,7 @@ import { createTokenCache } from '../../context/token-cache';
 import { REQUESTS } from '../../messaging/protocol';
 import type { Transcript } from '../../transcript/schema';
 import { previewInputOf } from './engine';
-import { planSend, type Exclusions } from './plan';
+import { planSend, type Exclusions } from './sendable';
 import { buildPreview } from './preview';
 
 const gpt = { provider: 'openai', api: 'openai-responses' as const, model: 'gpt-5' };

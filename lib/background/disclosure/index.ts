@@ -9,7 +9,7 @@ export { countHandlers } from './count-handlers';
 export { Discloser, previewInputOf, previewSend, userBlocks, type PreparedSend, type PreviewSendInput } from './engine';
 export { disclosureHandlers, type DisclosingEngine } from './handlers';
 export { costOf } from './ledger';
-export { assertSendable, type Exclusions } from './plan';
+export { assertSendable, type Exclusions } from './sendable';
 export {
   confirmationOf,
   planResend,

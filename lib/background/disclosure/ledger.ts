@@ -9,7 +9,7 @@ import type { SeenBy } from '../../messaging/disclosure-types';
 import { estimateCostUsd, lookupModel } from '../../models/registry';
 import type { LedgerRecord } from '../../store/disclosures';
 import type { Turn, Usage } from '../../transcript/schema';
-import { MAIN_BRANCH, type PlannedSend } from './plan';
+import { MAIN_BRANCH, type PlannedSend } from './sendable';
 import type { ResolvedProvider } from '../core/providers';
 import { lookupTable } from '../../transcript/lookup';
 import { providerDropOf } from './provider-drops';

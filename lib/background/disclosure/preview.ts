@@ -12,7 +12,7 @@ import type {
 } from '../../messaging/disclosure-types';
 import type { Transcript, Turn } from '../../transcript/schema';
 import type { CountInfo } from '../../context/count-state';
-import type { Exclusions, PlannedSend } from './plan';
+import type { Exclusions, PlannedSend } from './sendable';
 import { holdsOpaqueState, isImportedState } from '../../transcript/imported-state';
 import { isSameOrigin, resolveTarget } from '../../transcript/target';
 

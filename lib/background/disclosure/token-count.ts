@@ -19,7 +19,7 @@ import type { SettingsStore } from '../../store/settings';
 import type { Vault } from '../../vault/vault';
 import { countKey, countRequestBody, hasCountApi, receivedTurns, withTurns } from '../../context/count-state';
 import { previewSend, type Discloser, type PreviewSendInput } from './engine';
-import { planSend } from './plan';
+import { planSend } from './sendable';
 import { BatonError } from '../../messaging/errors';
 import { BUILTIN, convertTargetFor, isBuiltin, keyFor, markKeyInvalid, resolveProvider } from '../core/providers';
 import type { Transport } from '../core/transport';

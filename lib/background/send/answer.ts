@@ -1,6 +1,6 @@
 /**
  * One answer of the send pipeline (`engine.ts`, DESIGN.md "Data flows one way on a send"): a
- * streaming placeholder turn → the context planner's request body (docs/disclosure.md, `disclosure/plan.ts`)
+ * streaming placeholder turn → the context planner's request body (docs/disclosure.md, `lib/context/send-plan.ts`)
  * → the provider through the official SDK with the user's key → the stream assembled into the
  * answer turn, checkpointed at least every second or 500 characters (D1) → the finished turn
  * stored with its ledger record in one transaction.

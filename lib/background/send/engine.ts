@@ -9,7 +9,7 @@
  * Baton's own bounded retries, P1; one retry without rejected opaque state); `in-flight.ts` keeps
  * the one request in flight per conversation.
  *
- * Every request body is the context planner's (docs/disclosure.md, `disclosure/plan.ts`): bounded by the
+ * Every request body is the context planner's (docs/disclosure.md, `lib/context/send-plan.ts`): bounded by the
  * policies, with the person's exclusions, and recorded in the disclosure ledger in the same
  * transaction as the answer turn it produced.
  */

@@ -6,6 +6,7 @@
 import type { ProviderStatus } from '../../messaging/protocol';
 import { checkEndpointUrl } from '../../messaging/endpoint-url';
 import { BatonError } from '../../messaging/errors';
+import { assertHostGranted } from '../core/guards';
 import { pickerModels } from '../../models/picker';
 import { defaultModelFor, lookupModel } from '../../models/registry';
 import type { ProviderSettings } from '../../store/settings';
@@ -152,8 +153,7 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
       if (baseUrl !== null) {
         const u = endpointUrl(baseUrl);
         // Saved only after its host permission was granted from the click that saves it (N1).
-        if (u.origin !== BUILTIN[providerId].origin && !(await d.hasHostPermission(u.origin)))
-          throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
+        if (u.origin !== BUILTIN[providerId].origin) await assertHostGranted(u.origin, (o) => d.hasHostPermission(o));
       }
       await d.settings.update((s) => {
         const baseUrls = { ...s.baseUrls };
@@ -165,8 +165,7 @@ export function settingsHandlers(d: SettingsHandlerDeps): SettingsHandlers {
     },
     saveEndpoint: async (input) => {
       const u = endpointUrl(input.baseUrl);
-      if (!(await d.hasHostPermission(u.origin)))
-        throw new BatonError('endpoint_not_permitted', `Permission to reach ${u.origin} was not granted.`);
+      await assertHostGranted(u.origin, (o) => d.hasHostPermission(o));
       const id =
         input.id ??
         `custom-${d

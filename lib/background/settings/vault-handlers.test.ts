@@ -5,36 +5,19 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Reply, SendTarget } from '../../messaging/protocol';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
-import { SettingsStore } from '../../store/settings';
+import type { BatonDb } from '../../store/db';
 import { memorySession } from '../../vault/session';
-import { Vault } from '../../vault/vault';
-import { createHandlers } from '../handlers';
-import { BUILTIN } from '../core/providers';
-import { route } from '../core/router';
-import { SendEngine } from '../send/engine';
+import { callFrom, createTestBackground, NOW, OPENAI } from '../background.test-helper';
 import type { Transport } from '../core/transport';
 
-const NOW = '2026-11-30T08:00:00.000Z';
 const KEY = 'sk-proj-VaultHandlerKey-0123456789';
-const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
-const OWN = 'abcdefghijklmnopabcdefghijklmnop';
-const EXT = `chrome-extension://${OWN}`;
 const PASS = 'correct horse battery';
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
+/** The shared background without fake providers: one OpenAI key on its real origin, a recording transport. */
 async function setup() {
-  db = await openBatonDb(`handlers-vault-${++n}`);
-  const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
-  const session = memorySession();
-  const vault = new Vault(db, { session, iterations: 1_000 });
-  await vault.setKey('openai', KEY, BUILTIN.openai.origin, NOW);
   const requests: string[] = [];
   const transport: Transport = {
     streamRequest: async (conn, _body, opts) => {
@@ -52,36 +35,15 @@ async function setup() {
       return 0;
     },
   };
-  const engine = new SendEngine({
-    store,
-    settings,
-    vault,
+  const bg = await createTestBackground(undefined, {
+    name: 'handlers-vault',
     transport,
-    hasHostPermission: async () => true,
-    clock: { now: () => Date.parse(NOW), sleep: async () => undefined, setTimer: () => () => undefined },
-    newId: () => `id-${++n}`,
-    broadcast: () => undefined,
-    keepalive: { start: () => undefined, stop: () => undefined },
+    keys: { openai: KEY },
+    vault: { session: memorySession(), iterations: 1_000 },
   });
-  const handlers = createHandlers({
-    store,
-    settings,
-    vault,
-    engine,
-    transport,
-    hasHostPermission: async () => true,
-    now: () => NOW,
-    newId: () => `id-${++n}`,
-    wipe: async () => undefined,
-  });
-  const call = (type: string, payload: unknown) =>
-    route(
-      { type, payload },
-      { id: OWN, url: `${EXT}/options.html`, origin: EXT },
-      { ownId: OWN, extensionOrigin: EXT, handlers },
-    ) as Promise<Reply<unknown>>;
-  await store.create({ id: 'c1', now: NOW });
-  return { call, requests, store, engine, session, db };
+  db = bg.db;
+  const call = callFrom(bg.h, 'options.html');
+  return { call, requests, store: bg.store, engine: bg.engine };
 }
 
 describe('passphrase requests', () => {

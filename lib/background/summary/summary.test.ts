@@ -19,7 +19,7 @@ import {
   user,
 } from '../background.test-helper';
 import { SUMMARISED_REASON } from '../disclosure/preview';
-import { planSend } from '../disclosure/plan';
+import { planSend } from '../disclosure/sendable';
 import { createTokenCache } from '../../context/token-cache';
 import type { ActiveSummary } from '../../messaging/summary-types';
 

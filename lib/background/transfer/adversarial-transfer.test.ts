@@ -10,33 +10,20 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textArb, transcriptArb } from '../../../test/property/arbitraries';
 import type { Reply } from '../../messaging/protocol';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
-import { createTransferHandlers } from './handlers';
+import type { BatonDb } from '../../store/db';
+import { callFrom, createTestBackground, NOW } from '../background.test-helper';
 import { isWellFormed, repairSurrogatesDeep } from '../../transcript/text';
-import { route, type Handlers } from '../core/router';
 import type { ExportFile, ImportSummary } from '../../messaging/transfer-protocol';
 import type { Turn } from '../../transcript/schema';
 
-const OWN = 'abcdefghijklmnopabcdefghijklmnop';
-const EXT = `chrome-extension://${OWN}`;
-const NOW = '2026-11-30T10:00:00.000Z';
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
+/** The shared background with an empty database; `call` sends a request from the options page through the router. */
 async function setup() {
-  db = await openBatonDb(`adv-transfer-${++n}`);
-  const theDb = db;
-  const store = new ConversationStore(db);
-  const handlers = createTransferHandlers({ store, now: () => NOW }) as unknown as Handlers;
-  const call = (type: string, payload: unknown) =>
-    route(
-      { type, payload },
-      { id: OWN, url: `${EXT}/options.html`, origin: EXT },
-      { ownId: OWN, extensionOrigin: EXT, handlers },
-    ) as Promise<Reply<unknown>>;
-  return { call, store, db: theDb };
+  const bg = await createTestBackground(undefined, { name: 'adv-transfer', conversation: false });
+  db = bg.db;
+  return { call: callFrom(bg.h, 'options.html'), store: bg.store, db: bg.db };
 }
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const tr = (id: string, turns: unknown[], extra: object = {}) => ({

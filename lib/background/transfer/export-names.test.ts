@@ -1,8 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
-import { createTransferHandlers, endpointNames } from './handlers';
+import type { BatonDb } from '../../store/db';
+import { createTestBackground } from '../background.test-helper';
 
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
@@ -10,8 +9,20 @@ const NOW = '2026-12-01T10:00:00.000Z';
 
 describe('Markdown export names a custom endpoint by its name (docs/side-panel.md, item 8)', () => {
   it("an answer from a custom endpoint is headed with the endpoint's name, not its internal id; built-ins keep theirs", async () => {
-    db = await openBatonDb('export-names-test');
-    const store = new ConversationStore(db);
+    // The endpoints are saved in the settings, and createHandlers gives the transfer handlers their names.
+    const bg = await createTestBackground(undefined, { name: 'export-names-test', conversation: false });
+    db = bg.db;
+    const { store, h } = bg;
+    const endpoints = [
+      { id: 'custom-3f9a', name: 'Local Ollama', baseUrl: 'http://localhost:11434/v1', flavor: 'ollama' as const },
+      {
+        id: 'custom-77',
+        name: 'My OpenRouter',
+        baseUrl: 'https://openrouter.ai/api/v1',
+        flavor: 'openrouter' as const,
+      },
+    ];
+    await bg.settings.update((s) => ({ ...s, endpoints }));
     await store.create({ id: 'c', now: NOW, title: 'Local run' });
     await store.appendTurn('c', { id: 'u', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'Hi' }] }, NOW);
     await store.appendTurn(
@@ -57,11 +68,6 @@ describe('Markdown export names a custom endpoint by its name (docs/side-panel.m
       },
       NOW,
     );
-    const endpoints = [
-      { id: 'custom-3f9a', name: 'Local Ollama', baseUrl: 'http://localhost:11434/v1' },
-      { id: 'custom-77', name: 'My OpenRouter', baseUrl: 'https://openrouter.ai/api/v1' },
-    ];
-    const h = createTransferHandlers({ store, now: () => NOW, originNames: async () => endpointNames(endpoints) });
     const one = (await h.exportConversation({ id: 'c', format: 'markdown' }, 'extension')).content;
     expect(one).toContain('## Assistant · llama3.2 (Local Ollama)');
     expect(one).toContain('## Assistant · qwen3 (My OpenRouter)');

@@ -4,36 +4,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BackgroundEvent } from '../../messaging/protocol';
 import { IMPORT_LIMITS, TRANSFER_REQUESTS } from '../../messaging/transfer-protocol';
-import { ConversationStore } from '../../store/conversations';
-import { openBatonDb, type BatonDb } from '../../store/db';
+import type { BatonDb } from '../../store/db';
 import { decodeTranscript } from '../../transcript/codec';
 import { BatonError } from '../../messaging/errors';
-import { createTransferHandlers, fileBytes, slug } from './handlers';
+import { createTestBackground, NOW } from '../background.test-helper';
+import { fileBytes, slug } from './handlers';
 import { detectImportKind } from '../../importers/detect';
 import { route, type Handlers } from '../core/router';
 
-let n = 0;
 let db: BatonDb | undefined;
 afterEach(() => db?.close());
 
-const NOW = '2026-11-30T10:00:00.000Z';
+/** The shared background with an empty database; `exportPartChars` sizes the export parts. */
 async function setup(exportPartChars?: number) {
-  db = await openBatonDb(`transfer-test-${++n}`);
-  const store = new ConversationStore(db);
-  const events: BackgroundEvent[] = [];
-  return {
-    db,
-    store,
-    events,
-    h: createTransferHandlers({
-      store,
-      now: () => NOW,
-      broadcast: (e) => events.push(e),
-      ...(exportPartChars ? { exportPartChars } : {}),
-    }),
-  };
+  const bg = await createTestBackground(undefined, {
+    name: 'transfer-test',
+    conversation: false,
+    ...(exportPartChars ? { exportPartChars } : {}),
+  });
+  db = bg.db;
+  return { db: bg.db, store: bg.store, events: bg.events, h: bg.h };
 }
 
 const node = (id: string, parent: string | null, children: string[], message?: object) => ({

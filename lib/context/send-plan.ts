@@ -5,20 +5,17 @@
  * with a valid receipt — only the new turns with `previous_response_id`. The same function makes
  * the preview, so the body shown is byte for byte the body sent for the same inputs.
  */
-import { addCacheBreakpoints } from '../../context/cache-breakpoints';
-import { chooseDelivery, type Delivery, type DeliveryReceipt } from '../../context/delivery';
-import { turnContentHash } from '../../context/hash';
-import { plan } from '../../context/plan';
-import { mergePolicies } from '../../context/policy';
-import type { TokenCache } from '../../context/token-cache';
-import type { Plan, Policy } from '../../context/types';
-import type { DisclosurePolicy } from '../../messaging/disclosure-types';
-import type { ActiveSummary } from '../../messaging/summary-types';
-import { TranscriptError } from '../../transcript/codec';
-import type { Transcript } from '../../transcript/schema';
-import type { ConvertTarget } from '../../transcript/target';
-import { BatonError } from '../../messaging/errors';
-import { withActiveSummary, type SummaryState } from '../../context/summary-apply';
+import { addCacheBreakpoints } from './cache-breakpoints';
+import { chooseDelivery, type Delivery, type DeliveryReceipt } from './delivery';
+import { turnContentHash } from './hash';
+import { plan } from './plan';
+import { mergePolicies } from './policy';
+import type { TokenCache } from './token-cache';
+import type { Plan, Policy } from './types';
+import { TranscriptError } from '../transcript/codec';
+import type { Transcript } from '../transcript/schema';
+import type { ConvertTarget } from '../transcript/target';
+import { withActiveSummary, type AppliedSummary, type SummaryState } from './summary-apply';
 
 /** The only branch the store keeps today (turns are linear; edits delete the turns after them). */
 export const MAIN_BRANCH = 'main';
@@ -31,12 +28,24 @@ export interface Exclusions {
   replayImportedState?: boolean | undefined;
 }
 
-export interface PlanSendInput {
+/**
+ * A disclosure policy, global or per conversation: the planner's {@link Policy} without the
+ * per-send exclusions, plus `delivery` (`stateful` lets an OpenAI Responses target keep the
+ * conversation server-side; the protocol's `DisclosurePolicy` has this shape).
+ */
+export type SendPolicy = Omit<Policy, 'excludeTurns' | 'excludeBlocks'> & {
+  delivery?: 'snapshot' | 'stateful' | undefined;
+};
+
+/** The merged policy is invalid (a policy field out of range): the {@link TranscriptError} of `mergePolicies`. */
+export class InvalidPolicyError extends TranscriptError {}
+
+export interface PlanSendInput<S extends AppliedSummary = AppliedSummary> {
   /** The conversation as it would be sent: stored turns plus the new user turn (or the draft). */
   transcript: Transcript;
   target: ConvertTarget;
-  global: DisclosurePolicy;
-  conversation: DisclosurePolicy;
+  global: SendPolicy;
+  conversation: SendPolicy;
   exclusions: Exclusions;
   cache: TokenCache;
   /** The conversation's internal delivery receipt (stateful delivery only). */
@@ -44,12 +53,12 @@ export interface PlanSendInput {
   /** `providerSessionKey(target, accountId)` of this request's provider session. */
   sessionKey: string;
   /** The conversation's active summary ("summarise the earlier part"): sent in place of its turns unless stale. */
-  summary?: ActiveSummary | undefined;
+  summary?: S | undefined;
   /** The stored turns the summary's hashes are checked against when `transcript` is a changed copy of them (a retry without opaque state); default `transcript`. */
   summaryBasis?: Transcript | undefined;
 }
 
-export interface PlannedSend {
+export interface PlannedSend<S extends AppliedSummary = AppliedSummary> {
   /** The plan of what is sent (for a delta: of the new turns only). */
   plan: Plan;
   /** The exact JSON body to send (no credentials). */
@@ -62,15 +71,15 @@ export interface PlannedSend {
   /** The transcript planned: the input, with the active summary's turn in place of its turns when it applies. */
   transcript: Transcript;
   /** The active summary: applied (its turn is planned like any turn) or stale (ignored). */
-  summary?: SummaryState<ActiveSummary>;
+  summary?: SummaryState<S>;
 }
 
 /**
- * Plans one send. Never throws for a forbidden provider or a request that does not fit (see
- * {@link assertSendable}); deterministic: the same inputs give a deep-equal body.
- * @throws BatonError `bad_request` for an invalid policy (the TranscriptError's path and problem).
+ * Plans one send. Never throws for a forbidden provider or a request that does not fit (the
+ * caller checks `plan.allowed` and `plan.fits`); deterministic: the same inputs give a deep-equal body.
+ * @throws InvalidPolicyError when the merged policy is invalid (the TranscriptError's path and problem).
  */
-export function planSend(input: PlanSendInput): PlannedSend {
+export function planSend<S extends AppliedSummary>(input: PlanSendInput<S>): PlannedSend<S> {
   const { exclusions } = input;
   // docs/security.md ("Hostile providers and files"): an imported file's provider state is replayed
   // only when the person chose it in the disclosure preview; the preview plans with the same flag,
@@ -91,7 +100,7 @@ export function planSend(input: PlanSendInput): PlannedSend {
       ...definedExclusions(exclusions),
     });
   } catch (e) {
-    if (e instanceof TranscriptError) throw new BatonError('bad_request', `Invalid disclosure policy: ${e.message}`);
+    if (e instanceof TranscriptError) throw new InvalidPolicyError(e.path, e.problem);
     throw e;
   }
   const stateful = input.conversation.delivery === 'stateful' && target.api === 'openai-responses';
@@ -130,19 +139,6 @@ export function planSend(input: PlanSendInput): PlannedSend {
   return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
 }
 
-/**
- * Refuses a send the plan does not allow, before anything is stored or sent.
- * @throws BatonError `policy_forbidden` (lockedProvider / neverProviders) or `context_too_long` (the plan does not fit; N5).
- */
-export function assertSendable(planned: PlannedSend): void {
-  const p = planned.plan;
-  if (!p.allowed)
-    throw new BatonError('policy_forbidden', p.forbidden?.message ?? 'The disclosure policy forbids this provider.');
-  if (!p.fits)
-    throw new BatonError('context_too_long', p.notFit?.message ?? 'The conversation does not fit the model.');
-  if (p.included.length === 0) throw new BatonError('bad_request', 'Every turn is left out: nothing would be sent.');
-}
-
 function hashes(ids: readonly string[], byId: Map<string, Transcript['turns'][number]>): [string, string][] {
   return ids.flatMap((id): [string, string][] => {
     const t = byId.get(id);
@@ -150,7 +146,7 @@ function hashes(ids: readonly string[], byId: Map<string, Transcript['turns'][nu
   });
 }
 
-function withoutDelivery(p: DisclosurePolicy): Policy {
+function withoutDelivery(p: SendPolicy): Policy {
   const { delivery: _d, ...rest } = p;
   return rest;
 }
