@@ -40,33 +40,76 @@ export interface PreparedTurnParts {
 
 /** A cache of prepared turns; one per conversation or per worker (see {@link createConversionCache}). */
 export interface ConversionCache {
-  /** Turn object → context key → its prepared parts. */
-  readonly turns: WeakMap<Turn, Map<string, PreparedTurnParts>>;
-  /** Origin object → its key (origins are small; this saves re-serialising them per turn). */
-  readonly origins: WeakMap<Origin, string>;
+  /** Turn object → context number → its prepared parts. */
+  turns: WeakMap<Turn, Map<number, PreparedTurnParts>>;
+  /** Request key (target and capabilities, serialised) → a small number, so per-turn keys are numbers. */
+  readonly requests: Map<string, number>;
+  /** Origin object → a small number; origins equal by value share one. */
+  origins: WeakMap<Origin, number>;
+  readonly originIds: Map<string, number>;
   /** Turns served from the cache and turns prepared, since creation (for tests and the bench). */
   hits: number;
   misses: number;
 }
 
+/** Request keys or origins interned before the cache starts over (bounds memory; numbers stay exact). */
+const MAX_INTERNED = 1 << 16;
+
 /** A new, empty cache. */
 export function createConversionCache(): ConversionCache {
-  return { turns: new WeakMap(), origins: new WeakMap(), hits: 0, misses: 0 };
+  return {
+    turns: new WeakMap(),
+    requests: new Map(),
+    origins: new WeakMap(),
+    originIds: new Map(),
+    hits: 0,
+    misses: 0,
+  };
 }
 
-/** The key of an origin (absent: ''), memoised per origin object. */
-export function originKey(cache: ConversionCache, origin: Origin | undefined): string {
-  if (origin === undefined) return '';
-  let k = cache.origins.get(origin);
-  if (k === undefined) {
-    k = JSON.stringify(origin);
-    cache.origins.set(origin, k);
+/** The number of a request key (see {@link ConversionCache.requests}). */
+export function requestId(cache: ConversionCache, key: string): number {
+  let id = cache.requests.get(key);
+  if (id === undefined) {
+    if (cache.requests.size >= MAX_INTERNED) clear(cache);
+    id = cache.requests.size + 1;
+    cache.requests.set(key, id);
   }
-  return k;
+  return id;
+}
+
+/** The number of an origin (absent: 0), memoised per origin object; equal origins share one. */
+export function originId(cache: ConversionCache, origin: Origin | undefined): number {
+  if (origin === undefined) return 0;
+  let id = cache.origins.get(origin);
+  if (id === undefined) {
+    const key = JSON.stringify(origin);
+    id = cache.originIds.get(key);
+    if (id === undefined) {
+      if (cache.originIds.size >= MAX_INTERNED) clear(cache);
+      id = cache.originIds.size + 1;
+      cache.originIds.set(key, id);
+    }
+    cache.origins.set(origin, id);
+  }
+  return id;
+}
+
+/** The context number of one turn: request, origin and the two flags (fits well within 2^53). */
+export function contextKey(request: number, origin: number, sameOrigin: boolean, imported: boolean): number {
+  return ((request * (MAX_INTERNED + 1) + origin) * 2 + (sameOrigin ? 1 : 0)) * 2 + (imported ? 1 : 0);
+}
+
+/** Forgets everything (ids would otherwise be reused for other keys). */
+function clear(cache: ConversionCache): void {
+  cache.turns = new WeakMap();
+  cache.requests.clear();
+  cache.origins = new WeakMap();
+  cache.originIds.clear();
 }
 
 /** The parts cached for `turn` under `key`, counting the hit or miss. */
-export function cachedParts(cache: ConversionCache, turn: Turn, key: string): PreparedTurnParts | undefined {
+export function cachedParts(cache: ConversionCache, turn: Turn, key: number): PreparedTurnParts | undefined {
   const parts = cache.turns.get(turn)?.get(key);
   if (parts) cache.hits++;
   else cache.misses++;
@@ -74,7 +117,7 @@ export function cachedParts(cache: ConversionCache, turn: Turn, key: string): Pr
 }
 
 /** Remembers the parts of `turn` under `key`. */
-export function storeParts(cache: ConversionCache, turn: Turn, key: string, parts: PreparedTurnParts): void {
+export function storeParts(cache: ConversionCache, turn: Turn, key: number, parts: PreparedTurnParts): void {
   let byKey = cache.turns.get(turn);
   if (byKey === undefined) cache.turns.set(turn, (byKey = new Map()));
   else if (byKey.size >= MAX_VARIANTS_PER_TURN) byKey.clear();

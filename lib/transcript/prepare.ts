@@ -19,7 +19,15 @@
 import { IdMap, NameMap, type IdPolicy } from './ids';
 import { prepareBlock, type BlockContext, type MediaCapabilities, type PreparedBlock } from './prepare-blocks';
 import { ReportBuilder, type BlockRef, type Fate } from './report';
-import { cachedParts, originKey, storeParts, type ConversionCache, type PreparedTurnParts } from './prepare-cache';
+import {
+  cachedParts,
+  contextKey,
+  originId,
+  requestId,
+  storeParts,
+  type ConversionCache,
+  type PreparedTurnParts,
+} from './prepare-cache';
 import type { Block, Native, Origin, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
 import { isImportedState, nativeHasApproval } from './imported-state';
 import { isSameOrigin, type ResolvedTarget } from './target';
@@ -95,7 +103,7 @@ export function prepareTranscript(
 ): PreparedTranscript {
   const names = new NameMap();
   // The request part of the cache key: what the block step reads of the target and its capabilities.
-  const requestKey = cache ? requestKeyOf(target, caps) : '';
+  const request = cache ? requestId(cache, requestKeyOf(target, caps)) : 0;
   const ids = new IdMap(caps.idPolicy);
 
   // 1. Blocks: X3, X4, X6, A-T9 and media, per input turn. Empty turns vanish (X4).
@@ -135,7 +143,7 @@ export function prepareTranscript(
     let parts: PreparedTurnParts | undefined;
     if (cache) {
       // Everything the block step reads besides the turn itself (docs/architecture.md#incremental-conversion).
-      const key = `${sameOrigin ? 1 : 0}${imported ? 1 : 0}${originKey(cache, origin)}\u0000${requestKey}`;
+      const key = contextKey(request, originId(cache, origin), sameOrigin, imported);
       parts = cachedParts(cache, turn, key);
       if (parts) {
         const f = parts.fates;
