@@ -7,7 +7,7 @@
  */
 import { convertTranscript, createConversionCache } from '../lib/providers/index';
 import type { Transcript, WireApi } from '../lib/transcript/schema';
-import { measure, timeSync, type MeasureOptions } from './harness';
+import { collect, measure, timeSync, type MeasureOptions } from './harness';
 import { BENCH_APIS, TARGETS } from './targets';
 
 /** Medians for one API (ms). */
@@ -42,6 +42,7 @@ export async function benchIncremental(
           run: () => {
             const cache = createConversionCache();
             convertTranscript(before, target, { cache });
+            collect(); // the fill's garbage is not the sample's
             return timeSync(() => convertTranscript(after, target, { cache }));
           },
         },

@@ -147,7 +147,11 @@ async function main(): Promise<void> {
       cells.push(...(await benchConversion(input, profile.conversion(input.turns), log)));
     }
     log(`incremental conversion on ${largest.toLocaleString('en')} turns`);
-    incremental = await benchIncremental(largestTranscript ?? generated(largest).transcript, profile.planCold, log);
+    incremental = await benchIncremental(
+      largestTranscript ?? generated(largest).transcript,
+      { ...profile.planCold, warmup: 1, minSamples: 3, maxSamples: Math.max(3, profile.planCold.maxSamples) },
+      log,
+    );
   }
   let bundles: BundleResult = { ok: false, note: 'not run (--only)' };
   if (only.has('bundle')) {

@@ -6,7 +6,7 @@
  * its `report` read (which runs, or on a warm cache reuses, the conversion).
  */
 import type { Transcript, Turn, WireApi } from '../lib/transcript/schema';
-import { measure, timeSync, type MeasureOptions } from './harness';
+import { collect, measure, timeSync, type MeasureOptions } from './harness';
 import { BENCH_APIS, TARGETS } from './targets';
 
 /** Planning medians for one target (ms), or why planning could not run. */
@@ -118,6 +118,7 @@ export async function benchPlanning(
           run: () => {
             const c = ctx.createTokenCache();
             void ctx.plan(before, target, {}, c).report;
+            collect(); // the first plan's garbage is not the sample's
             return timeSync(() => ctx.plan(transcript, target, {}, c).report);
           },
         },
