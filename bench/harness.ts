@@ -38,6 +38,11 @@ const gc = (globalThis as { gc?: (options?: { type: 'major' | 'minor'; execution
 /** True when the process runs with `--expose-gc` (samples start from a collected heap). */
 export const GC_BETWEEN_SAMPLES = typeof gc === 'function';
 
+/** A full collection now (with `--expose-gc`; otherwise nothing): for untimed setup inside a sample. */
+export function collect(): void {
+  gc?.({ type: 'major', execution: 'sync' });
+}
+
 /** Median of a non-empty list. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

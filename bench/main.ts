@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeTranscript } from '../lib/transcript/codec';
+import type { Transcript } from '../lib/transcript/schema';
 import { benchBundles, type BundleResult } from './bundle';
 import { captureCount, installCaptureFetch } from './capture';
 import { benchChromium, CHROMIUM_FULL, CHROMIUM_QUICK, type ChromiumProfile } from './chromium-run';
@@ -17,9 +18,19 @@ import { chromiumRows, type ChromiumResult } from './chromium-rows';
 import { benchConversion, type ConversionCell, type ConversionInput } from './conversion';
 import { generateTranscript } from './generate';
 import { GC_BETWEEN_SAMPLES, type MeasureOptions } from './harness';
-import { loadPiSession } from './pi-session';
+import { benchIncremental, type IncrementalCell } from './incremental';
+import { loadAgentSessions } from './sessions';
 import { benchPlanning, type PlanningResult } from './planning';
-import { bundleRows, conversionRows, formatTable, growthOf, planningRows, summary, type Row } from './table';
+import {
+  bundleRows,
+  conversionRows,
+  formatTable,
+  growthOf,
+  incrementalRows,
+  planningRows,
+  summary,
+  type Row,
+} from './table';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench-results/results.json');
@@ -103,11 +114,14 @@ async function main(): Promise<void> {
 
   const cells: ConversionCell[] = [];
   let planning: PlanningResult = { ok: false, note: 'not run (--only)' };
+  let incremental: IncrementalCell[] = [];
+  let largestTranscript: Transcript | undefined;
   const largest = profile.sizes.at(-1)!;
   for (const turns of profile.sizes) {
     const plans = only.has('planning') && turns === largest;
     if (!only.has('conversion') && !plans) continue;
     const input = generated(turns);
+    if (turns === largest) largestTranscript = input.transcript;
     if (only.has('conversion')) cells.push(...(await benchConversion(input, profile.conversion(turns), log)));
     if (plans) {
       log(`planning on ${largest.toLocaleString('en')} turns`);
@@ -116,21 +130,28 @@ async function main(): Promise<void> {
     }
   }
   if (only.has('conversion')) {
-    const pi = await loadPiSession();
-    if (pi.ok) {
-      if (pi.note) notes.push(`pi session: ${pi.note}`);
+    for (const session of await loadAgentSessions()) {
+      if (!session.ok) {
+        notes.push(`${session.name} ${session.note}`);
+        log(`${session.name} ${session.note}`);
+        continue;
+      }
+      if (session.note) notes.push(`${session.name}: ${session.note}`);
       const input: ConversionInput = {
-        label: `pi session (${pi.transcript.turns.length} turns)`,
-        turns: pi.transcript.turns.length,
-        transcript: pi.transcript,
+        label: `${session.name} (${session.transcript.turns.length} turns)`,
+        turns: session.transcript.turns.length,
+        transcript: session.transcript,
         generated: false,
       };
-      log(`pi session via ${pi.reader}: ${input.turns} turns`);
+      log(`${session.name}: ${input.turns} turns`);
       cells.push(...(await benchConversion(input, profile.conversion(input.turns), log)));
-    } else {
-      notes.push(`pi session ${pi.note}`);
-      log(`pi session ${pi.note}`);
     }
+    log(`incremental conversion on ${largest.toLocaleString('en')} turns`);
+    incremental = await benchIncremental(
+      largestTranscript ?? generated(largest).transcript,
+      { ...profile.planCold, warmup: 1, minSamples: 3, maxSamples: Math.max(3, profile.planCold.maxSamples) },
+      log,
+    );
   }
   let bundles: BundleResult = { ok: false, note: 'not run (--only)' };
   if (only.has('bundle')) {
@@ -149,6 +170,7 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [
     ...(only.has('conversion') ? conversionRows(cells, profile.floorTargetSizes) : []),
+    ...incrementalRows(incremental),
     ...(only.has('planning') ? planningRows(planning, largest) : []),
     ...(only.has('bundle') ? bundleRows(bundles) : []),
     ...(only.has('chromium') ? chromiumRows(chromium) : []),
@@ -178,6 +200,7 @@ async function main(): Promise<void> {
     elapsedS,
     conversion: cells,
     growth: growthOf(cells),
+    incremental,
     planning,
     bundles,
     chromium,

@@ -5,8 +5,8 @@
  * new cache for every sample. Each is reported for `plan()` alone (conversion is lazy) and with
  * its `report` read (which runs, or on a warm cache reuses, the conversion).
  */
-import type { Transcript, WireApi } from '../lib/transcript/schema';
-import { measure, timeSync, type MeasureOptions } from './harness';
+import type { Transcript, Turn, WireApi } from '../lib/transcript/schema';
+import { collect, measure, timeSync, type MeasureOptions } from './harness';
 import { BENCH_APIS, TARGETS } from './targets';
 
 /** Planning medians for one target (ms), or why planning could not run. */
@@ -17,6 +17,12 @@ export interface PlanningCell {
   warmWithReportMs: number;
   coldMs: number;
   coldWithReportMs: number;
+  /** Cold cache, but the turns carry their counts (StoredCounts filled by an earlier plan). */
+  coldStoredMs: number;
+  /** Disclosure preview (plan + `.report`) after appending one turn: caches warm from the shorter conversation. */
+  previewAppendMs: number;
+  /** The same preview with new caches (nothing known). */
+  previewColdMs: number;
   /** Turns the plan includes (it drops the oldest to fit the window). */
   includedTurns: number;
   estimatedInputTokens: number;
@@ -37,7 +43,25 @@ interface ContextModule {
     tokenizer: string;
     report: unknown;
   };
-  createTokenCache: () => unknown;
+  createTokenCache: (options?: { stored?: StoredCounts }) => unknown;
+}
+
+/** What a stored turn record would hold: counts per turn and tokenizer variant (lib/context StoredCounts). */
+interface StoredCounts {
+  get(turn: Turn, variant: string): unknown;
+  set(turn: Turn, variant: string, count: unknown): void;
+}
+
+function memoryCounts(): StoredCounts {
+  const kept = new WeakMap<Turn, Map<string, unknown>>();
+  return {
+    get: (turn, variant) => kept.get(turn)?.get(variant),
+    set(turn, variant, count) {
+      let m = kept.get(turn);
+      if (!m) kept.set(turn, (m = new Map()));
+      m.set(variant, count);
+    },
+  };
 }
 
 /** Runs the planning figures; `lib/context` missing or broken gives `ok: false` with the reason. */
@@ -79,6 +103,28 @@ export async function benchPlanning(
       ],
       coldOptions,
     );
+    // Counts kept with the turns: filled once, untimed, then every sample starts with a new cache.
+    const stored = memoryCounts();
+    void ctx.plan(transcript, target, {}, ctx.createTokenCache({ stored })).report;
+    const before: Transcript = { ...transcript, turns: transcript.turns.slice(0, -1) };
+    const [coldStored, previewAppend] = await measure(
+      [
+        {
+          name: 'cold+stored',
+          run: () => timeSync(() => ctx.plan(transcript, target, {}, ctx.createTokenCache({ stored }))),
+        },
+        {
+          name: 'preview after append',
+          run: () => {
+            const c = ctx.createTokenCache();
+            void ctx.plan(before, target, {}, c).report;
+            collect(); // the first plan's garbage is not the sample's
+            return timeSync(() => ctx.plan(transcript, target, {}, c).report);
+          },
+        },
+      ],
+      coldOptions,
+    );
     const cell: PlanningCell = {
       api,
       turns: transcript.turns.length,
@@ -86,13 +132,16 @@ export async function benchPlanning(
       warmWithReportMs: warmReport!.medianMs,
       coldMs: cold!.medianMs,
       coldWithReportMs: coldReport!.medianMs,
+      coldStoredMs: coldStored!.medianMs,
+      previewAppendMs: previewAppend!.medianMs,
+      previewColdMs: coldReport!.medianMs, // the cold preview is `cold+report`
       includedTurns: first.included.length,
       estimatedInputTokens: first.estimatedInputTokens,
       tokenizer: first.tokenizer,
     };
     cells.push(cell);
     progress(
-      `  plan ${api}: warm ${cell.warmMs.toFixed(2)} ms (+report ${cell.warmWithReportMs.toFixed(2)}), cold ${cell.coldMs.toFixed(1)} ms (+report ${cell.coldWithReportMs.toFixed(1)}), ${cell.includedTurns} turns included, ${cell.tokenizer}`,
+      `  plan ${api}: warm ${cell.warmMs.toFixed(2)} ms (+report ${cell.warmWithReportMs.toFixed(2)}), cold ${cell.coldMs.toFixed(1)} ms (+report ${cell.coldWithReportMs.toFixed(1)}), cold with stored counts ${cell.coldStoredMs.toFixed(1)} ms, preview after append ${cell.previewAppendMs.toFixed(1)} ms vs cold ${cell.previewColdMs.toFixed(1)} ms, ${cell.includedTurns} turns included, ${cell.tokenizer}`,
     );
   }
   return { ok: true, cells };

@@ -147,6 +147,9 @@ describe('table rows', () => {
             warmWithReportMs: 20,
             coldMs: 300,
             coldWithReportMs: 700,
+            coldStoredMs: 120,
+            previewAppendMs: 80,
+            previewColdMs: 700,
             includedTurns: 5000,
             estimatedInputTokens: 1,
             tokenizer: 'gemini',
@@ -157,8 +160,10 @@ describe('table rows', () => {
     );
     expect(rows.map((r) => [r.figure, r.met])).toEqual([
       ['plan() · 10,000 turns · gemini · warm cache', 'yes'],
-      ['plan() · 10,000 turns · gemini · cold', '—'],
+      ['plan() · 10,000 turns · gemini · cold, counts stored with the turns', 'yes'],
+      ['preview (plan + report) · append 1 turn to 10,000 turns · gemini', 'no'],
     ]);
+    expect(rows[2]!.value).toBe('80.0 ms vs cold 700 ms (11 %)');
   });
 
   it('judges the side panel bundle only', () => {

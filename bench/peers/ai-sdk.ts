@@ -62,7 +62,9 @@ function withOptions<T extends object>(part: T, options: ProviderOptions | undef
 }
 
 function assistantMessage(turn: Turn): ModelMessage {
-  const content = turn.blocks.map((b) => {
+  // A provider item (e.g. a Codex session's reasoning or shell items) has no AI SDK part: left out.
+  const content = turn.blocks.flatMap((b) => {
+    if (b.type === 'provider_item') return [];
     const options = stateOptions(b, turn.origin);
     switch (b.type) {
       case 'text':
@@ -145,7 +147,9 @@ export function toAiSdkPrompt(transcript: Transcript): AiSdkPrompt {
     } else {
       messages.push({
         role: 'tool',
-        content: turn.blocks.map((b) => {
+        // A provider item has no AI SDK part: left out (as in assistant turns).
+        content: turn.blocks.flatMap((b) => {
+          if (b.type === 'provider_item') return [];
           if (b.type !== 'tool_result') throw new Error(`AI SDK mapping: unsupported tool block ${b.type}`);
           const output =
             typeof b.content === 'string'

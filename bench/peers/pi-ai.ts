@@ -81,6 +81,8 @@ function assistantContent(turn: Turn): AssistantMessage['content'] {
           ...(b.signature ? { thoughtSignature: b.signature } : {}),
         });
         break;
+      case 'provider_item':
+        break; // No pi-ai form (e.g. a Codex session's reasoning or shell items): left out.
       default:
         throw new Error(`pi-ai mapping: unsupported assistant block ${b.type}`);
     }
@@ -136,6 +138,7 @@ export function toPiContext(transcript: Transcript): Context {
       });
     } else {
       for (const b of turn.blocks) {
+        if (b.type === 'provider_item') continue; // No pi-ai form: left out (as in assistant turns).
         if (b.type !== 'tool_result') throw new Error(`pi-ai mapping: unsupported tool block ${b.type}`);
         const call = calls.get(b.callId);
         const content: ToolResultMessage['content'] =

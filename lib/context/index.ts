@@ -14,7 +14,14 @@ export {
   type DeliveryReceipt,
   type SnapshotReason,
 } from './delivery';
-export { createTokenCache, recordUsage, correctionRatio, type TokenCache, type Correction } from './token-cache';
+export {
+  createTokenCache,
+  recordUsage,
+  correctionRatio,
+  type TokenCache,
+  type Correction,
+  type StoredCounts,
+} from './token-cache';
 export { tokenizerFamily, countText, shouldUseCountEndpoint } from './tokens';
 export { contentHash, turnContentHash } from './hash';
 export type {

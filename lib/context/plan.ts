@@ -303,7 +303,7 @@ function convertCached(
   }
   const key = parts.join('\u0001');
   if (cache.conversion?.key === key) return { transcript: fitted, result: cache.conversion.result };
-  const result = convertTranscript(fitted, target);
+  const result = convertTranscript(fitted, target, { cache: cache.conversions });
   cache.conversion = { key, result };
   return { transcript: fitted, result };
 }

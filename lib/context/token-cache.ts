@@ -6,6 +6,7 @@
  */
 import { TranscriptError } from '../transcript/codec';
 import type { ConvertResult } from '../providers/types';
+import { createConversionCache, type ConversionCache } from '../providers';
 import type { Turn } from '../transcript/schema';
 import { turnContentHash } from './hash';
 import { countTurn, type TurnCount, type TurnCountOptions } from './tokens';
@@ -31,6 +32,23 @@ export interface TokenCache {
   memo: WeakMap<Turn, TurnMemo>;
   /** The last conversion (one slot): reused when the fitted transcript and target are the same. */
   conversion?: { key: string; result: ConvertResult };
+  /** Per-turn pre-pass results for the next conversion (docs/architecture.md#incremental-conversion). */
+  conversions: ConversionCache;
+  /** Counts kept with the stored turns, read before counting (docs/architecture.md#token-counts-with-the-turn). */
+  stored?: StoredCounts | undefined;
+}
+
+/**
+ * Token counts kept with the turns themselves (e.g. on the stored turn record), keyed by
+ * `variant`: the tokenizer id (family) and counting options, as {@link cachedTurnCount} names them.
+ * The source must give a count only for the turn as it is now (an edited turn is a new turn object
+ * and a new record, without counts), so a plan reads counts instead of hashing and tokenising.
+ */
+export interface StoredCounts {
+  /** The count kept with `turn` under `variant`, if any. */
+  get(turn: Turn, variant: string): TurnCount | undefined;
+  /** Called with every count the planner had to look up or compute (not read here), to be kept with the turn. */
+  set?(turn: Turn, variant: string, count: TurnCount): void;
 }
 
 /** What the cache remembers about one turn object. */
@@ -48,9 +66,15 @@ export const CORRECTION_DECAY_TOKENS = 2_000_000;
 /** The correction ratio is kept within these bounds (a wild report cannot make estimates absurd). */
 export const CORRECTION_BOUNDS = { min: 0.5, max: 2 } as const;
 
-/** A new, empty cache. */
-export function createTokenCache(): TokenCache {
-  return { turns: new Map(), correction: {}, memo: new WeakMap() };
+/** A new, empty cache; `stored`: counts kept with the turns (see {@link StoredCounts}). */
+export function createTokenCache(options: { stored?: StoredCounts } = {}): TokenCache {
+  return {
+    turns: new Map(),
+    correction: {},
+    memo: new WeakMap(),
+    conversions: createConversionCache(),
+    ...(options.stored ? { stored: options.stored } : {}),
+  };
 }
 
 /** The turn's content hash, computed once per turn object. */
@@ -73,8 +97,12 @@ function memoOf(cache: TokenCache, turn: Turn): TurnMemo {
  * again with the same variant skips the lookup.
  */
 export function cachedTurnCount(cache: TokenCache, turn: Turn, variant: string, opts: TurnCountOptions): TurnCount {
-  const m = memoOf(cache, turn);
-  if (m.variant === variant && m.count !== undefined) return m.count;
+  const seen = cache.memo.get(turn);
+  if (seen !== undefined && seen.variant === variant && seen.count !== undefined) return seen.count;
+  // A count kept with the turn needs neither its hash nor the tokenizer.
+  const kept = cache.stored?.get(turn, variant);
+  if (kept !== undefined) return kept;
+  const m = seen ?? memoOf(cache, turn);
   const key = `${variant}\u0000${turn.id}\u0000${m.hash}`;
   let count = cache.turns.get(key);
   if (count === undefined) {
@@ -82,6 +110,7 @@ export function cachedTurnCount(cache: TokenCache, turn: Turn, variant: string, 
     if (cache.turns.size >= MAX_CACHED_TURNS) cache.turns.clear();
     cache.turns.set(key, count);
   }
+  cache.stored?.set?.(turn, variant, count);
   m.variant = variant;
   m.count = count;
   return count;

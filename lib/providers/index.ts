@@ -32,12 +32,16 @@ import {
   readOpenAIResponsesResponse,
   readOpenAIResponsesStreamEvents,
 } from './openai-responses/read-openai-responses';
-import type { ConvertResult, HistoryReadOptions, ReadContext, StreamAssembler } from './types';
+import type { ConvertOptions, ConvertResult, HistoryReadOptions, ReadContext, StreamAssembler } from './types';
 
 /** The operations one wire API module provides. */
 export interface WireApiModule {
-  /** Transcript → exact streaming request body + report. Never throws for a valid transcript. */
-  convert(transcript: Transcript, target: ConvertTarget): ConvertResult;
+  /**
+   * Transcript → exact streaming request body + report. Never throws for a valid transcript.
+   * `options.cache` (docs/architecture.md#incremental-conversion) must not change the result:
+   * pass it to `prepareTranscript`.
+   */
+  convert(transcript: Transcript, target: ConvertTarget, options?: ConvertOptions): ConvertResult;
   /** Native request body (`{system?, messages}` …) → transcript. @throws TranscriptError for invalid input. */
   readHistory(body: unknown, opts?: HistoryReadOptions): Transcript;
   /** Complete response → one assistant turn. */
@@ -50,31 +54,36 @@ export interface WireApiModule {
 
 export const WIRE_API_MODULES: Readonly<Record<WireApi, WireApiModule>> = {
   'anthropic-messages': {
-    convert: (t, target) =>
-      convertToAnthropicMessages(t, { ...target, api: 'anthropic-messages' }) as unknown as ConvertResult,
+    convert: (t, target, options) =>
+      convertToAnthropicMessages(t, { ...target, api: 'anthropic-messages' }, options) as unknown as ConvertResult,
     readHistory: readAnthropicMessagesHistory,
     readResponse: readAnthropicMessagesResponse,
     createStreamAssembler: createAnthropicMessagesStreamAssembler,
     readStreamEvents: readAnthropicMessagesStreamEvents,
   },
   'openai-chat': {
-    convert: (t, target) => convertToOpenAIChat(t, { ...target, api: 'openai-chat' }) as unknown as ConvertResult,
+    convert: (t, target, options) =>
+      convertToOpenAIChat(t, { ...target, api: 'openai-chat' }, options) as unknown as ConvertResult,
     readHistory: readOpenAIChatHistory,
     readResponse: readOpenAIChatResponse,
     createStreamAssembler: createOpenAIChatStreamAssembler,
     readStreamEvents: readOpenAIChatStreamEvents,
   },
   'openai-responses': {
-    convert: (t, target) =>
-      convertToOpenAIResponses(t, { ...target, api: 'openai-responses' }) as unknown as ConvertResult,
+    convert: (t, target, options) =>
+      convertToOpenAIResponses(t, { ...target, api: 'openai-responses' }, options) as unknown as ConvertResult,
     readHistory: readOpenAIResponsesHistory,
     readResponse: readOpenAIResponsesResponse,
     createStreamAssembler: createOpenAIResponsesStreamAssembler,
     readStreamEvents: readOpenAIResponsesStreamEvents,
   },
   'gemini-generate-content': {
-    convert: (t, target) =>
-      convertToGeminiGenerateContent(t, { ...target, api: 'gemini-generate-content' }) as unknown as ConvertResult,
+    convert: (t, target, options) =>
+      convertToGeminiGenerateContent(
+        t,
+        { ...target, api: 'gemini-generate-content' },
+        options,
+      ) as unknown as ConvertResult,
     readHistory: readGeminiGenerateContentHistory,
     readResponse: readGeminiGenerateContentResponse,
     createStreamAssembler: createGeminiGenerateContentStreamAssembler,
@@ -82,7 +91,16 @@ export const WIRE_API_MODULES: Readonly<Record<WireApi, WireApiModule>> = {
   },
 };
 
-/** Converts a transcript for `target.api` (see {@link WireApiModule.convert}). */
-export function convertTranscript(transcript: Transcript, target: ConvertTarget): ConvertResult {
-  return WIRE_API_MODULES[target.api].convert(transcript, target);
+/**
+ * Converts a transcript for `target.api` (see {@link WireApiModule.convert}); with
+ * `options.cache`, turns converted before in the same context are not prepared again (same result).
+ */
+export function convertTranscript(
+  transcript: Transcript,
+  target: ConvertTarget,
+  options?: ConvertOptions,
+): ConvertResult {
+  return WIRE_API_MODULES[target.api].convert(transcript, target, options);
 }
+
+export { createConversionCache, type ConversionCache } from '../transcript/prepare-cache';

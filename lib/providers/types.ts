@@ -4,6 +4,7 @@
  */
 import type { ConversionReport } from '../transcript/report';
 import type { Turn, WireApi } from '../transcript/schema';
+import type { ConversionCache } from '../transcript/prepare-cache';
 
 /** What a reader needs to know about the request that produced a response. */
 export interface ReadContext {
@@ -42,6 +43,15 @@ export interface StreamAssembler {
   finish(): Turn;
   /** True once the terminal event has been seen. */
   readonly done: boolean;
+}
+
+/**
+ * Options of every converter's `convert` (docs/architecture.md#incremental-conversion): the
+ * result is the same with or without them.
+ */
+export interface ConvertOptions {
+  /** Per-turn results of the shared pre-pass to reuse and fill (`createConversionCache`). */
+  cache?: ConversionCache | undefined;
 }
 
 /**

@@ -42,7 +42,8 @@ export interface PreparedBlock {
 export interface BlockContext {
   target: ResolvedTarget;
   media: MediaCapabilities;
-  report: ReportBuilder;
+  /** Where fates go: the request's report, or a recorder in front of it (prepare-cache.ts). */
+  report: Pick<ReportBuilder, 'add'>;
   role: 'user' | 'assistant' | 'tool';
   sameOrigin: boolean;
   /** The turn holds provider state from an imported Baton file (docs/security.md, imported-state.ts). */

@@ -18,7 +18,16 @@
  */
 import { IdMap, NameMap, type IdPolicy } from './ids';
 import { prepareBlock, type BlockContext, type MediaCapabilities, type PreparedBlock } from './prepare-blocks';
-import { ReportBuilder, type BlockRef } from './report';
+import { ReportBuilder, type BlockRef, type Fate } from './report';
+import {
+  cachedParts,
+  contextKey,
+  originId,
+  requestId,
+  storeParts,
+  type ConversionCache,
+  type PreparedTurnParts,
+} from './prepare-cache';
 import type { Block, Native, Origin, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
 import { isImportedState, nativeHasApproval } from './imported-state';
 import { isSameOrigin, type ResolvedTarget } from './target';
@@ -82,14 +91,19 @@ export const SYNTHETIC = {
  * @param target the resolved target (see `resolveTarget`).
  * @param caps what the target accepts.
  * @param report the report to record into (a new one by default).
+ * @param cache per-turn results of the block step to reuse and fill (prepare-cache.ts); the result
+ *   is the same with or without it.
  */
 export function prepareTranscript(
   transcript: Transcript,
   target: ResolvedTarget,
   caps: PrepareCapabilities,
   report: ReportBuilder = new ReportBuilder(transcript),
+  cache?: ConversionCache,
 ): PreparedTranscript {
   const names = new NameMap();
+  // The request part of the cache key: what the block step reads of the target and its capabilities.
+  const request = cache ? requestId(cache, requestKeyOf(target, caps)) : 0;
   const ids = new IdMap(caps.idPolicy);
 
   // 1. Blocks: X3, X4, X6, A-T9 and media, per input turn. Empty turns vanish (X4).
@@ -126,23 +140,28 @@ export function prepareTranscript(
     ctx.sameOrigin = sameOrigin;
     ctx.origin = origin;
     ctx.unfinished = turn.stopReason === 'max_tokens';
-    const blocks: PreparedBlock[] = [];
-    let moved: PreparedBlock[] | undefined;
-    let before: PreparedBlock[] | undefined;
-    const input = turn.blocks;
-    for (let index = 0; index < input.length; index++) {
-      const ref = { turn: turn.id, index };
-      ctx.isLastBlock = index === input.length - 1;
-      const b = prepareBlock(input[index]!, ref, ctx);
-      if (b === undefined) continue;
-      const pb = preparedBlock(b, ref, sameOrigin, origin);
-      // A provider item flattened to text inside a tool turn must travel as user text.
-      if (turn.role === 'tool' && b.type === 'text') (moved ??= []).push(pb);
-      // A-P2: a compaction summary for another origin is user text, in front of the rest of its turn.
-      else if (turn.role === 'assistant' && b.type === 'text' && b.meta?.userText === true && b !== input[index])
-        (before ??= []).push(pb);
-      else blocks.push(pb);
-    }
+    let parts: PreparedTurnParts | undefined;
+    if (cache) {
+      // Everything the block step reads besides the turn itself (docs/architecture.md#incremental-conversion).
+      const key = contextKey(request, originId(cache, origin), sameOrigin, imported);
+      parts = cachedParts(cache, turn, key);
+      if (parts) {
+        const f = parts.fates;
+        for (let i = 0; i < f.length; i += 3) report.add(f[i] as BlockRef, f[i + 1] as Fate, f[i + 2] as string);
+      } else {
+        const fates: PreparedTurnParts['fates'] = [];
+        ctx.report = {
+          add(ref, fate, detail) {
+            if (ref) fates.push(ref, fate, detail);
+            report.add(ref, fate, detail);
+          },
+        };
+        parts = prepareTurnBlocks(turn, ctx, sameOrigin, origin, fates);
+        ctx.report = report;
+        storeParts(cache, turn, key, parts);
+      }
+    } else parts = prepareTurnBlocks(turn, ctx, sameOrigin, origin, NO_FATES);
+    const { before, blocks, moved } = parts;
     if (before) turns.push(preparedTurn('user', before, [turn]));
     if (blocks.length > 0) {
       const native =
@@ -210,6 +229,53 @@ export function prepareTranscript(
     names,
     report,
   };
+}
+
+const NO_FATES: PreparedTurnParts['fates'] = [];
+
+/**
+ * The block step for one input turn (`ctx` set for it): each block prepared (X3, X4, X6, A-T9,
+ * media) and sorted into the turn's own blocks, user text in front of it (A-P2) or after it.
+ * `fates` is where a recording report puts what it saw (kept with the parts for a cache).
+ */
+function prepareTurnBlocks(
+  turn: Turn,
+  ctx: BlockContext,
+  sameOrigin: boolean,
+  origin: Origin | undefined,
+  fates: PreparedTurnParts['fates'],
+): PreparedTurnParts {
+  const blocks: PreparedBlock[] = [];
+  let moved: PreparedBlock[] | undefined;
+  let before: PreparedBlock[] | undefined;
+  const input = turn.blocks;
+  for (let index = 0; index < input.length; index++) {
+    const ref = { turn: turn.id, index };
+    ctx.isLastBlock = index === input.length - 1;
+    const b = prepareBlock(input[index]!, ref, ctx);
+    if (b === undefined) continue;
+    const pb = preparedBlock(b, ref, sameOrigin, origin);
+    // A provider item flattened to text inside a tool turn must travel as user text.
+    if (turn.role === 'tool' && b.type === 'text') (moved ??= []).push(pb);
+    // A-P2: a compaction summary for another origin is user text, in front of the rest of its turn.
+    else if (turn.role === 'assistant' && b.type === 'text' && b.meta?.userText === true && b !== input[index])
+      (before ??= []).push(pb);
+    else blocks.push(pb);
+  }
+  return { before, blocks, moved, fates };
+}
+
+/** The target and media capabilities as a string (functions and the id policy are not read by the block step). */
+function requestKeyOf(target: ResolvedTarget, caps: PrepareCapabilities): string {
+  return JSON.stringify([
+    target,
+    caps.vision,
+    caps.imageMediaTypes,
+    caps.imageUrls,
+    caps.assistantImages,
+    caps.documentMediaTypes,
+    caps.documentUrls,
+  ]);
 }
 
 function nativeOf(turn: Turn, sameOrigin: boolean, target: ResolvedTarget, report: ReportBuilder): Native | undefined {

@@ -23,7 +23,8 @@ import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { Meta, ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
-import type { ConvertResult } from '../types';
+import type { ConvertOptions, ConvertResult } from '../types';
+import type { ConversionCache } from '../../transcript/prepare-cache';
 import { dropUnansweredServerTools, moveServerToolResults } from './convert-anthropic-messages-server-tools';
 import { encodeBlock, type EncodeContext } from './convert-anthropic-messages-blocks';
 import { dropDanglingCitations, replayNative } from './convert-anthropic-messages-native';
@@ -122,6 +123,7 @@ export function anthropicCapabilities(info: ModelInfo, target: ResolvedTarget): 
 export function convertToAnthropicMessages(
   transcript: Transcript,
   target: ConvertTarget,
+  options: ConvertOptions = {},
 ): ConvertResult<AnthropicMessagesBody> {
   if (target.api !== ANTHROPIC_API)
     throw new TranscriptError('target.api', `expected "${ANTHROPIC_API}", got ${JSON.stringify(target.api)}`);
@@ -137,10 +139,10 @@ export function convertToAnthropicMessages(
   const blocked = blockedThinking(
     start.transcript,
     resolved,
-    (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t)).messages,
+    (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t), options.cache).messages,
     start.skipped,
   );
-  const built = buildMessages(start.transcript, resolved, info, blocked, report);
+  const built = buildMessages(start.transcript, resolved, info, blocked, report, options.cache);
   const { prepared, maxTokens, systemText } = built;
   let { messages } = built;
 
@@ -228,6 +230,7 @@ function buildMessages(
   info: ModelInfo,
   blocked: BlockedBlocks,
   report: ReportBuilder,
+  cache: ConversionCache | undefined,
 ): Built {
   const caps: PrepareCapabilities = {
     ...anthropicCapabilities(info, resolved),
@@ -240,7 +243,7 @@ function buildMessages(
         turn.blocks.map((b) => b.ref),
       ),
   };
-  const prepared = prepareTranscript(transcript, resolved, caps, report);
+  const prepared = prepareTranscript(transcript, resolved, caps, report, cache);
   const maxTokens = resolveMaxTokens(resolved, info, report);
   const systemBlocks = new Set<DraftBlock>();
   const drafts: DraftMessage[] = new Array<DraftMessage>(prepared.turns.length);

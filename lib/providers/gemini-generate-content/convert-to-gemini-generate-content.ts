@@ -20,7 +20,7 @@ import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
-import type { ConvertResult } from '../types';
+import type { ConvertOptions, ConvertResult } from '../types';
 import { encodeBlock, GEMINI_API, type GeminiEncodeContext } from './convert-gemini-generate-content-blocks';
 import { addDummySignatures, mergeContents, type DraftContent } from './convert-gemini-generate-content-contents';
 import { replayNativeParts } from './convert-gemini-generate-content-native';
@@ -78,9 +78,10 @@ export function geminiCapabilities(info: ModelInfo): PrepareCapabilities {
 export function convertToGeminiGenerateContent(
   transcript: Transcript,
   target: ConvertTarget,
+  options: ConvertOptions = {},
 ): ConvertResult<GeminiGenerateContentBody> {
   const resolved = resolveTarget(target);
-  return encodeGeminiGenerateContent(transcript, resolved, lookupModel(resolved.model, resolved.provider));
+  return encodeGeminiGenerateContent(transcript, resolved, lookupModel(resolved.model, resolved.provider), options);
 }
 
 /**
@@ -92,10 +93,11 @@ export function encodeGeminiGenerateContent(
   transcript: Transcript,
   target: ResolvedTarget,
   info: ModelInfo,
+  options: ConvertOptions = {},
 ): ConvertResult<GeminiGenerateContentBody> {
   const report = new ReportBuilder(transcript);
   const maxOutputTokens = outputLimit(target, info, report);
-  const prepared = prepareTranscript(transcript, target, geminiCapabilities(info), report);
+  const prepared = prepareTranscript(transcript, target, geminiCapabilities(info), report, options.cache);
   const ctx: GeminiEncodeContext = {
     report,
     vertex: isVertex(target),

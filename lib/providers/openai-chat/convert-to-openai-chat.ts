@@ -13,7 +13,7 @@ import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
-import type { ConvertResult } from '../types';
+import type { ConvertOptions, ConvertResult } from '../types';
 import {
   ASSISTANT_AFTER_TOOL_TEXT,
   encodeAssistantTurn,
@@ -52,12 +52,16 @@ export const MAX_TOOLS = 128;
  * reported.
  * @throws TranscriptError when `target.maxOutputTokens` is not a positive integer.
  */
-export function convertToOpenAIChat(transcript: Transcript, target: ConvertTarget): ConvertResult<OpenAIChatBody> {
+export function convertToOpenAIChat(
+  transcript: Transcript,
+  target: ConvertTarget,
+  options: ConvertOptions = {},
+): ConvertResult<OpenAIChatBody> {
   const resolved = resolveTarget({ ...target, api: 'openai-chat' });
   const info = lookupModel(resolved.model, resolved.provider);
   const profile = chatProfile(resolved, info);
   const report = new ReportBuilder(transcript);
-  const prepared = prepareTranscript(transcript, resolved, chatCapabilities(profile, info), report);
+  const prepared = prepareTranscript(transcript, resolved, chatCapabilities(profile, info), report, options.cache);
   const ctx: EncodeContext = { profile, report };
 
   const body: OpenAIChatBody = { model: resolved.model, messages: encodeMessages(prepared, ctx), stream: true };

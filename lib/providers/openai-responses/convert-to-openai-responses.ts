@@ -23,7 +23,7 @@ import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../tr
 import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
 import { uniqueTools } from '../convert-unique-tools';
-import type { ConvertResult } from '../types';
+import type { ConvertOptions, ConvertResult } from '../types';
 import { encodeAssistantBlocks, providerItemEntry, type AssistantContext } from './convert-openai-responses-assistant';
 import { encodeNativeTurn, nativeTurnProblem } from './convert-openai-responses-replay';
 import { checkEntries } from './convert-openai-responses-checks';
@@ -91,12 +91,13 @@ export function responsesCapabilities(info: ModelInfo): PrepareCapabilities {
 export function convertToOpenAIResponses(
   transcript: Transcript,
   target: ConvertTarget,
+  options: ConvertOptions = {},
 ): ConvertResult<OpenAIResponsesBody> {
   if (target.api !== RESPONSES_API)
     throw new TranscriptError('target.api', `expected "${RESPONSES_API}", got "${target.api}"`);
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
-  const prepared = prepareTranscript(transcript, resolved, responsesCapabilities(info));
+  const prepared = prepareTranscript(transcript, resolved, responsesCapabilities(info), undefined, options.cache);
   const { report } = prepared;
 
   const ctx: AssistantContext = {
