@@ -61,6 +61,10 @@ async function openStream(
       );
     case 'gemini-generate-content':
       return createGeminiClient(conn, fetch).models.generateContentStream(geminiStreamParams(body, model, signal));
+    case 'gemini-interactions':
+      // The converter and readers exist (docs/provider-rules.md#9-gemini-interactions-api-gemini-interactions-2026); the transport
+      // over the SDK's interactions client does not yet, and no provider setting routes here.
+      throw new TransportError('bad_request', 'Sending through the Gemini Interactions API is not available yet.');
   }
 }
 
