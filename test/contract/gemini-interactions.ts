@@ -10,7 +10,15 @@ import type { Violation } from './types';
 export interface GeminiInteractionsValidateOptions {
   /** Require `stream: true` (GI-R8; default true). */
   stream?: boolean;
+  /**
+   * The request's `Api-Revision` header when known (`null`: sent without one). GI-R1: REST
+   * clients send `2026-05-20`, the steps schema; undefined skips the check (a body alone).
+   */
+  apiRevision?: string | null;
 }
+
+/** GI-R1: the `Api-Revision` of the steps schema. */
+export const INTERACTIONS_API_REVISION = '2026-05-20';
 
 /** GI-R1: the top-level fields of a model interaction (`CreateModelInteraction`, SDK 3.3.0). */
 const BODY_KEYS = new Set([
@@ -98,6 +106,12 @@ export function validateGeminiInteractionsRequest(
     return sink.list;
   }
   checkLoneSurrogates(body, sink); // X6
+  if (opts.apiRevision !== undefined && opts.apiRevision !== INTERACTIONS_API_REVISION)
+    sink.add(
+      'GI-R1',
+      [],
+      `the Api-Revision header must be ${INTERACTIONS_API_REVISION} (the steps schema), got ${String(opts.apiRevision)}`,
+    );
   if (typeof body.model !== 'string' || body.model === '') sink.add('GI-SHAPE', ['model'], 'model is required');
   for (const key of GENERATE_CONTENT_KEYS)
     if (key in body) sink.add('GI-R1', [key], `${key} is a generateContent field; Interactions takes snake_case steps`);

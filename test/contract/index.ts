@@ -49,6 +49,8 @@ export interface ValidateRequestOptions {
   anthropicBetas?: readonly string[];
   /** Anthropic: the request's `anthropic-version` header (A-V1), when known. */
   anthropicVersion?: string;
+  /** Gemini Interactions: the request's `Api-Revision` header (GI-R1); `null` when absent, undefined when unknown. */
+  apiRevision?: string | null;
 }
 
 /**
@@ -77,7 +79,7 @@ export function validateRequest(api: ContractApi, body: unknown, opts: ValidateR
       return validateGeminiGenerateContentRequest(body, { model, vertex: opts.vertex });
     }
     case 'gemini-interactions':
-      return validateGeminiInteractionsRequest(body, { stream: opts.stream });
+      return validateGeminiInteractionsRequest(body, { stream: opts.stream, apiRevision: opts.apiRevision });
     default: {
       const never: never = api;
       throw new TypeError(`unknown api ${String(never)}`);

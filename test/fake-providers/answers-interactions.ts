@@ -9,15 +9,9 @@
  */
 import { outputTokens, type Answer, type AnswerContext, type RenderedAnswer } from './answer-model';
 
-/** Extra facts an Interactions answer needs. */
-export interface InteractionsAnswerContext extends AnswerContext {
-  /** The interaction id: `v1_…` when stored, `""` when `store: false` (GI-P2). */
-  interactionId: string;
-}
-
-/** Renders {@link Answer} for `POST /v1beta/interactions` (streaming or not). */
-export function interactionsAnswer(answer: Answer, ctx: InteractionsAnswerContext): RenderedAnswer {
-  const id = ctx.interactionId;
+/** Renders {@link Answer} for `POST /v1beta/interactions` (streaming or not); `ctx.interactionId` defaults to `""`. */
+export function interactionsAnswer(answer: Answer, ctx: AnswerContext): RenderedAnswer {
+  const id = ctx.interactionId ?? '';
   const out = outputTokens(answer);
   const usage = {
     total_tokens: ctx.inputTokens + out + (answer.thinking ? 4 : 0),

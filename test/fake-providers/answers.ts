@@ -31,6 +31,6 @@ export function renderAnswer(api: ContractApi, answer: Answer, ctx: AnswerContex
       return geminiAnswer(answer, ctx);
     case 'gemini-interactions':
       // A stored interaction gets a `v1_` id; the server sets `interactionId` in the context (GI-P2).
-      return interactionsAnswer(answer, { interactionId: '', ...ctx });
+      return interactionsAnswer(answer, ctx);
   }
 }
