@@ -58,6 +58,13 @@ const STEP_TYPES = new Set([
   'file_search_result',
   'mcp_server_tool_call',
   'mcp_server_tool_result',
+  // The rest of the SDK 3.3.0 `Step` union that §9 cites.
+  'google_maps_call',
+  'google_maps_result',
+  'retrieval_call',
+  'retrieval_result',
+  'processing_call',
+  'processing_result',
 ]);
 const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'document', 'video']);
 /** GI-R4. */

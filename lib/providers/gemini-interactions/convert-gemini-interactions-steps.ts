@@ -27,6 +27,26 @@ export interface InteractionsEncodeContext {
 /** Step types that only the person or the client writes: never part of a model turn's replay. */
 const CLIENT_STEPS = new Set(['user_input', 'function_result']);
 
+/** The model's own step types (GI-R3). */
+const MODEL_STEPS = new Set(['thought', 'model_output', 'function_call']);
+
+/**
+ * The built-in tool steps of `@google/genai` 3.3.0's `Step` union (GI-R3): the only provider
+ * items replayed as steps; anything else is not a step the API knows.
+ */
+const BUILT_IN_STEPS = new Set(
+  [
+    'code_execution',
+    'file_search',
+    'google_maps',
+    'google_search',
+    'mcp_server_tool',
+    'processing',
+    'retrieval',
+    'url_context',
+  ].flatMap((t) => [`${t}_call`, `${t}_result`]),
+);
+
 /**
  * Encodes one prepared turn as steps, in order: a user turn is one `user_input` (GI-R3, GI-R4); a
  * tool turn is one `function_result` per result (GI-T1); an assistant turn is its same-origin
@@ -122,7 +142,7 @@ export function encodeTurn(turn: PreparedTurn, ctx: InteractionsEncodeContext): 
           b.api === GEMINI_INTERACTIONS_API &&
           isObject(item) &&
           typeof item.type === 'string' &&
-          !CLIENT_STEPS.has(item.type)
+          BUILT_IN_STEPS.has(item.type)
         ) {
           steps.push(item as InteractionsStep); // GI-R3: an origin-scoped built-in tool step, as received
           continue;
@@ -208,16 +228,23 @@ export function functionResult(
   const name = pb.toolName ?? b.callId;
   if (pb.toolName === undefined)
     ctx.report.add(pb.ref, 'converted', `result without a known call name: named after its call id (GI-T2)`);
-  const result: FunctionResultStep['result'] =
-    typeof b.content === 'string'
-      ? b.content
-      : b.content.map((c): InteractionsContent =>
-          c.type === 'text'
-            ? { type: 'text', text: c.text }
-            : c.data !== undefined
-              ? { type: 'image', data: c.data, mime_type: c.mediaType }
-              : { type: 'text', text: `[image omitted: ${c.mediaType} by URL is not accepted]` },
-        );
+  let result: FunctionResultStep['result'];
+  if (typeof b.content === 'string') result = b.content;
+  else {
+    // GI-R4: never empty text; a result left with no content is its (empty) text.
+    const content = b.content.flatMap((c): InteractionsContent[] =>
+      c.type === 'text'
+        ? c.text.trim() === ''
+          ? []
+          : [{ type: 'text', text: c.text }]
+        : c.data !== undefined
+          ? [{ type: 'image', data: c.data, mime_type: c.mediaType }]
+          : [{ type: 'text', text: `[image omitted: ${c.mediaType} by URL is not accepted]` }],
+    );
+    if (content.length < b.content.length)
+      ctx.report.add(pb.ref, 'converted', 'empty text left out of the result: never send empty text (GI-R4, X4)');
+    result = content.length > 0 ? content : '';
+  }
   return b.isError
     ? { type: 'function_result', call_id: b.callId, name, result, is_error: true }
     : { type: 'function_result', call_id: b.callId, name, result };
@@ -242,6 +269,8 @@ export function replayNativeSteps(turn: PreparedTurn, ctx: InteractionsEncodeCon
   for (const [i, step] of payload.entries()) {
     if (!isObject(step) || typeof step.type !== 'string') return { problem: `step ${i} is not a step object` };
     if (CLIENT_STEPS.has(step.type)) return { problem: `step ${i} is a ${step.type} step, not a model step` };
+    if (!MODEL_STEPS.has(step.type) && !BUILT_IN_STEPS.has(step.type))
+      return { problem: `step ${i} has a type the API does not know (${step.type})` };
     if (step.type === 'thought' && (typeof step.signature !== 'string' || step.signature === ''))
       return { problem: `step ${i} is a thought without a signature (GI-K1)` };
   }
