@@ -16,6 +16,7 @@ export const APIS: readonly WireApi[] = [
   'openai-responses',
   'openai-chat',
   'gemini-generate-content',
+  'gemini-interactions',
 ];
 
 /** The model each API is called with in these tests. */

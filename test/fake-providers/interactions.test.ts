@@ -178,7 +178,7 @@ describe('fake /v1beta/interactions', () => {
     const second = assemble(await events(await post(chained)));
     expect(second.status).toBe('complete');
     const stored = fake.interactions.get(second.meta?.responseId as string)!;
-    expect(stored.input).toEqual([...body.input, ...chained.input]);
+    expect(stored.input).toEqual([...(body.input as unknown[]), ...chained.input]);
     const missing = await post({ ...chained, previous_interaction_id: 'v1_nope' });
     expect(missing.status).toBe(404);
   });
