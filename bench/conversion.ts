@@ -83,10 +83,11 @@ export async function benchConversion(
     const target = TARGETS[api];
     const batonBody = convertTranscript(transcript, target).body;
     const batonBodyChars = JSON.stringify(batonBody).length;
-    const piM = piModel(api);
+    // A peer without this API throws here, inside setupPeer, and is reported as not driven.
+    const piM = () => piModel(api);
     const aiM = aiSdkModel(api);
     const peers = [
-      await setupPeer('pi-ai', () => piRequest(api, piM, piContext)),
+      await setupPeer('pi-ai', () => piRequest(api, piM(), piContext)),
       await setupPeer('AI SDK', () => aiSdkRequest(api, aiM, aiPrompt)),
     ];
     const candidates: Candidate[] = [

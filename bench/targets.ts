@@ -1,5 +1,5 @@
 /**
- * The four conversion targets of the benchmark: one model per wire API, the same for Baton and
+ * The five conversion targets of the benchmark: one model per wire API, the same for Baton and
  * for the peers, each known to Baton's registry and to pi-ai's. The anthropic target equals the
  * generated Anthropic origin's requested model, so those turns replay their signatures.
  */
@@ -11,6 +11,7 @@ export const BENCH_APIS: readonly WireApi[] = [
   'openai-responses',
   'openai-chat',
   'gemini-generate-content',
+  'gemini-interactions',
 ];
 
 /** Output limit every candidate asks for (tokens), so no one pays for a registry lookup the others skip. */
@@ -25,6 +26,7 @@ export const TARGETS: Readonly<Record<WireApi, ConvertTarget & { maxOutputTokens
     model: 'gemini-2.5-pro',
     maxOutputTokens: MAX_OUTPUT_TOKENS,
   },
+  'gemini-interactions': { api: 'gemini-interactions', model: 'gemini-2.5-pro', maxOutputTokens: MAX_OUTPUT_TOKENS },
 };
 
 /** Short labels for the table. */
@@ -33,6 +35,7 @@ export const API_LABEL: Readonly<Record<WireApi, string>> = {
   'openai-responses': 'responses',
   'openai-chat': 'chat',
   'gemini-generate-content': 'gemini',
+  'gemini-interactions': 'interactions',
 };
 
 /** Chromium targets of bench/README.md ("Storage and rendering"), in ms or bytes. */

@@ -31,6 +31,8 @@ export function aiSdkModel(api: WireApi): LanguageModel {
       return createOpenAI({ apiKey: KEY, fetch: captureFetch }).chat(model);
     case 'gemini-generate-content':
       return createGoogleGenerativeAI({ apiKey: KEY, fetch: captureFetch })(model);
+    case 'gemini-interactions':
+      return createGoogleGenerativeAI({ apiKey: KEY, fetch: captureFetch }).interactions(model);
   }
 }
 

@@ -36,6 +36,9 @@ export function piModel(api: WireApi): Model<Api> {
       return { ...(getModel('openai', 'gpt-4.1') as Model<Api>), api: 'openai-completions' };
     case 'gemini-generate-content':
       return getModel('google', 'gemini-2.5-pro') as Model<Api>;
+    case 'gemini-interactions':
+      // pi-ai has no Interactions API: the conversion row reports the peer as not driven.
+      throw new Error('pi-ai has no Gemini Interactions API');
   }
 }
 

@@ -61,6 +61,9 @@ export function detectImportKind(text: string): ImportKind {
   if (has(head, 'chat_messages')) return 'claude-export';
   if (has(head, 'sessionId') && has(head, 'projectHash')) return 'gemini-cli';
   if (has(head, 'contents')) return 'gemini-generate-content';
+  // Interactions steps (GI-R3) before Responses: both bodies hold `input`.
+  if (has(head, 'input') && /"type"\s*:\s*"(user_input|model_output|thought|function_result)"/.test(head))
+    return 'gemini-interactions';
   if (has(head, 'input') && !has(head, 'messages')) return 'openai-responses';
   if (has(head, 'messages')) {
     const anthropic = /"type"\s*:\s*"(tool_use|tool_result|thinking)"/.test(head) || /^\s*\{\s*"system"\s*:/.test(head);

@@ -10,6 +10,7 @@ import { importClaudeExport } from './claude-export';
 import { importCodex } from './codex';
 import { importGeminiCli } from './gemini-cli';
 import { importGeminiGenerateContent } from './gemini-generate-content';
+import { importGeminiInteractions } from './gemini-interactions';
 import { decodeInput } from './input';
 import { importOpenAIChat } from './openai-chat';
 import { importOpenAIResponses } from './openai-responses';
@@ -25,6 +26,7 @@ export const IMPORTERS: Readonly<Record<ImportKind, (text: string, opts?: Import
   'openai-chat': importOpenAIChat,
   'openai-responses': importOpenAIResponses,
   'gemini-generate-content': importGeminiGenerateContent,
+  'gemini-interactions': importGeminiInteractions,
   'claude-code': importClaudeCode,
   codex: importCodex,
   'gemini-cli': importGeminiCli,

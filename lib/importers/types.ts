@@ -4,7 +4,10 @@
  */
 import type { Transcript } from '../transcript/schema';
 
-/** Every kind `baton import <kind>` accepts, exactly as transcript-v1.md lists them. */
+/**
+ * Every kind `baton import <kind>` accepts: transcript-v1.md's list, plus `gemini-interactions` (a
+ * native Interactions request body, like the other wire APIs; docs/transcript.md).
+ */
 export const IMPORT_KINDS = [
   'chatgpt-export',
   'claude-export',
@@ -13,6 +16,7 @@ export const IMPORT_KINDS = [
   'openai-chat',
   'openai-responses',
   'gemini-generate-content',
+  'gemini-interactions',
   'claude-code',
   'codex',
   'gemini-cli',

@@ -12,6 +12,7 @@ import type { Transcript } from '../transcript/schema';
 import type { ConvertTarget } from '../transcript/target';
 import { convertToAnthropicMessages } from './anthropic-messages/convert-to-anthropic-messages';
 import { convertToGeminiGenerateContent } from './gemini-generate-content/convert-to-gemini-generate-content';
+import { convertToGeminiInteractions } from './gemini-interactions/convert-to-gemini-interactions';
 import { convertToOpenAIChat } from './openai-chat/convert-to-openai-chat';
 import { convertToOpenAIResponses } from './openai-responses/convert-to-openai-responses';
 
@@ -48,6 +49,7 @@ const CONVERTERS = {
   'openai-chat': convertToOpenAIChat,
   'openai-responses': convertToOpenAIResponses,
   'gemini-generate-content': convertToGeminiGenerateContent,
+  'gemini-interactions': convertToGeminiInteractions,
 } as const;
 
 /** A wire API with a converter in {@link CONVERTERS}. */

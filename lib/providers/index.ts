@@ -1,5 +1,5 @@
 /**
- * One entry point per operation over the four wire APIs, dispatching on the API id
+ * One entry point per operation over the five wire APIs, dispatching on the API id
  * (DESIGN.md, "One module per wire API").
  */
 import type { Transcript, Turn, WireApi } from '../transcript/schema';
@@ -18,6 +18,13 @@ import {
   readGeminiGenerateContentResponse,
   readGeminiGenerateContentStreamEvents,
 } from './gemini-generate-content/read-gemini-generate-content';
+import { convertToGeminiInteractions } from './gemini-interactions/convert-to-gemini-interactions';
+import {
+  createGeminiInteractionsStreamAssembler,
+  readGeminiInteractionsHistory,
+  readGeminiInteractionsResponse,
+  readGeminiInteractionsStreamEvents,
+} from './gemini-interactions/read-gemini-interactions';
 import { convertToOpenAIChat } from './openai-chat/convert-to-openai-chat';
 import {
   createOpenAIChatStreamAssembler,
@@ -88,6 +95,14 @@ export const WIRE_API_MODULES: Readonly<Record<WireApi, WireApiModule>> = {
     readResponse: readGeminiGenerateContentResponse,
     createStreamAssembler: createGeminiGenerateContentStreamAssembler,
     readStreamEvents: readGeminiGenerateContentStreamEvents,
+  },
+  'gemini-interactions': {
+    convert: (t, target) =>
+      convertToGeminiInteractions(t, { ...target, api: 'gemini-interactions' }) as unknown as ConvertResult,
+    readHistory: readGeminiInteractionsHistory,
+    readResponse: readGeminiInteractionsResponse,
+    createStreamAssembler: createGeminiInteractionsStreamAssembler,
+    readStreamEvents: readGeminiInteractionsStreamEvents,
   },
 };
 

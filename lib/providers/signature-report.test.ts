@@ -15,12 +15,14 @@ const MODEL: Record<WireApi, string> = {
   'openai-chat': 'gpt-4o',
   'openai-responses': 'gpt-5',
   'gemini-generate-content': 'gemini-2.5-flash',
+  'gemini-interactions': 'gemini-2.5-flash',
 };
 const PROVIDER: Record<WireApi, string> = {
   'anthropic-messages': 'anthropic',
   'openai-chat': 'openai',
   'openai-responses': 'openai',
   'gemini-generate-content': 'google',
+  'gemini-interactions': 'google',
 };
 
 function history(api: WireApi): Transcript {

@@ -21,6 +21,7 @@ export const originApiSchema = z.enum([
   'openai-chat',
   'openai-responses',
   'gemini-generate-content',
+  'gemini-interactions',
   'chrome-prompt',
   'web',
 ]);
@@ -32,6 +33,7 @@ export const wireApiSchema = z.enum([
   'openai-chat',
   'openai-responses',
   'gemini-generate-content',
+  'gemini-interactions',
 ]);
 export type WireApi = z.infer<typeof wireApiSchema>;
 export const WIRE_APIS: readonly WireApi[] = wireApiSchema.options;

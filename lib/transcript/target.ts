@@ -51,6 +51,7 @@ export const DEFAULT_PROVIDER: Readonly<Record<WireApi, string>> = {
   'openai-chat': 'openai',
   'openai-responses': 'openai',
   'gemini-generate-content': 'google',
+  'gemini-interactions': 'google',
 };
 
 /** Default API origins per provider; an endpoint equal to one of these is "the default" (no `endpoint`). */

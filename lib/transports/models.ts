@@ -49,7 +49,9 @@ export async function listModels(conn: ProviderConnection, opts: ListModelsOptio
             id: m.id,
             displayName: m.display_name,
           }));
-        case 'gemini-generate-content': {
+        case 'gemini-generate-content':
+        case 'gemini-interactions': {
+          // Interactions has no model list of its own: the Gemini API's lists the same models.
           const pager = await createGeminiClient(conn, fetch).models.list({
             config: { pageSize: 1000, abortSignal: signal },
           });

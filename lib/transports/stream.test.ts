@@ -27,6 +27,7 @@ const KEY_HEADER = {
   'openai-responses': 'authorization',
   'openai-chat': 'authorization',
   'gemini-generate-content': 'x-goog-api-key',
+  'gemini-interactions': 'x-goog-api-key',
 } as const;
 
 let fake: FakeProviders;

@@ -7,11 +7,18 @@ import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/m
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions/completions';
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import { classifyError, TransportError } from './errors';
+import type { GoogleGenAI } from '@google/genai';
 import { createAnthropicClient, createGeminiClient, createOpenAIClient } from './clients';
 import { makeNoRedirectFetch, tapFetch, type ResponseTap } from './fetch';
 import { geminiStreamParams } from './gemini-params';
 import type { ProviderConnection, StreamRequestOptions } from './types';
 import { isRecord as isRec, type JsonObject as Rec } from '../transcript/json';
+
+/** GI-R1: the steps schema's `Api-Revision`, sent on every Interactions request (the converter's `headers` say the same). */
+const INTERACTIONS_API_REVISION = '2026-05-20';
+
+/** The parameters of `@google/genai`'s `interactions.create`. */
+type InteractionsCreateParams = Parameters<GoogleGenAI['interactions']['create']>[0];
 
 /** Default time allowed for connecting and the first event, in ms (P5). */
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;
@@ -61,7 +68,27 @@ async function openStream(
       );
     case 'gemini-generate-content':
       return createGeminiClient(conn, fetch).models.generateContentStream(geminiStreamParams(body, model, signal));
+    case 'gemini-interactions':
+      // The SDK's interactions client: its retries off (Baton's policy retries, `withRetries`) and
+      // no automatic continuation hops, so the one request sent is the body the preview showed;
+      // the SDK adds `Api-Revision` itself, and `headers` carries the converter's (GI-R1).
+      return (await createGeminiClient(conn, fetch).interactions.create(
+        { ...params, automatic_continuation: false } as unknown as InteractionsCreateParams,
+        { signal, headers: { 'Api-Revision': INTERACTIONS_API_REVISION, ...headers }, maxRetries: 0 },
+      )) as AsyncIterable<unknown>;
   }
+}
+
+/** An Interactions SSE `error` event (GI-E1: `{error: {code, message}}`, `code` a URI string) as the error the SDK did not throw. */
+function interactionsErrorEvent(event: Rec): Error & { error: Rec; status?: undefined } {
+  const body = isRec(event.error) ? event.error : {};
+  const message = typeof body.message === 'string' && body.message ? body.message : 'The provider reported an error';
+  return Object.assign(new Error(message), { error: { ...body, status: statusOf(body.code) } });
+}
+
+/** The google.rpc status name at the end of an Interactions error code (`…/google.rpc.UNAVAILABLE` → `UNAVAILABLE`). */
+function statusOf(code: unknown): string | undefined {
+  return typeof code === 'string' ? /([A-Z_]+)$/.exec(code)?.[1] : undefined;
 }
 
 /** A plain-JSON copy of an SDK event (the genai SDK yields class instances with extra fields). */
@@ -78,6 +105,7 @@ function plain(event: unknown): unknown {
  */
 function inBandErrorEvent(api: ProviderConnection['api'], err: unknown, tap: ResponseTap): unknown {
   if (api === 'gemini-generate-content') return tap.events.find((e) => isRec(e) && isRec(e.error));
+  if (api === 'gemini-interactions') return undefined; // its error event was delivered as an event (GI-E1)
   if (!isRec(err) || (err as { status?: unknown }).status !== undefined || !isRec(err.error)) return undefined;
   const body = err.error;
   if (api === 'anthropic-messages') return body.type === 'error' ? body : undefined;
@@ -158,6 +186,12 @@ export async function streamRequest(
         consumerError = { error };
         controller.abort();
         throw error;
+      }
+      // GI-E1: the interactions client yields an SSE `error` event instead of throwing; it ends
+      // the call like the other APIs' in-band errors (P3), after the assembler has seen it.
+      if (conn.api === 'gemini-interactions' && isRec(event) && event.event_type === 'error') {
+        controller.abort();
+        throw interactionsErrorEvent(event);
       }
     }
   } catch (err) {

@@ -1,6 +1,7 @@
 /** Shared set-up of the transport tests: connections to the fake providers, assemblers, converters. */
 import { createAnthropicMessagesStreamAssembler } from '../providers/anthropic-messages/read-anthropic-messages';
 import { createGeminiGenerateContentStreamAssembler } from '../providers/gemini-generate-content/read-gemini-generate-content';
+import { createGeminiInteractionsStreamAssembler } from '../providers/gemini-interactions/read-gemini-interactions';
 import { convertTranscript } from '../providers/index';
 import { createOpenAIChatStreamAssembler } from '../providers/openai-chat/read-openai-chat';
 import { createOpenAIResponsesStreamAssembler } from '../providers/openai-responses/read-openai-responses';
@@ -15,6 +16,7 @@ export const APIS: readonly WireApi[] = [
   'openai-responses',
   'openai-chat',
   'gemini-generate-content',
+  'gemini-interactions',
 ];
 
 /** The model each API is called with in these tests. */
@@ -23,6 +25,7 @@ export const MODELS: Record<WireApi, string> = {
   'openai-responses': 'gpt-5.5',
   'openai-chat': 'gpt-4.1-mini',
   'gemini-generate-content': 'gemini-2.5-flash',
+  'gemini-interactions': 'gemini-2.5-flash',
 };
 
 /** The provider id of the turn each API produces here (`custom-local` is a compat endpoint). */
@@ -31,6 +34,7 @@ export const PROVIDERS: Record<WireApi, string> = {
   'openai-responses': 'openai',
   'openai-chat': 'custom-local',
   'gemini-generate-content': 'google',
+  'gemini-interactions': 'google',
 };
 
 /** A connection to `fake` for `api`; Chat goes to the fake's compat endpoint with its own key. */
@@ -43,6 +47,7 @@ export function connectionFor(fake: FakeProviders, api: WireApi, apiKey?: string
     case 'openai-chat':
       return { providerId: 'custom-local', api, baseUrl: `${fake.url}/compat/v1`, apiKey: apiKey ?? fake.keys.compat };
     case 'gemini-generate-content':
+    case 'gemini-interactions':
       return { providerId: 'google', api, baseUrl: fake.url, apiKey: apiKey ?? fake.keys.google };
   }
 }
@@ -59,6 +64,8 @@ export function assemblerFor(api: WireApi): StreamAssembler {
       return createOpenAIChatStreamAssembler(ctx);
     case 'gemini-generate-content':
       return createGeminiGenerateContentStreamAssembler(ctx);
+    case 'gemini-interactions':
+      return createGeminiInteractionsStreamAssembler(ctx);
   }
 }
 
@@ -79,6 +86,7 @@ export const FAKE_API: Record<WireApi, FakeApi> = {
   'openai-responses': 'openai-responses',
   'openai-chat': 'openai-chat',
   'gemini-generate-content': 'gemini-generate-content',
+  'gemini-interactions': 'gemini-interactions',
 };
 
 /** Result of {@link runStream}: the events, the assembled turn, and the error if the call failed. */

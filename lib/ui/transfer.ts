@@ -27,6 +27,7 @@ export const KIND_LABELS: Record<ImportKind, string> = {
   'openai-chat': 'OpenAI Chat Completions history (JSON)',
   'openai-responses': 'OpenAI Responses history (JSON)',
   'gemini-generate-content': 'Gemini generateContent history (JSON)',
+  'gemini-interactions': 'Gemini Interactions history (JSON)',
 };
 
 /** The file's bytes as base64 (no `data:` prefix). */

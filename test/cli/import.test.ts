@@ -89,7 +89,7 @@ describe('baton import', () => {
     [['import'], /^baton: import needs a kind \(one of chatgpt-export, /],
     [
       ['import', 'chatgpt'],
-      /^baton: import: unknown kind "chatgpt" \(expected chatgpt-export, claude-export, baton, anthropic-messages, openai-chat, openai-responses, gemini-generate-content, claude-code, codex, gemini-cli, pi\)\n$/,
+      /^baton: import: unknown kind "chatgpt" \(expected chatgpt-export, claude-export, baton, anthropic-messages, openai-chat, openai-responses, gemini-generate-content, gemini-interactions, claude-code, codex, gemini-cli, pi\)\n$/,
     ],
     [['import', 'baton'], /^baton: import: FILE is required/],
     [['import', 'baton', '/nonexistent/file.json'], /^baton: \/nonexistent\/file\.json: no such file\n$/],

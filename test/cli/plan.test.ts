@@ -101,7 +101,7 @@ describe('baton plan', () => {
   it.each([
     [
       ['plan', '--model', 'gpt-4o', fixture],
-      'baton: --to is required (one of anthropic-messages, openai-chat, openai-responses, gemini-generate-content)\n',
+      'baton: --to is required (one of anthropic-messages, openai-chat, openai-responses, gemini-generate-content, gemini-interactions)\n',
     ],
     [['plan', '--to', 'openai-chat', fixture], 'baton: --model is required\n'],
     [

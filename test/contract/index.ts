@@ -5,6 +5,7 @@
  */
 import { validateAnthropicMessagesRequest } from './anthropic-messages';
 import { validateGeminiGenerateContentRequest } from './gemini-generate-content';
+import { validateGeminiInteractionsRequest } from './gemini-interactions';
 import { validateOpenAIChatRequest } from './openai-chat';
 import { validateOpenAIResponsesRequest } from './openai-responses';
 import type { Violation } from './types';
@@ -21,9 +22,16 @@ export { validateAnthropicMessagesRequest, type AnthropicValidateOptions } from 
 export { validateOpenAIChatRequest, type OpenAIChatValidateOptions } from './openai-chat';
 export { validateOpenAIResponsesRequest, type OpenAIResponsesValidateOptions } from './openai-responses';
 export { validateGeminiGenerateContentRequest, isGemini3, type GeminiValidateOptions } from './gemini-generate-content';
+export {
+  validateGeminiInteractionsRequest,
+  GI_P1_API_MESSAGE,
+  GI_T2_API_MESSAGE,
+  type GeminiInteractionsValidateOptions,
+} from './gemini-interactions';
 
 /** The wire APIs that have a validator. */
-export type ContractApi = 'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'gemini-generate-content';
+export type ContractApi =
+  'anthropic-messages' | 'openai-chat' | 'openai-responses' | 'gemini-generate-content' | 'gemini-interactions';
 
 /** Union of the per-API options; each validator reads the fields it knows. */
 export interface ValidateRequestOptions {
@@ -41,6 +49,8 @@ export interface ValidateRequestOptions {
   anthropicBetas?: readonly string[];
   /** Anthropic: the request's `anthropic-version` header (A-V1), when known. */
   anthropicVersion?: string;
+  /** Gemini Interactions: the request's `Api-Revision` header (GI-R1); `null` when absent, undefined when unknown. */
+  apiRevision?: string | null;
 }
 
 /**
@@ -68,6 +78,8 @@ export function validateRequest(api: ContractApi, body: unknown, opts: ValidateR
       if (model === undefined) throw new TypeError('validateRequest(gemini-generate-content): opts.model is required');
       return validateGeminiGenerateContentRequest(body, { model, vertex: opts.vertex });
     }
+    case 'gemini-interactions':
+      return validateGeminiInteractionsRequest(body, { stream: opts.stream, apiRevision: opts.apiRevision });
     default: {
       const never: never = api;
       throw new TypeError(`unknown api ${String(never)}`);

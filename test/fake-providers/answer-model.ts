@@ -30,6 +30,8 @@ export interface AnswerContext {
   seq: number;
   /** Anthropic, under the thinking-binding beta: the answer's `input_transformations` (A-B5). */
   inputTransformations?: unknown[];
+  /** Gemini Interactions: the interaction id, `v1_…` when stored, `""` when `store: false` (GI-P2). */
+  interactionId?: string;
 }
 
 /** A rendered answer: the events of a stream and the equivalent non-stream body. */

@@ -6,6 +6,7 @@ import type { Answer, AnswerContext, RenderedAnswer } from './answer-model';
 import { anthropicAnswer } from './answers-anthropic';
 import { chatAnswer } from './answers-chat';
 import { geminiAnswer } from './answers-gemini';
+import { interactionsAnswer } from './answers-interactions';
 import { responsesAnswer } from './answers-responses';
 
 /** The tool-call id style of each API (Anthropic `toolu_`, OpenAI `call_`, Gemini `call_`). */
@@ -14,6 +15,7 @@ export const ID_PREFIX: Record<ContractApi, string> = {
   'openai-chat': 'call_',
   'openai-responses': 'call_',
   'gemini-generate-content': 'call_',
+  'gemini-interactions': 'fc',
 };
 
 /** Renders an answer for one wire API. */
@@ -27,5 +29,8 @@ export function renderAnswer(api: ContractApi, answer: Answer, ctx: AnswerContex
       return responsesAnswer(answer, ctx);
     case 'gemini-generate-content':
       return geminiAnswer(answer, ctx);
+    case 'gemini-interactions':
+      // A stored interaction gets a `v1_` id; the server sets `interactionId` in the context (GI-P2).
+      return interactionsAnswer(answer, ctx);
   }
 }

@@ -78,6 +78,7 @@ function apiPath(path: string): string {
  * Runs the contract validator of `api` on `body`.
  * @param stream whether the request asked for a stream (the validators demand `stream: true` only then).
  * @param anthropicBetas the request's `anthropic-beta` values (A-B3, A-P2 need them).
+ * @param apiRevision Gemini Interactions: the request's `Api-Revision` header, `null` when absent (GI-R1).
  * @returns every violation (for the record) and, when some are not ignored and validation is on,
  *   the 400: the real API's own text when a violation carries it (`apiMessage`, e.g. C-T9,
  *   G-T7, G-K12), else a message naming the rule ids.
@@ -89,6 +90,7 @@ export function checkContract(
   stream: boolean,
   settings: FakeSettings,
   anthropicBetas?: readonly string[],
+  apiRevision?: string | null,
 ): { violations: Violation[]; rejection?: Rejection } {
   const provider = route.flavour !== undefined ? route.flavour : settings.chatProvider;
   let violations: Violation[];
@@ -98,6 +100,7 @@ export function checkContract(
       model: route.model,
       provider,
       ...(anthropicBetas ? { anthropicBetas } : {}),
+      ...(apiRevision !== undefined ? { apiRevision } : {}),
     });
   } catch (e) {
     violations = [{ rule: `${api}-VALIDATOR`, path: '', message: `validator threw: ${(e as Error).message}` }];

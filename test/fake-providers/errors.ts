@@ -15,7 +15,13 @@ export type ErrorFamily = 'anthropic' | 'openai' | 'gemini';
 export function errorFamily(api: FakeApi | 'unknown'): ErrorFamily {
   if (api === 'anthropic-messages' || api === 'anthropic-models' || api === 'anthropic-count-tokens')
     return 'anthropic';
-  if (api === 'gemini-generate-content' || api === 'gemini-models' || api === 'gemini-count-tokens') return 'gemini';
+  if (
+    api === 'gemini-generate-content' ||
+    api === 'gemini-interactions' ||
+    api === 'gemini-models' ||
+    api === 'gemini-count-tokens'
+  )
+    return 'gemini';
   return 'openai';
 }
 
@@ -142,6 +148,15 @@ export function defaultErrorEvent(api: FakeApi | 'unknown'): Record<string, unkn
     case 'gemini-generate-content':
       return {
         error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' },
+      };
+    case 'gemini-interactions':
+      // GI-E1: an SSE error event, its code a URI string (the exact URI is not documented).
+      return {
+        event_type: 'error',
+        error: {
+          code: 'type.googleapis.com/google.rpc.UNAVAILABLE',
+          message: 'The model is overloaded. Please try again later.',
+        },
       };
     default:
       return {

@@ -45,7 +45,8 @@ function isContractApi(api: FakeApi): api is ContractApi {
     api === 'anthropic-messages' ||
     api === 'openai-chat' ||
     api === 'openai-responses' ||
-    api === 'gemini-generate-content'
+    api === 'gemini-generate-content' ||
+    api === 'gemini-interactions'
   );
 }
 

@@ -68,7 +68,8 @@ function strings(v: unknown, out: string[] = []): string[] {
 /** The request's last message (or input item) in each API's shape. */
 function lastMessage(api: ContractApi, body: Obj): unknown {
   if (api === 'gemini-generate-content') return arr(body.contents).at(-1);
-  if (api === 'openai-responses') return typeof body.input === 'string' ? body.input : arr(body.input).at(-1);
+  if (api === 'openai-responses' || api === 'gemini-interactions')
+    return typeof body.input === 'string' ? body.input : arr(body.input).at(-1);
   return arr(body.messages).at(-1);
 }
 
@@ -103,6 +104,7 @@ function endsWithToolResult(api: ContractApi, last: unknown): boolean {
   if (!isObj(last)) return false;
   if (api === 'openai-chat') return last.role === 'tool';
   if (api === 'openai-responses') return last.type === 'function_call_output';
+  if (api === 'gemini-interactions') return last.type === 'function_result';
   if (api === 'gemini-generate-content')
     return arr(last.parts).some((p) => isObj(p) && p.functionResponse !== undefined);
   return arr(last.content).some((b) => isObj(b) && b.type === 'tool_result');
@@ -117,6 +119,8 @@ export function wantsThinking(api: ContractApi, body: Obj): boolean {
     const cfg = isObj(body.generationConfig) ? body.generationConfig.thinkingConfig : undefined;
     return isObj(cfg) && cfg.thinkingBudget !== 0;
   }
+  if (api === 'gemini-interactions')
+    return isObj(body.generation_config) && body.generation_config.thinking_summaries === 'auto';
   return false;
 }
 

@@ -10,6 +10,8 @@
  *   (Gemini): the token-count endpoints (`count-tokens.ts`)
  * - `POST /{v1,v1beta}/models/<model>:streamGenerateContent?alt=sse` and `:generateContent`,
  *   `GET /{v1,v1beta}/models` (Gemini; `x-goog-api-key`)
+ * - `POST /v1beta/interactions` (Gemini Interactions; `x-goog-api-key`; streaming when the body
+ *   says `stream: true`)
  */
 import type { FakeApi, KeyOwner } from './types';
 
@@ -46,6 +48,8 @@ const FLAVOURED = /^\/([a-z]+)\/v1\/(chat\/completions|models)\/?$/;
 
 /** Matches a request; undefined for anything the fake does not serve. */
 export function matchRoute(method: string, pathname: string, headers: Record<string, string>): Route | undefined {
+  if (method === 'POST' && (pathname === '/v1beta/interactions' || pathname === '/v1beta/interactions/'))
+    return { api: 'gemini-interactions', owner: 'google', keyHeader: 'x-goog-api-key' };
   const gem = GEMINI_CALL.exec(pathname);
   if (gem && method === 'POST') {
     return {

@@ -26,6 +26,7 @@ import type {
   FakeSettings,
   RecordedRequest,
   Reply,
+  StoredInteraction,
 } from './types';
 
 /** Keys the server expects unless told otherwise (printed by `npm run fake-providers`). */
@@ -83,7 +84,8 @@ function isContractApi(api: FakeApi): api is ContractApi {
     api === 'anthropic-messages' ||
     api === 'openai-chat' ||
     api === 'openai-responses' ||
-    api === 'gemini-generate-content'
+    api === 'gemini-generate-content' ||
+    api === 'gemini-interactions'
   );
 }
 
@@ -101,6 +103,8 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
   const fixturesDir = opts.fixturesDir ?? DEFAULT_FIXTURES_DIR;
   const requests: RecordedRequest[] = [];
   const bindings = new ThinkingBindings();
+  const stored = new Map<string, StoredInteraction>();
+  let storedSeq = 0;
   const queues = new Map<FakeApi, Reply[]>();
   const sockets = new Set<Socket>();
   let disconnects = 0;
@@ -173,7 +177,8 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
       if (typeof body !== 'object' || body === null)
         return reject({ status: 400, body: errorBody(api, 400, 'request body must be a JSON object') });
       const betas = route.api === 'anthropic-messages' ? betasOf(headers) : undefined;
-      const { violations, rejection } = checkContract(route.api, route, body, stream, settings, betas);
+      const revision = route.api === 'gemini-interactions' ? (headers['api-revision'] ?? null) : undefined;
+      const { violations, rejection } = checkContract(route.api, route, body, stream, settings, betas, revision);
       record.violations = violations;
       if (rejection) return reject(rejection);
       if (betas) {
@@ -190,6 +195,12 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
       if (rejection) return reject(rejection);
     }
 
+    let interactionId: string | undefined;
+    if (route.api === 'gemini-interactions') {
+      const chain = chainInteraction(body as Record<string, unknown>, stored, ++storedSeq);
+      if ('rejection' in chain) return reject(chain.rejection);
+      interactionId = chain.id;
+    }
     const reply = queues.get(route.api)?.shift();
     const obj = (typeof body === 'object' && body !== null ? body : {}) as {
       model?: unknown;
@@ -216,6 +227,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
         includeUsage: Boolean(obj.stream_options?.include_usage),
         seq: ++seq,
         ...(transformations ? { inputTransformations: transformations } : {}),
+        ...(interactionId !== undefined ? { interactionId } : {}),
       },
     };
     try {
@@ -264,6 +276,7 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     get disconnects() {
       return disconnects;
     },
+    interactions: stored,
     enqueue(api, ...replies) {
       const q = queues.get(api) ?? [];
       q.push(...replies);
@@ -275,6 +288,8 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
     reset() {
       requests.length = 0;
       bindings.reset();
+      stored.clear();
+      storedSeq = 0;
       queues.clear();
       disconnects = 0;
       seq = 0;
@@ -300,4 +315,35 @@ export async function startFakeProviders(opts: FakeProvidersOptions = {}): Promi
 function streaming(route: Route, body: unknown): boolean {
   if (route.api === 'gemini-generate-content') return route.geminiStream === true;
   return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+}
+
+/**
+ * Gemini Interactions server state (GI-P1, GI-P2): a request with `store: false` gets the empty id
+ * `""` and is not stored; any other request is stored under a new `v1_fake…` id, its input appended
+ * to the chain it continues. `previous_interaction_id` must name a stored interaction (404
+ * otherwise; the combination with `store: false` is the validator's GI-P1 400).
+ */
+function chainInteraction(
+  body: Record<string, unknown>,
+  stored: Map<string, StoredInteraction>,
+  seq: number,
+): { id: string } | { rejection: Rejection } {
+  const prevId = body.previous_interaction_id;
+  const prev = typeof prevId === 'string' ? stored.get(prevId) : undefined;
+  if (typeof prevId === 'string' && !prev)
+    return {
+      rejection: {
+        status: 404,
+        body: errorBody('gemini-interactions', 404, `Interaction ${prevId} was not found.`),
+      },
+    };
+  if (body.store === false) return { id: '' };
+  const id = `v1_fake${seq}`;
+  const input = Array.isArray(body.input) ? body.input : [body.input];
+  stored.set(id, {
+    id,
+    model: typeof body.model === 'string' ? body.model : 'fake-model',
+    input: [...(prev?.input ?? []), ...input],
+  });
+  return { id };
 }

@@ -1,7 +1,7 @@
 /**
  * Types of the fake providers: one local HTTP server that speaks the wire formats of OpenAI
  * (Chat Completions, Responses, model list), Anthropic (Messages, model list) and Gemini
- * (`generateContent`, `streamGenerateContent?alt=sse`, model list) well enough for the official
+ * (`generateContent`, `streamGenerateContent?alt=sse`, Interactions, model list) well enough for the official
  * SDKs, and judges every request body with the contract validators in `test/contract/`.
  */
 import type { ContractApi, Violation } from '../contract';
@@ -193,6 +193,15 @@ export interface FakeProvidersOptions extends Partial<FakeSettings> {
   fixturesDir?: string;
 }
 
+/** A Gemini interaction the fake stored (`store` not false), for `previous_interaction_id` chaining (GI-P1). */
+export interface StoredInteraction {
+  /** `v1_fake…`. */
+  id: string;
+  model: string;
+  /** Every input step of the chain so far: the previous interaction's, then this request's. */
+  input: unknown[];
+}
+
 /** A running fake-provider server. */
 export interface FakeProviders {
   /** `http://127.0.0.1:<port>` — the Anthropic and Gemini base URL. */
@@ -205,6 +214,8 @@ export interface FakeProviders {
   readonly requests: RecordedRequest[];
   /** How many responses the client abandoned before they were complete. */
   readonly disconnects: number;
+  /** Gemini interactions stored so far, by id (GI-P1); `reset()` forgets them. */
+  readonly interactions: ReadonlyMap<string, StoredInteraction>;
   /** Queues a reply for the next request to `api` (FIFO); unqueued requests get the scripted text answer. */
   enqueue(api: FakeApi, ...replies: Reply[]): void;
   /** Changes settings for the following requests. */

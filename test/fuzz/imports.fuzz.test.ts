@@ -164,6 +164,17 @@ const SAMPLES: Record<ImportKind, { json: Json } | { lines: Json[] }> = {
       ],
     },
   },
+  'gemini-interactions': {
+    json: {
+      model: 'gemini-2.5-flash',
+      input: [
+        { type: 'user_input', content: [{ type: 'text', text: 'Hi' }] },
+        { type: 'thought', signature: 'c2ln' },
+        { type: 'function_call', id: 'fc1', name: 'f', arguments: { a: 1 } },
+        { type: 'function_result', call_id: 'fc1', name: 'f', result: 'r' },
+      ],
+    },
+  },
   'claude-code': {
     lines: [
       {

@@ -190,6 +190,39 @@ const BASE: Record<WireApi, Json[]> = {
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 1 },
     },
   ],
+  'gemini-interactions': [
+    { event_type: 'interaction.created', interaction: { id: 'v1_1', status: 'in_progress', model: 'gemini-x' } },
+    { event_type: 'interaction.status_update', interaction_id: 'v1_1', status: 'in_progress' },
+    { event_type: 'step.start', index: 0, step: { type: 'thought' } },
+    {
+      event_type: 'step.delta',
+      index: 0,
+      delta: { type: 'thought_summary', content: { type: 'text', text: 'Think.' } },
+    },
+    { event_type: 'step.delta', index: 0, delta: { type: 'thought_signature', signature: 'c2ln' } },
+    { event_type: 'step.stop', index: 0 },
+    { event_type: 'step.start', index: 1, step: { type: 'model_output' } },
+    { event_type: 'step.delta', index: 1, delta: { type: 'text', text: 'Hello ' } },
+    { event_type: 'step.delta', index: 1, delta: { type: 'text', text: 'there.' } },
+    { event_type: 'step.stop', index: 1 },
+    {
+      event_type: 'step.start',
+      index: 2,
+      step: { id: 'fc1', signature: '', type: 'function_call', name: 'get_weather', arguments: {} },
+    },
+    { event_type: 'step.delta', index: 2, delta: { type: 'arguments_delta', arguments: '{"city":' } },
+    { event_type: 'step.delta', index: 2, delta: { type: 'arguments_delta', arguments: '"Oslo"}' } },
+    { event_type: 'step.stop', index: 2 },
+    {
+      event_type: 'interaction.completed',
+      interaction: {
+        id: 'v1_1',
+        status: 'requires_action',
+        model: 'gemini-x',
+        usage: { total_input_tokens: 12, total_output_tokens: 9, total_thought_tokens: 4 },
+      },
+    },
+  ],
 };
 
 const FINAL = new Set(['complete', 'interrupted', 'error']);

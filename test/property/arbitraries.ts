@@ -21,6 +21,7 @@ export const ORIGINS: readonly Origin[] = [
   { provider: 'openai', api: 'openai-chat', model: 'gpt-4o-2024-08-06', requestedModel: 'gpt-4o' },
   { provider: 'google', api: 'gemini-generate-content', model: 'gemini-3-pro-preview' },
   { provider: 'google', api: 'gemini-generate-content', model: 'gemini-2.5-flash' },
+  { provider: 'google', api: 'gemini-interactions', model: 'gemini-3-pro-preview' },
   { provider: 'deepseek', api: 'openai-chat', model: 'deepseek-reasoner' },
   { provider: 'mistral', api: 'openai-chat', model: 'mistral-large-latest' },
   { provider: 'openrouter', api: 'openai-chat', model: 'anthropic/claude-sonnet-4.5' },

@@ -25,6 +25,8 @@ const TARGETS: ConvertTarget[] = [
   { api: 'openai-responses', model: 'gpt-4.1' },
   { api: 'gemini-generate-content', model: 'gemini-3-pro-preview' },
   { api: 'gemini-generate-content', model: 'gemini-2.5-flash', thinking: true },
+  { api: 'gemini-interactions', model: 'gemini-3-pro-preview' },
+  { api: 'gemini-interactions', model: 'gemini-2.5-flash', thinking: true, foreignReasoning: 'text' },
 ];
 
 const label = (t: ConvertTarget) =>

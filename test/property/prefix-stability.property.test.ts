@@ -24,6 +24,7 @@ const TARGETS: ConvertTarget[] = [
   { api: 'gemini-generate-content', model: 'gemini-3-pro-preview' },
   { api: 'gemini-generate-content', model: 'gemini-3.8-flash', thinking: true },
   { api: 'gemini-generate-content', model: 'gemini-2.5-flash' },
+  { api: 'gemini-interactions', model: 'gemini-3-pro-preview' },
 ];
 
 /** The request's history array: Anthropic/Chat `messages`, Responses `input`, Gemini `contents`. */
@@ -35,7 +36,7 @@ function history(body: Record<string, unknown>): unknown[] {
 
 /** The request's stable system text, wherever the API puts it. */
 function systemOf(body: Record<string, unknown>): string {
-  return JSON.stringify([body.system, body.instructions, body.systemInstruction]);
+  return JSON.stringify([body.system, body.instructions, body.systemInstruction, body.system_instruction]);
 }
 
 const userTurn = (text: string): Turn =>

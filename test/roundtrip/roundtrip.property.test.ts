@@ -20,6 +20,7 @@ const SAME: Record<WireApi, ConvertTarget> = {
   'openai-chat': { api: 'openai-chat', model: 'gpt-4o', maxOutputTokens: 1000 },
   'openai-responses': { api: 'openai-responses', model: 'gpt-5.5', maxOutputTokens: 1000 },
   'gemini-generate-content': { api: 'gemini-generate-content', model: 'gemini-2.5-flash', maxOutputTokens: 1000 },
+  'gemini-interactions': { api: 'gemini-interactions', model: 'gemini-2.5-flash', maxOutputTokens: 1000 },
 };
 const APIS = Object.keys(SAME) as WireApi[];
 
@@ -34,6 +35,8 @@ function historyOf(api: WireApi, body: Record<string, unknown>): unknown {
       return { instructions: body.instructions, input: body.input, tools: body.tools };
     case 'gemini-generate-content':
       return { systemInstruction: body.systemInstruction, contents: body.contents, tools: body.tools };
+    case 'gemini-interactions':
+      return { system_instruction: body.system_instruction, input: body.input, tools: body.tools };
   }
 }
 
