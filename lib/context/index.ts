@@ -15,7 +15,8 @@ export {
   type SnapshotReason,
 } from './delivery';
 export { createTokenCache, recordUsage, correctionRatio, type TokenCache, type Correction } from './token-cache';
-export { tokenizerFamily, countText, shouldUseCountEndpoint } from './tokens';
+export { tokenizerFamily, countText, countingFamily, ensureTokenizer, shouldUseCountEndpoint } from './tokens';
+export { setRanksSource, loadEncoding, type RanksSource, type EncodingName, type RawRanks } from './tokenizer-ranks';
 export { contentHash, turnContentHash } from './hash';
 export type {
   DropReason,
