@@ -1,5 +1,6 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import { createRequire } from 'node:module';
 
 /**
  * Provider API origins the production build may reach (security-requirements.md N1).
@@ -32,8 +33,27 @@ const TEST_BUILD = process.env.BATON_TEST_BUILD === '1';
  */
 const OUT_DIR = process.env.BATON_OUT_DIR ?? '.output';
 
+/**
+ * The OpenAI tokenizers' rank tables as data files (`tokenizer/<encoding>.json`), fetched by the worker on
+ * first use (lib/context/tokenizer-ranks.ts) instead of being parsed as JavaScript at every start-up
+ * (docs/architecture.md#the-service-workers-start-up). Written from the installed gpt-tokenizer, so they
+ * always match the library that reads them.
+ */
+function tokenizerDataFiles(): { relativeDest: string; contents: string }[] {
+  const require = createRequire(import.meta.url);
+  return (['o200k_base', 'cl100k_base'] as const).map((encoding) => ({
+    relativeDest: `tokenizer/${encoding}.json`,
+    contents: JSON.stringify(require(`gpt-tokenizer/cjs/bpeRanks/${encoding}`).default),
+  }));
+}
+
 export default defineConfig({
   outDir: OUT_DIR,
+  hooks: {
+    'build:publicAssets': (_wxt, files) => {
+      files.push(...tokenizerDataFiles());
+    },
+  },
   // Test builds go to their own folder so they never overwrite a production build.
   ...(TEST_BUILD ? { outDirTemplate: '{{browser}}-mv{{manifestVersion}}-test' } : {}),
   vite: () => ({ plugins: [preact()], define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) } }),

@@ -2,7 +2,8 @@
  * Streaming render (bench/README.md): a long markdown answer arriving in many chunks, rendered in the
  * side panel page of the built extension by the real `MarkdownStream`
  * (components/markdown/markdown-stream.ts, exposed by the test build as `globalThis.batonBench`),
- * against the floor: a naive re-render of the whole message per chunk (marked + DOMPurify on the
+ * fed the way the side panel feeds it since streaming became deltas (docs/architecture.md#streaming-to-the-side-panel):
+ * `append(chunk)`, never the whole text, against the floor: a naive re-render of the whole message per chunk (marked + DOMPurify on the
  * full text, with Baton's own renderer and sanitiser settings, replacing the container's
  * children). Per chunk, timed in the page: the update plus the style and layout it causes (a
  * forced `offsetHeight`), each chunk in its own task. The floor keeps no state between chunks, so
@@ -15,7 +16,10 @@ import { chunkStats, chunkText, type ChunkStats } from './chromium-data';
 /** The renderers the test build's side panel exposes (entrypoints/sidepanel/main.tsx). */
 interface BenchGlobals {
   batonBench?: {
-    MarkdownStream: new (root: HTMLElement) => { update(text: string, final?: boolean): void };
+    MarkdownStream: new (root: HTMLElement) => {
+      update(text: string, final?: boolean): void;
+      append(chunk: string, final?: boolean): void;
+    };
     markdownToHtml(src: string): string;
     sanitizeToFragment(html: string, doc?: Document): DocumentFragment;
   };
@@ -67,13 +71,13 @@ function streamIn(
         if (!stream && (i + 1) % a.stride !== 0 && i !== a.chunks.length - 1) continue;
         await nextTask();
         const t0 = performance.now();
-        if (stream) stream.update(text, false);
+        if (stream) stream.append(chunk, false);
         else root.replaceChildren(bench.sanitizeToFragment(bench.markdownToHtml(text)));
         updates.push(performance.now() - t0);
         void root.offsetHeight;
         times.push(performance.now() - t0);
       }
-      if (stream) stream.update(text, true);
+      if (stream) stream.append('', true);
       const shown = (root.textContent ?? '').replace(/\s+/g, ' ').trim();
       root.remove();
       return { times, updates, text: shown };

@@ -81,9 +81,9 @@ describe('chromiumRows', () => {
       ['heap', 'a 10,000-turn conversation open in the side panel', '200.0 MB (with an empty chat: 5.0 MB)', 'no'],
       [
         'start-up',
-        'service worker cold start (evaluate background.js)',
+        'service worker cold start, seeded database (background.js evaluated; ready)',
         'evaluated at 40.0 ms, ready (DB open) at 55.5 ms; startWorker → running 120 ms (median of 10)',
-        '—',
+        'yes',
       ],
     ]);
   });

@@ -112,9 +112,15 @@ export function chromiumRows(
       value: `${mb(v.heapBytes)} (with an empty chat: ${mb(v.baselineHeapBytes)})`,
       met: yes(v.heapBytes < T.heapBytes),
     })),
-    row(r?.startup, 'start-up', 'service worker cold start (evaluate background.js)', 'report', (v) => ({
-      value: `evaluated at ${ms(v.evaluatedMs)} ms, ready (DB open) at ${ms(v.readyMs)} ms; startWorker → running ${ms(v.wallMs)} ms (median of ${v.samples})`,
-      met: '—',
-    })),
+    row(
+      r?.startup,
+      'start-up',
+      'service worker cold start, seeded database (background.js evaluated; ready)',
+      `evaluated < ${T.evaluatedMs} ms; ready < ${T.readyMs} ms`,
+      (v) => ({
+        value: `evaluated at ${ms(v.evaluatedMs)} ms, ready (DB open) at ${ms(v.readyMs)} ms; startWorker → running ${ms(v.wallMs)} ms (median of ${v.samples})`,
+        met: yes(v.evaluatedMs < T.evaluatedMs && v.readyMs < T.readyMs),
+      }),
+    ),
   ];
 }

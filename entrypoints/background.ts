@@ -2,12 +2,23 @@ import { registerBackground } from '../lib/background';
 import { sdkTransport } from '../lib/background/core/sdk-transport';
 import { registerFirstRun } from '../lib/background/core/first-run';
 import { zodWithoutEval } from '../lib/messaging/zod-no-eval';
+import { setRanksSource } from '../lib/context/tokenizer-ranks';
 import { browser } from 'wxt/browser';
 
 // Every listener is registered synchronously inside registerBackground (L1); logic lives in lib/background.
 export default defineBackground(() => {
   // zod never probes for eval in the worker (the CSP forbids it; see zod-no-eval.ts).
   zodWithoutEval();
+  // docs/architecture.md#the-service-workers-start-up: the tokenizers' rank tables are packaged data files, fetched on first use.
+  setRanksSource({
+    load: async (encoding) => {
+      // Written by the build (wxt.config.ts), so not among WXT's typed public paths.
+      const url = (browser.runtime.getURL as (path: string) => string)(`/tokenizer/${encoding}.json`);
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`tokenizer/${encoding}.json: HTTP ${res.status}`);
+      return (await res.json()) as (string | number[])[];
+    },
+  });
   const { ready, capture } = registerBackground(sdkTransport);
   // docs/side-panel.md: a fresh install opens the options page on "Add your first key". Test builds skip it so
   // the end-to-end suite's browser opens on the pages its tests choose.

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { copyText } from '../../lib/ui/clipboard';
+import { appendLogOf, type AppendLog } from '../../lib/ui/turns';
 import { IMAGE_SCHEMES, openInNewTab } from '../../lib/ui/safe-url';
 import { enhanceBlock } from './enhance';
 import type * as MarkdownEngine from './markdown-stream';
@@ -10,6 +11,11 @@ export interface MarkdownViewProps {
   text: string;
   /** More text may still arrive (the last block stays open). */
   streaming?: boolean;
+  /**
+   * The block `text` is from: when the side panel built it from streamed deltas (`applyTextDelta`),
+   * only the chunks appended since the last render are read (docs/architecture.md#streaming-to-the-side-panel).
+   */
+  source?: object;
 }
 
 /**
@@ -63,9 +69,10 @@ function onClick(e: MouseEvent): void {
  * kept across chunks. Until the renderer is loaded the text shows as plain text (a JSX text
  * child, never HTML).
  */
-export function MarkdownView({ text, streaming = false }: MarkdownViewProps) {
+export function MarkdownView({ text, streaming = false, source }: MarkdownViewProps) {
   const ref = useRef<HTMLDivElement>(null);
   const stream = useRef<MarkdownEngine.MarkdownStream | undefined>(undefined);
+  const shown = useRef<AppendLog | undefined>(undefined);
   const [ready, setReady] = useState(engine !== undefined);
   useEffect(() => {
     if (ready) return;
@@ -76,9 +83,15 @@ export function MarkdownView({ text, streaming = false }: MarkdownViewProps) {
   }, [ready]);
   useLayoutEffect(() => {
     if (!ref.current || !engine) return;
-    stream.current ??= new engine.MarkdownStream(ref.current, enhanceBlock);
-    stream.current.update(text, !streaming);
-  }, [text, streaming, ready]);
+    const s = (stream.current ??= new engine.MarkdownStream(ref.current, enhanceBlock));
+    const log = source ? appendLogOf(source) : undefined;
+    const prev = shown.current;
+    // Same log, further on: append just the new chunks (never reading the whole text, O(chunk)).
+    if (streaming && log && prev && log.log === prev.log && log.end >= prev.end)
+      for (let i = prev.end; i < log.end; i++) s.append(log.log[i]!);
+    else s.update(text, !streaming);
+    shown.current = log && { log: log.log, end: log.end };
+  }, [text, streaming, source, ready]);
   if (!ready)
     return (
       <div key="plain" class="block-text markdown md-pending">

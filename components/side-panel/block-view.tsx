@@ -35,7 +35,11 @@ export interface BlockViewProps {
 export function BlockView({ block: b, markdown = false, streaming = false, role, call }: BlockViewProps) {
   switch (b.type) {
     case 'text':
-      return markdown ? <MarkdownView text={b.text} streaming={streaming} /> : <div class="block-text">{b.text}</div>;
+      return markdown ? (
+        <MarkdownView text={b.text} streaming={streaming} source={b} />
+      ) : (
+        <div class="block-text">{b.text}</div>
+      );
     case 'thinking':
       return (
         <details class="block-thinking" data-block="thinking">

@@ -333,8 +333,21 @@ describe('streaming in the chat view', () => {
     );
     const heading = turnEl('a1').querySelector('h1')!;
     const first = turnEl('a1').querySelector('p')!;
-    for (const chunk of ['ond point', ' with **bold**.\n\n', '```js\nlet x = 1;\n```'])
-      act(() => m.emit({ type: 'textDelta', conversationId: 'c1', turnId: 'a1', index: 0, kind: 'text', text: chunk }));
+    let at = '# Plan\n\nFirst point.\n\nSec'.length;
+    let seq = 1;
+    for (const chunk of ['ond point', ' with **bold**.\n\n', '```js\nlet x = 1;\n```']) {
+      const delta = {
+        type: 'textDelta',
+        conversationId: 'c1',
+        turnId: 'a1',
+        index: 0,
+        kind: 'text',
+        at,
+        seq: ++seq,
+      } as const;
+      act(() => m.emit({ ...delta, text: chunk }));
+      at += chunk.length;
+    }
     act(() =>
       m.emit({
         type: 'turnUpdated',

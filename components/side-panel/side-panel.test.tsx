@@ -85,7 +85,16 @@ describe('sending', () => {
     expect(turnEl('a1')!.textContent).toContain('Hi');
     expect(turnEl('a1')!.dataset.status).toBe('streaming');
     act(() =>
-      m.emit({ type: 'textDelta', conversationId: 'c1', turnId: 'a1', index: 0, kind: 'text', text: ', friend' }),
+      m.emit({
+        type: 'textDelta',
+        conversationId: 'c1',
+        turnId: 'a1',
+        index: 0,
+        kind: 'text',
+        at: 2,
+        seq: 1,
+        text: ', friend',
+      }),
     );
     expect(turnEl('a1')!.textContent).toContain('Hi, friend');
     expect(phase()).toBe('Writing…');

@@ -22,7 +22,8 @@ export {
   type Correction,
   type StoredCounts,
 } from './token-cache';
-export { tokenizerFamily, countText, shouldUseCountEndpoint } from './tokens';
+export { tokenizerFamily, countText, countingFamily, ensureTokenizer, shouldUseCountEndpoint } from './tokens';
+export { setRanksSource, loadEncoding, type RanksSource, type EncodingName, type RawRanks } from './tokenizer-ranks';
 export { contentHash, turnContentHash } from './hash';
 export type {
   DropReason,

@@ -27,6 +27,7 @@ import {
   countRequestBase,
   countTurn,
   isExactFamily,
+  countingFamily,
   tokenizerFamily,
   type TurnCount,
   type TurnCountOptions,
@@ -84,7 +85,8 @@ export function planTranscript(
   const info = lookupModel(resolved.model, resolved.provider);
   const maxOutputTokens = outputReserve(resolved, info);
   const inputBudget = Math.max(0, Math.min(policy.maxTokens ?? Infinity, info.contextWindow - maxOutputTokens));
-  const family = tokenizerFamily(resolved.model);
+  // An OpenAI model whose rank table is not loaded yet is estimated, and labelled so (countingFamily).
+  const family = countingFamily(tokenizerFamily(resolved.model));
   const ratio = isExactFamily(family) ? 1 : correctionRatio(cache, resolved.provider);
   const planTarget: PlanTarget = {
     api: resolved.api,

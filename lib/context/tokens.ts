@@ -36,12 +36,11 @@
  *   https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/overview#pricing).
  * - Tool calls and results: name, id and JSON input or content, plus 5 tokens of framing (assumed).
  */
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { bareModelName } from '../models/normalize';
 import { imageSizeOfBase64 } from '../transcript/image-size';
 import type { Block, ToolDefinition, Turn } from '../transcript/schema';
 import type { TokenizerFamily } from './types';
+import { encodingFor, loadEncoding, type Encoding, type EncodingName } from './tokenizer-ranks';
 
 /** Characters per token of the estimated families. */
 export const CHARS_PER_TOKEN: Readonly<Record<'anthropic' | 'gemini' | 'generic', number>> = {
@@ -132,17 +131,43 @@ export function isExactFamily(family: TokenizerFamily): boolean {
   return family === 'o200k' || family === 'cl100k';
 }
 
-/** Tokens in `text` for a family: exact for OpenAI encodings, ⌈characters / chars-per-token⌉ otherwise. */
+const ENCODINGS: Readonly<Record<'o200k' | 'cl100k', EncodingName>> = { o200k: 'o200k_base', cl100k: 'cl100k_base' };
+
+/** The encoding of an exact family, when its rank table is loaded (`tokenizer-ranks.ts`). */
+function encodingOf(family: TokenizerFamily): Encoding | undefined {
+  return family === 'o200k' || family === 'cl100k' ? encodingFor(ENCODINGS[family]) : undefined;
+}
+
+/**
+ * The family a plan counts with now: `family` itself, except an exact family whose rank table is
+ * not loaded yet (the extension fetches it on first use, `tokenizer-ranks.ts`), which is counted as
+ * `generic` — an estimate, labelled as one — rather than shown as an exact number it is not.
+ */
+export function countingFamily(family: TokenizerFamily): TokenizerFamily {
+  return isExactFamily(family) && !encodingOf(family) ? 'generic' : family;
+}
+
+/**
+ * Loads the tokenizer `model` is counted with, when it has one (OpenAI models); resolves once
+ * {@link countingFamily} gives its exact family, or when it cannot be loaded (counts stay estimates).
+ */
+export async function ensureTokenizer(model: string): Promise<void> {
+  const family = tokenizerFamily(model);
+  if (family === 'o200k' || family === 'cl100k') await loadEncoding(ENCODINGS[family]);
+}
+
+/**
+ * Tokens in `text` for a family: exact for OpenAI encodings, ⌈characters / chars-per-token⌉ otherwise
+ * (also for an OpenAI encoding whose rank table is not loaded, see {@link countingFamily}).
+ */
 export function countText(text: string, family: TokenizerFamily): number {
   if (text.length === 0) return 0;
-  switch (family) {
-    case 'o200k':
-      return countO200k(text, PLAIN_TEXT);
-    case 'cl100k':
-      return countCl100k(text, PLAIN_TEXT);
-    default:
-      return Math.ceil(text.length / CHARS_PER_TOKEN[family]);
+  if (family === 'o200k' || family === 'cl100k') {
+    const encoding = encodingOf(family);
+    if (encoding) return encoding.countTokens(text, PLAIN_TEXT);
+    family = 'generic';
   }
+  return Math.ceil(text.length / CHARS_PER_TOKEN[family]);
 }
 
 /** How the blocks of one turn are counted. */

@@ -166,6 +166,11 @@ export const REQUESTS = {
     from: ['extension'],
   },
   stopGeneration: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
+  /**
+   * The answer streaming in a conversation as last broadcast, with its `seq`, or `null` when none is
+   * in flight: for a panel that missed deltas (docs/architecture.md#streaming-to-the-side-panel).
+   */
+  resumeStream: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
   getSettings: { input: empty, from: ['extension'] },
   setDefaultTarget: { input: z.strictObject({ target: sendTargetSchema }), from: ['extension'] },
   /** Saves a built-in provider's key, bound to the provider's current origin (N2). */
@@ -392,6 +397,7 @@ export interface Responses extends TransferResponses, VaultResponses, CaptureRes
   sendMessage: { userTurnId: string };
   retryTurn: null;
   stopGeneration: null;
+  resumeStream: { turn: z.infer<typeof turnSchema>; seq: number } | null;
   getSettings: Settings;
   setDefaultTarget: null;
   setKey: ProviderStatus;
@@ -445,15 +451,24 @@ export const PORTS = { events: 'baton-events' } as const;
 
 /** Events broadcast to connected extension pages, named in the past tense. */
 export type BackgroundEvent =
-  /** A whole turn changed (new turn, new block, checkpoint, final state). */
-  | { type: 'turnUpdated'; conversationId: string; turn: z.infer<typeof turnSchema> }
-  /** Text appended to block `index` of a streaming turn: cost proportional to the chunk, not the message. */
+  /**
+   * A whole turn changed (new turn, a new non-text block, final state). `seq`: set on the events of
+   * an answer in flight, numbering them with its `textDelta`s (docs/architecture.md#streaming-to-the-side-panel).
+   */
+  | { type: 'turnUpdated'; conversationId: string; turn: z.infer<typeof turnSchema>; seq?: number }
+  /**
+   * Text appended to block `index` of a streaming turn: cost proportional to the chunk, not the
+   * message. `at`: the block's text length before it; `seq`: one more than the answer's previous
+   * event (a panel that sees a gap asks `resumeStream` for the state once, then goes on).
+   */
   | {
       type: 'textDelta';
       conversationId: string;
       turnId: string;
       index: number;
       kind: 'text' | 'thinking';
+      at: number;
+      seq: number;
       text: string;
     }
   | { type: 'conversationUpdated'; meta: ConversationMeta }

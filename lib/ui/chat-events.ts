@@ -4,7 +4,7 @@
  */
 import type { BackgroundEvent } from '../messaging/protocol';
 import type { ChatState } from './chat-state';
-import { applyTextDelta, upsertMeta, upsertTurn } from './turns';
+import { applyTextDelta, deltaFit, upsertMeta, upsertTurn } from './turns';
 
 /**
  * What the model does for one event: apply `patch` to the state, then, when set, start a new chat
@@ -14,6 +14,13 @@ export interface EventEffect {
   patch?: Partial<ChatState>;
   newChat?: boolean;
   open?: string;
+  /** Deltas of this conversation's answer were missed: ask for its state once (`resumeStream`). */
+  resync?: string;
+}
+
+/** The last applied `seq` of `turnId`'s stream, when known. */
+function knownSeq(s: ChatState, turnId: string): number | undefined {
+  return s.streamSeq?.turnId === turnId ? s.streamSeq.seq : undefined;
 }
 
 /** The effect of background event `e` on state `s` (events of another conversation than the open one change only the list). */
@@ -21,9 +28,14 @@ export function reduceEvent(s: ChatState, e: BackgroundEvent): EventEffect {
   switch (e.type) {
     case 'turnUpdated': {
       if (e.conversationId !== s.currentId) return {};
+      const known = knownSeq(s, e.turn.id);
+      // Older than what the panel already applied (a resumed state can arrive after newer deltas).
+      if (e.seq !== undefined && known !== undefined && e.seq <= known) return {};
       const streaming = e.turn.role === 'assistant' && e.turn.status === 'streaming';
       return {
         patch: {
+          streamSeq:
+            e.seq !== undefined ? { turnId: e.turn.id, seq: e.seq } : known !== undefined ? undefined : s.streamSeq,
           turns: upsertTurn(s.turns, e.turn),
           ...(streaming
             ? { busy: true, phase: e.turn.blocks.length ? 'streaming' : s.phase === 'idle' ? 'sending' : s.phase }
@@ -31,9 +43,17 @@ export function reduceEvent(s: ChatState, e: BackgroundEvent): EventEffect {
         },
       };
     }
-    case 'textDelta':
+    case 'textDelta': {
+      // docs/architecture.md#streaming-to-the-side-panel: deltas in `seq` order; a gap asks for the state once.
       if (e.conversationId !== s.currentId) return {};
-      return { patch: { turns: applyTextDelta(s.turns, e), phase: 'streaming' } };
+      const known = knownSeq(s, e.turnId);
+      if (known !== undefined && e.seq <= known) return {};
+      const fit = deltaFit(s.turns, e);
+      if ((known !== undefined && e.seq !== known + 1) || fit === 'gap') return { resync: e.conversationId };
+      const streamSeq = { turnId: e.turnId, seq: e.seq };
+      if (fit === 'have') return { patch: { streamSeq } };
+      return { patch: { turns: applyTextDelta(s.turns, e), phase: 'streaming', streamSeq } };
+    }
     case 'conversationUpdated':
       return { patch: { conversations: upsertMeta(s.conversations, e.meta) } };
     case 'conversationDeleted':

@@ -114,6 +114,8 @@ export class ChatModel extends Store<ChatState> {
         return {
           currentId: id,
           turns: view.turns,
+          // Stored turns: a streaming answer's next delta checks itself against them (`at`), else asks for its state.
+          streamSeq: undefined,
           hasEarlier: view.hasEarlier === true,
           firstTurn: view.first,
           versions: view.versions ?? {},
@@ -391,11 +393,45 @@ export class ChatModel extends Store<ChatState> {
     }
   }
 
+  /** Deltas held while a `resumeStream` is answered (replayed after it, in order). */
+  private resuming: BackgroundEvent[] | undefined;
+
   /** Applies one background event (see {@link reduceEvent}). */
   onEvent(e: BackgroundEvent): void {
+    if (this.resuming && e.type === 'textDelta') {
+      this.resuming.push(e);
+      return;
+    }
     const effect = reduceEvent(this.state, e);
     if (effect.patch) this.set(effect.patch);
     if (effect.newChat) this.newChat();
     if (effect.open) void this.open(effect.open);
+    if (effect.resync) void this.resume(effect.resync, e);
+  }
+
+  /**
+   * Deltas were missed (docs/architecture.md#streaming-to-the-side-panel): asks the worker once for
+   * the answer as last broadcast, applies it, then the deltas that arrived meanwhile (older ones
+   * are skipped by their `seq`). Nothing in flight any more: the final `turnUpdated` carries it all.
+   */
+  private async resume(conversationId: string, missed: BackgroundEvent): Promise<void> {
+    if (this.resuming) return;
+    const held: BackgroundEvent[] = (this.resuming = [missed]);
+    try {
+      const live = await this.connector.request('resumeStream', { conversationId });
+      if (live && this.state.currentId === conversationId)
+        this.onEventNow({ type: 'turnUpdated', conversationId, turn: live.turn, seq: live.seq });
+    } catch {
+      // The worker is gone: the reconnect reloads everything.
+    } finally {
+      this.resuming = undefined;
+    }
+    for (const e of held) this.onEventNow(e);
+  }
+
+  /** {@link onEvent} without starting another resume for a delta that still does not fit. */
+  private onEventNow(e: BackgroundEvent): void {
+    const effect = reduceEvent(this.state, e);
+    if (effect.patch) this.set(effect.patch);
   }
 }

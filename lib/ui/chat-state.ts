@@ -61,6 +61,11 @@ export interface ChatState {
    * cleared, possibly from another panel): the panel refreshes its preview and summary notice when it changes.
    */
   summaryVersion: number;
+  /**
+   * The streaming answer's last applied event number (`seq` of its `turnUpdated` / `textDelta`,
+   * docs/architecture.md#streaming-to-the-side-panel); unset when the turns came from a store read.
+   */
+  streamSeq?: { turnId: string; seq: number } | undefined;
 }
 
 /** The state before anything is loaded. */

@@ -3,7 +3,7 @@
  * events to local state, and reading what to show (origins, provider switches, retry offers).
  */
 import type { BackgroundEvent, ConversationMeta, ProviderStatus } from '../messaging/protocol';
-import type { Origin, Turn } from '../transcript/schema';
+import type { Block, Origin, Turn } from '../transcript/schema';
 import { lookupTable } from '../transcript/lookup';
 
 /** Replaces the turn with the same id, or appends it. */
@@ -15,19 +15,60 @@ export function upsertTurn(turns: readonly Turn[], turn: Turn): Turn[] {
   return out;
 }
 
+type TextDelta = Extract<BackgroundEvent, { type: 'textDelta' }>;
+
 /**
- * Appends a `textDelta` to block `index` of its turn. A delta that does not fit (unknown turn,
- * a gap in blocks, another block type) is ignored: the next `turnUpdated` snapshot repairs it.
+ * How a `textDelta` fits the turns: `apply` (it continues block `index`, or starts it at the end),
+ * `have` (its text is already there: an earlier snapshot included it) or `gap` (text is missing
+ * before it, or the turn or block is unknown: only a snapshot can repair that).
  */
-export function applyTextDelta(turns: readonly Turn[], d: Extract<BackgroundEvent, { type: 'textDelta' }>): Turn[] {
+export function deltaFit(turns: readonly Turn[], d: TextDelta): 'apply' | 'have' | 'gap' {
+  const turn = turns.find((t) => t.id === d.turnId);
+  if (!turn) return 'gap';
+  const b = turn.blocks[d.index];
+  if (b === undefined) return d.index === turn.blocks.length && d.at === 0 ? 'apply' : 'gap';
+  if (b.type !== d.kind) return 'gap';
+  const have = b.text.length;
+  if (d.at > have) return 'gap';
+  return d.at + d.text.length > have ? 'apply' : 'have';
+}
+
+/**
+ * Streamed chunks behind a text or thinking block made by {@link applyTextDelta}: the block's
+ * text is the text of the block the log started from plus `log[0..end)`. A renderer that showed the
+ * block at `end = k` shows the next one by appending `log[k..end)`, without reading the whole text
+ * (`components/markdown/markdown-view.tsx`; docs/architecture.md#streaming-to-the-side-panel).
+ */
+export interface AppendLog {
+  log: string[];
+  end: number;
+}
+const appendLogs = new WeakMap<object, AppendLog>();
+
+/** The {@link AppendLog} of a block made by {@link applyTextDelta}, if it was. */
+export function appendLogOf(block: object): AppendLog | undefined {
+  return appendLogs.get(block);
+}
+
+/**
+ * Appends a `textDelta` to block `index` of its turn (only the part not already there, see
+ * {@link deltaFit}). A delta that does not fit (unknown turn, a gap, another block type) changes
+ * nothing and returns `turns` itself: the caller asks for a snapshot (`resumeStream`).
+ */
+export function applyTextDelta(turns: readonly Turn[], d: TextDelta): Turn[] {
+  if (deltaFit(turns, d) !== 'apply') return turns as Turn[];
   const i = turns.findIndex((t) => t.id === d.turnId);
-  const turn = turns[i];
-  if (!turn) return [...turns];
+  const turn = turns[i]!;
   const blocks = [...turn.blocks];
-  const b = blocks[d.index];
-  if (b === undefined && d.index === blocks.length) blocks.push({ type: d.kind, text: d.text });
-  else if (b && b.type === d.kind) blocks[d.index] = { ...b, text: b.text + d.text };
-  else return [...turns];
+  const b = blocks[d.index] as Extract<Block, { type: 'text' | 'thinking' }> | undefined;
+  const chunk = b && d.at < b.text.length ? d.text.slice(b.text.length - d.at) : d.text;
+  const next = b ? { ...b, text: b.text + chunk } : { type: d.kind, text: chunk };
+  const prior = b && appendLogs.get(b);
+  if (prior && prior.log.length === prior.end) {
+    prior.log.push(chunk);
+    appendLogs.set(next, { log: prior.log, end: prior.end + 1 });
+  } else appendLogs.set(next, { log: [chunk], end: 1 });
+  blocks[d.index] = next;
   const out = [...turns];
   out[i] = { ...turn, blocks };
   return out;

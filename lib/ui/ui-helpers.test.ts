@@ -82,6 +82,8 @@ describe('turn helpers', () => {
         turnId: 'a',
         index: 0,
         kind: 'text',
+        at: 2,
+        seq: 1,
         text: ' there',
       })[1]!.blocks,
     ).toEqual([{ type: 'text', text: 'Hi there' }]);
@@ -92,6 +94,8 @@ describe('turn helpers', () => {
         turnId: 'a',
         index: 1,
         kind: 'thinking',
+        at: 0,
+        seq: 1,
         text: 'hm',
       })[1]!.blocks,
     ).toEqual([
@@ -105,11 +109,22 @@ describe('turn helpers', () => {
         turnId: 'a',
         index: 0,
         kind: 'thinking',
+        at: 2,
+        seq: 1,
         text: 'x',
       }),
     ).toEqual(turns);
     expect(
-      applyTextDelta(turns, { type: 'textDelta', conversationId: 'c', turnId: 'a', index: 3, kind: 'text', text: 'x' }),
+      applyTextDelta(turns, {
+        type: 'textDelta',
+        conversationId: 'c',
+        turnId: 'a',
+        index: 3,
+        kind: 'text',
+        at: 0,
+        seq: 1,
+        text: 'x',
+      }),
     ).toEqual(turns);
   });
 

@@ -5,6 +5,7 @@
  * learn from reported usage (`recordUsage`) for the life of the worker.
  */
 import { contentHash } from '../../context/hash';
+import { ensureTokenizer } from '../../context/tokens';
 import { providerSessionKey, type DeliveryReceipt } from '../../context/delivery';
 import { createTokenCache, recordUsage, type TokenCache } from '../../context/token-cache';
 import type { DisclosurePreview } from '../../messaging/disclosure-types';
@@ -82,6 +83,8 @@ export class Discloser {
     const global = await this.store.getGlobalPolicy();
     const state = conversationId ? await this.store.getConversationState(conversationId) : { policy: {} };
     const convertTarget = convertTargetFor(provider, target);
+    // An OpenAI model's rank table is fetched on first use (docs/architecture.md#the-service-workers-start-up).
+    await ensureTokenizer(convertTarget.model);
     // An opaque account id (never the key): a new key is a new provider session.
     const sessionKey = providerSessionKey(convertTarget, contentHash(key));
     const summary = 'summary' in state ? state.summary : undefined;

@@ -83,6 +83,8 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
   let stripOpaque = false;
   let assembler: StreamAssembler | undefined;
   const checkpoint = createCheckpointer(deps, conversationId, () => assembler?.snapshot());
+  // A panel that missed deltas resumes from the last broadcast state (resumeStream).
+  flight.live = () => checkpoint.live();
   let prepared: PreparedSend | undefined;
   // The ledger record is written with the final turn, in one transaction (docs/disclosure.md).
   const finish = (turn: Turn) =>

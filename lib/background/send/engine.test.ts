@@ -308,7 +308,8 @@ describe('stop and checkpoints (L5, D1)', () => {
     const chunks = Array.from({ length: 40 }, (_, i) => `w${i} `);
     fake.enqueue('openai-responses', { kind: 'text', text: chunks.join(''), chunks, delayMs: 40 });
     await engine.send({ conversationId: 'c1', text: 'Hi', target: OPENAI });
-    while (!events.some((e) => e.type === 'turnUpdated' && e.turn.role === 'assistant' && textOf(e.turn).length > 0))
+    // The answer's text arrives as deltas once it streams (docs/architecture.md#streaming-to-the-side-panel).
+    while (!events.some((e) => e.type === 'textDelta' && e.text.length > 0))
       await new Promise((r) => setTimeout(r, 10));
     engine.stop('c1');
     await engine.settled('c1');

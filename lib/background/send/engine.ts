@@ -52,6 +52,11 @@ export class SendEngine {
     });
   }
 
+  /** The answer streaming in `conversationId` as last broadcast, with its `seq` (docs/architecture.md#streaming-to-the-side-panel). */
+  live(conversationId: string): { turn: Turn; seq: number } | undefined {
+    return this.flights.live(conversationId);
+  }
+
   isBusy(conversationId: string): boolean {
     return this.flights.isBusy(conversationId);
   }

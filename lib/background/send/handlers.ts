@@ -11,13 +11,16 @@ import { keyFor, resolveProvider } from '../core/providers';
 import type { Handlers } from '../core/router';
 import type { SendEngine } from './engine';
 
-type SendHandlers = Pick<Handlers, 'sendMessage' | 'retryTurn' | 'stopGeneration' | 'regenerateTurn' | 'editAndResend'>;
+type SendHandlers = Pick<
+  Handlers,
+  'sendMessage' | 'retryTurn' | 'stopGeneration' | 'resumeStream' | 'regenerateTurn' | 'editAndResend'
+>;
 
 export type SendHandlerDeps = Pick<BackgroundDeps, 'store' | 'settings' | 'vault' | 'hasHostPermission'> & {
   engine: SendEngine;
 };
 
-/** `sendMessage`, `retryTurn`, `stopGeneration`, `regenerateTurn`, `editAndResend`. */
+/** `sendMessage`, `retryTurn`, `stopGeneration`, `resumeStream`, `regenerateTurn`, `editAndResend`. */
 export function sendHandlers(d: SendHandlerDeps): SendHandlers {
   /**
    * The checks a send makes before it starts (the engine's own `connect`), run before turns are
@@ -58,6 +61,7 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
       d.engine.stop(conversationId);
       return null;
     },
+    resumeStream: async ({ conversationId }) => d.engine.live(conversationId) ?? null,
     // docs/disclosure.md: like sendMessage, a first disclosure needs `confirmedDisclosure: true`; the engine
     // removes the replaced turns only once the send is accepted.
     regenerateTurn: async (p) => {

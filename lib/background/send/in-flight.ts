@@ -7,6 +7,7 @@
  * both run, and a request that ends frees only its own slot.
  */
 import type { BackgroundEvent } from '../../messaging/protocol';
+import type { Turn } from '../../transcript/schema';
 
 /** One request in flight. */
 export interface InFlight {
@@ -15,6 +16,8 @@ export interface InFlight {
   stopped: boolean;
   /** Resolves when the request has ended and been stored. */
   done: Promise<void>;
+  /** The answer's last broadcast state and `seq`, while it streams (`checkpoint.ts`). */
+  live?: () => { turn: Turn; seq: number } | undefined;
 }
 
 /** What the bookkeeping needs of the engine's dependencies (`SendDeps` provides it). */
@@ -30,6 +33,11 @@ export class InFlightRequests {
   private readonly flights = new Map<string, InFlight>();
 
   constructor(private readonly deps: InFlightDeps) {}
+
+  /** The streaming answer of `conversationId` as last broadcast, with its `seq`; `undefined` when none. */
+  live(conversationId: string): { turn: Turn; seq: number } | undefined {
+    return this.flights.get(conversationId)?.live?.();
+  }
 
   isBusy(conversationId: string): boolean {
     return this.flights.has(conversationId);

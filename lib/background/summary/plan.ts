@@ -11,6 +11,7 @@
  */
 import { turnContentHash } from '../../context/hash';
 import { mergePolicies } from '../../context/policy';
+import { ensureTokenizer } from '../../context/tokens';
 import { planSummary, type SummaryPlan } from '../../context/summary';
 import type { Policy } from '../../context/types';
 import type { DisclosurePolicy } from '../../messaging/disclosure-types';
@@ -67,6 +68,8 @@ export async function planSummaryRequest(
 ): Promise<PlannedSummary> {
   const { store, discloser } = deps;
   await existingConversation(store, input.conversationId);
+  // The request and the summariser's are planned with their tokenizers loaded (tokenizer-ranks.ts).
+  await Promise.all([ensureTokenizer(input.target.model), ensureTokenizer(input.summariser.model)]);
   const settings = await deps.settings.get();
   const stored = await store.cachedTranscript(input.conversationId);
   // The same draft turn the send builds (text and attachments), so its size drops the same turns.
