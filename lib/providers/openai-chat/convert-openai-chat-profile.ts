@@ -58,6 +58,9 @@ export function isMistralFamily(model: string): boolean {
   return MISTRAL_FAMILY.test(model);
 }
 
+/** The origin of OpenAI's API: an endpoint there speaks the `openai` dialect whatever its provider id. */
+export const OPENAI_API_ORIGIN = 'https://api.openai.com';
+
 /** The dialect for a provider id; anything unknown is a `generic` OpenAI-compatible endpoint. */
 export function dialectOf(provider: string): ChatDialect {
   switch (provider) {
@@ -87,7 +90,9 @@ export function isDeepseekThinking(target: ResolvedTarget): boolean {
  * @param info the registry entry of `target.model`.
  */
 export function chatProfile(target: ResolvedTarget, info: ModelInfo): ChatProfile {
-  const dialect = dialectOf(target.provider);
+  // A custom endpoint whose base URL is OpenAI's own API is OpenAI: its rules (C-T9, C-R1, …)
+  // apply, or it would refuse what the generic dialect allows.
+  const dialect = target.endpoint === OPENAI_API_ORIGIN ? 'openai' : dialectOf(target.provider);
   const mistralIds =
     dialect === 'mistral' ||
     (dialect === 'openrouter' && target.model.startsWith('mistralai/')) || // OR-1

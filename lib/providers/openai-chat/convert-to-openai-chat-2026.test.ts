@@ -62,6 +62,22 @@ describe('C-T9: function tools and reasoning effort on Chat Completions', () => 
     },
   );
 
+  it('C-T9: a custom endpoint whose base URL is api.openai.com gets the same handling (it is OpenAI)', () => {
+    const target = {
+      provider: 'my-gateway',
+      endpoint: 'https://api.openai.com/v1',
+      model: 'gpt-6.2-sol',
+      thinking: true,
+    };
+    const { body, report } = convert(withTools(), target);
+    expect(body.tools).toBeUndefined();
+    expect(body.reasoning_effort).not.toBe('none');
+    expect(report.warnings.some((w) => w.includes('(C-T9)'))).toBe(true);
+    // Another host is a generic OpenAI-compatible endpoint: its own rules, tools sent as asked.
+    const other = convert(withTools(), { ...target, endpoint: 'https://gateway.example/v1' });
+    expect(other.body.tools?.map((t) => t.function.name)).toEqual(['get_weather']);
+  });
+
   it('C-T9 C-T8: stub tools are left out and reasoning kept (Chat needs no definitions for the history)', () => {
     const { body, report } = convert(stubHistory(), { model: 'gpt-5.5', thinking: true });
     expect([body.tools, body.tool_choice, body.reasoning_effort]).toEqual([undefined, undefined, 'medium']);
