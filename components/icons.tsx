@@ -7,6 +7,7 @@ import { createElement } from 'preact';
 import type { IconNode } from 'lucide';
 
 export {
+  Brain,
   Check,
   Code,
   Copy,

@@ -467,3 +467,59 @@ describe('the model picker', () => {
     expect(modelBox().value).toBe('llama-4');
   });
 });
+
+describe('thinking', () => {
+  const thinkingSwitch = () => screen.queryByRole('button', { name: 'Thinking' });
+
+  it('the Thinking switch asks the model to reason: pressed, it goes with the preview and the send, and stays across a provider switch', async () => {
+    const c1 = meta('c1', { turnCount: 2 });
+    const m: MockConnector = setup(
+      {
+        getConversation: () => ({ meta: c1, turns: [user('t0', 'Hi'), answer('t1', 'Hello')], busy: false }),
+        sendMessage: () => ({ userTurnId: 'u-new' }),
+      },
+      [c1],
+    );
+    await renderPanel(m);
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
+    await waitFor(() => expect(document.querySelectorAll('[data-turn-id]')).toHaveLength(2));
+    fireEvent.input(modelBox(), { target: { value: 'gpt-5.5' } });
+    expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(thinkingSwitch()!);
+    expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('true');
+
+    fireEvent.change(providerBox(), { target: { value: 'anthropic' } });
+    expect(modelBox().value).toBe('claude-sonnet-4-6');
+    expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('true');
+    await waitFor(() =>
+      expect(m.callsOf('previewSend').at(-1)).toMatchObject({
+        target: { providerId: 'anthropic', model: 'claude-sonnet-4-6', thinking: true },
+      }),
+    );
+
+    fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'Think about it' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));
+    expect(m.callsOf('sendMessage')[0]).toMatchObject({
+      target: { providerId: 'anthropic', model: 'claude-sonnet-4-6', thinking: true },
+    });
+
+    // Off again: the next request says so.
+    fireEvent.click(thinkingSwitch()!);
+    expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('false');
+  });
+
+  it('is not offered for a model the lists know cannot think', async () => {
+    const m = setup({
+      listModels: ({ providerId }) =>
+        providerId === 'openai' ? [...GPT, { id: 'gpt-4o-mini', name: 'GPT-4o mini', thinking: false }] : CLAUDE,
+    });
+    await renderPanel(m);
+    fireEvent.click(modelBox());
+    await waitFor(() => expect(optionIds()).toContain('gpt-4o-mini'));
+    fireEvent.input(modelBox(), { target: { value: 'gpt-4o-mini' } });
+    expect(thinkingSwitch()).toBeNull();
+    fireEvent.input(modelBox(), { target: { value: 'gpt-5.5' } });
+    expect(thinkingSwitch()).not.toBeNull();
+  });
+});

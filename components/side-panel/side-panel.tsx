@@ -388,6 +388,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
                 onProvider={(id) => model.setProvider(id)}
                 onModel={(m, chosen) => model.setModel(m, chosen)}
                 onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
+                onThinking={(on) => model.setThinking(on)}
                 openOptions={openOptions}
               />
             )}

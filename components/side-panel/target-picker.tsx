@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { ModelOption, ProviderStatus } from '../../lib/messaging/protocol';
 import { ageText, filterModels, modelBadges } from '../../lib/ui/model-picker';
+import { Brain, Icon } from '../icons';
 
 export interface TargetPickerProps {
   providers: readonly ProviderStatus[];
-  target: { providerId: string; model: string };
+  target: { providerId: string; model: string; thinking?: boolean | undefined };
   /** The provider's models: its own list merged with the registry (`listed: false`: registry only). */
   models: readonly ModelOption[];
   /** When `models` was fetched (ms since the epoch); undefined while none is known. */
@@ -16,6 +17,8 @@ export interface TargetPickerProps {
   onModel(model: string, chosen: boolean): void;
   /** Asks for the provider's model list (cached by the model); `refresh`: fetch it again. */
   onWantModels(refresh?: boolean): void;
+  /** Asks the model to think (reason) before answering, or not; absent: no Thinking switch. */
+  onThinking?: ((on: boolean) => void) | undefined;
   openOptions?: (() => void) | undefined;
 }
 
@@ -34,6 +37,7 @@ export function TargetPicker({
   onProvider,
   onModel,
   onWantModels,
+  onThinking,
   openOptions,
 }: TargetPickerProps) {
   if (providers.length === 0)
@@ -73,6 +77,22 @@ export function TargetPicker({
         onModel={onModel}
         onWantModels={onWantModels}
       />
+      {onThinking && models.find((m) => m.id === target.model)?.thinking !== false ? (
+        <button
+          type="button"
+          class="thinking-toggle"
+          aria-pressed={target.thinking === true ? 'true' : 'false'}
+          title={
+            target.thinking === true
+              ? 'Thinking on: the model reasons before answering (more tokens). Click to turn off.'
+              : 'Thinking off. Click to let the model reason before answering.'
+          }
+          onClick={() => onThinking(target.thinking !== true)}
+        >
+          <Icon icon={Brain} />
+          <span class="visually-hidden">Thinking</span>
+        </button>
+      ) : null}
     </div>
   );
 }

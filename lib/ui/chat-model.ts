@@ -202,10 +202,22 @@ export class ChatModel extends Store<ChatState> {
         s.settings?.defaultTarget?.providerId === providerId ? s.settings.defaultTarget.model : undefined;
       const listed = s.models[providerId]?.find((m) => m.listed !== false)?.id;
       return {
-        target: { providerId, model: this.lastModel.get(providerId) ?? fromDefault ?? p?.defaultModel ?? listed ?? '' },
+        target: {
+          providerId,
+          model: this.lastModel.get(providerId) ?? fromDefault ?? p?.defaultModel ?? listed ?? '',
+          ...(s.target.thinking !== undefined ? { thinking: s.target.thinking } : {}),
+        },
       };
     });
     void this.loadModels(providerId);
+  }
+
+  /**
+   * Asks the target to think before answering (`thinking` of the send target), or not; kept across
+   * model and provider changes in this panel, sent with every send, resend and preview.
+   */
+  setThinking(on: boolean): void {
+    this.set((s) => ({ target: { ...s.target, thinking: on } }));
   }
 
   /**
