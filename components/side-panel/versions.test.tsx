@@ -3,16 +3,20 @@
  * Versions of a message in the side panel (docs/transcript.md#versions-and-branches): "Previous
  * version" / "Next version" and an "n / m" label on a turn with several versions, switching
  * reloads the conversation along that branch, Edit on every user message, and deleting one
- * version is undoable (nothing is sent before the undo window ends).
+ * version is undoable: nothing is sent before the 8 s undo window ends, the delete is sent when it
+ * ends (fake timers), and never after an Undo.
  */
 import '../testing/happy-dom-compat';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationMeta, ConversationView } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { openConversation } from '../testing/open-conversation';
 
-afterEach(cleanup);
+afterEach(() => {
+  vi.useRealTimers();
+  cleanup();
+});
 
 const meta: ConversationMeta = {
   id: 'c1',
@@ -93,5 +97,46 @@ describe('versions of a message', () => {
     expect(m.callsOf('selectVersion').map((p) => p.turnId)).toEqual(['a2', 'a2b']);
     expect(m.callsOf('deleteVersion')).toEqual([]);
     await waitFor(() => expect(screen.queryByText('Deleted a version.')).toBeNull());
+  });
+
+  /** Deletes the shown version `a2b` with fake timers on (only `setTimeout`/`clearTimeout`, the undo window's clock). */
+  async function deleteShownVersion(): Promise<
+    ReturnType<typeof twoAnswers> & { m: Awaited<ReturnType<typeof openConversation>> }
+  > {
+    const handlers = twoAnswers();
+    const m = await openConversation(meta, [], handlers);
+    await screen.findByText('Anthropic said');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fireEvent.click(within(turnOf('a2b')).getByRole('button', { name: 'Delete this version' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(screen.getByText('OpenAI said')).toBeTruthy();
+    expect(screen.getByText('Deleted a version.')).toBeTruthy();
+    return { ...handlers, m };
+  }
+
+  it('the delete of a version is sent when the 8 s undo window ends, not before', async () => {
+    const { m } = await deleteShownVersion();
+    await vi.advanceTimersByTimeAsync(7_900);
+    expect(m.callsOf('deleteVersion')).toEqual([]);
+    expect(screen.getByText('Deleted a version.')).toBeTruthy();
+    const reads = m.callsOf('getConversation').length;
+    await vi.advanceTimersByTimeAsync(200);
+    expect(m.callsOf('deleteVersion')).toEqual([{ conversationId: 'c1', turnId: 'a2b' }]);
+    expect(screen.queryByText('Deleted a version.')).toBeNull();
+    // Once carried out, the conversation is read again (its version labels change).
+    expect(m.callsOf('getConversation').length).toBeGreaterThan(reads);
+  });
+
+  it('after Undo the delete is never sent, even long after the window', async () => {
+    const { m } = await deleteShownVersion();
+    await vi.advanceTimersByTimeAsync(3_000);
+    fireEvent.click(
+      within(screen.getByText('Deleted a version.').parentElement!).getByRole('button', { name: 'Undo' }),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(screen.getByText('Anthropic said')).toBeTruthy();
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(m.callsOf('deleteVersion')).toEqual([]);
+    expect(screen.queryByText('Deleted a version.')).toBeNull();
   });
 });

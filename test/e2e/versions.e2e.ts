@@ -3,12 +3,16 @@
  * a regenerate with another provider keeps the first answer reachable with *Previous version* /
  * *Next version*, and the next request body carries the active version only; editing the third
  * of six messages starts a branch, and both branches stay reachable after a browser restart
- * (real IndexedDB). A screenshot of a turn with versions at 360 px goes to
- * `test-results/screenshots/versions-360.png`.
+ * (real IndexedDB); a database in the schema-version-1 shape (linear turns, as Baton wrote them
+ * before versions) is upgraded by the extension itself and its conversation opens as one path. A
+ * screenshot of a turn with versions at 360 px goes to `test-results/screenshots/versions-360.png`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DB_VERSION } from '../../lib/store/db';
+import type { Turn } from '../../lib/transcript/schema';
 import { expectValid, posts } from './fakes';
 import { waitFor } from './harness';
 import { horizontalOverflow } from './panel-look';
@@ -29,6 +33,74 @@ async function versionLabel(s: PanelSession, role: string, index: number): Promi
     .getByRole('group', { name: 'Versions' });
   return (await nav.count()) ? (await nav.locator('.turn-version-label').innerText()).trim() : undefined;
 }
+
+/** A conversation as schema version 1 stored it: list metadata with `nextSeq`, no `activeLeaf`. */
+interface V1Conversation {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  turnCount: number;
+  preview: string;
+  nextSeq: number;
+  lastTarget?: { providerId: string; model: string };
+}
+
+/**
+ * Replaces the extension's `baton` database with one in the schema-version-1 shape (the stores
+ * and indexes the version-1 ladder step created; turns keyed `[conversationId, seq]` with no
+ * `parentId`) holding `conv` and its `turns` in order, plus the keys and settings the set-up had
+ * saved. Runs in an extension page (the worker's origin); the worker closes its connection on
+ * `versionchange` (D3), so the delete is not blocked. Returns the version the database now has.
+ */
+function seedVersion1Database(page: Page, conv: V1Conversation, turns: Turn[]): Promise<number> {
+  return page.evaluate(
+    async ({ conv, turns }) => {
+      const done = <T>(r: IDBRequest<T>) =>
+        new Promise<T>((resolve, reject) => {
+          r.onsuccess = () => resolve(r.result);
+          r.onerror = () => reject(r.error);
+        });
+      const current = await done(indexedDB.open('baton'));
+      const read = current.transaction(['vault', 'settings'], 'readonly');
+      const vault = await done(read.objectStore('vault').getAll());
+      const settings = await done(read.objectStore('settings').getAll());
+      current.close();
+      await done(indexedDB.deleteDatabase('baton'));
+      const open = indexedDB.open('baton', 1);
+      open.onupgradeneeded = () => {
+        const db = open.result;
+        const conversations = db.createObjectStore('conversations', { keyPath: 'id' });
+        conversations.createIndex('byUpdatedAt', 'updatedAt');
+        const store = db.createObjectStore('turns', { keyPath: ['conversationId', 'seq'] });
+        store.createIndex('byTurnId', ['conversationId', 'turn.id'], { unique: true });
+        store.createIndex('byStatus', 'turn.status');
+        const disclosures = db.createObjectStore('disclosures', { keyPath: 'id', autoIncrement: true });
+        disclosures.createIndex('byConversation', 'conversationId');
+        db.createObjectStore('vault', { keyPath: 'providerId' });
+        db.createObjectStore('settings', { keyPath: 'key' });
+      };
+      const db = await done(open);
+      const write = db.transaction(['conversations', 'turns', 'vault', 'settings'], 'readwrite');
+      for (const r of vault) write.objectStore('vault').put(r);
+      for (const r of settings) write.objectStore('settings').put(r);
+      write.objectStore('conversations').put(conv);
+      turns.forEach((turn, seq) => write.objectStore('turns').put({ conversationId: conv.id, seq, turn }));
+      await new Promise<void>((resolve, reject) => {
+        write.oncomplete = () => resolve();
+        write.onerror = () => reject(write.error);
+      });
+      const version = db.version;
+      db.close();
+      return version;
+    },
+    { conv, turns },
+  );
+}
+
+/** The version the `baton` database has now (`indexedDB.databases()`; nothing is opened). */
+const dbVersion = (page: Page) =>
+  page.evaluate(async () => (await indexedDB.databases()).find((d) => d.name === 'baton')?.version);
 
 const shownTexts = (s: PanelSession) => s.panel.turns().evaluateAll((els) => els.map((e) => e.textContent ?? ''));
 
@@ -94,6 +166,98 @@ describe.skipIf(!HAS_CHROMIUM)('versions and branches', () => {
       const body = JSON.stringify(req.body);
       expect(body).toContain('CLAUDE-SECOND-ANSWER');
       expect(body).not.toContain('OPENAI-FIRST-ANSWER');
+    },
+  );
+
+  it(
+    'D4 a schema-version-1 database (linear turns) opens in the current build as one path, and a regenerate adds a version',
+    { timeout: 120_000 },
+    async () => {
+      const T0 = '2026-10-01T09:00:00.000Z';
+      const origin = { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' } as const;
+      const turns: Turn[] = [
+        { id: 'old-u1', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'OLD-QUESTION-1' }] },
+        {
+          id: 'old-a1',
+          role: 'assistant',
+          createdAt: T0,
+          status: 'complete',
+          origin,
+          blocks: [{ type: 'text', text: 'OLD-ANSWER-1' }],
+        },
+        { id: 'old-u2', role: 'user', createdAt: T0, blocks: [{ type: 'text', text: 'OLD-QUESTION-2' }] },
+        {
+          id: 'old-a2',
+          role: 'assistant',
+          createdAt: T0,
+          status: 'complete',
+          origin,
+          blocks: [{ type: 'text', text: 'OLD-ANSWER-2' }],
+        },
+      ];
+      const conv: V1Conversation = {
+        id: 'v1-linear',
+        title: 'Written before versions',
+        createdAt: T0,
+        updatedAt: T0,
+        turnCount: turns.length,
+        preview: 'OLD-ANSWER-2',
+        nextSeq: turns.length,
+        lastTarget: { providerId: 'openai', model: 'gpt-5.5' },
+      };
+      s = await openPanelSession(undefined, {
+        beforePanel: async ({ browser }) => {
+          const page = await browser.openPage('options.html');
+          expect(await seedVersion1Database(page, conv, turns)).toBe(1);
+          expect(await dbVersion(page)).toBe(1);
+          await page.close();
+          // The current build starts on that profile: its worker opens the database and runs the ladder.
+          await browser.restart();
+        },
+      });
+      await waitFor('the old conversation listed', async () =>
+        (await s!.page.locator(`li[data-conversation-id="${conv.id}"]`).count()) === 1 ? true : undefined,
+      );
+      await s.panel.openConversation(conv.id);
+      await waitFor('its four turns', async () => ((await s!.panel.turns().count()) === 4 ? true : undefined));
+      expect(await dbVersion(s.page)).toBe(DB_VERSION);
+      expect(await shownTexts(s)).toEqual([
+        expect.stringContaining('OLD-QUESTION-1'),
+        expect.stringContaining('OLD-ANSWER-1'),
+        expect.stringContaining('OLD-QUESTION-2'),
+        expect.stringContaining('OLD-ANSWER-2'),
+      ]);
+      // One path: no turn has versions yet; the ladder chained each turn to the one before it.
+      expect(await s.page.getByRole('group', { name: 'Versions' }).count()).toBe(0);
+      const migrated = await readDb(s.page);
+      const records = migrated.turns.filter((r) => r.conversationId === conv.id).sort((a, b) => a.seq - b.seq);
+      expect(records.map((r) => (r as { parentId?: string }).parentId)).toEqual(['', 'old-u1', 'old-a1', 'old-u2']);
+      expect(migrated.conversations.find((c) => c.id === conv.id)?.activeLeaf).toBe('old-a2');
+
+      s.fakes.openai.enqueue('openai-responses', { kind: 'text', text: 'NEW-ANSWER-2' });
+      await s.panel.choose('openai', 'gpt-5.5');
+      await s.panel.turns().last().getByRole('button', { name: 'Regenerate answer' }).click();
+      await s.page
+        .getByRole('dialog', { name: /^Send this conversation to / })
+        .getByRole('button', { name: 'Disclose and send' })
+        .click();
+      await waitFor('the new version, labelled 2 / 2', async () =>
+        (await versionLabel(s!, 'assistant', 1)) === '2 / 2' ? true : undefined,
+      );
+      expect(await s.panel.waitForAnswer(2)).toBe('complete');
+      expect(await s.panel.lastTurnText()).toContain('NEW-ANSWER-2');
+      const req = posts(s.fakes.openai).at(-1)!;
+      expectValid(req);
+      const body = JSON.stringify(req.body);
+      for (const sent of ['OLD-QUESTION-1', 'OLD-ANSWER-1', 'OLD-QUESTION-2']) expect(body).toContain(sent);
+      expect(body).not.toContain('OLD-ANSWER-2');
+      expect((await storedTurns(s.page, conv.id)).map(textOf)).toEqual([
+        'OLD-QUESTION-1',
+        'OLD-ANSWER-1',
+        'OLD-QUESTION-2',
+        'OLD-ANSWER-2',
+        'NEW-ANSWER-2',
+      ]);
     },
   );
 
