@@ -27,6 +27,10 @@ export interface DisclosureInputs {
 }
 
 export interface Disclosure {
+  /**
+   * The latest preview asked for the target's provider and model (it may lag the draft by the
+   * debounce); undefined while none is, e.g. just after the provider or model changed.
+   */
   preview: DisclosurePreview | undefined;
   excludeTurns: string[];
   excludeBlocks: BlockRef[];
@@ -91,7 +95,10 @@ export function useDisclosure(
   doSend: DoSend,
   delayMs = 300,
 ): Disclosure {
-  const [preview, setPreview] = useState<{ key: string; value: DisclosurePreview } | undefined>(undefined);
+  // `asked`: the provider and model the preview was asked for (it is shown only while they are the target's).
+  const [preview, setPreview] = useState<
+    { key: string; value: DisclosurePreview; asked: { providerId: string; model: string } } | undefined
+  >(undefined);
   const [excludeTurns, setExcludeTurns] = useState<string[]>([]);
   const [excludeBlocks, setExcludeBlocks] = useState<BlockRef[]>([]);
   const [replayImportedState, setReplayImportedState] = useState(false);
@@ -158,7 +165,7 @@ export function useDisclosure(
           ...(full ? {} : { countsOnly: true }),
         });
         if (keyRef.current === asked) {
-          setPreview({ key: asked, value });
+          setPreview({ key: asked, value, asked: target });
           // docs/disclosure.md: toggles of turns or blocks that no longer exist are dropped (and said so), so they do not linger.
           const u = value.unknownExclusions;
           if (u && u.turns.length + u.blocks.length > 0) {
@@ -217,7 +224,7 @@ export function useDisclosure(
       }
       // Still the panel's send as it stands: the fresh preview replaces the stale one, so the bar and the next Send know.
       if (keyRef.current === asked && refused.conversationId === conversationId)
-        setPreview({ key: asked, value: fresh });
+        setPreview({ key: asked, value: fresh, asked: refused.target });
       if (fresh.needsConfirmation) {
         setConfirming({ preview: fresh, conversationId: refused.conversationId });
         return true;
@@ -230,8 +237,14 @@ export function useDisclosure(
   };
 
   const toggled = () => setStale(undefined);
+  // A preview asked for another provider or model is not shown while the new one is on its way: the
+  // line names the target's provider, so an older preview would read as a pair that is not a target.
+  const shown =
+    preview && target && preview.asked.providerId === target.providerId && preview.asked.model === target.model
+      ? preview.value
+      : undefined;
   return {
-    preview: preview?.value,
+    preview: shown,
     excludeTurns,
     excludeBlocks,
     replayImportedState,
@@ -288,7 +301,7 @@ export function useDisclosure(
       if (!target) return;
       const asked = key;
       const { preview: value } = await connector.request('countTokens', payload(target));
-      if (keyRef.current === asked) setPreview({ key: asked, value });
+      if (keyRef.current === asked) setPreview({ key: asked, value, asked: target });
     },
   };
 }

@@ -10,7 +10,7 @@ import type { DisclosureLedger, DisclosurePreview } from '../../lib/messaging/di
 import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
 import { openConversation } from '../testing/open-conversation';
-import { type MockConnector, type MockHandlers } from '../testing/mock-connector';
+import { sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
 import { SAMPLE_BODY as BODY, samplePreview as preview } from '../testing/preview-fixture';
 import { formatCost, formatTokens, summaryLine } from './disclosure-format';
 
@@ -304,6 +304,55 @@ describe('the preview above the composer', () => {
     expect(lines[1]!.textContent).toMatch(
       /Anthropic dropped Claude's reasoning on 1 earlier block \(another model wrote it\)\.$/,
     );
+  });
+});
+
+describe('switching provider, then model, then Regenerate', () => {
+  it('no preview is asked for, or shown with, a model of another provider; the regenerate goes to the chosen pair', async () => {
+    const MODELS: Record<string, string[]> = {
+      openai: ['gpt-5'],
+      anthropic: ['claude-sonnet-4-6', 'claude-haiku-4-5'],
+    };
+    const m = await openConversation(meta, TURNS, {
+      getSettings: () => {
+        const s = sampleSettings();
+        return {
+          ...s,
+          providers: s.providers.map((p) => (p.id === 'anthropic' ? { ...p, defaultModel: 'claude-sonnet-4-6' } : p)),
+        };
+      },
+      listModels: ({ providerId }) => (MODELS[providerId] ?? []).map((id) => ({ id })),
+      previewSend: (p) =>
+        preview({ target: { ...preview().target, providerId: p.target.providerId, model: p.target.model } }),
+      regenerateTurn: () => null,
+    });
+    await waitFor(() => expect(m.callsOf('previewSend').length).toBeGreaterThan(0));
+    expect((await line()).textContent).toContain('to OpenAI gpt-5');
+    // Every text the line shows from here on.
+    const shown = new Set<string>();
+    const observer = new MutationObserver(() => {
+      const el = document.querySelector('[data-disclosure-summary]');
+      if (el) shown.add(el.textContent ?? '');
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Provider' }), { target: { value: 'anthropic' } });
+    fireEvent.input(screen.getByRole('combobox', { name: 'Model' }), { target: { value: 'claude-haiku-4-5' } });
+    await waitFor(() =>
+      expect(document.querySelector('[data-disclosure-summary]')?.textContent).toContain(
+        'to Anthropic claude-haiku-4-5',
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Regenerate answer' }));
+    await waitFor(() => expect(m.callsOf('regenerateTurn')).toHaveLength(1));
+    observer.disconnect();
+
+    for (const { target } of m.callsOf('previewSend')) expect(MODELS[target.providerId]).toContain(target.model);
+    expect(m.callsOf('regenerateTurn')[0]!.target).toEqual({ providerId: 'anthropic', model: 'claude-haiku-4-5' });
+    const names: Record<string, string> = { OpenAI: 'openai', Anthropic: 'anthropic' };
+    for (const text of shown) {
+      const [, provider, model] = / to (OpenAI|Anthropic) (\S+)/.exec(text) ?? [];
+      expect(MODELS[names[provider!]!], text).toContain(model);
+    }
   });
 });
 

@@ -132,6 +132,11 @@ describe.skipIf(!HAS_CHROMIUM)('versions and branches', () => {
         (await versionLabel(s!, 'assistant', 0)) === '2 / 2' ? true : undefined,
       );
       expect(await s.panel.lastTurnText()).toContain('CLAUDE-SECOND-ANSWER');
+      // The regenerate went to the pair chosen (never the previous provider's model with the new provider).
+      const regenerated = posts(s.fakes.anthropic, 'anthropic-messages');
+      expect(regenerated).toHaveLength(1);
+      expectValid(regenerated[0]!);
+      expect((regenerated[0]!.body as { model?: unknown }).model).toBe('claude-sonnet-4-6');
 
       fs.mkdirSync(SHOTS, { recursive: true });
       await s.page.screenshot({ path: path.join(SHOTS, 'versions-360.png'), fullPage: true });
@@ -248,6 +253,7 @@ describe.skipIf(!HAS_CHROMIUM)('versions and branches', () => {
       expect(await s.panel.lastTurnText()).toContain('NEW-ANSWER-2');
       const req = posts(s.fakes.openai).at(-1)!;
       expectValid(req);
+      expect((req.body as { model?: unknown }).model).toBe('gpt-5.5');
       const body = JSON.stringify(req.body);
       for (const sent of ['OLD-QUESTION-1', 'OLD-ANSWER-1', 'OLD-QUESTION-2']) expect(body).toContain(sent);
       expect(body).not.toContain('OLD-ANSWER-2');
