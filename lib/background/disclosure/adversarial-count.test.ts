@@ -16,7 +16,6 @@ import type { CountTokensResult, DisclosurePreview } from '../../messaging/discl
 import type { Reply, SendTarget } from '../../messaging/protocol';
 import type { BatonDb } from '../../store/db';
 import { ANTHROPIC, createTestBackground, NOW, OPENAI, type TestBackground } from '../background.test-helper';
-import { createHandlers } from '../handlers';
 import { route } from '../core/router';
 import { countTokens } from '../../transports';
 import { sdkTransport } from '../core/sdk-transport';
@@ -50,34 +49,28 @@ const quickCount: Transport = {
   countTokens: (conn, body, opts) => countTokens(conn, body, { ...opts, timeoutMs: 300 }),
 };
 
-type Bg = TestBackground & { call(type: string, payload: unknown): Promise<Reply<unknown>> };
+type Bg = TestBackground & {
+  call(type: string, payload: unknown): Promise<Reply<unknown>>;
+  /** N1: from now on no host is granted. */
+  denyHost(): void;
+};
 
 /** c1 sent twice to Anthropic and once to Gemini (so both may count it); `call` goes through the router as the side panel. */
-async function setup(opts: { hasHostPermission?: boolean; transport?: Transport } = {}): Promise<Bg> {
-  const bg = await createTestBackground(fake, { name: 'adv-count' });
+async function setup(opts: { transport?: Transport } = {}): Promise<Bg> {
+  let granted = true;
+  const bg = await createTestBackground(fake, {
+    name: 'adv-count',
+    hasHostPermission: async () => granted,
+    ...(opts.transport ? { transport: opts.transport } : {}),
+  });
   db = bg.db;
-  let id = 0;
-  const h =
-    opts.hasHostPermission === false || opts.transport
-      ? createHandlers({
-          store: bg.store,
-          settings: bg.settings,
-          vault: bg.vault,
-          engine: bg.engine,
-          transport: opts.transport ?? sdkTransport,
-          hasHostPermission: async () => opts.hasHostPermission !== false,
-          now: () => NOW,
-          newId: () => `y${++id}`,
-          wipe: async () => undefined,
-        })
-      : bg.h;
   const call = (type: string, payload: unknown) =>
     route(
       { type, payload },
       { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT },
-      { ownId: OWN, extensionOrigin: EXT, handlers: h, secrets: () => Object.values(fake.keys) },
+      { ownId: OWN, extensionOrigin: EXT, handlers: bg.h, secrets: () => Object.values(fake.keys) },
     ) as Promise<Reply<unknown>>;
-  const out = { ...bg, call };
+  const out = { ...bg, call, denyHost: () => void (granted = false) };
   await send(out, ANTHROPIC, 'FIRST-Q', 'FIRST-A');
   await send(out, ANTHROPIC, 'SECOND-Q', 'SECOND-A');
   await send(out, GOOGLE, 'THIRD-Q', 'THIRD-A');
@@ -294,7 +287,8 @@ describe('countTokens: refused before any request', () => {
   });
 
   it('N1 no host permission for the endpoint: endpoint_not_permitted, zero requests', async () => {
-    const bg = await setup({ hasHostPermission: false });
+    const bg = await setup();
+    bg.denyHost();
     const before = await dump();
     expect(await bg.call('countTokens', { conversationId: 'c1', target: ANTHROPIC })).toMatchObject({
       ok: false,

@@ -9,9 +9,7 @@ import 'fake-indexeddb/auto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeProviders, type FakeProviders } from '../../../test/fake-providers';
 import { ANTHROPIC, NOW, OPENAI } from '../background.test-helper';
-import { createHandlers } from '../handlers';
 import { route } from '../core/router';
-import { sdkTransport } from '../core/sdk-transport';
 import { data, EXT, OWN, useSummaryKit } from './adversarial-summary.test-helper';
 
 let fake: FakeProviders;
@@ -230,22 +228,8 @@ describe('summariseEarlier: whose consent', () => {
     await bg.vault.lock();
     expect(await bg.call('summariseEarlier', ask)).toMatchObject({ ok: false, error: { code: 'locked' } });
     await bg.vault.unlock('correct horse battery');
-    const h = createHandlers({
-      store: bg.store,
-      settings: bg.settings,
-      vault: bg.vault,
-      engine: bg.engine,
-      transport: sdkTransport,
-      hasHostPermission: async () => false,
-      now: () => NOW,
-      newId: () => 'z',
-      wipe: async () => undefined,
-    });
-    const noHost = await route(
-      { type: 'summariseEarlier', payload: ask },
-      { id: OWN, url: `${EXT}/sidepanel.html`, origin: EXT },
-      { ownId: OWN, extensionOrigin: EXT, handlers: h },
-    );
+    bg.denyHost();
+    const noHost = await bg.call('summariseEarlier', ask);
     expect(noHost).toMatchObject({ ok: false, error: { code: 'endpoint_not_permitted' } });
     expect(posts()).toEqual([]);
     const after = await dump();

@@ -31,9 +31,10 @@ export const EARLY = ['u1', 'a1', 'u2', 'a2', 'u3', 'a3'];
 /** The summary the tests ask for: what sending "Next" to OpenAI drops, written by Anthropic. */
 export const ASK = { conversationId: 'c1', target: OPENAI, summariser: ANTHROPIC, text: 'Next' };
 
-/** A background with a router `call` (default sender: the side panel). */
+/** A background with a router `call` (default sender: the side panel) and `denyHost` (N1: from then on no host is granted). */
 export type SummaryBackground = TestBackground & {
   call(type: string, payload: unknown, sender?: Sender): Promise<Reply<unknown>>;
+  denyHost(): void;
 };
 
 /** The reply's data; throws with the error code and message for a refusal. */
@@ -61,7 +62,8 @@ export function useSummaryKit() {
     }),
     /** A fresh background with c1 holding `exchanges` exchanges (default 4) and `maxTurns: 4`. */
     setup: async (exchanges = 4): Promise<SummaryBackground> => {
-      const bg = await createTestBackground(kit.fake, { name: 'adv-summary' });
+      let granted = true;
+      const bg = await createTestBackground(kit.fake, { name: 'adv-summary', hasHostPermission: async () => granted });
       kit.db = bg.db;
       for (let i = 1; i <= exchanges; i++) {
         await bg.store.appendTurn('c1', user(`u${i}`, `Question ${i}: remember the number ${i * 11}.`), NOW);
@@ -75,7 +77,7 @@ export function useSummaryKit() {
           handlers: bg.h,
           secrets: () => Object.values(kit.fake.keys),
         }) as Promise<Reply<unknown>>;
-      return { ...bg, call };
+      return { ...bg, call, denyHost: () => void (granted = false) };
     },
     /** The preview of ASK, and the summariseEarlier payload that consents to it. */
     consent: async (call: SummaryBackground['call']) => {
