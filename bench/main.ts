@@ -18,6 +18,7 @@ import { chromiumRows, type ChromiumResult } from './chromium-rows';
 import { benchConversion, type ConversionCell, type ConversionInput } from './conversion';
 import { generateTranscript } from './generate';
 import { GC_BETWEEN_SAMPLES, type MeasureOptions } from './harness';
+import { importerRows } from './importers';
 import { benchIncremental, type IncrementalCell } from './incremental';
 import { loadAgentSessions } from './sessions';
 import { benchPlanning, type PlanningResult } from './planning';
@@ -168,8 +169,18 @@ async function main(): Promise<void> {
     }
   }
 
+  // security-requirements.md I3: a malformed 20,000-node export imports in well under 5 s (was a timed unit test).
+  const imports = only.has('conversion')
+    ? await importerRows(20_000, {
+        warmup: 1,
+        minSamples: 3,
+        budgetMs: quick ? 2_000 : 10_000,
+        maxSamples: quick ? 3 : 10,
+      })
+    : [];
   const rows: Row[] = [
     ...(only.has('conversion') ? conversionRows(cells, profile.floorTargetSizes) : []),
+    ...imports,
     ...incrementalRows(incremental),
     ...(only.has('planning') ? planningRows(planning, largest) : []),
     ...(only.has('bundle') ? bundleRows(bundles) : []),
