@@ -55,29 +55,11 @@ export function VersionNav({
 }) {
   return (
     <span class="turn-versions" role="group" aria-label="Versions" data-versions={`${v.index}/${v.count}`}>
-      <button
-        type="button"
-        class="mini"
-        aria-label="Previous version"
-        title="Previous version"
-        disabled={!v.previous || !onVersion}
-        onClick={() => v.previous && onVersion?.(v.previous)}
-      >
-        ‹
-      </button>
+      <VersionStep name="Previous version" to={v.previous} onVersion={onVersion} mark="‹" />
       <span class="turn-version-label">
         {v.index} / {v.count}
       </span>
-      <button
-        type="button"
-        class="mini"
-        aria-label="Next version"
-        title="Next version"
-        disabled={!v.next || !onVersion}
-        onClick={() => v.next && onVersion?.(v.next)}
-      >
-        ›
-      </button>
+      <VersionStep name="Next version" to={v.next} onVersion={onVersion} mark="›" />
       {onDelete ? (
         <button
           type="button"
@@ -313,4 +295,30 @@ export class PureTurnView extends Component<TurnViewProps> {
       />
     );
   }
+}
+
+/** One step between versions (named `name`); disabled when there is no version that way (`to`). */
+function VersionStep({
+  name,
+  to,
+  onVersion,
+  mark,
+}: {
+  name: string;
+  to: string | undefined;
+  onVersion?: ((turnId: string) => void) | undefined;
+  mark: string;
+}) {
+  return (
+    <button
+      type="button"
+      class="mini"
+      aria-label={name}
+      title={name}
+      disabled={!to || !onVersion}
+      onClick={() => to && onVersion?.(to)}
+    >
+      {mark}
+    </button>
+  );
 }
