@@ -8,7 +8,7 @@ import { TransferModel } from '../../lib/ui/transfer';
 import { applyTheme, loadTheme, nextTheme, THEME_LABEL, type ThemeChoice } from '../../lib/ui/theme';
 import { ChatHead } from './chat-head';
 import { ChatView } from './chat-view';
-import type { PageBrowser } from '../../lib/ui/page-context';
+import { forTab, type PageBrowser } from '../../lib/ui/page-context';
 import { AddPageButton } from './add-page';
 import { Composer } from './composer';
 import { DisclosureBar } from './disclosure-bar';
@@ -73,6 +73,8 @@ function useWide(): boolean {
 export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
   const model = useMemo(() => new SidePanelModel(connector), [connector]);
   useEffect(() => model.start(), [model]);
+  // "Add this page to Baton" from the page's context menu (docs/side-panel.md#add-this-page).
+  useEffect(() => pages?.onAddRequest?.((tabId) => void model.addPage(forTab(pages, tabId))), [pages, model]);
   useEffect(() => {
     // A pending delete is sent before the page goes away (no undo is possible after that).
     const flush = () => {

@@ -6,6 +6,7 @@
  * only under the `activeTab` grant or a host permission (docs/security.md#reading-the-page-you-are-on).
  */
 import { browser } from 'wxt/browser';
+import { ADD_PAGE_REQUEST_KEY, freshAddPageRequest } from '../../lib/messaging/page-request';
 import type { PageReadResult } from '../../lib/page/read-page';
 import type { PageBrowser } from '../../lib/ui/page-context';
 
@@ -28,6 +29,24 @@ export function realPageBrowser(): PageBrowser {
       if (!scripting) throw new Error('This browser has no scripting API.');
       const [first] = await scripting.executeScript({ target: { tabId }, files: ['page-reader.js'] });
       return first?.result as PageReadResult | undefined;
+    },
+    onAddRequest(add) {
+      const area = browser.storage.session;
+      // The read at start and the change event may both see one request: take it once.
+      let taken = -1;
+      const take = (value: unknown) => {
+        const req = freshAddPageRequest(value, Date.now());
+        if (!req || req.at === taken) return;
+        taken = req.at;
+        void area.remove(ADD_PAGE_REQUEST_KEY);
+        add(req.tabId);
+      };
+      void area.get(ADD_PAGE_REQUEST_KEY).then((v) => take(v[ADD_PAGE_REQUEST_KEY]));
+      const listener = (changes: Record<string, { newValue?: unknown }>, name: string) => {
+        if (name === 'session' && changes[ADD_PAGE_REQUEST_KEY]) take(changes[ADD_PAGE_REQUEST_KEY].newValue);
+      };
+      browser.storage.onChanged.addListener(listener);
+      return () => browser.storage.onChanged.removeListener(listener);
     },
   };
 }

@@ -37,7 +37,7 @@ export function tidyText(text: string): string {
  * body's visible text is used instead, or '' when there is none.
  */
 export function readPage(doc: Document): PageReadResult {
-  const url = doc.location?.href ?? doc.URL;
+  const url = doc.URL;
   const contentType = doc.contentType || 'text/html';
   const fallbackTitle = doc.title.trim() || hostOf(url);
   if (contentType === 'application/pdf') return { url, title: fallbackTitle, text: '', contentType, method: 'body' };

@@ -102,6 +102,16 @@ export interface PageBrowser {
   activeTab(): Promise<{ id: number; url?: string } | undefined>;
   /** Runs the page reader in the tab; rejects with the browser's error when it may not. */
   read(tabId: number): Promise<PageReadResult | undefined>;
+  /**
+   * Calls `add(tabId)` for each "Add this page to Baton" menu click (one waiting when the panel
+   * opens included); returns the unsubscribe function.
+   */
+  onAddRequest?(add: (tabId: number) => void): () => void;
+}
+
+/** `b`, reading tab `tabId` instead of the active tab (a menu click named the tab). */
+export function forTab(b: PageBrowser, tabId: number): PageBrowser {
+  return { ...b, activeTab: async () => ({ id: tabId }) };
 }
 
 /** Reads the active tab: the attachment, or the sentence that says why not. */
