@@ -119,6 +119,31 @@ describe.skipIf(!HAS_CHROMIUM)('Add this page', () => {
     await article.close();
   });
 
+  it('the context menu hand-over: a request in storage.session makes the open panel add that tab (not the active one)', async () => {
+    const article = await s.browser.context.newPage();
+    await article.goto(`${articleUrl}?menu`);
+    const other = await s.browser.context.newPage();
+    await other.goto('chrome://version');
+    await other.bringToFront();
+    // What the background writes after the menu click (lib/background/capture/wiring.ts); the click itself is browser UI.
+    await s.page.evaluate(async (url) => {
+      const c = (globalThis as unknown as { chrome: any }).chrome; // eslint-disable-line @typescript-eslint/no-explicit-any
+      const [tab] = await c.tabs.query({ url });
+      await c.storage.session.set({ 'baton.addPageRequest': { tabId: tab.id, at: Date.now() } });
+    }, `${articleUrl}?menu`);
+    const row = s.page.getByRole('list', { name: 'Attachments' }).locator('li');
+    await row.first().waitFor();
+    expect(await row.first().innerText()).toContain(`${articleUrl}?menu`);
+    // Taken once: the request is removed.
+    const left = await s.page.evaluate(
+      async () => (globalThis as unknown as { chrome: any }).chrome.storage.session.get('baton.addPageRequest'), // eslint-disable-line @typescript-eslint/no-explicit-any
+    );
+    expect(left).toEqual({});
+    await s.page.getByRole('button', { name: /^Remove / }).click();
+    await other.close();
+    await article.close();
+  });
+
   it('says clearly when the browser does not let Baton read the page', async () => {
     const settings = await s.browser.context.newPage();
     await settings.goto('chrome://version');
