@@ -68,6 +68,10 @@ export default defineConfig({
       'contextMenus',
       // L4: a retry wait longer than 30 s is also held by a persisted alarm (lib/background/send/retry-alarm.ts).
       'alarms',
+      // "Add this page" (docs/security.md#reading-the-page-you-are-on): the tab the person invokes Baton on,
+      // read once with scripting.executeScript; no host permission is added for it.
+      'activeTab',
+      'scripting',
     ],
     // The toolbar button opens the side panel (Chrome); Firefox opens the sidebar from View → Sidebar.
     ...(browser === 'chrome' ? { action: { default_title: 'Open Baton', default_icon: ICONS } } : {}),

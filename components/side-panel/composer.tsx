@@ -1,7 +1,8 @@
-import type { Ref } from 'preact';
+import type { ComponentChildren, Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { ModelCapabilities } from '../../lib/messaging/protocol';
 import { formatBytes, IMAGE_TYPES, PDF_TYPE, type PendingAttachment } from '../../lib/ui/attachments';
+import { isPageAttachment } from '../../lib/ui/page-context';
 
 export interface ComposerProps {
   draft: string;
@@ -22,6 +23,8 @@ export interface ComposerProps {
   attachVerdict?: { blocked: boolean; note?: string | undefined } | undefined;
   /** Why picked files were not attached. */
   attachNote?: string | undefined;
+  /** More attach controls beside Attach (e.g. Add this page). */
+  attachExtras?: ComponentChildren;
   /** The message box, for focusing it from outside (e.g. after "New chat"). */
   inputRef?: Ref<HTMLTextAreaElement> | undefined;
 }
@@ -92,7 +95,7 @@ export function Composer(p: ComposerProps) {
             <li key={a.id} data-attachment-kind={a.kind}>
               <span class="attachment-name">{a.name ?? (a.kind === 'image' ? 'Pasted image' : 'Document')}</span>
               <span class="attachment-size">
-                {a.kind === 'image' ? 'image' : 'PDF'}, {formatBytes(a.bytes)}
+                {a.kind === 'image' ? 'image' : isPageAttachment(a) ? 'page text' : 'PDF'}, {formatBytes(a.bytes)}
               </span>
               <button
                 type="button"
@@ -147,6 +150,7 @@ export function Composer(p: ComposerProps) {
             ) : null}
           </>
         ) : null}
+        {p.attachExtras}
         <span class="spacer" />
         {busy ? (
           <button type="button" onClick={onStop}>

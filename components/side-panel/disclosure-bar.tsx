@@ -313,7 +313,7 @@ function TurnRow({
           <span class="disclosure-preview-text">{turn.preview}</span>
         </span>
       </label>
-      {turn.blocks.length > 1 || turn.blocks.some((b) => b.fate !== 'kept') ? (
+      {turn.blocks.length > 1 || turn.blocks.some((b) => b.fate !== 'kept' || b.type === 'document') ? (
         <ul class="disclosure-blocks">
           {blockGroups(turn.blocks).map(({ blocks, line }) => {
             // One line per run of blocks with the same fate (docs/side-panel.md); its box sends or leaves out the whole run.

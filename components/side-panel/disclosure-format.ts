@@ -123,6 +123,11 @@ const FATE_TEXT: Record<PreviewBlock['fate'], string> = {
 export function blockLine(b: PreviewBlock): string {
   // Rule ids stay in the request view's details, not in this line (docs/side-panel.md, item 8).
   const detail = b.detail && b.fate !== 'kept' ? ` (${withoutRuleIds(b.detail)})` : '';
+  // A document (e.g. an added page) is named, with its tokens (docs/side-panel.md#add-this-page).
+  if (b.type === 'document' && (b.title || b.tokens !== undefined)) {
+    const tokens = b.tokens !== undefined ? `, ~${b.tokens} tokens` : '';
+    return `document${b.title ? ` “${b.title}”` : ''}${tokens}: ${FATE_TEXT[b.fate]}${detail}`;
+  }
   return `${b.type}: ${FATE_TEXT[b.fate]}${detail}`;
 }
 
@@ -154,7 +159,8 @@ export function blockGroups(blocks: readonly PreviewBlock[]): BlockGroup[] {
   const groups: PreviewBlock[][] = [];
   for (const b of blocks) {
     const last = groups[groups.length - 1]?.[0];
-    if (last && last.type === b.type && last.fate === b.fate && last.detail === b.detail)
+    // Documents are never merged: each is its own row, with its title and tokens.
+    if (last && last.type === b.type && b.type !== 'document' && last.fate === b.fate && last.detail === b.detail)
       groups[groups.length - 1]!.push(b);
     else groups.push([b]);
   }

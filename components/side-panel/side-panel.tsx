@@ -8,6 +8,8 @@ import { TransferModel } from '../../lib/ui/transfer';
 import { applyTheme, loadTheme, nextTheme, THEME_LABEL, type ThemeChoice } from '../../lib/ui/theme';
 import { ChatHead } from './chat-head';
 import { ChatView } from './chat-view';
+import { forTab, type PageBrowser } from '../../lib/ui/page-context';
+import { AddPageButton } from './add-page';
 import { Composer } from './composer';
 import { DisclosureBar } from './disclosure-bar';
 import { DisclosureConfirm } from './disclosure-confirm';
@@ -32,6 +34,8 @@ export interface SidePanelProps {
   connector: Connector;
   /** Opens the extension's options page (`browser.runtime.openOptionsPage()` in the extension). */
   openOptions?: () => void;
+  /** Reads the active tab for *Add this page* (docs/side-panel.md#add-this-page); absent: the button is not offered. */
+  pages?: PageBrowser | undefined;
 }
 
 function phaseText(phase: string, retryInSec: number | undefined): string {
@@ -66,9 +70,11 @@ function useWide(): boolean {
  * panel is wide), the chat (which follows its end), the provider and model picker, the
  * disclosure line and the composer.
  */
-export function SidePanel({ connector, openOptions }: SidePanelProps) {
+export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
   const model = useMemo(() => new SidePanelModel(connector), [connector]);
   useEffect(() => model.start(), [model]);
+  // "Add this page to Baton" from the page's context menu (docs/side-panel.md#add-this-page).
+  useEffect(() => pages?.onAddRequest?.((tabId) => void model.addPage(forTab(pages, tabId))), [pages, model]);
   useEffect(() => {
     // A pending delete is sent before the page goes away (no undo is possible after that).
     const flush = () => {
@@ -436,6 +442,7 @@ export function SidePanel({ connector, openOptions }: SidePanelProps) {
               attachVerdict={model.attachmentVerdict()}
               attachNote={x.attachNote}
               inputRef={messageBox}
+              attachExtras={pages ? <AddPageButton onAddPage={() => model.addPage(pages)} disabled={s.busy} /> : null}
             />
           </footer>
         </div>

@@ -7,6 +7,7 @@ import '../../components/base.css';
 import { zodWithoutEval } from '../../lib/messaging/zod-no-eval';
 import { requestPersistentStorage } from '../../lib/ui/persist';
 import { applyTheme, loadTheme } from '../../lib/ui/theme';
+import { realPageBrowser } from './page-browser';
 
 // D5: ask once for persistent storage, so the browser does not evict conversations under pressure; the answer is recorded.
 void requestPersistentStorage();
@@ -32,6 +33,10 @@ if (__BATON_TEST_BUILD__)
   });
 
 render(
-  <SidePanel connector={createClient()} openOptions={() => void browser.runtime.openOptionsPage()} />,
+  <SidePanel
+    connector={createClient()}
+    openOptions={() => void browser.runtime.openOptionsPage()}
+    pages={realPageBrowser()}
+  />,
   document.getElementById('app')!,
 );

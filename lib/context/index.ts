@@ -22,7 +22,14 @@ export {
   type Correction,
   type StoredCounts,
 } from './token-cache';
-export { tokenizerFamily, countText, countingFamily, ensureTokenizer, shouldUseCountEndpoint } from './tokens';
+export {
+  tokenizerFamily,
+  countText,
+  countingFamily,
+  documentTokens,
+  ensureTokenizer,
+  shouldUseCountEndpoint,
+} from './tokens';
 export { setRanksSource, loadEncoding, type RanksSource, type EncodingName, type RawRanks } from './tokenizer-ranks';
 export { contentHash, turnContentHash } from './hash';
 export type {

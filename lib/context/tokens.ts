@@ -231,7 +231,7 @@ function countBlock(block: Block, opts: TurnCountOptions): number {
     case 'image':
       return opts.omitImages ? 0 : imageBlockTokens(block, family);
     case 'document':
-      return countDocument(block.mediaType, block.data, family);
+      return documentTokens(block.mediaType, block.data, family);
     case 'provider_item':
       return opts.sameOrigin
         ? countText(JSON.stringify(block.item) ?? '', family)
@@ -239,8 +239,11 @@ function countBlock(block: Block, opts: TurnCountOptions): number {
   }
 }
 
-/** PDF: pages × per-page tokens; `text/*`: decoded size / chars-per-token; other types are not sent (0). */
-function countDocument(mediaType: string, data: string | undefined, family: TokenizerFamily): number {
+/**
+ * Tokens of one document block (an estimate): PDF: pages × per-page tokens; `text/*`: decoded size /
+ * chars-per-token; other types are not sent (0). Also the per-block count of the disclosure preview.
+ */
+export function documentTokens(mediaType: string, data: string | undefined, family: TokenizerFamily): number {
   if (mediaType === 'application/pdf')
     return Math.max(1, data === undefined ? 1 : pdfPages(data)) * PDF_PAGE_TOKENS[family];
   if (mediaType.startsWith('text/')) {

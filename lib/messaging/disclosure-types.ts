@@ -66,6 +66,10 @@ export interface PreviewBlock {
   detail: string;
   /** For a tool call, the tool's name; for a tool result, the name of the tool it answers (when known). */
   name?: string;
+  /** For a document: its title (an added page's is "title — URL", docs/side-panel.md#add-this-page). */
+  title?: string;
+  /** For a document that is sent: its estimated tokens (its own row in the preview). */
+  tokens?: number;
 }
 
 /** One turn of the conversation in the preview. */

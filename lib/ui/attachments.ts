@@ -74,12 +74,13 @@ export interface AttachmentVerdict {
  * does not know gets a warning only (the provider decides).
  */
 export function attachmentVerdict(
-  attachments: readonly Pick<Attachment, 'kind'>[],
+  attachments: readonly (Pick<Attachment, 'kind'> & { mediaType?: string })[],
   model: string,
   caps: ModelCapabilities | undefined,
 ): AttachmentVerdict {
   const images = attachments.filter((a) => a.kind === 'image').length;
-  const docs = attachments.length - images;
+  // Text documents (an added page) go to every model as text (docs/side-panel.md#add-this-page); only PDFs need `pdf`.
+  const docs = attachments.filter((a) => a.kind === 'document' && !a.mediaType?.startsWith('text/')).length;
   if (attachments.length === 0 || !caps) return { blocked: false };
   const refused = [images && !caps.vision ? 'images' : '', docs && !caps.pdf ? 'PDF documents' : ''].filter(Boolean);
   if (refused.length === 0) return { blocked: false };

@@ -14,6 +14,7 @@ import type { BackgroundEvent, ConversationMeta, ModelCapabilities } from '../me
 import type { OnDeviceAvailability } from './on-device';
 import { attachmentVerdict, MAX_ATTACHMENTS, readAttachment, type AttachmentVerdict } from './attachments';
 import { ChatModel, type ResendExtras } from './chat-model';
+import { PAGE_TRUNCATED_NOTE, readActivePage, type PageBrowser } from './page-context';
 import { extrasOf } from './chat-state';
 import { toProtocolError } from './targets';
 import { Store } from './store';
@@ -158,6 +159,24 @@ export class PanelModel extends ChatModel {
     if (ok.length) this.set((s) => ({ attachments: [...s.attachments, ...ok] }));
     this.extras.update({ attachNote: notes.length ? notes.join(' ') : undefined });
     this.askCaps(0);
+  }
+
+  /**
+   * Reads the active tab and attaches its text (docs/side-panel.md#add-this-page); a page that
+   * cannot be read leaves the attachments as they are and says why in `attachNote`.
+   */
+  async addPage(pages: PageBrowser): Promise<void> {
+    if (this.state.attachments.length >= MAX_ATTACHMENTS) {
+      this.extras.update({ attachNote: `At most ${MAX_ATTACHMENTS} attachments per message.` });
+      return;
+    }
+    const read = await readActivePage(pages, `att-${++this.nextAttachment}`);
+    if ('problem' in read) {
+      this.extras.update({ attachNote: read.problem });
+      return;
+    }
+    this.set((s) => ({ attachments: [...s.attachments, read.attachment] }));
+    this.extras.update({ attachNote: read.truncated ? PAGE_TRUNCATED_NOTE : undefined });
   }
 
   removeAttachment(id: string): void {

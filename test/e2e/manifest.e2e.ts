@@ -104,6 +104,14 @@ describe.skipIf(!has)('the production manifest', () => {
     expect(prod.permissions).toEqual(expect.arrayContaining(['storage', 'unlimitedStorage']));
   });
 
+  it('N1 Add this page asks for activeTab and scripting, never for tabs or a host permission of its own', () => {
+    // docs/security.md#reading-the-page-you-are-on: the page is read under the activeTab grant only.
+    expect(prod.permissions).toEqual(expect.arrayContaining(['activeTab', 'scripting']));
+    expect(prod.permissions).not.toContain('tabs');
+    expect([...(prod.host_permissions ?? [])].sort()).toEqual([...PROVIDER_ORIGINS].sort());
+    expect(prod.content_scripts?.flatMap((c) => c.matches).sort()).toEqual([...CHAT_SITES].sort());
+  });
+
   it('N1 content scripts, if any, match exactly the three chat sites in the top frame only', () => {
     for (const cs of prod.content_scripts ?? []) {
       expect([...cs.matches].sort()).toEqual([...CHAT_SITES].sort());

@@ -24,10 +24,16 @@ export interface MenuItem {
 }
 
 /** What a menu item id means. */
-export type MenuAction = { kind: 'chat' | 'selection'; target: SendTarget } | { kind: 'setup' };
+export type MenuAction = { kind: 'chat' | 'selection'; target: SendTarget } | { kind: 'setup' } | { kind: 'page' };
 
 export const CHAT_MENU_ID = 'baton-continue-chat';
 export const SELECTION_MENU_ID = 'baton-continue-selection';
+/**
+ * "Add this page to Baton" on any page (docs/side-panel.md#add-this-page): a click on an extension's
+ * context menu item is one of the gestures that grant `activeTab` for the tab, which a click inside
+ * the side panel is not (docs/security.md#reading-the-page-you-are-on).
+ */
+export const ADD_PAGE_MENU_ID = 'baton-add-page';
 const SEP = '|';
 
 /**
@@ -74,6 +80,7 @@ export function buildMenus(settings: Settings): MenuItem[] {
     for (const t of targets)
       items.push({ id: menuId(kind, t.target), parentId: parent, title: t.title, contexts: [...contexts] });
   }
+  items.push({ id: ADD_PAGE_MENU_ID, title: 'Add this page to Baton', contexts: ['page'] });
   return items;
 }
 
@@ -85,6 +92,7 @@ export function menuId(kind: 'chat' | 'selection', target: SendTarget): string {
 /** Reads an item id back, or undefined for ids that are not Baton's targets. */
 export function parseMenuId(id: string | number): MenuAction | undefined {
   const s = String(id);
+  if (s === ADD_PAGE_MENU_ID) return { kind: 'page' };
   if (s.startsWith(`baton-setup${SEP}`)) return { kind: 'setup' };
   const m = /^baton-(chat|selection)\|([^|]{1,200})\|(.{1,200})$/.exec(s);
   if (!m) return undefined;

@@ -89,6 +89,7 @@ async function rig(
     removeAllMenus: async () => void menus.splice(0),
     createMenu: (item) => void menus.push(item),
     openOptionsPage: async () => void calls.push('openOptionsPage'),
+    requestPageAdd: async (tabId) => void calls.push(`requestPageAdd:${tabId}`),
   };
   const requests = new CaptureRequests<SendTarget>(clock ?? Date.now);
   const bg = await createTestBackground(undefined, {
@@ -379,6 +380,17 @@ describe('CaptureService', () => {
     expect((await r.store.list())[0]?.lastTarget).toEqual(target);
   });
 
+  it('Add this page to Baton opens the panel in the click and hands the tab to it; nothing is captured or sent to the tab', async () => {
+    const r = await rig();
+    await r.service.onMenuClick(
+      { menuItemId: 'baton-add-page', pageUrl: 'https://news.example/a' },
+      { id: 12, windowId: 3 },
+    );
+    expect(r.calls).toEqual(['openSidePanel:12', 'requestPageAdd:12']);
+    expect(r.tabMessages).toEqual([]);
+    expect(await r.store.list()).toEqual([]);
+  });
+
   it('menus: chat menu only on the three sites, selection menu anywhere, one item per usable provider, default target first; rebuilt after settings changes', async () => {
     const r = await rig();
     await r.service.rebuildMenus();
@@ -414,7 +426,9 @@ describe('CaptureService', () => {
         title: `${claude} (Anthropic)`,
         contexts: ['selection'],
       },
+      { id: 'baton-add-page', title: 'Add this page to Baton', contexts: ['page'] },
     ]);
+    expect(parseMenuId('baton-add-page')).toEqual({ kind: 'page' });
     expect(buildMenus({ providers: [] }).filter((m) => m.id.startsWith('baton-setup'))).toHaveLength(2);
     expect(parseMenuId('baton-chat|custom-ollama|qwen3:4b')).toEqual({
       kind: 'chat',
@@ -425,11 +439,11 @@ describe('CaptureService', () => {
     r.menus.splice(0);
     r.service.afterRequest({ type: 'listConversations', payload: {} });
     await r.service.rebuildMenus();
-    expect(r.menus).toHaveLength(6);
+    expect(r.menus).toHaveLength(7);
     r.menus.splice(0);
     r.service.afterRequest({ type: 'setKey', payload: {} });
     await new Promise((res) => setTimeout(res, 10));
-    expect(r.menus).toHaveLength(6);
+    expect(r.menus).toHaveLength(7);
   });
 });
 

@@ -39,6 +39,11 @@ export interface CaptureBrowser {
   removeAllMenus(): Promise<void>;
   createMenu(item: MenuItem): void;
   openOptionsPage(): Promise<void>;
+  /**
+   * Tells the side panel to add tab `tabId` (docs/side-panel.md#add-this-page), which the menu click has just
+   * granted `activeTab` for; absent: the menu item only opens the panel.
+   */
+  requestPageAdd?(tabId: number): Promise<void>;
 }
 
 export interface CaptureDeps {
@@ -140,6 +145,10 @@ export class CaptureService {
     if (action.kind === 'setup') return this.d.browser.openOptionsPage().catch(() => undefined);
     // No await before this line: the click's user gesture must still be active.
     const opened = this.d.browser.openSidePanel(tabRef).catch(() => undefined);
+    if (action.kind === 'page')
+      return Promise.all([opened, this.d.browser.requestPageAdd?.(tab.id).catch(() => undefined)]).then(
+        () => undefined,
+      );
     const target = sendTargetSchema.safeParse(action.target);
     if (!target.success) return opened;
     const run =

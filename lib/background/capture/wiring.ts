@@ -5,6 +5,7 @@
  * `runtime.onInstalled` (which creates the menus; Chrome keeps them across worker restarts).
  */
 import { browser } from 'wxt/browser';
+import { ADD_PAGE_REQUEST_KEY, type AddPageRequest } from '../../messaging/page-request';
 import type { BackgroundEvent, Settings } from '../../messaging/protocol';
 import type { BatonDb } from '../../store/db';
 import { CaptureService, type CaptureBrowser, type MenuClickInfo, type MenuClickTab } from './service';
@@ -34,6 +35,8 @@ export function realCaptureBrowser(): CaptureBrowser {
       );
     },
     openOptionsPage: () => browser.runtime.openOptionsPage(),
+    requestPageAdd: (tabId) =>
+      browser.storage.session.set({ [ADD_PAGE_REQUEST_KEY]: { tabId, at: Date.now() } satisfies AddPageRequest }),
   };
 }
 

@@ -12,6 +12,7 @@ import type {
 } from '../../messaging/disclosure-types';
 import type { Transcript, Turn } from '../../transcript/schema';
 import type { CountInfo } from '../../context/count-state';
+import { countingFamily, documentTokens, tokenizerFamily } from '../../context/tokens';
 import type { Exclusions, PlannedSend } from './sendable';
 import { holdsOpaqueState, isImportedState } from '../../transcript/imported-state';
 import { isSameOrigin, resolveTarget } from '../../transcript/target';
@@ -71,6 +72,7 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
   }
   // Tool names for the preview's block lines ("3 tool calls: Bash, Glob ×2 — sent", docs/side-panel.md).
   const toolNames = new Map<string, string>();
+  const family = countingFamily(tokenizerFamily(input.target.model));
   if (!input.countsOnly)
     for (const t of transcript.turns) for (const b of t.blocks) if (b.type === 'tool_call') toolNames.set(b.id, b.name);
   const rows: PreviewTurn[] = input.countsOnly
@@ -83,10 +85,21 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
           const fate = pt ? (fates.get(key) ?? 'kept') : 'dropped';
           if (pt?.included && fate === 'converted') convertedBlocks++;
           const name = b.type === 'tool_call' ? b.name : b.type === 'tool_result' ? toolNames.get(b.callId) : undefined;
+          // A document is its own row with its tokens (docs/side-panel.md#add-this-page).
+          const doc =
+            b.type === 'document'
+              ? {
+                  ...(b.title ? { title: b.title } : {}),
+                  ...(pt?.included && fate !== 'dropped'
+                    ? { tokens: documentTokens(b.mediaType, b.data, family) }
+                    : {}),
+                }
+              : {};
           return {
             index,
             type: b.type,
             fate,
+            ...doc,
             detail: pt
               ? (details.get(key) ?? '')
               : held
