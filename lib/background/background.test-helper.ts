@@ -12,7 +12,7 @@ import { CONVERTER_CONTRACT_RULES } from '../../test/contract';
 import { startFakeProviders, type FakeProviders } from '../../test/fake-providers';
 import type { BackgroundEvent, BuiltinProvider, Reply, SendTarget } from '../messaging/protocol';
 import { ConversationStore } from '../store/conversations';
-import { openBatonDb, type BatonDb } from '../store/db';
+import { openBatonDb, type BatonDb, type TurnRecord } from '../store/db';
 import { SettingsStore } from '../store/settings';
 import type { Turn } from '../transcript/schema';
 import { Vault, type VaultOptions } from '../vault/vault';
@@ -26,6 +26,15 @@ import type { Transport } from './core/transport';
 import type { SendDeps } from './core/deps';
 
 export const NOW = '2026-11-30T08:00:00.000Z';
+
+/**
+ * Every turn record of `db` without its stored token counts: counts are a cache of the turn,
+ * written back after a plan (docs/architecture.md#token-counts-with-the-turn), so a test that
+ * checks "nothing stored" compares the records without them.
+ */
+export async function turnRecords(db: BatonDb): Promise<Omit<TurnRecord, 'counts'>[]> {
+  return (await db.getAll('turns')).map(({ counts: _counts, ...rest }) => rest);
+}
 export const OPENAI: SendTarget = { providerId: 'openai', model: 'gpt-5.5' };
 export const ANTHROPIC: SendTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-6' };
 

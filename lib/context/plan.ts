@@ -141,7 +141,9 @@ export function planTranscript(
   const selection = selectTurns(transcript.turns, policy);
   const { candidates } = selection;
   // A model without vision gets no images (the converter drops them): count none.
-  const counts = countCandidates(candidates, resolved, family, policy.images === 'omit' || !info.vision, store);
+  // docs/architecture.md#token-counts-with-the-turn: only counts in the model's own tokenizer are kept with the turns.
+  const keep = family === tokenizerFamily(resolved.model);
+  const counts = countCandidates(candidates, resolved, family, policy.images === 'omit' || !info.vision, store, keep);
   const toolActivity = counts.some((c) => c.toolCalls);
   const systemKey = contentHash([transcript.system ?? null, transcript.tools ?? null]);
   const baseTokens = cachedCount(store, `${family}\u0001base\u0001${toolActivity ? 1 : 0}\u0001${systemKey}`, () => ({
@@ -260,6 +262,7 @@ function countCandidates(
   family: ReturnType<typeof tokenizerFamily>,
   omitImages: boolean,
   cache: TokenCache,
+  keep: boolean,
 ): TurnCount[] {
   const reasoningAsText = target.foreignReasoning === 'text';
   const out: TurnCount[] = new Array<TurnCount>(candidates.length);
@@ -280,8 +283,8 @@ function countCandidates(
       out[i] = countTurn(turn, { ...(sameOrigin ? sameOpts : otherOpts), skip }); // Rare: not cached.
     else
       out[i] = sameOrigin
-        ? cachedTurnCount(cache, turn, same, sameOpts)
-        : cachedTurnCount(cache, turn, other, otherOpts);
+        ? cachedTurnCount(cache, turn, same, sameOpts, keep)
+        : cachedTurnCount(cache, turn, other, otherOpts, keep);
   }
   return out;
 }

@@ -94,9 +94,16 @@ function memoOf(cache: TokenCache, turn: Turn): TurnMemo {
 /**
  * The count of `turn` under `variant` (tokenizer family and counting options), looked up by
  * `variant`, turn id and content hash; counted (with `opts`, which `variant` must describe) only on a miss. The same turn object asked
- * again with the same variant skips the lookup.
+ * again with the same variant skips the lookup. `keep` false: the count is not handed to
+ * {@link StoredCounts.set} (an estimate standing in for an exact tokenizer not loaded yet).
  */
-export function cachedTurnCount(cache: TokenCache, turn: Turn, variant: string, opts: TurnCountOptions): TurnCount {
+export function cachedTurnCount(
+  cache: TokenCache,
+  turn: Turn,
+  variant: string,
+  opts: TurnCountOptions,
+  keep = true,
+): TurnCount {
   const seen = cache.memo.get(turn);
   if (seen !== undefined && seen.variant === variant && seen.count !== undefined) return seen.count;
   // A count kept with the turn needs neither its hash nor the tokenizer.
@@ -110,7 +117,7 @@ export function cachedTurnCount(cache: TokenCache, turn: Turn, variant: string, 
     if (cache.turns.size >= MAX_CACHED_TURNS) cache.turns.clear();
     cache.turns.set(key, count);
   }
-  cache.stored?.set?.(turn, variant, count);
+  if (keep) cache.stored?.set?.(turn, variant, count);
   m.variant = variant;
   m.count = count;
   return count;

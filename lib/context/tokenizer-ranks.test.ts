@@ -9,6 +9,7 @@ import { countTokens as libraryO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { encodingFor, loadEncoding, resetEncodings, setRanksSource, type RawRanks } from './tokenizer-ranks';
 import { countText, countingFamily, ensureTokenizer } from './tokens';
 import { plan } from './plan';
+import { createTokenCache } from './token-cache';
 import type { Transcript } from '../transcript/schema';
 
 const require = createRequire(import.meta.url);
@@ -91,5 +92,17 @@ describe('tokenizer rank tables', () => {
     resetEncodings();
     setRanksSource({ sync: () => ({ not: 'ranks' }) as unknown as RawRanks });
     expect(() => encodingFor('o200k_base')).toThrow(/o200k_base are not a rank table/);
+  });
+
+  it('an estimate standing in for an unloaded rank table is not kept with the turns; exact counts are', () => {
+    const sets: string[] = [];
+    const stored = { get: () => undefined, set: (_t: unknown, variant: string) => void sets.push(variant) };
+    resetEncodings();
+    setRanksSource({}); // as in the worker before the first fetch
+    plan(transcript, { api: 'openai-chat', model: 'gpt-4o' }, {}, createTokenCache({ stored }));
+    expect(sets).toEqual([]); // docs/architecture.md#token-counts-with-the-turn
+    setRanksSource(nodeSync);
+    plan(transcript, { api: 'openai-chat', model: 'gpt-4o' }, {}, createTokenCache({ stored }));
+    expect(sets).toEqual(['o200k:other:ds']);
   });
 });

@@ -5,7 +5,8 @@
  */
 import type { ConversationMeta } from '../messaging/protocol';
 import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
-import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+import { storedCountsFor } from './turn-counts';
+import { ROOT_PARENT, tx, writeGeneration, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
 import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsOf } from './turn-tree';
 import type { TurnTree } from '../transcript/versions';
 import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
@@ -28,6 +29,15 @@ export function previewOf(turn: Turn | undefined, max = PREVIEW_CHARS): string {
 function oneLine(s: string, max: number): string {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * `old` holding `turn` instead: its stored token counts go with the old turn
+ * (docs/architecture.md#token-counts-with-the-turn).
+ */
+export function replacedTurn(old: TurnRecord, turn: Turn): TurnRecord {
+  const { counts: _counts, ...rest } = old;
+  return { ...rest, turn };
 }
 
 /** Strips the store-only fields from a record. */
@@ -113,7 +123,10 @@ export class ConversationStore {
     return tx(this.db, ['conversations', 'turns'], 'readonly', async (t) => {
       const record = await t.objectStore('conversations').get(id);
       if (!record) throw new NotFoundError(`conversation ${id} not found`);
+      const generation = writeGeneration();
       const path = await readActivePath(t.objectStore('turns'), record, limit === undefined ? {} : { limit });
+      // The counts of a whole read, for the planner (docs/architecture.md#token-counts-with-the-turn).
+      if (limit === undefined) storedCountsFor(this.db).noteRead(id, path.records, generation);
       return { record, turns: turnsOf(path.records) };
     });
   }
@@ -228,7 +241,7 @@ export class ConversationStore {
       const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      await turns.put({ ...old, turn });
+      await turns.put(replacedTurn(old, turn));
       const next: ConversationRecord = { ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview };
       await t.objectStore('conversations').put(next);
       return metaOf(next);
@@ -379,7 +392,7 @@ export class ConversationStore {
       while (cursor) {
         const r = cursor.value;
         if (r.turn.status === 'streaming') {
-          await cursor.update({ ...r, turn: { ...r.turn, status: 'interrupted' } });
+          await cursor.update(replacedTurn(r, { ...r.turn, status: 'interrupted' }));
           fixed.push({ conversationId: r.conversationId, turnId: r.turn.id });
         }
         cursor = await cursor.continue();

@@ -13,6 +13,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationMeta } from '../messaging/protocol';
 import type { Transcript, Turn } from '../transcript/schema';
+import type { TurnCount } from '../context/tokens';
 import { isQuotaExceeded, storageFullError } from './quota';
 
 export const DB_NAME = 'baton';
@@ -55,6 +56,13 @@ export interface TurnRecord {
    */
   parentId: string;
   turn: Turn;
+  /**
+   * Token counts of `turn`, by counting variant (tokenizer family and counting options, as the
+   * planner names them: `lib/context/token-cache.ts`), written back after the first plan that
+   * counted them and dropped whenever `turn` is replaced (docs/architecture.md#token-counts-with-the-turn).
+   * Optional: records without it are simply counted again (no migration).
+   */
+  counts?: Record<string, TurnCount>;
 }
 
 export interface DisclosureRecord {

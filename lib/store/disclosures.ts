@@ -15,7 +15,7 @@ import type { ConversationMeta } from '../messaging/protocol';
 import type { DisclosureEntry, DisclosurePolicy, ProviderDrop } from '../messaging/disclosure-types';
 import type { ActiveSummary } from '../messaging/summary-types';
 import type { Turn } from '../transcript/schema';
-import { metaOf, NotFoundError, previewOf } from './conversations';
+import { metaOf, NotFoundError, previewOf, replacedTurn } from './conversations';
 import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
 import { transcriptCacheFor, withReplaced } from './transcript-cache';
 
@@ -52,7 +52,7 @@ export interface FinishedSend {
 }
 
 export class DisclosureStore {
-  constructor(private readonly db: BatonDb) {}
+  constructor(readonly db: BatonDb) {}
 
   async getGlobalPolicy(): Promise<DisclosurePolicy> {
     const rec = await this.db.get('settings', GLOBAL_POLICY_KEY);
@@ -151,7 +151,7 @@ export class DisclosureStore {
       const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      await turns.put({ ...old, turn });
+      await turns.put(replacedTurn(old, turn));
       await t.objectStore('disclosures').add(done.record as DisclosureRecord);
       const meta: Record<string, unknown> = { ...rec.meta };
       if (done.receipt === null) delete meta[RECEIPT_META];

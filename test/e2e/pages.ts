@@ -43,7 +43,10 @@ export interface DbDump {
   turns: { conversationId: string; seq: number; turn: Turn }[];
 }
 
-/** Reads the `conversations` and `turns` stores of the `baton` database (opened without a version, closed after). */
+/**
+ * Reads the `conversations` and `turns` stores of the `baton` database (opened without a version,
+ * closed after); turn records without their stored token counts.
+ */
 export function readDb(page: Page): Promise<DbDump> {
   return page.evaluate(
     () =>
@@ -57,7 +60,9 @@ export function readDb(page: Page): Promise<DbDump> {
           const turns = t.objectStore('turns').getAll();
           t.oncomplete = () => {
             db.close();
-            resolve({ conversations: conv.result, turns: turns.result });
+            // Stored token counts are a cache of the turn (docs/architecture.md#token-counts-with-the-turn), left out.
+            const records = turns.result as (DbDump['turns'][number] & { counts?: unknown })[];
+            resolve({ conversations: conv.result, turns: records.map(({ counts: _counts, ...r }) => r) });
           };
           t.onerror = () => reject(t.error);
         };

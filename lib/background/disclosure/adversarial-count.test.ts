@@ -15,7 +15,14 @@ import { startFakeProviders, type FakeProviders, type Reply as FakeReply } from 
 import type { CountTokensResult, DisclosurePreview } from '../../messaging/disclosure-types';
 import type { Reply, SendTarget } from '../../messaging/protocol';
 import type { BatonDb } from '../../store/db';
-import { ANTHROPIC, createTestBackground, NOW, OPENAI, type TestBackground } from '../background.test-helper';
+import {
+  ANTHROPIC,
+  createTestBackground,
+  NOW,
+  OPENAI,
+  turnRecords,
+  type TestBackground,
+} from '../background.test-helper';
 import { route } from '../core/router';
 import { countTokens } from '../../transports';
 import { sdkTransport } from '../core/sdk-transport';
@@ -97,7 +104,7 @@ const data = <T>(r: Reply<unknown>): T => {
 const dump = async () =>
   JSON.stringify([
     await db.getAll('conversations'),
-    await db.getAll('turns'),
+    await turnRecords(db),
     await db.getAll('disclosures'),
     await db.getAll('settings'),
   ]);

@@ -11,6 +11,7 @@ import { createTokenCache, recordUsage, type TokenCache } from '../../context/to
 import type { DisclosurePreview } from '../../messaging/disclosure-types';
 import type { Attachment, RequestInput, SendTarget } from '../../messaging/protocol';
 import type { DisclosureStore } from '../../store/disclosures';
+import { storedCountsFor } from '../../store/turn-counts';
 import type { ConversationStore } from '../../store/conversations';
 import type { SettingsStore } from '../../store/settings';
 import { TRANSCRIPT_FORMAT, type Block, type Transcript, type Turn } from '../../transcript/schema';
@@ -68,11 +69,14 @@ export interface PreviewInput {
 }
 
 export class Discloser {
-  readonly cache: TokenCache = createTokenCache();
+  /** Token counts: the stored turns' own first (docs/architecture.md#token-counts-with-the-turn). */
+  readonly cache: TokenCache;
   /** The last provider count per conversation and provider (`countTokens`), for the life of the worker like {@link cache}. */
   readonly counts: CountMemory = new Map();
 
-  constructor(readonly store: DisclosureStore) {}
+  constructor(readonly store: DisclosureStore) {
+    this.cache = createTokenCache({ stored: storedCountsFor(store.db) });
+  }
 
   /**
    * Plans the send of `transcript` (stored turns plus the new user turn or draft) to `provider`.
@@ -100,6 +104,8 @@ export class Discloser {
       summary,
       summaryBasis,
     });
+    // Counts made for this plan go onto the stored turns once the worker is quiet (never rejects).
+    storedCountsFor(this.store.db).scheduleFlush();
     // A-B2, A-B3: thinking the API will drop because the history before it changed is said before the send.
     const binding = (planned.body.thinking as { block_binding?: unknown } | undefined)?.block_binding;
     if (conversationId && binding !== undefined) {

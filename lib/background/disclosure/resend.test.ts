@@ -18,6 +18,7 @@ import {
   NOW,
   OPENAI,
   user,
+  turnRecords,
 } from '../background.test-helper';
 import type { Turn } from '../../transcript/schema';
 import type { createHandlers } from '../handlers';
@@ -58,7 +59,7 @@ async function setup() {
 /** Every record of every store: "zero store writes" is this, unchanged. */
 const dump = async () => ({
   conversations: await db.getAll('conversations'),
-  turns: await db.getAll('turns'),
+  turns: await turnRecords(db),
   disclosures: await db.getAll('disclosures'),
   settings: await db.getAll('settings'),
 });

@@ -16,6 +16,7 @@ import {
   NOW,
   OPENAI,
   user,
+  turnRecords,
 } from '../background.test-helper';
 import { unknownExclusions } from './preview';
 import { confirmationOf, refuseUnconfirmed } from './resend';
@@ -40,7 +41,7 @@ async function setup() {
 
 const posts = () => fake.requests.filter((r) => r.method === 'POST');
 const dump = async () => ({
-  turns: await db.getAll('turns'),
+  turns: await turnRecords(db),
   disclosures: await db.getAll('disclosures'),
   conversations: await db.getAll('conversations'),
 });

@@ -19,6 +19,7 @@ import {
   OPENAI,
   user,
   type TestBackground,
+  turnRecords,
 } from '../background.test-helper';
 import { route, type Sender } from '../core/router';
 
@@ -57,7 +58,7 @@ export function useSummaryKit() {
     /** The stored conversations, turns and ledger, raw. */
     dump: async () => ({
       conversations: await kit.db.getAll('conversations'),
-      turns: await kit.db.getAll('turns'),
+      turns: await turnRecords(kit.db),
       disclosures: await kit.db.getAll('disclosures'),
     }),
     /** A fresh background with c1 holding `exchanges` exchanges (default 4) and `maxTurns: 4`. */

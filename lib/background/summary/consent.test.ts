@@ -18,6 +18,7 @@ import {
   NOW,
   OPENAI,
   user,
+  turnRecords,
 } from '../background.test-helper';
 
 const fake = fakeProvidersForFile();
@@ -28,7 +29,7 @@ afterEach(() => db?.close());
 const posts = () => fake.requests.filter((r) => r.method === 'POST');
 const dump = async () => ({
   conversations: await db.getAll('conversations'),
-  turns: await db.getAll('turns'),
+  turns: await turnRecords(db),
   disclosures: await db.getAll('disclosures'),
 });
 const ASK = { conversationId: 'c1', target: OPENAI, summariser: ANTHROPIC, text: 'Next' };

@@ -17,6 +17,7 @@ import {
   NOW,
   OPENAI,
   user,
+  turnRecords,
 } from '../background.test-helper';
 import { SUMMARISED_REASON } from '../disclosure/preview';
 import { planSend } from '../disclosure/sendable';
@@ -31,7 +32,7 @@ afterEach(() => db?.close());
 const posts = () => fake.requests.filter((r) => r.method === 'POST');
 const dump = async () => ({
   conversations: await db.getAll('conversations'),
-  turns: await db.getAll('turns'),
+  turns: await turnRecords(db),
   disclosures: await db.getAll('disclosures'),
 });
 const EARLY = ['u1', 'a1', 'u2', 'a2', 'u3', 'a3'];

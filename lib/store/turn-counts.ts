@@ -1,0 +1,144 @@
+/**
+ * Token counts kept on the stored turn records (docs/architecture.md#token-counts-with-the-turn):
+ * the planner's {@link StoredCounts} source in the worker. A whole read of a conversation
+ * ({@link ConversationStore.get} without a limit) registers each turn object with the counts its
+ * record holds; a plan reads them instead of hashing and tokenising the turn, and hands over every
+ * count it had to make, which {@link StoredTurnCounts.flush} writes back onto the records.
+ *
+ * A count is written only onto the record it was computed for: the write-back runs only while no
+ * other write touched conversations or turns since the read (`writeGeneration`), so a turn replaced
+ * meanwhile (an edit, a stream checkpoint: these drop the record's counts, `replacedTurn`) never
+ * gets a stale count. The write-back keeps the worker's transcript cache valid (the transcript does
+ * not change), and runs in batches, each its own short transaction.
+ */
+import type { StoredCounts } from '../context/token-cache';
+import type { TurnCount } from '../context/tokens';
+import type { Turn } from '../transcript/schema';
+import { tx, writeGeneration, type BatonDb, type TurnRecord } from './db';
+import { transcriptCacheFor } from './transcript-cache';
+
+/** Records written back per transaction (short transactions let other requests interleave). */
+export const WRITE_BATCH = 500;
+
+/** Quiet time (ms) after the last plan before the counts are written back ({@link StoredTurnCounts.scheduleFlush}). */
+export const FLUSH_DELAY_MS = 2_000;
+
+/** One whole read of a conversation: still exact while {@link writeGeneration} equals `generation`. */
+interface ReadMark {
+  conversationId: string;
+  generation: number;
+}
+
+interface Entry {
+  mark: ReadMark;
+  seq: number;
+  counts: Record<string, TurnCount> | undefined;
+}
+
+/** See the module comment. One per database ({@link storedCountsFor}). */
+export class StoredTurnCounts implements StoredCounts {
+  private readonly byTurn = new WeakMap<Turn, Entry>();
+  /** Records with counts not yet written back, by conversation. */
+  private pending = new Map<string, { mark: ReadMark; entries: Map<number, Entry> }>();
+  private flushing: Promise<void> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Counts written back since creation (for tests and the bench). */
+  written = 0;
+
+  constructor(private readonly db: BatonDb) {}
+
+  /**
+   * Registers the records of a whole read of `conversationId` that started at `generation`;
+   * ignored when a write ran meanwhile (the records may already be out of date).
+   */
+  noteRead(conversationId: string, records: readonly TurnRecord[], generation: number): void {
+    if (writeGeneration() !== generation) return;
+    const mark: ReadMark = { conversationId, generation };
+    for (const r of records) this.byTurn.set(r.turn, { mark, seq: r.seq, counts: r.counts });
+    this.pending.delete(conversationId);
+  }
+
+  get(turn: Turn, variant: string): TurnCount | undefined {
+    return this.byTurn.get(turn)?.counts?.[variant];
+  }
+
+  set(turn: Turn, variant: string, count: TurnCount): void {
+    const e = this.byTurn.get(turn);
+    if (!e || e.counts?.[variant] !== undefined) return;
+    e.counts = { ...e.counts, [variant]: { tokens: count.tokens, toolCalls: count.toolCalls } };
+    const id = e.mark.conversationId;
+    let p = this.pending.get(id);
+    if (!p || p.mark !== e.mark) this.pending.set(id, (p = { mark: e.mark, entries: new Map() }));
+    p.entries.set(e.seq, e);
+  }
+
+  /**
+   * {@link flush} after {@link FLUSH_DELAY_MS} without another call: the write-back never stands
+   * between a preview and the send or request that follows it.
+   */
+  scheduleFlush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FLUSH_DELAY_MS);
+  }
+
+  /**
+   * Writes the pending counts onto their records (batches of {@link WRITE_BATCH}); stops, keeping
+   * nothing, as soon as another write has run since the read. Resolves when done; never rejects
+   * (a failed write-back only means the counts are made again next time).
+   */
+  flush(): Promise<void> {
+    this.flushing ??= this.writeBack().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async writeBack(): Promise<void> {
+    const cache = transcriptCacheFor(this.db);
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      const entries = [...p.entries];
+      for (let at = 0; at < entries.length; at += WRITE_BATCH) {
+        // Checked synchronously right before the transaction starts (which moves the generation).
+        if (writeGeneration() !== p.mark.generation) break;
+        const batch = entries.slice(at, at + WRITE_BATCH);
+        try {
+          await cache.write(
+            id,
+            () =>
+              tx(
+                this.db,
+                ['turns'],
+                'readwrite',
+                async (t) => {
+                  const turns = t.objectStore('turns');
+                  for (const [seq, e] of batch) {
+                    const rec = await turns.get([id, seq]);
+                    if (rec) await turns.put({ ...rec, counts: e.counts });
+                  }
+                },
+                'relaxed',
+              ),
+            (transcript) => transcript, // the turns did not change
+          );
+        } catch {
+          break;
+        }
+        // Only our own transaction ran (start and end): the read is still exact.
+        if (writeGeneration() !== p.mark.generation + 2) break;
+        p.mark.generation += 2;
+        this.written += batch.length;
+      }
+    }
+  }
+}
+
+const instances = new WeakMap<BatonDb, StoredTurnCounts>();
+
+/** The stored-counts source of `db` (one per open database). */
+export function storedCountsFor(db: BatonDb): StoredTurnCounts {
+  let s = instances.get(db);
+  if (!s) instances.set(db, (s = new StoredTurnCounts(db)));
+  return s;
+}
