@@ -15,6 +15,7 @@ import type { CountInfo } from '../../context/count-state';
 import type { Exclusions, PlannedSend } from './sendable';
 import { holdsOpaqueState, isImportedState } from '../../transcript/imported-state';
 import { isSameOrigin, resolveTarget } from '../../transcript/target';
+import { PREVIOUS_ID_FIELD } from '../../context/delivery';
 
 const PREVIEW_CHARS = 80;
 /** Why a turn the active summary stands for is not sent (docs/disclosure.md, "Fitting"). */
@@ -106,7 +107,9 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
           ...(why
             ? { droppedReason: why.detail }
             : held
-              ? { droppedReason: 'already stored by the provider (sent as previous_response_id)' }
+              ? {
+                  droppedReason: `already stored by the provider (sent as ${PREVIOUS_ID_FIELD[p.target.api] ?? 'previous_response_id'})`,
+                }
               : {}),
           preview: firstText(turn),
           blocks,
@@ -147,9 +150,9 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       planned.delivery.mode === 'delta'
         ? {
             mode: 'delta',
-            detail: `only the ${planned.delivery.newTurnIds.length} new turn(s); the provider keeps the rest`,
+            detail: `only the ${planned.delivery.newTurnIds.length} new turn(s) with ${PREVIOUS_ID_FIELD[p.target.api] ?? 'previous_response_id'}; the provider keeps the rest`,
           }
-        : { mode: 'snapshot', detail: planned.delivery.detail },
+        : { mode: 'snapshot', detail: planned.delivery.detail, ...(planned.stateful ? { stateful: true } : {}) },
     needsConfirmation: input.needsConfirmation,
     // Against the stored turns and the summary turn: a turn the summary stands for still exists.
     ...withUnknown(
