@@ -65,6 +65,9 @@ export function importedStateLine(s: { turns: number; replayed: boolean }): stri
   return `Provider state from an imported file on ${turns} is ${s.replayed ? 'sent' : 'not sent'}`;
 }
 
+/** The APIs a conversation may let keep it server-side (docs/disclosure.md, "Snapshot or delta"). */
+const STATEFUL_TARGET_APIS: ReadonlySet<string> = new Set(['openai-responses', 'gemini-interactions']);
+
 const ROLE: Record<string, string> = { user: 'You', assistant: 'Answer', tool: 'Tool result' };
 
 /** The sheet's tabs (docs/side-panel.md), in order. */
@@ -219,7 +222,11 @@ export function DisclosureBar(p: DisclosureBarProps) {
             {shown === 'turns' ? (
               <>
                 <p class="hint">
-                  {preview.delivery.mode === 'delta' ? `Delta: ${preview.delivery.detail}. ` : ''}
+                  {preview.delivery.mode === 'delta'
+                    ? `Delta: ${preview.delivery.detail}. `
+                    : preview.delivery.stateful
+                      ? `Whole history, not only new turns: ${preview.delivery.detail}. `
+                      : ''}
                   Window {preview.contextWindow.toLocaleString('en')} tokens,{' '}
                   {preview.maxOutputTokens.toLocaleString('en')} kept for the answer
                   {preview.notFit ? `. ${preview.notFit}` : ''}.
@@ -256,7 +263,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
               <DisclosureLedgerView ledger={p.ledger} turns={preview.perTurn} providerNames={p.providerNames} />
             ) : (
               <>
-                {p.onStateful && preview.target.api === 'openai-responses' ? (
+                {p.onStateful && STATEFUL_TARGET_APIS.has(preview.target.api) ? (
                   <label class="disclosure-stateful">
                     <input
                       type="checkbox"

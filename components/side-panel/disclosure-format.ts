@@ -43,6 +43,8 @@ export function summaryLine(p: DisclosurePreview, providerName: string): string 
   const budget = (p.droppedByReason['over-budget'] ?? 0) + (p.droppedByReason['over-max-turns'] ?? 0);
   if (budget) parts.push(`${plural(budget, 'old turn')} over the limit`);
   if (p.delivery.mode === 'delta') parts.push('only new turns');
+  // A conversation the provider may keep, sent whole: why it is not a delta.
+  else if (p.delivery.stateful) parts.push(`whole history: ${p.delivery.detail}`);
   if (!p.fits) parts.push('does not fit');
   return parts.join(' · ');
 }

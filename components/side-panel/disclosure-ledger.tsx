@@ -69,6 +69,12 @@ export function DisclosureLedgerView({ ledger, turns, providerNames }: Disclosur
           <li key={`${s.providerId} ${s.endpoint}`} data-seen-provider={s.providerId}>
             <strong>{name(s.providerId)}</strong> <span class="hint">{s.endpoint}</span> · {s.models.join(', ')} ·{' '}
             {s.sends} {s.sends === 1 ? 'send' : 'sends'}, last {shortTime(s.lastAt)}
+            {s.keeps?.length ? (
+              <span class="seen-keeps" data-seen-keeps="">
+                {' '}
+                · {name(s.providerId)} keeps this conversation ({s.keeps.join(', ')})
+              </span>
+            ) : null}
           </li>
         ))}
       </ul>

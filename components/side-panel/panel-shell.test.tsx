@@ -523,3 +523,66 @@ describe('thinking', () => {
     expect(thinkingSwitch()).not.toBeNull();
   });
 });
+
+describe('the Gemini API choice', () => {
+  const GEMINI: ModelOption[] = [
+    {
+      id: 'gemini-3.8-flash',
+      name: 'Gemini 3.8 Flash',
+      listed: true,
+      apis: ['gemini-generate-content', 'gemini-interactions'],
+    },
+    { id: 'gemini-4.2-flash', listed: true, apis: ['gemini-interactions', 'gemini-generate-content'] },
+    { id: 'gemini-2.0-flash', listed: true },
+  ];
+  const apiBox = () => screen.queryByRole('combobox', { name: 'Gemini API' }) as HTMLSelectElement | null;
+
+  it('offers both APIs for a model both serve (its default preselected), goes with the preview and the send, and is not offered without a choice', async () => {
+    const c1 = meta('c1', { turnCount: 2 });
+    const m = setup(
+      {
+        getSettings: () => ({
+          providers: [
+            ...settings().providers.filter((p) => p.id !== 'google'),
+            { id: 'google', name: 'Google Gemini', api: 'gemini-generate-content', hasKey: true },
+          ],
+          defaultTarget: { providerId: 'google', model: 'gemini-3.8-flash' },
+        }),
+        listModels: ({ providerId }) => (providerId === 'google' ? GEMINI : GPT),
+        getConversation: () => ({ meta: c1, turns: [user('t0', 'Hi'), answer('t1', 'Hello')], busy: false }),
+        sendMessage: () => ({ userTurnId: 'u-new' }),
+      },
+      [c1],
+    );
+    await renderPanel(m);
+    fireEvent.click(within(document.querySelector('[data-conversation-id="c1"]')!).getByRole('button'));
+    await waitFor(() => expect(document.querySelectorAll('[data-turn-id]')).toHaveLength(2));
+    await waitFor(() => expect(apiBox()).not.toBeNull());
+    expect(apiBox()!.value).toBe('gemini-generate-content');
+    expect([...apiBox()!.options].map((o) => o.textContent)).toEqual([
+      'generateContent API (default)',
+      'Interactions API',
+    ]);
+    fireEvent.change(apiBox()!, { target: { value: 'gemini-interactions' } });
+    expect(apiBox()!.value).toBe('gemini-interactions');
+    await waitFor(() =>
+      expect(m.callsOf('previewSend').at(-1)).toMatchObject({
+        target: { providerId: 'google', model: 'gemini-3.8-flash', api: 'gemini-interactions' },
+      }),
+    );
+    fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'Hello' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(m.callsOf('sendMessage')).toHaveLength(1));
+    expect(m.callsOf('sendMessage')[0]).toMatchObject({
+      target: { providerId: 'google', model: 'gemini-3.8-flash', api: 'gemini-interactions' },
+    });
+
+    // A new model whose default is Interactions: the default is named as such.
+    fireEvent.input(modelBox(), { target: { value: 'gemini-4.2-flash' } });
+    expect(apiBox()!.value).toBe('gemini-interactions');
+    expect(apiBox()!.options[0]!.textContent).toBe('Interactions API (default)');
+    // A model served by one API only: no choice.
+    fireEvent.input(modelBox(), { target: { value: 'gemini-2.0-flash' } });
+    expect(apiBox()).toBeNull();
+  });
+});

@@ -395,6 +395,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
                 onModel={(m, chosen) => model.setModel(m, chosen)}
                 onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
                 onThinking={(on) => model.setThinking(on)}
+                onApi={(api) => model.setApi(api)}
                 openOptions={openOptions}
               />
             )}

@@ -1,11 +1,12 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import type { ModelOption, ProviderStatus } from '../../lib/messaging/protocol';
+import type { GeminiApi, ModelOption, ProviderStatus } from '../../lib/messaging/protocol';
 import { ageText, filterModels, modelBadges } from '../../lib/ui/model-picker';
 import { Brain, Icon } from '../icons';
+import { ApiPicker } from './api-picker';
 
 export interface TargetPickerProps {
   providers: readonly ProviderStatus[];
-  target: { providerId: string; model: string; thinking?: boolean | undefined };
+  target: { providerId: string; model: string; thinking?: boolean | undefined; api?: GeminiApi | undefined };
   /** The provider's models: its own list merged with the registry (`listed: false`: registry only). */
   models: readonly ModelOption[];
   /** When `models` was fetched (ms since the epoch); undefined while none is known. */
@@ -19,6 +20,8 @@ export interface TargetPickerProps {
   onWantModels(refresh?: boolean): void;
   /** Asks the model to think (reason) before answering, or not; absent: no Thinking switch. */
   onThinking?: ((on: boolean) => void) | undefined;
+  /** Chooses the Gemini API for a model both serve; absent: no API choice. */
+  onApi?: ((api: GeminiApi) => void) | undefined;
   openOptions?: (() => void) | undefined;
 }
 
@@ -38,6 +41,7 @@ export function TargetPicker({
   onModel,
   onWantModels,
   onThinking,
+  onApi,
   openOptions,
 }: TargetPickerProps) {
   if (providers.length === 0)
@@ -77,6 +81,7 @@ export function TargetPicker({
         onModel={onModel}
         onWantModels={onWantModels}
       />
+      {onApi ? <ApiPicker model={models.find((m) => m.id === target.model)} api={target.api} onApi={onApi} /> : null}
       {onThinking && models.find((m) => m.id === target.model)?.thinking !== false ? (
         <button
           type="button"

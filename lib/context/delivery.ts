@@ -1,11 +1,13 @@
 /**
  * Snapshot or delta (docs/disclosure.md, "Snapshot or delta"): the pure decision whether a request may send
- * only the new turns with `previous_response_id` (OpenAI Responses, `store: true`) instead of
- * the bounded snapshot. Every doubt falls back to the snapshot, with the reason.
+ * only the new turns with `previous_response_id` (OpenAI Responses, `store: true`) or
+ * `previous_interaction_id` (Gemini Interactions, `store: true`, GI-P1) instead of the bounded
+ * snapshot. Every doubt falls back to the snapshot, with the reason.
  */
 import type { Turn } from '../transcript/schema';
 import { resolveTarget, type ConvertTarget } from '../transcript/target';
 import { turnContentHash } from './hash';
+import { lookupTable } from '../transcript/lookup';
 
 /** What Baton keeps (internally, never shown or exported) about one stateful delivery. */
 export interface DeliveryReceipt {
@@ -13,7 +15,7 @@ export interface DeliveryReceipt {
   providerSessionKey: string;
   /** The conversation branch the delivered turns belong to. */
   branchId: string;
-  /** The id of the response that received the delivered turns. */
+  /** The id of the response (Responses) or stored interaction (Interactions, a non-empty `v1_…` id, GI-P2) that received the delivered turns. */
   responseId: string;
   /** How that response ended; only `completed` lets a delta build on it. */
   status: 'completed' | 'failed' | 'incomplete' | 'cancelled' | 'unknown';
@@ -59,23 +61,36 @@ export type SnapshotReason =
 
 export type Delivery =
   | { mode: 'snapshot'; reason: SnapshotReason; detail: string }
-  | { mode: 'delta'; previousResponseId: string; newTurnIds: string[] };
+  | {
+      mode: 'delta';
+      /** The stored response's (Responses) or interaction's (Interactions) id the new turns follow. */
+      previousResponseId: string;
+      newTurnIds: string[];
+    };
 
-/** The APIs that keep conversation state server-side by response id. */
-const STATEFUL_APIS = new Set(['openai-responses']);
+/** The APIs that keep conversation state server-side by response (or interaction) id. */
+export const STATEFUL_APIS: ReadonlySet<string> = new Set(['openai-responses', 'gemini-interactions']);
+
+/** The request field a delta names the stored response by, per stateful API (GI-P1 for Interactions). */
+export const PREVIOUS_ID_FIELD: Readonly<Record<string, string>> = lookupTable({
+  'openai-responses': 'previous_response_id',
+  'gemini-interactions': 'previous_interaction_id',
+});
 
 /**
  * Identifies the server-side store a response lives in: provider, API, endpoint and the
- * account (an opaque id of the key or project, never the key itself).
+ * account (an opaque id of the key or project, never the key itself). For Gemini Interactions
+ * also the model: a stored interaction chains only on the same origin, same model and key (GI-P2).
  */
 export function providerSessionKey(target: ConvertTarget, accountId: string): string {
   const t = resolveTarget(target);
-  return JSON.stringify([t.provider, t.api, t.endpoint ?? '', accountId]);
+  const key = [t.provider, t.api, t.endpoint ?? '', accountId];
+  return JSON.stringify(t.api === 'gemini-interactions' ? [...key, t.model] : key);
 }
 
 /**
  * Chooses snapshot or delta. Delta only when all hold: the policy is `stateful`; the target's
- * API keeps state (`openai-responses`); a receipt exists, of a `completed` response, in the same
+ * API keeps state (`openai-responses`, `gemini-interactions`); a receipt exists, of a `completed` response, in the same
  * provider session and on the same branch; exactly one turn has the anchor's id and it is
  * unchanged (content hash); the delivered turns are, unchanged and in order, the turns right
  * before the anchor (older turns the bounded snapshot never sent are not the server's concern);
@@ -93,7 +108,12 @@ export function chooseDelivery(input: DeliveryInput): Delivery {
   if (receipt.status !== 'completed')
     return snapshot('response-not-completed', `the last delivery ended ${receipt.status}`);
   if (receipt.providerSessionKey !== input.providerSessionKey)
-    return snapshot('other-session', 'the receipt is from another provider session');
+    return snapshot(
+      'other-session',
+      input.target.api === 'gemini-interactions'
+        ? 'the stored interaction is from another model, key or endpoint'
+        : 'the receipt is from another provider session',
+    );
   if (receipt.branchId !== input.branchId) return snapshot('other-branch', 'the receipt is from another branch');
 
   let anchor = -1;
@@ -103,7 +123,11 @@ export function chooseDelivery(input: DeliveryInput): Delivery {
       return snapshot('anchor-not-unique', `more than one turn has the anchor id ${receipt.anchorTurnId}`);
     anchor = i;
   }
-  if (anchor < 0) return snapshot('anchor-missing', `the anchor turn ${receipt.anchorTurnId} no longer exists`);
+  if (anchor < 0)
+    return snapshot(
+      'anchor-missing',
+      `the stored answer ${receipt.anchorTurnId} is no longer in this conversation's active version (an edit, a regenerate or a version switch)`,
+    );
   if (turnContentHash(turns[anchor]!) !== receipt.anchorHash)
     return snapshot('anchor-changed', `the anchor turn ${receipt.anchorTurnId} was edited`);
 
@@ -112,7 +136,11 @@ export function chooseDelivery(input: DeliveryInput): Delivery {
   for (const t of turns) byId.set(t.id, t);
   for (const [id, hash] of delivered) {
     const t = byId.get(id);
-    if (!t) return snapshot('delivered-turn-missing', `delivered turn ${id} no longer exists`);
+    if (!t)
+      return snapshot(
+        'delivered-turn-missing',
+        `delivered turn ${id} is no longer in this conversation's active version (an edit or a version switch)`,
+      );
     if (turnContentHash(t) !== hash) return snapshot('delivered-turn-changed', `delivered turn ${id} was edited`);
   }
   // The delivered turns must be exactly the turns right before the anchor, in order.

@@ -1,12 +1,13 @@
 /**
  * Every send goes through the context planner (docs/disclosure.md): the request body is the planner's
  * bounded body for the merged policy (global + conversation + this send's exclusions), with
- * Anthropic cache breakpoints on long conversations, or — for a stateful Responses conversation
- * with a valid receipt — only the new turns with `previous_response_id`. The same function makes
+ * Anthropic cache breakpoints on long conversations, or — for a stateful Responses or Gemini
+ * Interactions conversation with a valid receipt — only the new turns with
+ * `previous_response_id` / `previous_interaction_id`. The same function makes
  * the preview, so the body shown is byte for byte the body sent for the same inputs.
  */
 import { addCacheBreakpoints } from './cache-breakpoints';
-import { chooseDelivery, type Delivery, type DeliveryReceipt } from './delivery';
+import { chooseDelivery, PREVIOUS_ID_FIELD, STATEFUL_APIS, type Delivery, type DeliveryReceipt } from './delivery';
 import { turnContentHash } from './hash';
 import { plan } from './plan';
 import { mergePolicies } from './policy';
@@ -66,7 +67,7 @@ export interface PlannedSend<S extends AppliedSummary = AppliedSummary> {
   delivery: Delivery;
   /** `[turnId, contentHash]` of every stored/draft turn the body carries (the ledger's format). */
   sent: [string, string][];
-  /** The conversation asked for server-side state (`delivery: 'stateful'` on a Responses target). */
+  /** The conversation asked for server-side state (`delivery: 'stateful'` on a Responses or Interactions target). */
   stateful: boolean;
   /** The transcript planned: the input, with the active summary's turn in place of its turns when it applies. */
   transcript: Transcript;
@@ -103,7 +104,7 @@ export function planSend<S extends AppliedSummary>(input: PlanSendInput<S>): Pla
     if (e instanceof TranscriptError) throw new InvalidPolicyError(e.path, e.problem);
     throw e;
   }
-  const stateful = input.conversation.delivery === 'stateful' && target.api === 'openai-responses';
+  const stateful = input.conversation.delivery === 'stateful' && STATEFUL_APIS.has(target.api);
   const excluded = (exclusions.excludeTurns?.length ?? 0) + (exclusions.excludeBlocks?.length ?? 0) > 0;
   const delivery: Delivery =
     excluded && stateful
@@ -126,15 +127,19 @@ export function planSend<S extends AppliedSummary>(input: PlanSendInput<S>): Pla
       policy,
       input.cache,
     );
-    // The server holds the earlier turns: send only the new ones after the stored response.
-    const body = p.body ? { ...p.body, store: true, previous_response_id: delivery.previousResponseId } : {};
+    // The server holds the earlier turns: send only the new ones after the stored response. GI-P1:
+    // `previous_interaction_id` only with `store: true` (never with the converter's `store: false`);
+    // tools, system and config are in the body again (GI-R5).
+    const field = PREVIOUS_ID_FIELD[target.api]!;
+    const body = p.body ? { ...p.body, store: true, [field]: delivery.previousResponseId } : {};
     return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
   }
   const p = plan(transcript, target, policy, input.cache);
   let body: Record<string, unknown> = p.body ?? {};
   // Anthropic prompt caching: breakpoints on the stable prefix of long conversations.
   if (p.allowed && target.api === 'anthropic-messages' && p.body) body = addCacheBreakpoints(p.body, p);
-  // A stateful conversation stores each snapshot, so the next send can be a delta.
+  // A stateful conversation stores each snapshot, so the next send can be a delta (Interactions:
+  // `store: true` in place of the stateless `store: false`, GI-R2, GI-P2).
   if (stateful && p.body) body = { ...body, store: true };
   return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
 }

@@ -147,7 +147,12 @@ export interface DisclosurePreview {
   convertedBlocks: number;
   perTurn: PreviewTurn[];
   /** `snapshot` (the bounded history) or `delta` (only new turns after a stored response). */
-  delivery: { mode: 'snapshot' | 'delta'; detail: string };
+  /**
+   * Snapshot (the whole bounded history) or delta (only the new turns after a stored response or
+   * interaction), and why. `stateful`: the conversation lets the target keep it server-side, so a
+   * snapshot's `detail` is the reason this send cannot be a delta (shown in the preview).
+   */
+  delivery: { mode: 'snapshot' | 'delta'; detail: string; stateful?: true };
   /** True when this provider (id and endpoint origin) has not received this conversation yet. */
   needsConfirmation: boolean;
   /**
@@ -243,6 +248,8 @@ export interface DisclosureEntry {
   purpose?: 'summary';
   /** What the provider reported it dropped from this request; absent when it reported nothing (and on older records). */
   dropped?: ProviderDrop;
+  /** The provider was asked to keep this request server-side (`store: true`, stateful delivery). */
+  stored?: true;
 }
 
 /** One provider (id + endpoint origin) that received some of a conversation. */
@@ -254,6 +261,11 @@ export interface SeenBy {
   sends: number;
   firstAt: string;
   lastAt: string;
+  /**
+   * What the provider keeps of the conversation server-side, in its own words, when a send asked it
+   * to (`stored responses` for OpenAI Responses, `stored interactions` for Gemini Interactions).
+   */
+  keeps?: string[];
 }
 
 /** `listDisclosures`: the ledger and "who has seen this", per conversation and per turn. */

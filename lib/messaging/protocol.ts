@@ -9,7 +9,7 @@
  * `captureSubmit` accepts `content`.
  */
 import { z } from 'zod';
-import { type turnSchema, type wireApiSchema } from '../transcript/schema';
+import { type turnSchema, type WireApi, type wireApiSchema } from '../transcript/schema';
 import {
   confirmationFields,
   disclosurePolicySchema,
@@ -53,13 +53,21 @@ export const builtinProviderSchema = z.enum(BUILTIN_PROVIDERS);
 export const providerIdSchema = z.union([builtinProviderSchema, z.string().regex(/^custom-[a-z0-9-]{1,40}$/)]);
 export type ProviderId = z.infer<typeof providerIdSchema>;
 
-/** Where a send goes: a configured provider and a model id. */
+/**
+ * Where a send goes: a configured provider and a model id. `api`: the wire API, for a provider
+ * whose model is served by more than one (Google: `gemini-generate-content` or
+ * `gemini-interactions`); absent, or one that does not serve the model: the model's default
+ * (`apiForModel` in lib/models/registry.ts).
+ */
 export const sendTargetSchema = z.strictObject({
   providerId: providerIdSchema,
   model: modelId,
   thinking: z.boolean().optional(),
+  api: z.enum(['gemini-generate-content', 'gemini-interactions']).optional(),
 });
 export type SendTarget = z.infer<typeof sendTargetSchema>;
+/** The Gemini wire APIs a send target may name (`SendTarget.api`). */
+export type GeminiApi = NonNullable<SendTarget['api']>;
 
 export const attachmentSchema = z.strictObject({
   kind: z.enum(['image', 'document']),
@@ -385,6 +393,8 @@ export interface ModelOption {
   deprecated?: boolean;
   /** false: known to the registry but not in the provider's own list; absent: listed. */
   listed?: boolean;
+  /** The wire APIs that serve it, the default first; only when there is a choice (Gemini: generateContent, Interactions). */
+  apis?: WireApi[];
 }
 
 /** The result type of each request. */

@@ -50,7 +50,7 @@ describe('lookupModel on unknown ids', () => {
     const expected = {
       ...CONSERVATIVE,
       provider: 'google',
-      apis: ['gemini-generate-content'],
+      apis: ['gemini-interactions', 'gemini-generate-content'],
       vision: true,
       pdf: true,
       thoughtSignatures: 'enforced',

@@ -48,4 +48,18 @@ describe('model picker data (docs/side-panel.md)', () => {
       { id: 'b', listed: true },
     ]);
   });
+
+  it('Gemini models carry their APIs, the default first (a choice in the panel); OpenAI and Anthropic models none', () => {
+    const out = pickerModels(['gemini-3.8-flash', 'gemini-4.2-flash'], 'google', false);
+    expect(out.find((m) => m.id === 'gemini-3.8-flash')?.apis).toEqual([
+      'gemini-generate-content',
+      'gemini-interactions',
+    ]);
+    expect(out.find((m) => m.id === 'gemini-4.2-flash')?.apis).toEqual([
+      'gemini-interactions',
+      'gemini-generate-content',
+    ]);
+    for (const m of pickerModels(['gpt-5.5'], 'openai', true)) expect(m.apis, m.id).toBeUndefined();
+    for (const m of pickerModels(['claude-sonnet-4-6'], 'anthropic', true)) expect(m.apis, m.id).toBeUndefined();
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { listModels, lookupModel } from './registry';
 import type { ModelInfo } from './types';
+import type { WireApi } from '../transcript/schema';
 
 /** One model as a picker shows it (the shape of `ModelOption` in lib/messaging/protocol.ts). */
 export interface PickerModel {
@@ -24,7 +25,12 @@ export interface PickerModel {
   deprecated?: boolean;
   /** false: known to Baton's registry but absent from the provider's own list. */
   listed: boolean;
+  /** The wire APIs that serve it, the default first; only when more than one does (Gemini). */
+  apis?: WireApi[];
 }
+
+/** The APIs the person may choose between for one model (a built-in OpenAI provider always speaks Responses). */
+const CHOOSABLE_APIS: ReadonlySet<WireApi> = new Set(['gemini-generate-content', 'gemini-interactions']);
 
 /** Whether a registry entry is a current model: not retired, not deprecated (past or nearing its end of life). */
 function current(m: ModelInfo): boolean {
@@ -32,7 +38,9 @@ function current(m: ModelInfo): boolean {
 }
 
 function optionOf(id: string, info: ModelInfo, listed: boolean): PickerModel {
-  if (!info.known) return { id, listed };
+  const choice = info.apis.filter((a) => CHOOSABLE_APIS.has(a));
+  const apis = choice.length > 1 ? { apis: choice } : {};
+  if (!info.known) return { id, listed, ...apis };
   return {
     id,
     ...(info.name ? { name: info.name } : {}),
@@ -42,6 +50,7 @@ function optionOf(id: string, info: ModelInfo, listed: boolean): PickerModel {
     ...(info.price ? { price: { input: info.price.inputPerMTok, output: info.price.outputPerMTok } } : {}),
     ...(info.status === 'deprecated' ? { deprecated: true } : {}),
     listed,
+    ...apis,
   };
 }
 

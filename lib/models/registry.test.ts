@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { defaultModelFor, isRetired, listModels, lookupModel, resolveModelId } from './registry';
+import { apiForModel, defaultModelFor, isRetired, listModels, lookupModel, resolveModelId } from './registry';
 import type { ModelInfo } from './types';
 
 describe('resolveModelId', () => {
@@ -338,5 +338,28 @@ describe('end of life', () => {
   });
   it('every endOfLife is an ISO date', () => {
     for (const m of ALL) if (m.endOfLife !== undefined) expect(m.endOfLife, m.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+});
+
+describe('apiForModel: which Gemini API reaches which model', () => {
+  it('the registry’s Gemini models default to generateContent and are also served by Interactions', () => {
+    for (const m of listModels('google'))
+      expect(m.apis, m.id).toEqual(['gemini-generate-content', 'gemini-interactions']);
+    expect(apiForModel('gemini-3.8-flash', 'google')).toBe('gemini-generate-content');
+    expect(apiForModel('gemini-3.8-flash', 'google', 'gemini-interactions')).toBe('gemini-interactions');
+    expect(apiForModel('gemini-2.5-pro', 'google', 'gemini-interactions')).toBe('gemini-interactions');
+  });
+  it('a new (unknown) Gemini model defaults to Interactions; generateContent can still be chosen', () => {
+    expect(lookupModel('gemini-4.2-flash', 'google').apis).toEqual(['gemini-interactions', 'gemini-generate-content']);
+    expect(apiForModel('gemini-4.2-flash', 'google')).toBe('gemini-interactions');
+    expect(apiForModel('gemini-4.2-flash', 'google', 'gemini-generate-content')).toBe('gemini-generate-content');
+  });
+  it('an API that does not serve the model is not used: the model’s default instead', () => {
+    expect(apiForModel('gemini-2.0-flash', 'google', 'gemini-interactions')).toBe('gemini-generate-content');
+    expect(apiForModel('claude-sonnet-4-5', 'anthropic', 'gemini-interactions')).toBe('anthropic-messages');
+    expect(apiForModel('gpt-5.5', 'openai')).toBe('openai-responses');
+  });
+  it('no API for a provider the registry does not speak for (a custom endpoint names its own)', () => {
+    expect(apiForModel('llama3', 'custom-local')).toBeUndefined();
   });
 });

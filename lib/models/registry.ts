@@ -20,6 +20,7 @@ import { OPENAI_MODELS } from './data/openai-models';
 import { unknownModel } from './defaults';
 import { candidateIds } from './normalize';
 import type { ModelInfo, ModelPrice } from './types';
+import type { WireApi } from '../transcript/schema';
 import { lookupTable } from '../transcript/lookup';
 
 const ALL: readonly ModelInfo[] = [
@@ -105,6 +106,19 @@ export function lookupModel(id: string, provider?: string): ModelInfo {
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(key, info);
   return info;
+}
+
+/**
+ * The wire API a send to `model` at `provider` goes over: `requested` when the model is served by
+ * it (the person's choice in the panel), else the model's default (`apis[0]`: for Gemini, the
+ * registry's older models `gemini-generate-content`, new and unknown ones `gemini-interactions`).
+ * Undefined when the registry knows no API of the provider (custom endpoints: the caller's own).
+ * Never throws.
+ */
+export function apiForModel(model: string, provider: string, requested?: WireApi): WireApi | undefined {
+  const apis = lookupModel(model, provider).apis;
+  if (!apisForProvider(provider)) return undefined;
+  return requested && apis.includes(requested) ? requested : apis[0];
 }
 
 /**

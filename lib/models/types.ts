@@ -33,7 +33,10 @@ export interface ModelInfo {
   id: string;
   /** Provider id: `openai`, `anthropic`, `google`, `deepseek`, `mistral`, … */
   provider: string;
-  /** The wire APIs that serve it. */
+  /**
+   * The wire APIs that serve it, Baton's default first ({@link apiForModel} in `registry.ts`):
+   * Gemini models list both `gemini-generate-content` and `gemini-interactions`.
+   */
   apis: readonly WireApi[];
   /** false when the id was not found and conservative defaults were used. */
   known: boolean;

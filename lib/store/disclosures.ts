@@ -42,6 +42,12 @@ export interface LedgerRecord extends DisclosureRecord {
    * reported dropped, have none.
    */
   dropped?: ProviderDrop;
+  /**
+   * The request asked the provider to keep it (`store: true` of a stateful Responses or Gemini
+   * Interactions send, docs/disclosure.md "Snapshot or delta"): the provider holds these turns
+   * server-side, which "Who has seen this" says. Absent: not kept (and on older records).
+   */
+  stored?: true;
 }
 
 /** What {@link DisclosureStore.finishSend} writes with the answer turn. */
@@ -181,5 +187,6 @@ export function toEntry(r: LedgerRecord): DisclosureEntry {
     ...(r.responseId ? { responseId: r.responseId } : {}),
     ...(r.purpose ? { purpose: r.purpose } : {}),
     ...(r.dropped ? { dropped: r.dropped } : {}),
+    ...(r.stored ? { stored: true as const } : {}),
   };
 }

@@ -4,7 +4,7 @@
  * follow" 4) and reloads everything after the events port reconnects (L2).
  */
 import type { Connector } from '../messaging/client';
-import type { BackgroundEvent, ModelOption, SendTarget } from '../messaging/protocol';
+import type { BackgroundEvent, GeminiApi, ModelOption, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { reduceEvent } from './chat-events';
 import {
@@ -221,6 +221,15 @@ export class ChatModel extends Store<ChatState> {
   }
 
   /**
+   * Chooses the wire API for a model served by more than one (Gemini: `gemini-generate-content`
+   * or `gemini-interactions`); kept across model changes of the provider (a model the API does not
+   * serve goes over its default), dropped on a provider change.
+   */
+  setApi(api: GeminiApi): void {
+    this.set((s) => ({ target: { ...s.target, api } }));
+  }
+
+  /**
    * Sets the model id (typed or chosen). `remember`: keep it as the provider's last model across
    * openings now (a choice from the list); a typed id is kept when it is sent.
    */
@@ -284,7 +293,12 @@ export class ChatModel extends Store<ChatState> {
     const t = this.state.target;
     const model = t.model.trim();
     if (!t.providerId || !model) return undefined;
-    return { providerId: t.providerId, model, ...(t.thinking !== undefined ? { thinking: t.thinking } : {}) };
+    return {
+      providerId: t.providerId,
+      model,
+      ...(t.thinking !== undefined ? { thinking: t.thinking } : {}),
+      ...(t.api && t.providerId === 'google' ? { api: t.api } : {}),
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ import type {
   Attachment,
   ConversationMeta,
   ConversationView,
+  GeminiApi,
   ModelOption,
   ProtocolError,
   ProviderStatus,
@@ -45,7 +46,7 @@ export interface ChatState {
   /** Providers usable for a send: with a key bound to their origin, or a local endpoint. */
   providers: ProviderStatus[];
   /** Where the next send goes; `providerId` is '' when no provider is configured. */
-  target: { providerId: string; model: string; thinking?: boolean };
+  target: { providerId: string; model: string; thinking?: boolean; api?: GeminiApi };
   /** Model lists per provider (the provider's list merged with the registry), cached (lib/ui/model-memory.ts). */
   models: Record<string, ModelOption[]>;
   /** When each provider's list in `models` was fetched, in ms since the epoch (docs/side-panel.md: the picker shows its age). */

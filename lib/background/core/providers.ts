@@ -9,6 +9,7 @@ import type { WireApi } from '../../transcript/schema';
 import { DEFAULT_ORIGINS, type ConvertTarget } from '../../transcript/target';
 import type { Vault } from '../../vault/vault';
 import { BatonError } from '../../messaging/errors';
+import { apiForModel } from '../../models/registry';
 
 export const BUILTIN: Readonly<Record<BuiltinProvider, { name: string; api: WireApi; origin: string }>> = {
   openai: { name: 'OpenAI', api: 'openai-responses', origin: DEFAULT_ORIGINS.openai! },
@@ -38,10 +39,22 @@ function sdkBaseUrl(id: BuiltinProvider, url: string): string {
   return id === 'openai' && !/\/v1$/.test(trimmed) ? `${trimmed}/v1` : trimmed;
 }
 
-/** @throws BatonError('not_found') for an unknown custom endpoint. */
-export function resolveProvider(providerId: ProviderId, settings: ProviderSettings): ResolvedProvider {
+/**
+ * The connection for `providerId`. With a send `target`, a built-in provider whose model is served
+ * by more than one API (Google: generateContent, Interactions) goes over the target's `api` when
+ * it serves the model, else over the model's default (`apiForModel`); without one, over the
+ * provider's usual API (model lists, key tests).
+ * @throws BatonError('not_found') for an unknown custom endpoint.
+ */
+export function resolveProvider(
+  providerId: ProviderId,
+  settings: ProviderSettings,
+  target?: Pick<SendTarget, 'model' | 'api'>,
+): ResolvedProvider {
   if (isBuiltin(providerId)) {
-    const b = BUILTIN[providerId];
+    const usual = BUILTIN[providerId];
+    const api = providerId === 'google' && target ? apiForModel(target.model, providerId, target.api) : undefined;
+    const b = api ? { ...usual, api } : usual;
     const custom = settings.baseUrls[providerId];
     if (!custom) return { providerId, api: b.api, origin: b.origin, originProvider: providerId };
     const origin = new URL(custom).origin;

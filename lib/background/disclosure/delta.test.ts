@@ -97,7 +97,12 @@ describe('snapshot or delta (background)', () => {
     // Editing the last message removes it and its answer (the receipt's anchor).
     await store.deleteTurnsFrom('c1', 't3', NOW);
     const p = await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'two, edited' }, 'extension');
-    expect(p.delivery).toEqual({ mode: 'snapshot', detail: 'the anchor turn t4 no longer exists' });
+    expect(p.delivery).toEqual({
+      mode: 'snapshot',
+      stateful: true,
+      detail:
+        "the stored answer t4 is no longer in this conversation's active version (an edit, a regenerate or a version switch)",
+    });
     const body = await say('two, edited');
     expect(body).toEqual(p.body);
     expect(body.previous_response_id).toBeUndefined();
@@ -113,7 +118,11 @@ describe('snapshot or delta (background)', () => {
     );
     await vault.setKey('openai', 'sk-another-account-key-000000', origin, 'later');
     const p = await h.previewSend({ conversationId: 'c1', target: OPENAI, text: 'x' }, 'extension');
-    expect(p.delivery).toEqual({ mode: 'snapshot', detail: 'the receipt is from another provider session' });
+    expect(p.delivery).toEqual({
+      mode: 'snapshot',
+      stateful: true,
+      detail: 'the receipt is from another provider session',
+    });
   });
 
   it('turns left out of the send force the snapshot', async () => {

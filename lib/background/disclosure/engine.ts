@@ -239,7 +239,7 @@ export async function previewSend(
   input: PreviewSendInput,
 ): Promise<DisclosurePreview> {
   const { store, settings, vault } = deps;
-  const provider = resolveProvider(input.target.providerId, await settings.get());
+  const provider = resolveProvider(input.target.providerId, await settings.get(), input.target);
   const key = await keyFor(provider, vault).catch(() => '');
   let stored: Transcript;
   const record = input.conversationId ? await existingConversation(store, input.conversationId) : undefined;

@@ -68,6 +68,8 @@ export function finishRecord(input: FinishInput): FinishOutput {
     mode: planned.delivery.mode,
     ...(completed ? { answer: [turn.id, turnContentHash(turn)] as [string, string] } : {}),
     ...(dropped ? { dropped } : {}),
+    // The provider keeps what a stateful send stored (docs/disclosure.md, "Who has seen this").
+    ...(planned.stateful && planned.body.store === true ? { stored: true as const } : {}),
   };
   const out: FinishOutput = { record };
   if (usage && planned.delivery.mode === 'snapshot') {
@@ -122,9 +124,16 @@ export function costOf(api: string, model: string, provider: string, u: Usage): 
   });
 }
 
+/** What each stateful API keeps of a stored request, in the provider's words. */
+const KEPT_AS: Readonly<Record<string, string>> = lookupTable({
+  'openai-responses': 'stored responses',
+  'gemini-interactions': 'stored interactions',
+});
+
 /** "Who has seen this?": providers (id + endpoint origin) per conversation, and per turn. */
 export function whoHasSeen(
-  records: readonly Pick<LedgerRecord, 'providerId' | 'endpoint' | 'model' | 'at' | 'turns'>[],
+  records: readonly (Pick<LedgerRecord, 'providerId' | 'endpoint' | 'model' | 'at' | 'turns'> &
+    Partial<Pick<LedgerRecord, 'api' | 'stored'>>)[],
 ): { seenBy: SeenBy[]; turns: Record<string, number[]> } {
   const seenBy: SeenBy[] = [];
   const index = new Map<string, number>();
@@ -147,6 +156,8 @@ export function whoHasSeen(
     const s = seenBy[i]!;
     s.sends++;
     if (!s.models.includes(r.model)) s.models.push(r.model);
+    const kept = r.stored && r.api ? KEPT_AS[r.api] : undefined;
+    if (kept && !(s.keeps ??= []).includes(kept)) s.keeps.push(kept);
     if (r.at < s.firstAt) s.firstAt = r.at;
     if (r.at > s.lastAt) s.lastAt = r.at;
     for (const [turnId] of r.turns) {

@@ -16,6 +16,7 @@ import { countingFamily, documentTokens, tokenizerFamily } from '../../context/t
 import type { Exclusions, PlannedSend } from './sendable';
 import { holdsOpaqueState, isImportedState } from '../../transcript/imported-state';
 import { isSameOrigin, resolveTarget } from '../../transcript/target';
+import { PREVIOUS_ID_FIELD } from '../../context/delivery';
 
 const PREVIEW_CHARS = 80;
 /** Why a turn the active summary stands for is not sent (docs/disclosure.md, "Fitting"). */
@@ -119,7 +120,9 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
           ...(why
             ? { droppedReason: why.detail }
             : held
-              ? { droppedReason: 'already stored by the provider (sent as previous_response_id)' }
+              ? {
+                  droppedReason: `already stored by the provider (sent as ${PREVIOUS_ID_FIELD[p.target.api] ?? 'previous_response_id'})`,
+                }
               : {}),
           preview: firstText(turn),
           blocks,
@@ -160,9 +163,9 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
       planned.delivery.mode === 'delta'
         ? {
             mode: 'delta',
-            detail: `only the ${planned.delivery.newTurnIds.length} new turn(s); the provider keeps the rest`,
+            detail: `only the ${planned.delivery.newTurnIds.length} new turn(s) with ${PREVIOUS_ID_FIELD[p.target.api] ?? 'previous_response_id'}; the provider keeps the rest`,
           }
-        : { mode: 'snapshot', detail: planned.delivery.detail },
+        : { mode: 'snapshot', detail: planned.delivery.detail, ...(planned.stateful ? { stateful: true } : {}) },
     needsConfirmation: input.needsConfirmation,
     // Against the stored turns and the summary turn: a turn the summary stands for still exists.
     ...withUnknown(

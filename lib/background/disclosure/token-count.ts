@@ -58,7 +58,7 @@ export async function countTokensFor(
   input: CountInput,
 ): Promise<CountTokensResult> {
   const { store, settings, vault, transport } = deps;
-  const provider = resolveProvider(input.target.providerId, await settings.get());
+  const provider = resolveProvider(input.target.providerId, await settings.get(), input.target);
   const name = isBuiltin(provider.providerId) ? BUILTIN[provider.providerId].name : provider.providerId;
   if (!hasCountApi(provider.api))
     throw new BatonError(

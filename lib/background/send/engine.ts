@@ -225,7 +225,7 @@ export class SendEngine {
   }
 
   private async connect(target: SendTarget): Promise<{ provider: ResolvedProvider; key: string }> {
-    const provider = resolveProvider(target.providerId, await this.deps.settings.get());
+    const provider = resolveProvider(target.providerId, await this.deps.settings.get(), target);
     await assertReachable(provider, (o) => this.deps.hasHostPermission(o));
     return { provider, key: await keyFor(provider, this.deps.vault) };
   }

@@ -29,7 +29,7 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
    */
   const checkSendable = async (conversationId: string, target: SendTarget): Promise<void> => {
     refuseBusy(d.engine.isBusy(conversationId));
-    const p = resolveProvider(target.providerId, await d.settings.get());
+    const p = resolveProvider(target.providerId, await d.settings.get(), target);
     await assertReachable(p, (o) => d.hasHostPermission(o));
     await keyFor(p, d.vault);
   };

@@ -78,7 +78,7 @@ export async function planSummaryRequest(
   const transcript: Transcript = blocks.length
     ? { ...stored, turns: [...stored.turns, { id: draftId, role: 'user', blocks }] }
     : stored;
-  const targetProvider = resolveProvider(input.target.providerId, settings);
+  const targetProvider = resolveProvider(input.target.providerId, settings, input.target);
   const key = await keyFor(targetProvider, deps.vault).catch(() => '');
   const prepared = await discloser.prepare({
     conversationId: input.conversationId,
@@ -104,7 +104,7 @@ export async function planSummaryRequest(
   const byId = new Map<string, Turn>([...stored.turns, ...planned.transcript.turns].map((t) => [t.id, t] as const));
   const hashOf = (id: string): [string, string] => [id, turnContentHash(byId.get(id)!)];
 
-  const provider = resolveProvider(input.summariser.providerId, settings);
+  const provider = resolveProvider(input.summariser.providerId, settings, input.summariser);
   const { policy } = await discloser.store.getConversationState(input.conversationId);
   const global = await discloser.store.getGlobalPolicy();
   let request: SummaryPlan;

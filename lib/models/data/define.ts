@@ -61,7 +61,12 @@ export function defaultOutputFor(maxOutputTokens: number, thinking: ThinkingCont
   return Math.min(maxOutputTokens, thinking === 'none' ? DEFAULT_OUTPUT_PLAIN : DEFAULT_OUTPUT_THINKING);
 }
 
-/** The wire APIs a provider's own endpoint speaks; OpenAI-compatible hosts speak Chat Completions. */
+/**
+ * The wire APIs a provider's own endpoint speaks, Baton's choice first; OpenAI-compatible hosts
+ * speak Chat Completions. Google: a model the registry does not list (a new one) goes over the
+ * Interactions API first — Google launches new models there and calls `generateContent` legacy
+ * (provider-rules-2026-gemini.md §9) — with `generateContent` still offered.
+ */
 export function apisForProvider(provider: string): readonly WireApi[] | undefined {
   switch (provider) {
     case 'openai':
@@ -69,7 +74,7 @@ export function apisForProvider(provider: string): readonly WireApi[] | undefine
     case 'anthropic':
       return ['anthropic-messages'];
     case 'google':
-      return ['gemini-generate-content'];
+      return ['gemini-interactions', 'gemini-generate-content'];
     case 'deepseek':
     case 'mistral':
     case 'groq':

@@ -23,8 +23,16 @@ function p(input: number, output: number, cacheRead: number): ModelPrice {
 }
 
 /** A Gemini 3.x model (G-K1 enforced signatures, G-I3 function-response parts). */
+/**
+ * The models listed here were launched on `generateContent` and are served by both APIs: a
+ * conversation keeps `generateContent` unless the person picks Interactions in the panel. Models
+ * added from now on leave `apis` out (Interactions first, `apisForProvider`).
+ */
+const BOTH_APIS = ['gemini-generate-content', 'gemini-interactions'] as const;
+
 function gemini3(s: Omit<ModelSpec, 'contextWindow' | 'maxOutputTokens'>): ModelInfo {
   return google({
+    apis: BOTH_APIS,
     contextWindow: WINDOW,
     maxOutputTokens: OUT,
     thinking: 'level',
@@ -41,6 +49,7 @@ function gemini25(
   s: Omit<ModelSpec, 'contextWindow' | 'maxOutputTokens'> & { canDisableThinking: boolean },
 ): ModelInfo {
   return google({
+    apis: BOTH_APIS,
     contextWindow: WINDOW,
     maxOutputTokens: OUT,
     thinking: 'budget',
@@ -119,6 +128,8 @@ export const GOOGLE_MODELS: readonly ModelInfo[] = [
     id: 'gemini-2.0-flash',
     name: 'Gemini 2.0 Flash',
     aliases: ['gemini-2.0-flash-001'],
+    // Retired before the Interactions API was generally available.
+    apis: ['gemini-generate-content'],
     contextWindow: WINDOW,
     maxOutputTokens: 8_192,
     price: p(0.1, 0.4, 0.025),
