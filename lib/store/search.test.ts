@@ -66,6 +66,10 @@ describe('search', () => {
     // Titles too, with the title's own hit.
     expect(await found(s.db, 'planning')).toEqual(['c1/title']);
     expect(await found(s.db, '  ,, ')).toEqual([]);
+    // A prefix matching several words of one turn lists it once.
+    await s.appendTurn('c2', answer('x2', 'Theme, theory and thermal things.'), T0);
+    expect((await found(s.db, 'ther')).sort()).toEqual(['c2/x2']);
+    expect(new Set(await found(s.db, 'th')).size).toBe((await found(s.db, 'th')).length);
   });
 
   it('indexes tool results and leaves thinking out', async () => {

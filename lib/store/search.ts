@@ -11,12 +11,12 @@ import { tx, type BatonDb } from './db';
 import { processTerm, queryTerms, TITLE_SEQ, type SearchRecord } from './search-index';
 
 /** Keys read from the index per query word: a word in more records than this can no longer narrow the others. */
-export const CANDIDATE_KEYS = 5_000;
+export const CANDIDATE_KEYS = 1_000;
 /**
  * Records ranked per search. A query whose every word is this common ranks the first ones found
  * (in conversation id order): adding a rarer word narrows it (docs/side-panel.md#search).
  */
-export const RANKED_CANDIDATES = 400;
+export const RANKED_CANDIDATES = 100;
 /** Hits returned when the caller names no limit. */
 export const DEFAULT_HITS = 20;
 
@@ -52,7 +52,13 @@ export async function searchConversations(db: BatonDb, query: string, limit = DE
     );
     const candidates = intersect(sets as Key[][]).slice(0, RANKED_CANDIDATES);
     if (candidates.length === 0) return [];
-    const records = await Promise.all(candidates.map((k) => store.get(k)));
+    // Dense candidates (a common word) are read in one range request, sparse ones one by one.
+    const span = IDBKeyRange.bound(candidates[0]!, candidates.at(-1)!);
+    const dense = (await store.count(span)) <= candidates.length * 2;
+    const wanted = new Set(candidates.map(keyString));
+    const records = dense
+      ? (await store.getAll(span)).filter((r) => wanted.has(keyString([r.conversationId, r.seq])))
+      : await Promise.all(candidates.map((k) => store.get(k)));
     const byId = new Map<string, SearchRecord>();
     for (const r of records) if (r) byId.set(keyString([r.conversationId, r.seq]), r);
 
@@ -86,7 +92,7 @@ export async function searchConversations(db: BatonDb, query: string, limit = DE
 }
 
 /**
- * The keys in every list, in the order of the shortest list. A list that reached
+ * The keys in every list, once each, in key order. A list that reached
  * {@link CANDIDATE_KEYS} is incomplete, so it cannot rule a key out; MiniSearch's ranking (all
  * words required) still drops such a candidate when its record lacks the word.
  */
@@ -94,7 +100,16 @@ function intersect(sets: Key[][]): Key[] {
   const sorted = [...sets].sort((a, b) => a.length - b.length);
   const [base, ...rest] = sorted;
   const filters = rest.filter((s) => s.length < CANDIDATE_KEYS).map((s) => new Set(s.map(keyString)));
-  return base!.filter((k) => filters.every((f) => f.has(keyString(k))));
+  // A prefix's keys come term by term: one record may be listed under several terms.
+  const seen = new Set<string>();
+  const out = base!.filter((k) => {
+    const ks = keyString(k);
+    if (seen.has(ks) || !filters.every((f) => f.has(ks))) return false;
+    seen.add(ks);
+    return true;
+  });
+  // Key order (the store's), so a run of candidates is one key range.
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
 }
 
 /**
