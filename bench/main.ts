@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only conversion,planning,bundle,chromium]` (bench/README.md): runs the
+ * `npm run bench [-- --quick] [-- --only conversion,planning,bundle,chromium,search]` (bench/README.md): runs the
  * benchmarks, prints one table (each figure, its target, whether it is met) and writes
  * `bench-results/results.json`. `--quick` is the CI smoke run: smaller inputs and fewer samples,
  * the same figures and the same table. Run with `--expose-gc` (the npm script does) so every
@@ -15,6 +15,14 @@ import { benchBundles, type BundleResult } from './bundle';
 import { captureCount, installCaptureFetch } from './capture';
 import { benchChromium, CHROMIUM_FULL, CHROMIUM_QUICK, type ChromiumProfile } from './chromium-run';
 import { chromiumRows, type ChromiumResult } from './chromium-rows';
+import {
+  benchSearch,
+  SEARCH_FULL,
+  SEARCH_QUICK,
+  searchRows,
+  type SearchProfile,
+  type SearchResult,
+} from './chromium-search';
 import { benchConversion, type ConversionCell, type ConversionInput } from './conversion';
 import { generateTranscript } from './generate';
 import { GC_BETWEEN_SAMPLES, type MeasureOptions } from './harness';
@@ -35,7 +43,7 @@ import {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench-results/results.json');
-const SECTIONS = ['conversion', 'planning', 'bundle', 'chromium'] as const;
+const SECTIONS = ['conversion', 'planning', 'bundle', 'chromium', 'search'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Sample plan per generated size: full run, and the quick (CI smoke) run. */
@@ -49,6 +57,8 @@ interface Profile {
   planCold: MeasureOptions;
   /** Storage, streaming render, heap and cold start in Chromium (`chromium-run.ts`). */
   chromium: ChromiumProfile;
+  /** Full-text search in Chromium (`chromium-search.ts`). */
+  search: SearchProfile;
 }
 
 const FULL: Profile = {
@@ -63,6 +73,7 @@ const FULL: Profile = {
   planWarm: { warmup: 3, minSamples: 15, budgetMs: 3_000, maxSamples: 50, gc: 'minor' },
   planCold: { warmup: 1, minSamples: 3, budgetMs: 20_000, maxSamples: 7 },
   chromium: CHROMIUM_FULL,
+  search: SEARCH_FULL,
 };
 
 /** CI smoke run (< 60 s): the large input is 2,000 turns and every figure gets a few samples. */
@@ -79,6 +90,7 @@ const QUICK: Profile = {
   planWarm: { warmup: 1, minSamples: 3, budgetMs: 0, maxSamples: 3, gc: 'minor' },
   planCold: { warmup: 0, minSamples: 1, budgetMs: 0, maxSamples: 1, gc: 'minor' },
   chromium: CHROMIUM_QUICK,
+  search: SEARCH_QUICK,
 };
 
 function parseArgs(argv: readonly string[]): { quick: boolean; only: Set<Section> } {
@@ -178,6 +190,13 @@ async function main(): Promise<void> {
         maxSamples: quick ? 3 : 10,
       })
     : [];
+  let search: SearchResult = { ok: false, note: 'not run (--only)' };
+  if (only.has('search')) {
+    log('search: full-text search over the seeded index');
+    search = await benchSearch(profile.search, log);
+    if (!search.ok) notes.push(`search: ${search.note}`);
+  }
+
   const rows: Row[] = [
     ...(only.has('conversion') ? conversionRows(cells, profile.floorTargetSizes) : []),
     ...imports,
@@ -185,6 +204,7 @@ async function main(): Promise<void> {
     ...(only.has('planning') ? planningRows(planning, largest) : []),
     ...(only.has('bundle') ? bundleRows(bundles) : []),
     ...(only.has('chromium') ? chromiumRows(chromium) : []),
+    ...(only.has('search') ? searchRows(search, profile.search) : []),
   ];
   const elapsedS = (performance.now() - started) / 1000;
   process.stdout.write(
@@ -215,6 +235,7 @@ async function main(): Promise<void> {
     planning,
     bundles,
     chromium,
+    search,
     notes,
     rows,
   };

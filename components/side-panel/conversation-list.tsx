@@ -4,11 +4,14 @@ import type { ConversationMeta } from '../../lib/messaging/protocol';
 import { arrangeConversations } from '../../lib/ui/conversation-list';
 import { cleanDetail } from '../../lib/ui/error-text';
 import { plainPreview } from './preview-text';
+import { MessageSearch, type MessageSearchProps } from './message-search';
 
 export interface ConversationListProps {
   conversations: readonly ConversationMeta[];
   currentId: string | undefined;
   onOpen(id: string): void;
+  /** Full-text search in messages (docs/side-panel.md#search); without it the box filters titles only. */
+  search?: Pick<MessageSearchProps, 'search' | 'onJump'>;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface ConversationListProps {
  * row re-renders only when its meta object changes (the model keeps the objects, and the list,
  * when nothing changed), and a new current conversation re-renders just the two rows concerned.
  */
-export function ConversationList({ conversations, currentId, onOpen }: ConversationListProps) {
+export function ConversationList({ conversations, currentId, onOpen, search }: ConversationListProps) {
   const [query, setQuery] = useState('');
   const shown = useMemo(() => arrangeConversations(conversations, query), [conversations, query]);
   // Rows get one stable callback, so a new `onOpen` each render does not re-render them all.
@@ -57,7 +60,7 @@ export function ConversationList({ conversations, currentId, onOpen }: Conversat
           <input
             type="search"
             aria-label="Search conversations"
-            placeholder="Search titles"
+            placeholder={search ? 'Search titles and messages' : 'Search titles'}
             value={query}
             onInput={(e) => setQuery(e.currentTarget.value)}
           />
@@ -70,6 +73,7 @@ export function ConversationList({ conversations, currentId, onOpen }: Conversat
       ) : (
         rows
       )}
+      {search && conversations.length > 0 ? <MessageSearch query={query} {...search} /> : null}
     </nav>
   );
 }
@@ -98,6 +102,8 @@ interface RowProps {
   meta: ConversationMeta;
   mark: CurrentMark;
   onOpen(id: string): void;
+  /** Full-text search in messages (docs/side-panel.md#search); without it the box filters titles only. */
+  search?: Pick<MessageSearchProps, 'search' | 'onJump'>;
 }
 
 /** One item of the list; re-renders only for a new meta object or its current mark (see {@link ConversationList}). */

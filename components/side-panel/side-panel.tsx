@@ -15,6 +15,8 @@ import { DisclosureBar } from './disclosure-bar';
 import { DisclosureConfirm } from './disclosure-confirm';
 import { useDeliveryPolicy, useDisclosure, useLedger } from './disclosure-hooks';
 import { ConversationList } from './conversation-list';
+import { highlightTurn } from './message-search';
+import { revealTurn, searchMessages } from '../../lib/ui/message-search';
 import { CaptureNotice } from './capture-notice';
 import { ErrorNotice } from './error-notice';
 import { SummaryDialog } from './summary-dialog';
@@ -96,6 +98,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
     listWasWide.current = wide;
   }, [wide]);
   const exporter = useMemo(() => new TransferModel(connector), [connector]);
+
   const ex = useStore(exporter);
   const messageBox = useRef<HTMLTextAreaElement>(null);
   const ready = model.sendTarget() !== undefined;
@@ -149,6 +152,16 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
     void model.reload().then(() => model.open(r.imported[0]!.id));
   const closeDrawer = () => {
     if (!wide) setListOpen(false);
+  };
+  // docs/side-panel.md#search: full-text matches, and the jump to a matched turn.
+  const search = {
+    search: (q: string) => searchMessages(connector, q),
+    onJump: (hit: { conversationId: string; turnId?: string }) => {
+      closeDrawer();
+      void revealTurn(model, hit.conversationId, hit.turnId).then((ok) => {
+        if (ok && hit.turnId) highlightTurn(hit.turnId);
+      });
+    },
   };
   // No usable provider and no conversation at all → one call to action (first-run.tsx), not a picker notice.
   // With no conversation open, the page shows the lock (locked), the call to action (no provider) or the starters.
@@ -280,6 +293,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
               closeDrawer();
               void model.open(id);
             }}
+            search={search}
           />
         </aside>
         {listOpen && !wide ? <div class="drawer-scrim" aria-hidden="true" onClick={() => setListOpen(false)} /> : null}

@@ -12,6 +12,7 @@ import { countHandlers, disclosureHandlers } from './disclosure';
 import { onDeviceHandlers } from './on-device';
 import { sendHandlers, type SendEngine } from './send';
 import { createVaultHandlers, settingsHandlers } from './settings';
+import { searchHandlers } from './search';
 import { summaryHandlers } from './summary';
 import { createTransferHandlers, endpointNames } from './transfer';
 
@@ -37,6 +38,7 @@ export function createHandlers(d: HandlerDeps): Handlers {
     ...disclosureHandlers({ store: d.store, engine: d.engine }),
     ...countHandlers(d),
     ...summaryHandlers(d),
+    ...searchHandlers(d),
     // Markdown export names a custom endpoint by its name.
     ...createTransferHandlers({ ...d, originNames: async () => endpointNames((await d.settings.get()).endpoints) }),
     ...captureHandlers(d.capture),

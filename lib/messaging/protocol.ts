@@ -23,6 +23,7 @@ import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
 import { summaryRequests, type SummaryResponses } from './summary-types';
+import { SEARCH_REQUESTS, type SearchResponses } from './search-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -269,6 +270,8 @@ export const REQUESTS = {
   ...CAPTURE_REQUESTS,
   /** Summarise the earlier part (docs/disclosure.md): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
   ...summaryRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
+  /** Full-text search (docs/side-panel.md#search): `searchConversations` (search-protocol.ts). */
+  ...SEARCH_REQUESTS,
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -398,7 +401,8 @@ export interface ModelOption {
 }
 
 /** The result type of each request. */
-export interface Responses extends TransferResponses, VaultResponses, CaptureResponses, SummaryResponses {
+export interface Responses
+  extends TransferResponses, VaultResponses, CaptureResponses, SummaryResponses, SearchResponses {
   listConversations: ConversationMeta[];
   getConversation: ConversationView;
   createConversation: ConversationMeta;

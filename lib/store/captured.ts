@@ -8,6 +8,7 @@ import type { Source, Turn } from '../transcript/schema';
 import { metaOf, previewOf } from './conversations';
 import { tx, type BatonDb, type ConversationRecord } from './db';
 import { chainedRecords } from './turn-tree';
+import { indexTitle, indexTurns } from './search-index';
 
 /** What {@link storeCapturedConversation} writes. */
 export interface CapturedRecord {
@@ -39,12 +40,18 @@ export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord):
   };
   await tx(
     db,
-    ['conversations', 'turns'],
+    ['conversations', 'turns', 'search'],
     'readwrite',
     async (t) => {
       await t.objectStore('conversations').add(rec);
       const turns = t.objectStore('turns');
-      for (const r of chainedRecords(c.id, c.turns)) await turns.add(r);
+      // docs/side-panel.md#search: indexed in the same transaction.
+      const search = t.objectStore('search');
+      await indexTitle(search, c.id, rec.title);
+      for (const r of chainedRecords(c.id, c.turns)) {
+        await turns.add(r);
+        await indexTurns(search, [r]);
+      }
     },
     'strict',
   );

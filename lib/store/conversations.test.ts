@@ -113,7 +113,14 @@ describe('ConversationStore', () => {
 describe('upgrade ladder (D4)', () => {
   it('D4 builds every store and index from an empty database', async () => {
     const s = await store();
-    expect([...s.db.objectStoreNames].sort()).toEqual(['conversations', 'disclosures', 'settings', 'turns', 'vault']);
+    expect([...s.db.objectStoreNames].sort()).toEqual([
+      'conversations',
+      'disclosures',
+      'search',
+      'settings',
+      'turns',
+      'vault',
+    ]);
     const t = s.db.transaction('turns');
     expect([...t.store.indexNames].sort()).toEqual(['byParent', 'byStatus', 'byTurnId']);
     await t.done;

@@ -1,7 +1,8 @@
 /**
  * Conversations and their turns in IndexedDB. A turn and its conversation's metadata are always
  * written in one transaction (security-requirements.md D4), so no conversation ever references a
- * missing turn and the list never disagrees with the turns.
+ * missing turn and the list never disagrees with the turns. The full-text index's records of the
+ * turns and the title (lib/store/search-index.ts) are written in that same transaction.
  */
 import type { ConversationMeta } from '../messaging/protocol';
 import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
@@ -10,6 +11,7 @@ import { ROOT_PARENT, tx, writeGeneration, type BatonDb, type ConversationRecord
 import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsOf } from './turn-tree';
 import type { TurnTree } from '../transcript/versions';
 import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
+import { indexTitle, indexTurns, unindexConversation, unindexTurns } from './search-index';
 
 /** Thrown when a conversation or turn does not exist. */
 export class NotFoundError extends Error {
@@ -104,8 +106,9 @@ export class ConversationStore {
       ...(input.source !== undefined ? { source: input.source } : {}),
       ...(input.lastTarget !== undefined ? { lastTarget: input.lastTarget } : {}),
     };
-    await tx(this.db, ['conversations'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'search'], 'readwrite', async (t) => {
       await t.objectStore('conversations').add(rec);
+      await indexTitle(t.objectStore('search'), rec.id, rec.title);
     });
     return metaOf(rec);
   }
@@ -193,7 +196,7 @@ export class ConversationStore {
     patch: Partial<ConversationMeta>,
     versionOf: string | undefined,
   ): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       const turns = t.objectStore('turns');
@@ -209,6 +212,9 @@ export class ConversationStore {
       }
       const record: TurnRecord = { conversationId, seq: rec.nextSeq, parentId, turn };
       await turns.add(record);
+      await indexTurns(t.objectStore('search'), [record]);
+      if (patch.title !== undefined && patch.title !== rec.title)
+        await indexTitle(t.objectStore('search'), conversationId, patch.title);
       const next: ConversationRecord = {
         ...rec,
         ...patch,
@@ -236,12 +242,14 @@ export class ConversationStore {
   }
 
   private putTx(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      await turns.put(replacedTurn(old, turn));
+      const replaced = replacedTurn(old, turn);
+      await turns.put(replaced);
+      await indexTurns(t.objectStore('search'), [replaced]);
       const next: ConversationRecord = { ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview };
       await t.objectStore('conversations').put(next);
       return metaOf(next);
@@ -263,7 +271,7 @@ export class ConversationStore {
     now: string,
     toSibling = false,
   ): Promise<{ deleted: string[]; meta: ConversationMeta }> {
-    return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -284,6 +292,11 @@ export class ConversationStore {
             : target.parentId;
       }
       for (const r of removed) await turns.delete([r.conversationId, r.seq]);
+      await unindexTurns(
+        t.objectStore('search'),
+        conversationId,
+        removed.map((r) => r.seq),
+      );
       const { activeLeaf: _old, ...base } = rec;
       const path = await readActivePath(turns, { ...base, ...(leaf !== undefined ? { activeLeaf: leaf } : {}) });
       const next: ConversationRecord = {
@@ -340,7 +353,7 @@ export class ConversationStore {
    * Nothing happens when it is missing.
    */
   async deleteTurn(conversationId: string, turnId: string, now: string): Promise<void> {
-    await tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -348,6 +361,7 @@ export class ConversationStore {
       for (const child of await turns.index('byParent').getAll([conversationId, turnId]))
         await turns.put({ ...child, parentId: target.parentId });
       await turns.delete([conversationId, target.seq]);
+      await unindexTurns(t.objectStore('search'), conversationId, [target.seq]);
       const { activeLeaf, ...base } = rec;
       const leaf = activeLeaf === turnId ? (target.parentId === ROOT_PARENT ? undefined : target.parentId) : activeLeaf;
       await t.objectStore('conversations').put({
@@ -363,20 +377,22 @@ export class ConversationStore {
     id: string,
     patch: Partial<Pick<ConversationRecord, 'title' | 'pinned' | 'lastTarget'>>,
   ): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'search'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(id);
       if (!rec) throw new NotFoundError(`conversation ${id} not found`);
       const next = { ...rec, ...patch };
       await t.objectStore('conversations').put(next);
+      if (next.title !== rec.title) await indexTitle(t.objectStore('search'), id, next.title);
       return metaOf(next);
     });
   }
 
-  /** Deletes a conversation, its turns and its disclosure records in one transaction. */
+  /** Deletes a conversation, its turns, their index records and its disclosure records in one transaction. */
   async delete(id: string): Promise<void> {
-    await tx(this.db, ['conversations', 'turns', 'disclosures'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'turns', 'disclosures', 'search'], 'readwrite', async (t) => {
       await t.objectStore('conversations').delete(id);
       await t.objectStore('turns').delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+      await unindexConversation(t.objectStore('search'), id);
       const keys = await t.objectStore('disclosures').index('byConversation').getAllKeys(id);
       for (const k of keys) await t.objectStore('disclosures').delete(k);
     });

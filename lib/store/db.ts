@@ -9,16 +9,19 @@
  * - `disclosures`: what was sent to whom (the ledger).
  * - `vault`: provider keys (never synced, never exported).
  * - `settings`: provider configuration and preferences, one record per key.
+ * - `search`: the full-text index, one record per turn and per title with its terms
+ *   (lib/store/search-index.ts), written in the same transaction as the turn or title.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationMeta } from '../messaging/protocol';
 import type { Transcript, Turn } from '../transcript/schema';
 import type { TurnCount } from '../context/tokens';
 import { isQuotaExceeded, storageFullError } from './quota';
+import { SEARCH_STORE, titleSearchRecord, turnSearchRecord, type SearchRecord } from './search-index';
 
 export const DB_NAME = 'baton';
 /** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export const STORES = {
   conversations: 'conversations',
@@ -26,6 +29,7 @@ export const STORES = {
   disclosures: 'disclosures',
   vault: 'vault',
   settings: 'settings',
+  search: SEARCH_STORE,
 } as const;
 
 /** What the conversation list needs, plus the transcript-level fields that are not turns. */
@@ -121,6 +125,7 @@ export interface BatonDbSchema extends DBSchema {
   disclosures: { key: number; value: DisclosureRecord; indexes: { byConversation: string } };
   vault: { key: string; value: VaultRecord };
   settings: { key: string; value: { key: string; value: unknown } };
+  search: { key: [string, number]; value: SearchRecord; indexes: { byTerm: string } };
 }
 
 export type BatonDb = IDBPDatabase<BatonDbSchema>;
@@ -158,43 +163,81 @@ export function upgradeDb(
     db.createObjectStore(STORES.vault, { keyPath: 'providerId' });
     db.createObjectStore(STORES.settings, { keyPath: 'key' });
   }
+  // Data steps run one after another in the upgrade transaction, after every store exists.
+  const steps: UpgradeStep[] = [];
   if (oldVersion < 2 && newVersion >= 2) {
     // docs/transcript.md#versions-and-branches: turns form a tree; a version is a sibling (same parent).
     const turns = transaction!.objectStore(STORES.turns);
     turns.createIndex('byParent', ['conversationId', 'parentId']);
     // A database created at version 2 has no turn yet; an older one gets its linear turns chained.
-    if (oldVersion >= 1) void chainLinearTurns(transaction!);
+    if (oldVersion >= 1) steps.push(chainLinearTurns);
   }
+  if (oldVersion < 3 && newVersion >= 3) {
+    // docs/side-panel.md#search: the full-text index, one record per turn and per title.
+    const search = db.createObjectStore(STORES.search, { keyPath: ['conversationId', 'seq'] });
+    search.createIndex('byTerm', 'terms', { multiEntry: true });
+    if (oldVersion >= 1) steps.push(buildSearchIndex);
+  }
+  if (steps.length) void runSteps(transaction!, steps);
 }
 
+type UpgradeTx = IDBPTransaction<BatonDbSchema, StoreName[], 'versionchange'>;
+type UpgradeStep = (t: UpgradeTx) => Promise<void>;
+
 /**
- * The version-2 step of the ladder: every stored conversation was a list of turns in `seq` order,
- * so each turn's parent is the turn before it and the active leaf is the last one — the active
- * path is exactly the old conversation. Runs inside the upgrade transaction and awaits only its
- * requests (D5); a failure aborts the upgrade, so the database stays at version 1, untouched.
+ * Runs the ladder's data steps in order inside the upgrade transaction, awaiting only its
+ * requests (D5). A failure aborts the upgrade, so the database stays at its old version, untouched.
  */
-async function chainLinearTurns(t: IDBPTransaction<BatonDbSchema, StoreName[], 'versionchange'>): Promise<void> {
+async function runSteps(t: UpgradeTx, steps: readonly UpgradeStep[]): Promise<void> {
   try {
-    const last = new Map<string, string>();
-    let cursor = await t.objectStore(STORES.turns).openCursor();
-    while (cursor) {
-      const r = cursor.value as TurnRecord & { parentId?: string };
-      await cursor.update({ ...r, parentId: last.get(r.conversationId) ?? ROOT_PARENT });
-      last.set(r.conversationId, r.turn.id);
-      cursor = await cursor.continue();
-    }
-    let conv = await t.objectStore(STORES.conversations).openCursor();
-    while (conv) {
-      const leaf = last.get(conv.value.id);
-      if (leaf !== undefined) await conv.update({ ...conv.value, activeLeaf: leaf });
-      conv = await conv.continue();
-    }
+    for (const step of steps) await step(t);
   } catch {
     try {
       t.abort();
     } catch {
       // already finished
     }
+  }
+}
+
+/**
+ * The version-2 step of the ladder: every stored conversation was a list of turns in `seq` order,
+ * so each turn's parent is the turn before it and the active leaf is the last one — the active
+ * path is exactly the old conversation.
+ */
+async function chainLinearTurns(t: UpgradeTx): Promise<void> {
+  const last = new Map<string, string>();
+  let cursor = await t.objectStore(STORES.turns).openCursor();
+  while (cursor) {
+    const r = cursor.value as TurnRecord & { parentId?: string };
+    await cursor.update({ ...r, parentId: last.get(r.conversationId) ?? ROOT_PARENT });
+    last.set(r.conversationId, r.turn.id);
+    cursor = await cursor.continue();
+  }
+  let conv = await t.objectStore(STORES.conversations).openCursor();
+  while (conv) {
+    const leaf = last.get(conv.value.id);
+    if (leaf !== undefined) await conv.update({ ...conv.value, activeLeaf: leaf });
+    conv = await conv.continue();
+  }
+}
+
+/**
+ * The version-3 step: the full-text index of what is already stored — every conversation's title
+ * and every turn of every branch (docs/side-panel.md#search). Built once, here; later writes keep
+ * it current in their own transactions.
+ */
+async function buildSearchIndex(t: UpgradeTx): Promise<void> {
+  const search = t.objectStore(STORES.search);
+  let conv = await t.objectStore(STORES.conversations).openCursor();
+  while (conv) {
+    await search.put(titleSearchRecord(conv.value.id, conv.value.title));
+    conv = await conv.continue();
+  }
+  let cursor = await t.objectStore(STORES.turns).openCursor();
+  while (cursor) {
+    await search.put(turnSearchRecord(cursor.value));
+    cursor = await cursor.continue();
   }
 }
 

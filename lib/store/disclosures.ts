@@ -17,6 +17,7 @@ import type { ActiveSummary } from '../messaging/summary-types';
 import type { Turn } from '../transcript/schema';
 import { metaOf, NotFoundError, previewOf, replacedTurn } from './conversations';
 import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
+import { indexTurns } from './search-index';
 import { transcriptCacheFor, withReplaced } from './transcript-cache';
 
 const GLOBAL_POLICY_KEY = 'disclosurePolicy';
@@ -152,12 +153,15 @@ export class DisclosureStore {
   }
 
   private finishTx(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'disclosures'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'disclosures', 'search'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      await turns.put(replacedTurn(old, turn));
+      const replaced = replacedTurn(old, turn);
+      await turns.put(replaced);
+      // docs/side-panel.md#search: the final answer's words, in the same transaction.
+      await indexTurns(t.objectStore('search'), [replaced]);
       await t.objectStore('disclosures').add(done.record as DisclosureRecord);
       const meta: Record<string, unknown> = { ...rec.meta };
       if (done.receipt === null) delete meta[RECEIPT_META];

@@ -12,6 +12,7 @@ import type { Transcript, Turn } from '../transcript/schema';
 import { previewOf } from './conversations';
 import { isQuotaExceeded } from './quota';
 import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+import { indexTitle, indexTurns } from './search-index';
 
 /** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
 const MAX_ID_CHARS = 200;
@@ -207,14 +208,18 @@ export async function importConversations(
     };
     const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp, tree);
     try {
-      const clash = await tx(db, ['conversations', 'turns'], 'readwrite', async (w) => {
+      const clash = await tx(db, ['conversations', 'turns', 'search'], 'readwrite', async (w) => {
         const existing = (await w.objectStore('conversations').get(id)) ?? known;
         if (existing) return existing;
         await w.objectStore('conversations').add(rec);
         const turns = w.objectStore('turns');
+        // docs/side-panel.md#search: every version is indexed, in this same transaction.
+        const search = w.objectStore('search');
+        await indexTitle(search, id, rec.title);
         for (const [seq, { parentId, turn }] of tree.turns.entries()) {
           const r: TurnRecord = { conversationId: id, seq, parentId: parentId ?? ROOT_PARENT, turn: settle(turn) };
           await turns.add(r);
+          await indexTurns(search, [r]);
         }
         return undefined;
         // Default durability: a batch may hold thousands of conversations, and an import cut short

@@ -37,19 +37,21 @@ function rootOf(e: ts.Expression): string | undefined {
 type Work = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration;
 
 /**
- * The transaction helpers of lib/store/turn-tree.ts (the tree of turns): async functions whose
- * first parameter is a store of the caller's transaction. A call of one with a store of this
- * transaction waits on that transaction; each of them is itself checked below.
+ * The transaction helpers of lib/store/turn-tree.ts (the tree of turns) and lib/store/search-index.ts
+ * (the search index's records): async functions whose first parameter is a store of the caller's
+ * transaction. A call of one with a store of this transaction waits on that transaction; each of
+ * them is itself checked below.
  */
 const TREE_FILE = path.join(ROOT, 'lib/store/turn-tree.ts');
-function treeHelpers(): ts.FunctionDeclaration[] {
-  const file = ts.createSourceFile(TREE_FILE, fs.readFileSync(TREE_FILE, 'utf8'), ts.ScriptTarget.Latest, true);
+const SEARCH_FILE = path.join(ROOT, 'lib/store/search-index.ts');
+const parse = (f: string) => ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+function treeHelpers(file = parse(TREE_FILE)): ts.FunctionDeclaration[] {
   return file.statements.filter(
     (n): n is ts.FunctionDeclaration =>
       ts.isFunctionDeclaration(n) && !!n.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword),
   );
 }
-const HELPERS = new Set(treeHelpers().map((f) => f.name!.text));
+const HELPERS = new Set([...treeHelpers(), ...treeHelpers(parse(SEARCH_FILE))].map((f) => f.name!.text));
 
 /** Every `await` in `work` that does not wait on its transaction, as `file:line text`. */
 function foreignAwaits(work: Work, file: ts.SourceFile): string[] {
@@ -64,10 +66,13 @@ function foreignAwaits(work: Work, file: ts.SourceFile): string[] {
       const arg = e.arguments[0];
       return !!arg && isIdb(arg);
     }
-    // `Promise.all([...])` of requests of this transaction.
+    // `Promise.all([...])` of requests of this transaction, or `Promise.all(xs.map((x) => request))`.
     if (ts.isCallExpression(e) && e.expression.getText(file) === 'Promise.all') {
       const arg = e.arguments[0];
-      return !!arg && ts.isArrayLiteralExpression(arg) && arg.elements.every((x) => ts.isExpression(x) && isIdb(x));
+      if (arg && ts.isArrayLiteralExpression(arg)) return arg.elements.every((x) => ts.isExpression(x) && isIdb(x));
+      const fn =
+        arg && ts.isCallExpression(arg) && /\.map$/.test(arg.expression.getText(file)) ? arg.arguments[0] : undefined;
+      return !!fn && ts.isArrowFunction(fn) && ts.isExpression(fn.body) && isIdb(fn.body);
     }
     return false;
   };
@@ -130,11 +135,15 @@ describe('D5 no awaits across transactions', () => {
     expect(callbacks.flatMap((c) => foreignAwaits(c.work, c.file))).toEqual([]);
   });
 
-  it('D5 the tree helpers (lib/store/turn-tree.ts) await only requests of the store they are given', () => {
-    const file = ts.createSourceFile(TREE_FILE, fs.readFileSync(TREE_FILE, 'utf8'), ts.ScriptTarget.Latest, true);
-    const helpers = treeHelpers();
+  it('D5 the tree and search-index helpers await only requests of the store they are given', () => {
+    const file = parse(TREE_FILE);
+    const helpers = treeHelpers(file);
     expect(helpers.map((f) => f.name!.text)).toContain('readActivePath');
     expect(helpers.flatMap((f) => foreignAwaits(f, file))).toEqual([]);
+    const search = parse(SEARCH_FILE);
+    const indexers = treeHelpers(search);
+    expect(indexers.map((f) => f.name!.text)).toContain('indexTurns');
+    expect(indexers.flatMap((f) => foreignAwaits(f, search))).toEqual([]);
   });
 
   it('D5 the only direct db.transaction() call is inside tx() (lib/store/db.ts)', () => {
@@ -150,6 +159,8 @@ describe('D5 no awaits across transactions', () => {
         const s = t.objectStore('a');
         await s.put(1);
         await Promise.all([s.get(1), t.objectStore('a').index('i').get(2)]);
+        await Promise.all([1, 2].map((k) => s.get(k)));
+        await Promise.all([1, 2].map((k) => fetch(k)));
         let c = await s.openCursor();
         while (c) c = await c.continue();
         await fetch('https://x.test');
@@ -165,6 +176,7 @@ describe('D5 no awaits across transactions', () => {
     };
     find(file);
     expect(foreignAwaits(work!, file).map((l) => l.replace(/^.*?:\d+ /, ''))).toEqual([
+      'await Promise.all([1, 2].map((k) => fetch(k)))',
       "await fetch('https://x.test')",
       "await crypto.subtle.digest('SHA-256', new Uint8Array())",
       'await other.save()',

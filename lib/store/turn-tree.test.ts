@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMAT, type Turn } from '../transcript/schema';
 import { treeOf, withVersions, withoutVersions, otherVersionCount } from '../transcript/versions';
 import { ConversationStore } from './conversations';
-import { openBatonDb, type BatonDb, type ConversationRecord } from './db';
+import { DB_VERSION, openBatonDb, type BatonDb, type ConversationRecord } from './db';
 import { importConversations } from './import-store';
 import { readTurnWindow } from './turn-window';
 
@@ -68,7 +68,7 @@ describe('upgrade ladder, version 2: linear conversations become trees', () => {
 
     const db = await openBatonDb(name);
     open.push(db);
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(DB_VERSION);
     const s = new ConversationStore(db);
     expect(ids((await s.get('a')).turns)).toEqual(['a1', 'a2', 'a3']);
     expect(ids((await s.get('b')).turns)).toEqual(['b1', 'b2']);
