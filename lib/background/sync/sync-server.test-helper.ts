@@ -86,6 +86,8 @@ export interface Device {
   engine: SyncEngine;
   events: BackgroundEvent[];
   secrets: string[];
+  /** What the engine was built with. */
+  deps: SyncEngineDeps;
 }
 
 let n = 0;
@@ -99,7 +101,7 @@ export async function makeDevice(label: string, over: Partial<SyncEngineDeps> = 
   const events: BackgroundEvent[] = [];
   const secrets: string[] = [];
   let password: string | undefined;
-  const engine = new SyncEngine({
+  const deps: SyncEngineDeps = {
     db,
     store,
     settings,
@@ -123,6 +125,7 @@ export async function makeDevice(label: string, over: Partial<SyncEngineDeps> = 
     allowWeakKdf: true,
     timeoutMs: 5000,
     ...over,
-  });
-  return { db, store, settings, disclosures, engine, events, secrets };
+  };
+  const engine = new SyncEngine(deps);
+  return { db, store, settings, disclosures, engine, events, secrets, deps };
 }
