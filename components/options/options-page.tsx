@@ -12,6 +12,7 @@ import { OnDeviceNote } from './on-device-note';
 import { PassphraseSection } from './passphrase-section';
 import { ProviderSection } from './provider-section';
 import { TransferSection } from './transfer-section';
+import { SyncSection } from './sync-section';
 import { FirstKey } from './first-key';
 
 export interface OptionsPageProps {
@@ -100,6 +101,11 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
       <section aria-labelledby="transfer-h">
         <h2 id="transfer-h">Import and export</h2>
         <TransferSection connector={connector} />
+      </section>
+
+      <section aria-labelledby="sync-h">
+        <h2 id="sync-h">Sync</h2>
+        <SyncSection connector={connector} permissions={permissions} />
       </section>
 
       <section aria-labelledby="delete-h">

@@ -14,6 +14,7 @@ import { sendHandlers, type SendEngine } from './send';
 import { createVaultHandlers, settingsHandlers } from './settings';
 import { searchHandlers } from './search';
 import { summaryHandlers } from './summary';
+import { syncHandlers, type SyncService } from './sync';
 import { createTransferHandlers, endpointNames } from './transfer';
 
 /** What `createHandlers` needs: the shared dependencies, the send engine, and what only some features use. */
@@ -23,6 +24,8 @@ export interface HandlerDeps extends BackgroundDeps {
   wipe(): Promise<void>;
   /** Capture from chat pages (docs/architecture.md#the-background-by-feature); without it the capture requests refuse. */
   capture?: CaptureService;
+  /** End-to-end encrypted sync (docs/architecture.md#sync); without it the sync requests refuse. */
+  sync?: SyncService;
   /** Size of one `exportAll` part, in characters (default: the transfer feature's; tests use a small one). */
   exportPartChars?: number;
 }
@@ -42,5 +45,6 @@ export function createHandlers(d: HandlerDeps): Handlers {
     // Markdown export names a custom endpoint by its name.
     ...createTransferHandlers({ ...d, originNames: async () => endpointNames((await d.settings.get()).endpoints) }),
     ...captureHandlers(d.capture),
+    ...syncHandlers(d),
   } satisfies Handlers as Handlers & Record<keyof Responses, unknown>;
 }

@@ -9,6 +9,7 @@ import { ConversationStore } from '../store/conversations';
 import { openBatonDb, STORES, tx, type BatonDb } from '../store/db';
 import { BLOCKED_MESSAGE, openLiveDb } from '../store/db-lifecycle';
 import { SettingsStore } from '../store/settings';
+import { DisclosureStore } from '../store/disclosures';
 import { storageSession } from '../vault/session';
 import { Vault } from '../vault/vault';
 import { createHandlers } from './handlers';
@@ -18,6 +19,7 @@ import { RetryAlarms, sessionPendingStore, SendEngine } from './send';
 import { classifySender, route, type Sender } from './core/router';
 import { realClock } from './core/clock';
 import type { Transport } from './core/transport';
+import { browserPouch, SYNC_VAULT_ID, SyncService } from './sync';
 
 /** Everything the background holds once the database is open. */
 export interface Background {
@@ -25,6 +27,7 @@ export interface Background {
   store: ConversationStore;
   engine: SendEngine;
   keepalive: Keepalive;
+  sync: SyncService;
 }
 
 /**
@@ -33,7 +36,8 @@ export interface Background {
  */
 export function registerBackground(transport: Transport): { ready: Promise<Background>; capture: CaptureService } {
   const ports = new Set<Browser.runtime.Port>();
-  const broadcast = (event: BackgroundEvent) => {
+  let syncRef: SyncService | undefined;
+  const post = (event: BackgroundEvent) => {
     for (const p of ports) {
       try {
         p.postMessage(event);
@@ -41,6 +45,11 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
         ports.delete(p);
       }
     }
+  };
+  // docs/architecture.md#sync: a local change schedules a debounced sync; sync itself posts without it (no echo).
+  const broadcast = (event: BackgroundEvent) => {
+    post(event);
+    syncRef?.noteEvent(event);
   };
   // L4: a long retry wait is also held by a persisted alarm, so a stopped worker still retries once.
   const retryAlarms = new RetryAlarms({
@@ -90,6 +99,27 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       broadcast,
       keepalive,
     });
+    // SY-1: made now, but it reads nothing and builds no PouchDB database until sync is on and runs.
+    const sync = new SyncService({
+      alarms: browser.alarms,
+      engine: () => ({
+        db,
+        store,
+        settings,
+        disclosures: new DisclosureStore(db),
+        password: {
+          get: async () => (await vault.getKey(SYNC_VAULT_ID))?.secret,
+          set: (secret, origin) => vault.setKey(SYNC_VAULT_ID, secret, origin, new Date().toISOString()),
+          clear: () => vault.deleteKey(SYNC_VAULT_ID),
+        },
+        secrets: () => vault.allSecrets(),
+        broadcast: post,
+        pouch: browserPouch,
+        mirrorOptions: { adapter: 'idb' },
+        now: () => Date.now(),
+      }),
+    });
+    syncRef = sync;
     const handlers = createHandlers({
       store,
       settings,
@@ -101,6 +131,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       newId: () => crypto.randomUUID(),
       capture,
       broadcast,
+      sync,
       wipe: () =>
         tx(
           db,
@@ -115,7 +146,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     secretsCache = await vault.allSecrets();
     handlersRef = handlers;
     vaultRef = vault;
-    return { db, store, engine, keepalive };
+    return { db, store, engine, keepalive, sync };
   })();
 
   // L1: registered synchronously at top level.
@@ -149,6 +180,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
   // M4: only allowlisted port names from our own pages; others are dropped before any listener.
   // L1/L4: registered at top level, so the alarm of a pending retry wakes the worker and is handled.
   browser.alarms.onAlarm.addListener((alarm) => {
+    void ready.then(({ sync }) => sync.onAlarm(alarm.name)).catch(() => undefined);
     void ready
       .then(({ engine }) =>
         retryAlarms.onAlarm(
@@ -167,6 +199,8 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     }
     ports.add(port);
     port.onDisconnect.addListener(() => ports.delete(port));
+    // docs/architecture.md#sync: a panel opening syncs shortly (when sync is on).
+    void ready.then(({ sync }) => sync.onPanelOpen()).catch(() => undefined);
   });
 
   return { ready, capture };

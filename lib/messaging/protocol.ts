@@ -20,6 +20,7 @@ import {
   type DisclosurePreview,
 } from './disclosure-types';
 import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
+import { SYNC_REQUESTS, type SyncResponses } from './sync-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
 import { summaryRequests, type SummaryResponses } from './summary-types';
@@ -266,6 +267,8 @@ export const REQUESTS = {
   ...TRANSFER_REQUESTS,
   /** Passphrase mode (S2, S3): `vaultStatus`, `setPassphrase`, `unlockVault`, `lockVault`, `removePassphrase` (vault-protocol.ts). */
   ...VAULT_REQUESTS,
+  /** End-to-end encrypted sync (docs/security.md#sync): `syncStatus`, `syncCreate`, `syncJoin`, `syncNow`, `syncStop`, `syncRemoveRemote` (sync-protocol.ts). */
+  ...SYNC_REQUESTS,
   /** Capture from chat pages (docs/architecture.md#the-background-by-feature): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
   ...CAPTURE_REQUESTS,
   /** Summarise the earlier part (docs/disclosure.md): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
@@ -402,7 +405,7 @@ export interface ModelOption {
 
 /** The result type of each request. */
 export interface Responses
-  extends TransferResponses, VaultResponses, CaptureResponses, SummaryResponses, SearchResponses {
+  extends TransferResponses, VaultResponses, CaptureResponses, SummaryResponses, SearchResponses, SyncResponses {
   listConversations: ConversationMeta[];
   getConversation: ConversationView;
   createConversation: ConversationMeta;

@@ -1,0 +1,322 @@
+/**
+ * Sync end to end in Node (docs/security.md#sync): two devices replicate through a real
+ * `pouchdb-server --in-memory` on 127.0.0.1, started here. After each test, a scan of the server's
+ * raw `_all_docs` and `_changes` finds no plaintext and no key pattern.
+ */
+import 'fake-indexeddb/auto';
+import { createServer, type Server } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Turn } from '../../transcript/schema';
+import { makeDevice, startPouchServer, type Device, type TestServer } from './sync-server.test-helper';
+
+let server: TestServer;
+let dbn = 0;
+let url = '';
+/** Every text a scan must not find on the server. */
+let plaintexts: string[] = [];
+const KEY = 'sk-proj-SyncTestKey0123456789abcdef';
+const KEYISH = /sk-[A-Za-z0-9_-]{8,}|AIza[0-9A-Za-z_-]{20,}|sk-ant-/;
+
+beforeAll(async () => {
+  server = await startPouchServer();
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const access = () => ({ url, user: '', password: '' });
+const newDb = () => {
+  url = `${server.origin}/baton-${++dbn}`;
+  plaintexts = [];
+};
+
+const NOW = '2026-12-01T10:00:00.000Z';
+const userTurn = (id: string, text: string): Turn => ({
+  id,
+  role: 'user',
+  createdAt: NOW,
+  blocks: [{ type: 'text', text }],
+});
+const asst = (id: string, blocks: Turn['blocks']): Turn => ({
+  id,
+  role: 'assistant',
+  createdAt: NOW,
+  status: 'complete',
+  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
+  blocks,
+});
+
+/** A conversation with a tool call, its result, and two versions of the answer. */
+async function seedConversation(d: Device, id = 'conv-alpha'): Promise<void> {
+  await d.store.create({ id, title: 'Lighthouse keeper schedule', now: NOW, system: 'You are a tide expert' });
+  await d.store.appendTurn(id, userTurn('u1', `When is high tide in Brest? my key ${KEY}`), NOW);
+  await d.store.appendTurn(
+    id,
+    asst('a1', [{ type: 'tool_call', id: 'call_1', name: 'tide_table_lookup', input: { port: 'Brest' } }]),
+    NOW,
+  );
+  await d.store.appendTurn(
+    id,
+    { id: 'r1', role: 'tool', blocks: [{ type: 'tool_result', callId: 'call_1', content: 'HW 06:42 marmalade' }] },
+    NOW,
+  );
+  await d.store.appendTurn(id, asst('a2', [{ type: 'text', text: 'High water at 06:42, first version zebra' }]), NOW);
+  await d.store.appendTurn(
+    id,
+    asst('a2b', [{ type: 'text', text: 'High water 06:42, second version quokka' }]),
+    NOW,
+    {},
+    'a2',
+  );
+  plaintexts.push(
+    'Lighthouse',
+    'tide expert',
+    'Brest',
+    'tide_table_lookup',
+    'marmalade',
+    'zebra',
+    'quokka',
+    'conv-alpha',
+    'call_1',
+    'gpt-5.5',
+    'openai',
+  );
+}
+
+/** Reads the server's raw `_all_docs` and `_changes` and fails on any plaintext or key pattern. */
+async function scanServer(): Promise<void> {
+  if (!url) return;
+  const all = await (await fetch(`${url}/_all_docs?include_docs=true`)).text();
+  const changes = await (await fetch(`${url}/_changes?include_docs=true&style=all_docs`)).text();
+  for (const raw of [all, changes]) {
+    expect(raw).not.toMatch(KEYISH);
+    expect(raw).not.toContain(KEY);
+    for (const p of plaintexts) expect(raw, `server holds "${p}"`).not.toContain(p);
+    const docs = JSON.parse(raw) as {
+      rows?: { doc?: Record<string, unknown> }[];
+      results?: { doc?: Record<string, unknown> }[];
+    };
+    for (const r of docs.rows ?? docs.results ?? []) {
+      if (!r.doc) continue;
+      const fields = Object.keys(r.doc).filter((k) => !k.startsWith('_'));
+      expect(fields.every((k) => k === 'e')).toBe(true);
+    }
+  }
+}
+
+afterEach(async () => {
+  await scanServer();
+  url = '';
+});
+
+const PASS = 'correct horse battery staple';
+
+describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
+  it('SY-5 a conversation with tool calls and versions made on A appears on B whole, and continues there natively', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    const b = await makeDevice('B');
+    await seedConversation(a);
+    a.secrets.push(KEY);
+    const sa = await a.engine.create({ ...access(), passphrase: PASS });
+    expect(sa.state, JSON.stringify(sa.error)).toBe('idle');
+    const sb = await b.engine.join({ ...access(), passphrase: PASS });
+    expect(sb.state, JSON.stringify(sb.error)).toBe('idle');
+
+    const onA = await a.store.toTranscriptTree('conv-alpha');
+    const onB = await b.store.toTranscriptTree('conv-alpha');
+    expect(onB.transcript.title).toBe('Lighthouse keeper schedule');
+    expect(onB.transcript.system).toBe('You are a tide expert');
+    expect(onB.transcript.turns.map((t) => t.id)).toEqual(['u1', 'a1', 'r1', 'a2b']);
+    expect(onB.tree.turns.map((t) => [t.turn.id, t.parentId]).sort()).toEqual(
+      onA.tree.turns.map((t) => [t.turn.id, t.parentId]).sort(),
+    );
+    expect(onB.transcript.turns[1]).toEqual(onA.transcript.turns[1]);
+    // The key typed into a message never left A.
+    expect(JSON.stringify(onB)).not.toContain(KEY);
+    expect(await b.store.versionCount('conv-alpha', 'a2b')).toBe(2);
+    expect(b.events.some((e) => e.type === 'conversationUpdated')).toBe(true);
+
+    // B continues natively; A receives it.
+    await b.store.appendTurn('conv-alpha', userTurn('u2', 'And tomorrow?'), NOW);
+    await b.engine.syncNow();
+    await a.engine.syncNow();
+    const a2 = await a.store.toTranscript('conv-alpha');
+    expect(a2.turns.map((t) => t.id)).toEqual(['u1', 'a1', 'r1', 'a2b', 'u2']);
+  }, 60_000);
+
+  it('SY-5 nothing is echoed: a cycle after both devices are in step writes nothing to the server', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    const b = await makeDevice('B');
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    await b.engine.join({ ...access(), passphrase: PASS });
+    await a.engine.syncNow();
+    await b.engine.syncNow();
+    expect((await b.store.toTranscript('conv-alpha')).turns).toHaveLength(4);
+    const seq = async () => ((await (await fetch(url)).json()) as { update_seq: unknown }).update_seq;
+    const before = await seq();
+    await a.engine.syncNow();
+    await b.engine.syncNow();
+    expect(await seq()).toEqual(before);
+  }, 60_000);
+
+  it('SY-4 concurrent title edits converge on both devices; edits of different fields both survive', async () => {
+    newDb();
+    let clock = Date.parse(NOW);
+    const a = await makeDevice('A', { now: () => clock });
+    const b = await makeDevice('B', { now: () => clock });
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    await b.engine.join({ ...access(), passphrase: PASS });
+    await a.store.update('conv-alpha', { title: 'Title from A' });
+    clock += 10;
+    await b.store.update('conv-alpha', { title: 'Title from B', pinned: true });
+    clock += 10;
+    await a.engine.syncNow();
+    clock += 10;
+    await b.engine.syncNow();
+    clock += 10;
+    await a.engine.syncNow();
+    const ra = await a.store.getRecord('conv-alpha');
+    const rb = await b.store.getRecord('conv-alpha');
+    // B's edit reached the server last, so its stamp is the later one on both devices.
+    expect(ra!.title).toBe('Title from B');
+    expect(rb!.title).toBe('Title from B');
+    expect(ra!.pinned).toBe(true);
+    expect(rb!.pinned).toBe(true);
+    plaintexts.push('Title from');
+  }, 60_000);
+
+  it('SY-4 a delete on B removes the conversation on A (delete wins over a concurrent edit)', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    const b = await makeDevice('B');
+    await seedConversation(a);
+    await seedConversation(a, 'conv-beta');
+    await a.engine.create({ ...access(), passphrase: PASS });
+    await b.engine.join({ ...access(), passphrase: PASS });
+    await b.store.delete('conv-alpha');
+    await a.store.update('conv-alpha', { title: 'Edited meanwhile' });
+    await b.engine.syncNow();
+    await a.engine.syncNow();
+    await b.engine.syncNow();
+    expect(await a.store.getRecord('conv-alpha')).toBeUndefined();
+    expect(await b.store.getRecord('conv-alpha')).toBeUndefined();
+    expect(a.events).toContainEqual({ type: 'conversationDeleted', id: 'conv-alpha' });
+    expect((await a.store.toTranscript('conv-beta')).turns).toHaveLength(4);
+    expect((await b.store.toTranscript('conv-beta')).turns).toHaveLength(4);
+  }, 60_000);
+
+  it('SY-3 a wrong passphrase on a third device reads nothing, says so and changes nothing', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    const c = await makeDevice('C');
+    await expect(c.engine.join({ ...access(), passphrase: 'not the passphrase' })).rejects.toMatchObject({
+      code: 'wrong_passphrase',
+      message: expect.stringMatching(/does not open/),
+    });
+    expect(await c.engine.config()).toBeUndefined();
+    expect(await c.store.list()).toEqual([]);
+    expect((await c.engine.status()).state).toBe('off');
+  }, 60_000);
+
+  it('SY-5 Remove my data from the server leaves no document and no set-up there, and switches sync off', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    expect(((await (await fetch(url)).json()) as { doc_count: number }).doc_count).toBeGreaterThan(0);
+    await a.engine.removeRemote();
+    const res = await fetch(`${url}/_all_docs`);
+    if (res.ok) expect(((await res.json()) as { rows: unknown[] }).rows).toEqual([]);
+    else expect(res.status).toBe(404);
+    expect((await fetch(`${url}/_local/baton-sync`)).status).toBe(404);
+    expect((await a.engine.status()).state).toBe('off');
+    expect((await a.store.toTranscript('conv-alpha')).turns).toHaveLength(4);
+  }, 60_000);
+
+  it('SY-5 documents another passphrase wrote are a clear status; nothing local is lost', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    // A document sealed under other keys, put on the server directly.
+    await fetch(`${url}/hForeignDocument000000`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ e: btoa('x'.repeat(64)) }),
+    });
+    const s = await a.engine.syncNow();
+    expect(s.state).toBe('error');
+    expect(s.error?.code).toBe('foreign_documents');
+    expect(s.unreadable).toBe(1);
+    expect((await a.store.toTranscript('conv-alpha')).turns).toHaveLength(4);
+  }, 60_000);
+});
+
+describe('SY-5 a server that is down, slow or answers garbage', () => {
+  let garbage: Server;
+  let garbageOrigin = '';
+  let hang = false;
+  beforeAll(async () => {
+    garbage = createServer((req, res) => {
+      if (hang) return; // never answers
+      if (req.url?.includes('_local/baton-sync')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not couchdb</html>');
+    });
+    await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', () => r()));
+    garbageOrigin = `http://127.0.0.1:${(garbage.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    garbage.closeAllConnections();
+    await new Promise((r) => garbage.close(r));
+  });
+
+  it('SY-5 a server that went down is status `unreachable`, keeps the data, and the next cycle catches up', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    // Point the configuration at a closed port, as if the server went down.
+    const cfg = (await a.engine.config())!;
+    await a.db.put('settings', { key: 'sync', value: { ...cfg, url: 'http://127.0.0.1:9/baton' } });
+    await a.store.appendTurn('conv-alpha', userTurn('u9', 'written while offline'), NOW);
+    const s = await a.engine.syncNow();
+    expect(s.state).toBe('error');
+    expect(s.error?.code, s.error?.message).toBe('unreachable');
+    expect(s.pending).toBeGreaterThan(0);
+    expect((await a.store.toTranscript('conv-alpha')).turns.at(-1)!.id).toBe('u9');
+    await a.db.put('settings', { key: 'sync', value: cfg });
+    expect((await a.engine.syncNow()).state).toBe('idle');
+    const b = await makeDevice('B');
+    await b.engine.join({ ...access(), passphrase: PASS });
+    expect((await b.store.toTranscript('conv-alpha')).turns.at(-1)!.id).toBe('u9');
+    plaintexts.push('written while offline');
+  }, 60_000);
+
+  it('SY-5 garbage answers are status `bad_server`; a server that does not answer is `timeout`', async () => {
+    const a = await makeDevice('A', { timeoutMs: 500 });
+    await seedConversation(a);
+    await expect(
+      a.engine.create({ url: `${garbageOrigin}/baton`, user: '', password: '', passphrase: PASS }),
+    ).rejects.toMatchObject({
+      code: 'bad_server',
+    });
+    expect(await a.engine.config()).toBeUndefined();
+    hang = true;
+    await expect(
+      a.engine.join({ url: `${garbageOrigin}/baton`, user: '', password: '', passphrase: PASS }),
+    ).rejects.toMatchObject({
+      code: 'timeout',
+    });
+    hang = false;
+    expect((await a.store.toTranscript('conv-alpha')).turns).toHaveLength(4);
+  }, 60_000);
+});

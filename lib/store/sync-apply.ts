@@ -1,0 +1,109 @@
+/**
+ * Applying a conversation that sync received (docs/security.md#sync, "Applying remote changes"):
+ * one transaction per conversation over its record, its turns and its ledger records (D4), through
+ * the same `tx` as every other write, so the transcript cache and every reader stay in step.
+ */
+import type { ConversationMeta } from '../messaging/protocol';
+import type { Turn } from '../transcript/schema';
+import { metaOf, previewOf } from './conversations';
+import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
+import { readActivePath } from './turn-tree';
+
+/** A turn version received from another device. */
+export interface SyncedTurn {
+  parentId: string;
+  /** Its creation order on the device that made it (orders new versions among siblings). */
+  seq: number;
+  turn: Turn;
+}
+
+/** What to change in one conversation. */
+export interface SyncedConversation {
+  id: string;
+  /**
+   * Record fields to set (`title`, `pinned`, `activeLeaf`…; `meta.<name>` sets an entry of `meta`);
+   * a field set to undefined is removed. Only the fields that differ are passed.
+   */
+  fields: Record<string, unknown>;
+  /** Turn versions to add (those already stored, by turn id, are left as they are: a turn is immutable). */
+  turns: SyncedTurn[];
+  /** Turn ids another device removed. */
+  removedTurns: string[];
+  /** Ledger records to add (the caller leaves out those already here). */
+  ledger: Omit<DisclosureRecord, 'id'>[];
+}
+
+/**
+ * Applies `c` in one transaction: creates the conversation when missing, adds the new turn versions
+ * (in their origin order, after every local turn), removes the removed ones, sets the fields, and
+ * recomputes what the device derives itself (turn count, preview). An active leaf whose turn is not
+ * here (yet) is not taken: the path stays valid. Returns the new metadata, or undefined when the
+ * conversation is missing and nothing creates it.
+ */
+export async function applySyncedConversation(
+  db: BatonDb,
+  c: SyncedConversation,
+  now: string,
+): Promise<ConversationMeta | undefined> {
+  return tx(db, ['conversations', 'turns', 'disclosures'], 'readwrite', async (t) => {
+    const convs = t.objectStore('conversations');
+    const turns = t.objectStore('turns');
+    const found = await convs.get(c.id);
+    if (!found && c.turns.length === 0 && c.fields.title === undefined) return undefined;
+    let rec: ConversationRecord = found ?? {
+      id: c.id,
+      title: 'New chat',
+      createdAt: now,
+      updatedAt: now,
+      turnCount: 0,
+      preview: '',
+      nextSeq: 0,
+    };
+    const local = await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]));
+    const have = new Set(local.map((r) => r.turn.id));
+    let nextSeq = rec.nextSeq;
+    for (const s of [...c.turns].sort((a, b) => a.seq - b.seq)) {
+      if (have.has(s.turn.id)) continue;
+      await turns.add({ conversationId: c.id, seq: nextSeq++, parentId: s.parentId, turn: s.turn });
+      have.add(s.turn.id);
+    }
+    for (const id of c.removedTurns) {
+      const r = local.find((x) => x.turn.id === id);
+      if (r) {
+        await turns.delete([c.id, r.seq]);
+        have.delete(id);
+      }
+    }
+    const next: ConversationRecord & Record<string, unknown> = { ...rec, nextSeq };
+    const meta: Record<string, unknown> = { ...(rec.meta ?? {}) };
+    for (const [k, v] of Object.entries(c.fields)) {
+      if (k.startsWith('meta.')) {
+        if (v === undefined) delete meta[k.slice(5)];
+        else meta[k.slice(5)] = v;
+      } else if (k === 'activeLeaf') {
+        if (typeof v === 'string' && have.has(v)) next.activeLeaf = v;
+      } else if (v === undefined) delete next[k];
+      else next[k] = v;
+    }
+    if (Object.keys(meta).length > 0) next.meta = meta;
+    else delete next.meta;
+    // A removed active leaf falls back to the newest remaining turn on its path's side.
+    if (next.activeLeaf !== undefined && !have.has(next.activeLeaf)) {
+      const last = (await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]))).at(-1);
+      if (last) next.activeLeaf = last.turn.id;
+      else delete next.activeLeaf;
+    }
+    if (next.activeLeaf === undefined && have.size > 0) {
+      const last = (await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]))).at(-1);
+      if (last) next.activeLeaf = last.turn.id;
+    }
+    const path = await readActivePath(turns, next);
+    next.turnCount = path.records.length;
+    next.preview = previewOf(path.records.at(-1)?.turn);
+    if (typeof next.updatedAt !== 'string') next.updatedAt = now;
+    for (const l of c.ledger) await t.objectStore('disclosures').add({ ...l, conversationId: c.id });
+    rec = next;
+    await convs.put(rec);
+    return metaOf(rec);
+  });
+}
