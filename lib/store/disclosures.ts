@@ -42,6 +42,12 @@ export interface LedgerRecord extends DisclosureRecord {
    * reported dropped, have none.
    */
   dropped?: ProviderDrop;
+  /**
+   * Fingerprint of the instructions the request sent (lib/context/prefix-binding.ts `systemHash`:
+   * '' for none), never their text (docs/disclosure.md#instructions). Internal, never listed;
+   * absent on records written before it existed.
+   */
+  system?: string;
 }
 
 /** What {@link DisclosureStore.finishSend} writes with the answer turn. */

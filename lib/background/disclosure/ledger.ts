@@ -13,6 +13,7 @@ import { MAIN_BRANCH, type PlannedSend } from './sendable';
 import type { ResolvedProvider } from '../core/providers';
 import { lookupTable } from '../../transcript/lookup';
 import { providerDropOf } from './provider-drops';
+import { systemHash } from '../../context/prefix-binding';
 
 export interface FinishInput {
   conversationId: string;
@@ -68,6 +69,8 @@ export function finishRecord(input: FinishInput): FinishOutput {
     mode: planned.delivery.mode,
     ...(completed ? { answer: [turn.id, turnContentHash(turn)] as [string, string] } : {}),
     ...(dropped ? { dropped } : {}),
+    // docs/disclosure.md#instructions: the next preview says when they changed since this send.
+    system: systemHash(planned.transcript.system),
   };
   const out: FinishOutput = { record };
   if (usage && planned.delivery.mode === 'snapshot') {
