@@ -60,11 +60,11 @@ export function Instructions({ connector, conversationId, target, onCreated, onS
     setOpen(false);
     setSaved(undefined);
     const read = conversationId
-      ? connector.request('getConversation', { id: conversationId, limit: 1 }).then((v) => v.instructions ?? '')
-      : connector.request('getDefaultInstructions', {}).then((d) => d.instructions);
+      ? connector.request('getInstructions', { id: conversationId })
+      : connector.request('getDefaultInstructions', {});
     read.then(
-      (value) => {
-        if (live) setSaved(value);
+      (r) => {
+        if (live) setSaved(r.instructions);
       },
       () => {
         if (live) setSaved('');

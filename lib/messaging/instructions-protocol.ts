@@ -18,6 +18,8 @@ export const INSTRUCTIONS_REQUESTS = {
    * keeps what it was planned with; the next send carries the new text.
    */
   setInstructions: { input: z.strictObject({ id, instructions }), from: ['extension'] },
+  /** Conversation `id`'s instructions ('' when none): read from its record alone, no turn. */
+  getInstructions: { input: z.strictObject({ id }), from: ['extension'] },
   /** The instructions a new conversation starts with ('' when none), set in the options page. */
   getDefaultInstructions: { input: z.strictObject({}), from: ['extension'] },
   /** Replaces the default instructions for new conversations; blank text removes them. Existing conversations keep theirs. */
@@ -28,6 +30,7 @@ export const INSTRUCTIONS_REQUESTS = {
 export interface InstructionsResponses {
   /** The conversation's instructions as stored ('' when it has none). */
   setInstructions: { instructions: string };
+  getInstructions: { instructions: string };
   getDefaultInstructions: { instructions: string };
   setDefaultInstructions: { instructions: string };
 }

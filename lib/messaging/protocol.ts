@@ -263,7 +263,7 @@ export const REQUESTS = {
   ...TRANSFER_REQUESTS,
   /** Passphrase mode (S2, S3): `vaultStatus`, `setPassphrase`, `unlockVault`, `lockVault`, `removePassphrase` (vault-protocol.ts). */
   ...VAULT_REQUESTS,
-  /** Conversation instructions (docs/side-panel.md#instructions): `setInstructions`, `getDefaultInstructions`, `setDefaultInstructions`. */
+  /** Conversation instructions (docs/side-panel.md#instructions): `setInstructions`, `getInstructions`, `getDefaultInstructions`, `setDefaultInstructions`. */
   ...INSTRUCTIONS_REQUESTS,
   /** Capture from chat pages (docs/architecture.md#the-background-by-feature): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
   ...CAPTURE_REQUESTS,

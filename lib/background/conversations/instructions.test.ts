@@ -33,9 +33,11 @@ describe('instructions are stored with the conversation', () => {
     expect(await h.setInstructions({ id: 'c1', instructions: RULES }, 'extension')).toEqual({ instructions: RULES });
     expect((await store.toTranscript('c1')).system).toBe(RULES);
     expect((await h.getConversation({ id: 'c1', limit: 1 }, 'extension')).instructions).toBe(RULES);
+    expect(await h.getInstructions({ id: 'c1' }, 'extension')).toEqual({ instructions: RULES });
     expect(await h.setInstructions({ id: 'c1', instructions: '  \n ' }, 'extension')).toEqual({ instructions: '' });
     expect((await store.getRecord('c1'))!).not.toHaveProperty('system');
     expect((await h.getConversation({ id: 'c1' }, 'extension')).instructions).toBeUndefined();
+    expect(await h.getInstructions({ id: 'c1' }, 'extension')).toEqual({ instructions: '' });
   });
 
   it('an unknown conversation is refused with not_found and nothing is written', async () => {
@@ -43,6 +45,7 @@ describe('instructions are stored with the conversation', () => {
     await expect(h.setInstructions({ id: 'nope', instructions: RULES }, 'extension')).rejects.toMatchObject({
       code: 'not_found',
     });
+    await expect(h.getInstructions({ id: 'nope' }, 'extension')).rejects.toMatchObject({ code: 'not_found' });
     expect(await store.getRecord('nope')).toBeUndefined();
   });
 

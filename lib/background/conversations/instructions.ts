@@ -6,10 +6,13 @@
 import type { ConversationStore } from '../../store/conversations';
 import type { SettingsStore } from '../../store/settings';
 import { BatonError } from '../../messaging/errors';
-import { CONVERSATION_GONE } from '../core/guards';
+import { CONVERSATION_GONE, existingConversation } from '../core/guards';
 import type { Handlers } from '../core/router';
 
-type InstructionsHandlers = Pick<Handlers, 'setInstructions' | 'getDefaultInstructions' | 'setDefaultInstructions'>;
+type InstructionsHandlers = Pick<
+  Handlers,
+  'setInstructions' | 'getInstructions' | 'getDefaultInstructions' | 'setDefaultInstructions'
+>;
 
 export interface InstructionsHandlerDeps {
   store: ConversationStore;
@@ -22,7 +25,7 @@ export async function defaultInstructions(settings: Pick<SettingsStore, 'get'>):
   return text?.trim() ? text : undefined;
 }
 
-/** `setInstructions`, `getDefaultInstructions` and `setDefaultInstructions`. */
+/** `setInstructions`, `getInstructions`, `getDefaultInstructions` and `setDefaultInstructions`. */
 export function instructionsHandlers(d: InstructionsHandlerDeps): InstructionsHandlers {
   return {
     setInstructions: async ({ id, instructions }) => {
@@ -32,6 +35,10 @@ export function instructionsHandlers(d: InstructionsHandlerDeps): InstructionsHa
         if (e instanceof Error && e.name === 'NotFoundError') throw new BatonError('not_found', CONVERSATION_GONE);
         throw e;
       }
+    },
+    getInstructions: async ({ id }) => {
+      const record = await existingConversation(d.store, id);
+      return { instructions: record.system?.trim() ? record.system : '' };
     },
     getDefaultInstructions: async () => ({ instructions: (await defaultInstructions(d.settings)) ?? '' }),
     setDefaultInstructions: async ({ instructions }) => {
