@@ -25,6 +25,9 @@ export interface InstructionsProps {
   onSaved(): void;
 }
 
+/** How long "Instructions saved." stays, in ms. */
+const FLASH_MS = 6000;
+
 /** Characters of the instructions shown on the closed line. */
 const LINE_CHARS = 90;
 
@@ -74,6 +77,13 @@ export function Instructions({ connector, conversationId, target, onCreated, onS
       live = false;
     };
   }, [connector, conversationId]);
+
+  useEffect(() => {
+    if (!flash) return;
+    // docs/side-panel.md: a transient status clears itself.
+    const t = setTimeout(() => setFlash(undefined), FLASH_MS);
+    return () => clearTimeout(t);
+  }, [flash]);
 
   if (saved === undefined) return null;
   const has = saved.trim() !== '';
@@ -137,9 +147,11 @@ export function Instructions({ connector, conversationId, target, onCreated, onS
             {open ? '▾' : '▸'}
           </span>
           <strong>Instructions</strong>
-          <span class="instructions-summary" data-instructions-summary="">
-            {has ? firstWords(saved) : conversationId ? 'none' : 'none for this new chat'}
-          </span>
+          {open ? null : (
+            <span class="instructions-summary" data-instructions-summary="">
+              {has ? firstWords(saved) : conversationId ? 'none' : 'none for this new chat'}
+            </span>
+          )}
         </button>
         {flash && !open ? (
           <span class="instructions-flash" role="status">

@@ -124,6 +124,36 @@ describe.skipIf(!HAS_CHROMIUM)('instructions reach each API in its own field (36
     await s.page.getByRole('button', { name: 'Cancel', exact: true }).click();
   });
 
+  it('the options page default: new chats start with it, and their first request carries it', async () => {
+    const options = await s.browser.openPage('options.html');
+    try {
+      const field = options.getByRole('textbox', { name: 'Instructions for new chats', exact: true });
+      await waitFor('the default loaded', async () => await field.isEnabled());
+      await field.fill('Always answer in Portuguese.');
+      await options.getByRole('button', { name: 'Save instructions', exact: true }).click();
+      await options.getByText('Saved: new chats start with these instructions.').waitFor();
+      await options.setViewportSize({ width: 800, height: 1000 });
+      await field.scrollIntoViewIfNeeded();
+      await options.screenshot({ path: path.join(SHOTS, 'instructions-options-default.png') });
+    } finally {
+      await options.close();
+    }
+    await s.page.reload();
+    await s.panel.ready();
+    await s.panel.newChat();
+    await waitFor('the default on the new chat', async () =>
+      (await line().innerText()).includes('Always answer in Portuguese.'),
+    );
+    const before = posts(s.fakes.google, 'gemini-generate-content').length;
+    s.fakes.google.enqueue('gemini-generate-content', { kind: 'text', text: 'Olá.' });
+    await s.panel.choose('google', 'gemini-2.5-flash');
+    await s.panel.send('Hello?');
+    expect(await s.panel.waitForAnswer(1)).toBe('complete');
+    const body = posts(s.fakes.google, 'gemini-generate-content')[before]!.body as Record<string, unknown>;
+    expect(body.systemInstruction).toEqual({ parts: [{ text: 'Always answer in Portuguese.' }] });
+    await request(s.page, 'setDefaultInstructions', { instructions: '' });
+  });
+
   it('changed after a send, the preview says so for that provider; screenshot at 360 px', async () => {
     s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'Bien sûr.' });
     await s.panel.newChat();
