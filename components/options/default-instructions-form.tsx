@@ -3,6 +3,7 @@ import type { Connector } from '../../lib/messaging/client';
 import type { Note } from '../../lib/ui/options-model';
 import { INSTRUCTIONS_MAX_CHARS } from '../../lib/messaging/instructions-limits';
 import { NoteLine } from './note-line';
+import './default-instructions.css';
 
 export interface DefaultInstructionsFormProps {
   connector: Connector;

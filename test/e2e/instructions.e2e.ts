@@ -67,17 +67,18 @@ describe.skipIf(!HAS_CHROMIUM)('instructions reach each API in its own field (36
     const before = posts(s.fakes[fake], api).length;
     s.fakes[fake].enqueue(api, { kind: 'text', text: 'D’accord.' });
     await s.panel.newChat();
-    await s.panel.choose(providerId, model);
     await line().click();
     await box().fill(RULES);
     await s.page.getByRole('button', { name: 'Save', exact: true }).click();
     await waitFor('the instructions saved', async () => (await line().innerText()).includes(RULES));
+    await s.panel.choose(providerId, model);
     await s.panel.send('Bonjour ?');
     expect(await s.panel.waitForAnswer(1)).toBe('complete');
     const sent = posts(s.fakes[fake], api).slice(before);
     expect(sent).toHaveLength(1);
     expectValid(sent[0]!);
     const body = sent[0]!.body as Record<string, unknown>;
+    if (typeof body.model === 'string') expect(body.model).toBe(model);
     // Sent once, in the instructions' own field, never as a user message.
     expect(JSON.stringify(body).split(RULES).length - 1).toBe(1);
     return body;
