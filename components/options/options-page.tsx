@@ -5,6 +5,7 @@ import { OptionsModel, type PermissionsLike } from '../../lib/ui/options-model';
 import { useStore } from '../../lib/ui/store';
 import { configuredProviders } from '../../lib/ui/targets';
 import { DefaultTargetForm } from './default-target-form';
+import { DefaultInstructionsForm } from './default-instructions-form';
 import { DisclosurePolicySection } from './disclosure-policy-section';
 import { EndpointForm } from './endpoint-form';
 import { NoteLine } from './note-line';
@@ -91,6 +92,7 @@ export function OptionsPage({ connector, permissions }: OptionsPageProps) {
         ) : (
           waiting
         )}
+        <DefaultInstructionsForm connector={connector} />
       </section>
 
       <section aria-labelledby="disclosure-h">

@@ -22,6 +22,7 @@ import {
 import type { BlockRef } from './disclosure-hooks';
 import { DisclosureLedgerView } from './disclosure-ledger';
 import { ExactCount } from './exact-count';
+import { instructionsChangeLine, InstructionsRow } from './instructions-preview';
 import { droppedToFit } from '../../lib/ui/summary';
 import './disclosure.css';
 
@@ -114,6 +115,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
   };
   const warnings = reasoningWarnings(preview);
   const toolsLine = toolsWithReasoningLine(preview);
+  const instructionsLine = instructionsChangeLine(preview, p.providerName);
   return (
     <section class={`disclosure${open ? ' open' : ''}`} aria-label="Disclosure">
       <button
@@ -146,6 +148,11 @@ export function DisclosureBar(p: DisclosureBarProps) {
             <li key={w}>{w}</li>
           ))}
         </ul>
+      ) : null}
+      {instructionsLine ? (
+        <p class="hint" data-instructions-change="">
+          {instructionsLine}
+        </p>
       ) : null}
       {toolsLine ? (
         <p class="hint" data-tools-with-reasoning="">
@@ -234,6 +241,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
                 {p.hasConversation && p.onExactCount ? (
                   <ExactCount preview={preview} providerName={p.providerName} onCount={p.onExactCount} />
                 ) : null}
+                <InstructionsRow preview={preview} />
                 {preview.countsOnly ? (
                   <p class="hint" role="status">
                     Loading the turns…

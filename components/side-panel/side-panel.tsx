@@ -24,6 +24,7 @@ import { useSummaryDialog, useSummaryText } from './summary-hooks';
 import { SummaryNotice } from './summary-notice';
 import { TargetPicker } from './target-picker';
 import { ImportEntry } from './transfer-actions';
+import { Instructions } from './instructions';
 import { useFollow } from './follow';
 import './side-panel.css';
 import { FirstRun } from './first-run';
@@ -110,7 +111,9 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
   const delivery = useDeliveryPolicy(connector, s.currentId);
   const [summaryVersion, setSummaryVersion] = useState(0);
   // `s.summaryVersion`: a summary stored or cleared from any panel (`summaryUpdated`); `summaryVersion`: this panel's own.
-  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}|${s.summaryVersion}`;
+  // docs/side-panel.md#instructions: saved instructions change what the next send carries.
+  const [instructionsVersion, setInstructionsVersion] = useState(0);
+  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}|${s.summaryVersion}|${instructionsVersion}`;
   const disclosure = useDisclosure(
     connector,
     {
@@ -316,6 +319,15 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
               exportError={ex.error}
             />
           ) : null}
+          {firstRun || (locked && !meta) ? null : (
+            <Instructions
+              connector={connector}
+              conversationId={s.currentId}
+              target={model.sendTarget()}
+              onCreated={(id) => void model.open(id, { keepTarget: true })}
+              onSaved={() => setInstructionsVersion((v) => v + 1)}
+            />
+          )}
           <div class="chat-wrap">
             <main class="chat" ref={(el) => void (follow.scroller.current = el)}>
               <CaptureNotice turns={s.hasEarlier && s.firstTurn ? [s.firstTurn, ...s.turns] : s.turns} />

@@ -7,7 +7,7 @@ import type { Responses } from '../messaging/protocol';
 import type { BackgroundDeps } from './core/deps';
 import type { Handlers } from './core/router';
 import { captureHandlers, type CaptureService } from './capture';
-import { conversationHandlers } from './conversations';
+import { conversationHandlers, instructionsHandlers } from './conversations';
 import { countHandlers, disclosureHandlers } from './disclosure';
 import { onDeviceHandlers } from './on-device';
 import { sendHandlers, type SendEngine } from './send';
@@ -34,6 +34,7 @@ export interface HandlerDeps extends BackgroundDeps {
 export function createHandlers(d: HandlerDeps): Handlers {
   return {
     ...conversationHandlers(d),
+    ...instructionsHandlers(d),
     ...sendHandlers(d),
     ...settingsHandlers(d),
     ...createVaultHandlers(d),

@@ -25,6 +25,7 @@ import {
 } from './token-cache';
 import {
   countRequestBase,
+  countSystemPrompt,
   countTurn,
   isExactFamily,
   countingFamily,
@@ -122,6 +123,7 @@ export function planTranscript(
       forbidden,
       estimatedInputTokens: 0,
       uncorrectedInputTokens: 0,
+      systemTokens: 0,
       fits: false,
       included: [],
       dropped: [...dropped.values()],
@@ -187,6 +189,7 @@ export function planTranscript(
     allowed: true,
     estimatedInputTokens,
     uncorrectedInputTokens: fit.tokens,
+    systemTokens: corrected(countSystemPrompt(transcript.system, family), ratio),
     ...(cost !== undefined ? { estimatedCostUsd: cost } : {}),
     fits: fit.fits,
     ...(fit.notFit ? { notFit: fit.notFit } : {}),

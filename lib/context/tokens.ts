@@ -270,6 +270,11 @@ export function pdfPages(base64: string): number {
   return Math.max(1, matches?.length ?? 0);
 }
 
+/** Uncorrected tokens of the system prompt (instructions) as one message; 0 when blank or absent. */
+export function countSystemPrompt(system: string | undefined, family: TokenizerFamily): number {
+  return system !== undefined && system.trim() !== '' ? MESSAGE_OVERHEAD + countText(system, family) : 0;
+}
+
 /**
  * Uncorrected tokens of what every request carries besides the turns: {@link REPLY_PRIMING}, the
  * system prompt (as one message), the tool definitions as JSON, and Claude's tool-use system
@@ -282,7 +287,7 @@ export function countRequestBase(
   family: TokenizerFamily,
 ): number {
   let n = REPLY_PRIMING;
-  if (system !== undefined && system.trim() !== '') n += MESSAGE_OVERHEAD + countText(system, family);
+  n += countSystemPrompt(system, family);
   if (tools && tools.length > 0) n += countText(JSON.stringify(tools), family);
   if (family === 'anthropic' && ((tools?.length ?? 0) > 0 || toolActivity)) n += ANTHROPIC_TOOL_SYSTEM_PROMPT;
   return n;

@@ -190,6 +190,12 @@ export interface Plan {
   uncorrectedInputTokens: number;
   /** The correction ratio applied (1 for exact tokenizers and before any usage was recorded). */
   correction: number;
+  /**
+   * Corrected estimate of the tokens the conversation's instructions (transcript `system`) take in
+   * the request, as their own message; 0 without instructions or when the provider is forbidden.
+   * Part of {@link estimatedInputTokens}: instructions are always sent, never left out to fit.
+   */
+  systemTokens: number;
   /** Input cost in US dollars at the registry's list price; undefined when the price is unknown. */
   estimatedCostUsd?: number;
   fits: boolean;

@@ -97,7 +97,7 @@ describe('transcriptToMarkdown', () => {
         '',
         '_from claude-code `s1` · created 2026-01-02T03:04:05.000Z · 7 turns_',
         '',
-        '**System prompt**',
+        '**Instructions** (system prompt)',
         '',
         '```text',
         'Be brief.',

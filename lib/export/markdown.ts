@@ -135,7 +135,8 @@ export function transcriptToMarkdown(t: Transcript, names?: OriginNames): string
       : '',
   ].filter(Boolean);
   head.push(`_${facts.join(' · ')}_`);
-  if (t.system?.trim()) head.push(`**System prompt**\n\n${fenced(t.system, 'text')}`);
+  // docs/side-panel.md#instructions: the conversation's instructions (its system prompt), as the side panel names them.
+  if (t.system?.trim()) head.push(`**Instructions** (system prompt)\n\n${fenced(t.system, 'text')}`);
   if (t.tools?.length) head.push(`**Tools offered:** ${t.tools.map((x) => code(x.name)).join(', ')}`);
   return `${[...head, ...t.turns.map((turn) => turnToMarkdown(turn, names))].join('\n\n')}\n`;
 }

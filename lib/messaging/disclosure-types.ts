@@ -156,6 +156,20 @@ export interface DisclosurePreview {
   /** True when this provider (id and endpoint origin) has not received this conversation yet. */
   needsConfirmation: boolean;
   /**
+   * The conversation's instructions (transcript `system`) in this request, as their own row
+   * (docs/disclosure.md#instructions): `sent` with their estimated `tokens` (part of
+   * `estimatedInputTokens`; they are never left out to fit — clear them to stop sending them) and
+   * their first words; `change` on the first send after they were `added`, `changed` or `removed`
+   * since the last completed send to this provider (id and endpoint origin): its prompt cache
+   * starts again from them. Absent when there are none and nothing changed.
+   */
+  instructions?: {
+    sent: boolean;
+    tokens: number;
+    preview: string;
+    change?: 'added' | 'changed' | 'removed';
+  };
+  /**
    * Exclusions of this request that name a turn, or a block index of a turn, that does not exist
    * in the conversation (any more): they change nothing and a send ignores them too. Absent when
    * every exclusion names something that exists.

@@ -25,6 +25,7 @@ import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
 import { summaryRequests, type SummaryResponses } from './summary-types';
 import { SEARCH_REQUESTS, type SearchResponses } from './search-protocol';
+import { INSTRUCTIONS_MAX_CHARS, INSTRUCTIONS_REQUESTS, type InstructionsResponses } from './instructions-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -131,7 +132,12 @@ export const REQUESTS = {
     from: ['extension'],
   },
   createConversation: {
-    input: z.strictObject({ title: z.string().max(LIMITS.title).optional(), target: sendTargetSchema.optional() }),
+    input: z.strictObject({
+      title: z.string().max(LIMITS.title).optional(),
+      target: sendTargetSchema.optional(),
+      /** Its instructions (docs/side-panel.md#instructions); absent: the default instructions for new conversations. */
+      instructions: z.string().max(INSTRUCTIONS_MAX_CHARS).optional(),
+    }),
     from: ['extension'],
   },
   renameConversation: {
@@ -269,6 +275,8 @@ export const REQUESTS = {
   ...VAULT_REQUESTS,
   /** End-to-end encrypted sync (docs/security.md#sync): `syncStatus`, `syncCreate`, `syncJoin`, `syncNow`, `syncStop`, `syncRemoveRemote` (sync-protocol.ts). */
   ...SYNC_REQUESTS,
+  /** Conversation instructions (docs/side-panel.md#instructions): `setInstructions`, `getInstructions`, `getDefaultInstructions`, `setDefaultInstructions`. */
+  ...INSTRUCTIONS_REQUESTS,
   /** Capture from chat pages (docs/architecture.md#the-background-by-feature): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
   ...CAPTURE_REQUESTS,
   /** Summarise the earlier part (docs/disclosure.md): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
@@ -357,6 +365,8 @@ export interface ConversationView {
    * `count`, and the ids of the versions either side (docs/transcript.md#versions-and-branches).
    */
   versions?: Record<string, { index: number; count: number; previous?: string; next?: string }>;
+  /** The conversation's instructions (its transcript `system`, docs/side-panel.md#instructions); absent when none. */
+  instructions?: string;
 }
 
 export interface ProviderStatus {
@@ -405,7 +415,14 @@ export interface ModelOption {
 
 /** The result type of each request. */
 export interface Responses
-  extends TransferResponses, VaultResponses, CaptureResponses, SummaryResponses, SearchResponses, SyncResponses {
+  extends
+    TransferResponses,
+    VaultResponses,
+    CaptureResponses,
+    SummaryResponses,
+    SearchResponses,
+    SyncResponses,
+    InstructionsResponses {
   listConversations: ConversationMeta[];
   getConversation: ConversationView;
   createConversation: ConversationMeta;

@@ -387,6 +387,23 @@ export class ConversationStore {
     });
   }
 
+  /**
+   * Sets the conversation's instructions — its transcript `system` (docs/side-panel.md#instructions)
+   * — or removes them when `system` is undefined or blank. One transaction over the record only;
+   * `updatedAt` is left alone (instructions are not a new message). Returns the stored text ('' for none).
+   * @throws NotFoundError when the conversation does not exist (nothing is written).
+   */
+  async setSystem(id: string, system: string | undefined): Promise<string> {
+    return tx(this.db, ['conversations'], 'readwrite', async (t) => {
+      const rec = await t.objectStore('conversations').get(id);
+      if (!rec) throw new NotFoundError(`conversation ${id} not found`);
+      const { system: _old, ...base } = rec;
+      const next: ConversationRecord = system?.trim() ? { ...base, system } : base;
+      await t.objectStore('conversations').put(next);
+      return next.system ?? '';
+    });
+  }
+
   /** Deletes a conversation, its turns, their index records and its disclosure records in one transaction. */
   async delete(id: string): Promise<void> {
     await tx(this.db, ['conversations', 'turns', 'disclosures', 'search'], 'readwrite', async (t) => {

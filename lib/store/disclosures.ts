@@ -49,6 +49,12 @@ export interface LedgerRecord extends DisclosureRecord {
    * server-side, which "Who has seen this" says. Absent: not kept (and on older records).
    */
   stored?: true;
+  /**
+   * Fingerprint of the instructions the request sent (lib/context/prefix-binding.ts `systemHash`:
+   * '' for none), never their text (docs/disclosure.md#instructions). Internal, never listed;
+   * absent on records written before it existed.
+   */
+  system?: string;
 }
 
 /** What {@link DisclosureStore.finishSend} writes with the answer turn. */

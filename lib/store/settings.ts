@@ -20,6 +20,8 @@ export interface ProviderSettings {
   defaultTarget?: SendTarget;
   /** Providers whose key a provider answered 401 to (cleared when the key is saved again). */
   invalidKeys: string[];
+  /** Instructions every new conversation starts with (docs/side-panel.md#instructions); absent: none. */
+  defaultInstructions?: string;
 }
 
 const KEY = 'providers';

@@ -8,6 +8,8 @@ import { BatonError } from '../../messaging/errors';
 import { existingConversation, refuseBusy } from '../core/guards';
 import type { Handlers } from '../core/router';
 import { getConversationWindow } from './window';
+import { defaultInstructions } from './instructions';
+import type { SettingsStore } from '../../store/settings';
 
 type ConversationHandlers = Pick<
   Handlers,
@@ -36,6 +38,8 @@ export interface ConversationHandlerDeps {
   newId(): string;
   /** Tells every page of a change (here: a conversation's list metadata after a version switch or delete). */
   broadcast?: ((e: BackgroundEvent) => void) | undefined;
+  /** Where a new conversation's default instructions come from (docs/side-panel.md#instructions); without it, none. */
+  settings?: Pick<SettingsStore, 'get'> | undefined;
 }
 
 /**
@@ -47,13 +51,17 @@ export function conversationHandlers(d: ConversationHandlerDeps): ConversationHa
   return {
     listConversations: () => d.store.list(),
     getConversation: (p) => getConversationWindow(d.store, p, d.engine.isBusy(p.id)),
-    createConversation: async ({ title, target }) =>
-      d.store.create({
+    createConversation: async ({ title, target, instructions }) => {
+      // Its own instructions when given (blank: none), else the default for new conversations.
+      const system = instructions ?? (d.settings ? await defaultInstructions(d.settings) : undefined);
+      return d.store.create({
         id: d.newId(),
         now: d.now(),
         ...(title ? { title } : {}),
         ...(target ? { lastTarget: target } : {}),
-      }),
+        ...(system?.trim() ? { system } : {}),
+      });
+    },
     renameConversation: ({ id, title }) => d.store.update(id, { title }),
     deleteConversation: async ({ id }) => {
       d.engine.stop(id);

@@ -35,6 +35,7 @@ export async function getConversationWindow(
       hasEarlier: w.hasEarlier,
       ...(w.first ? { first: w.first } : {}),
       ...(Object.keys(w.versions).length ? { versions: w.versions } : {}),
+      ...(w.record.system?.trim() ? { instructions: w.record.system } : {}),
     };
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;

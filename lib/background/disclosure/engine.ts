@@ -20,7 +20,12 @@ import { countInfo, countKey, receivedTurns, type CountInfo, type CountMemory } 
 import { buildPreview } from './preview';
 import { finishRecord } from './ledger';
 import { droppedThinkingRefs } from './provider-drops';
-import { prefixChangedThinking } from '../../context/prefix-binding';
+import {
+  instructionsChange,
+  prefixChangedThinking,
+  systemHash,
+  type InstructionsChange,
+} from '../../context/prefix-binding';
 import { planSend, type Exclusions, type PlannedSend } from './sendable';
 import { BatonError } from '../../messaging/errors';
 import { convertTargetFor, keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
@@ -34,6 +39,8 @@ export interface PreparedSend {
   sessionKey: string;
   /** True when this provider (id + origin) has not received this conversation and the body carries stored turns. */
   firstDisclosure: boolean;
+  /** How the instructions differ from those of the last send to this provider (docs/disclosure.md#instructions); absent when they do not. */
+  instructionsChange?: InstructionsChange | undefined;
 }
 
 /** What {@link Discloser.prepare} plans: a send of `transcript` to `provider` for `target`. */
@@ -107,10 +114,12 @@ export class Discloser {
     // Counts made for this plan go onto the stored turns once the worker is quiet (never rejects).
     storedCountsFor(this.store.db).scheduleFlush();
     // A-B2, A-B3: thinking the API will drop because the history before it changed is said before the send.
+    const records = conversationId ? await this.store.list(conversationId) : [];
     const binding = (planned.body.thinking as { block_binding?: unknown } | undefined)?.block_binding;
     if (conversationId && binding !== undefined) {
       const changed = prefixChangedThinking({
-        records: await this.store.list(conversationId),
+        records,
+        system: systemHash(planned.transcript.system),
         sent: planned.sent,
         transcript: planned.transcript,
         blocks: planned.plan.report.blocks,
@@ -120,8 +129,16 @@ export class Discloser {
     const carriesHistory = planned.plan.included.some((id) => id !== newTurnId);
     const firstDisclosure =
       carriesHistory &&
-      (!conversationId || !(await this.store.hasReceived(conversationId, provider.providerId, provider.origin)));
-    return { planned, receipt: state.receipt, sessionKey, firstDisclosure };
+      (!conversationId || !records.some((r) => r.providerId === provider.providerId && r.endpoint === provider.origin));
+    // docs/disclosure.md#instructions: said in the preview of the first send after a change.
+    const instructions = instructionsChange(records, provider, planned.transcript.system);
+    return {
+      planned,
+      receipt: state.receipt,
+      sessionKey,
+      firstDisclosure,
+      ...(instructions ? { instructionsChange: instructions } : {}),
+    };
   }
 
   /**
@@ -164,6 +181,7 @@ export class Discloser {
       draftId,
       target: { providerId: provider.providerId, api: provider.api, model: target.model, origin: provider.origin },
       needsConfirmation: prepared.firstDisclosure,
+      instructionsChange: prepared.instructionsChange,
       countsOnly,
     });
   }
@@ -245,7 +263,11 @@ export async function previewSend(
   const record = input.conversationId ? await existingConversation(store, input.conversationId) : undefined;
   if (input.conversationId) {
     stored = await store.cachedTranscript(input.conversationId);
-  } else stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', turns: [] };
+  } else {
+    // A new chat is created with the default instructions (docs/side-panel.md#instructions): preview them too.
+    const system = (await settings.get()).defaultInstructions;
+    stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', ...(system?.trim() ? { system } : {}), turns: [] };
+  }
   let attachments = input.attachments ?? [];
   let newTurnId: string | undefined;
   if (input.resend) {

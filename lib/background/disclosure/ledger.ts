@@ -13,6 +13,7 @@ import { MAIN_BRANCH, type PlannedSend } from './sendable';
 import type { ResolvedProvider } from '../core/providers';
 import { lookupTable } from '../../transcript/lookup';
 import { providerDropOf } from './provider-drops';
+import { systemHash } from '../../context/prefix-binding';
 
 export interface FinishInput {
   conversationId: string;
@@ -70,6 +71,8 @@ export function finishRecord(input: FinishInput): FinishOutput {
     ...(dropped ? { dropped } : {}),
     // The provider keeps what a stateful send stored (docs/disclosure.md, "Who has seen this").
     ...(planned.stateful && planned.body.store === true ? { stored: true as const } : {}),
+    // docs/disclosure.md#instructions: the next preview says when they changed since this send.
+    system: systemHash(planned.transcript.system),
   };
   const out: FinishOutput = { record };
   if (usage && planned.delivery.mode === 'snapshot') {

@@ -17,6 +17,7 @@ import type { Exclusions, PlannedSend } from './sendable';
 import { holdsOpaqueState, isImportedState } from '../../transcript/imported-state';
 import { isSameOrigin, resolveTarget } from '../../transcript/target';
 import { PREVIOUS_ID_FIELD } from '../../context/delivery';
+import type { InstructionsChange } from '../../context/prefix-binding';
 
 const PREVIEW_CHARS = 80;
 /** Why a turn the active summary stands for is not sent (docs/disclosure.md, "Fitting"). */
@@ -32,6 +33,8 @@ export interface PreviewInput {
   needsConfirmation: boolean;
   /** Whether an exact count may be asked for, and where the estimate comes from (default: no count, the plan's own estimate). */
   count?: CountInfo | undefined;
+  /** How the instructions differ from those of the last send to this provider (docs/disclosure.md#instructions). */
+  instructionsChange?: InstructionsChange | undefined;
   /** The person's exclusions for this send: those naming nothing in `transcript` are reported. */
   exclusions?: Exclusions | undefined;
   /**
@@ -167,6 +170,7 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
           }
         : { mode: 'snapshot', detail: planned.delivery.detail, ...(planned.stateful ? { stateful: true } : {}) },
     needsConfirmation: input.needsConfirmation,
+    ...instructionsRow(transcript.system, p.systemTokens, p.allowed, input.instructionsChange),
     // Against the stored turns and the summary turn: a turn the summary stands for still exists.
     ...withUnknown(
       unknownExclusions(
@@ -287,4 +291,31 @@ function firstText(turn: Turn): string {
     }
   }
   return turn.blocks.length ? `[${turn.blocks.map((b) => b.type).join(', ')}]` : '';
+}
+
+/**
+ * docs/disclosure.md#instructions: the instructions' own row (always sent, never left out to fit)
+ * and, on the first send after they changed, how — also when they were removed.
+ */
+function instructionsRow(
+  system: string | undefined,
+  tokens: number,
+  allowed: boolean,
+  change: InstructionsChange | undefined,
+): Pick<DisclosurePreview, 'instructions'> {
+  const sent = allowed && system !== undefined && system.trim() !== '';
+  if (!sent && !change) return {};
+  return {
+    instructions: {
+      sent,
+      tokens: sent ? tokens : 0,
+      preview: sent ? oneLine(system!) : '',
+      ...(change ? { change } : {}),
+    },
+  };
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS - 1)}…` : flat;
 }

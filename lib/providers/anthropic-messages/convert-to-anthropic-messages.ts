@@ -191,6 +191,7 @@ export function convertToAnthropicMessages(
     model: resolved.model,
     max_tokens: maxTokens,
     stream: true,
+    // A-R1: the conversation's instructions go in the top-level `system` field, never in `messages`.
     ...(prepared.system !== undefined ? { system: prepared.system } : {}),
     messages: placeSystemMessages(messages, info, systemText, report), // A-M1
   };

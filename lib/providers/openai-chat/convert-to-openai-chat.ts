@@ -128,6 +128,7 @@ function toolsWithEffort(
 function encodeMessages(prepared: PreparedTranscript, ctx: EncodeContext): OpenAIChatMessage[] {
   const messages: OpenAIChatMessage[] = [];
   // C-R1: `developer` for OpenAI reasoning models, `system` elsewhere.
+  // C-R1: the instructions open the messages, as `developer` for OpenAI's reasoning models, else `system`.
   if (prepared.system !== undefined) messages.push({ role: ctx.profile.systemRole, content: prepared.system });
   for (const turn of prepared.turns) {
     switch (turn.role) {
