@@ -23,6 +23,7 @@ import { VAULT_REQUESTS, type VaultResponses } from './vault-protocol';
 import { TRANSFER_REQUESTS, type TransferResponses } from './transfer-protocol';
 import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './capture-protocol';
 import { summaryRequests, type SummaryResponses } from './summary-types';
+import { compareRequests, type CompareOutcome } from './compare-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -261,6 +262,8 @@ export const REQUESTS = {
   ...CAPTURE_REQUESTS,
   /** Summarise the earlier part (docs/disclosure.md): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
   ...summaryRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
+  /** Ask several models at once (docs/side-panel.md#ask-several-models-at-once): `sendCompare` (compare-protocol.ts). */
+  ...compareRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -395,6 +398,7 @@ export interface Responses extends TransferResponses, VaultResponses, CaptureRes
   renameConversation: ConversationMeta;
   deleteConversation: null;
   sendMessage: { userTurnId: string };
+  sendCompare: CompareOutcome<SendTarget, ProtocolError>;
   retryTurn: null;
   stopGeneration: null;
   resumeStream: { turn: z.infer<typeof turnSchema>; seq: number } | null;
