@@ -29,9 +29,10 @@ export function compareRequests<T extends z.ZodType, A extends z.ZodType>(target
         conversationId: id,
         text: z.string().max(1_000_000),
         attachments,
+        // One is enough: the person may have declined the others' first disclosures in the panel.
         targets: z
           .array(z.strictObject({ target, ...confirmationFields }))
-          .min(COMPARE_TARGETS.min)
+          .min(1)
           .max(COMPARE_TARGETS.max),
         ...exclusionFields,
       }),
