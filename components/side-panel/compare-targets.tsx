@@ -88,6 +88,12 @@ export function CompareTargets({
           </div>
         );
       })}
+      {extra.length ? (
+        <p class="hint compare-hint">
+          The line below previews the first model. Each model gets its own preview, and its own confirmation if it has
+          not seen this chat.
+        </p>
+      ) : null}
       {full ? null : (
         <button
           type="button"
