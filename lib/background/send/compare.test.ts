@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BatonDb } from '../../store/db';
 import type { Turn } from '../../transcript/schema';
 import { ANTHROPIC, createTestBackground, fakeProvidersForFile, OPENAI } from '../background.test-helper';
+import { ConversationStore } from '../../store/conversations';
+import { openBatonDb } from '../../store/db';
 
 const fake = fakeProvidersForFile();
 let db: BatonDb;
@@ -19,8 +21,12 @@ const posts = () => fake.requests.filter((r) => r.method === 'POST');
 const textOf = (t: Turn) => t.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
 const GOOGLE = { providerId: 'google', model: 'gemini-2.5-flash' } as const;
 
-async function setup(providers?: readonly ('openai' | 'anthropic' | 'google')[]) {
-  const bg = await createTestBackground(fake, { name: 'compare', ...(providers ? { providers } : {}) });
+async function setup(providers?: readonly ('openai' | 'anthropic' | 'google')[], engine?: { checkpointMs: number }) {
+  const bg = await createTestBackground(fake, {
+    name: 'compare',
+    ...(providers ? { providers } : {}),
+    ...(engine ? { engine } : {}),
+  });
   db = bg.db;
   return bg;
 }
@@ -80,7 +86,10 @@ describe('ask several models at once', () => {
     const { h, engine, store } = await setup();
     // The conversation so far went to Gemini only: OpenAI and Anthropic would both receive it for the first time.
     fake.enqueue('gemini-generate-content', { kind: 'text', text: 'Earlier.' });
-    await h.sendMessage({ conversationId: 'c1', text: 'Before', target: GOOGLE, confirmedDisclosure: true }, 'extension');
+    await h.sendMessage(
+      { conversationId: 'c1', text: 'Before', target: GOOGLE, confirmedDisclosure: true },
+      'extension',
+    );
     await engine.settled('c1');
     fake.reset();
     fake.enqueue('anthropic-messages', { kind: 'text', text: 'Only Claude.' });
@@ -148,5 +157,57 @@ describe('ask several models at once', () => {
     for (const t of answers) expect(chunks.join('').startsWith(textOf(t))).toBe(true);
     // Only the group's end said idle.
     expect(events.filter((e) => e.type === 'sendStateChanged' && e.state === 'idle')).toHaveLength(1);
+  });
+
+  it('L2 a worker that dies mid-compare leaves every answer interrupted, with its checkpointed text, on restart', async () => {
+    const { h, engine, store } = await setup(undefined, { checkpointMs: 100 });
+    const chunks = Array.from({ length: 30 }, (_, i) => `c${i} `);
+    const stall = {
+      kind: 'stall',
+      ms: 10_000,
+      afterEvents: 20,
+      source: { kind: 'text', text: chunks.join(''), chunks },
+    } as const;
+    fake.enqueue('openai-responses', stall);
+    fake.enqueue('anthropic-messages', stall);
+    const out = await h.sendCompare(
+      {
+        conversationId: 'c1',
+        text: 'Count.',
+        targets: [
+          { target: OPENAI, confirmedDisclosure: true },
+          { target: ANTHROPIC, confirmedDisclosure: true },
+        ],
+      },
+      'extension',
+    );
+    const ids = out.answers.map((a) => a.turnId);
+    const stored = async () => {
+      const { tree } = await store.toTranscriptTree('c1');
+      return ids.map((id) => tree.turns.find((t) => t.turn.id === id)?.turn);
+    };
+    for (let i = 0; i < 200; i++) {
+      if ((await stored()).every((t) => t && textOf(t).length > 0)) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const before = await stored();
+    expect(before.map((t) => t?.status)).toEqual(['streaming', 'streaming']);
+    // The worker "dies": its database connection goes away, so it can write nothing more.
+    db.close();
+    engine.stop('c1');
+    await engine.settled('c1');
+    const restarted = new ConversationStore(await openBatonDb(db.name));
+    const fixed = await restarted.recoverStreaming(new Date().toISOString());
+    expect(fixed.map((f) => f.turnId).sort()).toEqual([...ids].sort());
+    const { tree } = await restarted.toTranscriptTree('c1');
+    for (const [i, id] of ids.entries()) {
+      const t = tree.turns.find((x) => x.turn.id === id)!;
+      expect(t.parentId).toBe(out.userTurnId);
+      expect(t.turn.status).toBe('interrupted');
+      expect(textOf(t.turn).startsWith(textOf(before[i]!))).toBe(true);
+    }
+    // The active path still ends at the first target's answer.
+    expect((await restarted.get('c1')).turns.at(-1)!.id).toBe(ids[0]);
+    restarted.db.close();
   });
 });
