@@ -76,6 +76,7 @@ function background() {
     },
     listDisclosures: () => ({
       seenBy: [],
+      turns: {},
       entries: [
         {
           id: 1,
