@@ -281,10 +281,23 @@ export class ComparePanelModel extends PanelModel {
     if (!this.state.busy) this.compare.update({ run: undefined });
   }
 
+  /** Opening another conversation closes the side-by-side view (its answers stay as versions). */
+  override async open(id: string, opts: { keepTarget?: boolean } = {}): Promise<void> {
+    if (this.compare.state.run && this.compare.state.run.conversationId !== id) this.compare.update({ run: undefined });
+    return super.open(id, opts);
+  }
+
+  override newChat(): void {
+    this.compare.update({ run: undefined });
+    super.newChat();
+  }
+
   override onEvent(e: BackgroundEvent): void {
     super.onEvent(e);
     const run = this.compare.state.run;
+    // Another conversation open: its turns are not this compare's (the stored versions stay reachable).
     if (!run || run.done || !('conversationId' in e) || e.conversationId !== run.conversationId) return;
+    if (this.state.currentId !== run.conversationId) return;
     if (e.type === 'turnUpdated' || e.type === 'textDelta') this.gather();
     else if (e.type === 'sendStateChanged' && e.state === 'idle') void this.ended();
   }
