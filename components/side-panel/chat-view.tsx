@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ProtocolError, ProviderStatus } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
@@ -40,6 +41,11 @@ export interface ChatViewProps {
   loadingEarlier?: boolean | undefined;
   /** Loads the previous page of turns (put in front of `turns`; the scroll position is kept). */
   onShowEarlier?: (() => void) | undefined;
+  /**
+   * Shown in place of the turns after turn `after` (the answers of a message sent to several
+   * models, docs/side-panel.md#ask-several-models-at-once); no retry offer meanwhile.
+   */
+  tail?: { after: string; node: ComponentChildren } | undefined;
 }
 
 /** Which actions each message offers. */
@@ -60,7 +66,9 @@ function actionsFor(t: Turn, i: number, turns: readonly Turn[], busy: boolean, c
 }
 
 /** The turns of the open conversation, with provider-switch markers, message actions and the retry offer. */
-export function ChatView(p: ChatViewProps) {
+export function ChatView(props: ChatViewProps) {
+  const cut = props.tail ? props.turns.findIndex((t) => t.id === props.tail!.after) : -1;
+  const p = cut >= 0 ? { ...props, turns: props.turns.slice(0, cut + 1) } : props;
   const [editing, setEditing] = useState<{ id: string; text: string } | undefined>(undefined);
   const [flash, setFlash] = useState<{ id: string; text: string } | undefined>(undefined);
   const flashTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -155,7 +163,7 @@ export function ChatView(p: ChatViewProps) {
           );
         })}
       </ol>
-      {offer.kind === 'retry' ? <RetryBar offer={offer} {...p} /> : null}
+      {cut >= 0 ? p.tail!.node : offer.kind === 'retry' ? <RetryBar offer={offer} {...p} /> : null}
     </>
   );
 }

@@ -23,6 +23,8 @@ import { SummaryDialog } from './summary-dialog';
 import { useSummaryDialog, useSummaryText } from './summary-hooks';
 import { SummaryNotice } from './summary-notice';
 import { TargetPicker } from './target-picker';
+import { CompareTargets } from './compare-targets';
+import { CompareView } from './compare-view';
 import { ImportEntry } from './transfer-actions';
 import { Instructions } from './instructions';
 import { useFollow } from './follow';
@@ -89,6 +91,10 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
   }, [model]);
   const s = useStore(model);
   const x = useStore(model.extras);
+  const cmp = useStore(model.compare);
+  // docs/side-panel.md#ask-several-models-at-once: the answers side by side after the message they answer.
+  const run = cmp.run && cmp.run.conversationId === s.currentId ? cmp.run : undefined;
+  const compareAfter = run ? (run.userTurnId ?? s.turns.findLast((t) => t.role === 'user')?.id) : undefined;
   const [theme, setTheme] = useState<ThemeChoice>(() => loadTheme());
   const wide = useWide();
   const [listOpen, setListOpen] = useState(wide);
@@ -380,6 +386,21 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
                     follow.release();
                     void model.showEarlier();
                   }}
+                  tail={
+                    run && compareAfter
+                      ? {
+                          after: compareAfter,
+                          node: (
+                            <CompareView
+                              run={run}
+                              providers={providers}
+                              busy={s.busy}
+                              onContinue={(id) => void model.continueWith(id)}
+                            />
+                          ),
+                        }
+                      : undefined
+                  }
                 />
               )}
             </main>
@@ -425,6 +446,18 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
                 openOptions={openOptions}
               />
             )}
+            {firstRun || onDevice ? null : (
+              <CompareTargets
+                providers={s.providers}
+                extra={cmp.extra}
+                models={s.models}
+                busy={s.busy}
+                onAdd={() => model.addTarget()}
+                onProvider={(i, id) => model.setExtraProvider(i, id)}
+                onModel={(i, m) => model.setExtraModel(i, m)}
+                onRemove={(i) => model.removeTarget(i)}
+              />
+            )}
             {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
             {onDevice ? (
               <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p>
@@ -459,7 +492,16 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
               onSend={() => {
                 // Sending follows the new message and its answer again (docs/side-panel.md).
                 follow.jump();
-                void disclosure.send();
+                if (model.comparing() && !onDevice)
+                  void model.sendCompare({
+                    excludeTurns: disclosure.excludeTurns,
+                    excludeBlocks: disclosure.excludeBlocks,
+                    ...(disclosure.replayImportedState ? { replayImportedState: true } : {}),
+                  });
+                else {
+                  model.closeCompare();
+                  void disclosure.send();
+                }
               }}
               onStop={() => void model.stop()}
               attachments={s.attachments}
@@ -480,6 +522,14 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
           providers={providers}
           models={s.models}
           onWantModels={(id) => void model.loadModels(id)}
+        />
+      ) : cmp.confirming ? (
+        // One confirmation per target that has not received this conversation (docs/disclosure.md).
+        <DisclosureConfirm
+          preview={cmp.confirming.preview}
+          providerName={providerNames[cmp.confirming.target.providerId] ?? cmp.confirming.target.providerId}
+          onConfirm={() => cmp.confirming?.answer(true)}
+          onCancel={() => cmp.confirming?.answer(false)}
         />
       ) : disclosure.confirming ? (
         <DisclosureConfirm

@@ -26,6 +26,7 @@ import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './
 import { summaryRequests, type SummaryResponses } from './summary-types';
 import { SEARCH_REQUESTS, type SearchResponses } from './search-protocol';
 import { INSTRUCTIONS_MAX_CHARS, INSTRUCTIONS_REQUESTS, type InstructionsResponses } from './instructions-protocol';
+import { compareRequests, type CompareOutcome } from './compare-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -283,6 +284,8 @@ export const REQUESTS = {
   ...summaryRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
   /** Full-text search (docs/side-panel.md#search): `searchConversations` (search-protocol.ts). */
   ...SEARCH_REQUESTS,
+  /** Ask several models at once (docs/side-panel.md#ask-several-models-at-once): `sendCompare` (compare-protocol.ts). */
+  ...compareRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
 } as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>;
 
 export type RequestType = keyof typeof REQUESTS;
@@ -429,6 +432,7 @@ export interface Responses
   renameConversation: ConversationMeta;
   deleteConversation: null;
   sendMessage: { userTurnId: string };
+  sendCompare: CompareOutcome<SendTarget, ProtocolError>;
   retryTurn: null;
   stopGeneration: null;
   resumeStream: { turn: z.infer<typeof turnSchema>; seq: number } | null;

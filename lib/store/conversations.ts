@@ -189,12 +189,34 @@ export class ConversationStore {
     );
   }
 
+  /**
+   * Adds `turn` as a child of turn `parentId` — beside any answers it already has, as their new
+   * version — in one transaction with the metadata. With `activate` its path becomes the active
+   * one; without, the active leaf stays where it is (the answers of one message to several models,
+   * docs/side-panel.md#ask-several-models-at-once: the first target's answer is the active one).
+   * @throws NotFoundError when the conversation or the parent turn does not exist (nothing is written).
+   */
+  async appendChild(
+    conversationId: string,
+    parentId: string,
+    turn: Turn,
+    now: string,
+    activate: boolean,
+  ): Promise<ConversationMeta> {
+    return this.transcripts.write(
+      conversationId,
+      () => this.appendTx(conversationId, turn, now, {}, undefined, { parentId, activate }),
+      (t, meta) => (!activate ? t : t.turns.at(-1)?.id === parentId ? withAppended(t, turn, meta.title) : undefined),
+    );
+  }
+
   private appendTx(
     conversationId: string,
     turn: Turn,
     now: string,
     patch: Partial<ConversationMeta>,
     versionOf: string | undefined,
+    under?: { parentId: string; activate: boolean },
   ): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -210,19 +232,29 @@ export class ConversationStore {
         const before = await readActivePath(turns, parentId === ROOT_PARENT ? base : { ...base, activeLeaf: parentId });
         turnCount = before.records.length + 1;
       }
+      if (under !== undefined) {
+        const parent = await turns.index('byTurnId').get([conversationId, under.parentId]);
+        if (!parent) throw new NotFoundError(`turn ${under.parentId} of conversation ${conversationId} not found`);
+        parentId = under.parentId;
+        turnCount = rec.turnCount;
+        if (under.activate) {
+          const { activeLeaf: _old, ...base } = rec;
+          turnCount = (await readActivePath(turns, { ...base, activeLeaf: parentId })).records.length + 1;
+        }
+      }
       const record: TurnRecord = { conversationId, seq: rec.nextSeq, parentId, turn };
       await turns.add(record);
       await indexTurns(t.objectStore('search'), [record]);
       if (patch.title !== undefined && patch.title !== rec.title)
         await indexTitle(t.objectStore('search'), conversationId, patch.title);
+      const activate = under?.activate ?? true;
       const next: ConversationRecord = {
         ...rec,
         ...patch,
         nextSeq: rec.nextSeq + 1,
         turnCount,
-        activeLeaf: turn.id,
+        ...(activate ? { activeLeaf: turn.id, preview: previewOf(turn) || rec.preview } : {}),
         updatedAt: now,
-        preview: previewOf(turn) || rec.preview,
       };
       await t.objectStore('conversations').put(next);
       return metaOf(next);

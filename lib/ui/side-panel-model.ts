@@ -19,14 +19,14 @@ import {
   type PromptApi,
 } from './on-device';
 import type { RefusedSend, ResendExtras, SendExtras } from './chat-model';
-import { PanelModel } from './panel-model';
+import { ComparePanelModel } from './compare-model';
 import { toProtocolError } from './targets';
 import { upsertMeta, upsertTurn } from './turns';
 
 /** Checkpoint cadence of an on-device answer, in ms (D1). */
 const CHECKPOINT_MS = 1000;
 
-export class SidePanelModel extends PanelModel {
+export class SidePanelModel extends ComparePanelModel {
   private onDeviceAbort: AbortController | undefined;
   private detecting: Promise<void> | undefined;
 

@@ -34,6 +34,12 @@ export interface AnswerJob {
   flight: InFlight;
   /** Turns and blocks the person left out (docs/disclosure.md). */
   exclusions: Exclusions;
+  /**
+   * One of several answers to one message (docs/side-panel.md#ask-several-models-at-once): the
+   * answer turn's id, the history every answer is planned from (the path ending at the user turn),
+   * and where the answer goes: a child of that user turn, the active one only with `activate`.
+   */
+  sibling?: { turnId: string; history: Transcript; parentId: string; activate: boolean };
 }
 
 /**
@@ -49,11 +55,12 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
     connection: { provider, key },
     flight,
     exclusions,
+    sibling,
   } = job;
   const { store, clock, newId, broadcast, transport } = deps;
   const iso = () => new Date(clock.now()).toISOString();
   const module = WIRE_API_MODULES[provider.api];
-  const turnId = newId();
+  const turnId = sibling?.turnId ?? newId();
   const ctx = {
     provider: provider.originProvider,
     requestedModel: target.model,
@@ -74,11 +81,12 @@ export async function generateAnswer(deps: SendDeps, discloser: Discloser, job: 
     status: 'streaming',
     blocks: [],
   };
-  await store.appendTurn(conversationId, placeholder, iso());
+  if (sibling) await store.appendChild(conversationId, sibling.parentId, placeholder, iso(), sibling.activate);
+  else await store.appendTurn(conversationId, placeholder, iso());
   broadcast({ type: 'turnUpdated', conversationId, turn: placeholder });
   broadcast({ type: 'sendStateChanged', conversationId, state: 'sending' });
 
-  const transcript = await store.cachedTranscript(conversationId);
+  const transcript = sibling?.history ?? (await store.cachedTranscript(conversationId));
   const history: Transcript = { ...transcript, turns: transcript.turns.filter((t) => t.id !== turnId) };
   let stripOpaque = false;
   let assembler: StreamAssembler | undefined;

@@ -14,9 +14,10 @@
  * transaction as the answer turn it produced.
  */
 import type { DisclosurePreview } from '../../messaging/disclosure-types';
-import type { Attachment, ConversationMeta, SendTarget } from '../../messaging/protocol';
+import type { Attachment, ConversationMeta, ProtocolError, SendTarget } from '../../messaging/protocol';
 import { DisclosureStore } from '../../store/disclosures';
-import type { Turn } from '../../transcript/schema';
+import type { Transcript, Turn } from '../../transcript/schema';
+import type { CompareOutcome } from '../../messaging/compare-protocol';
 import {
   Discloser,
   previewSend,
@@ -31,7 +32,7 @@ import {
 } from '../disclosure';
 import { InFlightRequests, type InFlight } from './in-flight';
 import { generateAnswer } from './answer';
-import { BatonError } from '../../messaging/errors';
+import { BatonError, toProtocolError } from '../../messaging/errors';
 import { keyFor, resolveProvider, type ResolvedProvider } from '../core/providers';
 import type { Clock } from '../core/clock';
 import type { SendDeps } from '../core/deps';
@@ -132,6 +133,118 @@ export class SendEngine {
     this.deps.broadcast({ type: 'conversationUpdated', meta });
     this.start(input.conversationId, input.target, connection, exclusions, flight);
     return { userTurnId: userTurn.id };
+  }
+
+  /**
+   * One message to several targets at once (docs/side-panel.md#ask-several-models-at-once): each
+   * target is checked and planned like {@link send} checks it (reachable, key, policies, its own
+   * first-disclosure confirmation); a target that fails drops out with its reason, and when at
+   * least one can go the user turn is stored once and every remaining target answers it in
+   * parallel through the same answer pipeline (native history, ledger record, checkpoints,
+   * retries), all under the conversation's one request in flight (Stop stops them all). The
+   * answers are children of the user turn — versions of one assistant turn — and the first
+   * target's is the active one whatever order they finish in.
+   * @throws BatonError `busy`, `not_found`, `bad_request`, or — when no target can go — the first target's reason.
+   */
+  async sendCompare(input: {
+    conversationId: string;
+    text: string;
+    attachments?: Attachment[];
+    targets: { target: SendTarget; confirmed: Confirmation }[];
+    exclusions?: Exclusions;
+  }): Promise<CompareOutcome<SendTarget, ProtocolError>> {
+    const { store, clock, newId } = this.deps;
+    if (this.isBusy(input.conversationId)) throw busyError();
+    await existingConversation(store, input.conversationId);
+    const blocks = userBlocks(input.text, input.attachments);
+    if (blocks.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
+    const now = new Date(clock.now()).toISOString();
+    const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
+    const exclusions = input.exclusions ?? {};
+    const stored = await store.cachedTranscript(input.conversationId);
+    const going: { target: SendTarget; connection: { provider: ResolvedProvider; key: string } }[] = [];
+    const dropped: { target: SendTarget; error: ProtocolError; thrown: unknown }[] = [];
+    for (const { target, confirmed } of input.targets) {
+      try {
+        const connection = await this.connect(target);
+        const prepared = await this.discloser.prepare({
+          conversationId: input.conversationId,
+          transcript: { ...stored, turns: [...stored.turns, userTurn] },
+          target,
+          provider: connection.provider,
+          key: connection.key,
+          exclusions,
+          newTurnId: userTurn.id,
+        });
+        assertSendable(prepared.planned);
+        refuseUnconfirmed(prepared, connection.provider, confirmed);
+        going.push({ target, connection });
+      } catch (e) {
+        dropped.push({ target, error: toProtocolError(e), thrown: e });
+      }
+    }
+    if (going.length === 0) throw dropped[0]!.thrown;
+    const flight = this.flights.claim(input.conversationId, busyError);
+    let meta: ConversationMeta;
+    let history: Transcript;
+    try {
+      const title = stored.turns.length === 0 ? titleFromFirstMessage(input.text) : undefined;
+      meta = await store.appendTurn(input.conversationId, userTurn, now, {
+        lastTarget: going[0]!.target,
+        ...(title ? { title } : {}),
+      });
+      // Every answer is planned from this path (it ends at the user turn), whatever the others have stored meanwhile.
+      history = await store.cachedTranscript(input.conversationId);
+    } catch (e) {
+      this.flights.release(input.conversationId, flight);
+      throw e;
+    }
+    this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
+    this.deps.broadcast({ type: 'conversationUpdated', meta });
+    const answers = going.map((g) => ({ ...g, turnId: newId() }));
+    this.flights.start(input.conversationId, flight, async (group) => {
+      const children = answers.map((a, i) => {
+        const child: InFlight = {
+          get abort() {
+            return group.abort;
+          },
+          get stopped() {
+            return group.stopped;
+          },
+          done: group.done,
+        };
+        // One answer ending is not the compare ending: the group's end says `idle` (in-flight.ts);
+        // each answer's own failure is stored on its turn. Only the first answer's long retry
+        // waits are kept as alarms (retry-alarm.ts keeps one per conversation).
+        const deps: SendDeps = {
+          ...this.deps,
+          broadcast: (e) => {
+            if (e.type !== 'sendStateChanged' || e.state !== 'idle') this.deps.broadcast(e);
+          },
+          ...(i === 0 ? {} : { retrySleep: undefined }),
+        };
+        return {
+          child,
+          run: () =>
+            generateAnswer(deps, this.discloser, {
+              conversationId: input.conversationId,
+              target: a.target,
+              connection: a.connection,
+              flight: child,
+              exclusions,
+              sibling: { turnId: a.turnId, history, parentId: userTurn.id, activate: i === 0 },
+            }),
+        };
+      });
+      // A panel that missed deltas resumes from the first answer still streaming.
+      group.live = () => children.map((c) => c.child.live?.()).find((l) => l?.turn.status === 'streaming');
+      await Promise.allSettled(children.map((c) => c.run()));
+    });
+    return {
+      userTurnId: userTurn.id,
+      answers: answers.map((a) => ({ target: a.target, turnId: a.turnId })),
+      dropped: dropped.map(({ target, error }) => ({ target, error })),
+    };
   }
 
   /**

@@ -13,14 +13,14 @@ import type { SendEngine } from './engine';
 
 type SendHandlers = Pick<
   Handlers,
-  'sendMessage' | 'retryTurn' | 'stopGeneration' | 'resumeStream' | 'regenerateTurn' | 'editAndResend'
+  'sendMessage' | 'retryTurn' | 'stopGeneration' | 'resumeStream' | 'regenerateTurn' | 'editAndResend' | 'sendCompare'
 >;
 
 export type SendHandlerDeps = Pick<BackgroundDeps, 'store' | 'settings' | 'vault' | 'hasHostPermission'> & {
   engine: SendEngine;
 };
 
-/** `sendMessage`, `retryTurn`, `stopGeneration`, `resumeStream`, `regenerateTurn`, `editAndResend`. */
+/** `sendMessage`, `sendCompare`, `retryTurn`, `stopGeneration`, `resumeStream`, `regenerateTurn`, `editAndResend`. */
 export function sendHandlers(d: SendHandlerDeps): SendHandlers {
   /**
    * The checks a send makes before it starts (the engine's own `connect`), run before turns are
@@ -47,6 +47,19 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
         target: p.target,
         ...(p.attachments ? { attachments: p.attachments } : {}),
         confirmed: confirmationOf(p),
+        exclusions: {
+          excludeTurns: p.excludeTurns,
+          excludeBlocks: p.excludeBlocks,
+          ...(p.replayImportedState ? { replayImportedState: true } : {}),
+        },
+      }),
+    // docs/side-panel.md#ask-several-models-at-once: each target with its own confirmation; the exclusions apply to every target.
+    sendCompare: (p) =>
+      d.engine.sendCompare({
+        conversationId: p.conversationId,
+        text: p.text,
+        ...(p.attachments ? { attachments: p.attachments } : {}),
+        targets: p.targets.map((t) => ({ target: t.target, confirmed: confirmationOf(t) })),
         exclusions: {
           excludeTurns: p.excludeTurns,
           excludeBlocks: p.excludeBlocks,

@@ -1,0 +1,110 @@
+/**
+ * Ask several models at once (docs/side-panel.md#ask-several-models-at-once): the targets added
+ * beside the picker's. *Ask several models* adds one (up to three more: four in all); each row
+ * picks a provider and a model and can be removed. The picker's own target is the first.
+ */
+import { useId } from 'preact/hooks';
+import type { ModelOption, ProviderStatus } from '../../lib/messaging/protocol';
+import { COMPARE_TARGETS } from '../../lib/messaging/compare-protocol';
+import './compare.css';
+
+export interface CompareTargetsProps {
+  providers: readonly ProviderStatus[];
+  /** The added targets (the picker's is not among them). */
+  extra: readonly { providerId: string; model: string }[];
+  models: Readonly<Record<string, readonly ModelOption[]>>;
+  /** A send is in flight: nothing can change. */
+  busy: boolean;
+  onAdd(): void;
+  onProvider(i: number, providerId: string): void;
+  onModel(i: number, model: string): void;
+  onRemove(i: number): void;
+}
+
+export function CompareTargets({
+  providers,
+  extra,
+  models,
+  busy,
+  onAdd,
+  onProvider,
+  onModel,
+  onRemove,
+}: CompareTargetsProps) {
+  const base = useId();
+  const full = extra.length >= COMPARE_TARGETS.max - 1;
+  return (
+    <div class="compare-targets" role="group" aria-label="Ask several models">
+      {extra.map((t, i) => {
+        const n = i + 2;
+        const list = `${base}-models-${i}`;
+        return (
+          <div class="compare-target" key={i} data-compare-target={n}>
+            <span class="compare-number" aria-hidden="true">
+              {n}
+            </span>
+            <select
+              class="provider-select"
+              aria-label={`Provider ${n}`}
+              title={`Provider ${n}`}
+              value={t.providerId}
+              disabled={busy}
+              onChange={(e) => onProvider(i, e.currentTarget.value)}
+            >
+              {providers.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            <input
+              class="compare-model"
+              aria-label={`Model ${n}`}
+              title={`Model ${n}`}
+              list={list}
+              value={t.model}
+              disabled={busy}
+              spellcheck={false}
+              autocomplete="off"
+              onInput={(e) => onModel(i, e.currentTarget.value)}
+            />
+            <datalist id={list}>
+              {(models[t.providerId] ?? []).map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name ?? m.id}
+                </option>
+              ))}
+            </datalist>
+            <button
+              type="button"
+              class="icon-button mini"
+              aria-label={`Remove model ${n}`}
+              title={`Remove model ${n}`}
+              disabled={busy}
+              onClick={() => onRemove(i)}
+            >
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+        );
+      })}
+      {extra.length ? (
+        <p class="hint compare-hint">
+          The line below previews the first model. Each model gets its own preview, and its own confirmation if it has
+          not seen this chat.
+        </p>
+      ) : null}
+      {full ? null : (
+        <button
+          type="button"
+          class="link-button compare-add"
+          disabled={busy || providers.length === 0}
+          title="Send the next message to several models and compare their answers side by side"
+          onClick={onAdd}
+        >
+          {extra.length === 0 ? '+ Ask several models' : '+ Add a model'}
+        </button>
+      )}
+    </div>
+  );
+}

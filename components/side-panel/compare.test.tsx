@@ -1,0 +1,197 @@
+// @vitest-environment happy-dom
+/**
+ * Ask several models at once in the side panel (docs/side-panel.md#ask-several-models-at-once):
+ * adding and removing targets, one first-disclosure confirmation per target (a declined one drops
+ * out, said so, and the others still go), the answers side by side with their labels, and
+ * *Continue with this*, which makes that answer the active version and its target the picker's.
+ */
+import '../testing/happy-dom-compat';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/preact';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConversationMeta, SendTarget } from '../../lib/messaging/protocol';
+import type { Turn } from '../../lib/transcript/schema';
+import type { MockConnector } from '../testing/mock-connector';
+import { openConversation } from '../testing/open-conversation';
+import { samplePreview } from '../testing/preview-fixture';
+
+afterEach(cleanup);
+
+const meta: ConversationMeta = {
+  id: 'c1',
+  title: 'Chat',
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  turnCount: 2,
+  preview: '',
+};
+const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
+const answer = (id: string, text: string, provider: string, model: string, status?: Turn['status']): Turn => ({
+  id,
+  role: 'assistant',
+  origin: { provider, api: provider === 'anthropic' ? 'anthropic-messages' : 'openai-responses', model },
+  createdAt: '2026-01-01T00:00:01Z',
+  blocks: [{ type: 'text', text }],
+  usage: { inputTokens: 1200, outputTokens: 340 },
+  ...(status ? { status } : {}),
+});
+const ANTHROPIC_ORIGIN = 'https://api.anthropic.com';
+
+/** A background where OpenAI has received the conversation and Anthropic has not. */
+function background() {
+  let leaf = 'x1';
+  const stored = [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')];
+  return {
+    previewSend: ({ target }: { target: SendTarget }) =>
+      target.providerId === 'anthropic'
+        ? samplePreview({
+            needsConfirmation: true,
+            target: {
+              providerId: 'anthropic',
+              api: 'anthropic-messages',
+              model: target.model,
+              origin: ANTHROPIC_ORIGIN,
+            },
+          })
+        : samplePreview(),
+    sendCompare: ({ targets }: { targets: { target: SendTarget }[] }) => ({
+      userTurnId: 'u2',
+      answers: targets.map((t, i) => ({ target: t.target, turnId: `x${i + 1}` })),
+      dropped: [],
+    }),
+    getConversation: () => ({
+      meta,
+      busy: false,
+      turns: [
+        ...stored,
+        user('u2', 'Which?'),
+        leaf === 'x1'
+          ? answer('x1', 'OPENAI-SAYS', 'openai', 'gpt-5')
+          : answer('x2', 'CLAUDE-SAYS', 'anthropic', 'claude-x'),
+      ],
+      versions: { [leaf]: { index: leaf === 'x1' ? 1 : 2, count: 2 } },
+    }),
+    selectVersion: ({ turnId }: { turnId: string }) => {
+      leaf = turnId;
+      return meta;
+    },
+    listDisclosures: () => ({
+      seenBy: [],
+      turns: {},
+      entries: [
+        {
+          id: 1,
+          at: '2026-01-01T00:00:05Z',
+          providerId: 'anthropic',
+          api: 'anthropic-messages',
+          model: 'claude-x',
+          endpoint: ANTHROPIC_ORIGIN,
+          status: 'completed' as const,
+          mode: 'snapshot' as const,
+          turns: [['u2', 'h'] as [string, string]],
+          usage: { inputTokens: 1500, outputTokens: 200 },
+          costUsd: 0.02,
+        },
+      ],
+    }),
+  };
+}
+
+/** Adds a second target (Anthropic, model `claude-x`) and types the message. */
+function askTwo(text: string): void {
+  fireEvent.click(screen.getByRole('button', { name: '+ Ask several models' }));
+  const provider = screen.getByRole('combobox', { name: 'Provider 2' }) as HTMLSelectElement;
+  expect(provider.value).toBe('anthropic');
+  fireEvent.input(screen.getByLabelText('Model 2'), { target: { value: 'claude-x' } });
+  fireEvent.input(screen.getByLabelText('Message'), { target: { value: text } });
+}
+
+/** The background streams both answers and ends. */
+function streamBoth(m: MockConnector): void {
+  m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: user('u2', 'Which?') });
+  m.emit({
+    type: 'turnUpdated',
+    conversationId: 'c1',
+    turn: answer('x1', 'OPENAI-SAYS', 'openai', 'gpt-5', 'streaming'),
+  });
+  m.emit({
+    type: 'turnUpdated',
+    conversationId: 'c1',
+    turn: answer('x2', 'CLAUDE', 'anthropic', 'claude-x', 'streaming'),
+  });
+  m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('x1', 'OPENAI-SAYS', 'openai', 'gpt-5') });
+  m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: answer('x2', 'CLAUDE-SAYS', 'anthropic', 'claude-x') });
+  m.emit({ type: 'sendStateChanged', conversationId: 'c1', state: 'idle' });
+}
+
+describe('ask several models at once', () => {
+  it('adds up to three more targets, each named and removable', async () => {
+    await openConversation(meta, [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')], background());
+    for (let i = 0; i < 3; i++)
+      fireEvent.click(screen.getByRole('button', { name: i === 0 ? '+ Ask several models' : '+ Add a model' }));
+    expect(screen.getByLabelText('Model 4')).toBeTruthy();
+    // Four in all: no more can be added.
+    expect(screen.queryByRole('button', { name: '+ Add a model' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove model 3' }));
+    expect(screen.queryByLabelText('Model 4')).toBeNull();
+    expect(screen.getByRole('button', { name: '+ Add a model' })).toBeTruthy();
+  });
+
+  it('confirms the first disclosure of each target on its own, shows the answers side by side, and Continue with this switches to that target', async () => {
+    const m = await openConversation(meta, [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')], background());
+    askTwo('Which?');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    // OpenAI has the conversation already: only Anthropic asks.
+    const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to Anthropic?' });
+    expect(m.callsOf('sendCompare')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disclose and send' }));
+    await waitFor(() => expect(m.callsOf('sendCompare')).toHaveLength(1));
+    expect(m.callsOf('sendCompare')[0]).toMatchObject({
+      conversationId: 'c1',
+      text: 'Which?',
+      targets: [
+        { target: { providerId: 'openai', model: 'gpt-5' } },
+        {
+          target: { providerId: 'anthropic', model: 'claude-x' },
+          confirmedDisclosure: true,
+          confirmedFor: { providerId: 'anthropic', origin: ANTHROPIC_ORIGIN },
+        },
+      ],
+    });
+    expect(m.callsOf('sendCompare')[0]!.targets[0]).not.toHaveProperty('confirmedDisclosure');
+
+    streamBoth(m);
+    const region = await screen.findByRole('region', { name: 'Answers to compare' });
+    await waitFor(() => expect(region.getAttribute('data-compare-done')).toBe('true'));
+    const cards = region.querySelectorAll('[data-compare-answer]');
+    expect([...cards].map((c) => c.getAttribute('data-compare-answer'))).toEqual(['x1', 'x2']);
+    expect(cards[0]!.textContent).toContain('OPENAI-SAYS');
+    expect(cards[1]!.textContent).toContain('CLAUDE-SAYS');
+    // Tokens and cost from the ledger record where there is one; the turn's own usage otherwise.
+    await waitFor(() => expect(cards[1]!.querySelector('[data-compare-stats]')!.textContent).toContain('$0.02'));
+    expect(cards[1]!.querySelector('[data-compare-stats]')!.textContent).toContain('1.5k in · 200 out tokens');
+    expect(cards[0]!.querySelector('[data-compare-stats]')!.textContent).toContain('1.2k in · 340 out tokens');
+
+    fireEvent.click(within(cards[1] as HTMLElement).getByRole('button', { name: /^Continue with this/ }));
+    await waitFor(() => expect(m.callsOf('selectVersion')).toEqual([{ conversationId: 'c1', turnId: 'x2' }]));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Answers to compare' })).toBeNull());
+    expect((screen.getByRole('combobox', { name: 'Provider' }) as HTMLSelectElement).value).toBe('anthropic');
+    expect((screen.getByRole('combobox', { name: 'Model' }) as HTMLInputElement).value).toBe('claude-x');
+    // The chosen answer is the shown version; the added targets are gone (the next send goes to one).
+    await screen.findByText('CLAUDE-SAYS');
+    expect(screen.queryByLabelText('Model 2')).toBeNull();
+  });
+
+  it('a declined confirmation drops that target with its reason; the other still goes', async () => {
+    const m = await openConversation(meta, [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')], background());
+    askTwo('Which?');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to Anthropic?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(m.callsOf('sendCompare')).toHaveLength(1));
+    expect(m.callsOf('sendCompare')[0]!.targets).toEqual([{ target: { providerId: 'openai', model: 'gpt-5' } }]);
+    const region = await screen.findByRole('region', { name: 'Answers to compare' });
+    expect(within(region).getByRole('list', { name: 'Not sent' }).textContent).toMatch(
+      /Not sent to .*Anthropic: Not sent: you did not confirm the disclosure/,
+    );
+  });
+});
