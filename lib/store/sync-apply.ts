@@ -7,6 +7,7 @@ import type { ConversationMeta } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { metaOf, previewOf } from './conversations';
 import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
+import { indexTitle, indexTurns, unindexTurns } from './search-index';
 import { readActivePath } from './turn-tree';
 
 /** A turn version received from another device. */
@@ -45,7 +46,9 @@ export async function applySyncedConversation(
   c: SyncedConversation,
   now: string,
 ): Promise<ConversationMeta | undefined> {
-  return tx(db, ['conversations', 'turns', 'disclosures'], 'readwrite', async (t) => {
+  return tx(db, ['conversations', 'turns', 'disclosures', 'search'], 'readwrite', async (t) => {
+    // docs/side-panel.md#search: the index changes in the same transaction as the turns it indexes.
+    const search = t.objectStore('search');
     const convs = t.objectStore('conversations');
     const turns = t.objectStore('turns');
     const found = await convs.get(c.id);
@@ -64,13 +67,16 @@ export async function applySyncedConversation(
     let nextSeq = rec.nextSeq;
     for (const s of [...c.turns].sort((a, b) => a.seq - b.seq)) {
       if (have.has(s.turn.id)) continue;
-      await turns.add({ conversationId: c.id, seq: nextSeq++, parentId: s.parentId, turn: s.turn });
+      const added = { conversationId: c.id, seq: nextSeq++, parentId: s.parentId, turn: s.turn };
+      await turns.add(added);
+      await indexTurns(search, [added]);
       have.add(s.turn.id);
     }
     for (const id of c.removedTurns) {
       const r = local.find((x) => x.turn.id === id);
       if (r) {
         await turns.delete([c.id, r.seq]);
+        await unindexTurns(search, c.id, [r.seq]);
         have.delete(id);
       }
     }
@@ -102,6 +108,7 @@ export async function applySyncedConversation(
     next.preview = previewOf(path.records.at(-1)?.turn);
     if (typeof next.updatedAt !== 'string') next.updatedAt = now;
     for (const l of c.ledger) await t.objectStore('disclosures').add({ ...l, conversationId: c.id });
+    if (next.title !== found?.title) await indexTitle(search, c.id, next.title);
     rec = next;
     await convs.put(rec);
     return metaOf(rec);
