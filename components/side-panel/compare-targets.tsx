@@ -5,7 +5,7 @@
  */
 import { useId } from 'preact/hooks';
 import type { ModelOption, ProviderStatus } from '../../lib/messaging/protocol';
-import { COMPARE_TARGETS } from '../../lib/messaging/compare-protocol';
+import { COMPARE_TARGETS } from '../../lib/messaging/compare-limits';
 import './compare.css';
 
 export interface CompareTargetsProps {

@@ -5,12 +5,12 @@
  * no import cycle). The UI imports only its types.
  */
 import { z } from 'zod';
+import { COMPARE_TARGETS } from './compare-limits';
 import { confirmationFields, exclusionFields } from './disclosure-types';
 
 const id = z.string().min(1).max(200);
 
-/** Fewest and most targets of one compare send. */
-export const COMPARE_TARGETS = { min: 2, max: 4 } as const;
+export { COMPARE_TARGETS };
 
 /** The compare request, over the protocol's send-target and attachments schemas. */
 export function compareRequests<T extends z.ZodType, A extends z.ZodType>(target: T, attachments: A) {

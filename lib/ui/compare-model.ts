@@ -7,7 +7,7 @@
  *
  * The background does the sending (`sendCompare`): every answer is a normal send there.
  */
-import { COMPARE_TARGETS } from '../messaging/compare-protocol';
+import { COMPARE_TARGETS } from '../messaging/compare-limits';
 import type { DisclosureEntry, DisclosurePreview } from '../messaging/disclosure-types';
 import type { BackgroundEvent, SendTarget } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
