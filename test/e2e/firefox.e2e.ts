@@ -36,6 +36,9 @@ interface LintReport {
 const KNOWN_WARNINGS: { code: string; file: RegExp; message: RegExp }[] = [
   { code: 'UNSAFE_VAR_ASSIGNMENT', file: /^chunks\/[\w-]+\.js$/, message: /innerHTML/ },
   { code: 'DANGEROUS_EVAL', file: /^background\.js$/, message: /Function constructor/ },
+  // Readability (Add this page) resets its working copy's innerHTML; it runs on a clone of the tab's
+  // document, never the page itself (docs/side-panel.md#add-this-page).
+  { code: 'UNSAFE_VAR_ASSIGNMENT', file: /^page-reader\.js$/, message: /innerHTML/ },
 ];
 
 const hasWebExt = fs.existsSync(WEB_EXT);
@@ -75,7 +78,7 @@ describe.skipIf(!hasWebExt)('the Firefox build', () => {
       (w) => !KNOWN_WARNINGS.some((k) => k.code === w.code && k.file.test(w.file ?? '') && k.message.test(w.message)),
     );
     expect(unknown.map((w) => `${w.code} ${w.file ?? ''}:${w.line ?? ''} ${w.message}`)).toEqual([]);
-    expect(report.warnings.length).toBeLessThanOrEqual(4);
+    expect(report.warnings.length).toBeLessThanOrEqual(7);
   });
 
   it('the manifest is MV2 with the side panel as a sidebar_action, a gecko id, and no Chrome-only keys', () => {
