@@ -114,7 +114,13 @@ export class SidePanel {
   /** Chooses the provider and types the model id. */
   async choose(providerId: string, model: string): Promise<void> {
     await this.page.getByLabel('Provider', { exact: true }).selectOption(providerId);
-    await this.page.getByLabel('Model', { exact: true }).fill(model);
+    const field = this.page.getByLabel('Model', { exact: true });
+    // The provider's model list can arrive during the fill and put its first model into the empty
+    // field, and the typed text then lands after it: fill until the field holds exactly `model`.
+    await waitFor(`the Model field to hold ${model}`, async () => {
+      if ((await field.inputValue()) !== model) await field.fill(model);
+      return (await field.inputValue()) === model;
+    });
   }
 
   /**
