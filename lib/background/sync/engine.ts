@@ -23,6 +23,7 @@ import type { DisclosureStore, LedgerRecord } from '../../store/disclosures';
 import type { SettingsStore } from '../../store/settings';
 import { applySyncedConversation, type SyncedTurn } from '../../store/sync-apply';
 import type { DisclosurePolicy } from '../../messaging/disclosure-types';
+import type { SyncState } from '../../messaging/sync-protocol';
 import {
   createSetup,
   docIdOf,
@@ -79,19 +80,8 @@ export interface SyncConfig {
   keys: SyncKeys;
 }
 
-/** What the options page shows. */
-export interface SyncStatus {
-  state: 'off' | 'idle' | 'syncing' | 'error';
-  url?: string;
-  user?: string;
-  /** ISO time of the last cycle that finished. */
-  lastSync?: string;
-  /** Documents written locally and not yet on the server. */
-  pending: number;
-  /** Documents on the server that do not open with this passphrase (ignored). */
-  unreadable: number;
-  error?: { code: string; message: string };
-}
+/** What the options page shows: the protocol's sync state (one shape for the worker and the page). */
+export type SyncStatus = SyncState;
 
 /** The mirror's own bookkeeping (a `_local` document: never replicated). */
 interface MirrorIndex {
