@@ -177,6 +177,50 @@ describe('search', () => {
   });
 });
 
+describe('very common words (the candidate caps)', () => {
+  // Small caps, so a handful of turns stands for thousands: 4 keys read per word, 3 records ranked.
+  const caps = { keys: 4, ranked: 3 };
+  const hits = async (db: BatonDb, q: string) =>
+    (await searchConversations(db, q, 20, caps)).map((h) => `${h.conversationId}/${h.turnId ?? 'title'}`);
+
+  it('a rare word beside a very common one still finds its turn, first', async () => {
+    const s = await fresh();
+    await s.create({ id: 'c1', now: T0, title: 'One' });
+    for (let i = 0; i < 8; i++) await s.appendTurn('c1', user(`u${i}`, `the turn number ${i}`), T0);
+    // Far past the common word's first keys, so its capped list cannot vouch for this turn.
+    await s.create({ id: 'c9', now: T0, title: 'Nine' });
+    await s.appendTurn('c9', answer('z', 'the zanzibar archipelago and the coast'), T0);
+    expect(await hits(s.db, 'the zanzibar')).toEqual(['c9/z']);
+    expect(await hits(s.db, 'zanzibar the')).toEqual(['c9/z']);
+    expect(await hits(s.db, 'the zanz')).toEqual(['c9/z']);
+  });
+
+  it('a word in more records than the cap ranks at most the capped number, each holding the word', async () => {
+    const s = await fresh();
+    await s.create({ id: 'c1', now: T0, title: 'One' });
+    for (let i = 0; i < 8; i++) await s.appendTurn('c1', user(`u${i}`, `the turn number ${i}`), T0);
+    const got = await searchConversations(s.db, 'the', 20, caps);
+    expect(got).toHaveLength(caps.ranked);
+    for (const h of got) expect(marked(h.snippet)).toEqual(['the']);
+    // The first records holding it, in key order (then ranked among themselves).
+    expect(got.map((h) => h.turnId).sort()).toEqual(['u0', 'u1', 'u2']);
+    // Without the cap every one is found.
+    expect(await searchConversations(s.db, 'the')).toHaveLength(8);
+  });
+
+  it('two words each over the cap: records holding both come before the first records holding one', async () => {
+    const s = await fresh();
+    await s.create({ id: 'c1', now: T0, title: 'One' });
+    const texts = ['alpha beta', 'alpha', 'alpha', 'beta', 'beta', 'alpha beta', 'alpha beta', 'alpha', 'beta'];
+    for (const [i, text] of texts.entries()) await s.appendTurn('c1', user(`u${i}`, text), T0);
+    // alpha's first 4 keys: u0 u1 u2 u5; beta's: u0 u3 u4 u5; both hold u0 and u5 (u6 is past the caps).
+    expect((await hits(s.db, 'alpha beta')).sort()).toEqual(['c1/u0', 'c1/u5']);
+    expect((await hits(s.db, 'beta alpha')).sort()).toEqual(['c1/u0', 'c1/u5']);
+    // Uncapped, every turn holding both.
+    expect((await found(s.db, 'alpha beta')).sort()).toEqual(['c1/u0', 'c1/u5', 'c1/u6']);
+  });
+});
+
 describe('snippets', () => {
   it('show the words around the first match on one line, marking every match', () => {
     const text = `${'lead '.repeat(30)}the\nneedle is here and another needle there ${'tail '.repeat(60)}`;

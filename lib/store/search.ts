@@ -13,8 +13,9 @@ import { processTerm, queryTerms, TITLE_SEQ, type SearchRecord } from './search-
 /** Keys read from the index per query word: a word in more records than this can no longer narrow the others. */
 export const CANDIDATE_KEYS = 1_000;
 /**
- * Records ranked per search. A query whose every word is this common ranks the first ones found
- * (in conversation id order): adding a rarer word narrows it (docs/side-panel.md#search).
+ * Records ranked per search. A query whose every word is in more than {@link CANDIDATE_KEYS}
+ * records ranks the first ones holding them all (in conversation id order): adding a rarer word
+ * narrows it (docs/side-panel.md#search).
  */
 export const RANKED_CANDIDATES = 100;
 /** Hits returned when the caller names no limit. */
@@ -32,28 +33,47 @@ const SEPARATOR = /[\n\r\p{Z}\p{P}]+/gu;
 type Key = [string, number];
 const keyString = (k: Key): string => `${k[0]}\u0000${k[1]}`;
 
+/** The caps a search applies (tests pass smaller ones to exercise them on a few records). */
+export interface SearchCaps {
+  /** Keys read from the index per query word ({@link CANDIDATE_KEYS}). */
+  keys: number;
+  /** Records ranked per search ({@link RANKED_CANDIDATES}). */
+  ranked: number;
+}
+
 /**
  * The best matches for `query` across every conversation: titles and the text of every turn, on
  * every branch. Every word must occur; the last may be the start of a word (search as you type).
  * An empty query (or one with no word) finds nothing.
  * @param limit most hits returned (default {@link DEFAULT_HITS}).
+ * @param caps the candidate caps (default {@link CANDIDATE_KEYS} keys per word, {@link RANKED_CANDIDATES} ranked).
  */
-export async function searchConversations(db: BatonDb, query: string, limit = DEFAULT_HITS): Promise<SearchHit[]> {
+export async function searchConversations(
+  db: BatonDb,
+  query: string,
+  limit = DEFAULT_HITS,
+  caps: SearchCaps = { keys: CANDIDATE_KEYS, ranked: RANKED_CANDIDATES },
+): Promise<SearchHit[]> {
   const terms = queryTerms(query);
   if (terms.length === 0) return [];
   return tx(db, ['conversations', 'search'], 'readonly', async (t) => {
     const store = t.objectStore('search');
     const index = store.index('byTerm');
     const last = terms.length - 1;
-    const sets = await Promise.all(
-      terms.map((term, i) =>
-        index.getAllKeys(i === last ? IDBKeyRange.bound(term, `${term}\uffff`) : term, CANDIDATE_KEYS),
-      ),
+    const lists = await Promise.all(
+      terms.map(async (term, i): Promise<KeyList> => {
+        const keys = (await index.getAllKeys(
+          i === last ? IDBKeyRange.bound(term, `${term}\uffff`) : term,
+          caps.keys,
+        )) as Key[];
+        return { keys, complete: keys.length < caps.keys, ordered: i !== last };
+      }),
     );
-    const candidates = intersect(sets as Key[][]).slice(0, RANKED_CANDIDATES);
+    const candidates = intersect(lists).slice(0, caps.ranked);
     if (candidates.length === 0) return [];
     // Dense candidates (a common word) are read in one range request, sparse ones one by one.
-    const span = IDBKeyRange.bound(candidates[0]!, candidates.at(-1)!);
+    const sorted = [...candidates].sort(compareKeys);
+    const span = IDBKeyRange.bound(sorted[0]!, sorted.at(-1)!);
     const dense = (await store.count(span)) <= candidates.length * 2;
     const wanted = new Set(candidates.map(keyString));
     const records = dense
@@ -72,12 +92,12 @@ export async function searchConversations(db: BatonDb, query: string, limit = DE
       })
       .slice(0, limit);
 
-    const titles = new Map<string, string>();
-    for (const r of ranked) {
-      const rec = byId.get(r.id as string)!;
-      if (!titles.has(rec.conversationId))
-        titles.set(rec.conversationId, (await t.objectStore('conversations').get(rec.conversationId))?.title ?? '');
-    }
+    // The titles of the hits' conversations, requested together (one round trip, not one per hit).
+    const ids = [...new Set(ranked.map((r) => byId.get(r.id as string)!.conversationId))];
+    const conversations = t.objectStore('conversations');
+    const titles = new Map(
+      await Promise.all(ids.map(async (id) => [id, (await conversations.get(id))?.title ?? ''] as const)),
+    );
     return ranked.map((r): SearchHit => {
       const rec = byId.get(r.id as string)!;
       return {
@@ -91,25 +111,56 @@ export async function searchConversations(db: BatonDb, query: string, limit = DE
   });
 }
 
+/** The record keys read from the index for one query word. */
+export interface KeyList {
+  keys: Key[];
+  /** Fewer keys than the cap came back: these are all the records holding the word. */
+  complete: boolean;
+  /** One exact word, so the keys come in key order (a prefix's come term by term). */
+  ordered: boolean;
+}
+
+/** The store's key order: conversation id, then seq. */
+function compareKeys(a: Key, b: Key): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1];
+}
+
 /**
- * The keys in every list, once each, in key order. A list that reached
- * {@link CANDIDATE_KEYS} is incomplete, so it cannot rule a key out; MiniSearch's ranking (all
- * words required) still drops such a candidate when its record lacks the word.
+ * The candidate records of a query, once each: the keys of the base list (the smallest complete
+ * one; else, every word being over the cap, an exact word's first keys) that every other list
+ * holds. A list cut by the cap still decides for the keys up to its last one when it is one exact
+ * word (its keys come in key order, so it is complete up to there); beyond that, or for a cut
+ * prefix list, a key cannot be ruled out. Keys every list confirms come first, in key order, then
+ * the undecided ones (MiniSearch's ranking, every word required, drops those lacking a word), so
+ * a cap keeps real co-occurrences before guesses.
  */
-function intersect(sets: Key[][]): Key[] {
-  const sorted = [...sets].sort((a, b) => a.length - b.length);
-  const [base, ...rest] = sorted;
-  const filters = rest.filter((s) => s.length < CANDIDATE_KEYS).map((s) => new Set(s.map(keyString)));
+export function intersect(lists: KeyList[]): Key[] {
+  const complete = lists.filter((l) => l.complete).sort((a, b) => a.keys.length - b.keys.length);
+  const base = complete[0] ?? lists.find((l) => l.ordered) ?? lists[0]!;
+  const filters = lists
+    .filter((l) => l !== base)
+    .map((l) => ({ list: l, has: new Set(l.keys.map(keyString)), lastKey: l.keys.at(-1) }));
+  const confirmed: Key[] = [];
+  const undecided: Key[] = [];
   // A prefix's keys come term by term: one record may be listed under several terms.
   const seen = new Set<string>();
-  const out = base!.filter((k) => {
+  for (const k of base.keys) {
     const ks = keyString(k);
-    if (seen.has(ks) || !filters.every((f) => f.has(ks))) return false;
+    if (seen.has(ks)) continue;
     seen.add(ks);
-    return true;
-  });
-  // Key order (the store's), so a run of candidates is one key range.
-  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+    let sure = true;
+    let out = false;
+    for (const f of filters) {
+      if (f.has.has(ks)) continue;
+      if (f.list.complete || (f.list.ordered && f.lastKey && compareKeys(k, f.lastKey) < 0)) {
+        out = true;
+        break;
+      }
+      sure = false;
+    }
+    if (!out) (sure ? confirmed : undecided).push(k);
+  }
+  return [...confirmed.sort(compareKeys), ...undecided.sort(compareKeys)];
 }
 
 /**
