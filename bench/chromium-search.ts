@@ -1,26 +1,23 @@
 /**
  * The full-text search section of `npm run bench` (bench/README.md, "Search"; docs/side-panel.md#search):
  * in the system Chromium with the test build, the `search` store is seeded with 5,000
- * conversations and 100,000 turns' index records (built in Node with the store's own
- * `turnSearchRecord` / `titleSearchRecord`, so the terms are exactly what Baton writes), then
+ * conversations and 100,000 turns' index records (generated inside the service worker by
+ * `search-seed.ts` with the store's own `turnSearchRecord` / `titleSearchRecord`, so the terms are
+ * exactly what Baton writes), then
  * `searchConversations` requests are timed from an extension page on its own clock — the round
  * trip the side panel waits for (router, store query, MiniSearch ranking, structured clone both
  * ways). Three queries: a rare word (a handful of turns), the most common word (in nearly every
  * turn: the candidate caps apply), and two words, the last one typed halfway (a prefix).
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import type { BatonDb, ConversationRecord } from '../lib/store/db';
-import { titleSearchRecord, turnSearchRecord, type SearchRecord } from '../lib/store/search-index';
-import type { Turn } from '../lib/transcript/schema';
 import { ExtensionBrowser } from '../test/e2e/harness';
 import { CHROMIUM_PATH } from '../test/e2e/paths';
 import { ensureTestBuild } from './chromium-build';
-import { batches, listRecords } from './chromium-data';
 import { NAME_SHIM } from './chromium-panel';
 import { median } from './harness';
-import { Rng } from './random';
-import { prose } from './text';
 import { ms, type Row } from './table';
 
 /** Sizes and sample counts of one run. */
@@ -49,76 +46,41 @@ export interface QueryResult {
 export type SearchResult =
   { ok: false; note: string } | { ok: true; profile: SearchProfile; queries: QueryResult[]; seedS: number };
 
-/** Pronounceable made-up words, the rarer vocabulary besides the bench's prose words. */
-function vocabulary(rng: Rng, size: number): string[] {
-  const c = 'bdfgklmnprstvz';
-  const v = 'aeiou';
-  const out = new Set<string>();
-  while (out.size < size) {
-    let w = '';
-    for (let i = rng.int(3, 5); i > 0; i--) w += rng.pick([...c]) + rng.pick([...v]);
-    out.add(w);
-  }
-  return [...out];
+/** `search-seed.ts` bundled as one script for the worker (an IIFE: no imports, nothing exported). */
+async function seedScript(): Promise<string> {
+  const { build } = await import('vite');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const out = await build({
+    configFile: false,
+    root,
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      write: false,
+      minify: false,
+      lib: { entry: path.join(root, 'bench/search-seed.ts'), formats: ['iife'], name: 'batonSeed', fileName: 'seed' },
+    },
+  });
+  const first = (Array.isArray(out) ? out[0] : out) as { output: { type: string; code?: string }[] };
+  const chunk = first.output.find((o) => o.type === 'chunk');
+  if (!chunk?.code) throw new Error('bench/search-seed.ts: the bundle has no code');
+  return chunk.code;
 }
 
-/**
- * The seeded records: `conversations` titles and `turns` turn records spread over them, each turn
- * 100–800 characters of prose plus 1–4 made-up words picked with a skew (a few are common, most
- * rare). Also returns a rare word (in 2–10 turns) and a mid-frequency one, for the queries.
- */
-export function searchRecords(p: Pick<SearchProfile, 'conversations' | 'turns'>, seed = 21) {
-  const rng = new Rng(seed);
-  const conversations = listRecords(p.conversations, seed);
-  const words = vocabulary(rng, 30_000);
-  const count = new Map<string, number>();
-  const records: SearchRecord[] = conversations.map((c) => titleSearchRecord(c.id, c.title));
-  for (let i = 0; i < p.turns; i++) {
-    const conversationId = conversations[i % conversations.length]!.id;
-    const extra: string[] = [];
-    for (let k = rng.int(1, 4); k > 0; k--) {
-      const w = words[Math.floor(words.length * rng.next() ** 3)]!;
-      extra.push(w);
-      count.set(w, (count.get(w) ?? 0) + 1);
-    }
-    const turn: Turn =
-      i % 2
-        ? {
-            id: `t${i}`,
-            role: 'assistant',
-            origin: { provider: 'openai', api: 'openai-responses', model: 'm' },
-            blocks: [{ type: 'text', text: `${prose(rng, rng.int(100, 800))} ${extra.join(' ')}` }],
-          }
-        : {
-            id: `t${i}`,
-            role: 'user',
-            blocks: [{ type: 'text', text: `${prose(rng, rng.int(50, 300))} ${extra.join(' ')}` }],
-          };
-    records.push(turnSearchRecord({ conversationId, seq: Math.floor(i / conversations.length), turn }));
-  }
-  const byCount = [...count].sort((a, b) => a[1] - b[1]);
-  const rare = byCount.find(([, c]) => c >= 2 && c <= 10)?.[0] ?? byCount[0]![0];
-  const mid = byCount[Math.floor(byCount.length * 0.9)]![0];
-  return { conversations, records, rare, mid };
-}
-
-interface WorkerGlobals {
-  batonReady: Promise<{ db: BatonDb }>;
-}
-
-async function seed(browser: ExtensionBrowser, conversations: ConversationRecord[], records: SearchRecord[]) {
-  const parts = batches(records, 2_000);
-  for (let i = 0; i < parts.length; i++) {
-    const arg = JSON.stringify({ conversations: i === 0 ? conversations : [], records: parts[i] });
-    await browser.evalInWorker(async (json) => {
-      const a = JSON.parse(json) as { conversations: ConversationRecord[]; records: SearchRecord[] };
-      const { db } = await (globalThis as unknown as WorkerGlobals).batonReady;
-      const t = db.transaction(['conversations', 'search'], 'readwrite', { durability: 'relaxed' });
-      for (const r of a.conversations) void t.objectStore('conversations').put(r);
-      for (const r of a.records) void t.objectStore('search').put(r);
-      await t.done;
-    }, arg);
-  }
+/** Seeds the stores inside the worker; returns the query words the corpus picked. */
+export async function seed(browser: ExtensionBrowser, p: SearchProfile): Promise<{ rare: string; mid: string }> {
+  const script = await seedScript();
+  await browser.wakeServiceWorker();
+  await browser.worker().evaluate(script);
+  return browser.evalInWorker(
+    (size) =>
+      (
+        globalThis as unknown as {
+          batonSeedSearch(s: typeof size): Promise<{ rare: string; mid: string; records: number }>;
+        }
+      ).batonSeedSearch(size),
+    { conversations: p.conversations, turns: p.turns },
+  );
 }
 
 async function timeQuery(page: Page, query: string, warmup: number, samples: number) {
@@ -150,7 +112,6 @@ export async function benchSearch(p: SearchProfile, log: (line: string) => void)
   if (!fs.existsSync(CHROMIUM_PATH)) return { ok: false, note: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)` };
   const build = ensureTestBuild(log);
   if (!build.ok) return { ok: false, note: build.note };
-  const { conversations, records, rare, mid } = searchRecords(p);
   let browser: ExtensionBrowser | undefined;
   try {
     browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
@@ -160,7 +121,7 @@ export async function benchSearch(p: SearchProfile, log: (line: string) => void)
     const t0 = performance.now();
     await browser.wakeServiceWorker();
     await browser.worker().evaluate(NAME_SHIM);
-    await seed(browser, conversations, records);
+    const { rare, mid } = await seed(browser, p);
     const seedS = (performance.now() - t0) / 1000;
     const page = await browser.openPage('options.html');
     await page.evaluate(NAME_SHIM);

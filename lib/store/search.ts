@@ -17,7 +17,7 @@ export const CANDIDATE_KEYS = 1_000;
  * records ranks the first ones holding them all (in conversation id order): adding a rarer word
  * narrows it (docs/side-panel.md#search).
  */
-export const RANKED_CANDIDATES = 100;
+export const RANKED_CANDIDATES = 50;
 /** Hits returned when the caller names no limit. */
 export const DEFAULT_HITS = 20;
 
@@ -60,25 +60,25 @@ export async function searchConversations(
     const store = t.objectStore('search');
     const index = store.index('byTerm');
     const last = terms.length - 1;
-    const lists = await Promise.all(
-      terms.map(async (term, i): Promise<KeyList> => {
-        const keys = (await index.getAllKeys(
-          i === last ? IDBKeyRange.bound(term, `${term}\uffff`) : term,
-          caps.keys,
-        )) as Key[];
-        return { keys, complete: keys.length < caps.keys, ordered: i !== last };
-      }),
-    );
+    const read = (limit: number) =>
+      Promise.all(
+        terms.map(async (term, i): Promise<KeyList> => {
+          const keys = (await index.getAllKeys(
+            i === last ? IDBKeyRange.bound(term, `${term}\uffff`) : term,
+            limit,
+          )) as Key[];
+          return { keys, complete: keys.length < limit, ordered: i !== last };
+        }),
+      );
+    // First only as many keys per word as are ranked: a word found fewer times than that (or a
+    // one-word query) needs no more, since ranking checks every word. Only when every word is
+    // that common are more keys read, to find records holding them all (docs/side-panel.md#search).
+    let lists = await read(caps.ranked);
+    if (terms.length > 1 && lists.every((l) => !l.complete)) lists = await read(caps.keys);
     const candidates = intersect(lists).slice(0, caps.ranked);
     if (candidates.length === 0) return [];
-    // Dense candidates (a common word) are read in one range request, sparse ones one by one.
-    const sorted = [...candidates].sort(compareKeys);
-    const span = IDBKeyRange.bound(sorted[0]!, sorted.at(-1)!);
-    const dense = (await store.count(span)) <= candidates.length * 2;
-    const wanted = new Set(candidates.map(keyString));
-    const records = dense
-      ? (await store.getAll(span)).filter((r) => wanted.has(keyString([r.conversationId, r.seq])))
-      : await Promise.all(candidates.map((k) => store.get(k)));
+    // Requested together: one round trip of at most `caps.ranked` reads.
+    const records = await Promise.all(candidates.map((k) => store.get(k)));
     const byId = new Map<string, SearchRecord>();
     for (const r of records) if (r) byId.set(keyString([r.conversationId, r.seq]), r);
 
