@@ -6,8 +6,8 @@
  * exactly what Baton writes), then
  * `searchConversations` requests are timed from an extension page on its own clock — the round
  * trip the side panel waits for (router, store query, MiniSearch ranking, structured clone both
- * ways). Three queries: a rare word (a handful of turns), the most common word (in nearly every
- * turn: the candidate caps apply), and two words, the last one typed halfway (a prefix).
+ * ways). Three queries: a rare word (a handful of turns), the most common word (in a third of the
+ * turns: the candidate caps apply), and two words, the last one typed halfway (a prefix).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -123,6 +123,7 @@ export async function benchSearch(p: SearchProfile, log: (line: string) => void)
     await browser.worker().evaluate(NAME_SHIM);
     const { rare, mid } = await seed(browser, p);
     const seedS = (performance.now() - t0) / 1000;
+    log(`  seeded in ${seedS.toFixed(0)} s`);
     const page = await browser.openPage('options.html');
     await page.evaluate(NAME_SHIM);
     const queries: QueryResult[] = [];
