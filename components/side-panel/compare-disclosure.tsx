@@ -74,8 +74,11 @@ export function useComparePreviews(connector: Connector, inputs: ComparePreviewI
       clearTimeout(t);
     };
   }, [connector, key, delayMs]);
-  // Previews of other inputs are not shown (they may name another target in that row).
-  return state.key === key ? state.previews : [];
+  // While a refresh is on its way the last previews stay (no flicker), but only for the same targets:
+  // a row never shows another target's preview.
+  const same =
+    state.key === key || JSON.stringify(JSON.parse(state.key || '[]')[1] ?? null) === JSON.stringify(targets);
+  return same ? state.previews : [];
 }
 
 /** "3 of 4 turns · ~1.2k tokens · ~$0.01", or why it cannot go: the compact words of one target's preview. */
