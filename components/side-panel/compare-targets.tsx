@@ -90,8 +90,7 @@ export function CompareTargets({
       })}
       {extra.length ? (
         <p class="hint compare-hint">
-          The line below previews the first model. Each model gets its own preview, and its own confirmation if it has
-          not seen this chat.
+          Each model's request is previewed below; one that has not seen this chat asks you to confirm it on Send.
         </p>
       ) : null}
       {full ? null : (

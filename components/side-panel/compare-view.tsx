@@ -37,8 +37,9 @@ export function statsLine(a: CompareAnswer): string {
   const cost = formatCost(a.entry?.costUsd);
   if (cost) parts.push(cost);
   const start = a.turn.createdAt ? Date.parse(a.turn.createdAt) : NaN;
-  if (a.endedAt !== undefined && Number.isFinite(start))
-    parts.push(`${Math.max(0, (a.endedAt - start) / 1000).toFixed(1)} s`);
+  // Seen ending in this panel, else (a compare shown again after a reload) when its ledger record was written.
+  const end = a.endedAt ?? (a.entry ? Date.parse(a.entry.at) : NaN);
+  if (Number.isFinite(end) && Number.isFinite(start)) parts.push(`${Math.max(0, (end - start) / 1000).toFixed(1)} s`);
   return parts.join(' · ');
 }
 
@@ -67,15 +68,16 @@ export function CompareView({ run, providers, busy, onContinue }: CompareViewPro
           const stats = statsLine(a);
           const streaming = a.turn.status === 'streaming';
           return (
-            <li class="compare-card" key={a.turn.id} data-compare-answer={a.turn.id}>
+            <li class="compare-card" key={a.turn.id} data-compare-answer={a.turn.id} aria-label={`Answer from ${who}`}>
               <TurnView turn={a.turn} providers={providers} showError />
               <footer class="compare-foot">
                 <span class="compare-stats" data-compare-stats="">
                   {streaming ? 'Writing…' : stats}
                 </span>
+                {/* One quiet style on every card: none of the answers is the view's main action until picked. */}
                 <button
                   type="button"
-                  class="primary compare-continue"
+                  class="compare-continue"
                   aria-label={`Continue with this: ${who}`}
                   title={busy ? 'Wait for every answer to end (or stop them)' : `Continue the conversation with ${who}`}
                   disabled={busy || !run.done}

@@ -37,8 +37,9 @@ const answer = (id: string, text: string, provider: string, model: string, statu
 const ANTHROPIC_ORIGIN = 'https://api.anthropic.com';
 
 /** A background where OpenAI has received the conversation and Anthropic has not. */
-function background() {
+function background(opts: { compared?: boolean } = {}) {
   let leaf = 'x1';
+  let compared = opts.compared === true;
   const stored = [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')];
   return {
     previewSend: ({ target }: { target: SendTarget }) =>
@@ -73,6 +74,21 @@ function background() {
     selectVersion: ({ turnId }: { turnId: string }) => {
       leaf = turnId;
       return meta;
+    },
+    // The stored compare group (docs/side-panel.md#ask-several-models-at-once): both answers until one is picked.
+    getCompare: () =>
+      compared
+        ? {
+            userTurnId: 'u2',
+            answers: [
+              answer('x1', 'OPENAI-SAYS', 'openai', 'gpt-5'),
+              answer('x2', 'CLAUDE-SAYS', 'anthropic', 'claude-x'),
+            ],
+          }
+        : null,
+    endCompare: () => {
+      compared = false;
+      return null;
     },
     listDisclosures: () => ({
       seenBy: [],
@@ -193,5 +209,76 @@ describe('ask several models at once', () => {
     expect(within(region).getByRole('list', { name: 'Not sent' }).textContent).toMatch(
       /Not sent to .*Anthropic: Not sent: you did not confirm the disclosure/,
     );
+  });
+
+  it('previews what each target receives before the send, one compact row each, with the first disclosures marked', async () => {
+    const m = await openConversation(meta, [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')], background());
+    askTwo('Which?');
+    const rows = await screen.findByRole('list', { name: 'What each model receives' });
+    await waitFor(() => expect(rows.querySelectorAll('[data-compare-preview]')).toHaveLength(2));
+    const [first, second] = [...rows.querySelectorAll('[data-compare-preview]')] as HTMLElement[];
+    await waitFor(() => expect(second!.textContent).toContain('First disclosure'));
+    expect(first!.textContent).toMatch(/gpt-5 · OpenAI/i);
+    expect(first!.textContent).not.toContain('First disclosure');
+    expect(second!.textContent).toMatch(/claude[ -]x · Anthropic/i);
+    expect(first!.textContent).toMatch(/of \d+ turns? · ~[\d.k]+ tokens/);
+    // Each target's own preview, planned as the compare sends it.
+    const asked = m.callsOf('previewSend') as { target: SendTarget; compare?: true; text?: string }[];
+    const last = (id: string) => asked.filter((c) => c.target.providerId === id && c.text === 'Which?').at(-1);
+    expect(last('openai')).toMatchObject({ compare: true });
+    expect(last('anthropic')).toMatchObject({ compare: true, target: { model: 'claude-x' } });
+  });
+
+  it('shows the answers side by side again after a reload until one is picked; Continue with this ends it', async () => {
+    const bg = background({ compared: true });
+    const m = await openConversation(
+      meta,
+      [
+        user('u1', 'one'),
+        answer('a1', 'first', 'openai', 'gpt-5'),
+        user('u2', 'Which?'),
+        answer('x1', 'OPENAI-SAYS', 'openai', 'gpt-5'),
+      ],
+      bg,
+    );
+    const region = await screen.findByRole('region', { name: 'Answers to compare' });
+    expect(region.getAttribute('data-compare-done')).toBe('true');
+    const cards = region.querySelectorAll('[data-compare-answer]');
+    expect([...cards].map((c) => c.getAttribute('data-compare-answer'))).toEqual(['x1', 'x2']);
+    expect(cards[1]!.textContent).toContain('CLAUDE-SAYS');
+    // Its time and cost come from the ledger record written when it ended.
+    await waitFor(() => expect(cards[1]!.querySelector('[data-compare-stats]')!.textContent).toContain('$0.02'));
+    expect(cards[1]!.querySelector('[data-compare-stats]')!.textContent).toContain('4.0 s');
+    fireEvent.click(within(cards[1] as HTMLElement).getByRole('button', { name: /^Continue with this/ }));
+    await waitFor(() => expect(m.callsOf('endCompare')).toEqual([{ conversationId: 'c1' }]));
+    expect(m.callsOf('selectVersion')).toEqual([{ conversationId: 'c1', turnId: 'x2' }]);
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Answers to compare' })).toBeNull());
+    await screen.findByText('CLAUDE-SAYS');
+  });
+
+  it('every card has the same quiet Continue with this, named with its model; none competes as the primary action', async () => {
+    await openConversation(
+      meta,
+      [
+        user('u1', 'one'),
+        answer('a1', 'first', 'openai', 'gpt-5'),
+        user('u2', 'Which?'),
+        answer('x1', 'OPENAI-SAYS', 'openai', 'gpt-5'),
+      ],
+      background({ compared: true }),
+    );
+    const region = await screen.findByRole('region', { name: 'Answers to compare' });
+    const buttons = within(region).getAllByRole('button', { name: /^Continue with this/ });
+    expect(buttons.map((b) => b.getAttribute('aria-label'))).toEqual([
+      expect.stringMatching(/gpt-5.*OpenAI/i),
+      expect.stringMatching(/claude[ -]x.*Anthropic/i),
+    ]);
+    expect(new Set(buttons.map((b) => b.className)).size).toBe(1);
+    for (const b of buttons) expect(b.classList.contains('primary')).toBe(false);
+    // Each card is named for its model too.
+    expect([...region.querySelectorAll('[data-compare-answer]')].map((c) => c.getAttribute('aria-label'))).toEqual([
+      expect.stringMatching(/^Answer from .*gpt-5/i),
+      expect.stringMatching(/^Answer from .*claude[ -]x/i),
+    ]);
   });
 });

@@ -19,7 +19,8 @@ export function formatCost(usd: number | undefined): string | undefined {
   return `$${usd.toFixed(2)}`;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "1 turn", "3 turns". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * "14 of 20 turns · ~3.2k tokens · ~$0.01 · to Anthropic claude-sonnet-4-5 · 2 thinking blocks

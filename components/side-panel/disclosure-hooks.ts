@@ -24,6 +24,8 @@ export interface DisclosureInputs {
   attachments?: readonly PendingAttachment[] | undefined;
   /** Changes whenever the stored turns change (e.g. ids and statuses joined). */
   turnsKey: string;
+  /** The send goes to several models (docs/side-panel.md#ask-several-models-at-once): previewed as that send plans it. */
+  compare?: boolean | undefined;
 }
 
 export interface Disclosure {
@@ -127,6 +129,7 @@ export function useDisclosure(
     excludeBlocks,
     replayImportedState,
     detailed,
+    inputs.compare === true,
   ]);
   const keyRef = useRef(key);
   keyRef.current = key;
@@ -152,6 +155,7 @@ export function useDisclosure(
     ...(draft.trim() ? { text: draft } : {}),
     ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
     ...extras(),
+    ...(inputs.compare ? { compare: true as const } : {}),
   });
 
   /** Asks for the preview of the current inputs: only the counts unless `full` (default: when expanded). */

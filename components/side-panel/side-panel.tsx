@@ -25,6 +25,7 @@ import { SummaryNotice } from './summary-notice';
 import { TargetPicker } from './target-picker';
 import { CompareTargets } from './compare-targets';
 import { CompareView } from './compare-view';
+import { CompareDisclosure, useComparePreviews } from './compare-disclosure';
 import { ImportEntry } from './transfer-actions';
 import { Instructions } from './instructions';
 import { useFollow } from './follow';
@@ -128,6 +129,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
       draft: s.draft,
       attachments: s.attachments,
       turnsKey,
+      compare: model.comparing(),
     },
     (extra, askToConfirm) => model.send(extra, askToConfirm),
   );
@@ -135,6 +137,16 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
   const ledger = useLedger(connector, s.currentId, ledgerOpen, turnsKey);
   const providerNames = Object.fromEntries(providers.map((p) => [p.id, p.name]));
   const targetName = providerNames[s.target.providerId] ?? s.target.providerId;
+  // docs/side-panel.md#ask-several-models-at-once: what each target of the next send receives.
+  const compareTargets = model.comparing() && !onDevice ? model.compareTargets() : [];
+  const comparePreviews = useComparePreviews(connector, {
+    conversationId: s.currentId,
+    targets: compareTargets,
+    draft: s.draft,
+    attachments: s.attachments,
+    turnsKey,
+    exclusions: { excludeTurns: disclosure.excludeTurns, excludeBlocks: disclosure.excludeBlocks },
+  });
   // docs/disclosure.md "Fitting": summarise the turns a send drops instead of dropping them.
   const summaryDialog = useSummaryDialog(
     connector,
@@ -462,6 +474,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
             {onDevice ? (
               <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p>
             ) : null}
+            <CompareDisclosure targets={compareTargets} previews={comparePreviews} providerNames={providerNames} />
             <DisclosureBar
               preview={disclosure.preview}
               providerName={targetName}

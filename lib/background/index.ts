@@ -95,6 +95,7 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       hasHostPermission,
       clock: realClock,
       retrySleep: (id, target) => retryAlarms.sleeper(id, target),
+      answerRetrySleep: (id, turnId, target) => retryAlarms.answerSleeper(id, turnId, target),
       newId: () => crypto.randomUUID(),
       broadcast,
       keepalive,
@@ -186,7 +187,9 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
         retryAlarms.onAlarm(
           alarm.name,
           (id) => engine.isBusy(id),
-          (p) => engine.retry(p),
+          // docs/side-panel.md#ask-several-models-at-once: every answer of a compare that was waiting.
+          (p) =>
+            p.answers ? engine.retryAnswers({ conversationId: p.conversationId, answers: p.answers }) : engine.retry(p),
         ),
       )
       .catch(() => undefined);

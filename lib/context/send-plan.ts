@@ -27,6 +27,13 @@ export interface Exclusions {
   excludeBlocks?: { turn: string; index: number }[] | undefined;
   /** The person confirmed replaying provider state from an imported file (see {@link planSend}). */
   replayImportedState?: boolean | undefined;
+  /**
+   * One of several answers to one message (docs/side-panel.md#ask-several-models-at-once): the
+   * request is stateless whatever the conversation's delivery policy — the whole history, nothing
+   * stored server-side, no receipt written — since parallel answers cannot share the one receipt
+   * a conversation keeps (docs/disclosure.md, "Snapshot or delta").
+   */
+  stateless?: boolean | undefined;
 }
 
 /**
@@ -104,19 +111,26 @@ export function planSend<S extends AppliedSummary>(input: PlanSendInput<S>): Pla
     if (e instanceof TranscriptError) throw new InvalidPolicyError(e.path, e.problem);
     throw e;
   }
-  const stateful = input.conversation.delivery === 'stateful' && STATEFUL_APIS.has(target.api);
+  const asked = input.conversation.delivery === 'stateful' && STATEFUL_APIS.has(target.api);
+  const stateful = asked && exclusions.stateless !== true;
   const excluded = (exclusions.excludeTurns?.length ?? 0) + (exclusions.excludeBlocks?.length ?? 0) > 0;
   const delivery: Delivery =
-    excluded && stateful
-      ? { mode: 'snapshot', reason: 'history-changed', detail: 'turns or blocks are left out of this send' }
-      : chooseDelivery({
-          policy: stateful ? 'stateful' : 'snapshot',
-          target,
-          providerSessionKey: input.sessionKey,
-          turns: transcript.turns,
-          branchId: MAIN_BRANCH,
-          receipt: input.receipt,
-        });
+    asked && !stateful
+      ? {
+          mode: 'snapshot',
+          reason: 'policy-snapshot',
+          detail: 'a message sent to several models at once is not stored',
+        }
+      : excluded && stateful
+        ? { mode: 'snapshot', reason: 'history-changed', detail: 'turns or blocks are left out of this send' }
+        : chooseDelivery({
+            policy: stateful ? 'stateful' : 'snapshot',
+            target,
+            providerSessionKey: input.sessionKey,
+            turns: transcript.turns,
+            branchId: MAIN_BRANCH,
+            receipt: input.receipt,
+          });
 
   const byId = new Map(transcript.turns.map((t) => [t.id, t] as const));
   if (delivery.mode === 'delta') {

@@ -38,7 +38,20 @@ export function compareRequests<T extends z.ZodType, A extends z.ZodType>(target
       }),
       from: ['extension'] as const,
     },
+    /**
+     * The answers of the conversation's last send to several models while none is picked (a
+     * {@link CompareGroup}), else `null`: the panel shows them side by side again after a reload.
+     */
+    getCompare: { input: z.strictObject({ conversationId: id }), from: ['extension'] as const },
+    /** The person picked an answer (or closed the view): the answers stop being shown side by side; they stay as versions. */
+    endCompare: { input: z.strictObject({ conversationId: id }), from: ['extension'] as const },
   };
+}
+
+/** The answers compared side by side, as stored: the user turn and its answers, oldest first. */
+export interface CompareGroup<T> {
+  userTurnId: string;
+  answers: T[];
 }
 
 /** A target of a compare send and what became of it. */

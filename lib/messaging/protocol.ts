@@ -26,7 +26,7 @@ import { CAPTURE_REQUESTS, type CaptureOutcome, type CaptureResponses } from './
 import { summaryRequests, type SummaryResponses } from './summary-types';
 import { SEARCH_REQUESTS, type SearchResponses } from './search-protocol';
 import { INSTRUCTIONS_MAX_CHARS, INSTRUCTIONS_REQUESTS, type InstructionsResponses } from './instructions-protocol';
-import { compareRequests, type CompareOutcome } from './compare-protocol';
+import { compareRequests, type CompareGroup, type CompareOutcome } from './compare-protocol';
 
 /** Caps on untrusted sizes (M3, I1), in characters of JSON text unless named otherwise. */
 export const LIMITS = {
@@ -118,6 +118,8 @@ const previewInput = z.strictObject({
    * composer needs only the counts; the expanded list and "View request" ask without it.
    */
   countsOnly: z.boolean().optional(),
+  /** The preview of one target of a send to several models (docs/side-panel.md#ask-several-models-at-once): planned stateless, as that send is. */
+  compare: z.literal(true).optional(),
 });
 
 /** Every request: its payload schema and the senders it accepts. */
@@ -433,6 +435,8 @@ export interface Responses
   deleteConversation: null;
   sendMessage: { userTurnId: string };
   sendCompare: CompareOutcome<SendTarget, ProtocolError>;
+  getCompare: CompareGroup<z.infer<typeof turnSchema>> | null;
+  endCompare: null;
   retryTurn: null;
   stopGeneration: null;
   resumeStream: { turn: z.infer<typeof turnSchema>; seq: number } | null;

@@ -44,7 +44,7 @@ export function replacedTurn(old: TurnRecord, turn: Turn): TurnRecord {
 
 /** Strips the store-only fields from a record. */
 export function metaOf(rec: ConversationRecord): ConversationMeta {
-  const { nextSeq: _n, system: _s, tools: _t, meta: _m, activeLeaf: _a, ...meta } = rec;
+  const { nextSeq: _n, system: _s, tools: _t, meta: _m, activeLeaf: _a, compareOf: _c, ...meta } = rec;
   return meta;
 }
 
@@ -62,6 +62,9 @@ function transcriptOf(record: ConversationRecord, turns: Turn[]): Transcript {
     turns,
   };
 }
+
+/** What an append may change in the conversation record besides the turn: its metadata, and which answers are compared. */
+export type ConversationPatch = Partial<ConversationMeta> & Pick<ConversationRecord, 'compareOf'>;
 
 export interface NewConversation {
   id: string;
@@ -179,7 +182,7 @@ export class ConversationStore {
     conversationId: string,
     turn: Turn,
     now: string,
-    patch: Partial<ConversationMeta> = {},
+    patch: ConversationPatch = {},
     versionOf?: string,
   ): Promise<ConversationMeta> {
     return this.transcripts.write(
@@ -214,7 +217,7 @@ export class ConversationStore {
     conversationId: string,
     turn: Turn,
     now: string,
-    patch: Partial<ConversationMeta>,
+    patch: ConversationPatch,
     versionOf: string | undefined,
     under?: { parentId: string; activate: boolean },
   ): Promise<ConversationMeta> {
@@ -248,8 +251,10 @@ export class ConversationStore {
       if (patch.title !== undefined && patch.title !== rec.title)
         await indexTitle(t.objectStore('search'), conversationId, patch.title);
       const activate = under?.activate ?? true;
+      // Anything appended but a compared answer ends the side-by-side view (docs/side-panel.md#ask-several-models-at-once).
+      const { compareOf: _compared, ...kept } = rec;
       const next: ConversationRecord = {
-        ...rec,
+        ...(under === undefined ? kept : rec),
         ...patch,
         nextSeq: rec.nextSeq + 1,
         turnCount,
@@ -366,6 +371,36 @@ export class ConversationStore {
       };
       await t.objectStore('conversations').put(next);
       return metaOf(next);
+    });
+  }
+
+  /**
+   * The answers compared side by side (docs/side-panel.md#ask-several-models-at-once): the user
+   * turn a send to several models stored and its answers (its children, oldest first), while the
+   * person has not picked one; undefined otherwise (or when that turn is gone).
+   * @throws NotFoundError when the conversation does not exist.
+   */
+  async compareGroup(conversationId: string): Promise<{ userTurnId: string; answers: Turn[] } | undefined> {
+    return tx(this.db, ['conversations', 'turns'], 'readonly', async (t) => {
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
+      if (rec.compareOf === undefined) return undefined;
+      const turns = t.objectStore('turns');
+      if (!(await turns.index('byTurnId').get([conversationId, rec.compareOf]))) return undefined;
+      const children = await turns.index('byParent').getAll([conversationId, rec.compareOf]);
+      if (children.length === 0) return undefined;
+      return { userTurnId: rec.compareOf, answers: children.sort((a, b) => a.seq - b.seq).map((r) => r.turn) };
+    });
+  }
+
+  /** Ends the side-by-side view of the conversation's compared answers (the person picked one); the answers stay as versions. @throws NotFoundError */
+  async endCompare(conversationId: string): Promise<void> {
+    await tx(this.db, ['conversations'], 'readwrite', async (t) => {
+      const rec = await t.objectStore('conversations').get(conversationId);
+      if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
+      if (rec.compareOf === undefined) return;
+      const { compareOf: _c, ...next } = rec;
+      await t.objectStore('conversations').put(next);
     });
   }
 

@@ -44,6 +44,12 @@ export interface ConversationRecord extends ConversationMeta {
    * from the root to this turn. Absent while the conversation has no turn.
    */
   activeLeaf?: string;
+  /**
+   * The user turn whose answers are compared side by side (docs/side-panel.md#ask-several-models-at-once):
+   * set by a send to several models, until the person picks one (`endCompare`) or anything else is
+   * appended to the conversation. Optional: absent on every other record (no migration).
+   */
+  compareOf?: string;
 }
 
 /** {@link TurnRecord.parentId} of a first turn (a root of the tree). */

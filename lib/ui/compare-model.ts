@@ -258,6 +258,8 @@ export class ComparePanelModel extends PanelModel {
     const target = answer?.target;
     try {
       await this.connector.request('selectVersion', { conversationId: id, turnId });
+      // Picked: the answers are no longer shown side by side when the conversation is opened again.
+      await this.connector.request('endCompare', { conversationId: id });
       if (target) {
         this.set((s) => ({
           target: {
@@ -281,10 +283,36 @@ export class ComparePanelModel extends PanelModel {
     if (!this.state.busy) this.compare.update({ run: undefined });
   }
 
-  /** Opening another conversation closes the side-by-side view (its answers stay as versions). */
+  /**
+   * Opening another conversation closes the side-by-side view (its answers stay as versions).
+   * Opening one whose last send to several models has no answer picked yet — after a reload of
+   * the panel, mid-compare or later — shows its answers side by side again (`getCompare`).
+   */
   override async open(id: string, opts: { keepTarget?: boolean } = {}): Promise<void> {
     if (this.compare.state.run && this.compare.state.run.conversationId !== id) this.compare.update({ run: undefined });
-    return super.open(id, opts);
+    await super.open(id, opts);
+    if (!this.compare.state.run && this.state.currentId === id) await this.restore(id);
+  }
+
+  /** Rebuilds the compare of conversation `id` from what is stored, when it has one not yet picked. */
+  private async restore(id: string): Promise<void> {
+    let group;
+    try {
+      group = await this.connector.request('getCompare', { conversationId: id });
+    } catch {
+      return;
+    }
+    if (!group || this.compare.state.run || this.state.currentId !== id) return;
+    const order = group.answers.flatMap((t) =>
+      t.origin ? [{ target: { providerId: t.origin.provider, model: t.origin.model }, turnId: t.id }] : [],
+    );
+    const answers: Record<string, CompareAnswer> = {};
+    for (const t of group.answers) answers[t.id] = { turn: this.state.turns.find((x) => x.id === t.id) ?? t };
+    const done = !this.state.busy;
+    this.compare.update({
+      run: { conversationId: id, userTurnId: group.userTurnId, order, answers, dropped: [], done },
+    });
+    if (done) await this.fillEntries();
   }
 
   override newChat(): void {
@@ -326,6 +354,17 @@ export class ComparePanelModel extends PanelModel {
     this.updateRun((r) => ({ ...r, done: true }));
     const run = this.compare.state.run;
     if (!run) return;
+    await this.fillEntries();
+    // The stored turns replace the streamed ones; the panel's own answers stay in the run.
+    const keep = this.compare.state.run;
+    if (this.state.currentId === run.conversationId) await this.open(run.conversationId, { keepTarget: true });
+    if (keep) this.compare.update({ run: keep });
+  }
+
+  /** Each answer's ledger record: its tokens, cost and end time as stored. */
+  private async fillEntries(): Promise<void> {
+    const run = this.compare.state.run;
+    if (!run) return;
     try {
       const ledger = await this.connector.request('listDisclosures', { conversationId: run.conversationId });
       this.updateRun((r) => {
@@ -348,9 +387,5 @@ export class ComparePanelModel extends PanelModel {
     } catch {
       // No ledger: the answers show their own token counts.
     }
-    // The stored turns replace the streamed ones; the panel's own answers stay in the run.
-    const keep = this.compare.state.run;
-    if (this.state.currentId === run.conversationId) await this.open(run.conversationId, { keepTarget: true });
-    if (keep) this.compare.update({ run: keep });
   }
 }

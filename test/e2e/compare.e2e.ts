@@ -4,7 +4,9 @@
  * first disclosures) asks for each confirmation separately, stores two versions of one answer,
  * shows them stacked at 360 px and side by side in a wider panel, and *Continue with this* on the
  * second makes the next request go to Anthropic with the chosen answer only in its body.
- * Screenshots: `test-results/screenshots/compare-360.png` and `compare-wide.png`.
+ * Before the send, a row per model says what it receives; after a reload the answers are side by
+ * side again until one is picked.
+ * Screenshots: `test-results/screenshots/compare-preview-360.png`, `compare-360.png` and `compare-wide.png`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -67,6 +69,17 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
         delayMs: 15,
       });
       await s.page.getByLabel('Message', { exact: true }).fill('And what would you pick?');
+      // Before the send: what each model receives, one row each, both marked as first disclosures.
+      const receives = s.page.getByRole('list', { name: 'What each model receives' });
+      await waitFor('a preview row per model', async () => {
+        const rows = await receives.locator('[data-compare-preview]').allInnerTexts();
+        return rows.length === 2 && rows.every((r) => r.includes('First disclosure') && /tokens/.test(r))
+          ? rows
+          : undefined;
+      });
+      expect(await horizontalOverflow(s.page)).toEqual({ pageScrolls: false, outside: [] });
+      fs.mkdirSync(SHOTS, { recursive: true });
+      await s.page.screenshot({ path: path.join(SHOTS, 'compare-preview-360.png') });
       await s.page.getByRole('button', { name: 'Send', exact: true }).click();
 
       // One confirmation per provider, one after the other; nothing goes before both are answered.
@@ -104,7 +117,6 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
       const narrow = await boxes(s);
       expect(narrow[1]!.top).toBeGreaterThanOrEqual(narrow[0]!.bottom);
       expect(await horizontalOverflow(s.page)).toEqual({ pageScrolls: false, outside: [] });
-      fs.mkdirSync(SHOTS, { recursive: true });
       await region.scrollIntoViewIfNeeded();
       await s.page.screenshot({ path: path.join(SHOTS, 'compare-360.png') });
 
@@ -118,8 +130,18 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
       await s.page.screenshot({ path: path.join(SHOTS, 'compare-wide.png') });
       await s.page.setViewportSize({ width: 360, height: 780 });
 
-      // Two versions of one answer, stored; both providers got the same history, natively.
+      // A reload before one is picked: the conversation opens with its answers side by side again.
       const conversationId = await s.panel.currentConversationId();
+      await s.page.reload();
+      await s.panel.ready();
+      await s.panel.openConversation(conversationId);
+      await waitFor('the compare shown again', async () =>
+        (await region.getAttribute('data-compare-done').catch(() => null)) === 'true' ? true : undefined,
+      );
+      expect(await cards.count()).toBe(2);
+      expect(await cards.nth(1).innerText()).toContain('CLAUDE-ANSWER');
+
+      // Two versions of one answer, stored; both providers got the same history, natively.
       const stored = (await storedTurns(s.page, conversationId)).map(textOf);
       expect(stored.filter((t) => t.startsWith('OPENAI-ANSWER') || t.startsWith('CLAUDE-ANSWER'))).toHaveLength(2);
       expectValid(posts(s.fakes.openai).at(-1)!);

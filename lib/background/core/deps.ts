@@ -27,6 +27,16 @@ export interface SendDeps {
    * `RetryAlarms.sleeper`, which also persists long waits as an alarm that survives a worker stop.
    */
   retrySleep?(conversationId: string, target: SendTarget): (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The retry wait of answer `turnId` of a send to several models (L4, docs/side-panel.md#ask-several-models-at-once):
+   * defaults to `clock.sleep`; the background passes `RetryAlarms.answerSleeper`, whose one record
+   * per conversation lists every answer waiting, so a stopped worker retries each of them.
+   */
+  answerRetrySleep?(
+    conversationId: string,
+    turnId: string,
+    target: SendTarget,
+  ): (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Checkpoint cadence (D1): defaults 1,000 ms and 500 characters. */
   checkpointMs?: number;
   checkpointChars?: number;

@@ -325,6 +325,7 @@ export function previewInputOf(p: RequestInput<'previewSend'>): PreviewSendInput
       // Retry, regenerate and edit-and-resend never carry this choice, so their previews must not
       // either: the body shown is the body sent.
       ...(p.replayImportedState && !p.resend ? { replayImportedState: true } : {}),
+      ...(p.compare && !p.resend ? { stateless: true } : {}),
     },
     ...(p.resend ? { resend: p.resend } : {}),
     ...(p.countsOnly ? { countsOnly: true } : {}),
@@ -345,6 +346,7 @@ function withoutTurn(x: Exclusions, id: string): Exclusions {
     ...(x.excludeTurns ? { excludeTurns: x.excludeTurns.filter((t) => t !== id) } : {}),
     ...(x.excludeBlocks ? { excludeBlocks: x.excludeBlocks.filter((b) => b.turn !== id) } : {}),
     ...(x.replayImportedState ? { replayImportedState: true } : {}),
+    ...(x.stateless ? { stateless: true } : {}),
   };
 }
 

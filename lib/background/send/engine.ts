@@ -160,7 +160,8 @@ export class SendEngine {
     if (blocks.length === 0) throw new BatonError('bad_request', 'Nothing to send.');
     const now = new Date(clock.now()).toISOString();
     const userTurn: Turn = { id: newId(), role: 'user', createdAt: now, blocks };
-    const exclusions = input.exclusions ?? {};
+    // Parallel answers cannot share the conversation's one receipt: each goes stateless (docs/disclosure.md, "Snapshot or delta").
+    const exclusions: Exclusions = { ...input.exclusions, stateless: true };
     const stored = await store.cachedTranscript(input.conversationId);
     const going: { target: SendTarget; connection: { provider: ResolvedProvider; key: string } }[] = [];
     const dropped: { target: SendTarget; error: ProtocolError; thrown: unknown }[] = [];
@@ -189,8 +190,10 @@ export class SendEngine {
     let history: Transcript;
     try {
       const title = stored.turns.length === 0 ? titleFromFirstMessage(input.text) : undefined;
+      // The answers are shown side by side until the person picks one, across a reload (compareOf).
       meta = await store.appendTurn(input.conversationId, userTurn, now, {
         lastTarget: going[0]!.target,
+        compareOf: userTurn.id,
         ...(title ? { title } : {}),
       });
       // Every answer is planned from this path (it ends at the user turn), whatever the others have stored meanwhile.
@@ -201,45 +204,8 @@ export class SendEngine {
     }
     this.deps.broadcast({ type: 'turnUpdated', conversationId: input.conversationId, turn: userTurn });
     this.deps.broadcast({ type: 'conversationUpdated', meta });
-    const answers = going.map((g) => ({ ...g, turnId: newId() }));
-    this.flights.start(input.conversationId, flight, async (group) => {
-      const children = answers.map((a, i) => {
-        const child: InFlight = {
-          get abort() {
-            return group.abort;
-          },
-          get stopped() {
-            return group.stopped;
-          },
-          done: group.done,
-        };
-        // One answer ending is not the compare ending: the group's end says `idle` (in-flight.ts);
-        // each answer's own failure is stored on its turn. Only the first answer's long retry
-        // waits are kept as alarms (retry-alarm.ts keeps one per conversation).
-        const deps: SendDeps = {
-          ...this.deps,
-          broadcast: (e) => {
-            if (e.type !== 'sendStateChanged' || e.state !== 'idle') this.deps.broadcast(e);
-          },
-          ...(i === 0 ? {} : { retrySleep: undefined }),
-        };
-        return {
-          child,
-          run: () =>
-            generateAnswer(deps, this.discloser, {
-              conversationId: input.conversationId,
-              target: a.target,
-              connection: a.connection,
-              flight: child,
-              exclusions,
-              sibling: { turnId: a.turnId, history, parentId: userTurn.id, activate: i === 0 },
-            }),
-        };
-      });
-      // A panel that missed deltas resumes from the first answer still streaming.
-      group.live = () => children.map((c) => c.child.live?.()).find((l) => l?.turn.status === 'streaming');
-      await Promise.allSettled(children.map((c) => c.run()));
-    });
+    const answers = going.map((g, i) => ({ ...g, turnId: newId(), activate: i === 0 }));
+    this.startGroup(input.conversationId, flight, answers, history, userTurn.id, exclusions);
     return {
       userTurnId: userTurn.id,
       answers: answers.map((a) => ({ target: a.target, turnId: a.turnId })),
@@ -317,6 +283,132 @@ export class SendEngine {
       throw e;
     }
     this.start(input.conversationId, input.target, connection, {}, flight);
+  }
+
+  /**
+   * The retry of a send to several models after the worker stopped during retry waits (L2, L4,
+   * docs/side-panel.md#ask-several-models-at-once): each listed answer that is still unfinished
+   * (interrupted, stopped or an error, with nothing built on it) is removed and answered again by
+   * its target as a new version of the same turn — the active one when the removed one was — all
+   * at once under the conversation's one request in flight, like the compare itself. Like
+   * {@link retry} from an alarm, no confirmation is asked (the person confirmed the compare). An
+   * answer whose target can no longer be reached keeps its stored state. Resolves once started.
+   * @throws BatonError `busy`, `not_found`, or the first answer's reason when none can go.
+   */
+  async retryAnswers(input: {
+    conversationId: string;
+    answers: { turnId: string; target: SendTarget }[];
+  }): Promise<void> {
+    const { store, clock, newId } = this.deps;
+    if (this.isBusy(input.conversationId)) throw busyError();
+    await existingConversation(store, input.conversationId);
+    const { transcript, tree } = await store.toTranscriptTree(input.conversationId);
+    const byId = new Map(tree.turns.map((t) => [t.turn.id, t] as const));
+    const todo: {
+      old: string;
+      parentId: string;
+      target: SendTarget;
+      connection: { provider: ResolvedProvider; key: string };
+      activate: boolean;
+    }[] = [];
+    let firstError: unknown;
+    for (const a of input.answers) {
+      const rec = byId.get(a.turnId);
+      const unfinished = rec && rec.turn.role === 'assistant' && rec.turn.status && rec.turn.status !== 'complete';
+      if (!rec || !unfinished || rec.parentId === null || tree.turns.some((t) => t.parentId === a.turnId)) continue;
+      if (todo.length > 0 && todo[0]!.parentId !== rec.parentId) continue;
+      try {
+        const connection = await this.connect(a.target);
+        todo.push({
+          old: a.turnId,
+          parentId: rec.parentId,
+          target: a.target,
+          connection,
+          activate: tree.leaf === a.turnId,
+        });
+      } catch (e) {
+        firstError ??= e;
+      }
+    }
+    if (todo.length === 0) {
+      if (firstError) throw firstError;
+      return;
+    }
+    const parentId = todo[0]!.parentId;
+    // The history every answer is planned from: the path from the first turn to the answered one.
+    const path: Turn[] = [];
+    for (let at = byId.get(parentId); at; at = at.parentId === null ? undefined : byId.get(at.parentId))
+      path.unshift(at.turn);
+    const history: Transcript = { ...transcript, turns: path };
+    const flight = this.flights.claim(input.conversationId, busyError);
+    try {
+      const now = new Date(clock.now()).toISOString();
+      for (const t of todo) await store.deleteTurnsFrom(input.conversationId, t.old, now);
+    } catch (e) {
+      this.flights.release(input.conversationId, flight);
+      throw e;
+    }
+    const answers = todo.map((t) => ({ ...t, turnId: newId() }));
+    this.startGroup(input.conversationId, flight, answers, history, parentId, { stateless: true });
+  }
+
+  /**
+   * Starts the answers of one message to several targets (docs/side-panel.md#ask-several-models-at-once)
+   * as the conversation's one request in flight: each a child of `parentId` planned from
+   * `history`, through the ordinary answer pipeline; only the group's end says `idle`.
+   */
+  private startGroup(
+    conversationId: string,
+    flight: InFlight,
+    answers: {
+      target: SendTarget;
+      connection: { provider: ResolvedProvider; key: string };
+      turnId: string;
+      activate: boolean;
+    }[],
+    history: Transcript,
+    parentId: string,
+    exclusions: Exclusions,
+  ): void {
+    this.flights.start(conversationId, flight, async (group) => {
+      const children = answers.map((a) => {
+        const child: InFlight = {
+          get abort() {
+            return group.abort;
+          },
+          get stopped() {
+            return group.stopped;
+          },
+          done: group.done,
+        };
+        // One answer ending is not the compare ending: the group's end says `idle` (in-flight.ts);
+        // each answer's own failure is stored on its turn. Every answer's long retry wait is kept
+        // in the conversation's one pending record (L4, retry-alarm.ts), so each is retried after a worker stop.
+        const { answerRetrySleep } = this.deps;
+        const deps: SendDeps = {
+          ...this.deps,
+          broadcast: (e) => {
+            if (e.type !== 'sendStateChanged' || e.state !== 'idle') this.deps.broadcast(e);
+          },
+          retrySleep: answerRetrySleep ? (c, t) => answerRetrySleep(c, a.turnId, t) : undefined,
+        };
+        return {
+          child,
+          run: () =>
+            generateAnswer(deps, this.discloser, {
+              conversationId,
+              target: a.target,
+              connection: a.connection,
+              flight: child,
+              exclusions,
+              sibling: { turnId: a.turnId, history, parentId, activate: a.activate },
+            }),
+        };
+      });
+      // A panel that missed deltas resumes from the first answer still streaming.
+      group.live = () => children.map((c) => c.child.live?.()).find((l) => l?.turn.status === 'streaming');
+      await Promise.allSettled(children.map((c) => c.run()));
+    });
   }
 
   /**

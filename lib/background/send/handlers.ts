@@ -13,14 +13,22 @@ import type { SendEngine } from './engine';
 
 type SendHandlers = Pick<
   Handlers,
-  'sendMessage' | 'retryTurn' | 'stopGeneration' | 'resumeStream' | 'regenerateTurn' | 'editAndResend' | 'sendCompare'
+  | 'sendMessage'
+  | 'retryTurn'
+  | 'stopGeneration'
+  | 'resumeStream'
+  | 'regenerateTurn'
+  | 'editAndResend'
+  | 'sendCompare'
+  | 'getCompare'
+  | 'endCompare'
 >;
 
 export type SendHandlerDeps = Pick<BackgroundDeps, 'store' | 'settings' | 'vault' | 'hasHostPermission'> & {
   engine: SendEngine;
 };
 
-/** `sendMessage`, `sendCompare`, `retryTurn`, `stopGeneration`, `resumeStream`, `regenerateTurn`, `editAndResend`. */
+/** `sendMessage`, `sendCompare`, `getCompare`, `endCompare`, `retryTurn`, `stopGeneration`, `resumeStream`, `regenerateTurn`, `editAndResend`. */
 export function sendHandlers(d: SendHandlerDeps): SendHandlers {
   /**
    * The checks a send makes before it starts (the engine's own `connect`), run before turns are
@@ -66,6 +74,12 @@ export function sendHandlers(d: SendHandlerDeps): SendHandlers {
           ...(p.replayImportedState ? { replayImportedState: true } : {}),
         },
       }),
+    // docs/side-panel.md#ask-several-models-at-once: the answers shown side by side until one is picked.
+    getCompare: async ({ conversationId }) => (await d.store.compareGroup(conversationId)) ?? null,
+    endCompare: async ({ conversationId }) => {
+      await d.store.endCompare(conversationId);
+      return null;
+    },
     retryTurn: async (p) => {
       await d.engine.retry({ conversationId: p.conversationId, target: p.target, confirmed: confirmationOf(p) });
       return null;

@@ -29,6 +29,19 @@ export interface PendingRetry {
   conversationId: string;
   target: SendTarget;
   dueAt: number;
+  /**
+   * A send to several models (docs/side-panel.md#ask-several-models-at-once): every answer of it
+   * in a long retry wait, each with its answer turn and target. `target` and `dueAt` are then
+   * the first's and the latest wait's end (the one alarm of the conversation rings then).
+   */
+  answers?: PendingAnswer[];
+}
+
+/** One answer of a send to several models waiting for its retry. */
+export interface PendingAnswer {
+  turnId: string;
+  target: SendTarget;
+  dueAt: number;
 }
 
 /** Where pending retries are kept across a worker restart (the background uses `storage.session`). */
@@ -65,7 +78,63 @@ export interface RetryAlarmDeps {
 }
 
 export class RetryAlarms {
+  /** Per conversation, the last change to its pending record (the answers of a compare update one record). */
+  private readonly queue = new Map<string, Promise<unknown>>();
+
   constructor(private readonly d: RetryAlarmDeps) {}
+
+  /** Runs `f` after every earlier change to `conversationId`'s record. */
+  private serial<T>(conversationId: string, f: () => Promise<T>): Promise<T> {
+    const run = (this.queue.get(conversationId) ?? Promise.resolve()).then(f, f);
+    const tail = run.catch(() => undefined);
+    this.queue.set(conversationId, tail);
+    void tail.then(() => {
+      if (this.queue.get(conversationId) === tail) this.queue.delete(conversationId);
+    });
+    return run;
+  }
+
+  /**
+   * The retry wait of answer `turnId` of a send to several models: like {@link sleeper}, but the
+   * conversation's one pending record lists every answer waiting (`answers`), so an alarm after
+   * the worker stopped retries each of them, not only one. The alarm rings at the latest end.
+   */
+  answerSleeper(
+    conversationId: string,
+    turnId: string,
+    target: SendTarget,
+  ): (ms: number, signal?: AbortSignal) => Promise<void> {
+    return async (ms, signal) => {
+      if (ms <= (this.d.thresholdMs ?? ALARM_THRESHOLD_MS)) return this.d.clock.sleep(ms, signal);
+      const dueAt = this.d.clock.now() + ms;
+      const name = RETRY_ALARM_PREFIX + conversationId;
+      await this.serial(conversationId, async () => {
+        const old = await this.d.pending.get(conversationId);
+        const answers = [...(old?.answers ?? []).filter((a) => a.turnId !== turnId), { turnId, target, dueAt }];
+        const due = Math.max(...answers.map((a) => a.dueAt));
+        await this.d.pending.put({ conversationId, target: answers[0]!.target, dueAt: due, answers });
+        await this.d.alarms.create(name, { when: due });
+      });
+      try {
+        await this.d.clock.sleep(ms, signal);
+      } finally {
+        await this.serial(conversationId, async () => {
+          const old = await this.d.pending.get(conversationId);
+          const answers = (old?.answers ?? []).filter((a) => a.turnId !== turnId);
+          if (answers.length === 0) {
+            await this.d.alarms.clear(name);
+            await this.d.pending.delete(conversationId);
+          } else
+            await this.d.pending.put({
+              conversationId,
+              target: answers[0]!.target,
+              dueAt: Math.max(...answers.map((a) => a.dueAt)),
+              answers,
+            });
+        });
+      }
+    };
+  }
 
   /**
    * The retry wait for one send of `conversationId`: sleeps `ms` (rejecting on `signal`), and for
@@ -90,13 +159,18 @@ export class RetryAlarms {
   /**
    * Handles an alarm: for one of ours whose retry is still pending and whose conversation has no
    * send in flight (the worker was stopped during the wait), removes the record and calls
-   * `retry` once. Returns whether a retry was started.
+   * `retry` once — for a send to several models once with every answer that was waiting
+   * (`answers`). Returns whether a retry was started.
    * @throws whatever `retry` throws (e.g. BatonError `locked`); the record is gone either way.
    */
   async onAlarm(
     name: string,
     isBusy: (conversationId: string) => boolean,
-    retry: (p: { conversationId: string; target: SendTarget }) => Promise<void>,
+    retry: (p: {
+      conversationId: string;
+      target: SendTarget;
+      answers?: { turnId: string; target: SendTarget }[];
+    }) => Promise<void>,
   ): Promise<boolean> {
     if (!name.startsWith(RETRY_ALARM_PREFIX)) return false;
     const conversationId = name.slice(RETRY_ALARM_PREFIX.length);
@@ -104,7 +178,11 @@ export class RetryAlarms {
     // Still sleeping in memory (the worker lived): that attempt retries, not the alarm.
     if (!p || isBusy(conversationId)) return false;
     await this.d.pending.delete(conversationId);
-    await retry({ conversationId, target: p.target });
+    await retry({
+      conversationId,
+      target: p.target,
+      ...(p.answers ? { answers: p.answers.map(({ turnId, target }) => ({ turnId, target })) } : {}),
+    });
     return true;
   }
 }

@@ -1,0 +1,140 @@
+/**
+ * Ask several models at once (docs/side-panel.md#ask-several-models-at-once), before the send: what
+ * each target will receive, one compact row per target — its turns, estimated tokens and cost, and
+ * a mark where it would be a first disclosure (that target asks for its own confirmation on
+ * Send). Each row is the background's preview of exactly that target's request, planned as the
+ * compare sends it (`previewSend` with `compare`: stateless, docs/disclosure.md "Snapshot or delta").
+ * The line below it keeps the first target's details (turns to leave out, the request, the policy).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { Connector } from '../../lib/messaging/client';
+import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
+import type { SendTarget } from '../../lib/messaging/protocol';
+import type { PendingAttachment } from '../../lib/ui/attachments';
+import type { SendExtras } from '../../lib/ui/chat-model';
+import { modelDisplayName } from '../../lib/ui/model-names';
+import { formatCost, formatTokens, plural } from './disclosure-format';
+import './compare.css';
+
+export interface ComparePreviewInputs {
+  conversationId: string | undefined;
+  /** Every target of the send, the picker's first; fewer than two: nothing is asked. */
+  targets: readonly SendTarget[];
+  draft: string;
+  attachments: readonly PendingAttachment[];
+  /** Changes whenever the stored turns change. */
+  turnsKey: string;
+  /** The person's exclusions, as the send carries them to every target. */
+  exclusions: SendExtras;
+}
+
+/** One target's preview, or undefined while it is asked (or could not be made: the send says why). */
+export type ComparePreviews = readonly (DisclosurePreview | undefined)[];
+
+/** The previews of every target of a compare send, refreshed (debounced) when an input changes; counts only. */
+export function useComparePreviews(connector: Connector, inputs: ComparePreviewInputs, delayMs = 300): ComparePreviews {
+  const { conversationId, targets, draft, attachments, turnsKey, exclusions } = inputs;
+  const key = JSON.stringify([
+    conversationId ?? null,
+    targets,
+    draft,
+    attachments.map((a) => a.id),
+    turnsKey,
+    exclusions,
+  ]);
+  const [state, setState] = useState<{ key: string; previews: ComparePreviews }>({ key: '', previews: [] });
+  useEffect(() => {
+    const hasDraft = draft.trim() !== '' || attachments.length > 0;
+    if (targets.length < 2 || (!conversationId && !hasDraft)) {
+      setState({ key, previews: [] });
+      return;
+    }
+    let live = true;
+    const t = setTimeout(() => {
+      void Promise.all(
+        targets.map((target) =>
+          connector
+            .request('previewSend', {
+              target,
+              ...(conversationId ? { conversationId } : {}),
+              ...(draft.trim() ? { text: draft } : {}),
+              ...(attachments.length ? { attachments: attachments.map(({ id: _id, bytes: _bytes, ...a }) => a) } : {}),
+              ...exclusions,
+              countsOnly: true,
+              compare: true,
+            })
+            .catch(() => undefined),
+        ),
+      ).then((previews) => {
+        if (live) setState({ key, previews });
+      });
+    }, delayMs);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [connector, key, delayMs]);
+  // While a refresh is on its way the last previews stay (no flicker), but only for the same targets:
+  // a row never shows another target's preview.
+  const same =
+    state.key === key || JSON.stringify(JSON.parse(state.key || '[]')[1] ?? null) === JSON.stringify(targets);
+  return same ? state.previews : [];
+}
+
+/** "3 of 4 turns · ~1.2k tokens · ~$0.01", or why it cannot go: the compact words of one target's preview. */
+export function compareLine(p: DisclosurePreview): string {
+  if (!p.allowed) return `not sent: ${p.forbidden ?? 'the disclosure policy forbids it'}`;
+  const parts = [`${p.includedTurns} of ${plural(p.turns, 'turn')}`, `~${formatTokens(p.estimatedInputTokens)} tokens`];
+  const cost = formatCost(p.estimatedCostUsd);
+  if (cost) parts.push(cost.startsWith('<') ? cost : `~${cost}`);
+  const excluded = p.droppedByReason.excluded ?? 0;
+  if (excluded) parts.push(`${plural(excluded, 'turn')} left out`);
+  const budget = (p.droppedByReason['over-budget'] ?? 0) + (p.droppedByReason['over-max-turns'] ?? 0);
+  if (budget) parts.push(`${plural(budget, 'old turn')} over the limit`);
+  if (p.imagesOmitted) parts.push(`${plural(p.imagesOmitted, 'image')} omitted`);
+  if (!p.fits) parts.push('does not fit');
+  return parts.join(' · ');
+}
+
+export interface CompareDisclosureProps {
+  targets: readonly SendTarget[];
+  previews: ComparePreviews;
+  providerNames: Readonly<Record<string, string>>;
+}
+
+/** The rows: "1  gpt-5 · OpenAI  3 of 4 turns · ~1.2k tokens  [first disclosure]". */
+export function CompareDisclosure({ targets, previews, providerNames }: CompareDisclosureProps) {
+  if (targets.length < 2) return null;
+  return (
+    <ol class="compare-disclosure" aria-label="What each model receives">
+      {targets.map((t, i) => {
+        const p = previews[i];
+        const who = `${modelDisplayName(t.model)} · ${providerNames[t.providerId] ?? t.providerId}`;
+        const warn = p !== undefined && (!p.allowed || !p.fits);
+        return (
+          <li
+            key={`${t.providerId}|${t.model}`}
+            class={`compare-disclosure-row${warn ? ' warn' : ''}`}
+            data-compare-preview={i + 1}
+          >
+            <span class="compare-number" aria-hidden="true">
+              {i + 1}
+            </span>
+            <span class="compare-disclosure-text">
+              <span class="compare-disclosure-who">{who}</span>{' '}
+              <span class="compare-disclosure-what">{p ? compareLine(p) : '…'}</span>
+            </span>
+            {p?.needsConfirmation ? (
+              <span
+                class="compare-first"
+                title={`${who} has not received this conversation: Send asks you to confirm it first`}
+              >
+                First disclosure
+              </span>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
