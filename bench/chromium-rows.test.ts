@@ -41,6 +41,7 @@ const RESULT: ChromiumResult = {
       sameText: true,
     },
   },
+  preview: { ok: true, value: { samples: [310, 290, 320], coldMs: 310, warmMs: 80, turns: 10_000, included: 412 } },
 };
 
 describe('chromiumRows', () => {
@@ -52,6 +53,12 @@ describe('chromiumRows', () => {
         'open a 10,000-turn conversation (load + first paint of newest 50)',
         '140 ms (in the DOM at 120 ms; getConversation alone 50.0 ms; 10,000 turns rendered)',
         'yes',
+      ],
+      [
+        'storage',
+        'cold preview of a 10,000-turn conversation (previewSend from a page after a worker restart, counts stored)',
+        '310 ms (then warm 80.0 ms; 412 of 10,000 turns fit; median of 3)',
+        'no',
       ],
       [
         'storage',
@@ -90,7 +97,7 @@ describe('chromiumRows', () => {
 
   it('skips every figure with the reason when the section could not run', () => {
     const rows = chromiumRows({ ok: false, note: 'no Chromium at /usr/bin/chromium (set CHROMIUM_PATH)' });
-    expect(rows).toHaveLength(9);
+    expect(rows).toHaveLength(10);
     expect(new Set(rows.map((r) => `${r.met}: ${r.value}`))).toEqual(
       new Set(['skipped: no Chromium at /usr/bin/chromium (set CHROMIUM_PATH)']),
     );

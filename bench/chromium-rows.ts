@@ -6,6 +6,7 @@
 import type { OpenResult } from './chromium-panel';
 import type { RenderResult } from './chromium-render';
 import type { StoragePair } from './chromium-storage';
+import type { PreviewResult } from './chromium-preview';
 import type { StartupResult } from './chromium-startup';
 import { flat } from './chromium-data';
 import { ms, type Met, type Row } from './table';
@@ -35,6 +36,8 @@ export type ChromiumResult =
       roundTrip: Part<{ medianMs: number; listed: number; samples: number[] }>;
       open: Part<OpenResult>;
       render: Part<RenderResult>;
+      /** Absent in results of runs before the row existed. */
+      preview?: Part<PreviewResult>;
     };
 
 const yes = (ok: boolean): Met => (ok ? 'yes' : 'no');
@@ -70,6 +73,16 @@ export function chromiumRows(
       value: `${ms(v.paintMs)} ms (in the DOM at ${ms(v.domMs)} ms; getConversation alone ${ms(v.loadMs)} ms; ${n(v.shownTurns)} turns rendered)`,
       met: yes(v.paintMs < T.openMs),
     })),
+    row(
+      r?.preview,
+      'storage',
+      `cold preview of ${conv} (previewSend from a page after a worker restart, counts stored)`,
+      `< ${T.coldPreviewMs} ms`,
+      (v) => ({
+        value: `${ms(v.coldMs)} ms (then warm ${ms(v.warmMs)} ms; ${n(v.included)} of ${n(v.turns)} turns fit; median of ${v.samples.length})`,
+        met: yes(v.coldMs < T.coldPreviewMs),
+      }),
+    ),
     row(
       r?.list,
       'storage',

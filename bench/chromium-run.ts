@@ -15,6 +15,7 @@ import { conversationRecords, listRecords } from './chromium-data';
 import { benchListRoundTrip, benchOpen, NAME_SHIM, openPanel } from './chromium-panel';
 import { benchRender } from './chromium-render';
 import type { ChromiumResult, ChromiumSizes, Part } from './chromium-rows';
+import { benchColdPreview } from './chromium-preview';
 import { benchStartup } from './chromium-startup';
 import { benchAppend, benchList, seedStore } from './chromium-storage';
 import { generateTranscript } from './generate';
@@ -30,6 +31,8 @@ export interface ChromiumProfile {
   roundTrip: [number, number];
   open: [number, number];
   startup: [number, number];
+  /** Cold previews (each after a worker restart). */
+  preview: [number, number];
 }
 
 /** The full run: the sizes of bench/README.md. */
@@ -40,6 +43,7 @@ export const CHROMIUM_FULL: ChromiumProfile = {
   roundTrip: [3, 20],
   open: [0, 3],
   startup: [1, 10],
+  preview: [1, 5],
 };
 
 /** The CI smoke run (under a minute when the test build is already there): small sizes, a few samples. */
@@ -50,6 +54,7 @@ export const CHROMIUM_QUICK: ChromiumProfile = {
   roundTrip: [1, 5],
   open: [1, 2],
   startup: [1, 2],
+  preview: [1, 2],
 };
 
 const CONVERSATION_ID = 'bench-conversation';
@@ -134,7 +139,12 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
         Math.max(1, Math.floor(sizes.chunks / 200)),
       );
     });
-    return { ok: true, sizes, builtNow: build.built, startup, append, list: listed, roundTrip, open, render };
+    // Last: it configures a provider, which gives the side panel a target (and so previews) from then on.
+    for (const p of pages.splice(0)) await p.close().catch(() => undefined);
+    const preview = await part('cold preview', log, () =>
+      benchColdPreview(browser, CONVERSATION_ID, sizes.turns, ...profile.preview),
+    );
+    return { ok: true, sizes, builtNow: build.built, startup, append, list: listed, roundTrip, open, render, preview };
   } catch (e) {
     return { ok: false, note: `failed: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
   } finally {

@@ -44,6 +44,8 @@ export const CHROMIUM_TARGETS = {
   appendMs: 5,
   /** Open a 10,000-turn conversation: load + first paint of the newest 50 turns (median, ms). */
   openMs: 150,
+  /** Disclosure preview of a 10,000-turn conversation right after the worker started, counts stored (median, ms). */
+  coldPreviewMs: 300,
   /** List 5,000 conversations (median, ms). */
   listMs: 100,
   /** Main-thread time per streamed chunk (median, ms). */

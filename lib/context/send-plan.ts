@@ -8,10 +8,9 @@
  */
 import { addCacheBreakpoints } from './cache-breakpoints';
 import { chooseDelivery, PREVIOUS_ID_FIELD, STATEFUL_APIS, type Delivery, type DeliveryReceipt } from './delivery';
-import { turnContentHash } from './hash';
 import { plan } from './plan';
 import { mergePolicies } from './policy';
-import type { TokenCache } from './token-cache';
+import { cachedTurnHash, type TokenCache } from './token-cache';
 import type { Plan, Policy } from './types';
 import { TranscriptError } from '../transcript/codec';
 import type { Transcript } from '../transcript/schema';
@@ -146,7 +145,7 @@ export function planSend<S extends AppliedSummary>(input: PlanSendInput<S>): Pla
     // tools, system and config are in the body again (GI-R5).
     const field = PREVIOUS_ID_FIELD[target.api]!;
     const body = p.body ? { ...p.body, store: true, [field]: delivery.previousResponseId } : {};
-    return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
+    return { plan: p, body, delivery, sent: hashes(p.included, byId, input.cache), stateful, transcript, ...summary };
   }
   const p = plan(transcript, target, policy, input.cache);
   let body: Record<string, unknown> = p.body ?? {};
@@ -155,13 +154,18 @@ export function planSend<S extends AppliedSummary>(input: PlanSendInput<S>): Pla
   // A stateful conversation stores each snapshot, so the next send can be a delta (Interactions:
   // `store: true` in place of the stateless `store: false`, GI-R2, GI-P2).
   if (stateful && p.body) body = { ...body, store: true };
-  return { plan: p, body, delivery, sent: hashes(p.included, byId), stateful, transcript, ...summary };
+  return { plan: p, body, delivery, sent: hashes(p.included, byId, input.cache), stateful, transcript, ...summary };
 }
 
-function hashes(ids: readonly string[], byId: Map<string, Transcript['turns'][number]>): [string, string][] {
+/** The ledger's `[turnId, contentHash]` of `ids`; each hash at most once per turn object (the plan's conversion already made most of them). */
+function hashes(
+  ids: readonly string[],
+  byId: Map<string, Transcript['turns'][number]>,
+  cache: TokenCache,
+): [string, string][] {
   return ids.flatMap((id): [string, string][] => {
     const t = byId.get(id);
-    return t ? [[id, turnContentHash(t)]] : [];
+    return t ? [[id, cachedTurnHash(cache, t)]] : [];
   });
 }
 
