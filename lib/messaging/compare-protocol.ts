@@ -5,10 +5,11 @@
  * no import cycle). The UI imports only its types.
  */
 import { z } from 'zod';
+import { onFirstUse } from '../transcript/on-first-use';
 import { COMPARE_TARGETS } from './compare-limits';
 import { confirmationFields, exclusionFields } from './disclosure-types';
 
-const id = z.string().min(1).max(200);
+const id = onFirstUse(() => z.string().min(1).max(200));
 
 export { COMPARE_TARGETS };
 

@@ -4,14 +4,15 @@
  * Nothing here ever carries a key: keys live only in request headers (N5).
  */
 import { z } from 'zod';
+import { onFirstUse } from '../transcript/on-first-use';
 import type { EstimateSource, ProviderCount } from '../context/count-state';
 import type { Fate } from '../transcript/report';
 import type { Role } from '../transcript/schema';
 
-const turnId = z.string().min(1).max(200);
+const turnId = onFirstUse(() => z.string().min(1).max(200));
 
 /** Turns and blocks the person leaves out of one send (toggles in the preview). */
-export const exclusionFields = {
+export const exclusionFields = onFirstUse(() => ({
   excludeTurns: z.array(turnId).max(10_000).optional(),
   excludeBlocks: z
     .array(z.strictObject({ turn: turnId, index: z.number().int().nonnegative().max(100_000) }))
@@ -23,7 +24,7 @@ export const exclusionFields = {
    * provider state (`importedState: 'replay'`); without it that state is dropped and reported.
    */
   replayImportedState: z.boolean().optional(),
-};
+}));
 
 /**
  * The person's answer to the first-disclosure confirmation, on `sendMessage`, `retryTurn`,
@@ -32,29 +33,31 @@ export const exclusionFields = {
  * endpoint origin the dialog was shown for (`DisclosurePreview.target`) — it authorises only that
  * provider, so a confirmation shown for A cannot send the conversation to B.
  */
-export const confirmationFields = {
+export const confirmationFields = onFirstUse(() => ({
   confirmedDisclosure: z.boolean().optional(),
   confirmedFor: z
     .strictObject({ providerId: z.string().min(1).max(200), origin: z.string().min(1).max(2_000) })
     .optional(),
-};
+}));
 
 /**
  * A disclosure policy, global or per conversation (lib/context `Policy` without the per-send
  * exclusions, plus `delivery`). `delivery: 'stateful'` (off by default) lets an OpenAI Responses
  * target keep the conversation server-side and receive only new turns.
  */
-export const disclosurePolicySchema = z.strictObject({
-  maxTurns: z.number().int().positive().max(1_000_000).optional(),
-  maxTokens: z.number().int().positive().max(100_000_000).optional(),
-  foreignReasoning: z.enum(['drop', 'text']).optional(),
-  /** A-B3: Anthropic thinking that fails its conversation check is dropped (default) or refused. */
-  prefixMismatchBehavior: z.enum(['drop_block', 'error']).optional(),
-  images: z.enum(['send', 'omit']).optional(),
-  lockedProvider: z.string().min(1).max(200).optional(),
-  neverProviders: z.array(z.string().min(1).max(200)).max(50).optional(),
-  delivery: z.enum(['snapshot', 'stateful']).optional(),
-});
+export const disclosurePolicySchema = onFirstUse(() =>
+  z.strictObject({
+    maxTurns: z.number().int().positive().max(1_000_000).optional(),
+    maxTokens: z.number().int().positive().max(100_000_000).optional(),
+    foreignReasoning: z.enum(['drop', 'text']).optional(),
+    /** A-B3: Anthropic thinking that fails its conversation check is dropped (default) or refused. */
+    prefixMismatchBehavior: z.enum(['drop_block', 'error']).optional(),
+    images: z.enum(['send', 'omit']).optional(),
+    lockedProvider: z.string().min(1).max(200).optional(),
+    neverProviders: z.array(z.string().min(1).max(200)).max(50).optional(),
+    delivery: z.enum(['snapshot', 'stateful']).optional(),
+  }),
+);
 export type DisclosurePolicy = z.infer<typeof disclosurePolicySchema>;
 
 /** One block of a turn in the preview, with what happens to it. */

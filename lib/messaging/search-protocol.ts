@@ -4,6 +4,7 @@
  * `REQUESTS` and `Responses` of `protocol.ts`.
  */
 import { z } from 'zod';
+import { onFirstUse } from '../transcript/on-first-use';
 
 /** Caps on a search request: the query's length in characters and the number of hits. */
 export const SEARCH_LIMITS = { query: 500, hits: 50 } as const;
@@ -26,19 +27,22 @@ export interface SearchHit {
   snippet: SnippetPart[];
 }
 
-export const SEARCH_REQUESTS = {
-  /**
-   * The conversations whose title or any turn's text holds every word of `query` (the last word
-   * may be the start of a word), best first, at most `limit` hits (default 20).
-   */
-  searchConversations: {
-    input: z.strictObject({
-      query: z.string().max(SEARCH_LIMITS.query),
-      limit: z.number().int().min(1).max(SEARCH_LIMITS.hits).optional(),
-    }),
-    from: ['extension'],
-  },
-} as const;
+export const SEARCH_REQUESTS = onFirstUse(
+  () =>
+    ({
+      /**
+       * The conversations whose title or any turn's text holds every word of `query` (the last word
+       * may be the start of a word), best first, at most `limit` hits (default 20).
+       */
+      searchConversations: {
+        input: z.strictObject({
+          query: z.string().max(SEARCH_LIMITS.query),
+          limit: z.number().int().min(1).max(SEARCH_LIMITS.hits).optional(),
+        }),
+        from: ['extension'],
+      },
+    }) as const,
+);
 
 export interface SearchResponses {
   searchConversations: SearchHit[];

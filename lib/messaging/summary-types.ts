@@ -7,12 +7,13 @@
  * for counts, US dollars for costs.
  */
 import { z } from 'zod';
+import { onFirstUse } from '../transcript/on-first-use';
 import type { Origin, Usage } from '../transcript/schema';
 import { confirmationFields, exclusionFields } from './disclosure-types';
 
-const id = z.string().min(1).max(200);
+const id = onFirstUse(() => z.string().min(1).max(200));
 /** The draft the person is writing (1,000,000 characters, `LIMITS.messageText`): the turns picked are those the send of it would drop. */
-const draftText = z.string().max(1_000_000).optional();
+const draftText = onFirstUse(() => z.string().max(1_000_000).optional());
 
 /**
  * The conversation's active summary, stored in its record's `meta` (at most one). The stored

@@ -3,30 +3,34 @@
  * `Responses` of `protocol.ts`. Only extension pages may send these (M1).
  */
 import { z } from 'zod';
+import { onFirstUse } from '../transcript/on-first-use';
 
-const server = {
+const server = onFirstUse(() => ({
   /** The database URL, e.g. `https://couch.example.com/baton`. */
   url: z.string().min(1).max(2_000),
   user: z.string().max(200),
   password: z.string().max(1_000),
   /** The sync passphrase (never stored; at least 8 characters to create). */
   passphrase: z.string().min(1).max(1_000),
-};
+}));
 
-export const SYNC_REQUESTS = {
-  /** State, last sync, pending changes and the last error. */
-  syncStatus: { input: z.strictObject({}), from: ['extension'] },
-  /** First device: set the server up with a new sync passphrase, then sync. */
-  syncCreate: { input: z.strictObject(server), from: ['extension'] },
-  /** Other devices: open the server's data with its sync passphrase, then sync. A wrong one changes nothing. */
-  syncJoin: { input: z.strictObject(server), from: ['extension'] },
-  /** Sync now (also runs on an alarm, after local changes and when a panel opens). */
-  syncNow: { input: z.strictObject({}), from: ['extension'] },
-  /** Stop syncing on this device (the server keeps its data). */
-  syncStop: { input: z.strictObject({}), from: ['extension'] },
-  /** Remove everything Baton wrote on the server, then stop syncing. */
-  syncRemoveRemote: { input: z.strictObject({}), from: ['extension'] },
-} as const;
+export const SYNC_REQUESTS = onFirstUse(
+  () =>
+    ({
+      /** State, last sync, pending changes and the last error. */
+      syncStatus: { input: z.strictObject({}), from: ['extension'] },
+      /** First device: set the server up with a new sync passphrase, then sync. */
+      syncCreate: { input: z.strictObject(server), from: ['extension'] },
+      /** Other devices: open the server's data with its sync passphrase, then sync. A wrong one changes nothing. */
+      syncJoin: { input: z.strictObject(server), from: ['extension'] },
+      /** Sync now (also runs on an alarm, after local changes and when a panel opens). */
+      syncNow: { input: z.strictObject({}), from: ['extension'] },
+      /** Stop syncing on this device (the server keeps its data). */
+      syncStop: { input: z.strictObject({}), from: ['extension'] },
+      /** Remove everything Baton wrote on the server, then stop syncing. */
+      syncRemoveRemote: { input: z.strictObject({}), from: ['extension'] },
+    }) as const,
+);
 
 /** What the options page shows about sync. */
 export interface SyncState {

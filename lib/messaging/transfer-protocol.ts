@@ -3,6 +3,7 @@
  * spread into `REQUESTS` and `Responses` of `protocol.ts`. The UI imports only its types.
  */
 import { z } from 'zod';
+import { onFirstUse } from '../transcript/on-first-use';
 import { IMPORT_KINDS, type ImportKind } from '../importers/types';
 
 const MiB = 1024 * 1024;
@@ -36,34 +37,37 @@ export const IMPORT_LIMITS = {
 export const EXPORT_PART_CHARS = 16 * MiB;
 
 /** Export formats: `baton` = Baton transcript JSON (lossless, no keys — S5), `markdown` = readable. */
-export const exportFormatSchema = z.enum(['baton', 'markdown']);
+export const exportFormatSchema = onFirstUse(() => z.enum(['baton', 'markdown']));
 export type ExportFormat = z.infer<typeof exportFormatSchema>;
 
-const id = z.string().min(1).max(200);
+const id = onFirstUse(() => z.string().min(1).max(200));
 
-export const TRANSFER_REQUESTS = {
-  /**
-   * Imports a file: `data` is its bytes as base64 (`encoding: 'base64'`, any file, zip included)
-   * or its text (`encoding: 'text'`). `kind` as `baton import` names it; omitted, the background
-   * tells it from the content. Sizes are capped by {@link IMPORT_LIMITS} before decoding.
-   */
-  importFile: {
-    input: z.strictObject({
-      name: z.string().max(IMPORT_LIMITS.name),
-      data: z.string().max(IMPORT_LIMITS.dataChars),
-      encoding: z.enum(['base64', 'text']),
-      kind: z.enum(IMPORT_KINDS).optional(),
-    }),
-    from: ['extension'],
-  },
-  /** One conversation as a file. */
-  exportConversation: { input: z.strictObject({ id, format: exportFormatSchema }), from: ['extension'] },
-  /**
-   * Every conversation, oldest first, in parts: the first call omits `after`; while a reply has
-   * `next`, call again with `after: next` and append its `content`.
-   */
-  exportAll: { input: z.strictObject({ format: exportFormatSchema, after: id.optional() }), from: ['extension'] },
-} as const;
+export const TRANSFER_REQUESTS = onFirstUse(
+  () =>
+    ({
+      /**
+       * Imports a file: `data` is its bytes as base64 (`encoding: 'base64'`, any file, zip included)
+       * or its text (`encoding: 'text'`). `kind` as `baton import` names it; omitted, the background
+       * tells it from the content. Sizes are capped by {@link IMPORT_LIMITS} before decoding.
+       */
+      importFile: {
+        input: z.strictObject({
+          name: z.string().max(IMPORT_LIMITS.name),
+          data: z.string().max(IMPORT_LIMITS.dataChars),
+          encoding: z.enum(['base64', 'text']),
+          kind: z.enum(IMPORT_KINDS).optional(),
+        }),
+        from: ['extension'],
+      },
+      /** One conversation as a file. */
+      exportConversation: { input: z.strictObject({ id, format: exportFormatSchema }), from: ['extension'] },
+      /**
+       * Every conversation, oldest first, in parts: the first call omits `after`; while a reply has
+       * `next`, call again with `after: next` and append its `content`.
+       */
+      exportAll: { input: z.strictObject({ format: exportFormatSchema, after: id.optional() }), from: ['extension'] },
+    }) as const,
+);
 
 /** A conversation an import wrote. */
 export interface ImportedItem {

@@ -3,32 +3,36 @@
  * `REQUESTS` and `Responses` of `protocol.ts`. Only extension pages may send these (M1).
  */
 import { z } from 'zod';
+import { onFirstUse } from '../transcript/on-first-use';
 
 /** Passphrase length in characters: at least 8, at most 1,000 (M3 size cap). */
 export const PASSPHRASE_LIMITS = { min: 8, max: 1_000 } as const;
-const passphrase = z.string().min(PASSPHRASE_LIMITS.min).max(PASSPHRASE_LIMITS.max);
+const passphrase = onFirstUse(() => z.string().min(PASSPHRASE_LIMITS.min).max(PASSPHRASE_LIMITS.max));
 
-export const VAULT_REQUESTS = {
-  /** Whether a passphrase is set and whether Baton is locked. */
-  vaultStatus: { input: z.strictObject({}), from: ['extension'] },
-  /** Sets the passphrase (every key sealed), or changes it when `current` is given; Baton stays unlocked. */
-  setPassphrase: {
-    input: z.strictObject({ passphrase, current: z.string().max(PASSPHRASE_LIMITS.max).optional() }),
-    from: ['extension'],
-  },
-  /** Unlocks until Lock or the browser closes (survives a worker restart). A wrong passphrase → `locked`. */
-  unlockVault: {
-    input: z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) }),
-    from: ['extension'],
-  },
-  /** Forgets the key: every provider send is refused with `locked` until unlocked. */
-  lockVault: { input: z.strictObject({}), from: ['extension'] },
-  /** Stores the keys without a passphrase again (needs the passphrase). */
-  removePassphrase: {
-    input: z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) }),
-    from: ['extension'],
-  },
-} as const;
+export const VAULT_REQUESTS = onFirstUse(
+  () =>
+    ({
+      /** Whether a passphrase is set and whether Baton is locked. */
+      vaultStatus: { input: z.strictObject({}), from: ['extension'] },
+      /** Sets the passphrase (every key sealed), or changes it when `current` is given; Baton stays unlocked. */
+      setPassphrase: {
+        input: z.strictObject({ passphrase, current: z.string().max(PASSPHRASE_LIMITS.max).optional() }),
+        from: ['extension'],
+      },
+      /** Unlocks until Lock or the browser closes (survives a worker restart). A wrong passphrase → `locked`. */
+      unlockVault: {
+        input: z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) }),
+        from: ['extension'],
+      },
+      /** Forgets the key: every provider send is refused with `locked` until unlocked. */
+      lockVault: { input: z.strictObject({}), from: ['extension'] },
+      /** Stores the keys without a passphrase again (needs the passphrase). */
+      removePassphrase: {
+        input: z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) }),
+        from: ['extension'],
+      },
+    }) as const,
+);
 
 /** Lock state as the options page shows it. */
 export interface VaultState {

@@ -27,7 +27,8 @@ import {
 } from '../transcript/schema';
 import type { ReadContext, StreamAssembler } from './types';
 
-const USAGE_KEYS = Object.keys(usageSchema.shape) as (keyof Usage)[];
+// Read on first use, so loading this module does not build the schema (docs/architecture.md#the-service-workers-start-up).
+let usageKeys: (keyof Usage)[] | undefined;
 
 /** True when `value` passes the zod `schema` and holds no prototype-named key (I2). */
 function holds(schema: { safeParse(v: unknown): { success: boolean } }, value: unknown): boolean {
@@ -99,7 +100,7 @@ function repairTurn(value: unknown, ctx: ReadContext, api: WireApi): Turn {
   if (t.usage !== undefined) {
     const usage: Usage = {};
     const raw = (t.usage !== null && typeof t.usage === 'object' ? t.usage : {}) as Record<string, unknown>;
-    for (const key of USAGE_KEYS) {
+    for (const key of (usageKeys ??= Object.keys(usageSchema.shape) as (keyof Usage)[])) {
       const v = Object.hasOwn(raw, key) ? raw[key] : undefined;
       if (v === undefined) continue;
       if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) usage[key] = v;

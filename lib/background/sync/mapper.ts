@@ -98,7 +98,8 @@ export function conversationFields(rec: ConversationRecord, secrets: readonly st
   return out;
 }
 
-const TURN_FIELDS = Object.keys(turnSchema.shape);
+// Read on first use, so loading this module does not build the schema (docs/architecture.md#the-service-workers-start-up).
+let turnFields: string[] | undefined;
 
 /**
  * The turn document of a stored turn, or undefined while it is still streaming (it becomes
@@ -108,7 +109,7 @@ const TURN_FIELDS = Object.keys(turnSchema.shape);
 export function turnDoc(r: TurnRecord, secrets: readonly string[]): TurnDoc | undefined {
   if (r.turn.status === 'streaming') return undefined;
   // Provider payloads (`native`) keep their own keys; strings are scrubbed all the same.
-  const picked = pick(r.turn as unknown as Record<string, unknown>, TURN_FIELDS);
+  const picked = pick(r.turn as unknown as Record<string, unknown>, (turnFields ??= Object.keys(turnSchema.shape)));
   const scrubbed: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(picked)) scrubbed[k] = scrub(v, secrets, k !== 'native' && k !== 'blocks');
   const turn: Turn = turnSchema.parse(scrubbed);
