@@ -2,16 +2,34 @@
  * The side panel's {@link PageBrowser} for "Add this page" (docs/side-panel.md#add-this-page): the
  * active tab of the panel's window (when the panel runs in a tab of its own, as in the e2e tests,
  * the active tab of that window or of the last focused one that is not the panel), read by
- * injecting `page-reader.js` into its top frame with `scripting.executeScript`. Chrome allows that
+ * injecting `page-reader.js` into its top frame with `scripting.executeScript`; a PDF in the browser's
+ * viewer is downloaded again by the tab and read with PDF.js, loaded on demand. Chrome allows that
  * only under the `activeTab` grant or a host permission (docs/security.md#reading-the-page-you-are-on).
  */
 import { browser } from 'wxt/browser';
 import { ADD_PAGE_REQUEST_KEY, freshAddPageRequest } from '../../lib/messaging/page-request';
+import { fetchOwnPdf, type PdfBytesResult } from '../../lib/page/pdf-bytes';
+import { MAX_PDF_BYTES } from '../../lib/page/pdf-text';
 import type { PageReadResult } from '../../lib/page/read-page';
 import type { PageBrowser } from '../../lib/ui/page-context';
 
 interface ScriptingApi {
-  executeScript(o: { target: { tabId: number }; files: string[] }): Promise<{ result?: unknown }[]>;
+  executeScript(
+    o: { target: { tabId: number } } & ({ files: string[] } | { func: (...args: never[]) => unknown; args: unknown[] }),
+  ): Promise<{ result?: unknown }[]>;
+}
+
+function scriptingApi(): ScriptingApi {
+  const scripting = (browser as unknown as { scripting?: ScriptingApi }).scripting;
+  if (!scripting) throw new Error('This browser has no scripting API.');
+  return scripting;
+}
+
+function fromBase64(b64: string): Uint8Array {
+  const binary = atob(b64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 export function realPageBrowser(): PageBrowser {
@@ -25,10 +43,23 @@ export function realPageBrowser(): PageBrowser {
       return tab ? { id: tab.id!, ...(tab.url ? { url: tab.url } : {}) } : undefined;
     },
     async read(tabId) {
-      const scripting = (browser as unknown as { scripting?: ScriptingApi }).scripting;
-      if (!scripting) throw new Error('This browser has no scripting API.');
-      const [first] = await scripting.executeScript({ target: { tabId }, files: ['page-reader.js'] });
+      const [first] = await scriptingApi().executeScript({ target: { tabId }, files: ['page-reader.js'] });
       return first?.result as PageReadResult | undefined;
+    },
+    async readPdf(tabId) {
+      // The PDF is downloaded again by the viewer tab itself (same origin, its cookies), under the
+      // same activeTab grant as the reader: no host permission (lib/page/pdf-bytes.ts).
+      const [first] = await scriptingApi().executeScript({
+        target: { tabId },
+        func: fetchOwnPdf,
+        args: [MAX_PDF_BYTES],
+      });
+      const got = first?.result as PdfBytesResult | undefined;
+      if (!got) return { ok: false, problem: 'download', detail: 'the tab returned nothing' };
+      if (!got.ok) return { ok: false, problem: got.problem, ...(got.detail ? { detail: got.detail } : {}) };
+      // PDF.js is loaded only now, as a chunk of its own (the panel's first load stays small).
+      const { readPdfText } = await import('./pdf-reader');
+      return readPdfText(fromBase64(got.base64));
     },
     onAddRequest(add) {
       const area = browser.storage.session;
