@@ -199,8 +199,10 @@ describe.skipIf(!HAS_CHROMIUM)('Add this page', () => {
     await waitFor('the preview for Anthropic', async () =>
       ((await summary.textContent()) ?? '').includes('claude-sonnet-4-6') ? true : undefined,
     );
-    await summary.click();
-    await s.page.getByRole('tab', { name: 'Turns', exact: true }).click();
+    // The preview may still be open from the first send.
+    const turnsTab = s.page.getByRole('tab', { name: 'Turns', exact: true });
+    if (!(await turnsTab.isVisible())) await summary.click();
+    await turnsTab.click();
     const blockRows = s.page.locator('[data-disclosure-turn] .disclosure-blocks li');
     const lines = await waitFor('the draft block rows', async () => {
       const all = await blockRows.allTextContents();
@@ -210,8 +212,9 @@ describe.skipIf(!HAS_CHROMIUM)('Add this page', () => {
 
     const before = posts(s.fakes.anthropic).length;
     s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'At the north pier.' });
+    const answers = await s.page.locator('[data-turn-id][data-role="assistant"]').count();
     await s.panel.send(question);
-    expect(await s.panel.waitForAnswer(3)).toBe('complete');
+    expect(await s.panel.waitForAnswer(answers + 1)).toBe('complete');
     await waitFor('the request to Anthropic', () => posts(s.fakes.anthropic).length > before || undefined, 30_000);
     const received = posts(s.fakes.anthropic).at(-1)!;
     expectValid(received);
