@@ -8,8 +8,6 @@
  */
 import { browser } from 'wxt/browser';
 import { ADD_PAGE_REQUEST_KEY, freshAddPageRequest } from '../../lib/messaging/page-request';
-import { fetchOwnPdf, type PdfBytesResult } from '../../lib/page/pdf-bytes';
-import { MAX_PDF_BYTES } from '../../lib/page/pdf-text';
 import type { PageReadResult } from '../../lib/page/read-page';
 import type { PageBrowser } from '../../lib/ui/page-context';
 
@@ -23,13 +21,6 @@ function scriptingApi(): ScriptingApi {
   const scripting = (browser as unknown as { scripting?: ScriptingApi }).scripting;
   if (!scripting) throw new Error('This browser has no scripting API.');
   return scripting;
-}
-
-function fromBase64(b64: string): Uint8Array {
-  const binary = atob(b64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 export function realPageBrowser(): PageBrowser {
@@ -47,19 +38,9 @@ export function realPageBrowser(): PageBrowser {
       return first?.result as PageReadResult | undefined;
     },
     async readPdf(tabId) {
-      // The PDF is downloaded again by the viewer tab itself (same origin, its cookies), under the
-      // same activeTab grant as the reader: no host permission (lib/page/pdf-bytes.ts).
-      const [first] = await scriptingApi().executeScript({
-        target: { tabId },
-        func: fetchOwnPdf,
-        args: [MAX_PDF_BYTES],
-      });
-      const got = first?.result as PdfBytesResult | undefined;
-      if (!got) return { ok: false, problem: 'download', detail: 'the tab returned nothing' };
-      if (!got.ok) return { ok: false, problem: got.problem, ...(got.detail ? { detail: got.detail } : {}) };
-      // PDF.js is loaded only now, as a chunk of its own (the panel's first load stays small).
-      const { readPdfText } = await import('./pdf-reader');
-      return readPdfText(fromBase64(got.base64));
+      // Everything for PDFs, PDF.js included, is a chunk of its own: the panel's first load stays small.
+      const { readPdfInTab } = await import('./pdf-reader');
+      return readPdfInTab(scriptingApi(), tabId);
     },
     onAddRequest(add) {
       const area = browser.storage.session;
