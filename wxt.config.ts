@@ -1,6 +1,8 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 /**
  * Provider API origins the production build may reach (security-requirements.md N1).
@@ -47,11 +49,26 @@ function tokenizerDataFiles(): { relativeDest: string; contents: string }[] {
   }));
 }
 
+/**
+ * PDF.js's worker and packed character maps (Add this page on a PDF, docs/side-panel.md#add-this-page)
+ * as packaged files under `pdfjs/`, copied unchanged from the installed `pdfjs-dist`: the side panel
+ * starts the worker from the extension itself (no remote script, the CSP's `script-src 'self'`).
+ */
+function pdfjsFiles(): { absoluteSrc: string; relativeDest: string }[] {
+  const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+  const cmaps = fs.readdirSync(path.join(root, 'cmaps')); // the .bcmap files and their LICENSE
+  return [
+    { absoluteSrc: path.join(root, 'build/pdf.worker.min.mjs'), relativeDest: 'pdfjs/pdf.worker.min.mjs' },
+    { absoluteSrc: path.join(root, 'LICENSE'), relativeDest: 'pdfjs/LICENSE' },
+    ...cmaps.map((f) => ({ absoluteSrc: path.join(root, 'cmaps', f), relativeDest: `pdfjs/cmaps/${f}` })),
+  ];
+}
+
 export default defineConfig({
   outDir: OUT_DIR,
   hooks: {
     'build:publicAssets': (_wxt, files) => {
-      files.push(...tokenizerDataFiles());
+      files.push(...tokenizerDataFiles(), ...pdfjsFiles());
     },
   },
   // Test builds go to their own folder so they never overwrite a production build.

@@ -2,7 +2,8 @@
  * The side panel's {@link PageBrowser} for "Add this page" (docs/side-panel.md#add-this-page): the
  * active tab of the panel's window (when the panel runs in a tab of its own, as in the e2e tests,
  * the active tab of that window or of the last focused one that is not the panel), read by
- * injecting `page-reader.js` into its top frame with `scripting.executeScript`. Chrome allows that
+ * injecting `page-reader.js` into its top frame with `scripting.executeScript`; a PDF in the browser's
+ * viewer is downloaded again by the tab and read with PDF.js, loaded on demand. Chrome allows that
  * only under the `activeTab` grant or a host permission (docs/security.md#reading-the-page-you-are-on).
  */
 import { browser } from 'wxt/browser';
@@ -11,7 +12,15 @@ import type { PageReadResult } from '../../lib/page/read-page';
 import type { PageBrowser } from '../../lib/ui/page-context';
 
 interface ScriptingApi {
-  executeScript(o: { target: { tabId: number }; files: string[] }): Promise<{ result?: unknown }[]>;
+  executeScript(
+    o: { target: { tabId: number } } & ({ files: string[] } | { func: (...args: never[]) => unknown; args: unknown[] }),
+  ): Promise<{ result?: unknown }[]>;
+}
+
+function scriptingApi(): ScriptingApi {
+  const scripting = (browser as unknown as { scripting?: ScriptingApi }).scripting;
+  if (!scripting) throw new Error('This browser has no scripting API.');
+  return scripting;
 }
 
 export function realPageBrowser(): PageBrowser {
@@ -25,10 +34,13 @@ export function realPageBrowser(): PageBrowser {
       return tab ? { id: tab.id!, ...(tab.url ? { url: tab.url } : {}) } : undefined;
     },
     async read(tabId) {
-      const scripting = (browser as unknown as { scripting?: ScriptingApi }).scripting;
-      if (!scripting) throw new Error('This browser has no scripting API.');
-      const [first] = await scripting.executeScript({ target: { tabId }, files: ['page-reader.js'] });
+      const [first] = await scriptingApi().executeScript({ target: { tabId }, files: ['page-reader.js'] });
       return first?.result as PageReadResult | undefined;
+    },
+    async readPdf(tabId) {
+      // Everything for PDFs, PDF.js included, is a chunk of its own: the panel's first load stays small.
+      const { readPdfInTab } = await import('./pdf-reader');
+      return readPdfInTab(scriptingApi(), tabId);
     },
     onAddRequest(add) {
       const area = browser.storage.session;

@@ -5,6 +5,7 @@
  * mapping is tested without a browser; the extension's own is entrypoints/sidepanel/page-browser.ts
  * (lib/ui stays free of browser APIs).
  */
+import type { PdfTextResult } from '../page/pdf-text';
 import type { PageReadResult } from '../page/read-page';
 import { toBase64, type PendingAttachment } from './attachments';
 
@@ -24,15 +25,67 @@ export const PAGE_MESSAGES = {
   file: 'Baton can read a file opened from this computer only when “Allow access to file URLs” is on for Baton (Extensions → Baton → Details).',
   notGranted:
     'Chrome lets Baton read a page only after you call Baton on that page. Right-click the page and choose “Add this page to Baton”, then try again.',
-  pdf: 'Baton can’t read this PDF’s text yet. Save the PDF and attach it with Attach instead (for models that take PDFs).',
+  pdf: 'Baton can’t read PDFs in this browser. Save the PDF and attach it with Attach instead (for models that take PDFs).',
+  pdfTooLarge: 'This PDF is larger than 20 MB, more than Baton reads. Copy the part you need into the message instead.',
+  pdfEncrypted:
+    'This PDF is protected by a password, so Baton can’t read its text. Save a copy without the password, open that, and try again.',
+  pdfNoText:
+    'This PDF has no text to read: it looks scanned (its pages are images, with no text layer). Attach the PDF with Attach instead, for a model that reads PDFs.',
+  pdfUnreadable: 'Baton could not read this PDF (it may be damaged, or not a PDF).',
+  pdfDownload: 'Baton could not download this PDF again from its address.',
   empty: 'Baton found no readable text on this page.',
   failed: 'Baton could not read this page.',
 } as const;
 
+/** The sentence for a PDF whose text could not be read (`detail`, the error's own words, in brackets where it helps). */
+export function pdfProblem(r: Extract<PdfTextResult, { ok: false }>): string {
+  switch (r.problem) {
+    case 'too-large':
+      return PAGE_MESSAGES.pdfTooLarge;
+    case 'encrypted':
+      return PAGE_MESSAGES.pdfEncrypted;
+    case 'no-text':
+      return PAGE_MESSAGES.pdfNoText;
+    case 'download':
+      return r.detail ? `${PAGE_MESSAGES.pdfDownload} (${r.detail})` : PAGE_MESSAGES.pdfDownload;
+    default:
+      return r.detail ? `${PAGE_MESSAGES.pdfUnreadable} (${r.detail})` : PAGE_MESSAGES.pdfUnreadable;
+  }
+}
+
+/** The last path segment of `url`, decoded (`report%202025.pdf` → `report 2025.pdf`), or ''. */
+function fileNameOf(url: string): string {
+  try {
+    const last = new URL(url).pathname.split('/').pop() ?? '';
+    return decodeURIComponent(last).trim();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The viewer tab `r` with the PDF's text read into it: titled by the PDF's own title, else its
+ * file name, else the tab's title. When pages were left unread (the page cap) the text ends with a
+ * line that says so, and `note` is the sentence for the composer.
+ */
+export function withPdfText(
+  r: PageReadResult,
+  pdf: Extract<PdfTextResult, { ok: true }>,
+): { page: PageReadResult; note?: string } {
+  const title = pdf.title || fileNameOf(r.url) || r.title;
+  if (pdf.pagesRead >= pdf.pages) return { page: { ...r, title, text: pdf.text } };
+  const cut = `Baton read the first ${pdf.pagesRead} of ${pdf.pages} pages`;
+  return {
+    page: { ...r, title, text: `${pdf.text}\n\n[… ${cut}]` },
+    note: `This PDF is long: ${cut}.`,
+  };
+}
+
 /** Why a page could not be added, or undefined when `r` has text to attach. */
 export function addPageProblem(r: PageReadResult | undefined): string | undefined {
   if (!r) return PAGE_MESSAGES.failed;
-  if (r.contentType === 'application/pdf') return PAGE_MESSAGES.pdf;
+  // A PDF's text is not in the viewer's page: only a PDF read by readPdf has text.
+  if (r.contentType === 'application/pdf' && !r.text.trim()) return PAGE_MESSAGES.pdf;
   if (!r.text.trim()) return PAGE_MESSAGES.empty;
   return undefined;
 }
@@ -103,6 +156,11 @@ export interface PageBrowser {
   /** Runs the page reader in the tab; rejects with the browser's error when it may not. */
   read(tabId: number): Promise<PageReadResult | undefined>;
   /**
+   * Reads the text of the PDF shown in the tab (its viewer's address is the file's): downloads it
+   * in the tab and reads it with PDF.js (lib/page/pdf-text.ts). Absent where Baton cannot read PDFs.
+   */
+  readPdf?(tabId: number): Promise<PdfTextResult>;
+  /**
    * Calls `add(tabId)` for each "Add this page to Baton" menu click (one waiting when the panel
    * opens included); returns the unsubscribe function.
    */
@@ -114,11 +172,14 @@ export function forTab(b: PageBrowser, tabId: number): PageBrowser {
   return { ...b, activeTab: async () => ({ id: tabId }) };
 }
 
-/** Reads the active tab: the attachment, or the sentence that says why not. */
+/**
+ * Reads the active tab: the attachment, or the sentence that says why not. A PDF in the browser's
+ * viewer is read with {@link PageBrowser.readPdf}; `note` is set when the text was cut.
+ */
 export async function readActivePage(
   b: PageBrowser,
   id: string,
-): Promise<{ attachment: PendingAttachment; truncated: boolean } | { problem: string }> {
+): Promise<{ attachment: PendingAttachment; truncated: boolean; note?: string } | { problem: string }> {
   const tab = await b.activeTab().catch(() => undefined);
   if (!tab) return { problem: PAGE_MESSAGES.noTab };
   let result: PageReadResult | undefined;
@@ -126,6 +187,19 @@ export async function readActivePage(
     result = await b.read(tab.id);
   } catch (e) {
     return { problem: scriptingProblem(e, tab.url) };
+  }
+  if (result?.contentType === 'application/pdf') {
+    if (!b.readPdf) return { problem: PAGE_MESSAGES.pdf };
+    let pdf: PdfTextResult;
+    try {
+      pdf = await b.readPdf(tab.id);
+    } catch (e) {
+      return { problem: scriptingProblem(e, tab.url) };
+    }
+    if (!pdf.ok) return { problem: pdfProblem(pdf) };
+    const { page, note } = withPdfText(result, pdf);
+    const read = pageAttachment(page, id);
+    return { ...read, ...(read.truncated ? { note: PAGE_TRUNCATED_NOTE } : note ? { note } : {}) };
   }
   const problem = addPageProblem(result);
   if (problem) return { problem };

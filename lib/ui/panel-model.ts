@@ -176,7 +176,7 @@ export class PanelModel extends ChatModel {
       return;
     }
     this.set((s) => ({ attachments: [...s.attachments, read.attachment] }));
-    this.extras.update({ attachNote: read.truncated ? PAGE_TRUNCATED_NOTE : undefined });
+    this.extras.update({ attachNote: read.note ?? (read.truncated ? PAGE_TRUNCATED_NOTE : undefined) });
   }
 
   removeAttachment(id: string): void {

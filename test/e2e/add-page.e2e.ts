@@ -5,10 +5,14 @@
  * docs/security.md#reading-the-page-you-are-on); the attachment shows the title and URL, the
  * disclosure preview lists it as its own row with tokens, and the fake Anthropic endpoint receives
  * the page text as a native `document` block (A text source); a browser page gets a clear message.
+ * A PDF served on 127.0.0.1 opens in Chromium's own PDF viewer (headless Chromium shows it too):
+ * *Add this page* downloads it in the tab, reads it with PDF.js and attaches its text the same
+ * way; a scanned PDF and one that needs a password each get their sentence.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePdf } from '../fixtures/pdf';
 import { expectValid, posts } from './fakes';
 import { waitFor } from './harness';
 import { openPanelSession, type PanelSession } from './panel-kit';
@@ -27,13 +31,30 @@ const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
 <article><h1>${TITLE}</h1>${PARAGRAPHS.map((p) => `<p>${p} ${'More detail about schedules, tickets and harbours. '.repeat(4)}</p>`).join('')}</article>
 <footer>© Coast News · Cookie settings</footer></body></html>`;
 
+const PDF_TITLE = 'Harbour notice 14';
+const PDF_LINES = [
+  ['Harbour notice: the Stavanger quay closes for repairs in March.', 'Ferries berth at the north pier.'],
+  ['Page two: tickets bought online stay valid for the north pier.'],
+];
+const PDFS: Record<string, Uint8Array> = {
+  '/docs/notice.pdf': makePdf(PDF_LINES, { title: PDF_TITLE }),
+  '/docs/scan.pdf': makePdf(['image', 'image']),
+  '/docs/locked.pdf': makePdf([['Locked text']], { userPassword: 'fjord' }),
+};
+
 describe.skipIf(!HAS_CHROMIUM)('Add this page', () => {
   let s: PanelSession;
   let server: http.Server;
   let articleUrl = '';
 
   beforeAll(async () => {
-    server = http.createServer((_req, res) => {
+    server = http.createServer((req, res) => {
+      const pdf = PDFS[new URL(req.url ?? '/', 'http://x').pathname];
+      if (pdf) {
+        res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.byteLength });
+        res.end(pdf);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(ARTICLE);
     });
@@ -154,5 +175,77 @@ describe.skipIf(!HAS_CHROMIUM)('Add this page', () => {
     expect(await note.textContent()).toMatch(/^Browsers do not let extensions read this page/);
     expect(await s.page.getByRole('list', { name: 'Attachments' }).count()).toBe(0);
     await settings.close();
+  });
+
+  it('a PDF in Chromium’s viewer: its text is attached as the page, listed in the preview, and sent', async () => {
+    const pdfUrl = articleUrl.replace(/\/news\/ferries\.html$/, '/docs/notice.pdf');
+    const tab = await s.browser.context.newPage();
+    await tab.goto(pdfUrl);
+    // Chromium's viewer, not a download: the tab's document is the PDF.
+    expect(await tab.evaluate(() => document.contentType)).toBe('application/pdf');
+    await tab.bringToFront();
+
+    await s.panel.choose('anthropic', 'claude-sonnet-4-6');
+    await s.page.getByRole('button', { name: 'Add this page', exact: true }).click();
+    const row = s.page.getByRole('list', { name: 'Attachments' }).locator('li');
+    await row.first().waitFor({ timeout: 30_000 });
+    const shown = await row.first().innerText();
+    expect(shown).toContain(`${PDF_TITLE} — ${pdfUrl}`);
+    expect(shown).toContain('page text');
+
+    const question = 'Where do the ferries berth?';
+    await s.page.getByLabel('Message', { exact: true }).fill(question);
+    const summary = s.page.locator('[data-disclosure-summary]');
+    await waitFor('the preview for Anthropic', async () =>
+      ((await summary.textContent()) ?? '').includes('claude-sonnet-4-6') ? true : undefined,
+    );
+    // The preview may still be open from the first send.
+    const turnsTab = s.page.getByRole('tab', { name: 'Turns', exact: true });
+    if (!(await turnsTab.isVisible())) await summary.click();
+    await turnsTab.click();
+    const blockRows = s.page.locator('[data-disclosure-turn] .disclosure-blocks li');
+    const lines = await waitFor('the draft block rows', async () => {
+      const all = await blockRows.allTextContents();
+      return all.some((l) => l.includes(PDF_TITLE)) ? all : undefined;
+    });
+    expect(lines.find((l) => l.includes(PDF_TITLE))).toMatch(/~\d+ tokens: sent/);
+
+    const before = posts(s.fakes.anthropic).length;
+    s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'At the north pier.' });
+    const answers = await s.page.locator('[data-turn-id][data-role="assistant"]').count();
+    await s.panel.send(question);
+    expect(await s.panel.waitForAnswer(answers + 1)).toBe('complete');
+    await waitFor('the request to Anthropic', () => posts(s.fakes.anthropic).length > before || undefined, 30_000);
+    const received = posts(s.fakes.anthropic).at(-1)!;
+    expectValid(received);
+    const messages = (received.body as { messages: { role: string; content: Record<string, unknown>[] }[] }).messages;
+    const doc = messages.at(-1)!.content.find((c) => c.type === 'document')!;
+    expect(doc).toMatchObject({
+      source: { type: 'text', media_type: 'text/plain' },
+      title: `${PDF_TITLE} — ${pdfUrl}`,
+    });
+    const sent = (doc.source as { data: string }).data;
+    expect(sent).toBe(PDF_LINES.map((page) => page.join('\n')).join('\n\n'));
+    await tab.close();
+  });
+
+  it('a scanned PDF and a PDF that needs a password each get a clear message, and nothing is attached', async () => {
+    for (const [file, sentence] of [
+      ['scan.pdf', /^This PDF has no text to read: it looks scanned/],
+      ['locked.pdf', /^This PDF is protected by a password/],
+    ] as const) {
+      const tab = await s.browser.context.newPage();
+      await tab.goto(articleUrl.replace(/\/news\/ferries\.html$/, `/docs/${file}`));
+      await tab.bringToFront();
+      await s.page.getByRole('button', { name: 'Add this page', exact: true }).click();
+      const note = s.page.locator('.attach-note[role="alert"]');
+      await waitFor(
+        `the message for ${file}`,
+        async () => (sentence.test((await note.textContent().catch(() => '')) ?? '') ? true : undefined),
+        30_000,
+      );
+      expect(await s.page.getByRole('list', { name: 'Attachments' }).count()).toBe(0);
+      await tab.close();
+    }
   });
 });

@@ -5,7 +5,8 @@
  * `innerHTML` assignments in Preact (`dangerouslySetInnerHTML`, which Baton never uses), DOMPurify
  * (its HTML parsing fallback) and the lazily loaded highlighting and math chunk (the libraries
  * there, whose output is sanitised again before it is shown), and `Function('')` in background.js, zod 4's probe for
- * whether eval is allowed (never called: the extension sets `z.config({ jitless: true })`). The
+ * whether eval is allowed (never called: the extension sets `z.config({ jitless: true })`), and
+ * PDF.js's eval probe and `import(url)` of its packaged worker (see `KNOWN_WARNINGS`). The
  * manifest is MV2 with a `sidebar_action` (the side panel as a sidebar) and a gecko id.
  * Plain Node, no browser; `BATON_E2E_SKIP_BUILD=1` reuses an existing Firefox build.
  */
@@ -39,6 +40,21 @@ const KNOWN_WARNINGS: { code: string; file: RegExp; message: RegExp }[] = [
   // Readability (Add this page) resets its working copy's innerHTML; it runs on a clone of the tab's
   // document, never the page itself (docs/side-panel.md#add-this-page).
   { code: 'UNSAFE_VAR_ASSIGNMENT', file: /^page-reader\.js$/, message: /innerHTML/ },
+  // PDF.js (Add this page on a PDF, docs/side-panel.md#add-this-page), in its lazy chunk and its
+  // packaged worker: `new Function('')`, its probe for whether eval is allowed, and the PostScript
+  // function compiler behind it, never reached (Baton passes `isEvalSupported: false`, and the
+  // extension's CSP forbids eval); `import(url)` of its own worker and modules, URLs Baton sets to
+  // packaged files.
+  {
+    code: 'DANGEROUS_EVAL',
+    file: /^(chunks\/pdf-reader-[\w-]+\.js|pdfjs\/pdf\.worker\.min\.mjs)$/,
+    message: /Function constructor/,
+  },
+  {
+    code: 'UNSAFE_VAR_ASSIGNMENT',
+    file: /^(chunks\/pdf-reader-[\w-]+\.js|pdfjs\/pdf\.worker\.min\.mjs)$/,
+    message: /Unsafe call to import/,
+  },
 ];
 
 const hasWebExt = fs.existsSync(WEB_EXT);
@@ -73,12 +89,12 @@ describe.skipIf(!hasWebExt)('the Firefox build', () => {
     expect(report.summary.errors).toBe(0);
   });
 
-  it("web-ext lint: only the known library warnings (innerHTML in Preact / DOMPurify, zod's eval probe)", () => {
+  it("web-ext lint: only the known library warnings (innerHTML in Preact / DOMPurify, zod's and PDF.js's eval probes)", () => {
     const unknown = report.warnings.filter(
       (w) => !KNOWN_WARNINGS.some((k) => k.code === w.code && k.file.test(w.file ?? '') && k.message.test(w.message)),
     );
     expect(unknown.map((w) => `${w.code} ${w.file ?? ''}:${w.line ?? ''} ${w.message}`)).toEqual([]);
-    expect(report.warnings.length).toBeLessThanOrEqual(7);
+    expect(report.warnings.length).toBeLessThanOrEqual(12);
   });
 
   it('the manifest is MV2 with the side panel as a sidebar_action, a gecko id, and no Chrome-only keys', () => {
