@@ -44,6 +44,12 @@ export interface ConversationRecord extends ConversationMeta {
    * from the root to this turn. Absent while the conversation has no turn.
    */
   activeLeaf?: string;
+  /**
+   * When each field `update()` changed was last set here (ISO time): sync stamps a synced edit with
+   * its edit time, not its send time, so the later edit wins a merge (docs/security.md#sync).
+   * Local bookkeeping: never shown, exported or synced.
+   */
+  editedAt?: Partial<Record<'title' | 'pinned' | 'lastTarget', string>>;
 }
 
 /** {@link TurnRecord.parentId} of a first turn (a root of the tree). */

@@ -26,7 +26,12 @@ export interface SyncedConversation {
    * a field set to undefined is removed. Only the fields that differ are passed.
    */
   fields: Record<string, unknown>;
-  /** Turn versions to add (those already stored, by turn id, are left as they are: a turn is immutable). */
+  /**
+   * Turn versions to add, and stored turns (by turn id) whose content changed on the device that
+   * made them (an answer synced while interrupted, then completed): a changed one replaces the
+   * stored turn in place, keeping its position in the tree. The caller passes only turns that
+   * differ and never one that would take a finished answer back (docs/security.md#sync).
+   */
   turns: SyncedTurn[];
   /** Turn ids another device removed. */
   removedTurns: string[];
@@ -66,7 +71,15 @@ export async function applySyncedConversation(
     const have = new Set(local.map((r) => r.turn.id));
     let nextSeq = rec.nextSeq;
     for (const s of [...c.turns].sort((a, b) => a.seq - b.seq)) {
-      if (have.has(s.turn.id)) continue;
+      if (have.has(s.turn.id)) {
+        // A changed version: replaced where it is; its stored token counts are of the old turn.
+        const old = local.find((x) => x.turn.id === s.turn.id)!;
+        const { counts: _stale, ...kept } = old;
+        await turns.put({ ...kept, turn: s.turn });
+        await unindexTurns(search, c.id, [old.seq]);
+        await indexTurns(search, [{ conversationId: c.id, seq: old.seq, turn: s.turn }]);
+        continue;
+      }
       const added = { conversationId: c.id, seq: nextSeq++, parentId: s.parentId, turn: s.turn };
       await turns.add(added);
       await indexTurns(search, [added]);
