@@ -15,7 +15,7 @@ import { conversationRecords, listRecords } from './chromium-data';
 import { benchListRoundTrip, benchOpen, NAME_SHIM, openPanel } from './chromium-panel';
 import { benchRender } from './chromium-render';
 import type { ChromiumResult, ChromiumSizes, Part } from './chromium-rows';
-import { benchStartup } from './chromium-startup';
+import { benchStartup, benchStartupSyncOn } from './chromium-startup';
 import { benchAppend, benchList, seedStore } from './chromium-storage';
 import { generateTranscript } from './generate';
 import { Rng } from './random';
@@ -104,6 +104,9 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
     await shim();
     await seedStore(browser, [...list, record], turns);
     const startup = await part('service worker cold start', log, () => benchStartup(browser, ...profile.startup));
+    const startupSync = await part('service worker cold start, sync on', log, () =>
+      benchStartupSyncOn(browser, ...profile.startup),
+    );
     const append = await part(
       'append',
       log,
@@ -134,7 +137,18 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
         Math.max(1, Math.floor(sizes.chunks / 200)),
       );
     });
-    return { ok: true, sizes, builtNow: build.built, startup, append, list: listed, roundTrip, open, render };
+    return {
+      ok: true,
+      sizes,
+      builtNow: build.built,
+      startup,
+      startupSync,
+      append,
+      list: listed,
+      roundTrip,
+      open,
+      render,
+    };
   } catch (e) {
     return { ok: false, note: `failed: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
   } finally {
