@@ -6,7 +6,7 @@
 import type { ConversationMeta } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { metaOf, previewOf } from './conversations';
-import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
+import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
 import { indexTitle, indexTurns, unindexTurns } from './search-index';
 import { readActivePath } from './turn-tree';
 
@@ -106,15 +106,26 @@ export async function applySyncedConversation(
     }
     if (Object.keys(meta).length > 0) next.meta = meta;
     else delete next.meta;
-    // A removed active leaf falls back to the newest remaining turn on its path's side.
-    if (next.activeLeaf !== undefined && !have.has(next.activeLeaf)) {
-      const last = (await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]))).at(-1);
-      if (last) next.activeLeaf = last.turn.id;
+    // Turns can arrive before their parents (replication order is not creation order, and a
+    // cycle applies its changes in batches): the active leaf must be a turn whose path to the root
+    // is all here; else, and for a removed leaf, the newest turn whose path is. A later batch sets
+    // the synced leaf once its path is whole.
+    const all = await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]));
+    const parentOf = new Map(all.map((r) => [r.turn.id, r.parentId]));
+    const whole = (id: string): boolean => {
+      let at = id;
+      for (let i = 0; i <= all.length; i++) {
+        const p = parentOf.get(at);
+        if (p === undefined) return false;
+        if (p === ROOT_PARENT) return true;
+        at = p;
+      }
+      return false; // a loop
+    };
+    if (next.activeLeaf === undefined || !whole(next.activeLeaf)) {
+      const leaf = [...all].reverse().find((r) => whole(r.turn.id));
+      if (leaf) next.activeLeaf = leaf.turn.id;
       else delete next.activeLeaf;
-    }
-    if (next.activeLeaf === undefined && have.size > 0) {
-      const last = (await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]))).at(-1);
-      if (last) next.activeLeaf = last.turn.id;
     }
     const path = await readActivePath(turns, next);
     next.turnCount = path.records.length;
