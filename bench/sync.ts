@@ -7,7 +7,7 @@
  * not the browser's figure). The KDF is set to 1,000 iterations here so the figure is the apply
  * alone (the real 600,000 run once per Join).
  */
-import { IDBFactory, IDBKeyRange as FakeKeyRange } from 'fake-indexeddb';
+import * as fakeIdb from 'fake-indexeddb';
 import type { Turn } from '../lib/transcript/schema';
 import { median } from './harness';
 import type { Row } from './table';
@@ -31,15 +31,18 @@ const text = (i: number) =>
  */
 export async function benchSyncApply(turns: number, samples: number, log: (l: string) => void): Promise<SyncResult> {
   const g = globalThis as unknown as Record<string, unknown>;
-  const saved = { fetch: g.fetch, indexedDB: g.indexedDB, IDBKeyRange: g.IDBKeyRange };
+  // fake-indexeddb's classes as globals (what `fake-indexeddb/auto` sets), only while this runs.
+  const idb: Record<string, unknown> = { ...fakeIdb, indexedDB: new fakeIdb.IDBFactory() };
+  delete idb.default;
+  const saved: Record<string, unknown> = { fetch: g.fetch };
+  for (const k of Object.keys(idb)) saved[k] = g[k];
   // The real fetch for the local server only: nothing else may be reached.
   g.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith('http://127.0.0.1:')) throw new TypeError(`bench sync: refused ${url}`);
     return nodeFetch(input, init);
   };
-  g.indexedDB = new IDBFactory();
-  g.IDBKeyRange = FakeKeyRange;
+  Object.assign(g, idb);
   let stop: (() => Promise<void>) | undefined;
   try {
     const { makeDevice, startPouchServer } = await import('../lib/background/sync/sync-server.test-helper');
