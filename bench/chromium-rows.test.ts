@@ -15,6 +15,7 @@ const RESULT: ChromiumResult = {
   sizes: { turns: 10_000, conversations: 5_000, chars: 200_000, chunks: 2_000 },
   builtNow: false,
   startup: { ok: true, value: { samples: 10, evaluatedMs: 40, readyMs: 55.5, wallMs: 120 } },
+  startupSync: { ok: true, value: { samples: 10, evaluatedMs: 41, readyMs: 56, wallMs: 121 } },
   append: { ok: true, value: { batonMs: 2, floorMs: 1, batonSamples: [2], floorSamples: [1] } },
   list: { ok: true, value: { batonMs: 120, floorMs: 60, batonSamples: [120], floorSamples: [60], listed: 5_001 } },
   roundTrip: { ok: false, note: 'failed: boom' },
@@ -90,6 +91,12 @@ describe('chromiumRows', () => {
         'start-up',
         'service worker cold start, seeded database (background.js evaluated; ready)',
         'evaluated at 40.0 ms, ready (DB open) at 55.5 ms; startWorker → running 120 ms (median of 10)',
+        'yes',
+      ],
+      [
+        'start-up',
+        'service worker cold start, seeded database, sync switched on (evaluated; ready)',
+        'evaluated at 41.0 ms, ready at 56.0 ms; startWorker → running 121 ms (median of 10)',
         'yes',
       ],
     ]);

@@ -31,6 +31,8 @@ export type ChromiumResult =
       sizes: ChromiumSizes;
       builtNow: boolean;
       startup: Part<StartupResult>;
+      /** The same with sync switched on (SY-1); absent in results written before it existed. */
+      startupSync?: Part<StartupResult>;
       append: Part<StoragePair>;
       list: Part<StoragePair & { listed: number }>;
       roundTrip: Part<{ medianMs: number; listed: number; samples: number[] }>;
@@ -132,6 +134,16 @@ export function chromiumRows(
       `evaluated < ${T.evaluatedMs} ms; ready < ${T.readyMs} ms`,
       (v) => ({
         value: `evaluated at ${ms(v.evaluatedMs)} ms, ready (DB open) at ${ms(v.readyMs)} ms; startWorker → running ${ms(v.wallMs)} ms (median of ${v.samples})`,
+        met: yes(v.evaluatedMs < T.evaluatedMs && v.readyMs < T.readyMs),
+      }),
+    ),
+    row(
+      r?.startupSync ?? { ok: false, note: 'not measured' },
+      'start-up',
+      'service worker cold start, seeded database, sync switched on (evaluated; ready)',
+      `evaluated < ${T.evaluatedMs} ms; ready < ${T.readyMs} ms`,
+      (v) => ({
+        value: `evaluated at ${ms(v.evaluatedMs)} ms, ready at ${ms(v.readyMs)} ms; startWorker → running ${ms(v.wallMs)} ms (median of ${v.samples})`,
         met: yes(v.evaluatedMs < T.evaluatedMs && v.readyMs < T.readyMs),
       }),
     ),

@@ -16,7 +16,7 @@ import { benchListRoundTrip, benchOpen, NAME_SHIM, openPanel } from './chromium-
 import { benchRender } from './chromium-render';
 import type { ChromiumResult, ChromiumSizes, Part } from './chromium-rows';
 import { benchColdPreview } from './chromium-preview';
-import { benchStartup } from './chromium-startup';
+import { benchStartup, benchStartupSyncOn } from './chromium-startup';
 import { benchAppend, benchList, seedStore } from './chromium-storage';
 import { generateTranscript } from './generate';
 import { Rng } from './random';
@@ -109,6 +109,9 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
     await shim();
     await seedStore(browser, [...list, record], turns);
     const startup = await part('service worker cold start', log, () => benchStartup(browser, ...profile.startup));
+    const startupSync = await part('service worker cold start, sync on', log, () =>
+      benchStartupSyncOn(browser, ...profile.startup),
+    );
     const append = await part(
       'append',
       log,
@@ -144,7 +147,19 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
     const preview = await part('cold preview', log, () =>
       benchColdPreview(browser, CONVERSATION_ID, sizes.turns, ...profile.preview),
     );
-    return { ok: true, sizes, builtNow: build.built, startup, append, list: listed, roundTrip, open, render, preview };
+    return {
+      ok: true,
+      sizes,
+      builtNow: build.built,
+      startup,
+      startupSync,
+      append,
+      list: listed,
+      roundTrip,
+      open,
+      render,
+      preview,
+    };
   } catch (e) {
     return { ok: false, note: `failed: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
   } finally {

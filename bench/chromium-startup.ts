@@ -48,3 +48,38 @@ export async function benchStartup(browser: ExtensionBrowser, warmup: number, sa
   }
   return { samples, evaluatedMs: median(evaluated), readyMs: median(ready), wallMs: median(wall) };
 }
+
+/**
+ * {@link benchStartup} with sync switched on (docs/architecture.md#sync, SY-1): the worker's
+ * `settings` hold the configuration *Create* leaves (server URL, node id, non-extractable keys) and
+ * the periodic alarm is set; no server is contacted, as none is at start-up. Sync is switched off
+ * again afterwards, so the parts after this one run as before.
+ */
+export async function benchStartupSyncOn(
+  browser: ExtensionBrowser,
+  warmup: number,
+  samples: number,
+): Promise<StartupResult> {
+  type Worker = {
+    db: { put(s: string, v: unknown): Promise<unknown>; delete(s: string, k: string): Promise<unknown> };
+  };
+  type Sync = { sync: { scheduled(): void; unscheduled(): void } };
+  await browser.evalInWorker(async () => {
+    const { db, sync } = await (globalThis as unknown as { batonReady: Promise<Worker & Sync> }).batonReady;
+    const s = crypto.subtle;
+    const content = await s.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const id = await s.generateKey({ name: 'HMAC', hash: 'SHA-256', length: 256 }, false, ['sign']);
+    const value = { version: 1, url: 'http://127.0.0.1:5984/baton', user: '', node: 'bench001', keys: { content, id } };
+    await db.put('settings', { key: 'sync', value });
+    sync.scheduled();
+  }, undefined);
+  try {
+    return await benchStartup(browser, warmup, samples);
+  } finally {
+    await browser.evalInWorker(async () => {
+      const { db, sync } = await (globalThis as unknown as { batonReady: Promise<Worker & Sync> }).batonReady;
+      await db.delete('settings', 'sync');
+      sync.unscheduled();
+    }, undefined);
+  }
+}

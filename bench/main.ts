@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only conversion,planning,bundle,chromium,search]` (bench/README.md): runs the
+ * `npm run bench [-- --quick] [-- --only conversion,planning,bundle,chromium,search,sync]` (bench/README.md): runs the
  * benchmarks, prints one table (each figure, its target, whether it is met) and writes
  * `bench-results/results.json`. `--quick` is the CI smoke run: smaller inputs and fewer samples,
  * the same figures and the same table. Run with `--expose-gc` (the npm script does) so every
@@ -30,6 +30,7 @@ import { importerRows } from './importers';
 import { benchIncremental, type IncrementalCell } from './incremental';
 import { loadAgentSessions } from './sessions';
 import { benchPlanning, type PlanningResult } from './planning';
+import { benchSyncApply, syncRows, type SyncResult } from './sync';
 import {
   bundleRows,
   conversionRows,
@@ -43,7 +44,7 @@ import {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS = path.join(ROOT, 'bench-results/results.json');
-const SECTIONS = ['conversion', 'planning', 'bundle', 'chromium', 'search'] as const;
+const SECTIONS = ['conversion', 'planning', 'bundle', 'chromium', 'search', 'sync'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Sample plan per generated size: full run, and the quick (CI smoke) run. */
@@ -197,6 +198,13 @@ async function main(): Promise<void> {
     if (!search.ok) notes.push(`search: ${search.note}`);
   }
 
+  let sync: SyncResult = { ok: false, note: 'not run (--only)' };
+  if (only.has('sync')) {
+    log('sync: applying 1,000 remote turns');
+    sync = await benchSyncApply(1_000, quick ? 1 : 3, log);
+    if (!sync.ok) notes.push(`sync: ${sync.note}`);
+  }
+
   const rows: Row[] = [
     ...(only.has('conversion') ? conversionRows(cells, profile.floorTargetSizes) : []),
     ...imports,
@@ -205,6 +213,7 @@ async function main(): Promise<void> {
     ...(only.has('bundle') ? bundleRows(bundles) : []),
     ...(only.has('chromium') ? chromiumRows(chromium) : []),
     ...(only.has('search') ? searchRows(search, profile.search) : []),
+    ...(only.has('sync') ? syncRows(sync) : []),
   ];
   const elapsedS = (performance.now() - started) / 1000;
   process.stdout.write(

@@ -133,8 +133,11 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
       capture,
       broadcast,
       sync,
-      wipe: () =>
-        tx(
+      wipe: async () => {
+        // docs/security.md#sync: the sync mirror holds a plaintext copy of what synced; it goes first.
+        await sync.engine().forgetLocal();
+        sync.unscheduled();
+        await tx(
           db,
           Object.values(STORES),
           'readwrite',
@@ -142,7 +145,8 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
             for (const name of Object.values(STORES)) await t.objectStore(name).clear();
           },
           'strict',
-        ),
+        );
+      },
     });
     secretsCache = await vault.allSecrets();
     handlersRef = handlers;

@@ -44,7 +44,7 @@ export function replacedTurn(old: TurnRecord, turn: Turn): TurnRecord {
 
 /** Strips the store-only fields from a record. */
 export function metaOf(rec: ConversationRecord): ConversationMeta {
-  const { nextSeq: _n, system: _s, tools: _t, meta: _m, activeLeaf: _a, compareOf: _c, ...meta } = rec;
+  const { nextSeq: _n, system: _s, tools: _t, meta: _m, activeLeaf: _a, compareOf: _c, editedAt: _e, ...meta } = rec;
   return meta;
 }
 
@@ -440,14 +440,22 @@ export class ConversationStore {
     });
   }
 
+  /**
+   * Sets the title, pin or last target, and records when each changed field was edited (`now`, for
+   * sync's merge: docs/security.md#sync). One transaction. @throws NotFoundError when missing.
+   */
   async update(
     id: string,
     patch: Partial<Pick<ConversationRecord, 'title' | 'pinned' | 'lastTarget'>>,
+    now: string = new Date().toISOString(),
   ): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'search'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(id);
       if (!rec) throw new NotFoundError(`conversation ${id} not found`);
-      const next = { ...rec, ...patch };
+      const editedAt = { ...rec.editedAt };
+      for (const k of Object.keys(patch) as (keyof typeof patch)[])
+        if (JSON.stringify(patch[k]) !== JSON.stringify(rec[k])) editedAt[k] = now;
+      const next = { ...rec, ...patch, ...(Object.keys(editedAt).length > 0 ? { editedAt } : {}) };
       await t.objectStore('conversations').put(next);
       if (next.title !== rec.title) await indexTitle(t.objectStore('search'), id, next.title);
       return metaOf(next);

@@ -50,6 +50,12 @@ export interface ConversationRecord extends ConversationMeta {
    * appended to the conversation. Optional: absent on every other record (no migration).
    */
   compareOf?: string;
+  /**
+   * When each field `update()` changed was last set here (ISO time): sync stamps a synced edit with
+   * its edit time, not its send time, so the later edit wins a merge (docs/security.md#sync).
+   * Local bookkeeping: never shown, exported or synced.
+   */
+  editedAt?: Partial<Record<'title' | 'pinned' | 'lastTarget', string>>;
 }
 
 /** {@link TurnRecord.parentId} of a first turn (a root of the tree). */

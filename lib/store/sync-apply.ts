@@ -6,7 +6,7 @@
 import type { ConversationMeta } from '../messaging/protocol';
 import type { Turn } from '../transcript/schema';
 import { metaOf, previewOf } from './conversations';
-import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
+import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
 import { indexTitle, indexTurns, unindexTurns } from './search-index';
 import { readActivePath } from './turn-tree';
 
@@ -26,7 +26,12 @@ export interface SyncedConversation {
    * a field set to undefined is removed. Only the fields that differ are passed.
    */
   fields: Record<string, unknown>;
-  /** Turn versions to add (those already stored, by turn id, are left as they are: a turn is immutable). */
+  /**
+   * Turn versions to add, and stored turns (by turn id) whose content changed on the device that
+   * made them (an answer synced while interrupted, then completed): a changed one replaces the
+   * stored turn in place, keeping its position in the tree. The caller passes only turns that
+   * differ and never one that would take a finished answer back (docs/security.md#sync).
+   */
   turns: SyncedTurn[];
   /** Turn ids another device removed. */
   removedTurns: string[];
@@ -66,7 +71,15 @@ export async function applySyncedConversation(
     const have = new Set(local.map((r) => r.turn.id));
     let nextSeq = rec.nextSeq;
     for (const s of [...c.turns].sort((a, b) => a.seq - b.seq)) {
-      if (have.has(s.turn.id)) continue;
+      if (have.has(s.turn.id)) {
+        // A changed version: replaced where it is; its stored token counts are of the old turn.
+        const old = local.find((x) => x.turn.id === s.turn.id)!;
+        const { counts: _stale, ...kept } = old;
+        await turns.put({ ...kept, turn: s.turn });
+        await unindexTurns(search, c.id, [old.seq]);
+        await indexTurns(search, [{ conversationId: c.id, seq: old.seq, turn: s.turn }]);
+        continue;
+      }
       const added = { conversationId: c.id, seq: nextSeq++, parentId: s.parentId, turn: s.turn };
       await turns.add(added);
       await indexTurns(search, [added]);
@@ -93,15 +106,26 @@ export async function applySyncedConversation(
     }
     if (Object.keys(meta).length > 0) next.meta = meta;
     else delete next.meta;
-    // A removed active leaf falls back to the newest remaining turn on its path's side.
-    if (next.activeLeaf !== undefined && !have.has(next.activeLeaf)) {
-      const last = (await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]))).at(-1);
-      if (last) next.activeLeaf = last.turn.id;
+    // Turns can arrive before their parents (replication order is not creation order, and a
+    // cycle applies its changes in batches): the active leaf must be a turn whose path to the root
+    // is all here; else, and for a removed leaf, the newest turn whose path is. A later batch sets
+    // the synced leaf once its path is whole.
+    const all = await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]));
+    const parentOf = new Map(all.map((r) => [r.turn.id, r.parentId]));
+    const whole = (id: string): boolean => {
+      let at = id;
+      for (let i = 0; i <= all.length; i++) {
+        const p = parentOf.get(at);
+        if (p === undefined) return false;
+        if (p === ROOT_PARENT) return true;
+        at = p;
+      }
+      return false; // a loop
+    };
+    if (next.activeLeaf === undefined || !whole(next.activeLeaf)) {
+      const leaf = [...all].reverse().find((r) => whole(r.turn.id));
+      if (leaf) next.activeLeaf = leaf.turn.id;
       else delete next.activeLeaf;
-    }
-    if (next.activeLeaf === undefined && have.size > 0) {
-      const last = (await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]))).at(-1);
-      if (last) next.activeLeaf = last.turn.id;
     }
     const path = await readActivePath(turns, next);
     next.turnCount = path.records.length;

@@ -5,8 +5,9 @@
  */
 import 'fake-indexeddb/auto';
 import { createServer, type Server } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Turn } from '../../transcript/schema';
+import { SyncEngine } from './engine';
 import { makeDevice, startPouchServer, type Device, type TestServer } from './sync-server.test-helper';
 
 let server: TestServer;
@@ -162,7 +163,7 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
     expect(await seq()).toEqual(before);
   }, 60_000);
 
-  it('SY-4 concurrent title edits converge on both devices; edits of different fields both survive', async () => {
+  it('SY-4 concurrent title edits converge on both devices by edit time, whichever arrives last; edits of different fields both survive', async () => {
     newDb();
     let clock = Date.parse(NOW);
     const a = await makeDevice('A', { now: () => clock });
@@ -170,23 +171,141 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
     await seedConversation(a);
     await a.engine.create({ ...access(), passphrase: PASS });
     await b.engine.join({ ...access(), passphrase: PASS });
-    await a.store.update('conv-alpha', { title: 'Title from A' });
+    const at = (ms: number) => new Date(ms).toISOString();
+    // B edits the title after A, and pins; A's edit reaches the server last.
+    await a.store.update('conv-alpha', { title: 'Title from A' }, at(clock + 5));
+    await b.store.update('conv-alpha', { title: 'Title from B', pinned: true }, at(clock + 10));
+    clock += 20;
+    await b.engine.syncNow();
     clock += 10;
-    await b.store.update('conv-alpha', { title: 'Title from B', pinned: true });
+    await a.engine.syncNow();
+    clock += 10;
+    await b.engine.syncNow();
+    const ra = await a.store.getRecord('conv-alpha');
+    const rb = await b.store.getRecord('conv-alpha');
+    // The later edit (B's) wins on both, although A's arrived last.
+    expect(ra!.title).toBe('Title from B');
+    expect(rb!.title).toBe('Title from B');
+    expect(ra!.pinned).toBe(true);
+    expect(rb!.pinned).toBe(true);
+    // And the other way round: A's later edit wins when B's arrives last.
+    await b.store.update('conv-alpha', { title: 'Second title from B' }, at(clock + 1));
+    await a.store.update('conv-alpha', { title: 'Second title from A' }, at(clock + 2));
     clock += 10;
     await a.engine.syncNow();
     clock += 10;
     await b.engine.syncNow();
     clock += 10;
     await a.engine.syncNow();
-    const ra = await a.store.getRecord('conv-alpha');
-    const rb = await b.store.getRecord('conv-alpha');
-    // B's edit reached the server last, so its stamp is the later one on both devices.
-    expect(ra!.title).toBe('Title from B');
-    expect(rb!.title).toBe('Title from B');
-    expect(ra!.pinned).toBe(true);
-    expect(rb!.pinned).toBe(true);
-    plaintexts.push('Title from');
+    expect((await a.store.getRecord('conv-alpha'))!.title).toBe('Second title from A');
+    expect((await b.store.getRecord('conv-alpha'))!.title).toBe('Second title from A');
+    // An edit time ahead of the device's clock counts as now: it cannot win every later edit.
+    await a.store.update('conv-alpha', { title: 'Title from the future' }, at(clock + 3_600_000));
+    clock += 10;
+    await a.engine.syncNow();
+    clock += 10;
+    await b.store.update('conv-alpha', { title: 'Title after the future' }, at(clock));
+    clock += 10;
+    await b.engine.syncNow();
+    clock += 10;
+    await a.engine.syncNow();
+    expect((await a.store.getRecord('conv-alpha'))!.title).toBe('Title after the future');
+    plaintexts.push('Title from', 'title from', 'the future');
+  }, 60_000);
+
+  it('SY-5 an answer synced while interrupted, then completed, reaches the other device completed (and is not echoed)', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    const b = await makeDevice('B');
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    await b.engine.join({ ...access(), passphrase: PASS });
+    // A streams a new answer; the worker dies (L2: interrupted) and that checkpoint syncs.
+    await a.store.appendTurn('conv-alpha', userTurn('u2', 'And low tide, pelican?'), NOW);
+    const streaming: Turn = { ...asst('a3', [{ type: 'text', text: 'Low water at 12' }]), status: 'streaming' };
+    await a.store.appendTurn('conv-alpha', streaming, NOW);
+    await a.store.recoverStreaming(NOW);
+    await a.engine.syncNow();
+    await b.engine.syncNow();
+    const onB = async () => (await b.store.toTranscript('conv-alpha')).turns.find((t) => t.id === 'a3');
+    expect((await onB())?.status).toBe('interrupted');
+    // The answer is completed on A (a resumed or finished stream replaces the turn).
+    const done = asst('a3', [{ type: 'text', text: 'Low water at 12:55, cormorant' }]);
+    await a.store.putTurn('conv-alpha', done, '2026-12-01T10:05:00.000Z');
+    await a.engine.syncNow();
+    b.events.length = 0;
+    await b.engine.syncNow();
+    expect(await onB()).toEqual(done);
+    expect(b.events).toContainEqual(expect.objectContaining({ type: 'conversationUpdated' }));
+    // Search on B finds the completed text.
+    const tree = await b.store.toTranscriptTree('conv-alpha');
+    expect(tree.transcript.turns.at(-1)).toEqual(done);
+    // Nothing echoes back.
+    const seq = async () => ((await (await fetch(url)).json()) as { update_seq: unknown }).update_seq;
+    const before = await seq();
+    await b.engine.syncNow();
+    await a.engine.syncNow();
+    expect(await seq()).toEqual(before);
+    // A finished answer here is never taken back by an unfinished copy from elsewhere.
+    expect((await a.store.toTranscript('conv-alpha')).turns.at(-1)).toEqual(done);
+    plaintexts.push('pelican', 'cormorant', 'Low water');
+  }, 60_000);
+
+  it('SY-5 a push cut short by the worker’s death resumes from its replication checkpoint in the next worker', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    await a.engine.create({ ...access(), passphrase: PASS });
+    await a.store.create({ id: 'conv-long', title: 'Long walrus log', now: NOW });
+    for (let i = 0; i < 300; i++) await a.store.appendTurn('conv-long', userTurn(`m${i}`, `walrus line ${i}`), NOW);
+    plaintexts.push('walrus');
+    // The server connection of the first worker dies after its second batch is written.
+    const realFetch = globalThis.fetch;
+    let batches = 0;
+    let dead = false;
+    const compared: number[] = [];
+    vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
+      if (dead) throw new TypeError('Failed to fetch: the worker is gone');
+      const u = input instanceof Request ? input.url : String(input);
+      if (u.includes('/_revs_diff')) compared.push(Object.keys(JSON.parse(String(init?.body))).length);
+      const res = await realFetch(input, init);
+      if (u.includes('/_bulk_docs') && ++batches === 2) dead = true;
+      return res;
+    });
+    try {
+      const cut = await a.engine.syncNow();
+      expect(cut.state).toBe('error');
+      const count = async () => ((await (await realFetch(url)).json()) as { doc_count: number }).doc_count;
+      const afterDeath = await count();
+      expect(afterDeath).toBeGreaterThanOrEqual(200);
+      expect(afterDeath).toBeLessThan(300);
+      // The next worker: a new engine over the same stores and the same mirror database.
+      dead = false;
+      compared.length = 0;
+      const next = new SyncEngine(a.deps);
+      expect((await next.syncNow()).state).toBe('idle');
+      // It compared only what came after the checkpoint, not the 300 turns again.
+      const sum = compared.reduce((x, y) => x + y, 0);
+      expect(sum).toBeGreaterThan(0);
+      expect(sum).toBeLessThanOrEqual(302 - 100);
+      expect(await count()).toBeGreaterThanOrEqual(301);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    const b = await makeDevice('B');
+    await b.engine.join({ ...access(), passphrase: PASS });
+    expect((await b.store.toTranscript('conv-long')).turns).toHaveLength(300);
+  }, 120_000);
+
+  it('SY-3 Delete all data removes the local mirror too (forgetLocal)', async () => {
+    newDb();
+    const a = await makeDevice('A');
+    await seedConversation(a);
+    await a.engine.create({ ...access(), passphrase: PASS });
+    const Pouch = a.deps.pouch();
+    const mirrorName = a.deps.mirrorName!;
+    expect((await new Pouch(mirrorName, a.deps.mirrorOptions).info()).doc_count).toBeGreaterThan(0);
+    await a.engine.forgetLocal();
+    expect((await new Pouch(mirrorName, a.deps.mirrorOptions).info()).doc_count).toBe(0);
   }, 60_000);
 
   it('SY-4 a delete on B removes the conversation on A (delete wins over a concurrent edit)', async () => {

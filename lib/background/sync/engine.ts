@@ -213,6 +213,18 @@ export class SyncEngine {
     await mirror.destroy();
   }
 
+  /**
+   * *Delete all data* (docs/security.md#sync): removes the local mirror database, which holds a
+   * plaintext copy of everything synced, after any running cycle. The caller clears Baton's own
+   * stores (the configuration and the password with them).
+   */
+  async forgetLocal(): Promise<void> {
+    await this.running?.catch(() => undefined);
+    const mirror = this.mirror();
+    this.mirrorDb = undefined;
+    await mirror.destroy();
+  }
+
   /** *Remove my data from the server*, then {@link stop}. @throws SyncError (nothing is forgotten then). */
   async removeRemote(): Promise<void> {
     const cfg = await this.config();
@@ -287,7 +299,7 @@ export class SyncEngine {
     const access = await this.accessFor(cfg);
     const clock = new Hlc(cfg.node, this.deps.now);
     const secrets = await this.deps.secrets();
-    await this.exportLocal(cfg, clock, secrets);
+    const exported = await this.exportLocal(cfg, clock, secrets);
     const unreadable = { n: 0 };
     this.fetchError = undefined;
     const remote = this.remote(cfg, access, unreadable);
@@ -297,7 +309,7 @@ export class SyncEngine {
       index.pending = 0;
       await this.mirror().put(index as unknown as PouchDoc);
       await this.replicate(remote, this.mirror());
-      const merged = await this.importRemote(cfg, clock, secrets);
+      const merged = await this.importRemote(cfg, clock, secrets, exported);
       // Merges made here go back to the server in the same cycle.
       if (merged > 0) await this.replicate(this.mirror(), remote);
     } finally {
@@ -346,7 +358,8 @@ export class SyncEngine {
 
   // ---------------------------------------------------------------- export
 
-  private async exportLocal(cfg: SyncConfig, clock: Hlc, secrets: string[]): Promise<void> {
+  /** Writes the local changes to the mirror; returns the revisions it wrote, by document id. */
+  private async exportLocal(cfg: SyncConfig, clock: Hlc, secrets: string[]): Promise<Map<string, string>> {
     const mirror = this.mirror();
     const index = await this.index();
     const { db } = this.deps;
@@ -401,7 +414,19 @@ export class SyncEngine {
         entry.stamp = stamp;
       }
       const old = current.get(entry.doc) as (PouchDoc & Partial<ConversationDoc>) | undefined;
-      const f = restamp(old?.f, conversationFields(rec, secrets), () => clock.tick());
+      // SY-4: a field is stamped at its edit time where the store recorded one (title, pin), so the
+      // later edit wins whichever device syncs last; the clock of this document still never goes
+      // back behind a stamp it holds.
+      const docClock = new Hlc(cfg.node, this.deps.now);
+      const held = old ? newestStamp(old as unknown as SyncDoc) : undefined;
+      if (held) docClock.observe(held);
+      const editedAt = rec.editedAt as Record<string, string | undefined> | undefined;
+      const f = restamp(old?.f, conversationFields(rec, secrets), (name) => {
+        const at = editedAt?.[name];
+        const stamp = at ? docClock.tickAt(Date.parse(at)) : docClock.tick();
+        clock.observe(stamp);
+        return stamp;
+      });
       if (f)
         writes.push({
           _id: entry.doc,
@@ -457,19 +482,30 @@ export class SyncEngine {
       writes.push({ _id: settingsId, ...(oldSettings?._rev ? { _rev: oldSettings._rev } : {}), k: 'settings', f: sf });
     // Turns first, conversation documents after them: a device that pulls a conversation has its turns.
     writes.sort((a, b) => Number(a.k === 'conv') - Number(b.k === 'conv'));
+    const wrote = new Map<string, string>();
     for (let i = 0; i < writes.length; i += BATCH) {
       const res = await mirror.bulkDocs(writes.slice(i, i + BATCH));
       const failed = res.find((r) => r.error);
       if (failed) throw new Error(`the local sync mirror refused a write (${failed.error})`);
+      for (const r of res) if (r.id && r.rev) wrote.set(r.id, r.rev);
     }
     index.pending += writes.length;
     await mirror.put(index as unknown as PouchDoc);
+    return wrote;
   }
 
   // ---------------------------------------------------------------- import
 
-  /** Applies the mirror's changes since the checkpoint. Returns how many merges it wrote to the mirror. */
-  private async importRemote(cfg: SyncConfig, clock: Hlc, secrets: string[]): Promise<number> {
+  /**
+   * Applies the mirror's changes since the checkpoint (the turn revisions this cycle exported itself
+   * are left out: they are this device's own). Returns how many merges it wrote to the mirror.
+   */
+  private async importRemote(
+    cfg: SyncConfig,
+    clock: Hlc,
+    secrets: string[],
+    exported: Map<string, string>,
+  ): Promise<number> {
     const mirror = this.mirror();
     let merged = 0;
     for (;;) {
@@ -498,6 +534,7 @@ export class SyncEngine {
           index.convs[c.doc.cid] ??= { doc: doc._id, turns: {} };
           at(c.doc.cid).conv = c.doc;
         } else if (body.k === 'turn') {
+          if (exported.get(doc._id) === doc._rev) continue;
           const b = body as TurnDoc & Partial<TurnGone>;
           const tid = doc._deleted ? b.tid : b.turn?.id;
           if (typeof b.cid !== 'string' || typeof tid !== 'string') continue;
@@ -586,8 +623,17 @@ export class SyncEngine {
         .map((b) => ({ parentId: b.parent, seq: b.seq, turn: b.turn }));
     }
     const localTurns = local ? await db.getAll('turns', IDBKeyRange.bound([cid, -Infinity], [cid, Infinity])) : [];
-    const have = new Set(localTurns.map((r) => r.turn.id));
-    const turns = t.turns.filter((s) => !have.has(s.turn.id));
+    const have = new Map(localTurns.map((r) => [r.turn.id, r]));
+    // New versions, and versions changed on the device that made them (an answer synced while
+    // interrupted, then completed). A turn still streaming here, or a finished answer that the
+    // other side holds unfinished, is left as it is: nothing a provider wrote is lost.
+    const turns = t.turns.filter((s) => {
+      const mine = have.get(s.turn.id);
+      if (!mine) return true;
+      if (mine.turn.status === 'streaming') return false;
+      if (mine.turn.status === 'complete' && s.turn.status !== 'complete') return false;
+      return !sameJson(turnDoc(mine, secrets)?.turn, s.turn);
+    });
     const removed = t.removed.filter((id) => have.has(id));
     let ledger: Omit<DisclosureRecord, 'id'>[] = [];
     if (t.ledger.length > 0) {

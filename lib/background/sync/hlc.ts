@@ -37,7 +37,18 @@ export class Hlc {
 
   /** A new stamp, later than every stamp this clock issued or observed. */
   tick(): HlcStamp {
-    const pt = this.now();
+    return this.tickAt(this.now());
+  }
+
+  /**
+   * A stamp for an event that happened at `ms` (wall-clock milliseconds, e.g. when a title was
+   * edited, not when it is sent): that time when it is later than every stamp issued or observed,
+   * else just after the latest of them. A time in the future of this clock counts as now, so a
+   * skewed record cannot win every later merge.
+   */
+  tickAt(ms: number): HlcStamp {
+    const now = this.now();
+    const pt = Number.isFinite(ms) ? Math.min(ms, now) : now;
     if (pt > this.wall) {
       this.wall = pt;
       this.counter = 0;

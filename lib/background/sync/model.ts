@@ -103,14 +103,14 @@ export function newestStamp(doc: SyncDoc): HlcStamp | undefined {
 }
 
 /**
- * Stamps the fields of `next` that differ from `prev` (JSON equality) with `stamp`; unchanged
+ * Stamps the fields of `next` that differ from `prev` (JSON equality) with `stamp(field)`; unchanged
  * fields keep their old stamp; fields gone from `next` become `{ v: undefined }` (cleared).
  * Returns undefined when nothing changed. Pure.
  */
 export function restamp(
   prev: StampedFields | undefined,
   next: Record<string, unknown>,
-  stamp: () => HlcStamp,
+  stamp: (field: string) => HlcStamp,
 ): StampedFields | undefined {
   const out: StampedFields = { ...(prev ?? {}) };
   let changed = false;
@@ -120,7 +120,7 @@ export function restamp(
     const old = prev?.[name];
     if (old && sameJson(old.v, v)) continue;
     if (!old && v === undefined) continue;
-    out[name] = v === undefined ? { v: undefined, t: stamp() } : { v, t: stamp() };
+    out[name] = v === undefined ? { v: undefined, t: stamp(name) } : { v, t: stamp(name) };
     changed = true;
   }
   return changed ? out : undefined;
