@@ -276,6 +276,7 @@ export function prepareTranscript(
     range: rangeStart(report),
     idsAt: undefined,
     namesAt: undefined,
+    atTurn: undefined,
   };
   turns = pairToolCalls(turns, pairing);
   if (pairing.idsAt) ranges.push(pairing.range);
@@ -311,12 +312,13 @@ export function prepareTranscript(
       'the history ends on an assistant turn: a user turn asks the model to continue (A-R4, G-R6, M-3)',
     );
   }
-  // The next boundary: the prepared turn that input turn `next` opens, after a turn of another role.
+  // The next boundary: the prepared turn that input turn `next` opens, after a turn of another role,
+  // and the same object pairing saw (no merge with a turn made before it, e.g. X7's moved images).
   let boundary = -1;
-  if (nextTurn && pairing.idsAt)
+  if (nextTurn && pairing.atTurn)
     for (let i = turns.length - 1; i > first && i >= from; i--)
       if (turns[i]!.sources[0] === nextTurn) {
-        if (turns[i]!.role === 'user' && turns[i - 1]!.role !== 'user') boundary = i;
+        if (turns[i] === pairing.atTurn && turns[i - 1]!.role !== 'user') boundary = i;
         break;
       }
 
@@ -506,6 +508,8 @@ interface PairingContext {
   range: StageRange;
   idsAt: IdMap | undefined;
   namesAt: NameMap | undefined;
+  /** The prepared turn of `at` (the boundary holds only if it comes out of the pre-pass unmerged). */
+  atTurn: PreparedTurn | undefined;
 }
 
 /**
@@ -520,6 +524,7 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
     if (ctx.at !== undefined && turn.sources[0] === ctx.at && turn.role === 'user' && !ctx.idsAt) {
       ctx.idsAt = ids.clone();
       ctx.namesAt = names.clone();
+      ctx.atTurn = turn;
       rangeEnd(ctx.range, report);
     }
     if (turn.role === 'tool') {

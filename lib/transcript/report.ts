@@ -177,7 +177,11 @@ export class ReportBuilder {
       blocks += turn.blocks.length;
       const own = this.fates.get(turn.id);
       // Copied: later stages of this conversion may still add to the lists.
-      if (own) fates.set(turn.id, own.map((l) => (l ? l.slice() : undefined)));
+      if (own)
+        fates.set(
+          turn.id,
+          own.map((l) => (l ? l.slice() : undefined)),
+        );
     }
     const synthesized = this.base ? this.base.synthesized.slice() : [];
     const warnings = this.base ? this.base.warnings.slice() : [];

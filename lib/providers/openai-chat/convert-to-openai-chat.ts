@@ -94,14 +94,7 @@ function convertChat(
 ): ConvertResult<OpenAIChatBody> | undefined {
   const resumed = inc?.snapshot;
   const report = new ReportBuilder(transcript, undefined, resumed?.report, resumed?.k);
-  const prepared = prepareTranscript(
-    transcript,
-    resolved,
-    chatCapabilities(profile, info),
-    report,
-    options.cache,
-    inc,
-  );
+  const prepared = prepareTranscript(transcript, resolved, chatCapabilities(profile, info), report, options.cache, inc);
   if (prepared.incremental && !prepared.incremental.ok) return undefined;
   const ctx: EncodeContext = { profile, report };
 
