@@ -118,7 +118,7 @@ describe.each(APIS)('a cached conversion is byte-identical to a cold one → %s 
     );
     // The property is about the cache: it must have served turns, not just filled.
     expect(hits).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
 
 /**
@@ -152,5 +152,5 @@ describe.each(APIS)('many consecutive appends, spliced onto the snapshot → %s'
     );
     const spliced = ['openai-chat', 'gemini-generate-content', 'gemini-interactions'];
     if (spliced.includes(api)) expect(resumed).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });
