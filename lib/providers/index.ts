@@ -97,8 +97,8 @@ export const WIRE_API_MODULES: Readonly<Record<WireApi, WireApiModule>> = {
     readStreamEvents: readGeminiGenerateContentStreamEvents,
   },
   'gemini-interactions': {
-    convert: (t, target) =>
-      convertToGeminiInteractions(t, { ...target, api: 'gemini-interactions' }) as unknown as ConvertResult,
+    convert: (t, target, options) =>
+      convertToGeminiInteractions(t, { ...target, api: 'gemini-interactions' }, options) as unknown as ConvertResult,
     readHistory: readGeminiInteractionsHistory,
     readResponse: readGeminiInteractionsResponse,
     createStreamAssembler: createGeminiInteractionsStreamAssembler,

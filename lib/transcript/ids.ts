@@ -75,6 +75,15 @@ export class IdMap {
 
   constructor(readonly policy: IdPolicy) {}
 
+  /** An independent copy: the same answers from here on (docs/architecture.md#incremental-conversion). */
+  clone(): IdMap {
+    const copy = new IdMap(this.policy);
+    for (const u of this.used) copy.used.add(u);
+    for (const [k, v] of this.reverse) copy.reverse.set(k, v);
+    for (const [k, v] of this.occurrences) copy.occurrences.set(k, v);
+    return copy;
+  }
+
   /** The target id for the next occurrence of `original`. */
   assign(original: string): string {
     const n = this.occurrences.get(original) ?? 0;
@@ -114,6 +123,14 @@ export const PORTABLE_TOOL_NAME = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
 export class NameMap {
   private readonly forward = new Map<string, string>();
   private readonly reverse = new Map<string, string>();
+
+  /** An independent copy: the same answers from here on (docs/architecture.md#incremental-conversion). */
+  clone(): NameMap {
+    const copy = new NameMap();
+    for (const [k, v] of this.forward) copy.forward.set(k, v);
+    for (const [k, v] of this.reverse) copy.reverse.set(k, v);
+    return copy;
+  }
 
   /** The target name for `original` (stable within this map). */
   map(original: string): string {

@@ -19,9 +19,10 @@
  * {@link MAX_VARIANTS_PER_TURN} contexts per turn. The cache may be dropped at any time without
  * changing any result.
  */
-import type { BlockRef, Fate } from './report';
+import type { IdMap, NameMap } from './ids';
+import type { BlockRef, Fate, ReportBase } from './report';
 import type { PreparedBlock } from './prepare-blocks';
-import type { Origin, Turn } from './schema';
+import type { Origin, Transcript, Turn } from './schema';
 
 /** Contexts remembered per turn (targets switched between); past it the turn's entries are cleared. */
 export const MAX_VARIANTS_PER_TURN = 8;
@@ -50,6 +51,103 @@ export interface ConversionCache {
   /** Turns served from the cache and turns prepared, since creation (for tests and the bench). */
   hits: number;
   misses: number;
+  /** The last conversion's prefix snapshot per converter and request ({@link PrefixSnapshot}), newest last. */
+  readonly snapshots: Map<string, PrefixSnapshot>;
+  /** Conversions spliced onto a snapshot, since creation (for tests and the bench). */
+  resumed: number;
+}
+
+/** Snapshots kept per cache (one per converter and request; the oldest goes first). */
+export const MAX_SNAPSHOTS = 8;
+
+/**
+ * A conversion's state at a turn boundary (docs/architecture.md#incremental-conversion): input
+ * turn `k` is a user turn that starts a prepared turn of its own, after a prepared turn of another
+ * role, so nothing the turns from `k` on do can change what the turns before it became (no merge,
+ * pairing or end-of-history rule reaches across). Converting a transcript whose turns `0..k` are
+ * these same objects (and whose system prompt and tools are the same) runs every per-turn pass from
+ * `k` only, from the states kept here, and splices the result onto the kept output.
+ */
+export interface PrefixSnapshot {
+  /** Input turns `0..k` (the boundary turn included), compared by reference. */
+  turns: readonly Turn[];
+  k: number;
+  system: Transcript['system'];
+  tools: Transcript['tools'];
+  meta: Transcript['meta'];
+  /** The pre-pass's final prepared turns for input turns `0..k-1`, without a synthetic first user turn. */
+  prepared: readonly unknown[];
+  /** The block step's carried state at turn `k` (the last assistant turn's imported status). */
+  lastImported: boolean;
+  /** The id and name maps when pairing reached turn `k`. Never mutated: a resumed conversion copies them. */
+  ids: IdMap;
+  names: NameMap;
+  /** Distinct mapped tool-call names of the prepared prefix, in first-use order (for X8 stubs). */
+  callNames: readonly string[];
+  /** The report of the turns before `k`. */
+  report: ReportBase;
+  /** The converter's own state at the boundary (its output so far), opaque here. */
+  encoded: unknown;
+}
+
+/**
+ * One conversion's use of snapshots: the snapshot it may resume from (already checked against the
+ * transcript) and where it records the next one.
+ */
+export interface Incremental {
+  cache: ConversionCache;
+  key: string;
+  transcript: Transcript;
+  /** Valid for this transcript, or undefined (convert cold). */
+  snapshot: PrefixSnapshot | undefined;
+  /** Input index of the boundary to record this time (the last user turn after the first), or -1. */
+  next: number;
+}
+
+/**
+ * The snapshot use of one conversion with `cache` under `key` (converter and everything it reads
+ * besides the transcript): a snapshot is offered only if the transcript's turns up to its boundary
+ * are the same objects and its system prompt, tools and meta are the same. Undefined without a cache.
+ */
+export function beginIncremental(
+  cache: ConversionCache | undefined,
+  key: string,
+  transcript: Transcript,
+): Incremental | undefined {
+  if (!cache) return undefined;
+  const turns = transcript.turns;
+  let next = -1;
+  for (let i = turns.length - 1; i >= 1; i--)
+    if (turns[i]!.role === 'user') {
+      next = i;
+      break;
+    }
+  let snapshot = cache.snapshots.get(key);
+  if (
+    snapshot &&
+    !(
+      snapshot.system === transcript.system &&
+      snapshot.tools === transcript.tools &&
+      snapshot.meta === transcript.meta &&
+      turns.length > snapshot.k &&
+      samePrefix(turns, snapshot.turns)
+    )
+  )
+    snapshot = undefined;
+  return { cache, key, transcript, snapshot, next };
+}
+
+function samePrefix(turns: readonly Turn[], kept: readonly Turn[]): boolean {
+  for (let i = kept.length - 1; i >= 0; i--) if (turns[i] !== kept[i]) return false;
+  return true;
+}
+
+/** Keeps `snapshot` as the newest under `inc.key`. */
+export function keepSnapshot(inc: Incremental, snapshot: PrefixSnapshot): void {
+  const { snapshots } = inc.cache;
+  snapshots.delete(inc.key);
+  snapshots.set(inc.key, snapshot);
+  if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
 }
 
 /** Request keys or origins interned before the cache starts over (bounds memory; numbers stay exact). */
@@ -64,6 +162,8 @@ export function createConversionCache(): ConversionCache {
     originIds: new Map(),
     hits: 0,
     misses: 0,
+    snapshots: new Map(),
+    resumed: 0,
   };
 }
 
@@ -106,6 +206,7 @@ function clear(cache: ConversionCache): void {
   cache.requests.clear();
   cache.origins = new WeakMap();
   cache.originIds.clear();
+  cache.snapshots.clear();
 }
 
 /** The parts cached for `turn` under `key`, counting the hit or miss. */

@@ -26,6 +26,9 @@ import {
   requestId,
   storeParts,
   type ConversionCache,
+  keepSnapshot,
+  type Incremental,
+  type PrefixSnapshot,
   type PreparedTurnParts,
 } from './prepare-cache';
 import type { Block, Native, Origin, ToolDefinition, ToolResultBlock, Transcript, Turn } from './schema';
@@ -75,6 +78,78 @@ export interface PreparedTranscript {
   ids: IdMap;
   names: NameMap;
   report: ReportBuilder;
+  /** With snapshots (docs/architecture.md#incremental-conversion): where the tail starts and the next boundary. */
+  incremental?: PreparedIncremental;
+}
+
+/** Report entry ranges `[start, end)` of one per-turn stage that belong to the turns before a boundary. */
+export interface StageRange {
+  synthesized: [number, number];
+  warnings: [number, number];
+}
+
+/** What a converter needs to splice onto a snapshot and to record the next one. */
+export interface PreparedIncremental {
+  inc: Incremental;
+  /** The snapshot resumed from (its `prepared` are `turns[first..from)`), or undefined (cold). */
+  resumed: PrefixSnapshot | undefined;
+  /** Index in `turns` of the first prepared turn converted this time (0 when cold). */
+  from: number;
+  /** Index in `turns` of the prepared turn that starts at input turn `inc.next`, or -1: no snapshot this time. */
+  boundary: number;
+  /** Index in `turns` of the first non-synthetic turn (1 after a synthetic first user turn). */
+  first: number;
+  /** The pre-pass's part of the next snapshot (taken when its passes reached the boundary). */
+  lastImported: boolean;
+  ids: IdMap | undefined;
+  names: NameMap | undefined;
+  callNames: string[];
+  ranges: StageRange[];
+  /** False when the splice cannot be proved exact: the converter must convert cold instead. */
+  ok: boolean;
+}
+
+/** Report stages of the pre-pass ({@link ReportBuilder.stage}); converters number theirs from 10. */
+export const STAGE = { blocks: 1, pairing: 2, ends: 3, stubs: 4, encode: 10, after: 20 } as const;
+
+/** The report counts now, as the start of a stage range. */
+export function rangeStart(report: ReportBuilder): StageRange {
+  const c = report.counts();
+  return { synthesized: [c.synthesized, c.synthesized], warnings: [c.warnings, c.warnings] };
+}
+
+/** Ends `range` at the report counts now. */
+export function rangeEnd(range: StageRange, report: ReportBuilder): StageRange {
+  const c = report.counts();
+  range.synthesized[1] = c.synthesized;
+  range.warnings[1] = c.warnings;
+  return range;
+}
+
+/**
+ * Records the next snapshot (a converter calls it once its per-turn passes have reached the
+ * boundary and `encoded` holds their state there, `ranges` their report entries up to it).
+ */
+export function commitSnapshot(prepared: PreparedTranscript, encoded: unknown, ranges: StageRange[]): void {
+  const p = prepared.incremental;
+  if (!p || !p.ok || p.boundary < 0 || !p.ids || !p.names || prepared.report.tainted) return;
+  const { inc } = p;
+  const t = inc.transcript;
+  const from = p.resumed ? p.resumed.k : 0;
+  keepSnapshot(inc, {
+    turns: t.turns.slice(0, inc.next + 1),
+    k: inc.next,
+    system: t.system,
+    tools: t.tools,
+    meta: t.meta,
+    prepared: prepared.turns.slice(p.first, p.boundary),
+    lastImported: p.lastImported,
+    ids: p.ids,
+    names: p.names,
+    callNames: p.callNames,
+    report: prepared.report.baseUpTo(from, inc.next, [...p.ranges, ...ranges]),
+    encoded,
+  });
 }
 
 /** Text of the synthetic results, user turns and labels (transcript-v1.md, "Repairs are fixed"). */
@@ -100,16 +175,26 @@ export function prepareTranscript(
   caps: PrepareCapabilities,
   report: ReportBuilder = new ReportBuilder(transcript),
   cache?: ConversionCache,
+  inc?: Incremental,
 ): PreparedTranscript {
-  const names = new NameMap();
+  const resumed = inc?.snapshot;
+  // docs/architecture.md#incremental-conversion: the maps as they were at the snapshot's boundary.
+  const names = resumed ? resumed.names.clone() : new NameMap();
   // The request part of the cache key: what the block step reads of the target and its capabilities.
   const request = cache ? requestId(cache, requestKeyOf(target, caps)) : 0;
-  const ids = new IdMap(caps.idPolicy);
+  const ids = resumed ? resumed.ids.clone() : new IdMap(caps.idPolicy);
+  const next = inc ? inc.next : -1;
+  const nextTurn = next >= 0 ? transcript.turns[next] : undefined;
+  if (inc) report.keepRepeats = true;
+  const ranges: StageRange[] = [];
 
   // 1. Blocks: X3, X4, X6, A-T9 and media, per input turn. Empty turns vanish (X4).
+  report.stage = STAGE.blocks;
+  const blocksRange = rangeStart(report);
   let turns: PreparedTurn[] = [];
   let lastAssistant: Turn | undefined;
-  let lastImported = false;
+  let lastImported = resumed ? resumed.lastImported : false;
+  let importedAtNext = false;
   // One context, updated per turn and block (prepareBlock keeps no reference to it).
   const ctx: BlockContext = {
     target,
@@ -121,7 +206,13 @@ export function prepareTranscript(
     unfinished: false,
     isLastBlock: false,
   };
-  for (const turn of transcript.turns) {
+  const input = transcript.turns;
+  for (let t = resumed ? resumed.k : 0; t < input.length; t++) {
+    const turn = input[t]!;
+    if (t === next) {
+      importedAtNext = lastImported;
+      ranges.push(rangeEnd(blocksRange, report));
+    }
     if (turn.role === 'assistant') lastAssistant = turn;
     else if (turn.role === 'user') lastAssistant = undefined;
     // A tool turn's provider items belong to the assistant turn they answer (its origin decides X3).
@@ -175,15 +266,44 @@ export function prepareTranscript(
   turns = mergeSameRole(turns);
 
   // 2. Pairing (X1), id map (X2), name map (X5), tool-result images (X7).
-  turns = pairToolCalls(turns, { ids, names, report, toolResultImages: caps.toolResultImages });
+  report.stage = STAGE.pairing;
+  const pairing: PairingContext = {
+    ids,
+    names,
+    report,
+    toolResultImages: caps.toolResultImages,
+    at: nextTurn,
+    range: rangeStart(report),
+    idsAt: undefined,
+    namesAt: undefined,
+    atTurn: undefined,
+  };
+  turns = pairToolCalls(turns, pairing);
+  if (pairing.idsAt) ranges.push(pairing.range);
   turns = mergeSameRole(turns);
   // `native` replays verbatim only if nothing above touched the turn's blocks (ids and names included).
   for (const turn of turns) if (turn.native && !untouched(turn.sources[0]!, report)) turn.native = undefined;
 
+  // Splice onto the snapshot: the proof that nothing crossed the boundary is that the tail opens
+  // with the boundary turn's own user turn, right after a turn of another role (checked here).
+  let ok = true;
+  let from = 0;
+  if (resumed) {
+    const head = turns[0];
+    const last = resumed.prepared[resumed.prepared.length - 1] as PreparedTurn | undefined;
+    ok = head !== undefined && head.role === 'user' && head.sources[0] === input[resumed.k] && last?.role !== 'user';
+    from = resumed.prepared.length;
+    turns = (resumed.prepared as PreparedTurn[]).concat(turns);
+  }
+
   // 3. Start on a user turn, never end on an assistant turn (A-R3, G-R5, G-R6, M-3).
+  report.stage = STAGE.ends;
+  let first = 0;
   if (turns[0]?.role !== 'user' && !(turns[0] && caps.opensHistory?.(turns[0]))) {
     turns.unshift(synthUser(SYNTHETIC.firstUserTurn));
     report.synthesize('user-turn', 'the history starts on an assistant turn: a short user turn opens it (A-R3, G-R5)');
+    first = 1;
+    from++;
   }
   if (turns[turns.length - 1]?.role === 'assistant') {
     turns.push(synthUser(SYNTHETIC.lastUserTurn));
@@ -192,34 +312,57 @@ export function prepareTranscript(
       'the history ends on an assistant turn: a user turn asks the model to continue (A-R4, G-R6, M-3)',
     );
   }
+  // The next boundary: the prepared turn that input turn `next` opens, after a turn of another role,
+  // and the same object pairing saw (no merge with a turn made before it, e.g. X7's moved images).
+  let boundary = -1;
+  if (nextTurn && pairing.atTurn)
+    for (let i = turns.length - 1; i > first && i >= from; i--)
+      if (turns[i]!.sources[0] === nextTurn) {
+        if (turns[i] === pairing.atTurn && turns[i - 1]!.role !== 'user') boundary = i;
+        break;
+      }
 
   // 4. Tools: the transcript's own, then stubs for names the history uses (X8).
+  report.stage = STAGE.stubs;
   const tools: ToolDefinition[] = (transcript.tools ?? []).map((t) => {
     const repaired = repairSurrogatesDeep(t);
     return { ...repaired, name: names.map(t.name) };
   });
   const defined = new Set(tools.map((t) => t.name));
   let stubs = 0;
-  for (const turn of turns)
+  const stub = (name: string): void => {
+    if (defined.has(name)) return;
+    defined.add(name);
+    tools.push({
+      name,
+      description: SYNTHETIC.stubDescription,
+      inputSchema: { type: 'object', properties: {} },
+    });
+    report.synthesize('stub-tool', `${name}: used in the history but not defined by the request (X8, A-T6)`);
+    stubs++;
+  };
+  // Distinct call names before the next boundary, in first-use order (kept for the next snapshot).
+  const callNames: string[] = resumed ? resumed.callNames.slice() : [];
+  const seenNames = inc ? new Set(callNames) : undefined;
+  for (const name of callNames) stub(name);
+  for (let i = from; i < turns.length; i++) {
+    const turn = turns[i]!;
     for (let k = 0; k < turn.blocks.length; k++) {
       const block = turn.blocks[k]!.block;
-      if (block.type === 'tool_call' && !defined.has(block.name)) {
-        defined.add(block.name);
-        tools.push({
-          name: block.name,
-          description: SYNTHETIC.stubDescription,
-          inputSchema: { type: 'object', properties: {} },
-        });
-        report.synthesize('stub-tool', `${block.name}: used in the history but not defined by the request (X8, A-T6)`);
-        stubs++;
+      if (block.type !== 'tool_call') continue;
+      stub(block.name);
+      if (seenNames && i < boundary && !seenNames.has(block.name)) {
+        seenNames.add(block.name);
+        callNames.push(block.name);
       }
     }
+  }
 
   const system =
     transcript.system !== undefined && transcript.system.trim() !== ''
       ? repairSurrogatesDeep(transcript.system)
       : undefined;
-  return {
+  const out: PreparedTranscript = {
     target,
     ...(system !== undefined ? { system } : {}),
     tools,
@@ -229,6 +372,21 @@ export function prepareTranscript(
     names,
     report,
   };
+  if (inc)
+    out.incremental = {
+      inc,
+      resumed,
+      from: resumed ? from : 0,
+      boundary,
+      first,
+      lastImported: importedAtNext,
+      ids: pairing.idsAt,
+      names: pairing.namesAt,
+      callNames,
+      ranges,
+      ok,
+    };
+  return out;
 }
 
 const NO_FATES: PreparedTurnParts['fates'] = [];
@@ -345,6 +503,13 @@ interface PairingContext {
   names: NameMap;
   report: ReportBuilder;
   toolResultImages: boolean;
+  /** The input turn of the next boundary: the maps are copied when pairing reaches the turn it opens. */
+  at: Turn | undefined;
+  range: StageRange;
+  idsAt: IdMap | undefined;
+  namesAt: NameMap | undefined;
+  /** The prepared turn of `at` (the boundary holds only if it comes out of the pre-pass unmerged). */
+  atTurn: PreparedTurn | undefined;
 }
 
 /**
@@ -356,6 +521,12 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
   const out: PreparedTurn[] = [];
   for (let i = 0; i < turns.length; i++) {
     const turn = turns[i]!;
+    if (ctx.at !== undefined && turn.sources[0] === ctx.at && turn.role === 'user' && !ctx.idsAt) {
+      ctx.idsAt = ids.clone();
+      ctx.namesAt = names.clone();
+      ctx.atTurn = turn;
+      rangeEnd(ctx.range, report);
+    }
     if (turn.role === 'tool') {
       // Not right after an assistant turn with calls: every result is an orphan.
       out.push(...orphanResults(turn.blocks, turn.sources, report));

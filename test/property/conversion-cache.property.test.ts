@@ -35,6 +35,10 @@ const TARGETS: Record<string, ConvertTarget[]> = {
     { api: 'gemini-generate-content', model: 'gemini-3-pro-preview' },
     { api: 'gemini-generate-content', model: 'gemini-2.5-flash', thinking: true },
   ],
+  'gemini-interactions': [
+    { api: 'gemini-interactions', model: 'gemini-3-pro-preview' },
+    { api: 'gemini-interactions', model: 'gemini-2.5-flash', thinking: true },
+  ],
 };
 const APIS = Object.keys(TARGETS);
 
@@ -114,5 +118,39 @@ describe.each(APIS)('a cached conversion is byte-identical to a cold one → %s 
     );
     // The property is about the cache: it must have served turns, not just filled.
     expect(hits).toBeGreaterThan(0);
-  });
+  }, 120_000);
+});
+
+/**
+ * The prefix snapshot (docs/architecture.md#incremental-conversion): a conversation that grows one
+ * turn at a time, converted after every append through one cache, is spliced onto the previous
+ * conversion's snapshot (checked: conversions were resumed) and stays byte-identical to cold.
+ */
+describe.each(APIS)('many consecutive appends, spliced onto the snapshot → %s', (api) => {
+  it('gives the cold bytes after every append', () => {
+    let resumed = 0;
+    fc.assert(
+      fc.property(fc.array(transcriptArb, { minLength: 2, maxLength: 5 }), fc.nat(), (parts, m) => {
+        const list = TARGETS[api]!;
+        const target = list[m % list.length]!;
+        const cache = createConversionCache();
+        const all = parts.flatMap((p, i) => p.turns.map((turn) => ({ ...turn, id: `p${i}-${turn.id}` })));
+        let t: Transcript = { ...parts[0]!, turns: [] };
+        for (const turn of all) {
+          const next = { ...t, turns: [...t.turns, turn] };
+          try {
+            decodeTranscript(next);
+          } catch {
+            continue;
+          }
+          t = next;
+          expect(bytes(t, target, cache)).toBe(bytes(t, target));
+        }
+        resumed += cache.resumed;
+      }),
+      { numRuns: 25 },
+    );
+    const spliced = ['openai-chat', 'gemini-generate-content', 'gemini-interactions'];
+    if (spliced.includes(api)) expect(resumed).toBeGreaterThan(0);
+  }, 120_000);
 });

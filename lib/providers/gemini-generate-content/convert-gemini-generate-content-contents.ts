@@ -22,10 +22,10 @@ export interface DraftContent extends GeminiContent {
  * Drops contents left without parts (G-E1: "contents.parts must not be empty") and merges
  * consecutive same-role contents (G-R6). This is how a function-response content and the user
  * content after it become one `user` content, function responses first, so roles alternate.
- * Parts are never merged (G-K2).
+ * Parts are never merged (G-K2). `out`: contents merged so far, appended to.
  */
-export function mergeContents(drafts: DraftContent[]): DraftContent[] {
-  const out: DraftContent[] = [];
+export function mergeContents(drafts: DraftContent[], out: DraftContent[] = []): DraftContent[] {
+  // `out` given: a fold resumed from its state (docs/architecture.md#incremental-conversion); its contents are never mutated.
   let owned = false; // the last content of `out` is a merge made here, whose arrays may be appended to
   for (const d of drafts) {
     if (d.parts.length === 0) continue;

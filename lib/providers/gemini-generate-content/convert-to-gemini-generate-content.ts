@@ -15,7 +15,12 @@ import {
   type PrepareCapabilities,
   type PreparedTranscript,
   type PreparedTurn,
+  commitSnapshot,
+  rangeEnd,
+  rangeStart,
+  STAGE,
 } from '../../transcript/prepare';
+import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -25,6 +30,7 @@ import { encodeBlock, GEMINI_API, type GeminiEncodeContext } from './convert-gem
 import { addDummySignatures, mergeContents, type DraftContent } from './convert-gemini-generate-content-contents';
 import { replayNativeParts } from './convert-gemini-generate-content-native';
 import type {
+  GeminiContent,
   GeminiFunctionDeclaration,
   GeminiGenerateContentBody,
   GeminiThinkingConfig,
@@ -95,9 +101,40 @@ export function encodeGeminiGenerateContent(
   info: ModelInfo,
   options: ConvertOptions = {},
 ): ConvertResult<GeminiGenerateContentBody> {
-  const report = new ReportBuilder(transcript);
+  // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
+  const key = `gemini-generate-content\u0001${JSON.stringify(target)}\u0001${JSON.stringify(info)}`;
+  const inc = beginIncremental(options.cache, key, transcript);
+  if (inc?.snapshot) {
+    const spliced = encodeGemini(transcript, target, info, options, inc);
+    if (spliced) {
+      inc.cache.resumed++;
+      return spliced;
+    }
+    inc.snapshot = undefined;
+  }
+  return encodeGemini(transcript, target, info, options, inc)!;
+}
+
+/** What a Gemini snapshot keeps: the merge fold's state at the boundary and the final contents before it. */
+interface GeminiPrefix {
+  merged: DraftContent[];
+  contents: GeminiContent[];
+}
+
+/** {@link encodeGeminiGenerateContent}; undefined when a splice turns out not to be exact. */
+function encodeGemini(
+  transcript: Transcript,
+  target: ResolvedTarget,
+  info: ModelInfo,
+  options: ConvertOptions,
+  inc: Incremental | undefined,
+): ConvertResult<GeminiGenerateContentBody> | undefined {
+  const resumed = inc?.snapshot;
+  const report = new ReportBuilder(transcript, undefined, resumed?.report, resumed?.k);
   const maxOutputTokens = outputLimit(target, info, report);
-  const prepared = prepareTranscript(transcript, target, geminiCapabilities(info), report, options.cache);
+  const prepared = prepareTranscript(transcript, target, geminiCapabilities(info), report, options.cache, inc);
+  const p = prepared.incremental;
+  if (p && !p.ok) return undefined;
   const ctx: GeminiEncodeContext = {
     report,
     vertex: isVertex(target),
@@ -105,10 +142,44 @@ export function encodeGeminiGenerateContent(
     functionResponseParts: info.functionResponseParts,
     calls: new Map(),
   };
-  let drafts = mergeContents(prepared.turns.map((turn) => encodeTurn(turn, ctx, prepared)));
-  // G-K4: only Gemini 3 enforces signatures on the current turn's calls (G-K1, G-K3).
-  if (info.thoughtSignatures === 'enforced') drafts = addDummySignatures(drafts, report);
-  const contents = drafts.map(({ role, parts }) => ({ role, parts }));
+  // Encoded per prepared turn, then merged (a left fold): resumed, the tail is merged onto the
+  // snapshot's merged contents; recording, the fold's state is kept where the boundary turn starts.
+  report.stage = STAGE.encode;
+  const encodeRange = rangeStart(report);
+  const turns = prepared.turns;
+  const start = p?.resumed ? p.from : 0;
+  const boundary = p && p.boundary >= 0 ? p.boundary : turns.length;
+  const head: DraftContent[] = [];
+  for (let i = start; i < boundary; i++) head.push(encodeTurn(turns[i]!, ctx, prepared));
+  rangeEnd(encodeRange, report);
+  const tail: DraftContent[] = [];
+  for (let i = boundary; i < turns.length; i++) tail.push(encodeTurn(turns[i]!, ctx, prepared));
+  const kept = p?.resumed?.encoded as GeminiPrefix | undefined;
+  const mergedHead = mergeContents(head, kept ? kept.merged.slice() : []);
+  // The boundary holds only if its content cannot merge into the one before it.
+  const crosses = (d: DraftContent | undefined, before: DraftContent[]): boolean =>
+    d === undefined || d.parts.length === 0 || before[before.length - 1]?.role === d.role;
+  if (kept && start < boundary && crosses(head[0], kept.merged)) return undefined;
+  const recordable = p !== undefined && p.boundary >= 0 && !crosses(tail[0], mergedHead);
+  const atBoundary = recordable ? mergedHead.slice() : undefined;
+  const merged = mergeContents(tail, mergedHead);
+  if (kept && start === boundary && crosses(tail[0], kept.merged)) return undefined;
+  // G-K4: only Gemini 3 enforces signatures on the current turn's calls (G-K1, G-K3). Per content,
+  // so the contents before the boundary are signed (and reported) apart from the rest.
+  report.stage = STAGE.after;
+  const signRange = rangeStart(report);
+  const sign = (drafts: DraftContent[]): DraftContent[] =>
+    info.thoughtSignatures === 'enforced' ? addDummySignatures(drafts, report) : drafts;
+  const from = kept ? kept.merged.length : 0;
+  const cut = atBoundary ? atBoundary.length : merged.length;
+  const headContents = sign(merged.slice(from, cut)).map(({ role, parts }) => ({ role, parts }));
+  rangeEnd(signRange, report);
+  const tailContents = sign(merged.slice(cut)).map(({ role, parts }) => ({ role, parts }));
+  if (report.tainted) return undefined;
+  const prefix = kept ? kept.contents.concat(headContents) : headContents;
+  if (atBoundary)
+    commitSnapshot(prepared, { merged: atBoundary, contents: prefix } satisfies GeminiPrefix, [encodeRange, signRange]);
+  const contents: GeminiContent[] = prefix.concat(tailContents);
 
   const body: GeminiGenerateContentBody = { contents, generationConfig: { maxOutputTokens } };
   if (prepared.system !== undefined) {

@@ -12,12 +12,20 @@ import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import type { IdPolicy } from '../../transcript/ids';
-import { prepareTranscript, type PrepareCapabilities } from '../../transcript/prepare';
+import {
+  commitSnapshot,
+  prepareTranscript,
+  rangeEnd,
+  rangeStart,
+  STAGE,
+  type PrepareCapabilities,
+} from '../../transcript/prepare';
+import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
-import type { ConvertResult } from '../types';
+import type { ConvertOptions, ConvertResult } from '../types';
 import { encodeTurn, type InteractionsEncodeContext } from './convert-gemini-interactions-steps';
 import type {
   GeminiInteractionsBody,
@@ -78,9 +86,10 @@ export function interactionsCapabilities(info: ModelInfo): PrepareCapabilities {
 export function convertToGeminiInteractions(
   transcript: Transcript,
   target: ConvertTarget,
+  options: ConvertOptions = {},
 ): ConvertResult<GeminiInteractionsBody> {
   const resolved = resolveTarget(target);
-  return encodeGeminiInteractions(transcript, resolved, lookupModel(resolved.model, resolved.provider));
+  return encodeGeminiInteractions(transcript, resolved, lookupModel(resolved.model, resolved.provider), options);
 }
 
 /**
@@ -91,13 +100,48 @@ export function encodeGeminiInteractions(
   transcript: Transcript,
   target: ResolvedTarget,
   info: ModelInfo,
+  options: ConvertOptions = {},
 ): ConvertResult<GeminiInteractionsBody> {
-  const report = new ReportBuilder(transcript);
+  // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
+  const key = `gemini-interactions\u0001${JSON.stringify(target)}\u0001${JSON.stringify(info)}`;
+  const inc = beginIncremental(options.cache, key, transcript);
+  if (inc?.snapshot) {
+    const spliced = encodeInteractions(transcript, target, info, options, inc);
+    if (spliced) {
+      inc.cache.resumed++;
+      return spliced;
+    }
+    inc.snapshot = undefined;
+  }
+  return encodeInteractions(transcript, target, info, options, inc)!;
+}
+
+/** {@link encodeGeminiInteractions}; undefined when a splice turns out not to be exact. */
+function encodeInteractions(
+  transcript: Transcript,
+  target: ResolvedTarget,
+  info: ModelInfo,
+  options: ConvertOptions,
+  inc: Incremental | undefined,
+): ConvertResult<GeminiInteractionsBody> | undefined {
+  const resumed = inc?.snapshot;
+  const report = new ReportBuilder(transcript, undefined, resumed?.report, resumed?.k);
   const max_output_tokens = outputLimit(target, info, report);
-  const prepared = prepareTranscript(transcript, target, interactionsCapabilities(info), report);
+  const prepared = prepareTranscript(transcript, target, interactionsCapabilities(info), report, options.cache, inc);
+  const p = prepared.incremental;
+  if (p && !p.ok) return undefined;
   const ctx: InteractionsEncodeContext = { report, ids: prepared.ids, names: prepared.names };
-  // GI-R2, GI-R3: the whole history, as steps with no role, in conversation order.
-  const input: InteractionsStep[] = prepared.turns.flatMap((turn) => encodeTurn(turn, ctx));
+  // GI-R2, GI-R3: the whole history, as steps with no role, in conversation order. Resumed: the
+  // snapshot's steps, then the tail's.
+  report.stage = STAGE.encode;
+  const range = rangeStart(report);
+  const input: InteractionsStep[] = p?.resumed ? (p.resumed.encoded as InteractionsStep[]).slice() : [];
+  const turns = prepared.turns;
+  for (let i = p?.resumed ? p.from : 0; i < turns.length; i++) {
+    if (i === p?.boundary) commitSnapshot(prepared, input.slice(), [rangeEnd(range, report)]);
+    for (const step of encodeTurn(turns[i]!, ctx)) input.push(step);
+  }
+  if (report.tainted) return undefined;
 
   const generation_config: InteractionsGenerationConfig = { max_output_tokens };
   thinking(target, info, report, generation_config);

@@ -8,7 +8,17 @@
 import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
-import { prepareTranscript, type PreparedTranscript, type PreparedTurn } from '../../transcript/prepare';
+import {
+  commitSnapshot,
+  prepareTranscript,
+  rangeEnd,
+  rangeStart,
+  STAGE,
+  type PreparedTranscript,
+  type PreparedTurn,
+  type StageRange,
+} from '../../transcript/prepare';
+import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -60,11 +70,36 @@ export function convertToOpenAIChat(
   const resolved = resolveTarget({ ...target, api: 'openai-chat' });
   const info = lookupModel(resolved.model, resolved.provider);
   const profile = chatProfile(resolved, info);
-  const report = new ReportBuilder(transcript);
-  const prepared = prepareTranscript(transcript, resolved, chatCapabilities(profile, info), report, options.cache);
+  // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
+  const inc = beginIncremental(options.cache, `openai-chat\u0001${JSON.stringify(resolved)}`, transcript);
+  if (inc?.snapshot) {
+    const spliced = convertChat(transcript, resolved, info, profile, options, inc);
+    if (spliced) {
+      inc.cache.resumed++;
+      return spliced;
+    }
+    inc.snapshot = undefined;
+  }
+  return convertChat(transcript, resolved, info, profile, options, inc)!;
+}
+
+/** {@link convertToOpenAIChat} after the target is resolved; undefined when a splice turns out not to be exact. */
+function convertChat(
+  transcript: Transcript,
+  resolved: ResolvedTarget,
+  info: ModelInfo,
+  profile: ChatProfile,
+  options: ConvertOptions,
+  inc: Incremental | undefined,
+): ConvertResult<OpenAIChatBody> | undefined {
+  const resumed = inc?.snapshot;
+  const report = new ReportBuilder(transcript, undefined, resumed?.report, resumed?.k);
+  const prepared = prepareTranscript(transcript, resolved, chatCapabilities(profile, info), report, options.cache, inc);
+  if (prepared.incremental && !prepared.incremental.ok) return undefined;
   const ctx: EncodeContext = { profile, report };
 
   const body: OpenAIChatBody = { model: resolved.model, messages: encodeMessages(prepared, ctx), stream: true };
+  if (report.tainted) return undefined;
   if (profile.includeUsage) body.stream_options = { include_usage: true };
   body[profile.maxTokensField] = outputLimit(resolved, info, report);
   const reasoning = reasoningParams(resolved, info, profile, report);
@@ -124,13 +159,29 @@ function toolsWithEffort(
   return [];
 }
 
-/** System message, then one message per prepared user and assistant turn and one per tool result. */
+/**
+ * System message, then one message per prepared user and assistant turn and one per tool result.
+ * A left fold whose state is the message list: resumed from a snapshot's list (a copy), and that
+ * list recorded for the next snapshot at its boundary (docs/architecture.md#incremental-conversion).
+ */
 function encodeMessages(prepared: PreparedTranscript, ctx: EncodeContext): OpenAIChatMessage[] {
-  const messages: OpenAIChatMessage[] = [];
-  // C-R1: `developer` for OpenAI reasoning models, `system` elsewhere.
-  // C-R1: the instructions open the messages, as `developer` for OpenAI's reasoning models, else `system`.
-  if (prepared.system !== undefined) messages.push({ role: ctx.profile.systemRole, content: prepared.system });
-  for (const turn of prepared.turns) {
+  const inc = prepared.incremental;
+  ctx.report.stage = STAGE.encode;
+  const range: StageRange = rangeStart(ctx.report);
+  let messages: OpenAIChatMessage[];
+  if (inc?.resumed) messages = (inc.resumed.encoded as OpenAIChatMessage[]).slice();
+  else {
+    messages = [];
+    // C-R1: the instructions open the messages, as `developer` for OpenAI's reasoning models, else `system`.
+    if (prepared.system !== undefined) messages.push({ role: ctx.profile.systemRole, content: prepared.system });
+  }
+  const turns = prepared.turns;
+  for (let i = inc?.resumed ? inc.from : 0; i < turns.length; i++) {
+    const turn = turns[i]!;
+    if (i === inc?.boundary) {
+      rangeEnd(range, ctx.report);
+      commitSnapshot(prepared, messages.slice(), [range]);
+    }
     switch (turn.role) {
       case 'user': {
         const msg = encodeUserTurn(turn, ctx);
