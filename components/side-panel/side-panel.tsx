@@ -441,6 +441,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
                 onProvider={(id) => model.setProvider(id)}
                 onModel={(m, chosen) => model.setModel(m, chosen)}
                 onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
+                onModelFocus={(focused) => model.modelFieldFocus(focused)}
                 onThinking={(on) => model.setThinking(on)}
                 onApi={(api) => model.setApi(api)}
                 openOptions={openOptions}
