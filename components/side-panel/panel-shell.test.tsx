@@ -522,6 +522,9 @@ describe('thinking', () => {
     await waitFor(() => expect(document.querySelectorAll('[data-turn-id]')).toHaveLength(2));
     fireEvent.input(modelBox(), { target: { value: 'gpt-5.5' } });
     expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('false');
+    // A visible word beside the icon, which is also its name (not an icon alone).
+    expect(thinkingSwitch()!.textContent).toBe('Thinking');
+    expect(thinkingSwitch()!.querySelector('.visually-hidden')).toBeNull();
     fireEvent.click(thinkingSwitch()!);
     expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('true');
 

@@ -99,7 +99,7 @@ export function TargetPicker({
           onClick={() => onThinking(target.thinking !== true)}
         >
           <Icon icon={Brain} />
-          <span class="visually-hidden">Thinking</span>
+          <span>Thinking</span>
         </button>
       ) : null}
     </div>
