@@ -315,8 +315,9 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
               onPin={(pinned) => void model.pin(meta.id, pinned)}
               onDelete={() => model.remove(meta.id)}
               onCopyAll={() =>
-                model.allTurns().then(
-                  (turns) => copyText(conversationMarkdown(meta.title, turns, providers)),
+                Promise.all([model.allTurns(), connector.request('getInstructions', { id: meta.id })]).then(
+                  ([turns, { instructions }]) =>
+                    copyText(conversationMarkdown(meta.title, turns, providers, instructions)),
                   () => false,
                 )
               }
