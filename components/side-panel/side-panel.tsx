@@ -32,6 +32,7 @@ import './side-panel.css';
 import { FirstRun } from './first-run';
 import { LockBar } from './lock-bar';
 import { EmptyChat } from './empty-chat';
+import { UndoToast } from './undo-toast';
 import { Icon, Lock, MessageSquarePlus, Moon, PanelLeft, Settings, Sun, SunMoon } from '../icons';
 import { modelDisplayName } from '../../lib/ui/model-names';
 
@@ -416,20 +417,10 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
               {status}
             </p>
             {x.pendingDelete ? (
-              <div class="toast" role="status">
-                <span>Deleted “{x.pendingDelete.title || 'Untitled'}”.</span>
-                <button type="button" class="mini" onClick={() => model.undoRemove()}>
-                  Undo
-                </button>
-              </div>
+              <UndoToast text={`Deleted “${x.pendingDelete.title || 'Untitled'}”.`} onUndo={() => model.undoRemove()} />
             ) : null}
             {x.pendingVersionDelete ? (
-              <div class="toast" role="status">
-                <span>Deleted a version.</span>
-                <button type="button" class="mini" onClick={() => void model.undoRemoveVersion()}>
-                  Undo
-                </button>
-              </div>
+              <UndoToast text="Deleted a version." onUndo={() => void model.undoRemoveVersion()} />
             ) : null}
             {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
             {firstRun ? null : (
