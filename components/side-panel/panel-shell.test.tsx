@@ -13,20 +13,10 @@ import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { Turn } from '../../lib/transcript/schema';
 import { LAST_MODEL_KEY, MODEL_LIST_KEY } from '../../lib/ui/model-memory';
 import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
-import { conversationAction } from '../testing/open-conversation';
+import { conversationMeta as meta, T0, conversationAction } from '../testing/open-conversation';
 import { samplePreview } from '../testing/preview-fixture';
 import { SidePanel } from './side-panel';
 
-const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({
-  id,
-  title: `Chat ${id}`,
-  createdAt: T0,
-  updatedAt: T0,
-  turnCount: 0,
-  preview: '',
-  ...over,
-});
 const user = (id: string, text: string): Turn => ({
   id,
   role: 'user',
