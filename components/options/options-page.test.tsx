@@ -218,6 +218,63 @@ describe('default target and delete all data', () => {
     );
   });
 
+  it('opens on the saved default, says what a new chat starts with, and restores the saved model when its provider is chosen again', async () => {
+    await renderPage(setup(), permissionsStub(true, []));
+    const providerBox = screen.getByLabelText('Default provider') as HTMLSelectElement;
+    const modelBox = screen.getByLabelText('Default model') as HTMLInputElement;
+    expect(providerBox.value).toBe('openai');
+    expect(modelBox.value).toBe('gpt-5');
+    expect(screen.getByText('New chats start with OpenAI · gpt-5.')).toBeTruthy();
+    fireEvent.change(providerBox, { target: { value: 'anthropic' } });
+    expect(modelBox.value).toBe('');
+    fireEvent.change(providerBox, { target: { value: 'openai' } });
+    expect(modelBox.value).toBe('gpt-5');
+  });
+
+  it('with no default saved, shows the effective one: the first provider with a key and its default model, saved as such when left empty', async () => {
+    const base = sampleSettings();
+    const settings: Settings = {
+      providers: base.providers.map((p): ProviderStatus =>
+        p.id === 'openai'
+          ? { id: p.id, name: p.name, api: p.api, hasKey: false }
+          : p.id === 'anthropic'
+            ? { ...p, defaultModel: 'claude-sonnet-4-6' }
+            : p,
+      ),
+    };
+    const m = setup({ setDefaultTarget: () => null }, settings);
+    await renderPage(m, permissionsStub(true, []));
+    const modelBox = screen.getByLabelText('Default model') as HTMLInputElement;
+    expect((screen.getByLabelText('Default provider') as HTMLSelectElement).value).toBe('anthropic');
+    expect(modelBox.value).toBe('');
+    expect(modelBox.placeholder).toBe('claude-sonnet-4-6 (Anthropic’s default)');
+    expect(
+      screen.getByText(
+        'New chats start with Anthropic · claude-sonnet-4-6: no default is saved, so the first provider with a key and its default model.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save default' }));
+    await waitFor(() =>
+      expect(m.callsOf('setDefaultTarget')).toEqual([
+        { target: { providerId: 'anthropic', model: 'claude-sonnet-4-6' } },
+      ]),
+    );
+    await waitFor(() => expect(screen.getByText('New chats start with Anthropic · claude-sonnet-4-6.')).toBeTruthy());
+  });
+
+  it('says so when the saved default’s provider has no usable key', async () => {
+    const base = sampleSettings();
+    const settings: Settings = {
+      ...base,
+      defaultTarget: { providerId: 'google', model: 'gemini-3.8-flash' },
+    };
+    await renderPage(setup({}, settings), permissionsStub(true, []));
+    expect((screen.getByLabelText('Default model') as HTMLInputElement).value).toBe('gemini-3.8-flash');
+    expect(
+      screen.getByText('New chats start with OpenAI: the saved default’s provider, Google Gemini, has no usable key.'),
+    ).toBeTruthy();
+  });
+
   it('deletes only after a confirmation step', async () => {
     const m = setup({ deleteAllData: () => null });
     await renderPage(m, permissionsStub(true, []));

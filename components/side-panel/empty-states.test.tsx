@@ -6,19 +6,11 @@ import type { ConversationMeta } from '../../lib/messaging/protocol';
 import type { VaultState } from '../../lib/messaging/vault-protocol';
 import { MockRequestError, mockConnector, sampleSettings, type MockHandlers } from '../testing/mock-connector';
 import { SidePanel } from './side-panel';
+import { conversationMeta as meta } from '../testing/open-conversation';
 
 afterEach(cleanup);
 
 const PASS = 'correct horse battery';
-const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string): ConversationMeta => ({
-  id,
-  title: `Chat ${id}`,
-  createdAt: T0,
-  updatedAt: T0,
-  turnCount: 0,
-  preview: '',
-});
 
 function setup(extra: MockHandlers = {}, convs: ConversationMeta[] = []) {
   let vault: VaultState = { passphrase: false, locked: false };

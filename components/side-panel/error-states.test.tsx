@@ -2,22 +2,14 @@
 import '../testing/happy-dom-compat';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationMeta, ProtocolError } from '../../lib/messaging/protocol';
+import type { ProtocolError } from '../../lib/messaging/protocol';
 import type { Turn } from '../../lib/transcript/schema';
-import { mockConnector, sampleSettings } from '../testing/mock-connector';
+import { conversationMeta, openConversation } from '../testing/open-conversation';
 import { ErrorNotice } from './error-notice';
-import { SidePanel } from './side-panel';
 
 afterEach(cleanup);
 
-const META: ConversationMeta = {
-  id: 'c1',
-  title: 'Chat',
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-  turnCount: 2,
-  preview: '',
-};
+const META = conversationMeta('c1', { title: 'Chat', turnCount: 2 });
 const user: Turn = { id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'question' }] };
 const answer = (over: Partial<Turn>, text = ''): Turn => ({
   id: 'a1',
@@ -29,16 +21,12 @@ const answer = (over: Partial<Turn>, text = ''): Turn => ({
 });
 
 async function show(turns: Turn[]) {
-  const m = mockConnector({
-    getSettings: () => sampleSettings(),
-    listConversations: () => [META],
-    listModels: () => [],
-    getModelInfo: () => ({ vision: true, pdf: true, contextWindow: 1, known: true }),
-    getConversation: () => ({ meta: META, turns, busy: false }),
-  });
-  render(<SidePanel connector={m.connector} openOptions={() => undefined} />);
-  fireEvent.click(await screen.findByRole('button', { name: /Chat/ }));
-  await screen.findAllByRole('article');
+  await openConversation(
+    META,
+    turns,
+    { listModels: () => [], getModelInfo: () => ({ vision: true, pdf: true, contextWindow: 1, known: true }) },
+    { openOptions: () => undefined },
+  );
   return document.querySelector('[data-turn-id="a1"]') as HTMLElement;
 }
 

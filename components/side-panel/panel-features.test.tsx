@@ -173,7 +173,9 @@ describe('composer attachments', () => {
 
 describe('message actions', () => {
   it('copies one message, and the whole conversation, as Markdown', async () => {
-    await openWith([user('u1', 'Question?'), answer('a1', 'An **answer** with `code`.')]);
+    await openWith([user('u1', 'Question?'), answer('a1', 'An **answer** with `code`.')], {
+      getInstructions: () => ({ instructions: '' }),
+    });
     fireEvent.click(within(turnEl('a1')).getByRole('button', { name: 'Copy message' }));
     await within(turnEl('a1')).findByText('Copied');
     expect(clipboard).toEqual(['An **answer** with `code`.']);
@@ -182,6 +184,19 @@ describe('message actions', () => {
     expect(clipboard[1]).toBe(
       '# Chat c1\n\n## You\n\nQuestion?\n\n## Assistant (OpenAI · gpt-5)\n\nAn **answer** with `code`.\n',
     );
+  });
+
+  it('copying the conversation puts its instructions (the system prompt), labelled, at the top', async () => {
+    const m = await openWith([user('u1', 'Question?'), answer('a1', 'Answer.')], {
+      getInstructions: () => ({ instructions: 'Answer in French.\nBe brief.' }),
+    });
+    fireEvent.click(conversationAction('Copy conversation as Markdown'));
+    await waitFor(() => expect(clipboard).toHaveLength(1));
+    expect(clipboard[0]).toBe(
+      '# Chat c1\n\n**Instructions** (system prompt)\n\n```text\nAnswer in French.\nBe brief.\n```\n\n' +
+        '## You\n\nQuestion?\n\n## Assistant (OpenAI · gpt-5)\n\nAnswer.\n',
+    );
+    expect(m.callsOf('getInstructions')).toContainEqual({ id: 'c1' });
   });
 
   it('regenerates the last answer: regenerateTurn with the current target, the old answer removed', async () => {

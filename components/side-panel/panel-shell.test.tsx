@@ -13,20 +13,10 @@ import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { Turn } from '../../lib/transcript/schema';
 import { LAST_MODEL_KEY, MODEL_LIST_KEY } from '../../lib/ui/model-memory';
 import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
-import { conversationAction } from '../testing/open-conversation';
+import { conversationMeta as meta, T0, conversationAction } from '../testing/open-conversation';
 import { samplePreview } from '../testing/preview-fixture';
 import { SidePanel } from './side-panel';
 
-const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({
-  id,
-  title: `Chat ${id}`,
-  createdAt: T0,
-  updatedAt: T0,
-  turnCount: 0,
-  preview: '',
-  ...over,
-});
 const user = (id: string, text: string): Turn => ({
   id,
   role: 'user',
@@ -466,6 +456,43 @@ describe('the model picker', () => {
     await act(async () => new Promise((r) => setTimeout(r, 0)));
     expect(modelBox().value).toBe('llama-4');
   });
+
+  it('a list arriving while the person has the empty Model field in hand never fills it: what they type stays as typed', async () => {
+    const answers: ((l: ModelOption[]) => void)[] = [];
+    const m = setup({
+      getSettings: () => ({
+        providers: [
+          ...settings().providers,
+          { id: 'custom-x', name: 'Local', api: 'openai-chat', hasKey: true, flavor: 'generic' },
+          { id: 'custom-y', name: 'Other', api: 'openai-chat', hasKey: true, flavor: 'generic' },
+        ],
+        defaultTarget: { providerId: 'openai', model: 'gpt-5' },
+      }),
+      listModels: ({ providerId }) =>
+        providerId.startsWith('custom-') ? new Promise<ModelOption[]>((r) => answers.push(r)) : GPT,
+    });
+    await renderPanel(m);
+    const settle = () => act(async () => new Promise((r) => setTimeout(r, 0)));
+
+    // Focused and typing when the list lands: the typed id stays, nothing is put in front of it.
+    fireEvent.change(providerBox(), { target: { value: 'custom-x' } });
+    expect(modelBox().value).toBe('');
+    fireEvent.focus(modelBox());
+    fireEvent.input(modelBox(), { target: { value: 'gpt-5.5' } });
+    await act(async () => answers[0]!([{ id: 'gpt-4o', listed: true }]));
+    await settle();
+    expect(modelBox().value).toBe('gpt-5.5');
+
+    // Focused and left empty before the list lands: not filled either (the person had it in hand).
+    fireEvent.blur(modelBox());
+    fireEvent.change(providerBox(), { target: { value: 'custom-y' } });
+    expect(modelBox().value).toBe('');
+    fireEvent.focus(modelBox());
+    fireEvent.blur(modelBox());
+    await act(async () => answers[1]!([{ id: 'llama-4', listed: true }]));
+    await settle();
+    expect(modelBox().value).toBe('');
+  });
 });
 
 describe('thinking', () => {
@@ -485,6 +512,9 @@ describe('thinking', () => {
     await waitFor(() => expect(document.querySelectorAll('[data-turn-id]')).toHaveLength(2));
     fireEvent.input(modelBox(), { target: { value: 'gpt-5.5' } });
     expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('false');
+    // A visible word beside the icon, which is also its name (not an icon alone).
+    expect(thinkingSwitch()!.textContent).toBe('Thinking');
+    expect(thinkingSwitch()!.querySelector('.visually-hidden')).toBeNull();
     fireEvent.click(thinkingSwitch()!);
     expect(thinkingSwitch()!.getAttribute('aria-pressed')).toBe('true');
 

@@ -1,23 +1,14 @@
 // @vitest-environment happy-dom
 import '../testing/happy-dom-compat';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { act, cleanup, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMeta, ErrorCode } from '../../lib/messaging/protocol';
 import type { Block, Turn } from '../../lib/transcript/schema';
-import { mockConnector, sampleSettings } from '../testing/mock-connector';
-import { SidePanel } from './side-panel';
+import { conversationMeta, openConversation } from '../testing/open-conversation';
 
 afterEach(cleanup);
 
-const meta = (over: Partial<ConversationMeta> = {}): ConversationMeta => ({
-  id: 'c1',
-  title: 'Chat',
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-  turnCount: 2,
-  preview: '',
-  ...over,
-});
+const meta = (over: Partial<ConversationMeta> = {}) => conversationMeta('c1', { title: 'Chat', turnCount: 2, ...over });
 const user = (id: string, text = 'question'): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (
   id: string,
@@ -44,20 +35,8 @@ const answer = (
 });
 
 /** Renders the side panel with conversation c1 open, holding `turns`. */
-async function openWith(turns: Turn[], listMeta: ConversationMeta = meta()) {
-  const m = mockConnector({
-    getSettings: () => sampleSettings(),
-    listConversations: () => [listMeta],
-    listModels: () => [],
-    getConversation: () => ({ meta: listMeta, turns, busy: false }),
-  });
-  render(<SidePanel connector={m.connector} openOptions={() => undefined} />);
-  const item = await screen.findByRole('button', {
-    name: new RegExp(listMeta.title.slice(0, 10).replace(/[<>=/]/g, '.')),
-  });
-  fireEvent.click(item);
-  await screen.findAllByRole('article');
-  return m;
+function openWith(turns: Turn[], listMeta: ConversationMeta = meta()) {
+  return openConversation(listMeta, turns, { listModels: () => [] }, { openOptions: () => undefined });
 }
 
 const RAW = '400 {"type":"error","error":{"type":"invalid_request_error","message":"the upstream said no"}}';

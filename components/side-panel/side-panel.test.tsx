@@ -6,19 +6,10 @@ import type { ConversationMeta, ConversationView } from '../../lib/messaging/pro
 import type { Turn } from '../../lib/transcript/schema';
 import { mockConnector, sampleSettings, type MockConnector, type MockHandlers } from '../testing/mock-connector';
 import { SidePanel } from './side-panel';
+import { conversationMeta as meta, T0 } from '../testing/open-conversation';
 
 afterEach(cleanup);
 
-const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string, over: Partial<ConversationMeta> = {}): ConversationMeta => ({
-  id,
-  title: `Chat ${id}`,
-  createdAt: T0,
-  updatedAt: T0,
-  turnCount: 0,
-  preview: '',
-  ...over,
-});
 const user = (id: string, text: string): Turn => ({
   id,
   role: 'user',

@@ -33,6 +33,7 @@ import './side-panel.css';
 import { FirstRun } from './first-run';
 import { LockBar } from './lock-bar';
 import { EmptyChat } from './empty-chat';
+import { UndoToast } from './undo-toast';
 import { Icon, Lock, MessageSquarePlus, Moon, PanelLeft, Settings, Sun, SunMoon } from '../icons';
 import { modelDisplayName } from '../../lib/ui/model-names';
 
@@ -327,8 +328,9 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
               onPin={(pinned) => void model.pin(meta.id, pinned)}
               onDelete={() => model.remove(meta.id)}
               onCopyAll={() =>
-                model.allTurns().then(
-                  (turns) => copyText(conversationMarkdown(meta.title, turns, providers)),
+                Promise.all([model.allTurns(), connector.request('getInstructions', { id: meta.id })]).then(
+                  ([turns, { instructions }]) =>
+                    copyText(conversationMarkdown(meta.title, turns, providers, instructions)),
                   () => false,
                 )
               }
@@ -427,20 +429,10 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
               {status}
             </p>
             {x.pendingDelete ? (
-              <div class="toast" role="status">
-                <span>Deleted “{x.pendingDelete.title || 'Untitled'}”.</span>
-                <button type="button" class="mini" onClick={() => model.undoRemove()}>
-                  Undo
-                </button>
-              </div>
+              <UndoToast text={`Deleted “${x.pendingDelete.title || 'Untitled'}”.`} onUndo={() => model.undoRemove()} />
             ) : null}
             {x.pendingVersionDelete ? (
-              <div class="toast" role="status">
-                <span>Deleted a version.</span>
-                <button type="button" class="mini" onClick={() => void model.undoRemoveVersion()}>
-                  Undo
-                </button>
-              </div>
+              <UndoToast text="Deleted a version." onUndo={() => void model.undoRemoveVersion()} />
             ) : null}
             {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
             {firstRun ? null : (
@@ -453,6 +445,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
                 onProvider={(id) => model.setProvider(id)}
                 onModel={(m, chosen) => model.setModel(m, chosen)}
                 onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
+                onModelFocus={(focused) => model.modelFieldFocus(focused)}
                 onThinking={(on) => model.setThinking(on)}
                 onApi={(api) => model.setApi(api)}
                 openOptions={openOptions}

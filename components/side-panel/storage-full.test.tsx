@@ -1,32 +1,19 @@
 // @vitest-environment happy-dom
 /** D2 in the side panel: a send refused with `storage_full` shows the storage-full notice and keeps the unsent draft. */
 import '../testing/happy-dom-compat';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationMeta } from '../../lib/messaging/protocol';
-import { MockRequestError, mockConnector, sampleSettings } from '../testing/mock-connector';
-import { SidePanel } from './side-panel';
+import { MockRequestError } from '../testing/mock-connector';
+import { conversationMeta as meta, renderPanel } from '../testing/open-conversation';
 
 afterEach(cleanup);
 
-const T0 = '2026-01-01T10:00:00.000Z';
-const meta = (id: string): ConversationMeta => ({
-  id,
-  title: `Chat ${id}`,
-  createdAt: T0,
-  updatedAt: T0,
-  turnCount: 0,
-  preview: '',
-});
 const message = () => screen.getByLabelText('Message') as HTMLTextAreaElement;
 
 describe('storage full', () => {
   it('D2 a send refused with storage_full shows the storage-full notice and keeps the draft; a later send can go out', async () => {
     let full = true;
-    const m = mockConnector({
-      getSettings: () => sampleSettings(),
-      listConversations: () => [],
-      listModels: () => [{ id: 'gpt-5' }],
+    const m = await renderPanel({
       createConversation: () => meta('c1'),
       sendMessage: () => {
         if (full)
@@ -38,8 +25,6 @@ describe('storage full', () => {
       },
       getConversation: () => ({ meta: meta('c1'), turns: [], busy: false }),
     });
-    render(<SidePanel connector={m.connector} />);
-    await screen.findByLabelText('Provider');
     fireEvent.input(message(), { target: { value: 'my long unsent draft' } });
     fireEvent.keyDown(message(), { key: 'Enter' });
     const alert = await screen.findByRole('alert');

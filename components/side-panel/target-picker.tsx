@@ -18,6 +18,8 @@ export interface TargetPickerProps {
   onModel(model: string, chosen: boolean): void;
   /** Asks for the provider's model list (cached by the model); `refresh`: fetch it again. */
   onWantModels(refresh?: boolean): void;
+  /** The Model field gained (`true`) or lost focus (a list arriving then must not fill it). */
+  onModelFocus?: ((focused: boolean) => void) | undefined;
   /** Asks the model to think (reason) before answering, or not; absent: no Thinking switch. */
   onThinking?: ((on: boolean) => void) | undefined;
   /** Chooses the Gemini API for a model both serve; absent: no API choice. */
@@ -40,6 +42,7 @@ export function TargetPicker({
   onProvider,
   onModel,
   onWantModels,
+  onModelFocus,
   onThinking,
   onApi,
   openOptions,
@@ -80,6 +83,7 @@ export function TargetPicker({
         providerName={providerName}
         onModel={onModel}
         onWantModels={onWantModels}
+        onFocusChange={onModelFocus}
       />
       {onApi ? <ApiPicker model={models.find((m) => m.id === target.model)} api={target.api} onApi={onApi} /> : null}
       {onThinking && models.find((m) => m.id === target.model)?.thinking !== false ? (
@@ -95,7 +99,7 @@ export function TargetPicker({
           onClick={() => onThinking(target.thinking !== true)}
         >
           <Icon icon={Brain} />
-          <span class="visually-hidden">Thinking</span>
+          <span>Thinking</span>
         </button>
       ) : null}
     </div>
@@ -110,9 +114,19 @@ interface ComboProps {
   providerName: string;
   onModel(model: string, chosen: boolean): void;
   onWantModels(refresh?: boolean): void;
+  onFocusChange?: ((focused: boolean) => void) | undefined;
 }
 
-function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onModel, onWantModels }: ComboProps) {
+function ModelCombobox({
+  value,
+  models,
+  modelsAt,
+  modelsError,
+  providerName,
+  onModel,
+  onWantModels,
+  onFocusChange,
+}: ComboProps) {
   const id = useId();
   const listId = `${id}-models`;
   const [open, setOpen] = useState(false);
@@ -120,6 +134,14 @@ function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onM
   const [query, setQuery] = useState<string | undefined>(undefined);
   const [active, setActive] = useState(-1);
   const box = useRef<HTMLDivElement>(null);
+  // Removed while focused (another provider's field replaces it), the input gets no blur: say so here.
+  const focused = useRef(false);
+  useEffect(
+    () => () => {
+      if (focused.current) onFocusChange?.(false);
+    },
+    [],
+  );
   const shown = filterModels(models, query ?? '');
   const listed = shown.filter((m) => m.listed !== false);
   const registryOnly = shown.filter((m) => m.listed === false);
@@ -191,7 +213,11 @@ function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onM
         placeholder="Choose or type a model id"
         title={current?.name ? `${current.name} (${value})` : value || 'Model'}
         value={value}
-        onFocus={() => onWantModels()}
+        onFocus={() => {
+          focused.current = true;
+          onFocusChange?.(true);
+          onWantModels();
+        }}
         onClick={() => (open ? undefined : show())}
         onInput={(e) => {
           const v = e.currentTarget.value;
@@ -200,7 +226,11 @@ function ModelCombobox({ value, models, modelsAt, modelsError, providerName, onM
           setActive(0);
           setOpen(true);
         }}
-        onBlur={() => setOpen(false)}
+        onBlur={() => {
+          focused.current = false;
+          onFocusChange?.(false);
+          setOpen(false);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();

@@ -56,6 +56,7 @@ async function openLong(all: readonly Turn[] = ALL): Promise<MockConnector> {
     listConversations: () => [META],
     listModels: () => [],
     getConversation: windowed(all),
+    getInstructions: () => ({ instructions: '' }),
   });
   render(<SidePanel connector={m.connector} />);
   await screen.findByLabelText('Provider');

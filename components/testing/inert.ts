@@ -1,6 +1,8 @@
 /**
  * Test oracle for rendered model output (security-requirements.md R1–R3), written from the
  * requirements rather than from the renderer: returns every way `root` fails to be inert.
+ * Its tag lists repeat `sanitize.ts` and `sanitize-typeset.ts` on purpose: an oracle that imported
+ * the sanitiser's allowlists would pass whatever those lists let through.
  */
 
 /** Tags rendered model output may contain (R1), plus the placeholders and copy buttons. */

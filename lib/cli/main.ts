@@ -12,15 +12,17 @@ import { runImport, StreamedOutput, type CommandIo } from './import';
 import { runPlan } from './plan';
 import { runRead } from './read';
 import { lookupTable } from '../transcript/lookup';
+import { WIRE_APIS } from '../transcript/schema';
 
-export const USAGE = `usage:
-  baton convert --to <api> --model <id> [--provider <id>] [--endpoint <url>]
-                [--thinking on|off] [--max-output-tokens N] [--foreign-reasoning drop|text]
-                [--from <api> [--from-model <id>] [--from-provider <id>]] [FILE | -]
-  baton read --api <api> (--stream FILE.jsonl | --response FILE.json)
-  baton import <kind> FILE        (kinds: chatgpt-export, claude-export, baton, <api>, claude-code, codex, gemini-cli, pi)
-  baton plan --to <api> --model <id> [--budget-tokens N] [--max-turns N] [FILE | -]
-apis: anthropic-messages, openai-chat, openai-responses, gemini-generate-content`;
+/** The `--help` text; the api list is the transcript's own (`WIRE_APIS`), so a new wire API is never left out. */
+export const USAGE = `usage (from the project folder; there is no installed baton command):
+  npm run baton -- convert --to <api> --model <id> [--provider <id>] [--endpoint <url>]
+                   [--thinking on|off] [--max-output-tokens N] [--foreign-reasoning drop|text]
+                   [--from <api> [--from-model <id>] [--from-provider <id>]] [FILE | -]
+  npm run baton -- read --api <api> (--stream FILE.jsonl | --response FILE.json)
+  npm run baton -- import <kind> FILE   (kinds: chatgpt-export, claude-export, baton, <api>, claude-code, codex, gemini-cli, pi)
+  npm run baton -- plan --to <api> --model <id> [--budget-tokens N] [--max-turns N] [FILE | -]
+apis: ${WIRE_APIS.join(', ')}`;
 
 const COMMANDS: Readonly<Record<string, (args: string[], io: CommandIo) => unknown>> = lookupTable({
   convert: runConvert,

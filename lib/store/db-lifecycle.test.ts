@@ -15,14 +15,13 @@ let n = 0;
 const name = () => `lifecycle-${++n}`;
 
 describe('D3 upgrade blocking', () => {
-  it('D3 a holder of version N closes on `blocking`, so version N+1 opens well within 5 s', async () => {
+  it('D3 a holder of version N closes on `blocking`, so version N+1 opens instead of waiting on it', async () => {
     const db = name();
     let holderBlocking = 0;
     const holder = await openBatonDb(db, { onBlocking: () => holderBlocking++ });
     await new ConversationStore(holder).create({ id: 'c1', now: 'now' });
-    const started = Date.now();
+    // Were the holder to stay open, this would wait for ever (`blocked`) and the test time out.
     const upgraded = await openBatonDb(db, {}, DB_VERSION + 1);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(upgraded.version).toBe(DB_VERSION + 1);
     expect(holderBlocking).toBe(1);
     // The holder's connection is closed; the data is intact in the new version.

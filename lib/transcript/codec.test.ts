@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTranscript, encodeTranscript, formatPath, parseTranscriptJson, TranscriptError } from './codec';
+import {
+  decodeTranscript,
+  encodeTranscript,
+  formatPath,
+  MAX_JSON_DEPTH,
+  parseTranscriptJson,
+  TranscriptError,
+} from './codec';
 
 const base = (turns: unknown[], extra: Record<string, unknown> = {}) => ({
   format: 'baton.transcript',
@@ -158,26 +165,44 @@ describe('formatPath', () => {
 });
 
 describe('deep input', () => {
-  it('rejects JSON nested deeper than MAX_JSON_DEPTH with a shortened path, in linear time', () => {
-    let input: unknown = 'leaf';
-    for (let i = 0; i < 50_000; i++) input = { a: input };
-    const t = {
-      format: 'baton.transcript',
-      version: 1,
-      id: 'deep',
-      turns: [
-        { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'x' }] },
-        {
-          id: 'a',
-          role: 'assistant',
-          origin: { provider: 'openai', api: 'openai-chat', model: 'gpt-4o' },
-          blocks: [{ type: 'tool_call', id: 'c', name: 'f', input }],
-        },
-      ],
+  it('rejects JSON nested deeper than MAX_JSON_DEPTH with a shortened path, reading no level past the limit', () => {
+    /** A transcript whose tool input nests `levels` deep, each level counting how often its keys are read. */
+    const deep = (levels: number) => {
+      const reads = { count: 0 };
+      let input: unknown = 'leaf';
+      for (let i = 0; i < levels; i++)
+        input = new Proxy(
+          { a: input },
+          {
+            ownKeys: (o) => (reads.count++, Reflect.ownKeys(o)),
+            get: (o, k, r) => (reads.count++, Reflect.get(o, k, r) as unknown),
+          },
+        );
+      const t = {
+        format: 'baton.transcript',
+        version: 1,
+        id: 'deep',
+        turns: [
+          { id: 'u', role: 'user', blocks: [{ type: 'text', text: 'x' }] },
+          {
+            id: 'a',
+            role: 'assistant',
+            origin: { provider: 'openai', api: 'openai-chat', model: 'gpt-4o' },
+            blocks: [{ type: 'tool_call', id: 'c', name: 'f', input }],
+          },
+        ],
+      };
+      return { t, reads };
     };
-    const started = performance.now();
-    expect(errorOf(t)).toBe('turns[1].blocks[0].input.a.a.a.a.a.a.a…(988 more levels): nested deeper than 1000 levels');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    const small = deep(2_000);
+    const large = deep(50_000);
+    const message = 'turns[1].blocks[0].input.a.a.a.a.a.a.a…(988 more levels): nested deeper than 1000 levels';
+    expect(errorOf(small.t)).toBe(message);
+    expect(errorOf(large.t)).toBe(message);
+    // The work is bounded by the limit, not by the input: 25× the levels, the same reads, a few per level kept.
+    expect(large.reads.count).toBe(small.reads.count);
+    expect(small.reads.count).toBeGreaterThan(0);
+    expect(small.reads.count).toBeLessThanOrEqual(4 * MAX_JSON_DEPTH);
   });
 
   it('accepts nesting up to the limit', () => {

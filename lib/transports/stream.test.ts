@@ -73,17 +73,17 @@ describe.each(APIS)('%s', (api) => {
       expect(req).toMatchObject({ path: `/v1beta/models/${MODELS[api]}:streamGenerateContent`, query: { alt: 'sse' } });
   });
 
-  it('stops on abort: the call rejects with an AbortError and the server sees the disconnect within 1 s (L5)', async () => {
+  it('stops on abort: the call rejects with an AbortError and the server sees the disconnect before its stream ends (L5)', async () => {
     fake.enqueue(FAKE_API[api], { kind: 'text', chunks: ['one ', 'two ', 'three ', 'four'], delayMs: 300 });
     const controller = new AbortController();
-    const started = Date.now();
     const run = await runStream(conn(), bodyFor(simple, api), {
       signal: controller.signal,
       onEvent: () => controller.abort(),
     });
-    await fake.waitForDisconnects(1, 1000);
+    // A disconnect is a client gone before the last chunk, 900 ms after the first (a finished stream is none):
+    // the abort reached the server within L5's second, measured by the fake's pacing, not by this test's clock.
+    await fake.waitForDisconnects(1);
     expect(isAbortError(run.error)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(run.events).toHaveLength(1);
     expect(run.turn.status).toBe('interrupted');
   });

@@ -29,6 +29,9 @@ export class ChatModel extends Store<ChatState> {
   /** The model last chosen per provider, so switching back restores it (kept across openings, docs/side-panel.md). */
   private readonly lastModel = new Map<string, string>(Object.entries(loadLastModels()));
   private readonly modelRequests = new Map<string, Promise<void>>();
+  /** Whether the Model field has focus now, and how often the person has focused or typed in it (see {@link gotModels}). */
+  private modelFieldFocused = false;
+  private modelFieldTouches = 0;
 
   private watchdog: ReturnType<typeof setTimeout> | undefined;
 
@@ -235,25 +238,38 @@ export class ChatModel extends Store<ChatState> {
    */
   setModel(model: string, remember = false): void {
     const providerId = this.state.target.providerId;
+    if (!remember) this.modelFieldTouches++;
     this.lastModel.set(providerId, model);
     if (remember) saveLastModel(providerId, model);
     this.set((s) => ({ target: { ...s.target, model } }));
   }
 
   /**
+   * The Model field gained (`true`) or lost focus. While it has focus, or once it was focused or
+   * typed in after a model list was asked for, that list's arrival never fills the field
+   * (docs/side-panel.md): the text the person is typing is theirs alone.
+   */
+  modelFieldFocus(focused: boolean): void {
+    this.modelFieldFocused = focused;
+    if (focused) this.modelFieldTouches++;
+  }
+
+  /**
    * Loads a provider's model list: from the cache when it is younger than a day (and not
    * `refresh`), else from the background (`listModels`: the provider's own list merged with the
    * registry), then caches it with the time it was fetched. A failure is kept in `modelsError`
-   * (the picker still takes any id). Should the target have no model yet, the list's first becomes it.
+   * (the picker still takes any id). Should the target have no model yet, the list's first becomes
+   * it, unless the person has the Model field in hand ({@link modelFieldFocus}).
    */
   loadModels(providerId: string, refresh = false): Promise<void> {
     if (!providerId) return Promise.resolve();
     const pending = this.modelRequests.get(providerId);
     if (pending) return pending;
     if (!refresh && this.state.models[providerId]) return Promise.resolve();
+    const touches = this.modelFieldTouches;
     const cached = refresh ? undefined : loadModelList(providerId);
     if (cached && Date.now() - cached.at < MODEL_LIST_TTL_MS) {
-      this.gotModels(providerId, cached.models, cached.at);
+      this.gotModels(providerId, cached.models, cached.at, touches);
       return Promise.resolve();
     }
     const req = this.connector
@@ -261,7 +277,7 @@ export class ChatModel extends Store<ChatState> {
       .then((list) => {
         const at = Date.now();
         saveModelList(providerId, at, list);
-        this.gotModels(providerId, list, at);
+        this.gotModels(providerId, list, at, touches);
       })
       .catch((e: unknown) => {
         const { [providerId]: _old, ...rest } = this.state.modelsError;
@@ -274,11 +290,17 @@ export class ChatModel extends Store<ChatState> {
     return req;
   }
 
-  private gotModels(providerId: string, list: ModelOption[], at: number): void {
+  /**
+   * Keeps a provider's list; fills an empty Model field with its first model only when the person
+   * has not had the field in hand since the list was asked for (`touches`: the count then), so
+   * a list arriving mid-typing never puts its model in front of the typed text.
+   */
+  private gotModels(providerId: string, list: ModelOption[], at: number, touches: number): void {
+    const untouched = !this.modelFieldFocused && this.modelFieldTouches === touches;
     this.set((s) => {
       const { [providerId]: _err, ...modelsError } = s.modelsError;
       const first = list.find((m) => m.listed !== false)?.id ?? list[0]?.id;
-      const fill = s.target.providerId === providerId && !s.target.model.trim() && first !== undefined;
+      const fill = untouched && s.target.providerId === providerId && !s.target.model.trim() && first !== undefined;
       return {
         models: { ...s.models, [providerId]: list },
         modelsAt: { ...s.modelsAt, [providerId]: at },

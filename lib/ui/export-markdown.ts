@@ -63,13 +63,20 @@ export function turnMarkdown(turn: Turn): string {
 
 const ROLE: Record<Turn['role'], string> = { user: 'You', assistant: 'Assistant', tool: 'Tool' };
 
-/** The whole conversation as Markdown: a title, then one section per turn naming who wrote it. */
+/**
+ * The whole conversation as Markdown: a title, its `instructions` (the transcript `system`) when
+ * it has any, labelled as the export labels them (lib/export/markdown.ts), then one section per
+ * turn naming who wrote it.
+ */
 export function conversationMarkdown(
   title: string,
   turns: readonly Turn[],
   providers: readonly ProviderStatus[] = [],
+  instructions = '',
 ): string {
   const parts = [`# ${title.replace(/\s+/g, ' ').trim() || 'Conversation'}`];
+  // docs/side-panel.md#instructions: what every answer was asked under belongs with the answers.
+  if (instructions.trim()) parts.push(`**Instructions** (system prompt)\n\n${fence(instructions, 'text')}`);
   for (const t of turns) {
     const who =
       t.role === 'assistant' && t.origin ? `${ROLE[t.role]} (${originLabel(t.origin, providers)})` : ROLE[t.role];

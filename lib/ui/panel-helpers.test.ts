@@ -122,6 +122,16 @@ describe('Markdown export', () => {
   });
 });
 
+describe('conversation Markdown with instructions', () => {
+  it('puts the instructions, labelled and fenced, under the title; none when blank', () => {
+    const turns: Turn[] = [{ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Hi' }] }];
+    expect(conversationMarkdown('Chat', turns, [], 'Use ``` fences\nwhen needed.')).toBe(
+      '# Chat\n\n**Instructions** (system prompt)\n\n````text\nUse ``` fences\nwhen needed.\n````\n\n## You\n\nHi\n',
+    );
+    expect(conversationMarkdown('Chat', turns, [], '  \n')).toBe('# Chat\n\n## You\n\nHi\n');
+  });
+});
+
 describe('theme choice', () => {
   it('cycles auto → light → dark and reads only known values', () => {
     expect([nextTheme('auto'), nextTheme('light'), nextTheme('dark')]).toEqual(['light', 'dark', 'auto']);

@@ -37,6 +37,28 @@ function tmpFile(name: string, text: string): string {
 
 const fixture = (name: string) => path.join(TRANSCRIPTS_DIR, `${name}.json`);
 
+describe('baton --help', () => {
+  it('prints the usage on stdout with every wire API, exit 0; no command: the usage on stderr, exit 2', () => {
+    const r = run(['--help']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    const apis = /^apis: (.*)$/m.exec(r.stdout)?.[1]?.split(', ');
+    expect(apis).toEqual([
+      'anthropic-messages',
+      'openai-chat',
+      'openai-responses',
+      'gemini-generate-content',
+      'gemini-interactions',
+    ]);
+    for (const command of ['convert', 'read', 'import', 'plan'])
+      expect(r.stdout).toContain(`npm run baton -- ${command} `);
+    const none = run([]);
+    expect(none.status).toBe(2);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe(r.stdout);
+  });
+});
+
 describe('baton convert', () => {
   it.each(['anthropic-messages', 'openai-chat', 'openai-responses', 'gemini-generate-content'] as const)(
     'prints {api, model, body, report} for %s',

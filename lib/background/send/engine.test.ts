@@ -331,15 +331,16 @@ describe('stop and checkpoints (L5, D1)', () => {
       source: { kind: 'text', text: chunks.join(''), chunks },
     });
     await engine.send({ conversationId: 'c1', text: 'Hi', target: ANTHROPIC });
-    const t0 = Date.now();
     let stored: Turn | undefined;
     for (let i = 0; i < 200; i++) {
       stored = (await store.get('c1')).turns[1];
       if (stored && textOf(stored).length > 0) break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // Stored text while the stream still stalls (status `streaming`, not all chunks): a checkpoint, not the end.
     expect(stored?.status).toBe('streaming');
+    expect(textOf(stored!).length).toBeGreaterThan(0);
+    expect(textOf(stored!).length).toBeLessThan(chunks.join('').length);
     expect(chunks.join('').startsWith(textOf(stored!))).toBe(true);
     // The worker "dies" here: its database connection goes away, so it can write nothing more.
     db.close();

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatonDb } from '../../store/db';
+import type { Turn } from '../../transcript/schema';
 import { createTestBackground } from '../background.test-helper';
 
 let db: BatonDb | undefined;
@@ -24,50 +25,32 @@ describe('Markdown export names a custom endpoint by its name (docs/side-panel.m
     ];
     await bg.settings.update((s) => ({ ...s, endpoints }));
     await store.create({ id: 'c', now: NOW, title: 'Local run' });
-    await store.appendTurn('c', { id: 'u', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'Hi' }] }, NOW);
-    await store.appendTurn(
-      'c',
-      {
-        id: 'a',
-        role: 'assistant',
-        createdAt: NOW,
-        origin: { provider: 'custom-3f9a', api: 'openai-chat', model: 'llama3.2', endpoint: 'http://localhost:11434' },
-        blocks: [{ type: 'text', text: 'Hello.' }],
-      },
-      NOW,
-    );
-    await store.appendTurn(
-      'c',
-      { id: 'u2', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'And you?' }] },
-      NOW,
-    );
-    await store.appendTurn(
-      'c',
-      {
-        id: 'a2',
-        role: 'assistant',
-        createdAt: NOW,
-        origin: { provider: 'openrouter', api: 'openai-chat', model: 'qwen3', endpoint: 'https://openrouter.ai' },
-        blocks: [{ type: 'text', text: 'Fine.' }],
-      },
-      NOW,
-    );
-    await store.appendTurn(
-      'c',
-      { id: 'u3', role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: 'Bye' }] },
-      NOW,
-    );
-    await store.appendTurn(
-      'c',
-      {
-        id: 'a3',
-        role: 'assistant',
-        createdAt: NOW,
-        origin: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
-        blocks: [{ type: 'text', text: 'Bye.' }],
-      },
-      NOW,
-    );
+    // Three exchanges: a question, then an answer from a custom endpoint, OpenRouter and Anthropic.
+    const exchanges: [string, string, Turn['origin']][] = [
+      [
+        'Hi',
+        'Hello.',
+        { provider: 'custom-3f9a', api: 'openai-chat', model: 'llama3.2', endpoint: 'http://localhost:11434' },
+      ],
+      [
+        'And you?',
+        'Fine.',
+        { provider: 'openrouter', api: 'openai-chat', model: 'qwen3', endpoint: 'https://openrouter.ai' },
+      ],
+      ['Bye', 'Bye.', { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-5' }],
+    ];
+    for (const [i, [question, answer, origin]] of exchanges.entries()) {
+      await store.appendTurn(
+        'c',
+        { id: `u${i}`, role: 'user', createdAt: NOW, blocks: [{ type: 'text', text: question }] },
+        NOW,
+      );
+      await store.appendTurn(
+        'c',
+        { id: `a${i}`, role: 'assistant', createdAt: NOW, origin, blocks: [{ type: 'text', text: answer }] },
+        NOW,
+      );
+    }
     const one = (await h.exportConversation({ id: 'c', format: 'markdown' }, 'extension')).content;
     expect(one).toContain('## Assistant · llama3.2 (Local Ollama)');
     expect(one).toContain('## Assistant · qwen3 (My OpenRouter)');
