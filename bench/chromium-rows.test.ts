@@ -104,7 +104,7 @@ describe('chromiumRows', () => {
 
   it('skips every figure with the reason when the section could not run', () => {
     const rows = chromiumRows({ ok: false, note: 'no Chromium at /usr/bin/chromium (set CHROMIUM_PATH)' });
-    expect(rows).toHaveLength(10);
+    expect(rows).toHaveLength(11);
     expect(new Set(rows.map((r) => `${r.met}: ${r.value}`))).toEqual(
       new Set(['skipped: no Chromium at /usr/bin/chromium (set CHROMIUM_PATH)']),
     );

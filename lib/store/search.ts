@@ -60,22 +60,23 @@ export async function searchConversations(
     const store = t.objectStore('search');
     const index = store.index('byTerm');
     const last = terms.length - 1;
-    const read = (limit: number) =>
-      Promise.all(
-        terms.map(async (term, i): Promise<KeyList> => {
-          const keys = (await index.getAllKeys(
-            i === last ? IDBKeyRange.bound(term, `${term}\uffff`) : term,
-            limit,
-          )) as Key[];
-          return { keys, complete: keys.length < limit, ordered: i !== last };
-        }),
-      );
+    const range = (term: string, i: number) => (i === last ? IDBKeyRange.bound(term, `${term}\uffff`) : term);
+    const lists = (found: unknown[][], limit: number): KeyList[] =>
+      found.map((keys, i) => ({ keys: keys as Key[], complete: keys.length < limit, ordered: i !== last }));
     // First only as many keys per word as are ranked: a word found fewer times than that (or a
     // one-word query) needs no more, since ranking checks every word. Only when every word is
     // that common are more keys read, to find records holding them all (docs/side-panel.md#search).
-    let lists = await read(caps.ranked);
-    if (terms.length > 1 && lists.every((l) => !l.complete)) lists = await read(caps.keys);
-    const candidates = intersect(lists).slice(0, caps.ranked);
+    // Each read is one Promise.all of this transaction's requests (D5: nothing else is awaited).
+    let keyLists = lists(
+      await Promise.all(terms.map((term, i) => index.getAllKeys(range(term, i), caps.ranked))),
+      caps.ranked,
+    );
+    if (terms.length > 1 && keyLists.every((l) => !l.complete))
+      keyLists = lists(
+        await Promise.all(terms.map((term, i) => index.getAllKeys(range(term, i), caps.keys))),
+        caps.keys,
+      );
+    const candidates = intersect(keyLists).slice(0, caps.ranked);
     if (candidates.length === 0) return [];
     // Requested together: one round trip of at most `caps.ranked` reads.
     const records = await Promise.all(candidates.map((k) => store.get(k)));
@@ -95,9 +96,8 @@ export async function searchConversations(
     // The titles of the hits' conversations, requested together (one round trip, not one per hit).
     const ids = [...new Set(ranked.map((r) => byId.get(r.id as string)!.conversationId))];
     const conversations = t.objectStore('conversations');
-    const titles = new Map(
-      await Promise.all(ids.map(async (id) => [id, (await conversations.get(id))?.title ?? ''] as const)),
-    );
+    const found = await Promise.all(ids.map((id) => conversations.get(id)));
+    const titles = new Map(ids.map((id, i) => [id, found[i]?.title ?? ''] as const));
     return ranked.map((r): SearchHit => {
       const rec = byId.get(r.id as string)!;
       return {
