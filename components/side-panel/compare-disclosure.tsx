@@ -22,7 +22,10 @@ export interface ComparePreviewInputs {
   targets: readonly SendTarget[];
   draft: string;
   attachments: readonly PendingAttachment[];
-  /** Changes whenever the stored turns change. */
+  /**
+   * Changes whenever the stored turns change — also when an answer ends, since its final state is
+   * stored and broadcast with its ledger record (docs/disclosure.md), which may end a first disclosure.
+   */
   turnsKey: string;
   /** The person's exclusions, as the send carries them to every target. */
   exclusions: SendExtras;
@@ -34,19 +37,17 @@ export type ComparePreviews = readonly (DisclosurePreview | undefined)[];
 /** The previews of every target of a compare send, refreshed (debounced) when an input changes; counts only. */
 export function useComparePreviews(connector: Connector, inputs: ComparePreviewInputs, delayMs = 300): ComparePreviews {
   const { conversationId, targets, draft, attachments, turnsKey, exclusions } = inputs;
-  const key = JSON.stringify([
-    conversationId ?? null,
-    targets,
-    draft,
-    attachments.map((a) => a.id),
-    turnsKey,
-    exclusions,
-  ]);
-  const [state, setState] = useState<{ key: string; previews: ComparePreviews }>({ key: '', previews: [] });
+  const asked: Asked = { conversationId: conversationId ?? null, targets: JSON.stringify(targets), turnsKey };
+  const key = JSON.stringify([asked, draft, attachments.map((a) => a.id), exclusions]);
+  const [state, setState] = useState<{ key: string; asked: Asked | undefined; previews: ComparePreviews }>({
+    key: '',
+    asked: undefined,
+    previews: [],
+  });
   useEffect(() => {
     const hasDraft = draft.trim() !== '' || attachments.length > 0;
     if (targets.length < 2 || (!conversationId && !hasDraft)) {
-      setState({ key, previews: [] });
+      setState({ key, asked, previews: [] });
       return;
     }
     let live = true;
@@ -66,7 +67,7 @@ export function useComparePreviews(connector: Connector, inputs: ComparePreviewI
             .catch(() => undefined),
         ),
       ).then((previews) => {
-        if (live) setState({ key, previews });
+        if (live) setState({ key, asked, previews });
       });
     }, delayMs);
     return () => {
@@ -74,11 +75,36 @@ export function useComparePreviews(connector: Connector, inputs: ComparePreviewI
       clearTimeout(t);
     };
   }, [connector, key, delayMs]);
-  // While a refresh is on its way the last previews stay (no flicker), but only for the same targets:
-  // a row never shows another target's preview.
-  const same =
-    state.key === key || JSON.stringify(JSON.parse(state.key || '[]')[1] ?? null) === JSON.stringify(targets);
-  return same ? state.previews : [];
+  return shownPreviews(state, key, asked);
+}
+
+/** What a compare preview was asked for: the conversation, the targets and the stored turns (`turnsKey`). */
+interface Asked {
+  conversationId: string | null;
+  /** The targets, as JSON. */
+  targets: string;
+  turnsKey: string;
+}
+
+/**
+ * The previews to show for the inputs `key`/`now`, given the last ones received (`state`). While a
+ * refresh is on its way the last previews stay (no flicker while typing), but only for the same
+ * conversation and targets: a row never shows another target's or conversation's preview. Asked
+ * before the stored turns changed — an answer ended, and its ledger record was written with it
+ * (docs/disclosure.md) — their counts stay until the fresh ones arrive, but not their
+ * first-disclosure marks: the send that just ended may have made them untrue. Nothing is lost by
+ * that: Send previews each target again before it goes and asks for its confirmation there.
+ */
+function shownPreviews(
+  state: { key: string; asked: Asked | undefined; previews: ComparePreviews },
+  key: string,
+  now: Asked,
+): ComparePreviews {
+  if (state.key === key) return state.previews;
+  const was = state.asked;
+  if (!was || was.conversationId !== now.conversationId || was.targets !== now.targets) return [];
+  if (was.turnsKey === now.turnsKey) return state.previews;
+  return state.previews.map((p) => (p?.needsConfirmation ? { ...p, needsConfirmation: false } : p));
 }
 
 /** "3 of 4 turns · ~1.2k tokens · ~$0.01", or why it cannot go: the compact words of one target's preview. */

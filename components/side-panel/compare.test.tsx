@@ -229,6 +229,52 @@ describe('ask several models at once', () => {
     expect(last('anthropic')).toMatchObject({ compare: true, target: { model: 'claude-x' } });
   });
 
+  it('after the answers arrive, no row still says First disclosure: the ledger records written with them ended it', async () => {
+    const bg = background();
+    // The store as the background has it: the answers, and Anthropic's ledger record with its own,
+    // are written when the answers end (docs/disclosure.md), just before their final events.
+    let ended = false;
+    const before = [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')];
+    const m = await openConversation(meta, before, {
+      ...bg,
+      getConversation: () =>
+        ended
+          ? { ...bg.getConversation(), versions: {} }
+          : {
+              meta,
+              busy: false,
+              turns: [...before, user('u2', 'Which?'), answer('x1', '', 'openai', 'gpt-5', 'streaming')],
+            },
+      previewSend: (p) => (p.target.providerId === 'anthropic' && ended ? samplePreview() : bg.previewSend(p)),
+    });
+    askTwo('Which?');
+    const rows = await screen.findByRole('list', { name: 'What each model receives' });
+    const texts = () => [...rows.querySelectorAll('[data-compare-preview]')].map((r) => r.textContent ?? '');
+    await waitFor(() => expect(texts()[1]).toContain('First disclosure'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send this conversation to Anthropic?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Disclose and send' }));
+    await waitFor(() => expect(m.callsOf('sendCompare')).toHaveLength(1));
+    const asked = m.callsOf('previewSend').length;
+    ended = true;
+    streamBoth(m);
+    const region = await screen.findByRole('region', { name: 'Answers to compare' });
+    await waitFor(() => expect(region.getAttribute('data-compare-done')).toBe('true'));
+    // At once, not after the next refresh: a mark asked before the answers ended is not shown any more.
+    expect(texts()).toHaveLength(2);
+    expect(texts().filter((t) => t.includes('First disclosure'))).toEqual([]);
+    // The rows are asked again once the send ended, and still say no first disclosure.
+    await waitFor(() =>
+      expect(
+        m
+          .callsOf('previewSend')
+          .slice(asked)
+          .filter((c) => c.target.providerId === 'anthropic'),
+      ).not.toEqual([]),
+    );
+    await waitFor(() => expect(texts().every((t) => /tokens/.test(t) && !t.includes('First disclosure'))).toBe(true));
+  });
+
   it('shows the answers side by side again after a reload until one is picked; Continue with this ends it', async () => {
     const bg = background({ compared: true });
     const m = await openConversation(

@@ -113,6 +113,18 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
           : undefined,
       );
 
+      // The answers are stored with their ledger records: no row says First disclosure any more, and
+      // the rows asked again for the stored turns say so too.
+      expect((await receives.locator('[data-compare-preview]').allInnerTexts()).join('\n')).not.toContain(
+        'First disclosure',
+      );
+      await waitFor('the rows asked again after the answers', async () => {
+        const rows = await receives.locator('[data-compare-preview]').allInnerTexts();
+        return rows.length === 2 && rows.every((r) => /tokens/.test(r) && !r.includes('First disclosure'))
+          ? rows
+          : undefined;
+      });
+
       // Stacked at 360 px, nothing sticking out.
       const narrow = await boxes(s);
       expect(narrow[1]!.top).toBeGreaterThanOrEqual(narrow[0]!.bottom);
