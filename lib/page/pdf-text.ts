@@ -4,6 +4,7 @@
  * PDF.js module is passed in, not imported, so the side panel can load it only when a PDF is added
  * (entrypoints/sidepanel/pdf-reader.ts, a lazy chunk) and Node tests can pass its legacy build.
  */
+import { normaliseText } from './normalise-text';
 
 /** Largest PDF Baton downloads and reads, in bytes (20 MB). */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -79,7 +80,7 @@ export interface PdfTextOptions {
   maxPages?: number;
 }
 
-/** One page's text items as lines: PDF.js marks the end of a line with `hasEOL`. */
+/** One page's text items as lines (PDF.js marks the end of a line with `hasEOL`), whitespace normalised as a page's text is. */
 export function pageText(items: unknown[]): string {
   let out = '';
   for (const raw of items) {
@@ -88,13 +89,7 @@ export function pageText(items: unknown[]): string {
     out += item.str;
     if (item.hasEOL) out += '\n';
   }
-  return out
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return normaliseText(out);
 }
 
 /**

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { readPage, tidyText } from './read-page';
+import { normaliseText } from './normalise-text';
+import { readPage } from './read-page';
 
 function doc(html: string, url = 'https://news.example/a'): Document {
   const d = new DOMParser().parseFromString(html, 'text/html');
@@ -42,6 +43,6 @@ describe('readPage (Readability on a clone of the tab’s document)', () => {
   });
 
   it('tidies layout whitespace', () => {
-    expect(tidyText('  a \t b \r\n\r\n\r\n\n c\u00a0 ')).toBe('a b\n\nc');
+    expect(normaliseText('  a \t b \r\n\r\n\r\n\n c\u00a0 ')).toBe('a b\n\nc');
   });
 });

@@ -5,6 +5,7 @@
  * `page-reader.js` (entrypoints/page-reader.ts); the side panel imports its types only.
  */
 import { Readability } from '@mozilla/readability';
+import { normaliseText } from './normalise-text';
 
 /** What the reader returns to the side panel (structured-clone safe). */
 export interface PageReadResult {
@@ -18,17 +19,6 @@ export interface PageReadResult {
   contentType: string;
   /** How the text was found: Readability's article, or (when it found none) the body's visible text. */
   method: 'readability' | 'body';
-}
-
-/** Collapses runs of spaces and blank lines; trims every line (reader text is full of layout whitespace). */
-export function tidyText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split('\n')
-    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }
 
 /**
@@ -47,7 +37,7 @@ export function readPage(doc: Document): PageReadResult {
   } catch {
     article = null;
   }
-  const articleText = tidyText(article?.textContent ?? '');
+  const articleText = normaliseText(article?.textContent ?? '');
   if (articleText) {
     const title = article?.title?.trim() || fallbackTitle;
     return { url, title, text: articleText, contentType, method: 'readability' };
@@ -56,7 +46,7 @@ export function readPage(doc: Document): PageReadResult {
   return {
     url,
     title: fallbackTitle,
-    text: tidyText(body?.innerText ?? body?.textContent ?? ''),
+    text: normaliseText(body?.innerText ?? body?.textContent ?? ''),
     contentType,
     method: 'body',
   };
