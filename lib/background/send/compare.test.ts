@@ -36,6 +36,28 @@ async function setup(providers?: readonly ('openai' | 'anthropic' | 'google')[],
   return bg;
 }
 
+type Handlers = Awaited<ReturnType<typeof setup>>['h'];
+
+/** `sendCompare` of `text` in conversation c1 to OpenAI and Anthropic, both disclosures confirmed. */
+const askBoth = (h: Handlers, text: string) =>
+  h.sendCompare(
+    {
+      conversationId: 'c1',
+      text,
+      targets: [
+        { target: OPENAI, confirmedDisclosure: true },
+        { target: ANTHROPIC, confirmedDisclosure: true },
+      ],
+    },
+    'extension',
+  );
+
+/** The same scripted answer from both fake providers, OpenAI's first. */
+const enqueueBoth = (source: Parameters<typeof fake.enqueue>[1]) => {
+  fake.enqueue('openai-responses', source);
+  fake.enqueue('anthropic-messages', source);
+};
+
 describe('ask several models at once', () => {
   it('stores one user turn and two answers as versions of one turn; the first target is active; the next body carries the chosen one only', async () => {
     const { h, engine, store } = await setup();
@@ -143,19 +165,8 @@ describe('ask several models at once', () => {
   it('L5 Stop stops every answer; each keeps its partial text as stopped, as a version of the same turn', async () => {
     const { h, engine, store, events } = await setup();
     const chunks = Array.from({ length: 40 }, (_, i) => `w${i} `);
-    fake.enqueue('openai-responses', { kind: 'text', text: chunks.join(''), chunks, delayMs: 40 });
-    fake.enqueue('anthropic-messages', { kind: 'text', text: chunks.join(''), chunks, delayMs: 40 });
-    const out = await h.sendCompare(
-      {
-        conversationId: 'c1',
-        text: 'Count.',
-        targets: [
-          { target: OPENAI, confirmedDisclosure: true },
-          { target: ANTHROPIC, confirmedDisclosure: true },
-        ],
-      },
-      'extension',
-    );
+    enqueueBoth({ kind: 'text', text: chunks.join(''), chunks, delayMs: 40 });
+    const out = await askBoth(h, 'Count.');
     const streaming = () =>
       new Set(events.flatMap((e) => (e.type === 'textDelta' && e.text.length > 0 ? [e.turnId] : []))).size;
     while (streaming() < 2) await new Promise((r) => setTimeout(r, 10));
@@ -183,19 +194,8 @@ describe('ask several models at once', () => {
       afterEvents: 20,
       source: { kind: 'text', text: chunks.join(''), chunks },
     } as const;
-    fake.enqueue('openai-responses', stall);
-    fake.enqueue('anthropic-messages', stall);
-    const out = await h.sendCompare(
-      {
-        conversationId: 'c1',
-        text: 'Count.',
-        targets: [
-          { target: OPENAI, confirmedDisclosure: true },
-          { target: ANTHROPIC, confirmedDisclosure: true },
-        ],
-      },
-      'extension',
-    );
+    enqueueBoth(stall);
+    const out = await askBoth(h, 'Count.');
     const ids = out.answers.map((a) => a.turnId);
     const stored = async () => {
       const { tree } = await store.toTranscriptTree('c1');
@@ -305,19 +305,8 @@ describe('ask several models at once', () => {
       answerRetrySleep: (c, turnId, t) => dying.answerSleeper(c, turnId, t),
     });
     const limited = { kind: 'error', status: 429, headers: { 'retry-after': '45' } } as const;
-    fake.enqueue('openai-responses', limited);
-    fake.enqueue('anthropic-messages', limited);
-    const out = await h.sendCompare(
-      {
-        conversationId: 'c1',
-        text: 'Count.',
-        targets: [
-          { target: OPENAI, confirmedDisclosure: true },
-          { target: ANTHROPIC, confirmedDisclosure: true },
-        ],
-      },
-      'extension',
-    );
+    enqueueBoth(limited);
+    const out = await askBoth(h, 'Count.');
     const ids = out.answers.map((a) => a.turnId);
     for (let i = 0; i < 300; i++) {
       const p = (await pending.get('c1'))?.answers?.length ?? 0;

@@ -112,6 +112,32 @@ afterEach(async () => {
 
 const PASS = 'correct horse battery staple';
 
+/**
+ * A fresh server database and device A holding the seeded conversation (or what `seed` writes),
+ * with sync set up there (`create`). `over`: engine dependencies, as {@link makeDevice} takes them.
+ */
+async function deviceA(over: Parameters<typeof makeDevice>[1] = {}, seed = seedConversation): Promise<Device> {
+  newDb();
+  const a = await makeDevice('A', over);
+  await seed(a);
+  await a.engine.create({ ...access(), passphrase: PASS });
+  return a;
+}
+
+/** {@link deviceA}, and device B joined to it with the same passphrase. */
+async function twoDevices(
+  over: Parameters<typeof makeDevice>[1] = {},
+  seed = seedConversation,
+): Promise<{ a: Device; b: Device }> {
+  const a = await deviceA(over, seed);
+  const b = await makeDevice('B', over);
+  await b.engine.join({ ...access(), passphrase: PASS });
+  return { a, b };
+}
+
+/** The server database's `update_seq`: it moves whenever anything is written there. */
+const updateSeq = async () => ((await (await fetch(url)).json()) as { update_seq: unknown }).update_seq;
+
 describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   it('SY-5 a conversation with tool calls and versions made on A appears on B whole, and continues there natively', async () => {
     newDb();
@@ -147,30 +173,19 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   }, 60_000);
 
   it('SY-5 nothing is echoed: a cycle after both devices are in step writes nothing to the server', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    const b = await makeDevice('B');
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
-    await b.engine.join({ ...access(), passphrase: PASS });
+    const { a, b } = await twoDevices();
     await a.engine.syncNow();
     await b.engine.syncNow();
     expect((await b.store.toTranscript('conv-alpha')).turns).toHaveLength(4);
-    const seq = async () => ((await (await fetch(url)).json()) as { update_seq: unknown }).update_seq;
-    const before = await seq();
+    const before = await updateSeq();
     await a.engine.syncNow();
     await b.engine.syncNow();
-    expect(await seq()).toEqual(before);
+    expect(await updateSeq()).toEqual(before);
   }, 60_000);
 
   it('SY-4 concurrent title edits converge on both devices by edit time, whichever arrives last; edits of different fields both survive', async () => {
-    newDb();
     let clock = Date.parse(NOW);
-    const a = await makeDevice('A', { now: () => clock });
-    const b = await makeDevice('B', { now: () => clock });
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
-    await b.engine.join({ ...access(), passphrase: PASS });
+    const { a, b } = await twoDevices({ now: () => clock });
     const at = (ms: number) => new Date(ms).toISOString();
     // B edits the title after A, and pins; A's edit reaches the server last.
     await a.store.update('conv-alpha', { title: 'Title from A' }, at(clock + 5));
@@ -214,12 +229,7 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   }, 60_000);
 
   it('SY-5 an answer synced while interrupted, then completed, reaches the other device completed (and is not echoed)', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    const b = await makeDevice('B');
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
-    await b.engine.join({ ...access(), passphrase: PASS });
+    const { a, b } = await twoDevices();
     // A streams a new answer; the worker dies (L2: interrupted) and that checkpoint syncs.
     await a.store.appendTurn('conv-alpha', userTurn('u2', 'And low tide, pelican?'), NOW);
     const streaming: Turn = { ...asst('a3', [{ type: 'text', text: 'Low water at 12' }]), status: 'streaming' };
@@ -241,11 +251,10 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
     const tree = await b.store.toTranscriptTree('conv-alpha');
     expect(tree.transcript.turns.at(-1)).toEqual(done);
     // Nothing echoes back.
-    const seq = async () => ((await (await fetch(url)).json()) as { update_seq: unknown }).update_seq;
-    const before = await seq();
+    const before = await updateSeq();
     await b.engine.syncNow();
     await a.engine.syncNow();
-    expect(await seq()).toEqual(before);
+    expect(await updateSeq()).toEqual(before);
     // A finished answer here is never taken back by an unfinished copy from elsewhere.
     expect((await a.store.toTranscript('conv-alpha')).turns.at(-1)).toEqual(done);
     plaintexts.push('pelican', 'cormorant', 'Low water');
@@ -297,10 +306,7 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   }, 120_000);
 
   it('SY-3 Delete all data removes the local mirror too (forgetLocal)', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
+    const a = await deviceA();
     const Pouch = a.deps.pouch();
     const mirrorName = a.deps.mirrorName!;
     expect((await new Pouch(mirrorName, a.deps.mirrorOptions).info()).doc_count).toBeGreaterThan(0);
@@ -309,13 +315,10 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   }, 60_000);
 
   it('SY-4 a delete on B removes the conversation on A (delete wins over a concurrent edit)', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    const b = await makeDevice('B');
-    await seedConversation(a);
-    await seedConversation(a, 'conv-beta');
-    await a.engine.create({ ...access(), passphrase: PASS });
-    await b.engine.join({ ...access(), passphrase: PASS });
+    const { a, b } = await twoDevices({}, async (d) => {
+      await seedConversation(d);
+      await seedConversation(d, 'conv-beta');
+    });
     await b.store.delete('conv-alpha');
     await a.store.update('conv-alpha', { title: 'Edited meanwhile' });
     await b.engine.syncNow();
@@ -329,10 +332,7 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   }, 60_000);
 
   it('SY-3 a wrong passphrase on a third device reads nothing, says so and changes nothing', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
+    await deviceA();
     const c = await makeDevice('C');
     await expect(c.engine.join({ ...access(), passphrase: 'not the passphrase' })).rejects.toMatchObject({
       code: 'wrong_passphrase',
@@ -344,10 +344,7 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   }, 60_000);
 
   it('SY-5 Remove my data from the server leaves no document and no set-up there, and switches sync off', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
+    const a = await deviceA();
     expect(((await (await fetch(url)).json()) as { doc_count: number }).doc_count).toBeGreaterThan(0);
     await a.engine.removeRemote();
     const res = await fetch(`${url}/_all_docs`);
@@ -359,10 +356,7 @@ describe('SY-3 SY-5 two devices through a real CouchDB-protocol server', () => {
   }, 60_000);
 
   it('SY-5 documents another passphrase wrote are a clear status; nothing local is lost', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
+    const a = await deviceA();
     // A document sealed under other keys, put on the server directly.
     await fetch(`${url}/hForeignDocument000000`, {
       method: 'PUT',
@@ -399,10 +393,7 @@ describe('SY-5 a server that is down, slow or answers garbage', () => {
   });
 
   it('SY-5 a server that went down is status `unreachable`, keeps the data, and the next cycle catches up', async () => {
-    newDb();
-    const a = await makeDevice('A');
-    await seedConversation(a);
-    await a.engine.create({ ...access(), passphrase: PASS });
+    const a = await deviceA();
     // Point the configuration at a closed port, as if the server went down.
     const cfg = (await a.engine.config())!;
     await a.db.put('settings', { key: 'sync', value: { ...cfg, url: 'http://127.0.0.1:9/baton' } });
