@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../transcript/schema';
 import { ConversationStore, NotFoundError } from './conversations';
-import { openBatonDb, type BatonDb, type TurnRecord } from './db';
+import { openBatonDb, type BatonDb } from './db';
+import { failUpgrade, seedOldVersion } from './store.test-helper';
 
 let n = 0;
 let db: BatonDb | undefined;
@@ -128,28 +129,14 @@ describe('upgrade ladder (D4)', () => {
 
   it('D4 a migration that throws leaves the old data readable', async () => {
     const name = `test-${++n}`;
-    const v1 = await openBatonDb(name, {}, 1);
-    await v1.add('conversations', {
-      id: 'c1',
-      title: 'New chat',
-      createdAt: T0,
-      updatedAt: T1,
-      turnCount: 1,
-      preview: 'keep me',
-      nextSeq: 1,
-    });
-    await v1.add('turns', { conversationId: 'c1', seq: 0, turn: user('u1', 'keep me') } as TurnRecord);
-    v1.close();
+    await seedOldVersion(
+      name,
+      1,
+      { id: 'c1', title: 'New chat', createdAt: T0, updatedAt: T1, turnCount: 1, preview: 'keep me', nextSeq: 1 },
+      [{ conversationId: 'c1', seq: 0, turn: user('u1', 'keep me') }],
+    );
     // A migration step that fails aborts the versionchange transaction (what an exception inside `upgrade` does).
-    const outcome = await new Promise<string>((resolve) => {
-      const req = indexedDB.open(name, 2);
-      req.onupgradeneeded = () => req.transaction!.abort();
-      req.onerror = (e) => {
-        e.preventDefault();
-        resolve(req.error?.name ?? 'error');
-      };
-      req.onsuccess = () => (req.result.close(), resolve('opened'));
-    });
+    const outcome = await failUpgrade(name, 2);
     expect(outcome).toBe('AbortError');
     const old = await openBatonDb(name, {}, 1);
     expect(old.version).toBe(1);

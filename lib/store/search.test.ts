@@ -13,6 +13,7 @@ import { openBatonDb, type BatonDb, type ConversationRecord } from './db';
 import { importConversations } from './import-store';
 import { searchConversations, snippetOf } from './search';
 import { TITLE_SEQ, termsOf } from './search-index';
+import { failUpgrade, seedOldVersion } from './store.test-helper';
 
 let n = 0;
 const open: BatonDb[] = [];
@@ -241,13 +242,11 @@ describe('upgrade ladder, version 3: the search index', () => {
 
   it('D4 a version-2 database reopens with every title and every turn (all branches) indexed', async () => {
     const name = `search-ladder-${++n}`;
-    const v2 = await openBatonDb(name, {}, 2);
-    expect([...v2.objectStoreNames]).not.toContain('search');
-    await v2.add('conversations', { ...conv('a', 'Walrus trip', 2), nextSeq: 3, activeLeaf: 'a2b' });
-    await v2.add('turns', { conversationId: 'a', seq: 0, parentId: '', turn: user('a1', 'tell me about tusks') });
-    await v2.add('turns', { conversationId: 'a', seq: 1, parentId: 'a1', turn: answer('a2', 'ivory tusks') });
-    await v2.add('turns', { conversationId: 'a', seq: 2, parentId: 'a1', turn: answer('a2b', 'long teeth') });
-    v2.close();
+    await seedOldVersion(name, 2, { ...conv('a', 'Walrus trip', 2), nextSeq: 3, activeLeaf: 'a2b' }, [
+      { conversationId: 'a', seq: 0, parentId: '', turn: user('a1', 'tell me about tusks') },
+      { conversationId: 'a', seq: 1, parentId: 'a1', turn: answer('a2', 'ivory tusks') },
+      { conversationId: 'a', seq: 2, parentId: 'a1', turn: answer('a2b', 'long teeth') },
+    ]);
     const db = await openBatonDb(name);
     open.push(db);
     expect(db.version).toBe(3);
@@ -262,11 +261,10 @@ describe('upgrade ladder, version 3: the search index', () => {
 
   it('D4 a version-1 database climbs both steps: chained, then indexed', async () => {
     const name = `search-ladder-${++n}`;
-    const v1 = await openBatonDb(name, {}, 1);
-    await v1.add('conversations', conv('b', 'Old one', 2));
-    await v1.add('turns', { conversationId: 'b', seq: 0, turn: user('b1', 'hello') } as never);
-    await v1.add('turns', { conversationId: 'b', seq: 1, turn: answer('b2', 'saxophone') } as never);
-    v1.close();
+    await seedOldVersion(name, 1, conv('b', 'Old one', 2), [
+      { conversationId: 'b', seq: 0, turn: user('b1', 'hello') },
+      { conversationId: 'b', seq: 1, turn: answer('b2', 'saxophone') },
+    ]);
     const db = await openBatonDb(name);
     open.push(db);
     expect((await new ConversationStore(db).get('b')).turns.map((t) => t.id)).toEqual(['b1', 'b2']);
@@ -275,19 +273,10 @@ describe('upgrade ladder, version 3: the search index', () => {
 
   it('D4 an upgrade to version 3 that fails leaves the version-2 data readable', async () => {
     const name = `search-ladder-${++n}`;
-    const v2 = await openBatonDb(name, {}, 2);
-    await v2.add('conversations', { ...conv('c', 'Keep', 1), activeLeaf: 'c1' });
-    await v2.add('turns', { conversationId: 'c', seq: 0, parentId: '', turn: user('c1', 'keep me') });
-    v2.close();
-    const outcome = await new Promise<string>((resolve) => {
-      const req = indexedDB.open(name, 3);
-      req.onupgradeneeded = () => req.transaction!.abort();
-      req.onerror = (e) => {
-        e.preventDefault();
-        resolve(req.error?.name ?? 'error');
-      };
-      req.onsuccess = () => (req.result.close(), resolve('opened'));
-    });
+    await seedOldVersion(name, 2, { ...conv('c', 'Keep', 1), activeLeaf: 'c1' }, [
+      { conversationId: 'c', seq: 0, parentId: '', turn: user('c1', 'keep me') },
+    ]);
+    const outcome = await failUpgrade(name, 3);
     expect(outcome).toBe('AbortError');
     const old = await openBatonDb(name, {}, 2);
     expect(old.version).toBe(2);
