@@ -7,18 +7,37 @@
  * the page text as a native `document` block (A text source); a browser page gets a clear message.
  * A PDF served on 127.0.0.1 opens in Chromium's own PDF viewer (headless Chromium shows it too):
  * *Add this page* downloads it in the tab, reads it with PDF.js and attaches its text the same
- * way; a scanned PDF and one that needs a password each get their sentence.
+ * way; a scanned PDF and one that needs a password each get their sentence. Screenshots, light
+ * and dark: `test-results/screenshots/add-page-pdf-*.png`, `add-page-scan-pdf-*.png`, `add-page-locked-pdf-*.png`.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../fixtures/pdf';
 import { expectValid, posts } from './fakes';
 import { waitFor } from './harness';
 import { openPanelSession, type PanelSession } from './panel-kit';
-import { HAS_CHROMIUM, warnIfNoChromium } from './paths';
+import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('add-page.e2e.ts');
+
+const SHOTS = path.join(ROOT, 'test-results/screenshots');
+/** Screenshots of the panel as it is, light and dark (`add-page-<name>-<scheme>.png`); light again afterwards. */
+async function shoot(s: PanelSession, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await s.page.emulateMedia({ colorScheme: scheme });
+    await s.page.waitForFunction(
+      (dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark,
+      scheme === 'dark',
+    );
+    await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await s.page.screenshot({ path: path.join(SHOTS, `add-page-${name}-${scheme}.png`) });
+  }
+  await s.page.emulateMedia({ colorScheme: 'light' });
+}
 
 const TITLE = 'Fjord ferries in winter';
 const PARAGRAPHS = [
@@ -209,6 +228,7 @@ describe.skipIf(!HAS_CHROMIUM)('Add this page', () => {
       return all.some((l) => l.includes(PDF_TITLE)) ? all : undefined;
     });
     expect(lines.find((l) => l.includes(PDF_TITLE))).toMatch(/~\d+ tokens: sent/);
+    await shoot(s, 'pdf');
 
     const before = posts(s.fakes.anthropic).length;
     s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'At the north pier.' });
@@ -245,6 +265,7 @@ describe.skipIf(!HAS_CHROMIUM)('Add this page', () => {
         30_000,
       );
       expect(await s.page.getByRole('list', { name: 'Attachments' }).count()).toBe(0);
+      await shoot(s, file.replace(/\.pdf$/, '-pdf'));
       await tab.close();
     }
   });

@@ -6,7 +6,8 @@
  * second makes the next request go to Anthropic with the chosen answer only in its body.
  * Before the send, a row per model says what it receives; after a reload the answers are side by
  * side again until one is picked.
- * Screenshots: `test-results/screenshots/compare-preview-360.png`, `compare-360.png` and `compare-wide.png`.
+ * Screenshots: `test-results/screenshots/compare-preview-360.png`, `compare-360.png` (each also
+ * `-dark`) and `compare-wide.png`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,6 +33,15 @@ const boxes = (s: PanelSession) =>
     .evaluateAll((els) =>
       els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom, left: r.left })),
     );
+
+/** A screenshot of the page as it is, in the dark scheme; the page is light again afterwards. */
+async function shootDark(s: PanelSession, file: string): Promise<void> {
+  await s.page.emulateMedia({ colorScheme: 'dark' });
+  await s.page.waitForFunction(() => matchMedia('(prefers-color-scheme: dark)').matches);
+  await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await s.page.screenshot({ path: path.join(SHOTS, file) });
+  await s.page.emulateMedia({ colorScheme: 'light' });
+}
 
 describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
   let s: PanelSession | undefined;
@@ -80,6 +90,7 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
       expect(await horizontalOverflow(s.page)).toEqual({ pageScrolls: false, outside: [] });
       fs.mkdirSync(SHOTS, { recursive: true });
       await s.page.screenshot({ path: path.join(SHOTS, 'compare-preview-360.png') });
+      await shootDark(s, 'compare-preview-360-dark.png');
       await s.page.getByRole('button', { name: 'Send', exact: true }).click();
 
       // One confirmation per provider, one after the other; nothing goes before both are answered.
@@ -131,6 +142,7 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
       expect(await horizontalOverflow(s.page)).toEqual({ pageScrolls: false, outside: [] });
       await region.scrollIntoViewIfNeeded();
       await s.page.screenshot({ path: path.join(SHOTS, 'compare-360.png') });
+      await shootDark(s, 'compare-360-dark.png');
 
       // Side by side in a wider panel.
       await s.page.setViewportSize({ width: 1000, height: 800 });
