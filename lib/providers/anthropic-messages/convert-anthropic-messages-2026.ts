@@ -89,48 +89,58 @@ function placedDrops(turn: Turn): { turn: string; index: number; reason: string 
  * conversions.
  * @param messagesOf the converter's message list for a transcript, with the blocks given so far left out.
  * @param initial blocks already left out (A-P1: those before the compaction block in its turn).
+ * @param from, to the answers looked at are those of turns `[from, to)` (all by default); a
+ *   conversion resumed from a prefix snapshot looks only at the turns after its boundary
+ *   (docs/architecture.md#incremental-conversion), starting from the snapshot's blocks.
+ * @param named when given, receives the turn id of every block this call blocks (the resumed
+ *   conversion checks that none is before its boundary).
  */
 export function blockedThinking(
   transcript: Transcript,
   target: ResolvedTarget,
   messagesOf: (t: Transcript, blocked: BlockedBlocks) => readonly DraftMessage[],
   initial: BlockedBlocks = new Map(),
+  from = 0,
+  to = transcript.turns.length,
+  named?: Set<string>,
 ): BlockedBlocks {
   const blocked: BlockedBlocks = new Map(initial);
-  transcript.turns.forEach((turn, k) => {
-    if (turn.role !== 'assistant') return;
+  const block = (ref: BlockRef, why: string): void => {
+    blocked.set(refKey(ref), why);
+    named?.add(ref.turn);
+  };
+  for (let k = from; k < to; k++) {
+    const turn = transcript.turns[k]!;
+    if (turn.role !== 'assistant') continue;
     const problem = accountBindingProblem(turn, transcript);
-    if (problem)
-      turn.blocks.forEach(
-        (b, index) => isThinkingType(b.type) && blocked.set(refKey({ turn: turn.id, index }), problem),
-      );
+    if (problem) turn.blocks.forEach((b, index) => isThinkingType(b.type) && block({ turn: turn.id, index }, problem));
     const dropped = inputTransformationsOf(turn).filter(
       (e) => e.type === 'thinking_dropped' && typeof e.path === 'string',
     );
-    if (dropped.length === 0 || !isSameOrigin(turn.origin, target) || turn.origin?.api !== ANTHROPIC_API) return;
+    if (dropped.length === 0 || !isSameOrigin(turn.origin, target) || turn.origin?.api !== ANTHROPIC_API) continue;
     const placed = placedDrops(turn);
     if (placed) {
       // Placed against the body actually sent when the answer came in: exact even when that send
       // left turns out, which re-converting the turns before the answer cannot know.
       for (const r of placed)
         if (isThinkingType(transcript.turns.find((t) => t.id === r.turn)?.blocks[r.index]?.type ?? ''))
-          blocked.set(
-            refKey({ turn: r.turn, index: r.index }),
+          block(
+            { turn: r.turn, index: r.index },
             `the API dropped this block from an earlier request (${r.reason}, answer ${turn.id}); it is not sent again (A-B5)`,
           );
-      return;
+      continue;
     }
     const messages = messagesOf({ ...transcript, turns: transcript.turns.slice(0, k) }, new Map(blocked));
     for (const e of dropped) {
       const m = PATH.exec(e.path!);
       const d = m ? messages[Number(m[1])]?.blocks[Number(m[2])] : undefined;
       if (!d?.ref || !isThinkingType(d.block.type)) continue;
-      blocked.set(
-        refKey(d.ref),
+      block(
+        d.ref,
         `the API dropped this block from an earlier request (${e.reason ?? 'no reason given'}, answer ${turn.id}); it is not sent again (A-B5)`,
       );
     }
-  });
+  }
   return blocked;
 }
 
@@ -154,17 +164,20 @@ export interface CompactionStart {
  * conversation, so the turns before it (which it summarises) are left out, and so are the blocks
  * before it in its own turn; only the latest compaction block with content is sent. A compaction
  * block whose `content` is null is dropped (A-P2). Earlier compaction blocks fall with the turns
- * before the latest one. Every block left out is reported `dropped`.
+ * before the latest one. Every block left out is reported `dropped`. With `from`, only the turns
+ * from that index on are looked at (a resumed conversion: the turns before were looked at when its
+ * snapshot was taken, docs/architecture.md#incremental-conversion).
  */
 export function compactionStart(
   transcript: Transcript,
   target: ResolvedTarget,
   report: ReportBuilder,
+  from = 0,
 ): CompactionStart {
   const skipped: BlockedBlocks = new Map();
   let at: { turn: number; block: number } | undefined;
   transcript.turns.forEach((turn, t) => {
-    if (turn.role !== 'assistant' || !isSameOrigin(turn.origin, target)) return;
+    if (t < from || turn.role !== 'assistant' || !isSameOrigin(turn.origin, target)) return;
     turn.blocks.forEach((b, i) => {
       const item = compactionItem(b);
       if (!item) return;
@@ -346,35 +359,55 @@ function ttlOf(block: unknown): '1h' | '5m' | undefined {
   return block.cache_control.ttl === '1h' ? '1h' : '5m';
 }
 
+/** The state of {@link cacheControlOrder} after some holders: breakpoints kept, a `5m` one seen, breakpoints removed. */
+export interface BreakpointCount {
+  count: number;
+  seen5m: boolean;
+  removed: number;
+}
+
+/**
+ * A-S2 over a list of blocks (tools, system blocks or a message's content), in order, continuing
+ * `state`: a breakpoint past the fourth, or a `1h` one after a `5m` one, is removed. The block is
+ * replaced in `list` by a copy without it (never changed in place: it may be the transcript's own
+ * native content).
+ */
+export function orderBreakpoints(list: unknown[], state: BreakpointCount): void {
+  for (let i = 0; i < list.length; i++) {
+    const h = list[i];
+    const ttl = ttlOf(h);
+    if (!ttl) continue;
+    if (state.count >= 4 || (ttl === '1h' && state.seen5m)) {
+      const { cache_control: _removed, ...rest } = h as JsonObject;
+      list[i] = rest;
+      state.removed++;
+      continue;
+    }
+    state.count++;
+    if (ttl === '5m') state.seen5m = true;
+  }
+}
+
+/** The A-S2 warning for `state`'s removed breakpoints, if any. */
+export function warnBreakpoints(state: BreakpointCount, report: ReportBuilder): void {
+  if (state.removed > 0)
+    report.warn(
+      `${state.removed} replayed cache_control breakpoint(s) removed: at most 4, and a 1h entry may not follow a 5m one (A-S2)`,
+    );
+}
+
 /**
  * A-S2: `cache_control` breakpoints (replayed with native content read from a request body) in
  * the order tools → system → messages: at most 4, and no `1h` entry after a `5m` one. A
  * breakpoint that breaks either rule is removed from the body (the block stays), with a warning.
- * Changes `body` in place (it is the converter's own, not yet returned).
+ * Changes `body`'s lists in place (they are the converter's own, not yet returned).
  */
 export function cacheControlOrder(body: AnthropicMessagesBody, report: ReportBuilder): void {
-  const holders: JsonObject[] = [];
-  for (const t of body.tools ?? []) holders.push(t as unknown as JsonObject);
-  if (Array.isArray(body.system)) holders.push(...(body.system as JsonObject[]));
-  for (const m of body.messages) if (Array.isArray(m.content)) holders.push(...(m.content as JsonObject[]));
-  let count = 0;
-  let seen5m = false;
-  let removed = 0;
-  for (const h of holders) {
-    const ttl = ttlOf(h);
-    if (!ttl) continue;
-    if (count >= 4 || (ttl === '1h' && seen5m)) {
-      delete h.cache_control;
-      removed++;
-      continue;
-    }
-    count++;
-    if (ttl === '5m') seen5m = true;
-  }
-  if (removed > 0)
-    report.warn(
-      `${removed} replayed cache_control breakpoint(s) removed: at most 4, and a 1h entry may not follow a 5m one (A-S2)`,
-    );
+  const state: BreakpointCount = { count: 0, seen5m: false, removed: 0 };
+  if (body.tools) orderBreakpoints(body.tools, state);
+  if (Array.isArray(body.system)) orderBreakpoints(body.system as unknown[], state);
+  for (const m of body.messages) if (Array.isArray(m.content)) orderBreakpoints(m.content, state);
+  warnBreakpoints(state, report);
 }
 
 /** A-V5: forced tool use (`tool_choice` `any` / `tool`) becomes `auto` on a model that refuses it (Sonnet 5.5). */

@@ -176,7 +176,7 @@ export function replayNative(turn: PreparedTurn, report: ReportBuilder): DraftBl
 }
 
 /** The number of document blocks in the request, tool results included (A-C1: what `document_index` counts). */
-function countDocuments(messages: readonly DraftMessage[]): number {
+export function countDocuments(messages: readonly DraftMessage[]): number {
   let n = 0;
   for (const m of messages)
     for (const { block } of m.blocks) {
@@ -192,10 +192,14 @@ function countDocuments(messages: readonly DraftMessage[]): number {
  * A-C1: document-based citations (`char_location`, `page_location`, `content_block_location`)
  * point by `document_index` into the documents of this request. Same-origin text replays its
  * citations, but the documents they point at may not be in this request any more: such citations
- * are left out (the text stays), and reported.
+ * are left out (the text stays), and reported. `documents`: the request's document count, when
+ * `messages` is only part of it (docs/architecture.md#incremental-conversion).
  */
-export function dropDanglingCitations(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
-  const documents = countDocuments(messages);
+export function dropDanglingCitations(
+  messages: DraftMessage[],
+  report: ReportBuilder,
+  documents = countDocuments(messages),
+): DraftMessage[] {
   const dangling = (c: unknown): boolean =>
     isObject(c) &&
     c.document_index !== undefined &&
@@ -225,4 +229,20 @@ export function dropDanglingCitations(messages: DraftMessage[], report: ReportBu
     });
     return { ...m, blocks };
   });
+}
+
+/**
+ * True when a text block of `messages` carries a citation with a `document_index`: what
+ * {@link dropDanglingCitations} makes of it depends on the request's document count.
+ */
+export function citesDocuments(messages: readonly DraftMessage[]): boolean {
+  for (const m of messages)
+    for (const { block } of m.blocks)
+      if (
+        block.type === 'text' &&
+        Array.isArray(block.citations) &&
+        block.citations.some((c: unknown) => isObject(c) && c.document_index !== undefined)
+      )
+        return true;
+  return false;
 }

@@ -19,13 +19,25 @@ const onlyToolResults = (m: DraftMessage | undefined): boolean =>
   m.blocks.length > 0 &&
   m.blocks.every(({ block }) => isObject(block) && block.type === 'tool_result');
 
+/** The server tool call and result ids seen so far in a request (A-T1), carried across a snapshot's boundary. */
+export interface ServerToolIds {
+  calls: Set<unknown>;
+  results: Set<unknown>;
+}
+
 /**
  * Drops server tool calls that have no result in their own message where A-T2 forbids it, and
  * any second server tool call or result with an id already used in the request (A-T1: ids unique).
+ * `seen` holds the ids of the messages before these (a resumed conversion's, see
+ * docs/architecture.md#incremental-conversion) and receives theirs.
  */
-export function dropUnansweredServerTools(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
-  const seenCalls = new Set<unknown>();
-  const seenResults = new Set<unknown>();
+export function dropUnansweredServerTools(
+  messages: DraftMessage[],
+  report: ReportBuilder,
+  seen: ServerToolIds = { calls: new Set(), results: new Set() },
+): DraftMessage[] {
+  const seenCalls = seen.calls;
+  const seenResults = seen.results;
   const drop = (ref: DraftMessage['blocks'][number]['ref'], why: string) =>
     ref ? report.add(ref, 'dropped', why) : report.warn(`dropped: ${why}`);
   // Only messages holding a server tool call or result need the checks below (the usual request has none).
@@ -70,9 +82,10 @@ export function dropUnansweredServerTools(messages: DraftMessage[], report: Repo
   });
 }
 
-const isServerResult = ({ block }: DraftBlock): boolean => SERVER_TOOL_RESULT_TYPES.has(block.type);
+/** A server tool's result ({@link moveServerToolResults} moves it from a user message into the assistant message before). */
+export const isServerResult = ({ block }: DraftBlock): boolean => SERVER_TOOL_RESULT_TYPES.has(block.type);
 /** A block {@link dropUnansweredServerTools} looks at: a server tool call, or a non-client result naming a call. */
-const isServerBlock = ({ block }: DraftBlock): boolean =>
+export const isServerBlock = ({ block }: DraftBlock): boolean =>
   isObject(block) &&
   (SERVER_CALL_TYPES.has(String(block.type)) ||
     (typeof block.tool_use_id === 'string' && block.type !== 'tool_result'));

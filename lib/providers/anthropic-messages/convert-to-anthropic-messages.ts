@@ -13,21 +13,37 @@ import type { ModelInfo } from '../../models/types';
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
 import {
+  commitSnapshot,
   prepareTranscript,
+  rangeEnd,
+  rangeStart,
+  STAGE,
   type PrepareCapabilities,
   type PreparedBlock,
   type PreparedTranscript,
   type PreparedTurn,
+  type StageRange,
 } from '../../transcript/prepare';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
-import type { Meta, ToolDefinition, Transcript } from '../../transcript/schema';
+import type { Meta, ToolDefinition, Transcript, Turn } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertOptions, ConvertResult } from '../types';
-import type { ConversionCache } from '../../transcript/prepare-cache';
-import { dropUnansweredServerTools, moveServerToolResults } from './convert-anthropic-messages-server-tools';
+import { beginIncremental, type ConversionCache, type Incremental } from '../../transcript/prepare-cache';
+import {
+  dropUnansweredServerTools,
+  isServerBlock,
+  isServerResult,
+  moveServerToolResults,
+  type ServerToolIds,
+} from './convert-anthropic-messages-server-tools';
 import { encodeBlock, type EncodeContext } from './convert-anthropic-messages-blocks';
-import { dropDanglingCitations, replayNative } from './convert-anthropic-messages-native';
+import {
+  citesDocuments,
+  countDocuments,
+  dropDanglingCitations,
+  replayNative,
+} from './convert-anthropic-messages-native';
 import {
   compactMessages,
   enforceThinkingFirst,
@@ -39,11 +55,11 @@ import {
 import {
   assistantDocuments,
   blockedThinking,
-  cacheControlOrder,
   compactionBeta,
   compactionStart,
   noPrefill,
   opensWithCompaction,
+  orderBreakpoints,
   placeSystemMessages,
   refKey,
   replaysThinking,
@@ -51,7 +67,10 @@ import {
   THINKING_BINDING_BETA,
   toolChoiceFor,
   userCitations,
+  warnBreakpoints,
   type BlockedBlocks,
+  type BodyMessage,
+  type BreakpointCount,
 } from './convert-anthropic-messages-2026';
 import type {
   AnthropicMessagesBody,
@@ -129,27 +148,113 @@ export function convertToAnthropicMessages(
     throw new TranscriptError('target.api', `expected "${ANTHROPIC_API}", got ${JSON.stringify(target.api)}`);
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
-  const report = new ReportBuilder(transcript);
+  // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
+  const inc = beginIncremental(options.cache, `${ANTHROPIC_API}\u0001${JSON.stringify(resolved)}`, transcript);
+  if (inc?.snapshot) {
+    const spliced = convertMessages(transcript, target, resolved, info, options, inc);
+    if (spliced) {
+      inc.cache.resumed++;
+      return spliced;
+    }
+    inc.snapshot = undefined;
+  }
+  return convertMessages(transcript, target, resolved, info, options, inc)!;
+}
+
+/**
+ * What an Anthropic snapshot keeps besides the pre-pass's part (docs/architecture.md#incremental-conversion):
+ * the body's messages before the boundary, final (no end-of-history rule reaches them: the tail
+ * always opens with a user message), and the state of every pass that reads across messages.
+ */
+interface AnthropicPrefix {
+  /** `transcript.source.kind`, which A-B4 reads. */
+  sourceKind: string | undefined;
+  /** A-B4, A-B5, A-P2: the blocked blocks of the turns before the boundary (none of a later turn). */
+  blocked: BlockedBlocks;
+  messages: BodyMessage[];
+  /** A-T1: server tool ids used before the boundary. */
+  servers: ServerToolIds;
+  /** A-C1: documents before the boundary; `cites`: a citation there names a document by index, so the prefix holds only for the request's document count `total`. */
+  documents: number;
+  cites: boolean;
+  total: number;
+  /** A-B3: thinking is replayed before the boundary. */
+  thinking: boolean;
+  /** A-P2: betas of compaction blocks before the boundary. */
+  betas: string[];
+  /** A-S2 after the tools, the system prompt and the messages before the boundary. */
+  breakpoints: BreakpointCount;
+}
+
+/**
+ * {@link convertToAnthropicMessages} after the target is resolved; undefined when a conversion
+ * resumed from `inc.snapshot` turns out not to be exact (the caller then converts cold).
+ */
+function convertMessages(
+  transcript: Transcript,
+  target: ConvertTarget,
+  resolved: ResolvedTarget,
+  info: ModelInfo,
+  options: ConvertOptions,
+  inc: Incremental | undefined,
+): ConvertResult<AnthropicMessagesBody> | undefined {
+  const resumed = inc?.snapshot;
+  const kept = resumed?.encoded as AnthropicPrefix | undefined;
+  const sourceKind = transcript.source?.kind;
+  if (kept && kept.sourceKind !== sourceKind) return undefined;
+  const report = new ReportBuilder(transcript, undefined, resumed?.report, resumed?.k);
   for (const key of SAMPLING_PARAMETERS)
     if ((target as unknown as Record<string, unknown>)[key] !== undefined)
       report.warn(`${key} left out: the API refuses sampling parameters under version 2026-10-21 (A-V1)`);
   // A-P1: a same-origin compaction block opens the conversation; the turns it summarises go.
-  const start = compactionStart(transcript, resolved, report);
+  // Resumed, only the turns after the boundary are looked at: a compaction block there reaches back.
+  const from = resumed ? resumed.k : 0;
+  const start = compactionStart(transcript, resolved, report, from);
+  if (start.transcript !== transcript) {
+    if (resumed) return undefined;
+    inc = undefined; // the turns are cut: no snapshot this time
+  }
   // A-B4, A-B5: thinking bound to another account, or already dropped by the API, is not sent again.
-  const blocked = blockedThinking(
-    start.transcript,
-    resolved,
-    (t, b) => buildMessages(t, resolved, info, b, new ReportBuilder(t), options.cache).messages,
-    start.skipped,
-  );
-  const built = buildMessages(start.transcript, resolved, info, blocked, report, options.cache);
-  const { prepared, maxTokens, systemText } = built;
-  let { messages } = built;
+  // With snapshots, in two runs: the answers before the next boundary, then those after it; each
+  // may block only blocks of its own side (else the splice would not be exact).
+  const messagesOf = (t: Transcript, b: BlockedBlocks): DraftMessage[] =>
+    buildMessages(t, resolved, info, b, new ReportBuilder(t), options.cache, undefined)!.parts.flat();
+  const turns = start.transcript.turns;
+  const next = inc && inc.next >= from ? inc.next : turns.length;
+  const initial =
+    kept && start.skipped.size > 0 ? new Map([...kept.blocked, ...start.skipped]) : (kept?.blocked ?? start.skipped);
+  const namedBefore = new Set<string>();
+  const before = blockedThinking(start.transcript, resolved, messagesOf, initial, from, next, namedBefore);
+  const namedAfter = new Set<string>();
+  const blocked = blockedThinking(start.transcript, resolved, messagesOf, before, next, turns.length, namedAfter);
+  let recordable = inc !== undefined && next < turns.length;
+  if (inc && (namedBefore.size > 0 || namedAfter.size > 0)) {
+    const at = turnIndex(turns, from);
+    for (const id of namedBefore) {
+      const i = at(id);
+      if (i < 0 && resumed) return undefined;
+      if (i < 0 || i >= next) recordable = false;
+    }
+    for (const id of namedAfter) {
+      const i = at(id);
+      if (i < 0 && resumed) return undefined;
+      if (i < next) recordable = false;
+    }
+  }
 
+  const built = buildMessages(start.transcript, resolved, info, blocked, report, options.cache, inc, kept?.servers);
+  if (!built) return undefined;
+  const { prepared, maxTokens, systemText, parts } = built;
+  if (parts.length < 2) recordable = false;
+
+  report.stage = STAGE.after;
   let thinking: AnthropicThinkingConfig | undefined = resolved.thinking
     ? thinkingConfig(info, maxTokens, report)
     : undefined;
-  if (thinking && !toolLoopStartsWithThinking(messages)) {
+  // The end-of-history rules read and change only the last messages: those of the last part,
+  // which always opens with a user message.
+  let tail = parts[parts.length - 1]!;
+  if (thinking && !toolLoopStartsWithThinking(tail)) {
     // A-K2: the final assistant message of a tool loop in progress must start with replayable thinking.
     report.warn(
       'thinking off for this request: a tool loop is in progress and its last assistant message does not start with a thinking block from this model (A-K2)',
@@ -159,25 +264,33 @@ export function convertToAnthropicMessages(
   // `thinkingAlwaysOn` is an optional registry field (read loosely so this compiles before it lands).
   if (!resolved.thinking && (info as { thinkingAlwaysOn?: boolean }).thinkingAlwaysOn === true)
     report.warn(`${info.id} always thinks: thinking cannot be switched off for it`);
-  const beforeTail = messages;
-  if (!thinking) messages = stripFinalThinking(messages, report); // A-K4
-  messages = trimFinalAssistant(messages, report); // A-R4
-  messages = noPrefill(messages, info, report); // A-V4
-  if (messages !== beforeTail) messages = compactMessages(messages);
-  messages = dropDanglingCitations(messages, report); // A-C1
-  messages = assistantDocuments(messages, report); // A-V2
-  messages = userCitations(messages, report); // A-V3
+  const beforeTail = tail;
+  if (!thinking) tail = stripFinalThinking(tail, report); // A-K4
+  tail = trimFinalAssistant(tail, report); // A-R4
+  tail = noPrefill(tail, info, report); // A-V4
+  if (tail !== beforeTail) tail = compactMessages(tail);
+  parts[parts.length - 1] = tail;
+  // A-C1: the document count is the whole request's; a prefix whose citations name documents by
+  // index holds only for the count it was made with.
+  let documents = kept ? kept.documents : 0;
+  const counts = parts.map(countDocuments);
+  for (const n of counts) documents += n;
+  if (kept?.cites && kept.total !== documents) return undefined;
+  const cites = recordable && ((kept?.cites ?? false) || citesDocuments(parts[0]!));
+  const bodyParts = parts.map((part) => {
+    let messages = dropDanglingCitations(part, report, documents); // A-C1
+    messages = assistantDocuments(messages, report); // A-V2
+    return userCitations(messages, report); // A-V3
+  });
 
-  const betas = new Set<string>();
-  // A-B3: with the person's leave (default), replayed thinking that fails the conversation check is
-  // dropped by the API (and reported in input_transformations) instead of refusing the request.
-  if (thinking && resolved.prefixMismatchBehavior !== 'error' && replaysThinking(messages)) {
-    thinking = { ...thinking, block_binding: { prefix_mismatch_behavior: 'drop_block' } };
-    betas.add(THINKING_BINDING_BETA);
-  }
+  const betas = new Set<string>(kept?.betas);
   // A-P2: a replayed compaction block needs the beta of the feature that produced it.
-  for (const turn of prepared.turns)
-    for (const pb of turn.blocks)
+  const p = prepared.incremental;
+  const cut = recordable ? p!.boundary : -1;
+  let betasBefore: string[] | undefined;
+  for (let i = p?.resumed ? p.from : 0; i < prepared.turns.length; i++) {
+    if (i === cut) betasBefore = [...betas];
+    for (const pb of prepared.turns[i]!.blocks)
       if (
         pb.sameOrigin &&
         pb.block.type === 'provider_item' &&
@@ -186,20 +299,56 @@ export function convertToAnthropicMessages(
         !(pb.ref && blocked.has(refKey(pb.ref)))
       )
         betas.add(compactionBeta(pb.block));
+  }
+  // A-B3: with the person's leave (default), replayed thinking that fails the conversation check is
+  // dropped by the API (and reported in input_transformations) instead of refusing the request.
+  const replayed = (kept?.thinking ?? false) || bodyParts.some(replaysThinking);
+  if (thinking && resolved.prefixMismatchBehavior !== 'error' && replayed) {
+    thinking = { ...thinking, block_binding: { prefix_mismatch_behavior: 'drop_block' } };
+    betas.add(THINKING_BINDING_BETA);
+  }
 
+  const placed = bodyParts.map((part) => placeSystemMessages(part, info, systemText, report)); // A-M1
   const body: AnthropicMessagesBody = {
     model: resolved.model,
     max_tokens: maxTokens,
     stream: true,
     // A-R1: the conversation's instructions go in the top-level `system` field, never in `messages`.
     ...(prepared.system !== undefined ? { system: prepared.system } : {}),
-    messages: placeSystemMessages(messages, info, systemText, report), // A-M1
+    messages: (kept ? kept.messages : []).concat(...placed),
   };
   const tools = uniqueTools(prepared.tools, report); // each name once
   if (tools.length > 0) body.tools = tools.map((t) => encodeTool(t, report));
   if (prepared.toolChoiceNone) body.tool_choice = toolChoiceFor({ type: 'none' }, info, report); // X8, A-T6, A-V5
   if (thinking) body.thinking = thinking;
-  cacheControlOrder(body, report); // A-S2
+  // A-S2, in the order tools → system → messages. Resumed, the count goes on from the snapshot's:
+  // tools (encodeTool writes no cache_control) and the system prompt (a string) hold no breakpoint.
+  const breakpoints: BreakpointCount = kept ? { ...kept.breakpoints } : { count: 0, seen5m: false, removed: 0 };
+  if (!kept && body.tools) orderBreakpoints(body.tools, breakpoints);
+  let breakpointsBefore: BreakpointCount | undefined;
+  placed.forEach((part, i) => {
+    for (const m of part) if (Array.isArray(m.content)) orderBreakpoints(m.content, breakpoints);
+    if (i === 0) breakpointsBefore = { ...breakpoints };
+  });
+  warnBreakpoints(breakpoints, report);
+  if (report.tainted) return undefined;
+  if (recordable && built.ranges)
+    commitSnapshot(
+      prepared,
+      {
+        sourceKind,
+        blocked: withoutTurnsFrom(before, turns, next),
+        messages: (kept ? kept.messages : []).concat(placed[0]!),
+        servers: built.serversBefore!,
+        documents: (kept ? kept.documents : 0) + counts[0]!,
+        cites,
+        total: documents,
+        thinking: (kept?.thinking ?? false) || replaysThinking(bodyParts[0]!),
+        betas: betasBefore!,
+        breakpoints: breakpointsBefore!,
+      } satisfies AnthropicPrefix,
+      built.ranges,
+    );
   const result: Omit<ConvertResult<AnthropicMessagesBody>, 'report'> = {
     api: ANTHROPIC_API,
     model: resolved.model,
@@ -210,13 +359,44 @@ export function convertToAnthropicMessages(
   return withLazyReport(result, report);
 }
 
+/** The index of a turn by id among `turns[from..]`, or -1 (a map made on first use). */
+function turnIndex(turns: readonly Turn[], from: number): (id: string) => number {
+  let byId: Map<string, number> | undefined;
+  return (id) => {
+    if (!byId) {
+      byId = new Map();
+      for (let i = from; i < turns.length; i++) byId.set(turns[i]!.id, i);
+    }
+    return byId.get(id) ?? -1;
+  };
+}
+
+/** `blocked` without the entries of turns `turns[from..]` (a snapshot keeps only those of the turns before its boundary). */
+function withoutTurnsFrom(blocked: BlockedBlocks, turns: readonly Turn[], from: number): BlockedBlocks {
+  if (blocked.size === 0) return blocked;
+  const out = new Map(blocked);
+  for (let i = from; i < turns.length; i++) {
+    const turn = turns[i]!;
+    for (let index = 0; index < turn.blocks.length; index++) out.delete(refKey({ turn: turn.id, index }));
+  }
+  return out;
+}
+
 /** What {@link buildMessages} gives: the message list before the tail rules, and what the body needs. */
 interface Built {
   prepared: PreparedTranscript;
   maxTokens: number;
-  messages: DraftMessage[];
+  /**
+   * The messages after the per-message passes, in parts: with a snapshot to record, those before
+   * its boundary and those from it (the second opens with a user message that nothing before it
+   * merges with or reaches into); else one part. Resumed, only the messages after the snapshot's.
+   */
+  parts: DraftMessage[][];
   /** A-M1: the system text of a draft block that stands for a system message read from a history. */
   systemText: (d: DraftBlock) => string | undefined;
+  /** With two parts: the report ranges of the per-turn stages before the boundary, and A-T1's ids there. */
+  ranges?: StageRange[];
+  serversBefore?: ServerToolIds;
 }
 
 /**
@@ -224,6 +404,14 @@ interface Built {
  * history: the shared pre-pass with Anthropic's capabilities, each prepared turn encoded (same-origin
  * `native` content verbatim unless a block of it is in `blocked`), the server-tool and A-K3 rules.
  * Deterministic (X9): the same transcript and target give the same messages, block for block.
+ *
+ * With `inc` (docs/architecture.md#incremental-conversion), resumed from its snapshot, only the
+ * turns after the snapshot's boundary are encoded, A-T1's ids going on from `servers`; undefined
+ * when the splice cannot be proved exact. Every pass reads and changes one message at a time,
+ * except merges of neighbours (X4, A-R2), the move of a server tool's result into the assistant
+ * message before it (A-T2) and A-T1's ids: so a boundary holds when the message before it is an
+ * assistant message without server tool blocks and the message at it a user message that starts
+ * with no tool result and holds no server tool result.
  */
 function buildMessages(
   transcript: Transcript,
@@ -232,7 +420,9 @@ function buildMessages(
   blocked: BlockedBlocks,
   report: ReportBuilder,
   cache: ConversionCache | undefined,
-): Built {
+  inc: Incremental | undefined,
+  servers?: ServerToolIds,
+): Built | undefined {
   const caps: PrepareCapabilities = {
     ...anthropicCapabilities(info, resolved),
     // A-P1: no synthetic user turn in front of a compaction block.
@@ -244,24 +434,83 @@ function buildMessages(
         turn.blocks.map((b) => b.ref),
       ),
   };
-  const prepared = prepareTranscript(transcript, resolved, caps, report, cache);
+  const prepared = prepareTranscript(transcript, resolved, caps, report, cache, inc);
+  const p = prepared.incremental;
+  if (p && !p.ok) return undefined;
   const maxTokens = resolveMaxTokens(resolved, info, report);
   const systemBlocks = new Set<DraftBlock>();
-  const drafts: DraftMessage[] = new Array<DraftMessage>(prepared.turns.length);
-  for (let i = 0; i < prepared.turns.length; i++)
-    drafts[i] = encodeTurn(prepared.turns[i]!, report, blocked, systemBlocks);
-  let messages = compactMessages(drafts);
+  const turns = prepared.turns;
+  const first = p?.resumed ? p.from : 0;
+  const cut = p && p.boundary >= first ? p.boundary : turns.length;
+  report.stage = STAGE.encode;
+  const encodeRange = rangeStart(report);
+  const drafts: DraftMessage[] = new Array<DraftMessage>(turns.length - first);
+  for (let i = first; i < turns.length; i++) {
+    if (i === cut) rangeEnd(encodeRange, report);
+    drafts[i - first] = encodeTurn(turns[i]!, report, blocked, systemBlocks);
+  }
+  let parts = [compactMessages(drafts.slice(0, cut - first))];
+  if (cut < turns.length) {
+    const after = compactMessages(drafts.slice(cut - first));
+    if (after.length === 0) {
+      // nothing from the boundary on: one part
+    } else if (parts[0]!.length === 0) parts = [after];
+    else if (holds(parts[0], after)) parts.push(after);
+    else parts = [compactMessages(parts[0]!.concat(after))];
+  }
+  // Resumed: the first message must not merge with or reach into the snapshot's last (an assistant
+  // message, checked when it was taken), and the end-of-history rules must find theirs after it.
+  if (p?.resumed && !(parts[0]!.length > 0 && holds(undefined, parts[0]!))) return undefined;
   // Each step returns its input when it changes nothing; compacting again is needed only after a change.
-  const moved = moveServerToolResults(messages, report); // A-R1, A-T2
-  if (moved !== messages) messages = compactMessages(moved);
-  const answered = dropUnansweredServerTools(messages, report); // A-S1
-  if (answered !== messages) messages = compactMessages(answered);
-  messages = enforceThinkingFirst(messages, report); // A-K3
+  report.stage = STAGE.encode + 1;
+  parts = parts.map((part) => {
+    const moved = moveServerToolResults(part, report); // A-R1, A-T2
+    return moved !== part ? compactMessages(moved) : part;
+  });
+  const seen: ServerToolIds = servers
+    ? { calls: new Set(servers.calls), results: new Set(servers.results) }
+    : { calls: new Set(), results: new Set() };
+  const passRange = rangeStart(report);
+  let serversBefore: ServerToolIds | undefined;
+  parts = parts.map((part, i) => {
+    if (i === 1) {
+      rangeEnd(passRange, report);
+      serversBefore = { calls: new Set(seen.calls), results: new Set(seen.results) };
+    }
+    const answered = dropUnansweredServerTools(part, report, seen); // A-S1
+    return answered !== part ? compactMessages(answered) : part;
+  });
+  parts = parts.map((part) => enforceThinkingFirst(part, report)); // A-K3
   const systemText = (d: DraftBlock): string | undefined => {
     if (!systemBlocks.has(d)) return undefined;
     return (d.source as { meta?: Meta } | undefined)?.meta?.systemMessage as string | undefined;
   };
-  return { prepared, maxTokens, messages, systemText };
+  const out: Built = { prepared, maxTokens, parts, systemText };
+  if (parts.length === 2 && cut < turns.length) {
+    out.ranges = [encodeRange, passRange];
+    out.serversBefore = serversBefore;
+  }
+  return out;
+}
+
+/**
+ * True when the messages `after` can be converted apart from those `before` them: `before` ends on
+ * an assistant message with a block other than a server tool's, which no pass can empty (left
+ * undefined: a snapshot's, checked when it was taken), and `after` opens with a user message that holds no server tool result and does not
+ * start with a tool result (A-K2 and A-S1 then never look back past it).
+ */
+function holds(before: readonly DraftMessage[] | undefined, after: readonly DraftMessage[]): boolean {
+  const last = before?.[before.length - 1];
+  // Not only server tool blocks: A-S1 may drop those, and the message must stay.
+  if (before && (!last || last.role !== 'assistant' || last.blocks.every(isServerBlock))) return false;
+  const head = after[0];
+  return (
+    head === undefined ||
+    (head.role === 'user' &&
+      head.blocks.length > 0 &&
+      head.blocks[0]!.block.type !== 'tool_result' &&
+      !head.blocks.some(isServerResult))
+  );
 }
 
 /** `max_tokens` in tokens: the caller's limit, else the registry default; never above a known model's maximum. */
