@@ -151,6 +151,7 @@ describe.each(APIS)('many consecutive appends, spliced onto the snapshot → %s'
       { numRuns: 25 },
     );
     const spliced = ['openai-chat', 'gemini-generate-content', 'gemini-interactions'];
+    spliced.push('openai-responses');
     if (spliced.includes(api)) expect(resumed).toBeGreaterThan(0);
   }, 120_000);
 });
