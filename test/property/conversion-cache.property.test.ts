@@ -150,7 +150,13 @@ describe.each(APIS)('many consecutive appends, spliced onto the snapshot → %s'
       }),
       { numRuns: 25 },
     );
-    const spliced = ['openai-chat', 'gemini-generate-content', 'gemini-interactions', 'anthropic-messages'];
+    const spliced = [
+      'openai-chat',
+      'gemini-generate-content',
+      'gemini-interactions',
+      'anthropic-messages',
+      'openai-responses',
+    ];
     if (spliced.includes(api)) expect(resumed).toBeGreaterThan(0);
   }, 120_000);
 });

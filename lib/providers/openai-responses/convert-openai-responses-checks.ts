@@ -3,23 +3,89 @@
  * is encoded: provider items the API would not take (marked `invalid` by the encoders, or a call
  * without its output and vice versa, R-T3) become labelled text or are dropped, and a reasoning item left
  * without a following item in its turn is dropped (R-K1). Every change is reported.
+ *
+ * With a prefix snapshot (docs/architecture.md#incremental-conversion) the list is split at a
+ * prepared turn, the *boundary*: each check runs over the entries before it (the head), then over
+ * the rest (the tail), exactly as over one list, and records the report range of the head. No
+ * check reaches from the tail into the head except pairing, and pairing only through a shared
+ * `call_id`; the pairing keys of both parts are returned so that the caller can prove there is none.
  */
+import { STAGE, rangeEnd, rangeStart, type StageRange } from '../../transcript/prepare';
 import type { ReportBuilder } from '../../transcript/report';
 import { fallbackText, type Entry } from './convert-openai-responses-content';
 import { CALL_OF, OUTPUT_OF, pairingKeys, type JsonObject } from './convert-openai-responses-native';
 import type { ResponsesInputItem } from './convert-openai-responses-types';
 
+/** Report stages of the checks ({@link ReportBuilder.stage}): after the encoding, before the request-level parameters. */
+export const CHECK_STAGE = {
+  fallback: STAGE.encode + 1,
+  pairing: STAGE.encode + 2,
+  reasoning: STAGE.encode + 3,
+} as const;
+
+/** The checked `input` list, split where the tail starts. */
+export interface CheckedInput {
+  items: ResponsesInputItem[];
+  /** Index in `items` of the first item of the tail (`items.length` when there is none). */
+  cut: number;
+  /** Pairing keys (`call_id`s, R-T3) of the head's and the tail's call and output items; collected only when asked for. */
+  headKeys: Set<string>;
+  tailKeys: Set<string>;
+}
+
 /**
- * Applies the request-level checks and returns the final `input` list.
- * @param entries every encoded item in request order (not mutated).
+ * Applies the request-level checks and returns the final `input` list (before user messages merge).
+ * @param entries every encoded item in request order (not mutated); `entry.turn` never decreases.
+ * @param boundary index of the prepared turn the tail starts at: the entries of earlier turns are
+ *   the head (default: no tail).
+ * @param ranges receives, per check, the report range the head recorded (in stage order).
+ * @param keys collect {@link CheckedInput.headKeys} and `tailKeys`.
  */
-export function checkEntries(entries: readonly Entry[], report: ReportBuilder): ResponsesInputItem[] {
+export function checkEntries(
+  entries: readonly Entry[],
+  report: ReportBuilder,
+  boundary = Infinity,
+  ranges: StageRange[] = [],
+  keys = false,
+): CheckedInput {
+  report.stage = CHECK_STAGE.fallback;
+  let range = rangeStart(report);
   const valid: Entry[] = [];
-  for (const e of entries) {
+  let cut = tailStart(entries, boundary);
+  for (let i = 0; i < entries.length; i++) {
+    if (i === cut) rangeEnd(range, report);
+    const e = entries[i]!;
     if (e.invalid === undefined) valid.push(e);
     else for (const f of fallback(e, e.item.type, e.invalid, report)) valid.push(f);
   }
-  return dropTrailingReasoning(pairCalls(valid, report), report);
+  if (cut >= entries.length) rangeEnd(range, report);
+  ranges.push(range);
+
+  report.stage = CHECK_STAGE.pairing;
+  range = rangeStart(report);
+  const headKeys = new Set<string>();
+  const tailKeys = new Set<string>();
+  const paired = pairCalls(valid, tailStart(valid, boundary), report, range, keys ? [headKeys, tailKeys] : undefined);
+  ranges.push(range);
+
+  report.stage = CHECK_STAGE.reasoning;
+  range = rangeStart(report);
+  cut = tailStart(paired, boundary);
+  const items = dropTrailingReasoning(paired, cut, report, range);
+  ranges.push(range);
+  return { items: items.list, cut: items.cut, headKeys, tailKeys };
+}
+
+/** Index of the first entry of prepared turn `boundary` or later (entries are in turn order). */
+function tailStart(list: readonly Entry[], boundary: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.turn < boundary) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Turns an entry into its text fallback (or removes it), reporting why. */
@@ -33,8 +99,19 @@ function fallback(e: Entry, type: string, why: string, report: ReportBuilder): E
   return item ? [{ item, refs: e.refs, turn: e.turn, role: e.role }] : [];
 }
 
-/** R-T3, X1: a client tool call must be answered in the same request, once, and an output needs its call. */
-function pairCalls(list: Entry[], report: ReportBuilder): Entry[] {
+/**
+ * R-T3, X1: a client tool call must be answered in the same request, once, and an output needs its
+ * call. What it decides for an item depends only on the items that share one of its pairing keys,
+ * so two parts of the list that share no key are checked independently (`keys` collects them:
+ * the entries before `cut`, then from it on). Ends `range` at `cut`.
+ */
+function pairCalls(
+  list: Entry[],
+  cut: number,
+  report: ReportBuilder,
+  range: StageRange,
+  keysOf: [Set<string>, Set<string>] | undefined,
+): Entry[] {
   // Pairing keys of every call and output type in the list, built on first need.
   const cache = new Map<string, Set<string>>();
   const present = (type: string): Set<string> => {
@@ -48,7 +125,9 @@ function pairCalls(list: Entry[], report: ReportBuilder): Entry[] {
   };
   const sent = new Map<string, Set<string>>(); // keys of the calls and outputs already in the list, by type
   const out: Entry[] = [];
-  for (const e of list) {
+  for (let i = 0; i < list.length; i++) {
+    if (i === cut) rangeEnd(range, report);
+    const e = list[i]!;
     const type = e.item.type;
     const partner = OUTPUT_OF[type] ?? CALL_OF[type];
     const keys = partner === undefined ? [] : pairingKeys(e.item as JsonObject);
@@ -56,6 +135,7 @@ function pairCalls(list: Entry[], report: ReportBuilder): Entry[] {
       out.push(e);
       continue;
     }
+    if (keysOf) for (const k of keys) keysOf[i < cut ? 0 : 1].add(k);
     let sentOfType = sent.get(type);
     if (sentOfType === undefined) sent.set(type, (sentOfType = new Set<string>()));
     const done = sentOfType;
@@ -72,13 +152,29 @@ function pairCalls(list: Entry[], report: ReportBuilder): Entry[] {
     for (const k of keys) done.add(k);
     out.push(e);
   }
+  if (cut >= list.length) rangeEnd(range, report);
   return out;
 }
 
-/** R-K1: a reasoning item must be followed by the item it produced, in the same turn. Returns the items. */
-function dropTrailingReasoning(list: Entry[], report: ReportBuilder): ResponsesInputItem[] {
+/**
+ * R-K1: a reasoning item must be followed by the item it produced, in the same turn. Returns the
+ * items and the index where the entries from `cut` on start among them; ends `range` at `cut`.
+ * It looks no further than the entry after a reasoning item's turn, so the head's result never
+ * depends on the tail.
+ */
+function dropTrailingReasoning(
+  list: Entry[],
+  cut: number,
+  report: ReportBuilder,
+  range: StageRange,
+): { list: ResponsesInputItem[]; cut: number } {
   const out: ResponsesInputItem[] = [];
+  let at = -1;
   for (let i = 0; i < list.length; i++) {
+    if (i === cut) {
+      rangeEnd(range, report);
+      at = out.length;
+    }
     const e = list[i]!;
     if (e.item.type === 'reasoning') {
       let j = i + 1;
@@ -92,5 +188,9 @@ function dropTrailingReasoning(list: Entry[], report: ReportBuilder): ResponsesI
     }
     out.push(e.item);
   }
-  return out;
+  if (at < 0) {
+    rangeEnd(range, report);
+    at = out.length;
+  }
+  return { list: out, cut: at };
 }

@@ -12,12 +12,18 @@
 import { TranscriptError } from '../../transcript/codec';
 import { PORTABLE_ID_POLICY } from '../../transcript/ids';
 import {
+  commitSnapshot,
   prepareTranscript,
+  rangeEnd,
+  rangeStart,
+  STAGE,
   type PrepareCapabilities,
   type PreparedTranscript,
   type PreparedTurn,
+  type StageRange,
 } from '../../transcript/prepare';
-import { withLazyReport, type BlockRef, type ReportBuilder } from '../../transcript/report';
+import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
+import { ReportBuilder, withLazyReport, type BlockRef } from '../../transcript/report';
 import type { Block, Transcript, Turn } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { lookupModel } from '../../models/registry';
@@ -97,26 +103,85 @@ export function convertToOpenAIResponses(
     throw new TranscriptError('target.api', `expected "${RESPONSES_API}", got "${target.api}"`);
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
-  const prepared = prepareTranscript(transcript, resolved, responsesCapabilities(info), undefined, options.cache);
-  const { report } = prepared;
+  // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
+  const inc = beginIncremental(options.cache, `${RESPONSES_API}\u0001${JSON.stringify(resolved)}`, transcript);
+  if (inc?.snapshot) {
+    const spliced = convertResponses(transcript, resolved, info, options, inc);
+    if (spliced) {
+      inc.cache.resumed++;
+      return spliced;
+    }
+    inc.snapshot = undefined;
+  }
+  return convertResponses(transcript, resolved, info, options, inc)!;
+}
+
+/**
+ * What a Responses snapshot keeps (docs/architecture.md#incremental-conversion): the final `input`
+ * items of the prepared turns before the boundary (the user-message merge's state there, the R-K9
+ * developer message first), and the pairing keys of their call and output items (R-T3, X1).
+ */
+interface ResponsesPrefix {
+  input: readonly ResponsesInputItem[];
+  keys: ReadonlySet<string>;
+}
+
+/** {@link convertToOpenAIResponses} after the target is resolved; undefined when a splice turns out not to be exact. */
+function convertResponses(
+  transcript: Transcript,
+  resolved: ResolvedTarget,
+  info: ModelInfo,
+  options: ConvertOptions,
+  inc: Incremental | undefined,
+): ConvertResult<OpenAIResponsesBody> | undefined {
+  const resumed = inc?.snapshot;
+  const report = new ReportBuilder(transcript, undefined, resumed?.report, resumed?.k);
+  const prepared = prepareTranscript(transcript, resolved, responsesCapabilities(info), report, options.cache, inc);
+  const p = prepared.incremental;
+  if (p && !p.ok) return undefined;
+  const kept = p?.resumed?.encoded as ResponsesPrefix | undefined;
 
   const ctx: AssistantContext = {
     report,
     ids: prepared.ids,
-    sources: turnsById(transcript.turns),
+    // Blocks name only their own input turn, and the tail's turns start at the snapshot's boundary.
+    sources: turnsById(transcript.turns, resumed ? resumed.k : 0),
     omitReasoningIds: isAzure(resolved),
   };
+  // Each pass runs over the turns before the next boundary (the head), then over the rest, and
+  // records the head's report range; resumed, only the turns from the snapshot's boundary on.
+  const turns = prepared.turns;
+  const start = p?.resumed ? p.from : 0;
+  const boundary = p && p.boundary >= 0 ? p.boundary : turns.length;
+  report.stage = STAGE.encode;
+  const ranges: StageRange[] = [rangeStart(report)];
   const entries: Entry[] = [];
-  for (let i = 0; i < prepared.turns.length; i++)
-    for (const e of encodeTurn(prepared.turns[i]!, i, ctx)) entries.push(e);
-  const input = mergeUserMessages(checkEntries(entries, report));
+  for (let i = start; i < turns.length; i++) {
+    if (i === boundary) rangeEnd(ranges[0]!, report);
+    for (const e of encodeTurn(turns[i]!, i, ctx)) entries.push(e);
+  }
+  if (boundary >= turns.length) rangeEnd(ranges[0]!, report);
+  const checked = checkEntries(entries, report, boundary, ranges, p !== undefined);
+  // R-T3 pairing is the one check that reaches across: a key the kept prefix shares with the new
+  // turns could change what either side became, so such a splice converts cold.
+  if (kept && (shares(kept.keys, checked.headKeys) || shares(kept.keys, checked.tailKeys))) return undefined;
 
-  const reasoning = reasoningParam(resolved, info, report);
   // R-K9: GPT-6.2+ appends top-level `instructions` after `input`; the transcript's system prompt
   // is stable text, so it opens `input` as a developer message (cacheable, and a fixed prefix for
   // the reasoning items after it, R-K7). Earlier models keep `instructions` (R-1).
   const developerFirst = prepared.system !== undefined && info.instructionsAfterInput === true;
-  if (developerFirst) input.unshift(developerMessage(prepared.system!));
+  // Adjacent user messages merge (a left fold): resumed, onto a copy of the kept items.
+  const input: ResponsesInputItem[] = kept
+    ? kept.input.slice()
+    : developerFirst
+      ? [developerMessage(prepared.system!)]
+      : [];
+  mergeUserMessages(input, checked.items, 0, checked.cut);
+  const atBoundary = p && p.boundary >= 0 ? input.slice() : undefined;
+  mergeUserMessages(input, checked.items, checked.cut, checked.items.length);
+
+  report.stage = STAGE.after;
+  const reasoning = reasoningParam(resolved, info, report);
   const body: OpenAIResponsesBody = {
     model: resolved.model,
     input,
@@ -128,7 +193,22 @@ export function convertToOpenAIResponses(
     ...toolsOf(prepared),
     ...(reasoning ? { reasoning } : {}),
   };
+  if (report.tainted) return undefined;
+  // The next snapshot, unless the head and the tail share a pairing key (the head's checks then
+  // depended on this tail).
+  if (atBoundary && !shares(checked.headKeys, checked.tailKeys)) {
+    const keys = new Set(kept?.keys);
+    for (const k of checked.headKeys) keys.add(k);
+    commitSnapshot(prepared, { input: atBoundary, keys } satisfies ResponsesPrefix, ranges);
+  }
   return withLazyReport({ api: RESPONSES_API, model: resolved.model, body }, report);
+}
+
+/** True when the two sets share a member (the smaller one is walked). */
+function shares(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size > b.size) [a, b] = [b, a];
+  for (const k of a) if (b.has(k)) return true;
+  return false;
 }
 
 /** R-K9: the stable system text as the leading `developer` message (never with `phase`, R-P1). */
@@ -136,26 +216,31 @@ function developerMessage(text: string): DeveloperMessageItem {
   return { type: 'message', role: 'developer', content: [inputText(text)] };
 }
 
-/** Input turns by id. */
-function turnsById(turns: readonly Turn[]): Map<string, Turn> {
+/** Input turns by id, from index `from` on (turn ids are unique in a valid transcript). */
+function turnsById(turns: readonly Turn[], from: number): Map<string, Turn> {
   const map = new Map<string, Turn>();
-  for (const t of turns) map.set(t.id, t);
+  for (let i = from; i < turns.length; i++) map.set(turns[i]!.id, turns[i]!);
   return map;
 }
 
 /**
  * Adjacent user messages become one (as every other target does, A-R2/G-R6): they appear when an
  * assistant turn between them had nothing Responses can carry (e.g. only redacted thinking).
+ * Folds `items[from..to)` onto `out` (whose items are replaced, never mutated).
  */
-function mergeUserMessages(input: OpenAIResponsesBody['input']): OpenAIResponsesBody['input'] {
-  const out: OpenAIResponsesBody['input'] = [];
-  for (const item of input) {
+function mergeUserMessages(
+  out: ResponsesInputItem[],
+  items: readonly ResponsesInputItem[],
+  from: number,
+  to: number,
+): void {
+  for (let i = from; i < to; i++) {
+    const item = items[i]!;
     const last = out[out.length - 1];
     if (isUserMessage(last) && isUserMessage(item))
       out[out.length - 1] = userMessage([...last.content, ...item.content]);
     else out.push(item);
   }
-  return out;
 }
 
 function isUserMessage(item: ResponsesInputItem | undefined): item is UserMessageItem {
