@@ -3,7 +3,7 @@
  * transcript's block indices, with a `dropped` fate for every block that is not sent.
  */
 import type { BlockFate, BlockReport, ConversionReport } from '../transcript/report';
-import type { Transcript } from '../transcript/schema';
+import type { Transcript, Turn } from '../transcript/schema';
 import { blockKey, type Candidate } from './select';
 import type { DroppedTurn, PlanStats, ReasoningUnusedReason, ToolsWithReasoning } from './types';
 
@@ -19,6 +19,31 @@ export interface ReportInput {
   converted?: ConversionReport;
   /** Images removed by the policy. */
   imagesOmitted: number;
+  /**
+   * Entries already built for turns not sent, reused while the turn object and the reason are the
+   * same (a conversation grown by a turn re-plans in ~the new turns' time). Optional: the report is
+   * the same without it.
+   */
+  memo?: ReportMemo;
+}
+
+/** What {@link assembleReport} keeps per turn object between plans (a `TokenCache` holds one). */
+export type ReportMemo = WeakMap<Turn, NotSentEntries>;
+
+/** The report entries of a turn that is not sent, for one reason (`detail`). */
+export interface NotSentEntries {
+  /** The {@link DroppedTurn.detail} they were built for (undefined: no reason given). */
+  detail: string | undefined;
+  blocks: readonly BlockReport[];
+}
+
+/** The entries of a turn that is not sent and has no fate of its own from the person's choices. */
+function notSentEntries(turn: Turn, detail: string | undefined): NotSentEntries {
+  const text = detail !== undefined ? `turn not sent: ${detail}` : 'turn not sent';
+  const blocks: BlockReport[] = [];
+  for (let k = 0; k < turn.blocks.length; k++)
+    blocks.push({ turn: turn.id, index: k, fates: [{ fate: 'dropped', detail: text }] });
+  return { detail, blocks };
 }
 
 /** Why a dropped reasoning block is not sent, from the rule its fate cites; undefined for other drops. */
@@ -66,11 +91,23 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
     blocksDropped: 0,
   };
   const unused: Partial<Record<ReasoningUnusedReason, Map<string, number>>> = {};
+  const memo = input.memo;
   transcript.turns.forEach((turn, i) => {
     total += turn.blocks.length;
     const candidate = included.get(i);
     if (!candidate) {
       const why = dropped.get(i);
+      if (fates.size === 0) {
+        // No block has a fate of its own: the entries depend on the turn and the reason only.
+        const detail = why?.detail;
+        let entries = memo?.get(turn);
+        if (entries === undefined || entries.detail !== detail) {
+          entries = notSentEntries(turn, detail);
+          memo?.set(turn, entries);
+        }
+        for (const b of entries.blocks) blocks.push(b);
+        return;
+      }
       const detail = why ? `turn not sent: ${why.detail}` : 'turn not sent';
       for (let k = 0; k < turn.blocks.length; k++) {
         const own = fates.get(blockKey(i, k));

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateRequest } from '../../test/contract';
 import { transcriptArb } from '../../test/property/arbitraries';
+import { decodeTranscript } from '../transcript/codec';
 import type { Transcript } from '../transcript/schema';
 import type { ConvertTarget } from '../transcript/target';
 import { plan } from './plan';
@@ -19,6 +20,9 @@ const TARGETS: ConvertTarget[] = [
   { api: 'openai-responses', model: 'gpt-5.5' },
   { api: 'gemini-generate-content', model: 'gemini-2.5-flash' },
 ];
+
+/** The targets of the growth case below: the five wire APIs. */
+const GROWTH_TARGETS: ConvertTarget[] = [...TARGETS, { api: 'gemini-interactions', model: 'gemini-2.5-flash' }];
 
 /** Generated transcripts with some turns pinned. */
 const pinnedTranscriptArb: fc.Arbitrary<Transcript> = transcriptArb.chain((t) =>
@@ -104,6 +108,49 @@ describe.each(TARGETS.map((t) => [`${t.api} ${t.model}`, t] as const))('plan pro
     );
   });
 });
+
+/**
+ * docs/architecture.md#long-conversations-and-speed: a conversation grown one turn at a time and
+ * planned after every append through one cache (its memos, conversion slot and prefix snapshots
+ * reused) gives, at every step, the plan a new cache gives — plan.turns, dropped, report, stats,
+ * body — under budgets that drop turns, exclusions and the image policy.
+ */
+describe.each(GROWTH_TARGETS.map((t) => [`${t.api} ${t.model}`, t] as const))(
+  'a conversation grown one turn at a time, planned with reused caches → %s',
+  (_name, target) => {
+    const growthPolicyArb: fc.Arbitrary<Policy> = fc.record(
+      {
+        maxTokens: fc.integer({ min: 50, max: 6_000 }),
+        maxTurns: fc.integer({ min: 1, max: 12 }),
+        images: fc.constantFrom('omit' as const, 'send' as const),
+        excludeTurns: fc.array(fc.constantFrom('p0-t1', 'p1-t0', 'p1-t2'), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    );
+    it('gives the cold plan after every append', () => {
+      fc.assert(
+        fc.property(fc.array(transcriptArb, { minLength: 2, maxLength: 4 }), growthPolicyArb, (parts, policy) => {
+          const cache = createTokenCache();
+          const all = parts.flatMap((p, i) => p.turns.map((turn) => ({ ...turn, id: `p${i}-${turn.id}` })));
+          let t: Transcript = { ...parts[0]!, turns: [] };
+          for (const turn of all) {
+            const next = { ...t, turns: [...t.turns, turn] };
+            try {
+              decodeTranscript(next);
+            } catch {
+              continue;
+            }
+            t = next;
+            expect(JSON.stringify(plan(t, target, policy, cache))).toBe(JSON.stringify(plan(t, target, policy)));
+          }
+          // Planned again unchanged: the conversion slot is reused and the answer is the same.
+          expect(JSON.stringify(plan(t, target, policy, cache))).toBe(JSON.stringify(plan(t, target, policy)));
+        }),
+        { numRuns: 25 },
+      );
+    }, 120_000);
+  },
+);
 
 /** Turn id → index of its exchange (a new exchange at every user turn). */
 function exchangeIndex(t: Transcript): Map<string, number> {

@@ -8,7 +8,7 @@ import type { ModelInfo } from '../models/types';
 import { convertTranscript } from '../providers';
 import type { ConvertResult } from '../providers/types';
 import { TranscriptError } from '../transcript/codec';
-import type { Transcript } from '../transcript/schema';
+import type { Transcript, Turn } from '../transcript/schema';
 import { isSameOrigin, resolveTarget, type ConvertTarget, type ResolvedTarget } from '../transcript/target';
 import { corrected, fitTurns } from './fit';
 import { contentHash } from './hash';
@@ -18,7 +18,7 @@ import { selectTurns, type Candidate } from './select';
 import {
   cachedCount,
   cachedTurnCount,
-  cachedTurnHash,
+  cachedTurnKeyPart,
   correctionRatio,
   createTokenCache,
   type TokenCache,
@@ -168,9 +168,11 @@ export function planTranscript(
   const includedByIndex = new Map<number, Candidate>();
   const kept: Candidate[] = [];
   const tokensByIndex: number[] = new Array<number>(transcript.turns.length).fill(0);
+  // One detail string per reason for the whole plan (the report's memo compares them).
+  const details: Partial<Record<'over-budget' | 'over-max-turns', string>> = {};
   candidates.forEach((c, i) => {
     tokensByIndex[c.index] = tokens[i]!;
-    const reason = fit.dropped[i];
+    const reason = fit.dropped[i] as 'over-budget' | 'over-max-turns' | undefined;
     if (reason === undefined) {
       kept.push(c);
       includedByIndex.set(c.index, c);
@@ -178,9 +180,14 @@ export function planTranscript(
       droppedByIndex.set(c.index, {
         turn: c.turn.id,
         reason,
-        detail: FIT_DETAIL[reason as 'over-budget' | 'over-max-turns'](policy),
+        detail: (details[reason] ??= FIT_DETAIL[reason](policy)),
       });
   });
+  // Candidates come in input order: only turns the person's choices removed need sorting in.
+  const droppedList =
+    selection.removed.size === 0
+      ? [...droppedByIndex.values()]
+      : [...droppedByIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, d]) => d);
 
   const estimatedInputTokens = corrected(fit.tokens, ratio);
   const cost = estimateCostUsd(info, { inputTokens: estimatedInputTokens });
@@ -194,7 +201,7 @@ export function planTranscript(
     fits: fit.fits,
     ...(fit.notFit ? { notFit: fit.notFit } : {}),
     included: kept.map((c) => c.turn.id),
-    dropped: [...droppedByIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, d]) => d),
+    dropped: droppedList,
     turns: transcript.turns.map((t, i) => ({
       id: t.id,
       role: t.role,
@@ -214,6 +221,7 @@ export function planTranscript(
       fates: selection.fates,
       converted: conversion.result.report,
       imagesOmitted: selection.imagesOmitted,
+      memo: store.reports,
     });
     return {
       report,
@@ -302,16 +310,36 @@ function convertCached(
   systemKey: string,
   omitImages: boolean,
 ): { transcript: Transcript; result: ConvertResult } {
-  const parts: string[] = [JSON.stringify(resolved), systemKey, omitImages ? '1' : '0'];
+  const head = `${JSON.stringify(resolved)}\u0001${systemKey}\u0001${omitImages ? '1' : '0'}`;
+  const last = cache.conversion;
+  // The same turn objects (none with blocks left out) give the same key: no need to build it.
+  if (last && last.head === head && sameTurns(last.turns, kept)) return { transcript: fitted, result: last.result };
+  const parts: string[] = [head];
+  let anySkip = false;
   for (const c of kept) {
-    const h = cachedTurnHash(cache, c.turn);
-    parts.push(
-      c.skip && c.skip.size > 0 ? `${c.turn.id}\u0000${h}\u0000${[...c.skip].join(',')}` : `${c.turn.id}\u0000${h}`,
-    );
+    const part = cachedTurnKeyPart(cache, c.turn);
+    if (c.skip && c.skip.size > 0) {
+      anySkip = true;
+      parts.push(`${part}\u0000${[...c.skip].join(',')}`);
+    } else parts.push(part);
   }
   const key = parts.join('\u0001');
-  if (cache.conversion?.key === key) return { transcript: fitted, result: cache.conversion.result };
+  const turns = anySkip ? [] : kept.map((c) => c.turn);
+  if (last?.key === key) {
+    cache.conversion = { ...last, head, turns };
+    return { transcript: fitted, result: last.result };
+  }
   const result = convertTranscript(fitted, target, { cache: cache.conversions });
-  cache.conversion = { key, result };
+  cache.conversion = { key, result, head, turns };
   return { transcript: fitted, result };
+}
+
+/** True when `kept` sends exactly the turn objects `turns` holds, whole (`turns` is empty when blocks were left out). */
+function sameTurns(turns: readonly Turn[], kept: readonly Candidate[]): boolean {
+  if (turns.length === 0 || turns.length !== kept.length) return false;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const c = kept[i]!;
+    if (c.turn !== turns[i] || (c.skip && c.skip.size > 0)) return false;
+  }
+  return true;
 }

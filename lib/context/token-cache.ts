@@ -9,6 +9,7 @@ import type { ConvertResult } from '../providers/types';
 import { createConversionCache, type ConversionCache } from '../providers';
 import type { Turn } from '../transcript/schema';
 import { turnContentHash } from './hash';
+import type { ReportMemo } from './plan-report';
 import { countTurn, type TurnCount, type TurnCountOptions } from './tokens';
 
 /** Reported against estimated input tokens, summed per provider. */
@@ -30,8 +31,14 @@ export interface TokenCache {
    * edited in place must not be planned again with the same cache.
    */
   memo: WeakMap<Turn, TurnMemo>;
-  /** The last conversion (one slot): reused when the fitted transcript and target are the same. */
-  conversion?: { key: string; result: ConvertResult };
+  /**
+   * The last conversion (one slot): reused when the fitted transcript and target are the same.
+   * `turns` and `head` (target, system and image flag) let a plan of the same turn objects skip
+   * building `key`.
+   */
+  conversion?: { key: string; result: ConvertResult; head: string; turns: readonly Turn[] };
+  /** Report entries of turns not sent, per turn object (`plan-report.ts`). */
+  reports: ReportMemo;
   /** Per-turn pre-pass results for the next conversion (docs/architecture.md#incremental-conversion). */
   conversions: ConversionCache;
   /** Counts kept with the stored turns, read before counting (docs/architecture.md#token-counts-with-the-turn). */
@@ -54,6 +61,8 @@ export interface StoredCounts {
 /** What the cache remembers about one turn object. */
 export interface TurnMemo {
   hash: string;
+  /** The turn's part of the conversion key (`id`, NUL, `hash`). */
+  keyPart?: string;
   /** The counting variant (family and options) of {@link count}. */
   variant?: string;
   count?: TurnCount;
@@ -72,6 +81,7 @@ export function createTokenCache(options: { stored?: StoredCounts } = {}): Token
     turns: new Map(),
     correction: {},
     memo: new WeakMap(),
+    reports: new WeakMap(),
     conversions: createConversionCache(),
     ...(options.stored ? { stored: options.stored } : {}),
   };
@@ -80,6 +90,12 @@ export function createTokenCache(options: { stored?: StoredCounts } = {}): Token
 /** The turn's content hash, computed once per turn object. */
 export function cachedTurnHash(cache: TokenCache, turn: Turn): string {
   return memoOf(cache, turn).hash;
+}
+
+/** The turn's part of the plan's conversion key: its id and content hash, built once per turn object. */
+export function cachedTurnKeyPart(cache: TokenCache, turn: Turn): string {
+  const m = memoOf(cache, turn);
+  return (m.keyPart ??= `${turn.id}\u0000${m.hash}`);
 }
 
 function memoOf(cache: TokenCache, turn: Turn): TurnMemo {
