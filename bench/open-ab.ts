@@ -1,7 +1,7 @@
 /**
  * The side panel's open row (`benchOpen`, chromium-panel.ts) for several test builds, alternately, so a
- * before/after comparison shares the machine's load (bench/README.md, "Opening a conversation: typesetting
- * on screen only").
+ * before/after comparison shares the machine's load (bench/README.md, "Opening a conversation: Markdown on
+ * screen first").
  *
  *   node --import tsx bench/open-ab.ts <build dir> [<build dir> …] [--rounds 2] [--samples 5] [--turns 500] [--conversations 500]
  *
