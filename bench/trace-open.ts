@@ -5,12 +5,16 @@
  * its parts: store read, plan, preview build), all on one clock (epoch ms from each context's
  * `performance.timeOrigin + performance.now()`), plus optionally a CPU profile of the page.
  *
- *   BATON_OUT_DIR=.output-perf node --import tsx bench/trace-open.ts [--turns 10000] [--samples 3] [--provider [--cold]] [--profile out.cpuprofile]
+ *   BATON_OUT_DIR=.output-perf node --import tsx bench/trace-open.ts [--turns 10000] [--conversations 5000] [--samples 3] [--provider [--cold]] [--profile out.cpuprofile] [--build <dir>]
+ *
+ * `--build` uses that test build as it is (e.g. a non-minified one for a readable profile) instead of
+ * building `<BATON_OUT_DIR>/chrome-mv3-test` when stale.
  *
  * Prints one line per event, relative to the first click of each open sample. A diagnostic tool,
  * not a figure of the table: `npm run bench` reports the open time.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { decodeTranscript } from '../lib/transcript/codec';
 import { ExtensionBrowser } from '../test/e2e/harness';
@@ -25,7 +29,9 @@ const flag = (name: string) => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const TURNS = Number(flag('turns') ?? 10_000);
+const CONVERSATIONS = Number(flag('conversations') ?? 5_000);
 const SAMPLES = Number(flag('samples') ?? 3);
+const BUILD = flag('build');
 const PROFILE = flag('profile');
 const ID = 'bench-conversation';
 /** `--provider`: Anthropic configured at an unreachable local base URL (a configured provider without a key: `isLocalUrl`), so the panel has a target and previews; nothing is sent anywhere. */
@@ -145,13 +151,13 @@ async function lineOnce(page: Page, id: string, text: string): Promise<number> {
 }
 
 async function main() {
-  const build = ensureTestBuild((l) => console.error(l));
+  const build = BUILD ? { ok: true as const, dir: path.resolve(BUILD) } : ensureTestBuild((l) => console.error(l));
   if (!build.ok) throw new Error(build.note);
   const transcript = decodeTranscript(generateTranscript({ turns: TURNS }));
   const { record, turns } = conversationRecords(transcript, ID);
   // With a provider, the conversation was last sent to it (as a real one would be), so opening it picks that target.
   if (PROVIDER) record.lastTarget = { providerId: 'anthropic', model: 'claude-sonnet-4-5' };
-  const list = listRecords(5_000);
+  const list = listRecords(CONVERSATIONS);
   const newest = transcript.turns.map((t) => t.id).reverse();
   const browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
   try {

@@ -4,10 +4,14 @@
  * block needs them, so the side panel's first load stays small; until then the code shows plain
  * and the math as its TeX source. Once loaded, every later block is typeset synchronously in the
  * same update that renders it, so a streamed answer does not flicker between plain and typeset.
+ *
+ * The blocks of a stored text shown when a conversation opens are typeset when they come near the
+ * screen instead ({@link enhanceBlockLater}, docs/side-panel.md#opening-a-long-conversation).
  */
 
 import type * as HighlightLazy from './highlight-lazy';
 import type * as KatexLazy from './katex-lazy';
+import { whenNear } from './near-render';
 
 type Highlighter = typeof HighlightLazy;
 type Typesetter = typeof KatexLazy;
@@ -68,6 +72,15 @@ export function enhanceBlock(block: HTMLElement): void {
       void loadTypesetter();
     }
   }
+}
+
+/**
+ * Like {@link enhanceBlock}, for a block of a stored text shown when a conversation opens: typeset
+ * once it comes near the visible part of its scroller (`near-render.ts`), else now.
+ */
+export function enhanceBlockLater(block: HTMLElement): void {
+  if (!block.querySelector(`${CODE}, ${MATH}`)) return;
+  if (!whenNear(block, () => enhanceBlock(block))) enhanceBlock(block);
 }
 
 /** Resolves once both libraries are loaded (or failed to load) and waiting blocks are typeset; for tests. */

@@ -2,7 +2,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { copyText } from '../../lib/ui/clipboard';
 import { appendLogOf, type AppendLog } from '../../lib/ui/turns';
 import { IMAGE_SCHEMES, openInNewTab } from '../../lib/ui/safe-url';
-import { enhanceBlock } from './enhance';
+import { enhanceBlock, enhanceBlockLater } from './enhance';
+import { cancelNear, whenNear } from './near-render';
 import type * as MarkdownEngine from './markdown-stream';
 import './markdown.css';
 
@@ -73,6 +74,8 @@ export function MarkdownView({ text, streaming = false, source }: MarkdownViewPr
   const ref = useRef<HTMLDivElement>(null);
   const stream = useRef<MarkdownEngine.MarkdownStream | undefined>(undefined);
   const shown = useRef<AppendLog | undefined>(undefined);
+  /** Rendering a whole stored text that came near the screen: its blocks are typeset as they come near too (`near-render.ts`). */
+  const lazy = useRef(false);
   const [ready, setReady] = useState(engine !== undefined);
   useEffect(() => {
     if (ready) return;
@@ -82,15 +85,38 @@ export function MarkdownView({ text, streaming = false, source }: MarkdownViewPr
     return () => void waiting.delete(wake);
   }, [ready]);
   useLayoutEffect(() => {
-    if (!ref.current || !engine) return;
-    const s = (stream.current ??= new engine.MarkdownStream(ref.current, enhanceBlock));
+    const el = ref.current;
+    if (!el || !engine) return;
+    const first = stream.current === undefined;
+    const s = (stream.current ??= new engine.MarkdownStream(el, (b) =>
+      lazy.current ? enhanceBlockLater(b) : enhanceBlock(b),
+    ));
     const log = source ? appendLogOf(source) : undefined;
-    const prev = shown.current;
-    // Same log, further on: append just the new chunks (never reading the whole text, O(chunk)).
-    if (streaming && log && prev && log.log === prev.log && log.end >= prev.end)
-      for (let i = prev.end; i < log.end; i++) s.append(log.log[i]!);
-    else s.update(text, !streaming);
-    shown.current = log && { log: log.log, end: log.end };
+    const show = () => {
+      if (el.classList.contains('md-pending')) {
+        el.classList.remove('md-pending');
+        el.textContent = '';
+      }
+      const prev = shown.current;
+      // Same log, further on: append just the new chunks (never reading the whole text, O(chunk)).
+      if (streaming && log && prev && log.log === prev.log && log.end >= prev.end)
+        for (let i = prev.end; i < log.end; i++) s.append(log.log[i]!);
+      else s.update(text, !streaming);
+      shown.current = log && { log: log.log, end: log.end };
+    };
+    // A whole stored text (a conversation opening, docs/side-panel.md#opening-a-long-conversation):
+    // plain until it comes near the screen, then rendered, its code and math typeset as they come near.
+    const later = () => {
+      lazy.current = true;
+      show();
+      lazy.current = false;
+    };
+    if (first && !streaming && whenNear(el, later)) {
+      el.textContent = text;
+      el.classList.add('md-pending');
+      return () => cancelNear(el);
+    }
+    show();
   }, [text, streaming, source, ready]);
   if (!ready)
     return (

@@ -6,6 +6,7 @@
  */
 import type { RefObject } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { renderNear } from '../markdown/near-render';
 
 /** How close to the end (px) still counts as "at the end". */
 const AT_END_PX = 24;
@@ -40,7 +41,12 @@ export function useFollow(conversationKey: string | undefined, contentKey: unkno
   const stick = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    if (!atEnd(el) || el.scrollTop !== el.scrollHeight - el.clientHeight) el.scrollTop = el.scrollHeight;
+    // Turns on screen whose markdown waits to come near (docs/side-panel.md#opening-a-long-conversation) are
+    // rendered before this frame is painted; that changes their height, so move to the end again (a few rounds at most).
+    for (let round = 0; round < 8; round++) {
+      if (!atEnd(el) || el.scrollTop !== el.scrollHeight - el.clientHeight) el.scrollTop = el.scrollHeight;
+      if (renderNear(el) === 0) break;
+    }
     lastTop.current = el.scrollTop;
   }, []);
 

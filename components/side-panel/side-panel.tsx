@@ -349,7 +349,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
             />
           )}
           <div class="chat-wrap">
-            <main class="chat" ref={(el) => void (follow.scroller.current = el)}>
+            <main class="chat" data-lazy-render="" ref={(el) => void (follow.scroller.current = el)}>
               <CaptureNotice turns={s.hasEarlier && s.firstTurn ? [s.firstTurn, ...s.turns] : s.turns} />
               {activeSummary && s.currentId ? (
                 <SummaryNotice
