@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateRequest } from '../../test/contract';
 import { transcriptArb } from '../../test/property/arbitraries';
-import { decodeTranscript } from '../transcript/codec';
+import { growOneTurnAtATime, growthPartsArb } from '../../test/property/grow';
 import type { Transcript } from '../transcript/schema';
 import type { ConvertTarget } from '../transcript/target';
 import { plan } from './plan';
@@ -129,20 +129,13 @@ describe.each(GROWTH_TARGETS.map((t) => [`${t.api} ${t.model}`, t] as const))(
     );
     it('gives the cold plan after every append', () => {
       fc.assert(
-        fc.property(fc.array(transcriptArb, { minLength: 2, maxLength: 4 }), growthPolicyArb, (parts, policy) => {
+        fc.property(growthPartsArb(4), growthPolicyArb, (parts, policy) => {
           const cache = createTokenCache();
-          const all = parts.flatMap((p, i) => p.turns.map((turn) => ({ ...turn, id: `p${i}-${turn.id}` })));
-          let t: Transcript = { ...parts[0]!, turns: [] };
-          for (const turn of all) {
-            const next = { ...t, turns: [...t.turns, turn] };
-            try {
-              decodeTranscript(next);
-            } catch {
-              continue;
-            }
-            t = next;
-            expect(JSON.stringify(plan(t, target, policy, cache))).toBe(JSON.stringify(plan(t, target, policy)));
-          }
+          const t = growOneTurnAtATime(parts, (grown) => {
+            expect(JSON.stringify(plan(grown, target, policy, cache))).toBe(
+              JSON.stringify(plan(grown, target, policy)),
+            );
+          });
           // Planned again unchanged: the conversion slot is reused and the answer is the same.
           expect(JSON.stringify(plan(t, target, policy, cache))).toBe(JSON.stringify(plan(t, target, policy)));
         }),

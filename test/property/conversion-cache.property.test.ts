@@ -13,6 +13,7 @@ import { decodeTranscript } from '../../lib/transcript/codec';
 import type { Transcript, Turn } from '../../lib/transcript/schema';
 import type { ConvertTarget } from '../../lib/transcript/target';
 import { textArb, transcriptArb } from './arbitraries';
+import { growOneTurnAtATime, growthPartsArb } from './grow';
 
 /** Targets per API; a model change moves between targets of the same API. */
 const TARGETS: Record<string, ConvertTarget[]> = {
@@ -130,22 +131,13 @@ describe.each(APIS)('many consecutive appends, spliced onto the snapshot → %s'
   it('gives the cold bytes after every append', () => {
     let resumed = 0;
     fc.assert(
-      fc.property(fc.array(transcriptArb, { minLength: 2, maxLength: 5 }), fc.nat(), (parts, m) => {
+      fc.property(growthPartsArb(5), fc.nat(), (parts, m) => {
         const list = TARGETS[api]!;
         const target = list[m % list.length]!;
         const cache = createConversionCache();
-        const all = parts.flatMap((p, i) => p.turns.map((turn) => ({ ...turn, id: `p${i}-${turn.id}` })));
-        let t: Transcript = { ...parts[0]!, turns: [] };
-        for (const turn of all) {
-          const next = { ...t, turns: [...t.turns, turn] };
-          try {
-            decodeTranscript(next);
-          } catch {
-            continue;
-          }
-          t = next;
+        growOneTurnAtATime(parts, (t) => {
           expect(bytes(t, target, cache)).toBe(bytes(t, target));
-        }
+        });
         resumed += cache.resumed;
       }),
       { numRuns: 25 },
