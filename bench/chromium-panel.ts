@@ -61,13 +61,21 @@ export interface OpenSample {
  * Clicks conversation `id` in the list and times, in the page, until the turns `mustShow` (the
  * newest and the 50th newest) are in the DOM, and until the frame that shows them has been
  * painted (the first `requestAnimationFrame` that finds them, then a task after that frame).
+ * With `marks`, also leaves the user-timing marks `click`, `dom` and `painted` at those moments,
+ * for a trace of the open (`open-cpu.ts`).
  */
-async function openOnce(page: Page, id: string, mustShow: readonly string[]): Promise<OpenSample> {
+export async function openOnce(
+  page: Page,
+  id: string,
+  mustShow: readonly string[],
+  marks = false,
+): Promise<OpenSample> {
   return page.evaluate(
     async (a) => {
       const button = document.querySelector<HTMLButtonElement>(`li[data-conversation-id="${a.id}"] button`);
       if (!button) throw new Error(`bench: conversation ${a.id} is not in the list`);
       const shown = () => a.mustShow.every((t) => document.querySelector(`[data-turn-id="${t}"]`));
+      if (a.marks) performance.mark('click');
       const t0 = performance.now();
       button.click();
       let domMs = 0;
@@ -75,6 +83,7 @@ async function openOnce(page: Page, id: string, mustShow: readonly string[]): Pr
         const frame = () => {
           if (!shown()) return void requestAnimationFrame(frame);
           domMs = performance.now() - t0;
+          if (a.marks) performance.mark('dom');
           // This frame paints the turns; a task posted now runs after it.
           const ch = new MessageChannel();
           ch.port1.onmessage = () => resolve();
@@ -82,10 +91,17 @@ async function openOnce(page: Page, id: string, mustShow: readonly string[]): Pr
         };
         requestAnimationFrame(frame);
       });
+      if (a.marks) performance.mark('painted');
       return { domMs, paintMs: performance.now() - t0 };
     },
-    { id, mustShow },
+    { id, mustShow, marks },
   );
+}
+
+/** Opens conversation `otherId` (an empty one) and waits until no turn of the one before is left in the DOM. */
+export async function openOther(page: Page, otherId: string): Promise<void> {
+  await page.locator(`li[data-conversation-id="${otherId}"] button`).click();
+  await page.locator('[data-turn-id]').first().waitFor({ state: 'detached', timeout: 300_000 });
 }
 
 /** Collects garbage in the page and returns its JS heap in use (bytes). */
@@ -131,8 +147,7 @@ export async function benchOpen(
   const out: OpenSample[] = [];
   let baselineHeapBytes = 0;
   for (let i = 0; i < warmup + samples; i++) {
-    await page.locator(`li[data-conversation-id="${otherId}"] button`).click();
-    await page.locator('[data-turn-id]').first().waitFor({ state: 'detached', timeout: 300_000 });
+    await openOther(page, otherId);
     baselineHeapBytes = await heapUsed(page);
     const s = await openOnce(page, id, mustShow);
     if (i >= warmup) out.push(s);

@@ -11,46 +11,24 @@
  */
 import path from 'node:path';
 import { decodeTranscript } from '../lib/transcript/codec';
-import { ExtensionBrowser } from '../test/e2e/harness';
+import { alternateBuilds, parseAbArgs } from './ab';
 import { conversationRecords, listRecords } from './chromium-data';
-import { benchOpen, NAME_SHIM, openPanel } from './chromium-panel';
-import { seedStore } from './chromium-storage';
+import { benchOpen, openPanel } from './chromium-panel';
 import { generateTranscript } from './generate';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i < 0 ? fallback : Number(args.splice(i, 2)[1]);
-};
-const rounds = flag('--rounds', 2);
-const samples = flag('--samples', 5);
-const turnCount = flag('--turns', 500);
-const conversations = flag('--conversations', 500);
-const dirs = args.map((d) => path.resolve(d));
-if (dirs.length === 0)
-  throw new Error('usage: bench/open-ab.ts <build dir> [<build dir> …] [--rounds n] [--samples n] [--turns n]');
+const { dirs, flags } = parseAbArgs('open-ab.ts', { rounds: 2, samples: 5, turns: 500, conversations: 500 });
 
 const ID = 'bench-conversation';
-const transcript = decodeTranscript(generateTranscript({ turns: turnCount }));
+const transcript = decodeTranscript(generateTranscript({ turns: flags.turns }));
 const { record, turns } = conversationRecords(transcript, ID);
-const list = listRecords(conversations);
+const list = listRecords(flags.conversations);
 const newest = transcript.turns.map((t) => t.id).reverse();
 
-for (let r = 0; r < rounds; r++) {
-  for (const dir of dirs) {
-    const browser = await ExtensionBrowser.launch({ extensionDir: dir });
-    try {
-      await browser.wakeServiceWorker();
-      await browser.worker().evaluate(NAME_SHIM);
-      await seedStore(browser, [...list, record], turns);
-      const page = await openPanel(browser, ID);
-      const s = await benchOpen(page, ID, list[1]!.id, newest, 1, samples);
-      const each = s.samples.map((x) => x.paintMs.toFixed(0)).join(', ');
-      console.log(
-        `round ${r + 1} ${path.basename(path.dirname(dir))}: paint ${s.paintMs.toFixed(1)} ms, dom ${s.domMs.toFixed(1)} ms, getConversation ${s.loadMs.toFixed(1)} ms (${each}; ${s.shownTurns} turns)`,
-      );
-    } finally {
-      await browser.close();
-    }
-  }
-}
+await alternateBuilds(dirs, flags.rounds, [...list, record], turns, async (browser, r, dir) => {
+  const page = await openPanel(browser, ID);
+  const s = await benchOpen(page, ID, list[1]!.id, newest, 1, flags.samples);
+  const each = s.samples.map((x) => x.paintMs.toFixed(0)).join(', ');
+  console.log(
+    `round ${r + 1} ${path.basename(path.dirname(dir))}: paint ${s.paintMs.toFixed(1)} ms, dom ${s.domMs.toFixed(1)} ms, getConversation ${s.loadMs.toFixed(1)} ms (${each}; ${s.shownTurns} turns)`,
+  );
+});

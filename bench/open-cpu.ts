@@ -10,10 +10,9 @@
 import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { decodeTranscript } from '../lib/transcript/codec';
-import { ExtensionBrowser } from '../test/e2e/harness';
+import { launchSeeded } from './ab';
 import { conversationRecords, listRecords } from './chromium-data';
-import { NAME_SHIM, openPanel } from './chromium-panel';
-import { seedStore } from './chromium-storage';
+import { openOnce, openOther, openPanel } from './chromium-panel';
 import { generateTranscript } from './generate';
 
 /** One trace event (the fields used here). */
@@ -35,16 +34,13 @@ const { record, turns } = conversationRecords(transcript, 'bench-conversation');
 const list = listRecords(500);
 const newest = transcript.turns.map((t) => t.id).reverse();
 const mustShow = [newest[0]!, newest[49]!];
-const browser = await ExtensionBrowser.launch({ extensionDir: dir });
+const browser = await launchSeeded(dir, [...list, record], turns);
 try {
-  await browser.worker().evaluate(NAME_SHIM);
-  await seedStore(browser, [...list, record], turns);
   const page: Page = await openPanel(browser, 'bench-conversation');
   const cdp: CDPSession = await page.context().newCDPSession(page);
   const agg = new Map<string, number>();
   for (let i = 0; i < N + 1; i++) {
-    await page.locator(`li[data-conversation-id="${list[1]!.id}"] button`).click();
-    await page.locator('[data-turn-id]').first().waitFor({ state: 'detached' });
+    await openOther(page, list[1]!.id);
     await new Promise((r) => setTimeout(r, 300));
     const events: TraceEvent[] = [];
     cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
@@ -53,30 +49,7 @@ try {
       categories: 'devtools.timeline,v8,blink.user_timing,disabled-by-default-devtools.timeline',
       transferMode: 'ReportEvents',
     });
-    const r = await page.evaluate(
-      async (a) => {
-        const button = document.querySelector<HTMLButtonElement>(`li[data-conversation-id="${a.id}"] button`)!;
-        const shown = () => a.mustShow.every((t) => document.querySelector(`[data-turn-id="${t}"]`));
-        performance.mark('click');
-        const t0 = performance.now();
-        button.click();
-        let domMs = 0;
-        await new Promise<void>((resolve) => {
-          const frame = () => {
-            if (!shown()) return void requestAnimationFrame(frame);
-            domMs = performance.now() - t0;
-            performance.mark('dom');
-            const ch = new MessageChannel();
-            ch.port1.onmessage = () => resolve();
-            ch.port2.postMessage(0);
-          };
-          requestAnimationFrame(frame);
-        });
-        performance.mark('painted');
-        return { domMs, paintMs: performance.now() - t0 };
-      },
-      { id: 'bench-conversation', mustShow },
-    );
+    const r = await openOnce(page, 'bench-conversation', mustShow, true);
     await cdp.send('Tracing.end');
     await done;
     (cdp as unknown as { removeAllListeners(e: string): void }).removeAllListeners('Tracing.dataCollected');

@@ -9,24 +9,13 @@
  */
 import path from 'node:path';
 import { decodeTranscript } from '../lib/transcript/codec';
-import { ExtensionBrowser } from '../test/e2e/harness';
+import { alternateBuilds, parseAbArgs } from './ab';
 import { conversationRecords, listRecords } from './chromium-data';
-import { NAME_SHIM } from './chromium-panel';
 import { CHROMIUM_QUICK } from './chromium-run';
 import { benchStartup } from './chromium-startup';
-import { seedStore } from './chromium-storage';
 import { generateTranscript } from './generate';
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(name);
-  return i < 0 ? fallback : Number(args.splice(i, 2)[1]);
-};
-const rounds = flag('--rounds', 2);
-const samples = flag('--samples', 5);
-const dirs = args.map((d) => path.resolve(d));
-if (dirs.length === 0)
-  throw new Error('usage: bench/startup-ab.ts <build dir> [<build dir> …] [--rounds n] [--samples n]');
+const { dirs, flags } = parseAbArgs('startup-ab.ts', { rounds: 2, samples: 5 });
 
 const { sizes } = CHROMIUM_QUICK;
 const { record, turns } = conversationRecords(
@@ -35,19 +24,9 @@ const { record, turns } = conversationRecords(
 );
 const list = listRecords(sizes.conversations);
 
-for (let r = 0; r < rounds; r++) {
-  for (const dir of dirs) {
-    const browser = await ExtensionBrowser.launch({ extensionDir: dir });
-    try {
-      await browser.wakeServiceWorker();
-      await browser.worker().evaluate(NAME_SHIM);
-      await seedStore(browser, [...list, record], turns);
-      const s = await benchStartup(browser, 1, samples);
-      console.log(
-        `round ${r + 1} ${path.basename(path.dirname(dir))}/${path.basename(dir)}: evaluated ${s.evaluatedMs.toFixed(1)} ms, ready ${s.readyMs.toFixed(1)} ms, startWorker → running ${s.wallMs.toFixed(1)} ms (${s.samples} samples)`,
-      );
-    } finally {
-      await browser.close();
-    }
-  }
-}
+await alternateBuilds(dirs, flags.rounds, [...list, record], turns, async (browser, r, dir) => {
+  const s = await benchStartup(browser, 1, flags.samples);
+  console.log(
+    `round ${r + 1} ${path.basename(path.dirname(dir))}/${path.basename(dir)}: evaluated ${s.evaluatedMs.toFixed(1)} ms, ready ${s.readyMs.toFixed(1)} ms, startWorker → running ${s.wallMs.toFixed(1)} ms (${s.samples} samples)`,
+  );
+});
