@@ -142,6 +142,32 @@ function samePrefix(turns: readonly Turn[], kept: readonly Turn[]): boolean {
   return true;
 }
 
+/**
+ * One conversion under `key` that resumes from the prefix snapshot when it can
+ * (docs/architecture.md#incremental-conversion): with a snapshot, `convert` is given it and its
+ * result is counted in `cache.resumed`; a splice that turns out not to be exact (`convert` returns
+ * undefined) and a conversion with no snapshot run `convert` again from the start, still with `inc`
+ * so the next snapshot is recorded (undefined without a cache). `convert` must return a result when
+ * `inc` has no snapshot.
+ */
+export function convertResuming<R>(
+  cache: ConversionCache | undefined,
+  key: string,
+  transcript: Transcript,
+  convert: (inc: Incremental | undefined) => R | undefined,
+): R {
+  const inc = beginIncremental(cache, key, transcript);
+  if (inc?.snapshot) {
+    const spliced = convert(inc);
+    if (spliced) {
+      inc.cache.resumed++;
+      return spliced;
+    }
+    inc.snapshot = undefined;
+  }
+  return convert(inc)!;
+}
+
 /** Keeps `snapshot` as the newest under `inc.key`. */
 export function keepSnapshot(inc: Incremental, snapshot: PrefixSnapshot): void {
   const { snapshots } = inc.cache;

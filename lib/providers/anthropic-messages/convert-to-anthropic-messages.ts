@@ -29,7 +29,7 @@ import type { Meta, ToolDefinition, Transcript, Turn } from '../../transcript/sc
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { uniqueTools } from '../convert-unique-tools';
 import type { ConvertOptions, ConvertResult } from '../types';
-import { beginIncremental, type ConversionCache, type Incremental } from '../../transcript/prepare-cache';
+import { convertResuming, type ConversionCache, type Incremental } from '../../transcript/prepare-cache';
 import {
   dropUnansweredServerTools,
   isServerBlock,
@@ -149,16 +149,9 @@ export function convertToAnthropicMessages(
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
   // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
-  const inc = beginIncremental(options.cache, `${ANTHROPIC_API}\u0001${JSON.stringify(resolved)}`, transcript);
-  if (inc?.snapshot) {
-    const spliced = convertMessages(transcript, target, resolved, info, options, inc);
-    if (spliced) {
-      inc.cache.resumed++;
-      return spliced;
-    }
-    inc.snapshot = undefined;
-  }
-  return convertMessages(transcript, target, resolved, info, options, inc)!;
+  return convertResuming(options.cache, `${ANTHROPIC_API}\u0001${JSON.stringify(resolved)}`, transcript, (inc) =>
+    convertMessages(transcript, target, resolved, info, options, inc),
+  );
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   rangeStart,
   STAGE,
 } from '../../transcript/prepare';
-import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
+import { convertResuming, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -103,16 +103,7 @@ export function encodeGeminiGenerateContent(
 ): ConvertResult<GeminiGenerateContentBody> {
   // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
   const key = `gemini-generate-content\u0001${JSON.stringify(target)}\u0001${JSON.stringify(info)}`;
-  const inc = beginIncremental(options.cache, key, transcript);
-  if (inc?.snapshot) {
-    const spliced = encodeGemini(transcript, target, info, options, inc);
-    if (spliced) {
-      inc.cache.resumed++;
-      return spliced;
-    }
-    inc.snapshot = undefined;
-  }
-  return encodeGemini(transcript, target, info, options, inc)!;
+  return convertResuming(options.cache, key, transcript, (inc) => encodeGemini(transcript, target, info, options, inc));
 }
 
 /** What a Gemini snapshot keeps: the merge fold's state at the boundary and the final contents before it. */

@@ -20,7 +20,7 @@ import {
   STAGE,
   type PrepareCapabilities,
 } from '../../transcript/prepare';
-import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
+import { convertResuming, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -104,16 +104,9 @@ export function encodeGeminiInteractions(
 ): ConvertResult<GeminiInteractionsBody> {
   // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
   const key = `gemini-interactions\u0001${JSON.stringify(target)}\u0001${JSON.stringify(info)}`;
-  const inc = beginIncremental(options.cache, key, transcript);
-  if (inc?.snapshot) {
-    const spliced = encodeInteractions(transcript, target, info, options, inc);
-    if (spliced) {
-      inc.cache.resumed++;
-      return spliced;
-    }
-    inc.snapshot = undefined;
-  }
-  return encodeInteractions(transcript, target, info, options, inc)!;
+  return convertResuming(options.cache, key, transcript, (inc) =>
+    encodeInteractions(transcript, target, info, options, inc),
+  );
 }
 
 /** {@link encodeGeminiInteractions}; undefined when a splice turns out not to be exact. */

@@ -18,7 +18,7 @@ import {
   type PreparedTurn,
   type StageRange,
 } from '../../transcript/prepare';
-import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
+import { convertResuming, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport } from '../../transcript/report';
 import type { ToolDefinition, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -71,16 +71,9 @@ export function convertToOpenAIChat(
   const info = lookupModel(resolved.model, resolved.provider);
   const profile = chatProfile(resolved, info);
   // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
-  const inc = beginIncremental(options.cache, `openai-chat\u0001${JSON.stringify(resolved)}`, transcript);
-  if (inc?.snapshot) {
-    const spliced = convertChat(transcript, resolved, info, profile, options, inc);
-    if (spliced) {
-      inc.cache.resumed++;
-      return spliced;
-    }
-    inc.snapshot = undefined;
-  }
-  return convertChat(transcript, resolved, info, profile, options, inc)!;
+  return convertResuming(options.cache, `openai-chat\u0001${JSON.stringify(resolved)}`, transcript, (inc) =>
+    convertChat(transcript, resolved, info, profile, options, inc),
+  );
 }
 
 /** {@link convertToOpenAIChat} after the target is resolved; undefined when a splice turns out not to be exact. */

@@ -22,7 +22,7 @@ import {
   type PreparedTurn,
   type StageRange,
 } from '../../transcript/prepare';
-import { beginIncremental, type Incremental } from '../../transcript/prepare-cache';
+import { convertResuming, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport, type BlockRef } from '../../transcript/report';
 import type { Block, Transcript, Turn } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
@@ -104,16 +104,9 @@ export function convertToOpenAIResponses(
   const resolved = resolveTarget(target);
   const info = lookupModel(resolved.model, resolved.provider);
   // docs/architecture.md#incremental-conversion: splice onto the last conversion's prefix when it is provably the same.
-  const inc = beginIncremental(options.cache, `${RESPONSES_API}\u0001${JSON.stringify(resolved)}`, transcript);
-  if (inc?.snapshot) {
-    const spliced = convertResponses(transcript, resolved, info, options, inc);
-    if (spliced) {
-      inc.cache.resumed++;
-      return spliced;
-    }
-    inc.snapshot = undefined;
-  }
-  return convertResponses(transcript, resolved, info, options, inc)!;
+  return convertResuming(options.cache, `${RESPONSES_API}\u0001${JSON.stringify(resolved)}`, transcript, (inc) =>
+    convertResponses(transcript, resolved, info, options, inc),
+  );
 }
 
 /**
