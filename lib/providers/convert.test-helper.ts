@@ -7,6 +7,7 @@
 import { expect } from 'vitest';
 import { validateRequest } from '../../test/contract';
 import { decodeTranscript } from '../transcript/codec';
+import { createConversionCache, type ConversionCache } from '../transcript/prepare-cache';
 import type { BlockFate, BlockReport, ConversionReport } from '../transcript/report';
 import type { Transcript } from '../transcript/schema';
 import type { ConvertTarget } from '../transcript/target';
@@ -70,4 +71,33 @@ export function convertChecked<A extends HttpApi>(
   const out = convert(t, { api, model, maxOutputTokens: 1000, ...target });
   expect(validateRequest(api, out.body, { model })).toEqual([]);
   return out;
+}
+
+/**
+ * The request bytes a send and a preview use (headers, body, report) of converting `t` to
+ * `target` with the converter of its API, through `cache` when one is given.
+ */
+export function convertedBytes(t: Transcript, target: ConvertTarget, cache?: ConversionCache): string {
+  const convert = CONVERTERS[target.api as HttpApi] as (
+    t: Transcript,
+    target: ConvertTarget,
+    options: { cache?: ConversionCache },
+  ) => { headers?: unknown; body: unknown; report: unknown };
+  const r = convert(t, target, cache ? { cache } : {});
+  return JSON.stringify([r.headers ?? null, r.body, r.report]);
+}
+
+/**
+ * docs/architecture.md#incremental-conversion: converts `all`'s first `from`, `from + 1`, … turns
+ * (the same turn objects, as the store's transcript cache keeps them) through one new
+ * `ConversionCache`, asserting after every append that the bytes equal a cold conversion's.
+ * Returns the cache (its `resumed` counts the conversions spliced onto a snapshot).
+ */
+export function growThroughCache(all: Transcript, target: ConvertTarget, from = 1): ConversionCache {
+  const cache = createConversionCache();
+  for (let n = from; n <= all.turns.length; n++) {
+    const t = { ...all, turns: all.turns.slice(0, n) };
+    expect(convertedBytes(t, target, cache), `after ${n} turns`).toBe(convertedBytes(t, target));
+  }
+  return cache;
 }

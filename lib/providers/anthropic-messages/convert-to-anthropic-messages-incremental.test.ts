@@ -10,26 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { createConversionCache } from '../../transcript/prepare-cache';
 import type { Block, Transcript, Turn } from '../../transcript/schema';
 import type { ConvertTarget } from '../../transcript/target';
+import { growThroughCache } from '../convert.test-helper';
 import { assistant, CLAUDE, GPT, text, tool, transcript, user } from './convert-anthropic-messages.test-helper';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
 
 const TARGET: ConvertTarget = { api: 'anthropic-messages', model: 'claude-sonnet-4-5', maxOutputTokens: 4096 };
 const THINKING: ConvertTarget = { ...TARGET, thinking: true };
 
-const bytes = (t: Transcript, target: ConvertTarget, cache?: ReturnType<typeof createConversionCache>): string => {
-  const r = convertToAnthropicMessages(t, target, cache ? { cache } : {});
-  return JSON.stringify([r.headers ?? null, r.body, r.report]);
-};
-
 /** Converts every prefix of `t` (same turn objects) through one cache; each must equal cold. Returns the splices. */
-function grow(t: Transcript, target: ConvertTarget): number {
-  const cache = createConversionCache();
-  for (let n = 1; n <= t.turns.length; n++) {
-    const step = { ...t, turns: t.turns.slice(0, n) };
-    expect(bytes(step, target, cache), `after ${n} turns`).toBe(bytes(step, target));
-  }
-  return cache.resumed;
-}
+const grow = (t: Transcript, target: ConvertTarget): number => growThroughCache(t, target).resumed;
 
 const thinking = (t: string, signature: string): Block => ({ type: 'thinking', text: t, signature });
 const breakpoint = (s: string, ttl?: '1h') => ({

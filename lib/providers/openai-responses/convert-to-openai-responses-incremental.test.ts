@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createConversionCache, type ConversionCache } from '../../transcript/prepare-cache';
 import type { Transcript, Turn } from '../../transcript/schema';
 import type { ConvertTarget } from '../../transcript/target';
+import { convertedBytes, growThroughCache } from '../convert.test-helper';
 import { convertToOpenAIResponses } from './convert-to-openai-responses';
 import {
   assistant,
@@ -30,24 +31,16 @@ const item = (i: Record<string, unknown>, t?: string) => ({
   ...(t !== undefined ? { text: t } : {}),
 });
 
-/** Body and report as the bytes a send would use. */
-function bytes(t: Transcript, cache?: ConversionCache, target: ConvertTarget = TARGET): string {
-  const r = convertToOpenAIResponses(t, target, cache ? { cache } : {});
-  return JSON.stringify([r.body, r.report]);
-}
+/** Headers, body and report as the bytes a send would use. */
+const bytes = (t: Transcript, cache?: ConversionCache, target: ConvertTarget = TARGET): string =>
+  convertedBytes(t, target, cache);
 
 /** `all`'s first `n` turns, the same turn objects (as the store's transcript cache keeps them). */
 const first = (all: Transcript, n: number): Transcript => ({ ...all, turns: all.turns.slice(0, n) });
 
 /** Converts `all` grown one turn at a time through one cache; every conversion must equal a cold one. */
-function grow(all: Transcript, from = 1, target: ConvertTarget = TARGET): ConversionCache {
-  const cache = createConversionCache();
-  for (let n = from; n <= all.turns.length; n++) {
-    const t = first(all, n);
-    expect(bytes(t, cache, target), `after ${n} turns`).toBe(bytes(t, undefined, target));
-  }
-  return cache;
-}
+const grow = (all: Transcript, from = 1, target: ConvertTarget = TARGET): ConversionCache =>
+  growThroughCache(all, target, from);
 
 describe('Responses conversion resumed from the prefix snapshot', () => {
   it('splices appended turns onto the snapshot, byte for byte the cold body and report', () => {
