@@ -3,7 +3,7 @@
  * module code to the first call (docs/architecture.md#the-service-workers-start-up).
  *
  * This file is what Node (CLI, tests, bench) runs: plain imports, evaluated with the module. The
- * extension build replaces it (`scripts/lazy-sdks.ts`) with a module that defines the same three
+ * extension build replaces it (`scripts/lazy-modules.ts`) with a module that defines the same three
  * functions, each holding its SDK bundled into the function body: the worker's top level then only
  * defines them, and an SDK's module code runs once, on the first send, model list or count that
  * needs it. The service worker cannot `import()`, so this is how the worker loads an SDK on demand.

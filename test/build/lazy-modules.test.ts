@@ -1,5 +1,5 @@
 /**
- * The extension build's SDK loaders (scripts/lazy-sdks.ts): the generated module runs an SDK's module
+ * The extension build's SDK loaders (scripts/lazy-modules.ts): the generated module runs an SDK's module
  * code on the first call of its loader, once, and not when the module itself is evaluated; and the
  * classes it returns are the SDKs' real clients, sending through the fetch they are given.
  */
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAZY_SDKS, lazySdkModule } from '../../scripts/lazy-sdks';
+import { LAZY_SDKS, lazySdkModule } from '../../scripts/lazy-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-sdks-'));
