@@ -3,7 +3,7 @@ import preact from '@preact/preset-vite';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { lazySdks } from './scripts/lazy-modules';
+import { lazyModules } from './scripts/lazy-modules';
 
 /**
  * Provider API origins the production build may reach (security-requirements.md N1).
@@ -75,8 +75,8 @@ export default defineConfig({
   // Test builds go to their own folder so they never overwrite a production build.
   ...(TEST_BUILD ? { outDirTemplate: '{{browser}}-mv{{manifestVersion}}-test' } : {}),
   vite: () => ({
-    // The provider SDKs run on the first send, not at every worker start (scripts/lazy-modules.ts).
-    plugins: [preact(), lazySdks()],
+    // The provider SDKs and fflate run on first use, not at every worker start (scripts/lazy-modules.ts).
+    plugins: [preact(), lazyModules()],
     define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) },
   }),
   manifest: ({ browser }) => ({

@@ -1,45 +1,57 @@
 /**
- * A Vite plugin for the extension build: the provider SDKs' module code runs on first use, not when
- * the service worker starts (docs/architecture.md#the-service-workers-start-up).
+ * A Vite plugin for the extension build: large libraries the service worker rarely needs (the
+ * provider SDKs, fflate) run their module code on first use, not whenever the worker starts
+ * (docs/architecture.md#the-service-workers-start-up).
  *
- * The worker cannot `import()`, so the SDKs cannot be split into chunks loaded on demand. Instead this
- * plugin replaces `lib/transports/sdk-loaders.ts` in the bundle by a module whose three loader
- * functions each contain one SDK, bundled by esbuild into the function's body (an IIFE that returns
- * the SDK's exports). Evaluating the worker then only defines the functions: V8 pre-parses their
- * bodies and compiles them on the first call; the first call runs the SDK's module code once and
- * keeps the result. Node (CLI, tests, bench) runs the real file, which imports the SDKs directly.
+ * The worker cannot `import()`, so these libraries cannot be split into chunks loaded on demand.
+ * Instead the plugin replaces each loader file below (`sdk-loaders.ts`, `fflate-loader.ts`) by a
+ * module that exports the same functions, each holding its library bundled by esbuild into the
+ * function's body (an IIFE that returns the library's exports). Evaluating the worker then only
+ * defines the functions: V8 pre-parses their bodies and compiles them on the first call; the first
+ * call runs the library's module code once and keeps the export. Node (CLI, tests, bench) runs the
+ * loader files themselves, which import the libraries directly.
  */
 import { build } from 'esbuild';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
-/** The module the plugin replaces: the loaders' plain-import version, which Node runs. */
-export const SDK_LOADERS_PATH = fileURLToPath(new URL('../lib/transports/sdk-loaders.ts', import.meta.url));
+/** The repository root: where the libraries are resolved from. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** One loader: its exported name, the module it loads and the export it returns. */
-export interface LazySdk {
+export interface LazyLoader {
   loader: string;
   module: string;
   exportName: string;
 }
 
-/** The loaders `lib/transports/sdk-loaders.ts` exports (same names, same return values). */
-export const LAZY_SDKS: readonly LazySdk[] = [
-  { loader: 'loadOpenAI', module: 'openai', exportName: 'default' },
-  { loader: 'loadAnthropic', module: '@anthropic-ai/sdk', exportName: 'default' },
-  { loader: 'loadGemini', module: '@google/genai', exportName: 'GoogleGenAI' },
+/** A loader file (path from the repository root) and the loaders it exports, same names, same values. */
+export const LAZY_MODULES: readonly { file: string; loaders: readonly LazyLoader[] }[] = [
+  {
+    file: 'lib/transports/sdk-loaders.ts',
+    loaders: [
+      { loader: 'loadOpenAI', module: 'openai', exportName: 'default' },
+      { loader: 'loadAnthropic', module: '@anthropic-ai/sdk', exportName: 'default' },
+      { loader: 'loadGemini', module: '@google/genai', exportName: 'GoogleGenAI' },
+    ],
+  },
+  {
+    file: 'lib/importers/fflate-loader.ts',
+    loaders: [{ loader: 'loadUnzipSync', module: 'fflate', exportName: 'unzipSync' }],
+  },
 ];
 
-/** The name esbuild's IIFE assigns the SDK's exports to, local to the loader's body. */
-const GLOBAL_NAME = '__batonSdk';
+/** The name esbuild's IIFE assigns the library's exports to, local to the loader's body. */
+const GLOBAL_NAME = '__batonLazy';
 
 /**
- * One SDK as a browser IIFE (`var __batonSdk = (() => { … })();`), resolved from `resolveDir` with
- * the browser conditions (the same files Vite would bundle for the worker).
+ * One library as a browser IIFE (`var __batonLazy = (() => { … })();`), resolved from `resolveDir`
+ * with the browser conditions (the same files Vite would bundle for the worker).
  */
-async function bundleSdk(sdk: LazySdk, resolveDir: string, minify: boolean): Promise<string> {
+async function bundleLibrary(lazy: LazyLoader, resolveDir: string, minify: boolean): Promise<string> {
   const result = await build({
-    stdin: { contents: `export { ${sdk.exportName} as sdk } from '${sdk.module}';`, resolveDir, loader: 'js' },
+    stdin: { contents: `export { ${lazy.exportName} as value } from '${lazy.module}';`, resolveDir, loader: 'js' },
     bundle: true,
     write: false,
     format: 'iife',
@@ -52,47 +64,51 @@ async function bundleSdk(sdk: LazySdk, resolveDir: string, minify: boolean): Pro
     logLevel: 'silent',
   });
   const file = result.outputFiles[0];
-  if (!file) throw new Error(`lazy-sdks: esbuild wrote nothing for ${sdk.module}`);
+  if (!file) throw new Error(`lazy-modules: esbuild wrote nothing for ${lazy.module}`);
   return file.text;
 }
 
 /**
- * The module that stands in for `sdk-loaders.ts`: per SDK, a memo and a function that, on its first
- * call, runs the bundled SDK inside its own body and keeps the export.
+ * The module that stands in for a loader file: per loader, a memo and a function that, on its first
+ * call, runs the bundled library inside its own body and keeps the export.
  */
-export async function lazySdkModule(
+export async function lazyLoaderModule(
   resolveDir: string,
-  sdks: readonly LazySdk[] = LAZY_SDKS,
+  loaders: readonly LazyLoader[],
   minify = true,
 ): Promise<string> {
   const parts = await Promise.all(
-    sdks.map(async (sdk, i) => {
-      const code = await bundleSdk(sdk, resolveDir, minify);
+    loaders.map(async (lazy, i) => {
+      const code = await bundleLibrary(lazy, resolveDir, minify);
       return [
-        `let sdk${i};`,
-        `export function ${sdk.loader}() {`,
-        `  if (sdk${i} === undefined) {`,
+        `let value${i};`,
+        `export function ${lazy.loader}() {`,
+        `  if (value${i} === undefined) {`,
         code,
-        `    sdk${i} = ${GLOBAL_NAME}.sdk;`,
+        `    value${i} = ${GLOBAL_NAME}.value;`,
         `  }`,
-        `  return sdk${i};`,
+        `  return value${i};`,
         `}`,
       ].join('\n');
     }),
   );
-  return `// Generated by scripts/lazy-modules.ts from lib/transports/sdk-loaders.ts.\n${parts.join('\n')}\n`;
+  return `// Generated by scripts/lazy-modules.ts.\n${parts.join('\n')}\n`;
 }
 
-/** The Vite plugin: serves {@link lazySdkModule} for `lib/transports/sdk-loaders.ts`. */
-export function lazySdks(): Plugin {
-  let module: Promise<string> | undefined;
+/** The Vite plugin: serves {@link lazyLoaderModule} in place of each file of {@link LAZY_MODULES}. */
+export function lazyModules(): Plugin {
+  const byPath = new Map(LAZY_MODULES.map((m) => [path.join(ROOT, m.file), m.loaders]));
+  const generated = new Map<string, Promise<string>>();
   return {
-    name: 'baton-lazy-sdks',
+    name: 'baton-lazy-modules',
     enforce: 'pre',
     load(id) {
-      if (id.split('?')[0] !== SDK_LOADERS_PATH) return null;
-      module ??= lazySdkModule(fileURLToPath(new URL('..', import.meta.url)));
-      return module;
+      const file = id.split('?')[0]!;
+      const loaders = byPath.get(file);
+      if (!loaders) return null;
+      let code = generated.get(file);
+      if (!code) generated.set(file, (code = lazyLoaderModule(ROOT, loaders)));
+      return code;
     },
   };
 }

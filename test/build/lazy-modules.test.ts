@@ -1,17 +1,22 @@
 /**
- * The extension build's SDK loaders (scripts/lazy-modules.ts): the generated module runs an SDK's module
- * code on the first call of its loader, once, and not when the module itself is evaluated; and the
- * classes it returns are the SDKs' real clients, sending through the fetch they are given.
+ * The extension build's lazy loaders (scripts/lazy-modules.ts): a generated module runs a library's
+ * module code on the first call of its loader, once, and not when the module itself is evaluated;
+ * the SDK classes it returns are the real clients, sending through the fetch they are given; and
+ * fflate's loader unzips.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAZY_SDKS, lazySdkModule } from '../../scripts/lazy-modules';
+import { zipSync } from 'fflate';
+import { LAZY_MODULES, lazyLoaderModule } from '../../scripts/lazy-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-sdks-'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-modules-'));
+
+/** The loaders of one loader file of {@link LAZY_MODULES}. */
+const loadersOf = (file: string) => LAZY_MODULES.find((m) => m.file === file)!.loaders;
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Writes a generated module to a file and imports it (a fresh module each time: a new name). */
@@ -33,14 +38,16 @@ function recordingFetch() {
   return { fetch, requests };
 }
 
-describe('lazy SDK loaders', () => {
+describe('lazy loaders', () => {
   it("runs a module's code on the first call of its loader, once, and not on import", async () => {
     const probeDir = fs.mkdtempSync(path.join(dir, 'probe-'));
     fs.writeFileSync(
       path.join(probeDir, 'probe.mjs'),
       'globalThis.lazyProbeRuns = (globalThis.lazyProbeRuns ?? 0) + 1;\nexport default class Probe {}\n',
     );
-    const code = await lazySdkModule(probeDir, [{ loader: 'loadProbe', module: './probe.mjs', exportName: 'default' }]);
+    const code = await lazyLoaderModule(probeDir, [
+      { loader: 'loadProbe', module: './probe.mjs', exportName: 'default' },
+    ]);
     const g = globalThis as { lazyProbeRuns?: number };
     delete g.lazyProbeRuns;
     const mod = await importGenerated('probe', code);
@@ -53,9 +60,9 @@ describe('lazy SDK loaders', () => {
   });
 
   it("returns the SDKs' clients, which send through the given fetch with the key in its header", async () => {
-    const code = await lazySdkModule(root);
-    const mod = await importGenerated('sdks', code);
-    expect(Object.keys(mod).sort()).toEqual(LAZY_SDKS.map((s) => s.loader).sort());
+    const loaders = loadersOf('lib/transports/sdk-loaders.ts');
+    const mod = await importGenerated('sdks', await lazyLoaderModule(root, loaders));
+    expect(Object.keys(mod).sort()).toEqual(loaders.map((s) => s.loader).sort());
 
     const openai = recordingFetch();
     const OpenAI = mod.loadOpenAI!() as new (o: object) => { models: { list(): Promise<unknown> } };
@@ -82,4 +89,14 @@ describe('lazy SDK loaders', () => {
     expect(gemini.requests[0]!.url).toMatch(/^https:\/\/generativelanguage\.googleapis\.com\/.*models/);
     expect(gemini.requests[0]!.headers.get('x-goog-api-key')).toBe('k-gemini');
   }, 60_000); // bundles the three SDKs with esbuild
+
+  it("fflate's loader returns an unzipSync that reads an archive", async () => {
+    const mod = await importGenerated(
+      'fflate',
+      await lazyLoaderModule(root, loadersOf('lib/importers/fflate-loader.ts')),
+    );
+    const unzip = mod.loadUnzipSync!() as (b: Uint8Array) => Record<string, Uint8Array>;
+    const files = unzip(zipSync({ 'a.txt': new TextEncoder().encode('hello') }));
+    expect(new TextDecoder().decode(files['a.txt'])).toBe('hello');
+  });
 });
