@@ -3,6 +3,7 @@ import preact from '@preact/preset-vite';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { lazyModules } from './scripts/lazy-modules';
 
 /**
  * Provider API origins the production build may reach (security-requirements.md N1).
@@ -73,7 +74,11 @@ export default defineConfig({
   },
   // Test builds go to their own folder so they never overwrite a production build.
   ...(TEST_BUILD ? { outDirTemplate: '{{browser}}-mv{{manifestVersion}}-test' } : {}),
-  vite: () => ({ plugins: [preact()], define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) } }),
+  vite: () => ({
+    // The provider SDKs and fflate run on first use, not at every worker start (scripts/lazy-modules.ts).
+    plugins: [preact(), lazyModules()],
+    define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) },
+  }),
   manifest: ({ browser }) => ({
     name: 'Baton',
     description: 'Continue a conversation with another LLM, with your own keys.',

@@ -4,8 +4,9 @@
  * decompressed into a buffer no larger than the decompressed-size cap (fflate's `unzipSync`
  * inflates into a buffer of the declared size, so a lying header cannot expand past it).
  */
-import { unzipSync, type UnzipFileInfo } from 'fflate';
+import type { UnzipFileInfo } from 'fflate';
 import { TranscriptError } from '../transcript/codec';
+import { loadUnzipSync } from './fflate-loader';
 
 /** Most entries an archive may list (a ChatGPT export holds one file per image; far fewer in practice). */
 export const MAX_ZIP_ENTRIES = 200_000;
@@ -52,7 +53,7 @@ export function extractZipEntry(bytes: Uint8Array, name: string, maxUncompressed
   let count = 0;
   let target: UnzipFileInfo | undefined;
   try {
-    unzipSync(bytes, {
+    loadUnzipSync()(bytes, {
       filter(file) {
         if (++count > MAX_ZIP_ENTRIES) fail(`zip archive lists more than ${MAX_ZIP_ENTRIES} entries (I3)`);
         const unsafe = unsafeEntryName(file.name);
@@ -79,7 +80,7 @@ export function extractZipEntry(bytes: Uint8Array, name: string, maxUncompressed
     );
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(bytes, { filter: (file) => file.name === name });
+    files = loadUnzipSync()(bytes, { filter: (file) => file.name === name });
   } catch (e) {
     return fail(`invalid zip archive: ${(e as Error).message}`);
   }

@@ -4,12 +4,14 @@
  * logging off (S4), the given fetch (redirects refused, N3), and each key only in its
  * provider's header (N2): `Authorization: Bearer` for OpenAI and compatible endpoints,
  * `x-api-key` for Anthropic, `x-goog-api-key` for Gemini — never a query parameter, never an
- * environment variable or a credentials file.
+ * environment variable or a credentials file. The SDK classes come from `./sdk-loaders`, so the
+ * extension's worker evaluates an SDK only when it first builds a client for it.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { GoogleGenAI } from '@google/genai';
+import type OpenAI from 'openai';
 import type { FetchLike } from './fetch';
+import { loadAnthropic, loadGemini, loadOpenAI } from './sdk-loaders';
 import type { ProviderConnection } from './types';
 
 /** Default base URLs of the built-in providers (what `baseUrl: undefined` means). */
@@ -31,7 +33,8 @@ const SDK_TIMEOUT_MS = 30 * 60_000;
  */
 export function createOpenAIClient(conn: ProviderConnection, fetch: FetchLike): OpenAI {
   const noKey = conn.apiKey === '';
-  return new OpenAI({
+  const OpenAIClient = loadOpenAI();
+  return new OpenAIClient({
     apiKey: noKey ? 'no-key' : conn.apiKey,
     baseURL: conn.baseUrl ?? DEFAULT_BASE_URLS.openai,
     // Explicit nulls: never read OPENAI_ORG_ID / OPENAI_PROJECT_ID / admin keys from an environment.
@@ -55,7 +58,8 @@ export function createOpenAIClient(conn: ProviderConnection, fetch: FetchLike): 
  * for credentials anywhere else (environment, profile files).
  */
 export function createAnthropicClient(conn: ProviderConnection, fetch: FetchLike): Anthropic {
-  return new Anthropic({
+  const AnthropicClient = loadAnthropic();
+  return new AnthropicClient({
     apiKey: conn.apiKey,
     baseURL: conn.baseUrl ?? DEFAULT_BASE_URLS.anthropic,
     defaultHeaders: { Authorization: null, 'x-api-key': conn.apiKey },
@@ -69,7 +73,8 @@ export function createAnthropicClient(conn: ProviderConnection, fetch: FetchLike
 
 /** A Gemini client (`x-goog-api-key` header, {@link GEMINI_API_VERSION}, no SDK retries). */
 export function createGeminiClient(conn: ProviderConnection, fetch: FetchLike): GoogleGenAI {
-  return new GoogleGenAI({
+  const GeminiClient = loadGemini();
+  return new GeminiClient({
     apiKey: conn.apiKey,
     apiVersion: GEMINI_API_VERSION,
     httpOptions: { baseUrl: conn.baseUrl ?? DEFAULT_BASE_URLS.google, apiVersion: GEMINI_API_VERSION, fetch },

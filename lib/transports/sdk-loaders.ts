@@ -1,0 +1,29 @@
+/**
+ * The provider SDKs' constructors, reached through functions so a build can defer the SDKs'
+ * module code to the first call (docs/architecture.md#the-service-workers-start-up).
+ *
+ * This file is what Node (CLI, tests, bench) runs: plain imports, evaluated with the module. The
+ * extension build replaces it (`scripts/lazy-modules.ts`) with a module that defines the same three
+ * functions, each holding its SDK bundled into the function body: the worker's top level then only
+ * defines them, and an SDK's module code runs once, on the first send, model list or count that
+ * needs it. The service worker cannot `import()`, so this is how the worker loads an SDK on demand.
+ * Callers use only these functions; types come from `import type`.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+
+/** The `openai` SDK's client class (Responses and Chat Completions). */
+export function loadOpenAI(): typeof OpenAI {
+  return OpenAI;
+}
+
+/** The `@anthropic-ai/sdk` client class. */
+export function loadAnthropic(): typeof Anthropic {
+  return Anthropic;
+}
+
+/** The `@google/genai` client class. */
+export function loadGemini(): typeof GoogleGenAI {
+  return GoogleGenAI;
+}

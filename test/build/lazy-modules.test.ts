@@ -1,0 +1,102 @@
+/**
+ * The extension build's lazy loaders (scripts/lazy-modules.ts): a generated module runs a library's
+ * module code on the first call of its loader, once, and not when the module itself is evaluated;
+ * the SDK classes it returns are the real clients, sending through the fetch they are given; and
+ * fflate's loader unzips.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { zipSync } from 'fflate';
+import { LAZY_MODULES, lazyLoaderModule } from '../../scripts/lazy-modules';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-modules-'));
+
+/** The loaders of one loader file of {@link LAZY_MODULES}. */
+const loadersOf = (file: string) => LAZY_MODULES.find((m) => m.file === file)!.loaders;
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Writes a generated module to a file and imports it (a fresh module each time: a new name). */
+async function importGenerated(name: string, code: string): Promise<Record<string, () => unknown>> {
+  const file = path.join(dir, `${name}.mjs`);
+  fs.writeFileSync(file, code);
+  return (await import(pathToFileURL(file).href)) as Record<string, () => unknown>;
+}
+
+/** A fetch that records each request and answers with an empty model list. */
+function recordingFetch() {
+  const requests: { url: string; headers: Headers }[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const req = new Request(input, init);
+    requests.push({ url: req.url, headers: req.headers });
+    const body = req.url.includes('googleapis') ? { models: [] } : { data: [], has_more: false, object: 'list' };
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  return { fetch, requests };
+}
+
+describe('lazy loaders', () => {
+  it("runs a module's code on the first call of its loader, once, and not on import", async () => {
+    const probeDir = fs.mkdtempSync(path.join(dir, 'probe-'));
+    fs.writeFileSync(
+      path.join(probeDir, 'probe.mjs'),
+      'globalThis.lazyProbeRuns = (globalThis.lazyProbeRuns ?? 0) + 1;\nexport default class Probe {}\n',
+    );
+    const code = await lazyLoaderModule(probeDir, [
+      { loader: 'loadProbe', module: './probe.mjs', exportName: 'default' },
+    ]);
+    const g = globalThis as { lazyProbeRuns?: number };
+    delete g.lazyProbeRuns;
+    const mod = await importGenerated('probe', code);
+    expect(g.lazyProbeRuns).toBeUndefined();
+    const first = mod.loadProbe!();
+    expect(g.lazyProbeRuns).toBe(1);
+    expect(typeof first).toBe('function');
+    expect(mod.loadProbe!()).toBe(first);
+    expect(g.lazyProbeRuns).toBe(1);
+  });
+
+  it("returns the SDKs' clients, which send through the given fetch with the key in its header", async () => {
+    const loaders = loadersOf('lib/transports/sdk-loaders.ts');
+    const mod = await importGenerated('sdks', await lazyLoaderModule(root, loaders));
+    expect(Object.keys(mod).sort()).toEqual(loaders.map((s) => s.loader).sort());
+
+    const openai = recordingFetch();
+    const OpenAI = mod.loadOpenAI!() as new (o: object) => { models: { list(): Promise<unknown> } };
+    await new OpenAI({ apiKey: 'k-openai', baseURL: 'https://openai.test/v1', fetch: openai.fetch }).models.list();
+    expect(openai.requests.map((r) => r.url)).toEqual(['https://openai.test/v1/models']);
+    expect(openai.requests[0]!.headers.get('authorization')).toBe('Bearer k-openai');
+
+    const anthropic = recordingFetch();
+    const Anthropic = mod.loadAnthropic!() as new (o: object) => { models: { list(): Promise<unknown> } };
+    await new Anthropic({
+      apiKey: 'k-anthropic',
+      baseURL: 'https://anthropic.test',
+      dangerouslyAllowBrowser: true,
+      fetch: anthropic.fetch,
+    }).models.list();
+    expect(anthropic.requests[0]!.url).toMatch(/^https:\/\/anthropic\.test\/v1\/models/);
+
+    const gemini = recordingFetch();
+    const Gemini = mod.loadGemini!() as new (o: object) => { models: { list(): Promise<unknown> } };
+    await new Gemini({
+      apiKey: 'k-gemini',
+      httpOptions: { baseUrl: 'https://generativelanguage.googleapis.com', fetch: gemini.fetch },
+    }).models.list();
+    expect(gemini.requests[0]!.url).toMatch(/^https:\/\/generativelanguage\.googleapis\.com\/.*models/);
+    expect(gemini.requests[0]!.headers.get('x-goog-api-key')).toBe('k-gemini');
+  }, 60_000); // bundles the three SDKs with esbuild
+
+  it("fflate's loader returns an unzipSync that reads an archive", async () => {
+    const mod = await importGenerated(
+      'fflate',
+      await lazyLoaderModule(root, loadersOf('lib/importers/fflate-loader.ts')),
+    );
+    const unzip = mod.loadUnzipSync!() as (b: Uint8Array) => Record<string, Uint8Array>;
+    const files = unzip(zipSync({ 'a.txt': new TextEncoder().encode('hello') }));
+    expect(new TextDecoder().decode(files['a.txt'])).toBe('hello');
+  });
+});
