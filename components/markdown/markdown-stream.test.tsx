@@ -198,6 +198,40 @@ describe('streaming: cost per chunk follows the chunk, not the message', () => {
     }
   });
 
+  it('past 32 settled blocks, groups them 32 to a div.md-group without moving a settled node, in the order of the text', () => {
+    // 100 paragraphs: 32 children of the root, then groups of 32, 32 and 4.
+    const md = Array.from({ length: 100 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const root = mount();
+    const s = new MarkdownStream(root);
+    const seen = new Map<string, Element>();
+    for (let at = 0; at < md.length; at += 11) {
+      s.append(md.slice(at, at + 11));
+      // A settled paragraph keeps its node from then on (the open one is replaced per chunk until it settles).
+      for (const p of root.querySelectorAll('p')) {
+        if (p.closest('.md-open')) continue;
+        const was = seen.get(p.textContent!);
+        if (was) expect(p).toBe(was);
+        seen.set(p.textContent!, p);
+      }
+    }
+    s.append('', true);
+    expect([...root.querySelectorAll('p')].map((p) => p.textContent)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `Paragraph ${i}.`),
+    );
+    const kids = [...root.children];
+    expect(kids.slice(0, 32).every((k) => k.className === 'md-block')).toBe(true);
+    expect(kids.slice(32).map((k) => [k.className, k.children.length])).toEqual([
+      ['md-group', 32],
+      ['md-group', 32],
+      ['md-group', 4],
+    ]);
+    expect(root.innerHTML).toBe(whole(md).innerHTML);
+    // A replaced text starts over: no group is left behind.
+    s.update('Other.', true);
+    expect([...root.children].map((k) => k.className)).toEqual(['md-block']);
+    expect(root.textContent!.trim()).toBe('Other.');
+  });
+
   it('append after update continues the same text; update with a shorter text starts again', () => {
     const root = mount();
     const s = new MarkdownStream(root);

@@ -9,7 +9,9 @@
  *   rule. (Without a blank line a paragraph may still merge with what follows, e.g. `foo\n#`
  *   then `foo\n#tag`, so it stays open.) Settled runs are rendered once, each into its own
  *   `div.md-block`, and never touched again; their rendered fragments are also cached by content
- *   (a small LRU), so re-mounting a message does not re-parse it.
+ *   (a small LRU), so re-mounting a message does not re-parse it. Past the first 32, settled
+ *   blocks are appended 32 to a `div.md-group`, so the per-chunk layout of the message does not
+ *   walk every block (see {@link GROUP}).
  * - The open part (the last block, plus anything not yet separated from it) is re-rendered on
  *   every update, into one `div.md-block.md-open`.
  * So an update costs: one read of the new text (see below), and lexing + sanitising + DOM work
@@ -34,6 +36,18 @@ import { lexBlocks, tokensToHtml, type LinkDefs } from './markdown-html';
 import { sanitizeToFragment } from './sanitize';
 
 const CACHE_MAX = 400;
+
+/**
+ * Settled blocks per `div.md-group`. The first {@link GROUP} settled blocks are children of the
+ * root; every further {@link GROUP} are appended into a group of their own (never moved). Why:
+ * each chunk re-lays out the root, and Chromium's layout of a block visits every child of it,
+ * changed or not (about 3 µs per child, measured): with 500+ settled blocks as the root's children
+ * that walk was most of a chunk's cost at the end of a long answer (bench/README.md, "Streaming:
+ * flat layout"). Grouped, the root has ~blocks/32 children and only the group being filled is
+ * walked again when a block settles. A group has no box of its own (no border, padding or
+ * containment), so margins collapse through it exactly as between ungrouped blocks (markdown.css).
+ */
+const GROUP = 32;
 const cache = new Map<string, DocumentFragment>();
 
 function cached(key: string, make: () => DocumentFragment): DocumentFragment {
@@ -90,6 +104,10 @@ export class MarkdownStream {
   private tail = '';
   private settled: { raw: string; node: HTMLElement | undefined }[] = [];
   private open: { raw: string; node: HTMLElement } | undefined;
+  /** Settled blocks with a node (those that count for {@link GROUP}). */
+  private shownBlocks = 0;
+  /** The group being filled, and the groups made (to remove on reset). */
+  private groups: HTMLElement[] = [];
   /** Reference definitions found in settled blocks. */
   private links: LinkDefs = Object.create(null) as LinkDefs;
   readonly stats: MarkdownStreamStats = { settledBlocks: 0, openRenders: 0, resets: 0, lastLexedChars: 0 };
@@ -193,12 +211,29 @@ export class MarkdownStream {
     if (run.some((t) => t.type !== 'space' && t.type !== 'def')) {
       const key = raw.includes('[') && Object.keys(links).length ? `${raw}\u0000${JSON.stringify(links)}` : raw;
       node = this.block(cached(key, () => sanitizeToFragment(tokensToHtml(run), this.root.ownerDocument)));
-      if (this.open) this.root.insertBefore(node, this.open.node);
-      else this.root.append(node);
+      this.place(node);
       this.enhance?.(node);
       this.stats.settledBlocks++;
     }
     this.settled.push({ raw, node });
+  }
+
+  /** Puts a newly settled block after the settled ones: in the root, or in a group (see {@link GROUP}). */
+  private place(node: HTMLElement): void {
+    const n = this.shownBlocks++;
+    let parent: HTMLElement = this.root;
+    if (n >= GROUP) {
+      if (n % GROUP === 0) {
+        const group = this.root.ownerDocument.createElement('div');
+        group.className = 'md-group';
+        this.groups.push(group);
+        if (this.open) this.root.insertBefore(group, this.open.node);
+        else this.root.append(group);
+      }
+      parent = this.groups[this.groups.length - 1]!;
+    }
+    if (parent === this.root && this.open) this.root.insertBefore(node, this.open.node);
+    else parent.append(node);
   }
 
   private renderOpen(tokens: Token[]): void {
@@ -234,8 +269,11 @@ export class MarkdownStream {
   private reset(): void {
     if (this.src) this.stats.resets++;
     for (const b of this.settled) b.node?.remove();
+    for (const g of this.groups) g.remove();
     this.open?.node.remove();
     this.settled = [];
+    this.groups = [];
+    this.shownBlocks = 0;
     this.open = undefined;
     this.settledEnd = 0;
     this.tail = '';

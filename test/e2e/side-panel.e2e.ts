@@ -5,6 +5,8 @@
  * image picked in the composer reaches Anthropic, an OpenAI-compatible Chat endpoint and Gemini
  * in each API's native image form.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeApi } from '../fake-providers';
 import { E2E_KEYS, expectValid, posts } from './fakes';
@@ -18,7 +20,7 @@ import {
   type ExpectedRendering,
   type PanelSession,
 } from './panel-kit';
-import { HAS_CHROMIUM, warnIfNoChromium } from './paths';
+import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('side-panel.e2e.ts');
 
@@ -61,6 +63,21 @@ describe.skipIf(!HAS_CHROMIUM)('side panel: long streamed answers and attached i
     expect(rendered).toEqual(expected);
     expect(copyButtons).toBe(expected.code.length);
     expect(openBlocks, 'a finished answer has no open block').toBe(0);
+
+    // Past 32 settled blocks they sit in groups (docs/side-panel.md#streaming-a-long-answer); the look
+    // across a group's edge is a test artifact, to compare with a build before the grouping.
+    const shots = path.join(ROOT, 'test-results/screenshots');
+    fs.mkdirSync(shots, { recursive: true });
+    // Blocks 30 to ~40 (the first group starts at the 33rd) at the top of the view.
+    await answer.evaluate((root) => root.querySelectorAll('.md-block')[30]!.scrollIntoView({ block: 'start' }));
+    await s.page.screenshot({ path: path.join(shots, 'streamed-long-answer.png') });
+    const layout = await answer.evaluate((root) => ({
+      loose: [...root.children].filter((c) => c.classList.contains('md-block')).length,
+      groups: [...root.children].filter((c) => c.classList.contains('md-group')).map((g) => g.children.length),
+    }));
+    expect(layout.loose, 'the first 32 blocks are children of the answer').toBe(32);
+    expect(layout.groups.length).toBeGreaterThan(0);
+    expect(layout.groups.slice(0, -1).every((n) => n === 32)).toBe(true);
 
     const id = await s.panel.currentConversationId();
     const turns = await storedTurns(s.page, id);
