@@ -12,7 +12,8 @@ import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsO
 import type { TurnTree } from '../transcript/versions';
 import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
 import { indexTitle, indexTurns, unindexConversation, unindexTurns } from './search-index';
-import { appendPathEntry, dropPathIndex, rebuildPathIndex, replacePathEntry } from './path-index';
+import { appendPathEntry, dropPathIndex, hasCurrentPathIndex, rebuildPathIndex, replacePathEntry } from './path-index';
+import { pathIndexBuilderFor } from './path-index-build';
 
 /** Thrown when a conversation or turn does not exist. */
 export class NotFoundError extends Error {
@@ -129,13 +130,16 @@ export class ConversationStore {
    * {@link readActivePath}). @throws NotFoundError
    */
   async get(id: string, limit?: number): Promise<{ record: ConversationRecord; turns: Turn[] }> {
-    return tx(this.db, ['conversations', 'turns'], 'readonly', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'paths'], 'readonly', async (t) => {
       const record = await t.objectStore('conversations').get(id);
       if (!record) throw new NotFoundError(`conversation ${id} not found`);
       const generation = writeGeneration();
       const path = await readActivePath(t.objectStore('turns'), record, limit === undefined ? {} : { limit });
       // The counts of a whole read, for the planner (docs/architecture.md#token-counts-with-the-turn).
       if (limit === undefined) storedCountsFor(this.db).noteRead(id, path.records, generation);
+      // docs/architecture.md#the-path-index: a conversation without a current index gets one built from this read.
+      if (limit === undefined && !(await hasCurrentPathIndex(t.objectStore('paths'), id, record.activeLeaf)))
+        pathIndexBuilderFor(this.db).noteRead(id, path.records, generation);
       return { record, turns: turnsOf(path.records) };
     });
   }

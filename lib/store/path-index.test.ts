@@ -19,6 +19,7 @@ import { storedCountsFor } from './turn-counts';
 import { importConversations } from './import-store';
 import { storeCapturedConversation } from './captured';
 import { seedOldVersion } from './store.test-helper';
+import { pathIndexBuilderFor } from './path-index-build';
 
 let n = 0;
 const open: BatonDb[] = [];
@@ -338,9 +339,22 @@ describe('path index', () => {
     // No index: an append leaves it missing (readers fall back to the whole read) …
     await s.appendTurn(C, turn('user'), T0);
     expect(await stored(db, C)).toBeUndefined();
+    // … a whole read notes it for the lazy build, which a write in between cancels …
+    const builder = pathIndexBuilderFor(db);
     expect((await s.get(C)).turns).toHaveLength(3);
-    // … and a write that reads the path writes it whole.
-    await s.selectTurn(C, u.id, T0);
+    await s.appendTurn(C, turn('assistant'), T0);
+    await builder.build();
+    expect(builder.built).toBe(0);
+    expect(await stored(db, C)).toBeUndefined();
+    // … and otherwise builds it from the read; the writes after it keep it.
+    await s.get(C);
+    await builder.build();
+    expect(builder.built).toBe(1);
+    await check(db, C, true);
+    await s.appendTurn(C, turn('user'), T0);
+    await check(db, C, true);
+    // A write that reads the path writes it whole too.
+    await s.deleteTurnsFrom(C, u.id, T0);
     await check(db, C, true);
   });
 

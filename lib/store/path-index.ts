@@ -133,6 +133,15 @@ export async function readPathIndex(
   return current(head, entries, leaf) ? entries : undefined;
 }
 
+/**
+ * Whether conversation `id` has an index for the path ending at `leaf`, judged by its head alone
+ * (one `get`: every write keeps head and chunks together, in one transaction).
+ */
+export async function hasCurrentPathIndex(paths: PathStore, id: string, leaf: string | undefined): Promise<boolean> {
+  const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
+  return head !== undefined && head.leaf === leaf;
+}
+
 /** Deletes the index of conversation `id` (a write that cannot keep it exact). */
 export async function dropPathIndex(paths: PathWriter, id: string): Promise<void> {
   await paths.delete(keysOf(id));
@@ -161,6 +170,16 @@ async function writeEntries(
       chunk: c,
       entries: entries.slice(c * CHUNK_ENTRIES, (c + 1) * CHUNK_ENTRIES),
     });
+}
+
+/**
+ * Writes `entries` (from {@link pathEntryOf}, root first) as the whole index of the path ending at
+ * their last turn, replacing what was there: the lazy build of a conversation stored before the
+ * index existed (lib/store/path-index-build.ts).
+ */
+export async function writePathIndex(paths: PathWriter, id: string, entries: readonly PathEntry[]): Promise<void> {
+  const old = await paths.getAllKeys(keysOf(id));
+  await writeEntries(paths, id, entries.at(-1)?.id, entries, Math.max(0, old.length - 1));
 }
 
 /**
