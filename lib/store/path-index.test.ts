@@ -89,7 +89,7 @@ async function stored(db: BatonDb, id: string): Promise<{ leaf: string | undefin
   const chunks = recs.slice(1);
   chunks.forEach((c, i) => expect(c.chunk).toBe(i));
   // Every chunk but the last is full.
-  chunks.slice(0, -1).forEach((c) => expect(c.entries!.length).toBe(256));
+  chunks.slice(0, -1).forEach((c) => expect(c.entries!.length).toBe(64));
   const entries = chunks.flatMap((c) => c.entries!);
   expect(entries.length).toBe(head.length);
   return { leaf: head.leaf, entries };
@@ -289,7 +289,7 @@ describe('path index', () => {
     await s.appendTurn(C, turn('user'), T0);
     const after = await db.getAll('paths');
     const changed = after.filter((r, i) => JSON.stringify(r) !== JSON.stringify(before[i]));
-    expect(changed.map((r) => r.chunk)).toEqual([-1, 1]);
+    expect(changed.map((r) => r.chunk)).toEqual([-1, 4]);
     await check(db, C, true);
   });
 

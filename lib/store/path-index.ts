@@ -32,7 +32,7 @@ export const PATHS_STORE = 'paths';
 export const HEAD_CHUNK = -1;
 
 /** Entries per chunk record: an append rewrites one chunk of at most this many. */
-export const CHUNK_ENTRIES = 256;
+export const CHUNK_ENTRIES = 64;
 
 /** What the index holds of one turn of the active path. */
 export interface PathEntry {
