@@ -19,11 +19,17 @@
  *
  * These helpers run inside the caller's transaction and await only its requests (D5).
  */
-import type { IDBPObjectStore, StoreNames } from 'idb';
 import { turnContentHash } from '../context/hash';
 import type { TurnCount } from '../context/tokens';
 import type { Block, Turn } from '../transcript/schema';
-import type { BatonDbSchema, TurnRecord } from './db';
+
+/** What the index needs of a stored turn record (`TurnRecord`; not imported: db.ts imports this module). */
+export interface IndexedTurnRecord {
+  seq: number;
+  turn: Turn;
+  counts?: Record<string, TurnCount>;
+}
+type TurnRecord = IndexedTurnRecord;
 
 /** Object store name (kept here so lib/store/db.ts can build it without a cycle). */
 export const PATHS_STORE = 'paths';
@@ -69,8 +75,18 @@ export interface PathChunkRecord {
 
 export type PathIndexRecord = PathHeadRecord | PathChunkRecord;
 
-type PathStore = IDBPObjectStore<BatonDbSchema, ArrayLike<StoreNames<BatonDbSchema>>, 'paths', IDBTransactionMode>;
-type PathWriter = IDBPObjectStore<BatonDbSchema, ArrayLike<StoreNames<BatonDbSchema>>, 'paths', 'readwrite'>;
+/** What the helpers read of the `paths` store, in the caller's transaction. */
+export interface PathStore {
+  get(key: [string, number]): Promise<PathIndexRecord | undefined>;
+  getAll(range: IDBKeyRange): Promise<PathIndexRecord[]>;
+  getAllKeys(range: IDBKeyRange): Promise<unknown[]>;
+}
+
+/** What the helpers write of the `paths` store, inside a readwrite transaction. */
+export interface PathWriter extends PathStore {
+  put(value: PathIndexRecord): Promise<unknown>;
+  delete(key: [string, number] | IDBKeyRange): Promise<unknown>;
+}
 
 /** Every key of conversation `id` in the `paths` store. */
 function keysOf(id: string): IDBKeyRange {
