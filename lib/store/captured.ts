@@ -9,6 +9,7 @@ import { metaOf, previewOf } from './conversations';
 import { tx, type BatonDb, type ConversationRecord } from './db';
 import { chainedRecords } from './turn-tree';
 import { indexTitle, indexTurns } from './search-index';
+import { rebuildPathIndex } from './path-index';
 
 /** What {@link storeCapturedConversation} writes. */
 export interface CapturedRecord {
@@ -40,7 +41,7 @@ export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord):
   };
   await tx(
     db,
-    ['conversations', 'turns', 'search'],
+    ['conversations', 'turns', 'search', 'paths'],
     'readwrite',
     async (t) => {
       await t.objectStore('conversations').add(rec);
@@ -48,10 +49,13 @@ export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord):
       // docs/side-panel.md#search: indexed in the same transaction.
       const search = t.objectStore('search');
       await indexTitle(search, c.id, rec.title);
-      for (const r of chainedRecords(c.id, c.turns)) {
+      const records = chainedRecords(c.id, c.turns);
+      for (const r of records) {
         await turns.add(r);
         await indexTurns(search, [r]);
       }
+      // docs/architecture.md#the-path-index: the captured turns are the active path.
+      await rebuildPathIndex(t.objectStore('paths'), c.id, undefined, records);
     },
     'strict',
   );

@@ -117,6 +117,7 @@ describe('upgrade ladder (D4)', () => {
     expect([...s.db.objectStoreNames].sort()).toEqual([
       'conversations',
       'disclosures',
+      'paths',
       'search',
       'settings',
       'turns',

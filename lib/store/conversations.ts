@@ -12,6 +12,8 @@ import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsO
 import type { TurnTree } from '../transcript/versions';
 import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
 import { indexTitle, indexTurns, unindexConversation, unindexTurns } from './search-index';
+import { appendPathEntry, dropPathIndex, hasCurrentPathIndex, rebuildPathIndex, replacePathEntry } from './path-index';
+import { pathIndexBuilderFor } from './path-index-build';
 
 /** Thrown when a conversation or turn does not exist. */
 export class NotFoundError extends Error {
@@ -109,9 +111,11 @@ export class ConversationStore {
       ...(input.source !== undefined ? { source: input.source } : {}),
       ...(input.lastTarget !== undefined ? { lastTarget: input.lastTarget } : {}),
     };
-    await tx(this.db, ['conversations', 'search'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'search', 'paths'], 'readwrite', async (t) => {
       await t.objectStore('conversations').add(rec);
       await indexTitle(t.objectStore('search'), rec.id, rec.title);
+      // docs/architecture.md#the-path-index: indexed from the start (the empty path), so appends extend it.
+      await rebuildPathIndex(t.objectStore('paths'), rec.id, undefined, []);
     });
     return metaOf(rec);
   }
@@ -126,13 +130,16 @@ export class ConversationStore {
    * {@link readActivePath}). @throws NotFoundError
    */
   async get(id: string, limit?: number): Promise<{ record: ConversationRecord; turns: Turn[] }> {
-    return tx(this.db, ['conversations', 'turns'], 'readonly', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'paths'], 'readonly', async (t) => {
       const record = await t.objectStore('conversations').get(id);
       if (!record) throw new NotFoundError(`conversation ${id} not found`);
       const generation = writeGeneration();
       const path = await readActivePath(t.objectStore('turns'), record, limit === undefined ? {} : { limit });
       // The counts of a whole read, for the planner (docs/architecture.md#token-counts-with-the-turn).
       if (limit === undefined) storedCountsFor(this.db).noteRead(id, path.records, generation);
+      // docs/architecture.md#the-path-index: a conversation without a current index gets one built from this read.
+      if (limit === undefined && !(await hasCurrentPathIndex(t.objectStore('paths'), id, record.activeLeaf)))
+        pathIndexBuilderFor(this.db).noteRead(id, path.records, generation);
       return { record, turns: turnsOf(path.records) };
     });
   }
@@ -221,12 +228,14 @@ export class ConversationStore {
     versionOf: string | undefined,
     under?: { parentId: string; activate: boolean },
   ): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       const turns = t.objectStore('turns');
       let parentId = rec.activeLeaf ?? ROOT_PARENT;
       let turnCount = rec.turnCount + 1;
+      // The path up to the new turn's parent when it is not the active path (a new version, a branch).
+      let newPath: TurnRecord[] | undefined;
       if (versionOf !== undefined) {
         const sibling = await turns.index('byTurnId').get([conversationId, versionOf]);
         if (!sibling) throw new NotFoundError(`turn ${versionOf} of conversation ${conversationId} not found`);
@@ -234,6 +243,7 @@ export class ConversationStore {
         const { activeLeaf: _old, ...base } = rec;
         const before = await readActivePath(turns, parentId === ROOT_PARENT ? base : { ...base, activeLeaf: parentId });
         turnCount = before.records.length + 1;
+        newPath = before.records;
       }
       if (under !== undefined) {
         const parent = await turns.index('byTurnId').get([conversationId, under.parentId]);
@@ -242,12 +252,20 @@ export class ConversationStore {
         turnCount = rec.turnCount;
         if (under.activate) {
           const { activeLeaf: _old, ...base } = rec;
-          turnCount = (await readActivePath(turns, { ...base, activeLeaf: parentId })).records.length + 1;
+          const before = (await readActivePath(turns, { ...base, activeLeaf: parentId })).records;
+          turnCount = before.length + 1;
+          if (parentId !== rec.activeLeaf) newPath = before;
         }
       }
       const record: TurnRecord = { conversationId, seq: rec.nextSeq, parentId, turn };
       await turns.add(record);
       await indexTurns(t.objectStore('search'), [record]);
+      // docs/architecture.md#the-path-index: an append extends the index; a new branch rewrites it.
+      const paths = t.objectStore('paths');
+      if (under?.activate ?? true) {
+        if (newPath) await rebuildPathIndex(paths, conversationId, rec.activeLeaf, [...newPath, record]);
+        else await appendPathEntry(paths, conversationId, rec.activeLeaf, record);
+      }
       if (patch.title !== undefined && patch.title !== rec.title)
         await indexTitle(t.objectStore('search'), conversationId, patch.title);
       const activate = under?.activate ?? true;
@@ -279,7 +297,7 @@ export class ConversationStore {
   }
 
   private putTx(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -287,6 +305,7 @@ export class ConversationStore {
       const replaced = replacedTurn(old, turn);
       await turns.put(replaced);
       await indexTurns(t.objectStore('search'), [replaced]);
+      await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
       const next: ConversationRecord = { ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview };
       await t.objectStore('conversations').put(next);
       return metaOf(next);
@@ -308,7 +327,7 @@ export class ConversationStore {
     now: string,
     toSibling = false,
   ): Promise<{ deleted: string[]; meta: ConversationMeta }> {
-    return tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -336,6 +355,7 @@ export class ConversationStore {
       );
       const { activeLeaf: _old, ...base } = rec;
       const path = await readActivePath(turns, { ...base, ...(leaf !== undefined ? { activeLeaf: leaf } : {}) });
+      await rebuildPathIndex(t.objectStore('paths'), conversationId, rec.activeLeaf, path.records);
       const next: ConversationRecord = {
         ...base,
         ...(leaf !== undefined ? { activeLeaf: leaf } : {}),
@@ -355,13 +375,14 @@ export class ConversationStore {
    * @throws NotFoundError when the conversation or the turn is missing (nothing is written).
    */
   async selectTurn(conversationId: string, turnId: string, now: string, exact = false): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'paths'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!target || !rec) throw new NotFoundError(`turn ${turnId} of conversation ${conversationId} not found`);
       const leaf = exact ? target : await newestDescendant(turns, target);
       const path = await readActivePath(turns, { ...rec, activeLeaf: leaf.turn.id });
+      await rebuildPathIndex(t.objectStore('paths'), conversationId, rec.activeLeaf, path.records);
       const next: ConversationRecord = {
         ...rec,
         activeLeaf: leaf.turn.id,
@@ -420,7 +441,7 @@ export class ConversationStore {
    * Nothing happens when it is missing.
    */
   async deleteTurn(conversationId: string, turnId: string, now: string): Promise<void> {
-    await tx(this.db, ['conversations', 'turns', 'search'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -431,6 +452,9 @@ export class ConversationStore {
       await unindexTurns(t.objectStore('search'), conversationId, [target.seq]);
       const { activeLeaf, ...base } = rec;
       const leaf = activeLeaf === turnId ? (target.parentId === ROOT_PARENT ? undefined : target.parentId) : activeLeaf;
+      // The path may have lost a turn anywhere: the index is rebuilt from the new path (entries reused).
+      const path = await readActivePath(turns, { ...base, ...(leaf !== undefined ? { activeLeaf: leaf } : {}) });
+      await rebuildPathIndex(t.objectStore('paths'), conversationId, activeLeaf, path.records);
       await t.objectStore('conversations').put({
         ...base,
         ...(leaf !== undefined ? { activeLeaf: leaf } : {}),
@@ -481,8 +505,9 @@ export class ConversationStore {
 
   /** Deletes a conversation, its turns, their index records and its disclosure records in one transaction. */
   async delete(id: string): Promise<void> {
-    await tx(this.db, ['conversations', 'turns', 'disclosures', 'search'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'turns', 'disclosures', 'search', 'paths'], 'readwrite', async (t) => {
       await t.objectStore('conversations').delete(id);
+      await dropPathIndex(t.objectStore('paths'), id);
       await t.objectStore('turns').delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
       await unindexConversation(t.objectStore('search'), id);
       const keys = await t.objectStore('disclosures').index('byConversation').getAllKeys(id);
@@ -494,13 +519,16 @@ export class ConversationStore {
    * On worker start: every turn left `streaming` becomes `interrupted` (L2). Returns how many.
    */
   async recoverStreaming(now: string): Promise<{ conversationId: string; turnId: string }[]> {
-    return tx(this.db, ['conversations', 'turns'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'paths'], 'readwrite', async (t) => {
       const fixed: { conversationId: string; turnId: string }[] = [];
+      const replaced: TurnRecord[] = [];
       let cursor = await t.objectStore('turns').index('byStatus').openCursor('streaming');
       while (cursor) {
         const r = cursor.value;
         if (r.turn.status === 'streaming') {
-          await cursor.update(replacedTurn(r, { ...r.turn, status: 'interrupted' }));
+          const next = replacedTurn(r, { ...r.turn, status: 'interrupted' });
+          await cursor.update(next);
+          replaced.push(next);
           fixed.push({ conversationId: r.conversationId, turnId: r.turn.id });
         }
         cursor = await cursor.continue();
@@ -508,6 +536,8 @@ export class ConversationStore {
       for (const id of new Set(fixed.map((f) => f.conversationId))) {
         const rec = await t.objectStore('conversations').get(id);
         if (rec) await t.objectStore('conversations').put({ ...rec, updatedAt: now });
+        for (const r of replaced)
+          if (r.conversationId === id) await replacePathEntry(t.objectStore('paths'), id, rec?.activeLeaf, r);
       }
       return fixed;
     });

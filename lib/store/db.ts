@@ -11,6 +11,9 @@
  * - `settings`: provider configuration and preferences, one record per key.
  * - `search`: the full-text index, one record per turn and per title with its terms
  *   (lib/store/search-index.ts), written in the same transaction as the turn or title.
+ * - `paths`: the active path's plan index per conversation (lib/store/path-index.ts), written in the
+ *   same transaction as every write of the turns ({@link tx} refuses a readwrite transaction over
+ *   `turns` without it).
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationMeta } from '../messaging/protocol';
@@ -18,10 +21,11 @@ import type { Transcript, Turn } from '../transcript/schema';
 import type { TurnCount } from '../context/tokens';
 import { isQuotaExceeded, storageFullError } from './quota';
 import { SEARCH_STORE, titleSearchRecord, turnSearchRecord, type SearchRecord } from './search-index';
+import { PATHS_STORE, type PathIndexRecord } from './path-index';
 
 export const DB_NAME = 'baton';
 /** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export const STORES = {
   conversations: 'conversations',
@@ -30,6 +34,7 @@ export const STORES = {
   vault: 'vault',
   settings: 'settings',
   search: SEARCH_STORE,
+  paths: PATHS_STORE,
 } as const;
 
 /** What the conversation list needs, plus the transcript-level fields that are not turns. */
@@ -138,6 +143,7 @@ export interface BatonDbSchema extends DBSchema {
   vault: { key: string; value: VaultRecord };
   settings: { key: string; value: { key: string; value: unknown } };
   search: { key: [string, number]; value: SearchRecord; indexes: { byTerm: string } };
+  paths: { key: [string, number]; value: PathIndexRecord };
 }
 
 export type BatonDb = IDBPDatabase<BatonDbSchema>;
@@ -189,6 +195,11 @@ export function upgradeDb(
     const search = db.createObjectStore(STORES.search, { keyPath: ['conversationId', 'seq'] });
     search.createIndex('byTerm', 'terms', { multiEntry: true });
     if (oldVersion >= 1) steps.push(buildSearchIndex);
+  }
+  if (oldVersion < 4 && newVersion >= 4) {
+    // docs/architecture.md#the-path-index: no data step — a conversation without an index is read
+    // whole once, and that read builds it (an upgrade never stalls on hashing every stored turn).
+    db.createObjectStore(STORES.paths, { keyPath: ['conversationId', 'chunk'] });
   }
   if (steps.length) void runSteps(transaction!, steps);
 }
@@ -303,6 +314,9 @@ export async function tx<S extends StoreName[], M extends 'readonly' | 'readwrit
   durability: 'strict' | 'default' | 'relaxed' = 'default',
 ): Promise<R> {
   const writes = mode === 'readwrite' && stores.some((s) => s === 'conversations' || s === 'turns');
+  // docs/architecture.md#the-path-index: every write of turns keeps the path index in the same transaction.
+  if (mode === 'readwrite' && stores.includes('turns' as S[number]) && !stores.includes('paths' as S[number]))
+    throw new Error("a readwrite transaction over 'turns' must include 'paths' (the path index)");
   if (writes) generation++;
   const t = db.transaction(stores, mode, { durability });
   try {

@@ -18,6 +18,7 @@ import type { Turn } from '../transcript/schema';
 import { metaOf, NotFoundError, previewOf, replacedTurn } from './conversations';
 import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
 import { indexTurns } from './search-index';
+import { replacePathEntry } from './path-index';
 import { transcriptCacheFor, withReplaced } from './transcript-cache';
 
 const GLOBAL_POLICY_KEY = 'disclosurePolicy';
@@ -159,7 +160,7 @@ export class DisclosureStore {
   }
 
   private finishTx(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'disclosures', 'search'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'disclosures', 'search', 'paths'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -168,6 +169,8 @@ export class DisclosureStore {
       await turns.put(replaced);
       // docs/side-panel.md#search: the final answer's words, in the same transaction.
       await indexTurns(t.objectStore('search'), [replaced]);
+      // docs/architecture.md#the-path-index: the final answer's entry, in the same transaction.
+      await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
       await t.objectStore('disclosures').add(done.record as DisclosureRecord);
       const meta: Record<string, unknown> = { ...rec.meta };
       if (done.receipt === null) delete meta[RECEIPT_META];

@@ -13,6 +13,8 @@ import { previewOf } from './conversations';
 import { isQuotaExceeded } from './quota';
 import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
 import { indexTitle, indexTurns } from './search-index';
+import { rebuildPathIndex } from './path-index';
+import { pathIn } from './turn-tree';
 
 /** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
 const MAX_ID_CHARS = 200;
@@ -208,7 +210,7 @@ export async function importConversations(
     };
     const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp, tree);
     try {
-      const clash = await tx(db, ['conversations', 'turns', 'search'], 'readwrite', async (w) => {
+      const clash = await tx(db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (w) => {
         const existing = (await w.objectStore('conversations').get(id)) ?? known;
         if (existing) return existing;
         await w.objectStore('conversations').add(rec);
@@ -216,11 +218,15 @@ export async function importConversations(
         // docs/side-panel.md#search: every version is indexed, in this same transaction.
         const search = w.objectStore('search');
         await indexTitle(search, id, rec.title);
+        const records: TurnRecord[] = [];
         for (const [seq, { parentId, turn }] of tree.turns.entries()) {
           const r: TurnRecord = { conversationId: id, seq, parentId: parentId ?? ROOT_PARENT, turn: settle(turn) };
           await turns.add(r);
           await indexTurns(search, [r]);
+          records.push(r);
         }
+        // docs/architecture.md#the-path-index: the active path's index, in this same transaction.
+        await rebuildPathIndex(w.objectStore('paths'), id, undefined, pathIn(records, rec.activeLeaf));
         return undefined;
         // Default durability: a batch may hold thousands of conversations, and an import cut short
         // by a crash is simply run again (idempotent); each conversation is still all or nothing.

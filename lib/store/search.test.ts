@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../transcript/schema';
 import { storeCapturedConversation } from './captured';
 import { ConversationStore } from './conversations';
-import { openBatonDb, type BatonDb, type ConversationRecord } from './db';
+import { DB_VERSION, openBatonDb, type BatonDb, type ConversationRecord } from './db';
 import { importConversations } from './import-store';
 import { searchConversations, snippetOf } from './search';
 import { TITLE_SEQ, termsOf } from './search-index';
@@ -249,7 +249,7 @@ describe('upgrade ladder, version 3: the search index', () => {
     ]);
     const db = await openBatonDb(name);
     open.push(db);
-    expect(db.version).toBe(3);
+    expect(db.version).toBe(DB_VERSION);
     expect(await found(db, 'walrus')).toEqual(['a/title']);
     expect(await found(db, 'ivory')).toEqual(['a/a2']);
     expect(await found(db, 'teeth')).toEqual(['a/a2b']);

@@ -9,6 +9,7 @@ import { metaOf, previewOf } from './conversations';
 import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
 import { indexTitle, indexTurns, unindexTurns } from './search-index';
 import { readActivePath } from './turn-tree';
+import { rebuildPathIndex } from './path-index';
 
 /** A turn version received from another device. */
 export interface SyncedTurn {
@@ -51,7 +52,7 @@ export async function applySyncedConversation(
   c: SyncedConversation,
   now: string,
 ): Promise<ConversationMeta | undefined> {
-  return tx(db, ['conversations', 'turns', 'disclosures', 'search'], 'readwrite', async (t) => {
+  return tx(db, ['conversations', 'turns', 'disclosures', 'search', 'paths'], 'readwrite', async (t) => {
     // docs/side-panel.md#search: the index changes in the same transaction as the turns it indexes.
     const search = t.objectStore('search');
     const convs = t.objectStore('conversations');
@@ -70,12 +71,15 @@ export async function applySyncedConversation(
     const local = await turns.getAll(IDBKeyRange.bound([c.id, -Infinity], [c.id, Infinity]));
     const have = new Set(local.map((r) => r.turn.id));
     let nextSeq = rec.nextSeq;
+    // Seqs whose turn this transaction replaced: their path-index entries are made again.
+    const changed = new Set<number>();
     for (const s of [...c.turns].sort((a, b) => a.seq - b.seq)) {
       if (have.has(s.turn.id)) {
         // A changed version: replaced where it is; its stored token counts are of the old turn.
         const old = local.find((x) => x.turn.id === s.turn.id)!;
         const { counts: _stale, ...kept } = old;
         await turns.put({ ...kept, turn: s.turn });
+        changed.add(old.seq);
         await unindexTurns(search, c.id, [old.seq]);
         await indexTurns(search, [{ conversationId: c.id, seq: old.seq, turn: s.turn }]);
         continue;
@@ -128,6 +132,8 @@ export async function applySyncedConversation(
       else delete next.activeLeaf;
     }
     const path = await readActivePath(turns, next);
+    // docs/architecture.md#the-path-index: rebuilt in this transaction (entries of unchanged turns reused).
+    await rebuildPathIndex(t.objectStore('paths'), c.id, found?.activeLeaf, path.records, changed);
     next.turnCount = path.records.length;
     next.preview = previewOf(path.records.at(-1)?.turn);
     if (typeof next.updatedAt !== 'string') next.updatedAt = now;

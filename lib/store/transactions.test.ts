@@ -44,6 +44,7 @@ type Work = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration;
  */
 const TREE_FILE = path.join(ROOT, 'lib/store/turn-tree.ts');
 const SEARCH_FILE = path.join(ROOT, 'lib/store/search-index.ts');
+const PATHS_FILE = path.join(ROOT, 'lib/store/path-index.ts');
 const parse = (f: string) => ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
 function treeHelpers(file = parse(TREE_FILE)): ts.FunctionDeclaration[] {
   return file.statements.filter(
@@ -51,7 +52,9 @@ function treeHelpers(file = parse(TREE_FILE)): ts.FunctionDeclaration[] {
       ts.isFunctionDeclaration(n) && !!n.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword),
   );
 }
-const HELPERS = new Set([...treeHelpers(), ...treeHelpers(parse(SEARCH_FILE))].map((f) => f.name!.text));
+const HELPERS = new Set(
+  [...treeHelpers(), ...treeHelpers(parse(SEARCH_FILE)), ...treeHelpers(parse(PATHS_FILE))].map((f) => f.name!.text),
+);
 
 /** Every `await` in `work` that does not wait on its transaction, as `file:line text`. */
 function foreignAwaits(work: Work, file: ts.SourceFile): string[] {
@@ -135,7 +138,7 @@ describe('D5 no awaits across transactions', () => {
     expect(callbacks.flatMap((c) => foreignAwaits(c.work, c.file))).toEqual([]);
   });
 
-  it('D5 the tree and search-index helpers await only requests of the store they are given', () => {
+  it('D5 the tree, search-index and path-index helpers await only requests of the store they are given', () => {
     const file = parse(TREE_FILE);
     const helpers = treeHelpers(file);
     expect(helpers.map((f) => f.name!.text)).toContain('readActivePath');
@@ -144,6 +147,10 @@ describe('D5 no awaits across transactions', () => {
     const indexers = treeHelpers(search);
     expect(indexers.map((f) => f.name!.text)).toContain('indexTurns');
     expect(indexers.flatMap((f) => foreignAwaits(f, search))).toEqual([]);
+    const paths = parse(PATHS_FILE);
+    const pathHelpers = treeHelpers(paths);
+    expect(pathHelpers.map((f) => f.name!.text)).toContain('appendPathEntry');
+    expect(pathHelpers.flatMap((f) => foreignAwaits(f, paths))).toEqual([]);
   });
 
   it('D5 the only direct db.transaction() call is inside tx() (lib/store/db.ts)', () => {

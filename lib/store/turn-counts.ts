@@ -16,6 +16,7 @@ import type { TurnCount } from '../context/tokens';
 import type { Turn } from '../transcript/schema';
 import { tx, writeGeneration, type BatonDb, type TurnRecord } from './db';
 import { transcriptCacheFor } from './transcript-cache';
+import { patchPathCounts } from './path-index';
 
 /** Records written back per transaction (short transactions let other requests interleave). */
 export const WRITE_BATCH = 500;
@@ -109,14 +110,20 @@ export class StoredTurnCounts implements StoredCounts {
             () =>
               tx(
                 this.db,
-                ['turns'],
+                ['turns', 'paths'],
                 'readwrite',
                 async (t) => {
                   const turns = t.objectStore('turns');
+                  const written = new Map<number, Record<string, TurnCount> | undefined>();
                   for (const [seq, e] of batch) {
                     const rec = await turns.get([id, seq]);
-                    if (rec) await turns.put({ ...rec, counts: e.counts });
+                    if (rec) {
+                      await turns.put({ ...rec, counts: e.counts });
+                      written.set(seq, e.counts);
+                    }
                   }
+                  // docs/architecture.md#the-path-index: the index carries the same counts.
+                  await patchPathCounts(t.objectStore('paths'), id, written);
                 },
                 'relaxed',
               ),

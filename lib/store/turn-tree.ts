@@ -12,11 +12,11 @@
  *
  * These functions run inside a caller's transaction and await only its requests (D5).
  */
-import type { IDBPObjectStore } from 'idb';
+import type { IDBPObjectStore, StoreNames } from 'idb';
 import type { Turn } from '../transcript/schema';
 import { ROOT_PARENT, type BatonDbSchema, type ConversationRecord, type TurnRecord } from './db';
 
-type TurnStore = IDBPObjectStore<BatonDbSchema, ('conversations' | 'turns')[], 'turns', IDBTransactionMode>;
+type TurnStore = IDBPObjectStore<BatonDbSchema, ArrayLike<StoreNames<BatonDbSchema>>, 'turns', IDBTransactionMode>;
 
 /** Where a turn stands among its versions: `index` is 1-based, `count` ≥ 2; the sibling ids either side. */
 export interface VersionInfo {

@@ -1,0 +1,313 @@
+/**
+ * The active path's plan index (docs/architecture.md#the-path-index): per conversation, what a
+ * plan needs to know of each turn on the active path without reading the turn — its `seq`, id,
+ * role, pin, content hash, its blocks' kinds and the token counts stored on its record — so a
+ * cold preview of a long conversation can fit the budget over the index and read in full only the
+ * turns it keeps (bench/README.md, "Cold preview of a long conversation").
+ *
+ * Stored in the `paths` object store, keyed `[conversationId, chunk]`: a head record (chunk
+ * {@link HEAD_CHUNK}) naming the leaf the index describes and its length, then the entries in path
+ * order in chunks of {@link CHUNK_ENTRIES}, so an append rewrites only the last chunk and the head.
+ *
+ * Kept in the SAME transaction as every write that changes the active path or a turn on it
+ * (security-requirements.md D4; `tx` in db.ts refuses a readwrite transaction over `turns`
+ * without `paths`): appends extend it, replacements patch the entry, the counts' write-back
+ * patches the counts, deletions and switches of version rebuild it (reusing the entries of turns
+ * that did not change, so no turn is hashed twice), and writes that cannot tell drop it. An index
+ * that is missing or stale — its head's leaf is not the record's `activeLeaf`, or its length does
+ * not match — is never used: readers fall back to the whole read, which builds it again.
+ *
+ * These helpers run inside the caller's transaction and await only its requests (D5).
+ */
+import { turnContentHash } from '../context/hash';
+import type { TurnCount } from '../context/tokens';
+import type { Block, Turn } from '../transcript/schema';
+
+/** What the index needs of a stored turn record (`TurnRecord`; not imported: db.ts imports this module). */
+export interface IndexedTurnRecord {
+  seq: number;
+  turn: Turn;
+  counts?: Record<string, TurnCount>;
+}
+type TurnRecord = IndexedTurnRecord;
+
+/** Object store name (kept here so lib/store/db.ts can build it without a cycle). */
+export const PATHS_STORE = 'paths';
+
+/** {@link PathIndexRecord.chunk} of the head record (chunks of entries count from 0). */
+export const HEAD_CHUNK = -1;
+
+/** Entries per chunk record: an append rewrites one chunk of at most this many. */
+export const CHUNK_ENTRIES = 64;
+
+/** What the index holds of one turn of the active path. */
+export interface PathEntry {
+  /** The turn record's key part (`[conversationId, seq]`). */
+  seq: number;
+  id: string;
+  role: Turn['role'];
+  /** `turn.meta.pinned === true` (transcript-v1.md reserved meta). */
+  pinned: boolean;
+  /** `turnContentHash(turn)`: the ledger's and the token cache's hash. */
+  hash: string;
+  /** The type of each block, in order. */
+  kinds: Block['type'][];
+  /** The record's stored token counts by variant (`TurnRecord.counts`), when it has any. */
+  counts?: Record<string, TurnCount>;
+}
+
+/** The head: which path the chunks describe. */
+export interface PathHeadRecord {
+  conversationId: string;
+  chunk: typeof HEAD_CHUNK;
+  /** The active leaf the index was written for (absent: the empty path). */
+  leaf?: string;
+  /** Entries over all chunks. */
+  length: number;
+}
+
+/** One chunk of entries, in path order. */
+export interface PathChunkRecord {
+  conversationId: string;
+  chunk: number;
+  entries: PathEntry[];
+}
+
+export type PathIndexRecord = PathHeadRecord | PathChunkRecord;
+
+/** What the helpers read of the `paths` store, in the caller's transaction. */
+export interface PathStore {
+  get(key: [string, number]): Promise<PathIndexRecord | undefined>;
+  getAll(range: IDBKeyRange): Promise<PathIndexRecord[]>;
+  getAllKeys(range: IDBKeyRange): Promise<unknown[]>;
+}
+
+/** What the helpers write of the `paths` store, inside a readwrite transaction. */
+export interface PathWriter extends PathStore {
+  put(value: PathIndexRecord): Promise<unknown>;
+  delete(key: [string, number] | IDBKeyRange): Promise<unknown>;
+}
+
+/** Every key of conversation `id` in the `paths` store. */
+function keysOf(id: string): IDBKeyRange {
+  return IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
+}
+
+/** The index entry of a stored turn record. Pure. */
+export function pathEntryOf(r: TurnRecord): PathEntry {
+  return {
+    seq: r.seq,
+    id: r.turn.id,
+    role: r.turn.role,
+    pinned: r.turn.meta?.pinned === true,
+    hash: turnContentHash(r.turn),
+    kinds: r.turn.blocks.map((b) => b.type),
+    ...(r.counts !== undefined ? { counts: r.counts } : {}),
+  };
+}
+
+/** The head and the entries as stored, without checking them against anything. */
+async function readRaw(
+  paths: PathStore,
+  id: string,
+): Promise<{ head: PathHeadRecord | undefined; entries: PathEntry[]; chunks: number }> {
+  const all = await paths.getAll(keysOf(id));
+  const first = all[0];
+  const head = first && first.chunk === HEAD_CHUNK ? (first as PathHeadRecord) : undefined;
+  const entries: PathEntry[] = [];
+  let chunks = 0;
+  for (const r of all) {
+    if (r.chunk === HEAD_CHUNK) continue;
+    // Chunks must be contiguous from 0: a gap means a broken index.
+    if (r.chunk !== chunks) return { head: undefined, entries: [], chunks: 0 };
+    chunks++;
+    for (const e of (r as PathChunkRecord).entries) entries.push(e);
+  }
+  return { head, entries, chunks };
+}
+
+/** Whether a stored head describes the path ending at `leaf` with `entries`. */
+function current(head: PathHeadRecord | undefined, entries: readonly PathEntry[], leaf: string | undefined): boolean {
+  return (
+    head !== undefined &&
+    head.leaf === leaf &&
+    head.length === entries.length &&
+    (entries.length === 0 ? leaf === undefined : entries[entries.length - 1]!.id === leaf)
+  );
+}
+
+/**
+ * The index of the active path ending at `leaf` (the conversation record's `activeLeaf`), in
+ * path order, or undefined when it is missing or stale (then read the whole path instead).
+ */
+export async function readPathIndex(
+  paths: PathStore,
+  conversationId: string,
+  leaf: string | undefined,
+): Promise<PathEntry[] | undefined> {
+  const { head, entries } = await readRaw(paths, conversationId);
+  return current(head, entries, leaf) ? entries : undefined;
+}
+
+/**
+ * Whether conversation `id` has an index for the path ending at `leaf`, judged by its head alone
+ * (one `get`: every write keeps head and chunks together, in one transaction).
+ */
+export async function hasCurrentPathIndex(paths: PathStore, id: string, leaf: string | undefined): Promise<boolean> {
+  const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
+  return head !== undefined && head.leaf === leaf;
+}
+
+/** Deletes the index of conversation `id` (a write that cannot keep it exact). */
+export async function dropPathIndex(paths: PathWriter, id: string): Promise<void> {
+  await paths.delete(keysOf(id));
+}
+
+/** Writes `entries` as the whole index of the path ending at `leaf`, replacing what was there. */
+async function writeEntries(
+  paths: PathWriter,
+  id: string,
+  leaf: string | undefined,
+  entries: readonly PathEntry[],
+  oldChunks: number,
+): Promise<void> {
+  const chunks = Math.ceil(entries.length / CHUNK_ENTRIES);
+  if (oldChunks > chunks) await paths.delete(IDBKeyRange.bound([id, chunks], [id, Infinity]));
+  const head: PathHeadRecord = {
+    conversationId: id,
+    chunk: HEAD_CHUNK,
+    ...(leaf !== undefined ? { leaf } : {}),
+    length: entries.length,
+  };
+  await paths.put(head);
+  for (let c = 0; c < chunks; c++)
+    await paths.put({
+      conversationId: id,
+      chunk: c,
+      entries: entries.slice(c * CHUNK_ENTRIES, (c + 1) * CHUNK_ENTRIES),
+    });
+}
+
+/**
+ * Writes `entries` (from {@link pathEntryOf}, root first) as the whole index of the path ending at
+ * their last turn, replacing what was there: the lazy build of a conversation stored before the
+ * index existed (lib/store/path-index-build.ts).
+ */
+export async function writePathIndex(paths: PathWriter, id: string, entries: readonly PathEntry[]): Promise<void> {
+  const old = await paths.getAllKeys(keysOf(id));
+  await writeEntries(paths, id, entries.at(-1)?.id, entries, Math.max(0, old.length - 1));
+}
+
+/**
+ * Writes the index of the active path `records` (root first; its last turn is the active leaf),
+ * replacing what was there. `oldLeaf` is the active leaf before this transaction's write: when
+ * the stored index was exact for it, the entries of turns whose `seq` is not in `changed` (turns
+ * this transaction replaced) are taken from it instead of being hashed again.
+ */
+export async function rebuildPathIndex(
+  paths: PathWriter,
+  id: string,
+  oldLeaf: string | undefined,
+  records: readonly TurnRecord[],
+  changed: ReadonlySet<number> = new Set(),
+): Promise<void> {
+  const old = await readRaw(paths, id);
+  const reuse = new Map<number, PathEntry>();
+  if (current(old.head, old.entries, oldLeaf))
+    for (const e of old.entries) if (!changed.has(e.seq)) reuse.set(e.seq, e);
+  const entries = records.map((r) => {
+    const e = reuse.get(r.seq);
+    return e && e.id === r.turn.id ? withCounts(e, r.counts) : pathEntryOf(r);
+  });
+  await writeEntries(paths, id, records.at(-1)?.turn.id, entries, old.chunks);
+}
+
+function withCounts(e: PathEntry, counts: Record<string, TurnCount> | undefined): PathEntry {
+  const { counts: _old, ...rest } = e;
+  return counts !== undefined ? { ...rest, counts } : rest;
+}
+
+/**
+ * `record` was appended after `oldLeaf`, the active leaf before (its parent), and is the new
+ * active leaf: adds its entry, rewriting only the head and the last chunk. An index that was not
+ * exact for `oldLeaf` is dropped (the next whole read builds it).
+ */
+export async function appendPathEntry(
+  paths: PathWriter,
+  id: string,
+  oldLeaf: string | undefined,
+  record: TurnRecord,
+): Promise<void> {
+  const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
+  if (!head) return;
+  const n = head.length;
+  const c = Math.floor(n / CHUNK_ENTRIES);
+  const last = n % CHUNK_ENTRIES === 0 ? undefined : ((await paths.get([id, c])) as PathChunkRecord | undefined);
+  const tail = last?.entries.at(-1);
+  const exact =
+    head.leaf === oldLeaf &&
+    (n === 0 ? oldLeaf === undefined : n % CHUNK_ENTRIES === 0 ? oldLeaf !== undefined : tail?.id === oldLeaf) &&
+    (last === undefined || last.entries.length === n % CHUNK_ENTRIES);
+  if (!exact) return dropPathIndex(paths, id);
+  await paths.put({ conversationId: id, chunk: c, entries: [...(last?.entries ?? []), pathEntryOf(record)] });
+  await paths.put({ conversationId: id, chunk: HEAD_CHUNK, leaf: record.turn.id, length: n + 1 });
+}
+
+/**
+ * The turn record at `record.seq` was replaced by `record` (a stream checkpoint, the final answer,
+ * an edit in place, the recovery of a streaming turn) while the active leaf is `leaf`: its entry,
+ * if it is on the path, is written again. Looks in the last chunk first (the usual case: the
+ * leaf's answer streaming), then in the others. A stale index is dropped.
+ */
+export async function replacePathEntry(
+  paths: PathWriter,
+  id: string,
+  leaf: string | undefined,
+  record: TurnRecord,
+): Promise<void> {
+  const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
+  if (!head) return;
+  if (head.leaf !== leaf) return dropPathIndex(paths, id);
+  const lastChunk = Math.ceil(head.length / CHUNK_ENTRIES) - 1;
+  if (lastChunk < 0) return;
+  const last = (await paths.get([id, lastChunk])) as PathChunkRecord | undefined;
+  if (!last) return dropPathIndex(paths, id);
+  const at = last.entries.findIndex((e) => e.seq === record.seq);
+  if (at >= 0) {
+    const entries = [...last.entries];
+    entries[at] = pathEntryOf(record);
+    await paths.put({ ...last, entries });
+    return;
+  }
+  const all = await readRaw(paths, id);
+  if (!current(all.head, all.entries, leaf)) return dropPathIndex(paths, id);
+  const i = all.entries.findIndex((e) => e.seq === record.seq);
+  if (i < 0) return; // not on the active path
+  const c = Math.floor(i / CHUNK_ENTRIES);
+  const entries = all.entries.slice(c * CHUNK_ENTRIES, (c + 1) * CHUNK_ENTRIES);
+  entries[i - c * CHUNK_ENTRIES] = pathEntryOf(record);
+  await paths.put({ conversationId: id, chunk: c, entries });
+}
+
+/**
+ * The counts' write-back (lib/store/turn-counts.ts) set `counts` on the records at these `seq`s
+ * (the turns themselves unchanged): the entries on the path get the same counts.
+ */
+export async function patchPathCounts(
+  paths: PathWriter,
+  id: string,
+  counts: ReadonlyMap<number, Record<string, TurnCount> | undefined>,
+): Promise<void> {
+  const all = await paths.getAll(keysOf(id));
+  for (const r of all) {
+    if (r.chunk === HEAD_CHUNK) continue;
+    const chunk = r as PathChunkRecord;
+    let touched = false;
+    const entries = chunk.entries.map((e) => {
+      if (!counts.has(e.seq)) return e;
+      touched = true;
+      return withCounts(e, counts.get(e.seq));
+    });
+    if (touched) await paths.put({ ...chunk, entries });
+  }
+}
