@@ -9,6 +9,7 @@ import { metaOf, previewOf } from './conversations';
 import { tx, type BatonDb, type ConversationRecord } from './db';
 import { chainedRecords } from './turn-tree';
 import { indexTitle, indexTurns } from './search-index';
+import { addConversation } from './list-pages';
 
 /** What {@link storeCapturedConversation} writes. */
 export interface CapturedRecord {
@@ -40,10 +41,10 @@ export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord):
   };
   await tx(
     db,
-    ['conversations', 'turns', 'search'],
+    ['conversations', 'turns', 'search', 'summaries'],
     'readwrite',
     async (t) => {
-      await t.objectStore('conversations').add(rec);
+      await addConversation(t, rec);
       const turns = t.objectStore('turns');
       // docs/side-panel.md#search: indexed in the same transaction.
       const search = t.objectStore('search');

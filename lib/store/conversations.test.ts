@@ -119,6 +119,7 @@ describe('upgrade ladder (D4)', () => {
       'disclosures',
       'search',
       'settings',
+      'summaries',
       'turns',
       'vault',
     ]);

@@ -11,6 +11,8 @@
  * - `settings`: provider configuration and preferences, one record per key.
  * - `search`: the full-text index, one record per turn and per title with its terms
  *   (lib/store/search-index.ts), written in the same transaction as the turn or title.
+ * - `summaries`: the conversation list's pages (lib/store/list-pages.ts), each conversation's list
+ *   fields, written in the same transaction as its record; `list()` reads only these.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationMeta } from '../messaging/protocol';
@@ -18,10 +20,11 @@ import type { Transcript, Turn } from '../transcript/schema';
 import type { TurnCount } from '../context/tokens';
 import { isQuotaExceeded, storageFullError } from './quota';
 import { SEARCH_STORE, titleSearchRecord, turnSearchRecord, type SearchRecord } from './search-index';
+import { LIST_STORE, rebuildListPages } from './list-pages';
 
 export const DB_NAME = 'baton';
 /** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export const STORES = {
   conversations: 'conversations',
@@ -30,6 +33,7 @@ export const STORES = {
   vault: 'vault',
   settings: 'settings',
   search: SEARCH_STORE,
+  summaries: LIST_STORE,
 } as const;
 
 /** What the conversation list needs, plus the transcript-level fields that are not turns. */
@@ -138,6 +142,8 @@ export interface BatonDbSchema extends DBSchema {
   vault: { key: string; value: VaultRecord };
   settings: { key: string; value: { key: string; value: unknown } };
   search: { key: [string, number]; value: SearchRecord; indexes: { byTerm: string } };
+  /** The list pages: page number → JSON text of its entries (lib/store/list-pages.ts). */
+  summaries: { key: number; value: string };
 }
 
 export type BatonDb = IDBPDatabase<BatonDbSchema>;
@@ -189,6 +195,11 @@ export function upgradeDb(
     const search = db.createObjectStore(STORES.search, { keyPath: ['conversationId', 'seq'] });
     search.createIndex('byTerm', 'terms', { multiEntry: true });
     if (oldVersion >= 1) steps.push(buildSearchIndex);
+  }
+  if (oldVersion < 4 && newVersion >= 4) {
+    // docs/architecture.md#the-conversation-list: the list reads its own pages, not the records.
+    db.createObjectStore(STORES.summaries);
+    if (oldVersion >= 1) steps.push(rebuildListPages);
   }
   if (steps.length) void runSteps(transaction!, steps);
 }

@@ -13,6 +13,7 @@ import { previewOf } from './conversations';
 import { isQuotaExceeded } from './quota';
 import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
 import { indexTitle, indexTurns } from './search-index';
+import { addConversation } from './list-pages';
 
 /** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
 const MAX_ID_CHARS = 200;
@@ -208,10 +209,10 @@ export async function importConversations(
     };
     const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp, tree);
     try {
-      const clash = await tx(db, ['conversations', 'turns', 'search'], 'readwrite', async (w) => {
+      const clash = await tx(db, ['conversations', 'turns', 'search', 'summaries'], 'readwrite', async (w) => {
         const existing = (await w.objectStore('conversations').get(id)) ?? known;
         if (existing) return existing;
-        await w.objectStore('conversations').add(rec);
+        await addConversation(w, rec);
         const turns = w.objectStore('turns');
         // docs/side-panel.md#search: every version is indexed, in this same transaction.
         const search = w.objectStore('search');
