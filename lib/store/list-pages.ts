@@ -15,7 +15,12 @@
  * disagrees with the records. These helpers only queue requests of the caller's transaction (D5).
  */
 import type { ConversationMeta } from '../messaging/protocol';
-import type { ConversationRecord } from './db';
+
+/**
+ * A conversation record as these helpers see it: its list fields and whatever else it holds
+ * (lib/store/db.ts `ConversationRecord`, not imported here so that db.ts can use this module).
+ */
+type ConversationRecord = ConversationMeta;
 
 /** Object store name of the list pages (kept here so lib/store/db.ts can create it without a cycle). */
 export const LIST_STORE = 'summaries';
@@ -58,13 +63,13 @@ export function pageOf(id: string): number {
 }
 
 /** The list fields of a record: the record without its store-only fields (what `list()` returns). */
-export function listFieldsOf(rec: ConversationRecord | ConversationMeta): ConversationMeta {
+export function listFieldsOf(rec: ConversationRecord): ConversationMeta {
   const out: Record<string, unknown> = {};
   for (const f of FIELDS) if (rec[f] !== undefined) out[f] = rec[f];
   return out as unknown as ConversationMeta;
 }
 
-function encode(rec: ConversationRecord | ConversationMeta): Entry {
+function encode(rec: ConversationRecord): Entry {
   return FIELDS.map((f) => rec[f] ?? null);
 }
 
@@ -138,13 +143,13 @@ async function writeEntry(pages: PageStore, id: string, entry: Entry | undefined
 }
 
 /** Puts conversation record `rec` and its list entry, in the caller's transaction (D4). */
-export async function putConversation(t: ListWriteTx, rec: ConversationRecord): Promise<void> {
+export async function putConversation<R extends ConversationRecord>(t: ListWriteTx, rec: R): Promise<void> {
   await t.objectStore('conversations').put(rec);
   await writeEntry(t.objectStore(LIST_STORE), rec.id, encode(rec));
 }
 
 /** Adds conversation record `rec` (fails when the id exists) and its list entry, in the caller's transaction (D4). */
-export async function addConversation(t: ListWriteTx, rec: ConversationRecord): Promise<void> {
+export async function addConversation<R extends ConversationRecord>(t: ListWriteTx, rec: R): Promise<void> {
   await t.objectStore('conversations').add(rec);
   await writeEntry(t.objectStore(LIST_STORE), rec.id, encode(rec));
 }
