@@ -5,7 +5,8 @@
  * - seed: 5,000 list records and one 10,000-turn conversation, in bulk transactions (untimed);
  * - append one turn: `store.appendTurn` (read the metadata, add the turn, put the metadata, one
  *   transaction) vs the floor, raw IndexedDB `put` of the same two records in one transaction;
- * - list: `store.list()` vs the floor, raw `getAll()` of the conversations store; plus the
+ * - list: `store.list()` (it reads the list pages, lib/store/list-pages.ts) vs the floor, raw
+ *   `getAll()` of the conversations store (what listing read before the pages); plus the
  *   `listConversations` round trip from an extension page (what the side panel waits for).
  * Every timed function runs in the browser, on its own clock (`performance.now()`), interleaved
  * with its floor.
@@ -30,7 +31,11 @@ export interface StoragePair {
   floorSamples: number[];
 }
 
-/** Writes records into the `conversations` and `turns` stores, one relaxed transaction per batch of turns. */
+/**
+ * Writes records into the `conversations` and `turns` stores, one relaxed transaction per batch of
+ * turns, then has the store write its list pages from them (`store.rebuildList()`: records written
+ * around the store have none).
+ */
 export async function seedStore(
   browser: ExtensionBrowser,
   conversations: ConversationRecord[],
@@ -50,6 +55,11 @@ export async function seedStore(
       await t.done;
     }, arg);
   }
+  await browser.evalInWorker(async () => {
+    const { store } = await (globalThis as unknown as WorkerGlobals).batonReady;
+    // Builds from before the list pages (A/B runs against an older build) list the records themselves.
+    if ('rebuildList' in store) await store.rebuildList();
+  }, undefined);
 }
 
 /**

@@ -10,6 +10,7 @@ import { tx, type BatonDb, type ConversationRecord } from './db';
 import { chainedRecords } from './turn-tree';
 import { indexTitle, indexTurns } from './search-index';
 import { rebuildPathIndex } from './path-index';
+import { addConversation } from './list-pages';
 
 /** What {@link storeCapturedConversation} writes. */
 export interface CapturedRecord {
@@ -41,10 +42,10 @@ export async function storeCapturedConversation(db: BatonDb, c: CapturedRecord):
   };
   await tx(
     db,
-    ['conversations', 'turns', 'search', 'paths'],
+    ['conversations', 'turns', 'search', 'paths', 'summaries'],
     'readwrite',
     async (t) => {
-      await t.objectStore('conversations').add(rec);
+      await addConversation(t, rec);
       const turns = t.objectStore('turns');
       // docs/side-panel.md#search: indexed in the same transaction.
       const search = t.objectStore('search');

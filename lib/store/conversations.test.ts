@@ -120,6 +120,7 @@ describe('upgrade ladder (D4)', () => {
       'paths',
       'search',
       'settings',
+      'summaries',
       'turns',
       'vault',
     ]);

@@ -14,6 +14,14 @@ import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } 
 import { indexTitle, indexTurns, unindexConversation, unindexTurns } from './search-index';
 import { appendPathEntry, dropPathIndex, hasCurrentPathIndex, rebuildPathIndex, replacePathEntry } from './path-index';
 import { pathIndexBuilderFor } from './path-index-build';
+import {
+  addConversation,
+  deleteConversation,
+  listFieldsOf,
+  listFromPages,
+  putConversation,
+  rebuildListPages,
+} from './list-pages';
 
 /** Thrown when a conversation or turn does not exist. */
 export class NotFoundError extends Error {
@@ -44,10 +52,9 @@ export function replacedTurn(old: TurnRecord, turn: Turn): TurnRecord {
   return { ...rest, turn };
 }
 
-/** Strips the store-only fields from a record. */
+/** The list fields of a record, without its store-only fields (what the list shows of it). */
 export function metaOf(rec: ConversationRecord): ConversationMeta {
-  const { nextSeq: _n, system: _s, tools: _t, meta: _m, activeLeaf: _a, compareOf: _c, editedAt: _e, ...meta } = rec;
-  return meta;
+  return listFieldsOf(rec);
 }
 
 /** A conversation record and its active path's turns as a Baton transcript. */
@@ -87,14 +94,21 @@ export class ConversationStore {
     this.transcripts = transcriptCacheFor(db);
   }
 
-  /** All conversations, pinned first, then newest first. Reads only the metadata store. */
+  /**
+   * All conversations, pinned first, then newest first. Reads only the list pages
+   * (docs/architecture.md#the-conversation-list), never the records.
+   */
   async list(): Promise<ConversationMeta[]> {
-    const all = await this.db.getAllFromIndex('conversations', 'byUpdatedAt');
-    all.reverse();
-    return all
-      .filter((c) => c.pinned)
-      .concat(all.filter((c) => !c.pinned))
-      .map(metaOf);
+    return listFromPages(await this.db.getAll('summaries'));
+  }
+
+  /**
+   * Writes the list pages again from the records (one transaction): for records written around
+   * this store, as the benchmarks seed them. Everything written through the store keeps the pages
+   * current by itself.
+   */
+  async rebuildList(): Promise<void> {
+    await tx(this.db, ['conversations', 'summaries'], 'readwrite', (t) => rebuildListPages(t));
   }
 
   async create(input: NewConversation): Promise<ConversationMeta> {
@@ -111,8 +125,8 @@ export class ConversationStore {
       ...(input.source !== undefined ? { source: input.source } : {}),
       ...(input.lastTarget !== undefined ? { lastTarget: input.lastTarget } : {}),
     };
-    await tx(this.db, ['conversations', 'search', 'paths'], 'readwrite', async (t) => {
-      await t.objectStore('conversations').add(rec);
+    await tx(this.db, ['conversations', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
+      await addConversation(t, rec);
       await indexTitle(t.objectStore('search'), rec.id, rec.title);
       // docs/architecture.md#the-path-index: indexed from the start (the empty path), so appends extend it.
       await rebuildPathIndex(t.objectStore('paths'), rec.id, undefined, []);
@@ -228,7 +242,7 @@ export class ConversationStore {
     versionOf: string | undefined,
     under?: { parentId: string; activate: boolean },
   ): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       const turns = t.objectStore('turns');
@@ -279,7 +293,7 @@ export class ConversationStore {
         ...(activate ? { activeLeaf: turn.id, preview: previewOf(turn) || rec.preview } : {}),
         updatedAt: now,
       };
-      await t.objectStore('conversations').put(next);
+      await putConversation(t, next);
       return metaOf(next);
     });
   }
@@ -297,7 +311,7 @@ export class ConversationStore {
   }
 
   private putTx(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const old = await turns.index('byTurnId').get([conversationId, turn.id]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -307,7 +321,7 @@ export class ConversationStore {
       await indexTurns(t.objectStore('search'), [replaced]);
       await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
       const next: ConversationRecord = { ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview };
-      await t.objectStore('conversations').put(next);
+      await putConversation(t, next);
       return metaOf(next);
     });
   }
@@ -327,7 +341,7 @@ export class ConversationStore {
     now: string,
     toSibling = false,
   ): Promise<{ deleted: string[]; meta: ConversationMeta }> {
-    return tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -363,7 +377,7 @@ export class ConversationStore {
         updatedAt: now,
         preview: previewOf(path.records.at(-1)?.turn),
       };
-      await t.objectStore('conversations').put(next);
+      await putConversation(t, next);
       return { deleted: removed.map((r) => r.turn.id), meta: metaOf(next) };
     });
   }
@@ -375,7 +389,7 @@ export class ConversationStore {
    * @throws NotFoundError when the conversation or the turn is missing (nothing is written).
    */
   async selectTurn(conversationId: string, turnId: string, now: string, exact = false): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'paths'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'paths', 'summaries'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -390,7 +404,7 @@ export class ConversationStore {
         updatedAt: now,
         preview: previewOf(leaf.turn) || rec.preview,
       };
-      await t.objectStore('conversations').put(next);
+      await putConversation(t, next);
       return metaOf(next);
     });
   }
@@ -416,12 +430,12 @@ export class ConversationStore {
 
   /** Ends the side-by-side view of the conversation's compared answers (the person picked one); the answers stay as versions. @throws NotFoundError */
   async endCompare(conversationId: string): Promise<void> {
-    await tx(this.db, ['conversations'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'summaries'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       if (rec.compareOf === undefined) return;
       const { compareOf: _c, ...next } = rec;
-      await t.objectStore('conversations').put(next);
+      await putConversation(t, next);
     });
   }
 
@@ -441,7 +455,7 @@ export class ConversationStore {
    * Nothing happens when it is missing.
    */
   async deleteTurn(conversationId: string, turnId: string, now: string): Promise<void> {
-    await tx(this.db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
       const turns = t.objectStore('turns');
       const target = await turns.index('byTurnId').get([conversationId, turnId]);
       const rec = await t.objectStore('conversations').get(conversationId);
@@ -455,7 +469,7 @@ export class ConversationStore {
       // The path may have lost a turn anywhere: the index is rebuilt from the new path (entries reused).
       const path = await readActivePath(turns, { ...base, ...(leaf !== undefined ? { activeLeaf: leaf } : {}) });
       await rebuildPathIndex(t.objectStore('paths'), conversationId, activeLeaf, path.records);
-      await t.objectStore('conversations').put({
+      await putConversation(t, {
         ...base,
         ...(leaf !== undefined ? { activeLeaf: leaf } : {}),
         turnCount: Math.max(0, rec.turnCount - 1),
@@ -473,14 +487,14 @@ export class ConversationStore {
     patch: Partial<Pick<ConversationRecord, 'title' | 'pinned' | 'lastTarget'>>,
     now: string = new Date().toISOString(),
   ): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'search'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'search', 'summaries'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(id);
       if (!rec) throw new NotFoundError(`conversation ${id} not found`);
       const editedAt = { ...rec.editedAt };
       for (const k of Object.keys(patch) as (keyof typeof patch)[])
         if (JSON.stringify(patch[k]) !== JSON.stringify(rec[k])) editedAt[k] = now;
       const next = { ...rec, ...patch, ...(Object.keys(editedAt).length > 0 ? { editedAt } : {}) };
-      await t.objectStore('conversations').put(next);
+      await putConversation(t, next);
       if (next.title !== rec.title) await indexTitle(t.objectStore('search'), id, next.title);
       return metaOf(next);
     });
@@ -493,33 +507,38 @@ export class ConversationStore {
    * @throws NotFoundError when the conversation does not exist (nothing is written).
    */
   async setSystem(id: string, system: string | undefined): Promise<string> {
-    return tx(this.db, ['conversations'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'summaries'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(id);
       if (!rec) throw new NotFoundError(`conversation ${id} not found`);
       const { system: _old, ...base } = rec;
       const next: ConversationRecord = system?.trim() ? { ...base, system } : base;
-      await t.objectStore('conversations').put(next);
+      await putConversation(t, next);
       return next.system ?? '';
     });
   }
 
   /** Deletes a conversation, its turns, their index records and its disclosure records in one transaction. */
   async delete(id: string): Promise<void> {
-    await tx(this.db, ['conversations', 'turns', 'disclosures', 'search', 'paths'], 'readwrite', async (t) => {
-      await t.objectStore('conversations').delete(id);
-      await dropPathIndex(t.objectStore('paths'), id);
-      await t.objectStore('turns').delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
-      await unindexConversation(t.objectStore('search'), id);
-      const keys = await t.objectStore('disclosures').index('byConversation').getAllKeys(id);
-      for (const k of keys) await t.objectStore('disclosures').delete(k);
-    });
+    await tx(
+      this.db,
+      ['conversations', 'turns', 'disclosures', 'search', 'paths', 'summaries'],
+      'readwrite',
+      async (t) => {
+        await deleteConversation(t, id);
+        await dropPathIndex(t.objectStore('paths'), id);
+        await t.objectStore('turns').delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+        await unindexConversation(t.objectStore('search'), id);
+        const keys = await t.objectStore('disclosures').index('byConversation').getAllKeys(id);
+        for (const k of keys) await t.objectStore('disclosures').delete(k);
+      },
+    );
   }
 
   /**
    * On worker start: every turn left `streaming` becomes `interrupted` (L2). Returns how many.
    */
   async recoverStreaming(now: string): Promise<{ conversationId: string; turnId: string }[]> {
-    return tx(this.db, ['conversations', 'turns', 'paths'], 'readwrite', async (t) => {
+    return tx(this.db, ['conversations', 'turns', 'paths', 'summaries'], 'readwrite', async (t) => {
       const fixed: { conversationId: string; turnId: string }[] = [];
       const replaced: TurnRecord[] = [];
       let cursor = await t.objectStore('turns').index('byStatus').openCursor('streaming');
@@ -535,7 +554,7 @@ export class ConversationStore {
       }
       for (const id of new Set(fixed.map((f) => f.conversationId))) {
         const rec = await t.objectStore('conversations').get(id);
-        if (rec) await t.objectStore('conversations').put({ ...rec, updatedAt: now });
+        if (rec) await putConversation(t, { ...rec, updatedAt: now });
         for (const r of replaced)
           if (r.conversationId === id) await replacePathEntry(t.objectStore('paths'), id, rec?.activeLeaf, r);
       }

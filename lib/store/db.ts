@@ -14,6 +14,8 @@
  * - `paths`: the active path's plan index per conversation (lib/store/path-index.ts), written in the
  *   same transaction as every write of the turns ({@link tx} refuses a readwrite transaction over
  *   `turns` without it).
+ * - `summaries`: the conversation list's pages (lib/store/list-pages.ts), each conversation's list
+ *   fields, written in the same transaction as its record; `list()` reads only these.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { ConversationMeta } from '../messaging/protocol';
@@ -22,10 +24,11 @@ import type { TurnCount } from '../context/tokens';
 import { isQuotaExceeded, storageFullError } from './quota';
 import { SEARCH_STORE, titleSearchRecord, turnSearchRecord, type SearchRecord } from './search-index';
 import { PATHS_STORE, type PathIndexRecord } from './path-index';
+import { LIST_STORE, rebuildListPages } from './list-pages';
 
 export const DB_NAME = 'baton';
 /** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 export const STORES = {
   conversations: 'conversations',
@@ -35,6 +38,7 @@ export const STORES = {
   settings: 'settings',
   search: SEARCH_STORE,
   paths: PATHS_STORE,
+  summaries: LIST_STORE,
 } as const;
 
 /** What the conversation list needs, plus the transcript-level fields that are not turns. */
@@ -144,6 +148,8 @@ export interface BatonDbSchema extends DBSchema {
   settings: { key: string; value: { key: string; value: unknown } };
   search: { key: [string, number]; value: SearchRecord; indexes: { byTerm: string } };
   paths: { key: [string, number]; value: PathIndexRecord };
+  /** The list pages: page number → JSON text of its entries (lib/store/list-pages.ts). */
+  summaries: { key: number; value: string };
 }
 
 export type BatonDb = IDBPDatabase<BatonDbSchema>;
@@ -200,6 +206,11 @@ export function upgradeDb(
     // docs/architecture.md#the-path-index: no data step — a conversation without an index is read
     // whole once, and that read builds it (an upgrade never stalls on hashing every stored turn).
     db.createObjectStore(STORES.paths, { keyPath: ['conversationId', 'chunk'] });
+  }
+  if (oldVersion < 5 && newVersion >= 5) {
+    // docs/architecture.md#the-conversation-list: the list reads its own pages, not the records.
+    db.createObjectStore(STORES.summaries);
+    if (oldVersion >= 1) steps.push(rebuildListPages);
   }
   if (steps.length) void runSteps(transaction!, steps);
 }

@@ -20,6 +20,7 @@ import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from
 import { indexTurns } from './search-index';
 import { replacePathEntry } from './path-index';
 import { transcriptCacheFor, withReplaced } from './transcript-cache';
+import { putConversation } from './list-pages';
 
 const GLOBAL_POLICY_KEY = 'disclosurePolicy';
 const POLICY_META = 'disclosurePolicy';
@@ -97,22 +98,22 @@ export class DisclosureStore {
    * @throws NotFoundError when the conversation is gone (nothing is written).
    */
   async saveSummary(conversationId: string, summary: ActiveSummary, record: Omit<LedgerRecord, 'id'>): Promise<void> {
-    await tx(this.db, ['conversations', 'disclosures'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'disclosures', 'summaries'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       await t.objectStore('disclosures').add(record as DisclosureRecord);
-      await t.objectStore('conversations').put({ ...rec, meta: { ...rec.meta, [SUMMARY_META]: summary } });
+      await putConversation(t, { ...rec, meta: { ...rec.meta, [SUMMARY_META]: summary } });
     });
   }
 
   /** Removes the active summary (nothing else changes). @throws NotFoundError */
   async clearSummary(conversationId: string): Promise<void> {
-    await tx(this.db, ['conversations'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'summaries'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       const meta: Record<string, unknown> = { ...rec.meta };
       delete meta[SUMMARY_META];
-      await t.objectStore('conversations').put({ ...rec, meta });
+      await putConversation(t, { ...rec, meta });
     });
   }
 
@@ -127,10 +128,10 @@ export class DisclosureStore {
 
   /** @throws NotFoundError */
   async setConversationPolicy(conversationId: string, policy: DisclosurePolicy): Promise<void> {
-    await tx(this.db, ['conversations'], 'readwrite', async (t) => {
+    await tx(this.db, ['conversations', 'summaries'], 'readwrite', async (t) => {
       const rec = await t.objectStore('conversations').get(conversationId);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
-      await t.objectStore('conversations').put({ ...rec, meta: { ...rec.meta, [POLICY_META]: policy } });
+      await putConversation(t, { ...rec, meta: { ...rec.meta, [POLICY_META]: policy } });
     });
   }
 
@@ -160,25 +161,30 @@ export class DisclosureStore {
   }
 
   private finishTx(conversationId: string, turn: Turn, now: string, done: FinishedSend): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'disclosures', 'search', 'paths'], 'readwrite', async (t) => {
-      const turns = t.objectStore('turns');
-      const old = await turns.index('byTurnId').get([conversationId, turn.id]);
-      const rec = await t.objectStore('conversations').get(conversationId);
-      if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      const replaced = replacedTurn(old, turn);
-      await turns.put(replaced);
-      // docs/side-panel.md#search: the final answer's words, in the same transaction.
-      await indexTurns(t.objectStore('search'), [replaced]);
-      // docs/architecture.md#the-path-index: the final answer's entry, in the same transaction.
-      await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
-      await t.objectStore('disclosures').add(done.record as DisclosureRecord);
-      const meta: Record<string, unknown> = { ...rec.meta };
-      if (done.receipt === null) delete meta[RECEIPT_META];
-      else if (done.receipt) meta[RECEIPT_META] = done.receipt;
-      const next: ConversationRecord = { ...rec, meta, updatedAt: now, preview: previewOf(turn) || rec.preview };
-      await t.objectStore('conversations').put(next);
-      return metaOf(next);
-    });
+    return tx(
+      this.db,
+      ['conversations', 'turns', 'disclosures', 'search', 'paths', 'summaries'],
+      'readwrite',
+      async (t) => {
+        const turns = t.objectStore('turns');
+        const old = await turns.index('byTurnId').get([conversationId, turn.id]);
+        const rec = await t.objectStore('conversations').get(conversationId);
+        if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
+        const replaced = replacedTurn(old, turn);
+        await turns.put(replaced);
+        // docs/side-panel.md#search: the final answer's words, in the same transaction.
+        await indexTurns(t.objectStore('search'), [replaced]);
+        // docs/architecture.md#the-path-index: the final answer's entry, in the same transaction.
+        await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
+        await t.objectStore('disclosures').add(done.record as DisclosureRecord);
+        const meta: Record<string, unknown> = { ...rec.meta };
+        if (done.receipt === null) delete meta[RECEIPT_META];
+        else if (done.receipt) meta[RECEIPT_META] = done.receipt;
+        const next: ConversationRecord = { ...rec, meta, updatedAt: now, preview: previewOf(turn) || rec.preview };
+        await putConversation(t, next);
+        return metaOf(next);
+      },
+    );
   }
 }
 

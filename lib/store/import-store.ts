@@ -15,6 +15,7 @@ import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type TurnRecord
 import { indexTitle, indexTurns } from './search-index';
 import { rebuildPathIndex } from './path-index';
 import { pathIn } from './turn-tree';
+import { addConversation } from './list-pages';
 
 /** Longest conversation id the background protocol accepts (`LIMITS.id` in protocol.ts). */
 const MAX_ID_CHARS = 200;
@@ -210,10 +211,10 @@ export async function importConversations(
     };
     const rec = recordOf({ ...t, turns: t.turns.map(settle) }, id, stamp, tree);
     try {
-      const clash = await tx(db, ['conversations', 'turns', 'search', 'paths'], 'readwrite', async (w) => {
+      const clash = await tx(db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (w) => {
         const existing = (await w.objectStore('conversations').get(id)) ?? known;
         if (existing) return existing;
-        await w.objectStore('conversations').add(rec);
+        await addConversation(w, rec);
         const turns = w.objectStore('turns');
         // docs/side-panel.md#search: every version is indexed, in this same transaction.
         const search = w.objectStore('search');

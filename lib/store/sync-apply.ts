@@ -10,6 +10,7 @@ import { ROOT_PARENT, tx, type BatonDb, type ConversationRecord, type Disclosure
 import { indexTitle, indexTurns, unindexTurns } from './search-index';
 import { readActivePath } from './turn-tree';
 import { rebuildPathIndex } from './path-index';
+import { putConversation } from './list-pages';
 
 /** A turn version received from another device. */
 export interface SyncedTurn {
@@ -52,7 +53,7 @@ export async function applySyncedConversation(
   c: SyncedConversation,
   now: string,
 ): Promise<ConversationMeta | undefined> {
-  return tx(db, ['conversations', 'turns', 'disclosures', 'search', 'paths'], 'readwrite', async (t) => {
+  return tx(db, ['conversations', 'turns', 'disclosures', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
     // docs/side-panel.md#search: the index changes in the same transaction as the turns it indexes.
     const search = t.objectStore('search');
     const convs = t.objectStore('conversations');
@@ -140,7 +141,7 @@ export async function applySyncedConversation(
     for (const l of c.ledger) await t.objectStore('disclosures').add({ ...l, conversationId: c.id });
     if (next.title !== found?.title) await indexTitle(search, c.id, next.title);
     rec = next;
-    await convs.put(rec);
+    await putConversation(t, rec);
     return metaOf(rec);
   });
 }

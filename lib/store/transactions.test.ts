@@ -37,14 +37,15 @@ function rootOf(e: ts.Expression): string | undefined {
 type Work = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration;
 
 /**
- * The transaction helpers of lib/store/turn-tree.ts (the tree of turns) and lib/store/search-index.ts
- * (the search index's records): async functions whose first parameter is a store of the caller's
- * transaction. A call of one with a store of this transaction waits on that transaction; each of
+ * The transaction helpers of lib/store/turn-tree.ts (the tree of turns), lib/store/search-index.ts
+ * (the search index's records) and lib/store/list-pages.ts (the list pages, given the transaction):
+ * async functions whose first parameter is a store, or the transaction, of the caller's. A call of one with a store of this transaction waits on that transaction; each of
  * them is itself checked below.
  */
 const TREE_FILE = path.join(ROOT, 'lib/store/turn-tree.ts');
 const SEARCH_FILE = path.join(ROOT, 'lib/store/search-index.ts');
 const PATHS_FILE = path.join(ROOT, 'lib/store/path-index.ts');
+const LIST_FILE = path.join(ROOT, 'lib/store/list-pages.ts');
 const parse = (f: string) => ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
 function treeHelpers(file = parse(TREE_FILE)): ts.FunctionDeclaration[] {
   return file.statements.filter(
@@ -53,7 +54,12 @@ function treeHelpers(file = parse(TREE_FILE)): ts.FunctionDeclaration[] {
   );
 }
 const HELPERS = new Set(
-  [...treeHelpers(), ...treeHelpers(parse(SEARCH_FILE)), ...treeHelpers(parse(PATHS_FILE))].map((f) => f.name!.text),
+  [
+    ...treeHelpers(),
+    ...treeHelpers(parse(SEARCH_FILE)),
+    ...treeHelpers(parse(PATHS_FILE)),
+    ...treeHelpers(parse(LIST_FILE)),
+  ].map((f) => f.name!.text),
 );
 
 /** Every `await` in `work` that does not wait on its transaction, as `file:line text`. */
@@ -138,7 +144,7 @@ describe('D5 no awaits across transactions', () => {
     expect(callbacks.flatMap((c) => foreignAwaits(c.work, c.file))).toEqual([]);
   });
 
-  it('D5 the tree, search-index and path-index helpers await only requests of the store they are given', () => {
+  it('D5 the tree, search-index, path-index and list-page helpers await only requests of the store they are given', () => {
     const file = parse(TREE_FILE);
     const helpers = treeHelpers(file);
     expect(helpers.map((f) => f.name!.text)).toContain('readActivePath');
@@ -151,6 +157,10 @@ describe('D5 no awaits across transactions', () => {
     const pathHelpers = treeHelpers(paths);
     expect(pathHelpers.map((f) => f.name!.text)).toContain('appendPathEntry');
     expect(pathHelpers.flatMap((f) => foreignAwaits(f, paths))).toEqual([]);
+    const list = parse(LIST_FILE);
+    const writers = treeHelpers(list);
+    expect(writers.map((f) => f.name!.text)).toContain('putConversation');
+    expect(writers.flatMap((f) => foreignAwaits(f, list))).toEqual([]);
   });
 
   it('D5 the only direct db.transaction() call is inside tx() (lib/store/db.ts)', () => {
