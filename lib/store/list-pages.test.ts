@@ -43,7 +43,17 @@ async function expectedList(d: BatonDb): Promise<ConversationMeta[]> {
 
 const IDS = ['a', 'b', 'c', 'd', 'e', 'f'];
 const time = (i: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, i % 50)).toISOString();
-const text = fc.string({ minLength: 0, maxLength: 12 });
+/**
+ * Titles and previews: plain text, any code point (control characters, emoji, lone surrogates), and
+ * the page format's own separator and escape characters, alone and in runs.
+ */
+const text = fc.oneof(
+  fc.string({ minLength: 0, maxLength: 12 }),
+  fc.string({ minLength: 0, maxLength: 12, unit: 'binary' }),
+  fc
+    .array(fc.constantFrom('\u001f', '\u0010', '0', '1', '"', '\\', '😀', '\n', ',', ' '), { maxLength: 8 })
+    .map((cs) => cs.join('')),
+);
 const turnOf = (id: string, role: Turn['role'], t: string, status?: Turn['status']): Turn => ({
   id,
   role,
@@ -201,9 +211,20 @@ describe('the list pages', () => {
   it('keeps titles with any characters (quotes, separators, astral, control) as they were', async () => {
     db = await openBatonDb(`list-pages-${++n}`);
     const s = new ConversationStore(db);
-    const title = 'a "b" \\ c\u0000\u0001\n\t😀 ,[]{}';
-    await s.create({ id: 'x', now: time(0), title });
-    expect((await s.list())[0]?.title).toBe(title);
+    const titles = [
+      'a "b" \\ c\u0000\u0001\n\t😀 ,[]{}',
+      '\u001f',
+      '\u0010',
+      '\u00100\u00101\u001f\u0010',
+      '',
+      '\ud800 lone surrogate',
+    ];
+    for (const [i, title] of titles.entries()) await s.create({ id: `x${i}\u001f\u0010`, now: time(i), title });
+    await s.appendTurn('x0\u001f\u0010', turnOf('u1', 'user', 'preview \u001f\u0010 😀'), time(9));
+    const listed = await s.list();
+    expect(listed.map((m) => m.title).sort()).toEqual([...titles].sort());
+    expect(listed.find((m) => m.id === 'x0\u001f\u0010')?.preview).toBe('preview \u001f\u0010 😀');
+    expect(listed).toEqual(await expectedList(db));
   });
 
   // The list step (version 5) is independent of the path-index step (version 4): a database of

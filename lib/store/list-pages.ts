@@ -3,11 +3,13 @@
  * conversation's list fields ({@link ConversationMeta}), kept in the `summaries` object store
  * beside the records, so listing reads a few hundred small values instead of every record.
  *
- * Why pages, and why text: in Chromium the time of a `getAll` grows with the number of records
- * and with their bytes, far more than with the objects built from them (bench/README.md,
- * "List from pages"). So the entries are grouped into {@link LIST_PAGES} pages by a hash of the
- * conversation id, and a page is one string — the JSON of an array of entries, each a tuple of
- * the fields in {@link FIELDS} order — not objects with their key names repeated.
+ * Why pages, and why this text: in Chromium the time of a `getAll` grows with the number of records
+ * and with their bytes, far more than with the objects built from them (bench/README.md, "List
+ * from pages"). So the entries are grouped into {@link LIST_PAGES} pages by a hash of the
+ * conversation id, and a page is one string of delimited fields, {@link FIELD_COUNT} per entry in
+ * {@link FIELDS} order, every field followed by {@link SEP} (U+001F): no key names, no quotes, and
+ * one `split` per page to read it. A string field escapes its own U+001F and the escape character
+ * U+0010 (see {@link escapeField}), so a title or preview can hold any character.
  *
  * Every write that changes a record's list fields rewrites its page in the SAME transaction
  * (security-requirements.md D4): {@link putConversation}, {@link addConversation} and
@@ -49,9 +51,6 @@ const FIELDS = [
 const _everyField: Exclude<keyof ConversationMeta, (typeof FIELDS)[number]> extends never ? true : never = true;
 void _everyField;
 
-/** One entry as stored: the values of {@link FIELDS}, `null` for an absent optional field. */
-type Entry = unknown[];
-
 /** The page of conversation `id` (FNV-1a of its UTF-16 code units, modulo {@link LIST_PAGES}). */
 export function pageOf(id: string): number {
   let h = 0x811c9dc5;
@@ -69,19 +68,112 @@ export function listFieldsOf(rec: ConversationRecord): ConversationMeta {
   return out as unknown as ConversationMeta;
 }
 
-function encode(rec: ConversationRecord): Entry {
-  return FIELDS.map((f) => rec[f] ?? null);
+/** How many fields an entry has on its page. */
+const FIELD_COUNT = FIELDS.length;
+
+/** Ends every field of a page (U+001F, the unit separator). */
+const SEP = '\u001f';
+/** The escape character (U+0010); a field that holds it needs {@link unescapeField}. */
+const ESC = '\u0010';
+/**
+ * A string field that is absent (`undefined`): the escape character alone, which
+ * {@link escapeField} never writes (it always pairs it with a digit).
+ */
+const ABSENT = ESC;
+
+/**
+ * A string as a page field: U+0010 becomes U+0010 "0" and U+001F becomes U+0010 "1", so no field
+ * holds the separator; every other character (quotes, newlines, other control characters, emoji,
+ * lone surrogates) is kept as it is.
+ */
+export function escapeField(s: string): string {
+  if (s.indexOf(ESC) < 0 && s.indexOf(SEP) < 0) return s;
+  return s.replace(/[\u0010\u001f]/g, (c) => (c === ESC ? `${ESC}0` : `${ESC}1`));
 }
 
-function decode(e: Entry): ConversationMeta {
-  const out: Record<string, unknown> = {};
-  for (let i = 0; i < FIELDS.length; i++) if (e[i] !== null && e[i] !== undefined) out[FIELDS[i]!] = e[i];
+/** The string a page field holds (the inverse of {@link escapeField}); `undefined` for {@link ABSENT}. */
+function unescapeField(f: string): string | undefined {
+  if (f === ABSENT) return undefined;
+  return f.replace(/\u0010([01])/g, (_, d: string) => (d === '0' ? ESC : SEP));
+}
+
+/** A string field, read: the fast path is a field without the escape character (nearly all). */
+function str(f: string): string | undefined {
+  return f.indexOf(ESC) < 0 ? f : unescapeField(f);
+}
+
+/** A string list field as written: escaped, or {@link ABSENT}. */
+function strField(v: unknown): string {
+  return typeof v === 'string' ? escapeField(v) : ABSENT;
+}
+
+/**
+ * An object field (`lastTarget`, `source`) as written: its JSON, or empty when absent. JSON text
+ * never holds a raw U+0000–U+001F character (`JSON.stringify` writes them as `\\u00XX`), so it
+ * needs no escape.
+ */
+function objField(v: unknown): string {
+  return v === undefined || v === null ? '' : JSON.stringify(v);
+}
+
+/** The fields of conversation record `rec`'s entry, each followed by {@link SEP}. */
+function encode(rec: ConversationRecord): string {
+  return (
+    strField(rec.id) +
+    SEP +
+    strField(rec.title) +
+    SEP +
+    strField(rec.createdAt) +
+    SEP +
+    strField(rec.updatedAt) +
+    SEP +
+    (typeof rec.turnCount === 'number' ? String(rec.turnCount) : '') +
+    SEP +
+    strField(rec.preview) +
+    SEP +
+    (rec.pinned === undefined ? '' : rec.pinned ? '1' : '0') +
+    SEP +
+    objField(rec.lastTarget) +
+    SEP +
+    objField(rec.source) +
+    SEP
+  );
+}
+
+/** The entry whose fields start at `f[i]` (as {@link encode} wrote them). */
+function decodeAt(f: readonly string[], i: number): ConversationMeta {
+  const out = {
+    id: str(f[i]!),
+    title: str(f[i + 1]!),
+    createdAt: str(f[i + 2]!),
+    updatedAt: str(f[i + 3]!),
+    turnCount: f[i + 4] === '' ? undefined : Number(f[i + 4]),
+    preview: str(f[i + 5]!),
+  } as Record<string, unknown>;
+  // Absent fields are left out, as the record had them (rare: every writer sets all six).
+  for (const k of ['id', 'title', 'createdAt', 'updatedAt', 'turnCount', 'preview'])
+    if (out[k] === undefined) delete out[k];
+  const pinned = f[i + 6];
+  if (pinned !== '') out.pinned = pinned === '1';
+  if (f[i + 7] !== '') out.lastTarget = JSON.parse(f[i + 7]!);
+  if (f[i + 8] !== '') out.source = JSON.parse(f[i + 8]!);
   return out as unknown as ConversationMeta;
 }
 
-/** The entries of a stored page (none for a missing one). */
-function entriesOf(page: string | undefined): Entry[] {
-  return page ? (JSON.parse(page) as Entry[]) : [];
+/** A page's fields (its string split at {@link SEP}; the last, empty piece after the final separator dropped). */
+function fieldsOf(page: string | undefined): string[] {
+  if (!page) return [];
+  const f = page.split(SEP);
+  f.length -= 1;
+  return f;
+}
+
+/** The entries of a page as their encoded text, one string per entry. */
+function entriesOf(page: string | undefined): string[] {
+  const f = fieldsOf(page);
+  const out: string[] = [];
+  for (let i = 0; i < f.length; i += FIELD_COUNT) out.push(f.slice(i, i + FIELD_COUNT).join(SEP) + SEP);
+  return out;
 }
 
 /**
@@ -97,7 +189,10 @@ export function compareListed(a: ConversationMeta, b: ConversationMeta): number 
 /** Every listed conversation from the pages' values, in list order ({@link compareListed}). */
 export function listFromPages(pages: readonly string[]): ConversationMeta[] {
   const out: ConversationMeta[] = [];
-  for (const p of pages) for (const e of entriesOf(p)) out.push(decode(e));
+  for (const p of pages) {
+    const f = fieldsOf(p);
+    for (let i = 0; i + FIELD_COUNT <= f.length; i += FIELD_COUNT) out.push(decodeAt(f, i));
+  }
   return out.sort(compareListed);
 }
 
@@ -128,18 +223,20 @@ export interface ListWriteTx {
 }
 
 /** Sets (or with `remove`, drops) conversation `id`'s entry on its page. */
-async function writeEntry(pages: PageStore, id: string, entry: Entry | undefined): Promise<void> {
+async function writeEntry(pages: PageStore, id: string, entry: string | undefined): Promise<void> {
   const key = pageOf(id);
   const entries = entriesOf(await pages.get(key));
-  const i = entries.findIndex((e) => e[0] === id);
+  // An entry starts with its escaped id and the separator: an id that is a prefix of another never matches.
+  const head = escapeField(id) + SEP;
+  const i = entries.findIndex((e) => e.startsWith(head));
   if (entry === undefined) {
     if (i < 0) return;
     entries.splice(i, 1);
   } else if (i < 0) entries.push(entry);
-  else if (JSON.stringify(entries[i]) === JSON.stringify(entry)) return;
+  else if (entries[i] === entry) return;
   else entries[i] = entry;
   if (entries.length === 0) await pages.delete(key);
-  else await pages.put(JSON.stringify(entries), key);
+  else await pages.put(entries.join(''), key);
 }
 
 /** Puts conversation record `rec` and its list entry, in the caller's transaction (D4). */
@@ -168,12 +265,12 @@ export async function deleteConversation(t: ListWriteTx, id: string): Promise<vo
 export async function rebuildListPages(t: ListWriteTx): Promise<void> {
   const pages = t.objectStore(LIST_STORE);
   await pages.clear();
-  const byPage = new Map<number, Entry[]>();
+  const byPage = new Map<number, string[]>();
   for (const rec of await t.objectStore('conversations').getAll()) {
     const key = pageOf(rec.id);
     const list = byPage.get(key);
     if (list) list.push(encode(rec));
     else byPage.set(key, [encode(rec)]);
   }
-  for (const [key, entries] of byPage) await pages.put(JSON.stringify(entries), key);
+  for (const [key, entries] of byPage) await pages.put(entries.join(''), key);
 }
