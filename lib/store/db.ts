@@ -24,7 +24,7 @@ import type { TurnCount } from '../context/tokens';
 import { isQuotaExceeded, storageFullError } from './quota';
 import { SEARCH_STORE, titleSearchRecord, turnSearchRecord, type SearchRecord } from './search-index';
 import { PATHS_STORE, type PathIndexRecord } from './path-index';
-import { LIST_STORE, rebuildListPages } from './list-pages';
+import { LIST_STORE, rebuildListPages, type ListPage } from './list-pages';
 
 export const DB_NAME = 'baton';
 /** Current schema version; each step of the ladder in {@link upgradeDb} raises it by one. */
@@ -148,8 +148,8 @@ export interface BatonDbSchema extends DBSchema {
   settings: { key: string; value: { key: string; value: unknown } };
   search: { key: [string, number]; value: SearchRecord; indexes: { byTerm: string } };
   paths: { key: [string, number]; value: PathIndexRecord };
-  /** The list pages: page number → JSON text of its entries (lib/store/list-pages.ts). */
-  summaries: { key: number; value: string };
+  /** The list pages: page number → the UTF-8 bytes of its entries' delimited text (lib/store/list-pages.ts). */
+  summaries: { key: number; value: ListPage };
 }
 
 export type BatonDb = IDBPDatabase<BatonDbSchema>;

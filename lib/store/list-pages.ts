@@ -6,10 +6,13 @@
  * Why pages, and why this text: in Chromium the time of a `getAll` grows with the number of records
  * and with their bytes, far more than with the objects built from them (bench/README.md, "List
  * from pages"). So the entries are grouped into {@link LIST_PAGES} pages by a hash of the
- * conversation id, and a page is one string of delimited fields, {@link FIELD_COUNT} per entry in
- * {@link FIELDS} order, every field followed by {@link SEP} (U+001F): no key names, no quotes, and
- * one `split` per page to read it. A string field escapes its own U+001F and the escape character
- * U+0010 (see {@link escapeField}), so a title or preview can hold any character.
+ * conversation id, and a page is the UTF-8 bytes of one text of delimited fields, {@link FIELD_COUNT}
+ * per entry in {@link FIELDS} order, every field followed by {@link SEP} (U+001F): no key names, no
+ * quotes, one decode and one `split` per page to read it. Bytes, not a string: a JavaScript string
+ * with a single character above U+00FF (an emoji, the preview's "…") is stored as UTF-16, twice the
+ * bytes of the whole page. A string field escapes U+001F, the escape character U+0010 and lone
+ * surrogates (which UTF-8 cannot hold; see {@link escapeField}), so a title or preview can hold any
+ * character.
  *
  * Every write that changes a record's list fields rewrites its page in the SAME transaction
  * (security-requirements.md D4): {@link putConversation}, {@link addConversation} and
@@ -81,20 +84,29 @@ const ESC = '\u0010';
  */
 const ABSENT = ESC;
 
+/** A character that a field must escape: the escape character, the separator, a lone surrogate. */
+const NEEDS_ESCAPE = /[\u0010\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
- * A string as a page field: U+0010 becomes U+0010 "0" and U+001F becomes U+0010 "1", so no field
- * holds the separator; every other character (quotes, newlines, other control characters, emoji,
- * lone surrogates) is kept as it is.
+ * A string as a page field: U+0010 becomes U+0010 "0", U+001F becomes U+0010 "1", and a lone
+ * surrogate (half of an emoji cut by a `slice`) becomes U+0010 "2" and its four hex digits, so no
+ * field holds the separator and the UTF-8 encoding loses nothing; every other character (quotes,
+ * newlines, other control characters, emoji) is kept as it is.
  */
 export function escapeField(s: string): string {
-  if (s.indexOf(ESC) < 0 && s.indexOf(SEP) < 0) return s;
-  return s.replace(/[\u0010\u001f]/g, (c) => (c === ESC ? `${ESC}0` : `${ESC}1`));
+  NEEDS_ESCAPE.lastIndex = 0;
+  if (!NEEDS_ESCAPE.test(s)) return s;
+  return s.replace(NEEDS_ESCAPE, (c) =>
+    c === ESC ? `${ESC}0` : c === SEP ? `${ESC}1` : `${ESC}2${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The string a page field holds (the inverse of {@link escapeField}); `undefined` for {@link ABSENT}. */
 function unescapeField(f: string): string | undefined {
   if (f === ABSENT) return undefined;
-  return f.replace(/\u0010([01])/g, (_, d: string) => (d === '0' ? ESC : SEP));
+  return f.replace(/\u0010(0|1|2[0-9a-f]{4})/g, (_, d: string) =>
+    d === '0' ? ESC : d === '1' ? SEP : String.fromCharCode(parseInt(d.slice(1), 16)),
+  );
 }
 
 /** A string field, read: the fast path is a field without the escape character (nearly all). */
@@ -160,16 +172,24 @@ function decodeAt(f: readonly string[], i: number): ConversationMeta {
   return out as unknown as ConversationMeta;
 }
 
-/** A page's fields (its string split at {@link SEP}; the last, empty piece after the final separator dropped). */
-function fieldsOf(page: string | undefined): string[] {
-  if (!page) return [];
-  const f = page.split(SEP);
+/** Page bytes: UTF-8 (ASCII text is one byte a character, whatever else the page holds). */
+const encoder = new TextEncoder();
+/** Keeps a leading U+FEFF (a BOM is never stripped: it may begin a conversation id). */
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** A page as stored: the UTF-8 bytes of its entries' text. */
+export type ListPage = Uint8Array;
+
+/** A page's fields (its text split at {@link SEP}; the last, empty piece after the final separator dropped). */
+function fieldsOf(page: ListPage | undefined): string[] {
+  if (!page || page.byteLength === 0) return [];
+  const f = decoder.decode(page).split(SEP);
   f.length -= 1;
   return f;
 }
 
 /** The entries of a page as their encoded text, one string per entry. */
-function entriesOf(page: string | undefined): string[] {
+function entriesOf(page: ListPage | undefined): string[] {
   const f = fieldsOf(page);
   const out: string[] = [];
   for (let i = 0; i < f.length; i += FIELD_COUNT) out.push(f.slice(i, i + FIELD_COUNT).join(SEP) + SEP);
@@ -187,7 +207,7 @@ export function compareListed(a: ConversationMeta, b: ConversationMeta): number 
 }
 
 /** Every listed conversation from the pages' values, in list order ({@link compareListed}). */
-export function listFromPages(pages: readonly string[]): ConversationMeta[] {
+export function listFromPages(pages: readonly ListPage[]): ConversationMeta[] {
   const out: ConversationMeta[] = [];
   for (const p of pages) {
     const f = fieldsOf(p);
@@ -198,9 +218,9 @@ export function listFromPages(pages: readonly string[]): ConversationMeta[] {
 
 /** What is used of the `summaries` store in a writing transaction. */
 interface PageStore {
-  get(key: number): Promise<string | undefined>;
-  getAll(): Promise<string[]>;
-  put(page: string, key: number): Promise<unknown>;
+  get(key: number): Promise<ListPage | undefined>;
+  getAll(): Promise<ListPage[]>;
+  put(page: ListPage, key: number): Promise<unknown>;
   delete(key: number): Promise<unknown>;
   clear(): Promise<unknown>;
 }
@@ -236,7 +256,7 @@ async function writeEntry(pages: PageStore, id: string, entry: string | undefine
   else if (entries[i] === entry) return;
   else entries[i] = entry;
   if (entries.length === 0) await pages.delete(key);
-  else await pages.put(entries.join(''), key);
+  else await pages.put(encoder.encode(entries.join('')), key);
 }
 
 /** Puts conversation record `rec` and its list entry, in the caller's transaction (D4). */
@@ -272,5 +292,5 @@ export async function rebuildListPages(t: ListWriteTx): Promise<void> {
     if (list) list.push(encode(rec));
     else byPage.set(key, [encode(rec)]);
   }
-  for (const [key, entries] of byPage) await pages.put(entries.join(''), key);
+  for (const [key, entries] of byPage) await pages.put(encoder.encode(entries.join('')), key);
 }
