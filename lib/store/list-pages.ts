@@ -152,8 +152,8 @@ function encode(rec: ConversationRecord): string {
   );
 }
 
-/** The entry whose fields start at `f[i]` (as {@link encode} wrote them). */
-function decodeAt(f: readonly string[], i: number): ConversationMeta {
+/** The entry whose fields start at `f[i]` (as {@link pageText} stored them: object fields index `dict`). */
+function decodeAt(f: readonly string[], i: number, dict: readonly string[]): ConversationMeta {
   const out = {
     id: str(f[i]!),
     title: str(f[i + 1]!),
@@ -167,8 +167,8 @@ function decodeAt(f: readonly string[], i: number): ConversationMeta {
     if (out[k] === undefined) delete out[k];
   const pinned = f[i + 6];
   if (pinned !== '') out.pinned = pinned === '1';
-  if (f[i + 7] !== '') out.lastTarget = JSON.parse(f[i + 7]!);
-  if (f[i + 8] !== '') out.source = JSON.parse(f[i + 8]!);
+  if (f[i + 7] !== '') out.lastTarget = JSON.parse(dict[Number(f[i + 7])]!);
+  if (f[i + 8] !== '') out.source = JSON.parse(dict[Number(f[i + 8])]!);
   return out as unknown as ConversationMeta;
 }
 
@@ -180,19 +180,50 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 /** A page as stored: the UTF-8 bytes of its entries' text. */
 export type ListPage = Uint8Array;
 
-/** A page's fields (its text split at {@link SEP}; the last, empty piece after the final separator dropped). */
-function fieldsOf(page: ListPage | undefined): string[] {
-  if (!page || page.byteLength === 0) return [];
-  const f = decoder.decode(page).split(SEP);
-  f.length -= 1;
-  return f;
+/** The object fields of an entry (`lastTarget`, `source`), by position. */
+const OBJECT_FIELDS = [7, 8] as const;
+
+/**
+ * A page's text: first how many distinct object-field values (`lastTarget`, `source` JSON) the page
+ * holds and those values, then every entry's fields with each object field written as its index in
+ * that table. Most conversations share a handful of targets, so a target costs a few bytes, not its
+ * ~50 of JSON, and is parsed from a short table.
+ */
+function pageText(entries: readonly string[]): string {
+  const dict = new Map<string, number>();
+  const body: string[] = [];
+  for (const e of entries) {
+    const f = e.split(SEP);
+    for (const k of OBJECT_FIELDS) {
+      const json = f[k]!;
+      if (json === '') continue;
+      let n = dict.get(json);
+      if (n === undefined) dict.set(json, (n = dict.size));
+      f[k] = String(n);
+    }
+    body.push(f.join(SEP));
+  }
+  return String(dict.size) + SEP + [...dict.keys()].map((j) => j + SEP).join('') + body.join('');
 }
 
-/** The entries of a page as their encoded text, one string per entry. */
+/** A page's table of object-field values and its entries' fields ({@link pageText}). */
+function fieldsOf(page: ListPage | undefined): { dict: string[]; f: string[] } {
+  if (!page || page.byteLength === 0) return { dict: [], f: [] };
+  const all = decoder.decode(page).split(SEP);
+  all.length -= 1; // the empty piece after the final separator
+  const n = Number(all[0]);
+  return { dict: all.slice(1, 1 + n), f: all.slice(1 + n) };
+}
+
+/** The entries of a page as {@link encode} writes them (object fields as JSON), one string per entry. */
 function entriesOf(page: ListPage | undefined): string[] {
-  const f = fieldsOf(page);
+  const { dict, f } = fieldsOf(page);
   const out: string[] = [];
-  for (let i = 0; i < f.length; i += FIELD_COUNT) out.push(f.slice(i, i + FIELD_COUNT).join(SEP) + SEP);
+  for (let i = 0; i < f.length; i += FIELD_COUNT) {
+    const e = f.slice(i, i + FIELD_COUNT);
+    for (const k of OBJECT_FIELDS) if (e[k] !== '') e[k] = dict[Number(e[k])]!;
+    out.push(e.join(SEP) + SEP);
+  }
   return out;
 }
 
@@ -210,8 +241,8 @@ export function compareListed(a: ConversationMeta, b: ConversationMeta): number 
 export function listFromPages(pages: readonly ListPage[]): ConversationMeta[] {
   const out: ConversationMeta[] = [];
   for (const p of pages) {
-    const f = fieldsOf(p);
-    for (let i = 0; i + FIELD_COUNT <= f.length; i += FIELD_COUNT) out.push(decodeAt(f, i));
+    const { dict, f } = fieldsOf(p);
+    for (let i = 0; i + FIELD_COUNT <= f.length; i += FIELD_COUNT) out.push(decodeAt(f, i, dict));
   }
   return out.sort(compareListed);
 }
@@ -256,7 +287,7 @@ async function writeEntry(pages: PageStore, id: string, entry: string | undefine
   else if (entries[i] === entry) return;
   else entries[i] = entry;
   if (entries.length === 0) await pages.delete(key);
-  else await pages.put(encoder.encode(entries.join('')), key);
+  else await pages.put(encoder.encode(pageText(entries)), key);
 }
 
 /** Puts conversation record `rec` and its list entry, in the caller's transaction (D4). */
@@ -292,5 +323,5 @@ export async function rebuildListPages(t: ListWriteTx): Promise<void> {
     if (list) list.push(encode(rec));
     else byPage.set(key, [encode(rec)]);
   }
-  for (const [key, entries] of byPage) await pages.put(encoder.encode(entries.join('')), key);
+  for (const [key, entries] of byPage) await pages.put(encoder.encode(pageText(entries)), key);
 }
