@@ -85,6 +85,7 @@ const ESC = '\u0010';
 const ABSENT = ESC;
 
 /** A character that a field must escape: the escape character, the separator, a lone surrogate. */
+// eslint-disable-next-line no-control-regex -- the format's separator and escape are control characters
 const NEEDS_ESCAPE = /[\u0010\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
@@ -104,6 +105,7 @@ export function escapeField(s: string): string {
 /** The string a page field holds (the inverse of {@link escapeField}); `undefined` for {@link ABSENT}. */
 function unescapeField(f: string): string | undefined {
   if (f === ABSENT) return undefined;
+  // eslint-disable-next-line no-control-regex -- the escape character
   return f.replace(/\u0010(0|1|2[0-9a-f]{4})/g, (_, d: string) =>
     d === '0' ? ESC : d === '1' ? SEP : String.fromCharCode(parseInt(d.slice(1), 16)),
   );
