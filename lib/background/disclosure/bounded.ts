@@ -11,13 +11,24 @@
  * receipt is checked against every turn): those previews read the whole path. The caller checks
  * the rest after planning (a stand-in sent, or counted without a stored count → a whole read).
  */
-import { correctionRatio } from '../../context/token-cache';
+import { correctionRatio, type TokenCache } from '../../context/token-cache';
+import type { SendTarget } from '../../messaging/protocol';
 import { lookupModel } from '../../models/registry';
 import type { BoundedRead, ConversationStore } from '../../store/conversations';
 import type { PathEntry } from '../../store/path-index';
 import { resolveTarget } from '../../transcript/target';
+import type { DisclosureStore } from '../../store/disclosures';
 import { convertTargetFor, type ResolvedProvider } from '../core/providers';
-import type { Discloser, PreviewSendInput } from './engine';
+import type { Exclusions } from './sendable';
+
+/** What {@link boundedStored} looks at of a `previewSend` input (engine.ts `PreviewSendInput`). */
+export interface BoundedInput {
+  conversationId?: string | undefined;
+  target: SendTarget;
+  exclusions?: Exclusions | undefined;
+  resend?: unknown;
+  countsOnly?: boolean | undefined;
+}
 
 /**
  * The bounded read for this preview, or undefined when it must read the whole path: not counts
@@ -26,8 +37,9 @@ import type { Discloser, PreviewSendInput } from './engine';
  */
 export async function boundedStored(
   store: ConversationStore,
-  discloser: Discloser,
-  input: PreviewSendInput,
+  disclosures: DisclosureStore,
+  cache: TokenCache,
+  input: BoundedInput,
   provider: ResolvedProvider,
 ): Promise<BoundedRead | undefined> {
   const id = input.conversationId;
@@ -35,8 +47,8 @@ export async function boundedStored(
   const x = input.exclusions ?? {};
   if ((x.excludeTurns?.length ?? 0) > 0 || (x.excludeBlocks?.length ?? 0) > 0) return undefined;
   if (store.transcripts.has(id)) return undefined;
-  const global = await discloser.store.getGlobalPolicy();
-  const state = await discloser.store.getConversationState(id);
+  const global = await disclosures.getGlobalPolicy();
+  const state = await disclosures.getConversationState(id);
   if ('summary' in state && state.summary !== undefined) return undefined;
   if (global.images === 'omit' || state.policy.images === 'omit') return undefined;
   if (global.delivery === 'stateful' || state.policy.delivery === 'stateful') return undefined;
@@ -46,7 +58,7 @@ export async function boundedStored(
   // policies (however they merge), in corrected tokens; raw counts may be 1/ratio more.
   const limits = [global.maxTokens, state.policy.maxTokens].filter((n): n is number => n !== undefined);
   const budget = Math.min(info.contextWindow, limits.length > 0 ? Math.max(...limits) : Infinity);
-  const ratio = correctionRatio(discloser.cache, resolved.provider);
+  const ratio = correctionRatio(cache, resolved.provider);
   const bound = ratio < 1 ? budget / ratio : budget;
   return store.readBounded(id, (entries) => keptCandidates(entries, bound));
 }

@@ -270,7 +270,7 @@ export async function previewSend(
   const record = input.conversationId ? await existingConversation(store, input.conversationId) : undefined;
   if (input.conversationId && deps.bounded !== false) {
     // docs/architecture.md#the-path-index: a cold counts-only preview reads the kept turns only.
-    const bounded = await boundedStored(store, discloser, input, provider);
+    const bounded = await boundedStored(store, discloser.store, discloser.cache, input, provider);
     if (bounded) {
       const standInIds = new Set([...bounded.standIns.keys()].map((t) => t.id));
       const hashOf = (t: Turn) => bounded.standIns.get(t)?.hash ?? turnContentHash(t);
