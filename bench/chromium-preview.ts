@@ -40,7 +40,7 @@ interface WorkerGlobals {
 }
 
 /** Sends `previewSend` (counts only) from `page` for conversation `id`; its round trip (ms) and the counts. */
-async function previewOnce(page: Page, id: string): Promise<{ ms: number; turns: number; included: number }> {
+export async function previewOnce(page: Page, id: string): Promise<{ ms: number; turns: number; included: number }> {
   return page.evaluate(
     async (a) => {
       const chrome = (globalThis as unknown as { chrome: PageChrome }).chrome;
@@ -59,7 +59,7 @@ async function previewOnce(page: Page, id: string): Promise<{ ms: number; turns:
 }
 
 /** Resolves once the turn records of conversation `id` at `seqs` all hold stored counts (the plan's write-back). */
-async function waitForStoredCounts(browser: ExtensionBrowser, id: string, seqs: number[]): Promise<void> {
+export async function waitForStoredCounts(browser: ExtensionBrowser, id: string, seqs: number[]): Promise<void> {
   const deadline = Date.now() + 300_000;
   for (;;) {
     const done = await browser.evalInWorker(

@@ -51,11 +51,13 @@ export interface LedgerProvider {
  * hash, among the turns it sent or as the answer it produced. A turn edited since, a turn only
  * another provider (or the same provider at another origin) received or wrote, a turn of a failed
  * send, and a draft (never stored, so never in the ledger) are left out. Order is kept.
+ * `hashOf`: a turn's content hash (default `turnContentHash`; a stand-in's comes from the path index).
  */
 export function receivedTurns(
   records: readonly LedgerReceipt[],
   provider: LedgerProvider,
   turns: readonly Turn[],
+  hashOf: (turn: Turn) => string = turnContentHash,
 ): Turn[] {
   const seen = new Set<string>();
   for (const r of records) {
@@ -64,7 +66,7 @@ export function receivedTurns(
     for (const [id, hash] of r.answer ? [...r.turns, r.answer] : r.turns) seen.add(`${id}\u0000${hash}`);
   }
   if (seen.size === 0) return [];
-  return turns.filter((t) => seen.has(`${t.id}\u0000${turnContentHash(t)}`));
+  return turns.filter((t) => seen.has(`${t.id}\u0000${hashOf(t)}`));
 }
 
 /** Top-level fields of Anthropic's count body (`MessageCountTokensParams`; https://docs.anthropic.com/en/api/messages-count-tokens). */

@@ -212,6 +212,7 @@ export function planTranscript(
   };
   // The conversion (the costly part for long histories) runs when its results are first read.
   return withLazyConversion(result, () => {
+    store.stored?.checkSent?.(kept.map((c) => c.turn));
     const fitted: Transcript = { ...transcript, turns: kept.map((c) => c.sent) };
     const conversion = convertCached(store, fitted, kept, convertTarget, resolved, systemKey, policy.images === 'omit');
     const { report, stats } = assembleReport({

@@ -56,6 +56,11 @@ export interface StoredCounts {
   get(turn: Turn, variant: string): TurnCount | undefined;
   /** Called with every count the planner had to look up or compute (not read here), to be kept with the turn. */
   set?(turn: Turn, variant: string, count: TurnCount): void;
+  /**
+   * Called with the turns a plan sends, before they are converted: may throw when one of them is
+   * not a turn that can be sent (a bounded read's stand-in, docs/architecture.md#the-path-index).
+   */
+  checkSent?(turns: readonly Turn[]): void;
 }
 
 /** What the cache remembers about one turn object. */

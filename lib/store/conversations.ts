@@ -12,7 +12,15 @@ import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsO
 import type { TurnTree } from '../transcript/versions';
 import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
 import { indexTitle, indexTurns, unindexConversation, unindexTurns } from './search-index';
-import { appendPathEntry, dropPathIndex, hasCurrentPathIndex, rebuildPathIndex, replacePathEntry } from './path-index';
+import {
+  appendPathEntry,
+  dropPathIndex,
+  hasCurrentPathIndex,
+  readPathIndex,
+  rebuildPathIndex,
+  replacePathEntry,
+  type PathEntry,
+} from './path-index';
 import { pathIndexBuilderFor } from './path-index-build';
 import {
   addConversation,
@@ -55,6 +63,24 @@ export function replacedTurn(old: TurnRecord, turn: Turn): TurnRecord {
 /** The list fields of a record, without its store-only fields (what the list shows of it). */
 export function metaOf(rec: ConversationRecord): ConversationMeta {
   return listFieldsOf(rec);
+}
+
+/** What {@link ConversationStore.readBounded} gives: the active path with stand-ins for the turns not read. */
+export interface BoundedRead {
+  transcript: Transcript;
+  /** Each stand-in in `transcript.turns` and the index entry it stands for. */
+  standIns: ReadonlyMap<Turn, PathEntry>;
+}
+
+/** A turn not read, from its index entry: id, role, pin, origin and its blocks' types only. */
+function standInOf(e: PathEntry): Turn {
+  return {
+    id: e.id,
+    role: e.role,
+    ...(e.origin !== undefined ? { origin: e.origin } : {}),
+    blocks: e.kinds.map((type) => ({ type }) as unknown as Turn['blocks'][number]),
+    ...(e.pinned ? { meta: { pinned: true } } : {}),
+  };
 }
 
 /** A conversation record and its active path's turns as a Baton transcript. */
@@ -155,6 +181,56 @@ export class ConversationStore {
       if (limit === undefined && !(await hasCurrentPathIndex(t.objectStore('paths'), id, record.activeLeaf)))
         pathIndexBuilderFor(this.db).noteRead(id, path.records, generation);
       return { record, turns: turnsOf(path.records) };
+    });
+  }
+
+  /**
+   * The bounded read of a cold preview (docs/architecture.md#the-path-index): the conversation
+   * record and its path index, then in full only the turns at the path positions `choose` picks
+   * from the index (one `getAll` over the `seq` range they span, filtered: `seq` is not always
+   * increasing along the path). Every other turn is a stand-in: its id, role, pin, origin and one
+   * block of the right type per block, with no content — enough for a plan that drops it, never
+   * for one that sends it. The stand-ins' counts (from the index) and the read turns' counts are
+   * registered for the planner (`storedCountsFor`). Undefined when there is no current index.
+   * Never cached: the transcript cache holds only whole reads. @throws NotFoundError
+   */
+  async readBounded(
+    id: string,
+    choose: (entries: readonly PathEntry[]) => ReadonlySet<number>,
+  ): Promise<BoundedRead | undefined> {
+    return tx(this.db, ['conversations', 'turns', 'paths'], 'readonly', async (t) => {
+      const record = await t.objectStore('conversations').get(id);
+      if (!record) throw new NotFoundError(`conversation ${id} not found`);
+      const generation = writeGeneration();
+      const entries = await readPathIndex(t.objectStore('paths'), id, record.activeLeaf);
+      if (!entries) return undefined;
+      const chosen = choose(entries);
+      const seqs = new Set<number>();
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const i of chosen) {
+        const e = entries[i];
+        if (!e) continue;
+        seqs.add(e.seq);
+        lo = Math.min(lo, e.seq);
+        hi = Math.max(hi, e.seq);
+      }
+      const read = new Map<number, TurnRecord>();
+      if (seqs.size > 0)
+        for (const r of await t.objectStore('turns').getAll(IDBKeyRange.bound([id, lo], [id, hi])))
+          if (seqs.has(r.seq)) read.set(r.seq, r);
+      const standIns = new Map<Turn, PathEntry>();
+      const turns = entries.map((e) => {
+        const r = read.get(e.seq);
+        if (r && r.turn.id === e.id) return r.turn;
+        const s = standInOf(e);
+        standIns.set(s, e);
+        return s;
+      });
+      const counts = storedCountsFor(this.db);
+      counts.notePartialRead(id, [...read.values()], generation);
+      counts.noteStandIns([...standIns].map(([s, e]) => [s, e.counts] as const));
+      return { transcript: transcriptOf(record, turns), standIns };
     });
   }
 

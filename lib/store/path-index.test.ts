@@ -3,8 +3,8 @@
  * sequence of the store's writes — append, new version, child (activated or not), replace, the
  * final answer with its ledger record, delete from, delete one, select, streaming recovery, the
  * counts' write-back, sync apply, delete, import, capture — the stored index, when present, lists
- * exactly the active path's turns with their seq, id, role, pin, content hash, block kinds and
- * stored counts. The oracle reads the raw records and walks the parents itself.
+ * exactly the active path's turns with their seq, id, role, pin, content hash, block kinds, origin
+ * and stored counts. The oracle reads the raw records and walks the parents itself.
  */
 import 'fake-indexeddb/auto';
 import fc from 'fast-check';
@@ -71,6 +71,7 @@ async function expected(db: BatonDb, id: string): Promise<unknown[] | undefined>
     pinned: r.turn.meta?.pinned === true,
     hash: turnContentHash(r.turn),
     kinds: r.turn.blocks.map((b) => b.type),
+    ...(r.turn.origin ? { origin: r.turn.origin } : {}),
     ...(r.counts ? { counts: r.counts } : {}),
   }));
 }

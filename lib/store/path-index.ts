@@ -1,7 +1,7 @@
 /**
  * The active path's plan index (docs/architecture.md#the-path-index): per conversation, what a
  * plan needs to know of each turn on the active path without reading the turn — its `seq`, id,
- * role, pin, content hash, its blocks' kinds and the token counts stored on its record — so a
+ * role, pin, origin, content hash, its blocks' kinds and the token counts stored on its record — so a
  * cold preview of a long conversation can fit the budget over the index and read in full only the
  * turns it keeps (bench/README.md, "Cold preview of a long conversation").
  *
@@ -52,6 +52,8 @@ export interface PathEntry {
   hash: string;
   /** The type of each block, in order. */
   kinds: Block['type'][];
+  /** `turn.origin`, when set: which count variant (same origin or not) a plan takes for the turn. */
+  origin?: Turn['origin'];
   /** The record's stored token counts by variant (`TurnRecord.counts`), when it has any. */
   counts?: Record<string, TurnCount>;
 }
@@ -102,6 +104,7 @@ export function pathEntryOf(r: TurnRecord): PathEntry {
     pinned: r.turn.meta?.pinned === true,
     hash: turnContentHash(r.turn),
     kinds: r.turn.blocks.map((b) => b.type),
+    ...(r.turn.origin !== undefined ? { origin: r.turn.origin } : {}),
     ...(r.counts !== undefined ? { counts: r.counts } : {}),
   };
 }

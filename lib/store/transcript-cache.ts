@@ -90,6 +90,12 @@ export class TranscriptCache {
     return result;
   }
 
+  /** Whether conversation `id` is cached and still valid (a read of it would not touch the database). */
+  has(id: string): boolean {
+    const generation = writeGeneration();
+    return this.entries.some((x) => x.id === id && x.generation === generation);
+  }
+
   /** Forgets every entry. */
   clear(): void {
     this.entries = [];

@@ -30,6 +30,14 @@ interface ReadMark {
   generation: number;
 }
 
+/**
+ * A plan needed what a stand-in of a turn not read does not have ({@link StoredTurnCounts.noteStandIns}):
+ * a count it has no stored value for, or its content to send. The plan must be made from a whole read.
+ */
+export class StandInNeededError extends Error {
+  override readonly name = 'StandInNeededError';
+}
+
 interface Entry {
   mark: ReadMark;
   seq: number;
@@ -39,6 +47,7 @@ interface Entry {
 /** See the module comment. One per database ({@link storedCountsFor}). */
 export class StoredTurnCounts implements StoredCounts {
   private readonly byTurn = new WeakMap<Turn, Entry>();
+  private readonly standIns = new WeakMap<Turn, Record<string, TurnCount>>();
   /** Records with counts not yet written back, by conversation. */
   private pending = new Map<string, { mark: ReadMark; entries: Map<number, Entry> }>();
   private flushing: Promise<void> | undefined;
@@ -59,11 +68,44 @@ export class StoredTurnCounts implements StoredCounts {
     this.pending.delete(conversationId);
   }
 
+  /**
+   * Registers the records of a partial read (the bounded preview's kept turns): their counts are
+   * looked up like a whole read's, and pending write-backs of the conversation are left alone.
+   */
+  notePartialRead(conversationId: string, records: readonly TurnRecord[], generation: number): void {
+    if (writeGeneration() !== generation) return;
+    const mark: ReadMark = { conversationId, generation };
+    for (const r of records) this.byTurn.set(r.turn, { mark, seq: r.seq, counts: r.counts });
+  }
+
+  /**
+   * Registers stand-ins of turns not read (docs/architecture.md#the-path-index) with the counts of
+   * their records: {@link get} answers from them, and throws {@link StandInNeededError} for a variant
+   * they lack (a stand-in has no content to count), {@link checkSent} when one would be sent;
+   * nothing is ever written back for them.
+   */
+  noteStandIns(pairs: Iterable<readonly [Turn, Record<string, TurnCount> | undefined]>): void {
+    for (const [turn, counts] of pairs) this.standIns.set(turn, counts ?? {});
+  }
+
+  /** Throws {@link StandInNeededError} when a plan would send a stand-in. */
+  checkSent(turns: readonly Turn[]): void {
+    for (const t of turns)
+      if (this.standIns.has(t)) throw new StandInNeededError(`turn ${t.id} is sent but was not read`);
+  }
+
   get(turn: Turn, variant: string): TurnCount | undefined {
+    const standIn = this.standIns.get(turn);
+    if (standIn !== undefined) {
+      const c = standIn[variant];
+      if (c === undefined) throw new StandInNeededError(`no stored count ${variant} for turn ${turn.id}`);
+      return c;
+    }
     return this.byTurn.get(turn)?.counts?.[variant];
   }
 
   set(turn: Turn, variant: string, count: TurnCount): void {
+    if (this.standIns.has(turn)) return;
     const e = this.byTurn.get(turn);
     if (!e || e.counts?.[variant] !== undefined) return;
     e.counts = { ...e.counts, [variant]: { tokens: count.tokens, toolCalls: count.toolCalls } };

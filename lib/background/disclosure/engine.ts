@@ -4,14 +4,16 @@
  * record with the answer turn. One per {@link SendEngine}; holds the token cache, so estimates
  * learn from reported usage (`recordUsage`) for the life of the worker.
  */
-import { contentHash } from '../../context/hash';
+import { contentHash, turnContentHash } from '../../context/hash';
 import { ensureTokenizer } from '../../context/tokens';
 import { providerSessionKey, type DeliveryReceipt } from '../../context/delivery';
 import { createTokenCache, recordUsage, type TokenCache } from '../../context/token-cache';
 import type { DisclosurePreview } from '../../messaging/disclosure-types';
 import type { Attachment, RequestInput, SendTarget } from '../../messaging/protocol';
 import type { DisclosureStore } from '../../store/disclosures';
-import { storedCountsFor } from '../../store/turn-counts';
+import { StandInNeededError, storedCountsFor } from '../../store/turn-counts';
+import type { ConversationRecord } from '../../store/db';
+import { boundedStored } from './bounded';
 import type { ConversationStore } from '../../store/conversations';
 import type { SettingsStore } from '../../store/settings';
 import { TRANSCRIPT_FORMAT, type Block, type Transcript, type Turn } from '../../transcript/schema';
@@ -80,6 +82,11 @@ export class Discloser {
   readonly cache: TokenCache;
   /** The last provider count per conversation and provider (`countTokens`), for the life of the worker like {@link cache}. */
   readonly counts: CountMemory = new Map();
+  /**
+   * What the last {@link previewSend} planned over: a bounded read (docs/architecture.md#the-path-index,
+   * with `standIns` turns not read) or the whole path. For tests and the bench.
+   */
+  lastRead: { read: 'bounded' | 'whole'; standIns: number } | undefined;
 
   constructor(readonly store: DisclosureStore) {
     this.cache = createTokenCache({ stored: storedCountsFor(store.db) });
@@ -151,9 +158,10 @@ export class Discloser {
     storedTurns: readonly Turn[],
     provider: ResolvedProvider,
     prepared: PreparedSend,
+    hashOf?: (turn: Turn) => string,
   ): Promise<CountInfo> {
     const records = conversationId ? await this.store.list(conversationId) : [];
-    const received = receivedTurns(records, provider, storedTurns).length;
+    const received = receivedTurns(records, provider, storedTurns, hashOf).length;
     const count = conversationId ? this.counts.get(countKey(conversationId, provider)) : undefined;
     const corrected = this.cache.correction[provider.originProvider] !== undefined;
     return countInfo({
@@ -252,15 +260,34 @@ export interface PreviewSendInput {
  * nothing in the conversation are reported in `unknownExclusions` (the send ignores them too).
  */
 export async function previewSend(
-  deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
+  deps: { store: ConversationStore; settings: SettingsStore; vault: Vault; bounded?: boolean },
   discloser: Discloser,
   input: PreviewSendInput,
 ): Promise<DisclosurePreview> {
   const { store, settings, vault } = deps;
   const provider = resolveProvider(input.target.providerId, await settings.get(), input.target);
   const key = await keyFor(provider, vault).catch(() => '');
-  let stored: Transcript;
   const record = input.conversationId ? await existingConversation(store, input.conversationId) : undefined;
+  if (input.conversationId && deps.bounded !== false) {
+    // docs/architecture.md#the-path-index: a cold counts-only preview reads the kept turns only.
+    const bounded = await boundedStored(store, discloser.store, discloser.cache, input, provider);
+    if (bounded) {
+      const standInIds = new Set([...bounded.standIns.keys()].map((t) => t.id));
+      const hashOf = (t: Turn) => bounded.standIns.get(t)?.hash ?? turnContentHash(t);
+      try {
+        const p = await previewOf(deps, discloser, input, provider, key, record, bounded.transcript, hashOf);
+        // A plan that sends a turn not read cannot be shown: plan again from a whole read.
+        if (!p.included.some((id) => standInIds.has(id))) {
+          discloser.lastRead = { read: 'bounded', standIns: standInIds.size };
+          return p.preview;
+        }
+      } catch (e) {
+        // The plan needed a stand-in's content or a count it lacks: plan again from a whole read.
+        if (!(e instanceof StandInNeededError)) throw e;
+      }
+    }
+  }
+  let stored: Transcript;
   if (input.conversationId) {
     stored = await store.cachedTranscript(input.conversationId);
   } else {
@@ -268,6 +295,21 @@ export async function previewSend(
     const system = (await settings.get()).defaultInstructions;
     stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', ...(system?.trim() ? { system } : {}), turns: [] };
   }
+  discloser.lastRead = { read: 'whole', standIns: 0 };
+  return (await previewOf(deps, discloser, input, provider, key, record, stored)).preview;
+}
+
+/** {@link previewSend} over the stored turns `stored` (whole, or a bounded read with stand-ins and their hashes). */
+async function previewOf(
+  deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
+  discloser: Discloser,
+  input: PreviewSendInput,
+  provider: ResolvedProvider,
+  key: string,
+  record: ConversationRecord | undefined,
+  stored: Transcript,
+  hashOf?: (turn: Turn) => string,
+): Promise<{ preview: DisclosurePreview; included: readonly string[] }> {
   let attachments = input.attachments ?? [];
   let newTurnId: string | undefined;
   if (input.resend) {
@@ -299,8 +341,8 @@ export async function previewSend(
     exclusions,
     newTurnId: draft?.id ?? newTurnId,
   });
-  const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared);
-  return discloser.preview({
+  const count = await discloser.countInfo(input.conversationId, stored.turns, provider, prepared, hashOf);
+  const preview = discloser.preview({
     prepared,
     transcript,
     provider,
@@ -310,6 +352,7 @@ export async function previewSend(
     exclusions,
     countsOnly: input.countsOnly === true,
   });
+  return { preview, included: prepared.planned.plan.included };
 }
 
 /** The inputs of {@link previewSend} from a `previewSend` or `countTokens` payload (the same schema). */
