@@ -96,6 +96,12 @@ export class TranscriptCache {
     return this.entries.some((x) => x.id === id && x.generation === generation);
   }
 
+  /** Whether a read of `id` for the current write generation is under way (a {@link get} would wait for it). */
+  reading(id: string): boolean {
+    const p = this.pending;
+    return p !== undefined && p.id === id && p.generation === writeGeneration();
+  }
+
   /** Forgets every entry. */
   clear(): void {
     this.entries = [];

@@ -124,4 +124,29 @@ describe('bounded cold preview (docs/architecture.md#the-path-index)', () => {
     expect(reads.whole).toBeGreaterThan(0);
     expect(withStandIns).toBeGreaterThan(10);
   }, 120_000);
+
+  it('after a bounded preview the whole path is read once, and the next preview plans over it', async () => {
+    const bg = await createTestBackground(undefined, { name: 'bounded-then-whole' });
+    db = bg.db;
+    const { store, settings, vault, h } = bg;
+    const r = rng(7);
+    const id = 'warm';
+    await store.create({ id, now: NOW });
+    for (const t of conversation(r, 30)) await store.appendTurn(id, t, NOW);
+    await h.setDisclosurePolicy({ conversationId: id, policy: { maxTokens: 400 } }, 'extension');
+    const input: PreviewSendInput = { conversationId: id, target: ANTHROPIC, countsOnly: true };
+    await previewSend({ store, settings, vault, bounded: false }, new Discloser(new DisclosureStore(db)), input);
+    await storedCountsFor(db).flush();
+    store.transcripts.clear();
+    const d1 = new Discloser(new DisclosureStore(db));
+    const first = await previewSend({ store, settings, vault }, d1, input);
+    expect(d1.lastRead).toMatchObject({ read: 'bounded' });
+    expect(d1.lastRead!.standIns).toBeGreaterThan(0);
+    // The whole read started after the bounded preview: the next preview waits for it, not a read of its own.
+    expect(store.transcripts.has(id) || store.transcripts.reading(id)).toBe(true);
+    const d2 = new Discloser(new DisclosureStore(db));
+    expect(await previewSend({ store, settings, vault }, d2, input)).toEqual(first);
+    expect(d2.lastRead?.read).toBe('whole');
+    expect(store.transcripts.has(id)).toBe(true);
+  });
 });

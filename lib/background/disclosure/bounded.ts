@@ -33,7 +33,7 @@ export interface BoundedInput {
 /**
  * The bounded read for this preview, or undefined when it must read the whole path: not counts
  * only, a resend, exclusions, a policy that omits images, an active summary, stateful delivery,
- * the transcript already cached (no read at all then), or no current path index.
+ * the transcript already cached or being read whole (no read of its own then), or no current path index.
  */
 export async function boundedStored(
   store: ConversationStore,
@@ -46,7 +46,8 @@ export async function boundedStored(
   if (id === undefined || input.countsOnly !== true || input.resend) return undefined;
   const x = input.exclusions ?? {};
   if ((x.excludeTurns?.length ?? 0) > 0 || (x.excludeBlocks?.length ?? 0) > 0) return undefined;
-  if (store.transcripts.has(id)) return undefined;
+  // Cached, or being read whole already (after the last bounded preview): waiting for that is cheaper.
+  if (store.transcripts.has(id) || store.transcripts.reading(id)) return undefined;
   const global = await disclosures.getGlobalPolicy();
   const state = await disclosures.getConversationState(id);
   if ('summary' in state && state.summary !== undefined) return undefined;

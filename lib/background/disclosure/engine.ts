@@ -279,6 +279,9 @@ export async function previewSend(
         // A plan that sends a turn not read cannot be shown: plan again from a whole read.
         if (!p.included.some((id) => standInIds.has(id))) {
           discloser.lastRead = { read: 'bounded', standIns: standInIds.size };
+          // The send, and the previews while the person types, plan over the whole path: read it
+          // now, after this preview, so they find it cached instead of repeating the bounded read.
+          void store.cachedTranscript(input.conversationId).catch(() => undefined);
           return p.preview;
         }
       } catch (e) {
