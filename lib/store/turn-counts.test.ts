@@ -88,6 +88,18 @@ describe('token counts on the turn records', () => {
     expect(storedCountsFor(s.db).written).toBe(0);
   });
 
+  it('made on a bounded read are still written back after a whole read of the same records', async () => {
+    const { s } = await seeded();
+    const bounded = await s.readBounded('c1', (entries) => new Set(entries.map((_, i) => i)));
+    expect(bounded?.standIns.size).toBe(0);
+    plan(bounded!.transcript, TARGET, {}, createTokenCache({ stored: storedCountsFor(s.db) }));
+    // The whole read that follows a bounded preview: the records are the same, nothing was written.
+    await s.cachedTranscript('c1');
+    await storedCountsFor(s.db).flush();
+    expect(storedCountsFor(s.db).written).toBe(12);
+    expect((await records(s)).every((r) => r.counts && Object.keys(r.counts).length === 1)).toBe(true);
+  });
+
   it('keep the cached transcript valid (the turns did not change)', async () => {
     const { s } = await seeded();
     const t = await s.cachedTranscript('c1');

@@ -65,7 +65,10 @@ export class StoredTurnCounts implements StoredCounts {
     if (writeGeneration() !== generation) return;
     const mark: ReadMark = { conversationId, generation };
     for (const r of records) this.byTurn.set(r.turn, { mark, seq: r.seq, counts: r.counts });
-    this.pending.delete(conversationId);
+    // Counts made since a read of the same generation are still exact (the records did not
+    // change): they stay pending, e.g. a bounded preview's counts when the whole path is read next.
+    const p = this.pending.get(conversationId);
+    if (p !== undefined && p.mark.generation !== generation) this.pending.delete(conversationId);
   }
 
   /**
@@ -111,7 +114,8 @@ export class StoredTurnCounts implements StoredCounts {
     e.counts = { ...e.counts, [variant]: { tokens: count.tokens, toolCalls: count.toolCalls } };
     const id = e.mark.conversationId;
     let p = this.pending.get(id);
-    if (!p || p.mark !== e.mark) this.pending.set(id, (p = { mark: e.mark, entries: new Map() }));
+    // Reads of the same generation describe the same records: their counts go out together.
+    if (!p || p.mark.generation !== e.mark.generation) this.pending.set(id, (p = { mark: e.mark, entries: new Map() }));
     p.entries.set(e.seq, e);
   }
 
