@@ -11,10 +11,10 @@
  * expression's `source` text shows the escape).
  *
  * Where an escape would not mean the same thing the build fails instead of writing a different
- * program: the raw text of a tagged template (its tag sees the `String.raw` spelling), a character
- * outside every literal and identifier (in a comment, a U+2028 would end it; as whitespace, an
- * escape does not parse), half of a surrogate pair in an identifier. The program is parsed once
- * (Vite's `parseAst`) to tell where each non-ASCII character sits.
+ * program: the raw text of a tagged template (its tag sees the `String.raw` spelling), non-ASCII
+ * whitespace or a line terminator outside a literal (an escape there does not parse, or moves a
+ * comment's end), half of a surrogate pair in an identifier. In a comment an escape is only text.
+ * The program is parsed once (Vite's `parseAst`) to tell where each non-ASCII character sits.
  */
 import type { Plugin } from 'vite';
 import { parseAst } from 'vite';
@@ -82,8 +82,8 @@ function spanAt(sorted: readonly Span[], at: number): Span | undefined {
  * already escaped by a backslash (`\é`, an identity escape) is replaced together with it. Throws,
  * rather than write a different program, when a non-ASCII character sits where an escape would
  * not mean it: in a tagged template (its tag sees the raw text), in an identifier as half of a
- * surrogate pair, or outside every literal and identifier (a comment, unusual whitespace);
- * `name` labels the error.
+ * surrogate pair, or as whitespace outside every literal (U+00A0, U+2028 ending a comment); `name`
+ * labels the error.
  */
 export function toAscii(code: string, name = 'script'): string {
   if (!NON_ASCII.test(code)) return code;
@@ -93,9 +93,12 @@ export function toAscii(code: string, name = 'script'): string {
     const unit = ch.charCodeAt(0);
     const span = spanAt(sorted, at);
     const where = `${name} at ${at} (${JSON.stringify(code.slice(Math.max(0, at - 30), at + 10))})`;
-    if (!span) throw new Error(`ascii-only: a non-ASCII character outside any literal or identifier: ${where}`);
-    if (span.kind === 'tagged') throw new Error(`ascii-only: non-ASCII text in a tagged template: ${where}`);
-    if (span.kind === 'identifier' && unit >= 0xd800 && unit <= 0xdfff)
+    // Outside every literal and identifier a non-ASCII character is in a comment (its escape is only
+    // text) or is whitespace or a line terminator (U+00A0, U+2028…), whose escape would not parse or
+    // would move a comment's end.
+    if (!span && /\s/.test(ch)) throw new Error(`ascii-only: non-ASCII whitespace outside any literal: ${where}`);
+    if (span?.kind === 'tagged') throw new Error(`ascii-only: non-ASCII text in a tagged template: ${where}`);
+    if (span?.kind === 'identifier' && unit >= 0xd800 && unit <= 0xdfff)
       throw new Error(`ascii-only: an identifier outside the Basic Multilingual Plane: ${where}`);
     // An odd run of backslashes escapes the character itself: `\é` means `é`, so it becomes `\u00e9`.
     const kept = slashes.length % 2 === 1 ? slashes.slice(1) : slashes;
