@@ -3,6 +3,7 @@ import preact from '@preact/preset-vite';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { asciiOnly } from './scripts/ascii-only';
 import { lazyModules } from './scripts/lazy-modules';
 
 /**
@@ -75,8 +76,9 @@ export default defineConfig({
   // Test builds go to their own folder so they never overwrite a production build.
   ...(TEST_BUILD ? { outDirTemplate: '{{browser}}-mv{{manifestVersion}}-test' } : {}),
   vite: () => ({
-    // The provider SDKs and fflate run on first use, not at every worker start (scripts/lazy-modules.ts).
-    plugins: [preact(), lazyModules()],
+    // The provider SDKs and fflate run on first use, not at every worker start (scripts/lazy-modules.ts);
+    // the worker's script is ASCII, so Chromium decodes it as one-byte text at each start (scripts/ascii-only.ts).
+    plugins: [preact(), lazyModules(), asciiOnly()],
     define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) },
   }),
   manifest: ({ browser }) => ({

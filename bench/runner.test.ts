@@ -187,6 +187,29 @@ describe('table rows', () => {
     ]);
   });
 
+  it("reports the worker's bytes inside the lazy loader bodies", () => {
+    const rows = bundleRows({
+      ok: true,
+      built: false,
+      bundles: [
+        {
+          name: 'background',
+          files: ['background.js'],
+          rawBytes: 2048 * 1024,
+          gzipBytes: 512 * 1024,
+          loaderBytes: { loadOpenAI: 400 * 1024, loadUnzipSync: 6 * 1024 },
+        },
+      ],
+    });
+    expect(rows[1]).toEqual({
+      section: 'bundle',
+      figure: 'background: inside lazy loader bodies (raw)',
+      value: '406.0 KB of 2048.0 KB (loadOpenAI 400.0, loadUnzipSync 6.0)',
+      target: 'report',
+      met: '—',
+    });
+  });
+
   it('formats one aligned table with a header', () => {
     expect(
       formatTable([{ section: 'bundle', figure: 'x', value: '1', target: '< 2', met: 'yes' }]).split('\n'),

@@ -8,42 +8,58 @@
  * `claude-sonnet-4-5-20250929`), else the plain id (`claude-opus-4-6`, `gemini-2.5-pro`).
  * Other snapshots of the same model resolve to the same entry.
  *
- * All maps are built once at module load; a lookup is a few map probes (memoised per id and
- * provider).
+ * All maps are built once, on the first lookup (not at module load: the service worker evaluates
+ * this module on every wake); a lookup is a few map probes (memoised per id and provider).
  */
 import { TranscriptError } from '../transcript/codec';
-import { ANTHROPIC_MODELS } from './data/anthropic-models';
-import { DEEPSEEK_MODELS, GROQ_MODELS, MISTRAL_MODELS } from './data/compat-models';
+import { anthropicModels } from './data/anthropic-models';
+import { deepseekModels, groqModels, mistralModels } from './data/compat-models';
 import { apisForProvider } from './data/define';
-import { GOOGLE_MODELS } from './data/google-models';
-import { OPENAI_MODELS } from './data/openai-models';
+import { googleModels } from './data/google-models';
+import { openaiModels } from './data/openai-models';
 import { unknownModel } from './defaults';
 import { candidateIds } from './normalize';
 import type { ModelInfo, ModelPrice } from './types';
 import type { WireApi } from '../transcript/schema';
 import { lookupTable } from '../transcript/lookup';
 
-const ALL: readonly ModelInfo[] = [
-  ...ANTHROPIC_MODELS,
-  ...OPENAI_MODELS,
-  ...GOOGLE_MODELS,
-  ...DEEPSEEK_MODELS,
-  ...MISTRAL_MODELS,
-  ...GROQ_MODELS,
-].map(deepFreeze);
+/** The registry's entries and maps, built on first use (docs/architecture.md#the-service-workers-start-up). */
+interface Table {
+  /** Every entry, in registry order. */
+  all: readonly ModelInfo[];
+  /** Canonical id → entry. */
+  byId: Map<string, ModelInfo>;
+  /** Canonical id or alias → canonical id. */
+  resolve: Map<string, string>;
+}
 
-/** Canonical id → entry. */
-const BY_ID = new Map<string, ModelInfo>();
-/** Canonical id or alias → canonical id. */
-const RESOLVE = new Map<string, string>();
+let built: Table | undefined;
 
-for (const info of ALL) {
-  for (const name of [info.id, ...(info.aliases ?? [])]) {
-    const taken = RESOLVE.get(name);
-    if (taken !== undefined) throw new Error(`model registry: "${name}" names both ${taken} and ${info.id}`);
-    RESOLVE.set(name, info.id);
+/**
+ * The entries and their maps. Built on the first lookup rather than at module load: every wake of
+ * the service worker evaluates this module, and most wakes (a list, a capture) look no model up.
+ */
+function table(): Table {
+  if (built) return built;
+  const all = [
+    ...anthropicModels(),
+    ...openaiModels(),
+    ...googleModels(),
+    ...deepseekModels(),
+    ...mistralModels(),
+    ...groqModels(),
+  ].map(deepFreeze);
+  const byId = new Map<string, ModelInfo>();
+  const resolve = new Map<string, string>();
+  for (const info of all) {
+    for (const name of [info.id, ...(info.aliases ?? [])]) {
+      const taken = resolve.get(name);
+      if (taken !== undefined) throw new Error(`model registry: "${name}" names both ${taken} and ${info.id}`);
+      resolve.set(name, info.id);
+    }
+    byId.set(info.id, info);
   }
-  BY_ID.set(info.id, info);
+  return (built = { all, byId, resolve });
 }
 
 function deepFreeze(info: ModelInfo): ModelInfo {
@@ -59,7 +75,7 @@ interface Resolution {
 
 function resolve(id: string): Resolution | undefined {
   for (const c of candidateIds(id)) {
-    const canonical = RESOLVE.get(c.id);
+    const canonical = table().resolve.get(c.id);
     if (canonical !== undefined) return { canonical, viaVendor: c.viaVendor };
   }
   return undefined;
@@ -96,7 +112,7 @@ export function lookupModel(id: string, provider?: string): ModelInfo {
   if (!found) {
     info = deepFreeze(unknownModel(id, provider));
   } else {
-    const entry = BY_ID.get(found.canonical) as ModelInfo;
+    const entry = table().byId.get(found.canonical) as ModelInfo;
     const target = provider ?? (found.viaVendor ? 'openrouter' : entry.provider);
     info =
       target === entry.provider
@@ -143,7 +159,7 @@ export function listModels(
   options: { includeRetired?: boolean; today?: Date; now?: Date } = {},
 ): ModelInfo[] {
   const today = options.today ?? options.now;
-  return ALL.filter(
+  return table().all.filter(
     (m) => (provider === undefined || m.provider === provider) && (options.includeRetired || !isRetired(m, today)),
   );
 }

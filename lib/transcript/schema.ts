@@ -30,12 +30,23 @@ export const originApiSchema = onFirstUse(() =>
 );
 export type OriginApi = z.infer<typeof originApiSchema>;
 
+/**
+ * The wire APIs' names as a plain list: reading {@link WIRE_APIS} builds no schema, so evaluating
+ * this module builds none (docs/architecture.md#the-service-workers-start-up).
+ */
+const WIRE_API_NAMES = [
+  'anthropic-messages',
+  'openai-chat',
+  'openai-responses',
+  'gemini-generate-content',
+  'gemini-interactions',
+] as const;
+
 /** The wire APIs Baton converts to and reads from. */
-export const wireApiSchema = onFirstUse(() =>
-  z.enum(['anthropic-messages', 'openai-chat', 'openai-responses', 'gemini-generate-content', 'gemini-interactions']),
-);
+export const wireApiSchema = onFirstUse(() => z.enum(WIRE_API_NAMES));
 export type WireApi = z.infer<typeof wireApiSchema>;
-export const WIRE_APIS: readonly WireApi[] = wireApiSchema.options;
+/** The same names as {@link wireApiSchema}'s options, in the same order. */
+export const WIRE_APIS: readonly WireApi[] = WIRE_API_NAMES;
 
 /**
  * Who produced an assistant turn. `model` is the id the provider reported (often a dated

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
-import { LAZY_MODULES, lazyLoaderModule } from '../../scripts/lazy-modules';
+import { transform } from 'esbuild';
+import { LAZY_MODULES, lazyLoaderModule, loaderBodies, untransformedLoaders } from '../../scripts/lazy-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-modules-'));
@@ -98,5 +99,39 @@ describe('lazy loaders', () => {
     const unzip = mod.loadUnzipSync!() as (b: Uint8Array) => Record<string, Uint8Array>;
     const files = unzip(zipSync({ 'a.txt': new TextEncoder().encode('hello') }));
     expect(new TextDecoder().decode(files['a.txt'])).toBe('hello');
+  });
+});
+
+describe('the build check', () => {
+  const loaderFiles = LAZY_MODULES.map((m) => path.join(root, m.file));
+
+  it('passes when every loader file was served as generated loaders and no lazy library is a module', () => {
+    const ids = [path.join(root, 'entrypoints/background.ts'), ...loaderFiles];
+    expect(untransformedLoaders(ids, new Set(loaderFiles))).toEqual([]);
+  });
+
+  it('fails when a loader file is missing, was bundled as written, or a library is bundled directly', () => {
+    const [sdk, fflate] = loaderFiles as [string, string];
+    const openai = path.join(root, 'node_modules/openai/client.mjs');
+    const problems = untransformedLoaders([sdk, openai], new Set([sdk]));
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/fflate-loader\.ts is not in the worker's bundle/);
+    expect(problems[1]).toMatch(/^openai is a module of the worker's bundle/);
+    expect(untransformedLoaders([sdk, fflate], new Set([sdk]))).toEqual([
+      'lib/importers/fflate-loader.ts was bundled as written, not as generated loaders',
+    ]);
+  });
+
+  it('finds each loader body in a minified bundle and measures it', async () => {
+    const code = await lazyLoaderModule(root, loadersOf('lib/importers/fflate-loader.ts'));
+    const iife = await transform(`(() => {\n${code.replace(/^export /gm, '')}\nglobalThis.f = loadUnzipSync;\n})();`, {
+      minify: true,
+    });
+    const bodies = loaderBodies(iife.code);
+    expect([...bodies.keys()]).toEqual(['loadUnzipSync']);
+    // The body holds fflate's unzip (several KB) and is most of the script.
+    expect(bodies.get('loadUnzipSync')).toBeGreaterThan(3_000);
+    expect(bodies.get('loadUnzipSync')).toBeGreaterThan(iife.code.length * 0.9);
+    expect(loaderBodies('function f(){ memo.other = 1 }').size).toBe(0);
   });
 });

@@ -81,7 +81,8 @@ function claude(s: ModelSpec): ModelInfo {
 const adaptive = (s: Omit<ModelSpec, 'thinking'>): ModelInfo => claude({ ...s, thinking: 'adaptive' });
 const budget = (s: Omit<ModelSpec, 'thinking'>): ModelInfo => claude({ ...s, thinking: 'budget' });
 
-export const ANTHROPIC_MODELS: readonly ModelInfo[] = [
+/** Anthropic's entries; built on the registry's first lookup, not when the worker starts (docs/architecture.md#the-service-workers-start-up). */
+export const anthropicModels = (): readonly ModelInfo[] => [
   // Fable line: thinking always on, effort via output_config.effort.
   adaptive({
     id: 'claude-fable-5-2',

@@ -20,7 +20,8 @@ import type { ModelInfo } from '../types';
 
 const K = 1_000;
 
-export const DEEPSEEK_MODELS: readonly ModelInfo[] = [
+/** DeepSeek's entries; built on the registry's first lookup, not when the worker starts (docs/architecture.md#the-service-workers-start-up). */
+export const deepseekModels = (): readonly ModelInfo[] => [
   compat('deepseek', {
     id: 'deepseek-v4-pro',
     name: 'DeepSeek V4 Pro',
@@ -57,7 +58,8 @@ export const DEEPSEEK_MODELS: readonly ModelInfo[] = [
   }),
 ];
 
-export const MISTRAL_MODELS: readonly ModelInfo[] = [
+/** Mistral's entries; built on the registry's first lookup, not when the worker starts (docs/architecture.md#the-service-workers-start-up). */
+export const mistralModels = (): readonly ModelInfo[] => [
   compat('mistral', {
     id: 'mistral-large-2512',
     name: 'Mistral Large 3',
@@ -99,7 +101,8 @@ export const MISTRAL_MODELS: readonly ModelInfo[] = [
   }),
 ];
 
-export const GROQ_MODELS: readonly ModelInfo[] = [
+/** Groq's entries; built on the registry's first lookup, not when the worker starts (docs/architecture.md#the-service-workers-start-up). */
+export const groqModels = (): readonly ModelInfo[] => [
   compat('groq', {
     id: 'llama-3.3-70b-versatile',
     name: 'Llama 3.3 70B Versatile (Groq)',

@@ -67,7 +67,8 @@ const FLASH_LEVELS = ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'] as const;
 
 const PRO_TIER = { thresholdInputTokens: 200_000, inputPerMTok: 4, outputPerMTok: 18, cacheReadPerMTok: 0.4 };
 
-export const GOOGLE_MODELS: readonly ModelInfo[] = [
+/** Google's entries; built on the registry's first lookup, not when the worker starts (docs/architecture.md#the-service-workers-start-up). */
+export const googleModels = (): readonly ModelInfo[] => [
   gemini3({
     id: 'gemini-3.8-flash',
     name: 'Gemini 3.8 Flash',

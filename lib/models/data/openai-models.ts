@@ -70,7 +70,7 @@ const RULES_2026: Readonly<
   'gpt-5.4-nano-2026-03-17': { chatTools: 'effort-none', samplingNeedsEffortNone: true },
 });
 
-const ENTRIES: readonly ModelInfo[] = [
+const entries = (): readonly ModelInfo[] => [
   // GPT-6.x (Sep-Nov 2026).
   gpt(
     {
@@ -364,6 +364,6 @@ const ENTRIES: readonly ModelInfo[] = [
   }),
 ];
 
-export const OPENAI_MODELS: readonly ModelInfo[] = ENTRIES.map((m) =>
-  RULES_2026[m.id] ? { ...m, ...RULES_2026[m.id] } : m,
-);
+/** OpenAI's entries, with their 2026 request rules; built on the registry's first lookup, not when the worker starts (docs/architecture.md#the-service-workers-start-up). */
+export const openaiModels = (): readonly ModelInfo[] =>
+  entries().map((m) => (RULES_2026[m.id] ? { ...m, ...RULES_2026[m.id] } : m));
