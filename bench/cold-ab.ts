@@ -7,8 +7,11 @@
  *   npx esbuild lib/providers/index.ts --bundle --platform=node --format=esm --outfile=bench-results/head.mjs
  *   node --expose-gc --import tsx bench/cold-ab.ts bench-results/base.mjs bench-results/head.mjs \
  *     [--inputs 1000,pi,10000] [--apis anthropic-messages,openai-responses,openai-chat] [--samples 15]
+ *     [--convert-only]
  *
  * Prints, per input and API, each candidate's median (ms) and each build's ratio to the faster peer.
+ * `--convert-only` times `convertTranscript` alone and leaves the peers out (the builds' own A/B,
+ * without `JSON.stringify`, which is the same work for every build).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +40,8 @@ function flag(name: string): string | undefined {
 const inputs = (flag('inputs') ?? '1000,pi,10000').split(',');
 const apis = (flag('apis') ?? 'anthropic-messages,openai-responses,openai-chat').split(',') as WireApi[];
 const samples = Number(flag('samples') ?? 15);
+const convertOnly = process.argv.includes('--convert-only');
+if (convertOnly) process.argv.splice(process.argv.indexOf('--convert-only'), 1);
 const builds = process.argv.slice(2).map((f) => path.resolve(f));
 if (builds.length === 0) throw new Error('usage: bench/cold-ab.ts <build.mjs> [<build.mjs> …] [--inputs …] [--apis …]');
 
@@ -58,7 +63,12 @@ async function load(name: string): Promise<Transcript> {
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-log(`node ${process.version} · load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} · ${builds.length} builds`);
+log(
+  `node ${process.version} · load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} · ${builds.length} builds`,
+);
 for (const name of inputs) {
   const transcript = await load(name);
   const turns = transcript.turns.length;
@@ -72,11 +82,16 @@ for (const name of inputs) {
     const candidates: Candidate[] = [
       ...converters.map((c) => ({
         name: c.name,
-        run: () => timeSync(() => JSON.stringify(c.convert(transcript, target).body)),
+        run: convertOnly
+          ? () => timeSync(() => c.convert(transcript, target))
+          : () => timeSync(() => JSON.stringify(c.convert(transcript, target).body)),
       })),
-      { name: 'pi-ai', run: async () => (await captureOne(() => piRequest(api, piM, piContext))).elapsedMs },
-      { name: 'AI SDK', run: async () => (await captureOne(() => aiSdkRequest(api, aiM, aiPrompt))).elapsedMs },
     ];
+    if (!convertOnly)
+      candidates.push(
+        { name: 'pi-ai', run: async () => (await captureOne(() => piRequest(api, piM, piContext))).elapsedMs },
+        { name: 'AI SDK', run: async () => (await captureOne(() => aiSdkRequest(api, aiM, aiPrompt))).elapsedMs },
+      );
     const results = await measure(candidates, {
       warmup: large ? 2 : 10,
       minSamples: samples,
@@ -84,6 +99,14 @@ for (const name of inputs) {
       maxSamples: samples,
       gc: large ? 'major' : 'minor',
     });
+    if (convertOnly) {
+      const [a, ...rest] = results;
+      const vs = rest.map((r) => `${r.name}/${a!.name} ${(r.medianMs / a!.medianMs).toFixed(2)}×`).join(' · ');
+      log(
+        `${name === 'pi' ? 'pi' : turns} ${api} convert: ${results.map((r) => `${r.name} ${r.medianMs.toFixed(2)}`).join(' · ')} → ${vs} (load ${os.loadavg()[0]!.toFixed(1)})`,
+      );
+      continue;
+    }
     const peer = Math.min(...results.filter((r) => r.name === 'pi-ai' || r.name === 'AI SDK').map((r) => r.medianMs));
     const cells = results.map((r) => `${r.name} ${r.medianMs.toFixed(2)}`).join(' · ');
     const ratios = results

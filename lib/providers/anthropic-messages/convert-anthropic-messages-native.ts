@@ -172,11 +172,7 @@ export function replayNative(turn: PreparedTurn, report: ReportBuilder): DraftBl
   source.blocks.forEach((_, index) =>
     report.add({ turn: source.id, index }, 'replayed-native', 'same-origin content replayed verbatim (A-K1)'),
   );
-  return content.map((block, index) => ({
-    block: block as AnthropicContentBlock,
-    ref: { turn: source.id, index },
-    source: undefined,
-  }));
+  return content.map((block, index) => ({ block: block as AnthropicContentBlock, ref: { turn: source.id, index } }));
 }
 
 /** The number of document blocks in the request, tool results included (A-C1: what `document_index` counts). */

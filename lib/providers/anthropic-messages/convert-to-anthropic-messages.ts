@@ -548,8 +548,11 @@ function encodeTurn(
     const system = role === 'user' && pb.block.type === 'text' && typeof pb.block.meta?.systemMessage === 'string';
     const encoded = encodeBlock(pb, ctx);
     for (let k = 0; k < encoded.length; k++) {
-      const d: DraftBlock = { block: encoded[k]!, ref: pb.ref, source: system ? pb.block : undefined };
-      if (system) systemBlocks.add(d);
+      const d: DraftBlock = { block: encoded[k]!, ref: pb.ref };
+      if (system) {
+        d.source = pb.block;
+        systemBlocks.add(d);
+      }
       blocks.push(d);
     }
   }
