@@ -9,7 +9,8 @@
  *     [--inputs 1000,pi,10000] [--apis anthropic-messages,openai-responses,openai-chat] [--samples 15]
  *     [--convert-only]
  *
- * Prints, per input and API, each candidate's median (ms) and each build's ratio to the faster peer.
+ * Prints, per input and API, each candidate's median (ms), the floor (`JSON.stringify` of the first
+ * build's body, built beforehand) and each build's ratio to the faster peer.
  * `--convert-only` times `convertTranscript` alone and leaves the peers out (the builds' own A/B,
  * without `JSON.stringify`, which is the same work for every build).
  */
@@ -87,8 +88,11 @@ for (const name of inputs) {
           : () => timeSync(() => JSON.stringify(c.convert(transcript, target).body)),
       })),
     ];
+    // The floor: `JSON.stringify` of the first build's body, built once beforehand.
+    const floorBody = converters[0]!.convert(transcript, target).body;
     if (!convertOnly)
       candidates.push(
+        { name: 'floor', run: () => timeSync(() => JSON.stringify(floorBody)) },
         { name: 'pi-ai', run: async () => (await captureOne(() => piRequest(api, piM, piContext))).elapsedMs },
         { name: 'AI SDK', run: async () => (await captureOne(() => aiSdkRequest(api, aiM, aiPrompt))).elapsedMs },
       );
@@ -110,7 +114,7 @@ for (const name of inputs) {
     const peer = Math.min(...results.filter((r) => r.name === 'pi-ai' || r.name === 'AI SDK').map((r) => r.medianMs));
     const cells = results.map((r) => `${r.name} ${r.medianMs.toFixed(2)}`).join(' · ');
     const ratios = results
-      .filter((r) => r.name !== 'pi-ai' && r.name !== 'AI SDK')
+      .filter((r) => r.name !== 'pi-ai' && r.name !== 'AI SDK' && r.name !== 'floor')
       .map((r) => `${r.name} ${(r.medianMs / peer).toFixed(2)}×`)
       .join(' · ');
     log(`${name === 'pi' ? 'pi' : turns} ${api}: ${cells} → ${ratios} (load ${os.loadavg()[0]!.toFixed(1)})`);

@@ -24,7 +24,7 @@ import {
 } from '../../transcript/prepare';
 import { convertResuming, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport, type BlockRef } from '../../transcript/report';
-import type { Block, Transcript, Turn } from '../../transcript/schema';
+import type { Block, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
