@@ -91,9 +91,13 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     for (const t of turn.sources) if (t.id === id) return t === ctx.notNative ? undefined : t;
     return undefined;
   };
-  const indexes = new Map<string, NativeIndex | undefined>();
+  // Both maps only for same-origin blocks (made on first need: most turns of a long mixed
+  // conversation have none, and this runs for every assistant turn of every conversion).
+  let indexes: Map<string, NativeIndex | undefined> | undefined;
+  let seen: Map<string, number> | undefined;
   const indexFor = (pb: PreparedBlock): NativeIndex | undefined => {
     if (!pb.sameOrigin || !pb.ref) return undefined;
+    indexes ??= new Map();
     if (!indexes.has(pb.ref.turn)) {
       const items = nativeItemsOf(sourceOf(pb.ref.turn));
       // X6 over the native items too: their text is matched against (repaired) blocks and copied into the body.
@@ -102,7 +106,6 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     return indexes.get(pb.ref.turn);
   };
   const orphans = new Orphans();
-  const seen = new Map<string, number>();
   const push = (item: Entry['item'], pb: PreparedBlock): void => {
     out.push({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' });
   };
@@ -111,6 +114,7 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     if (pb.sameOrigin && pb.ref) {
       // A same-origin thinking block the pre-pass removed (e.g. empty and unsigned) is a reasoning item that won't be sent (R-K1).
       const source = sourceOf(pb.ref.turn);
+      seen ??= new Map();
       for (let i = (seen.get(pb.ref.turn) ?? -1) + 1; i < pb.ref.index; i++)
         if (source?.blocks[i]?.type === 'thinking') orphans.reasoningDropped();
       seen.set(pb.ref.turn, Math.max(pb.ref.index, seen.get(pb.ref.turn) ?? -1));
