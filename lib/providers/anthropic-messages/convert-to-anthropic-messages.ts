@@ -532,20 +532,23 @@ function encodeTurn(
   systemBlocks: Set<DraftBlock>,
 ): DraftMessage {
   const role = turn.role === 'assistant' ? 'assistant' : 'user';
-  const skip = (pb: PreparedBlock): boolean => pb.ref !== undefined && blocked.has(refKey(pb.ref));
-  const anySkipped = blocked.size > 0 && turn.blocks.some(skip);
+  const anySkipped = blocked.size > 0 && turn.blocks.some((pb) => skipped(pb, blocked));
   const native = turn.native && !anySkipped ? replayNative(turn, report) : undefined;
   if (native) return { role, blocks: native };
+  const input = turn.blocks;
   const blocks: DraftBlock[] = [];
   const ctx: EncodeContext = { report, role };
-  for (const pb of turn.blocks) {
-    if (anySkipped && skip(pb)) {
+  // Indexed loops and one draft-block shape: this runs for every block of every cold conversion.
+  for (let i = 0; i < input.length; i++) {
+    const pb = input[i]!;
+    if (anySkipped && skipped(pb, blocked)) {
       report.add(pb.ref, 'dropped', blocked.get(refKey(pb.ref!))!);
       continue;
     }
     const system = role === 'user' && pb.block.type === 'text' && typeof pb.block.meta?.systemMessage === 'string';
-    for (const block of encodeBlock(pb, ctx)) {
-      const d: DraftBlock = pb.ref ? { block, ref: pb.ref } : { block };
+    const encoded = encodeBlock(pb, ctx);
+    for (let k = 0; k < encoded.length; k++) {
+      const d: DraftBlock = { block: encoded[k]!, ref: pb.ref };
       if (system) {
         d.source = pb.block;
         systemBlocks.add(d);
@@ -554,6 +557,11 @@ function encodeTurn(
     }
   }
   return { role, blocks };
+}
+
+/** True when `pb` is an input block that A-B4, A-B5 or A-P1 left out. */
+function skipped(pb: PreparedBlock, blocked: BlockedBlocks): boolean {
+  return pb.ref !== undefined && blocked.has(refKey(pb.ref));
 }
 
 /**

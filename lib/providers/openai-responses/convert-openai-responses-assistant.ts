@@ -35,8 +35,11 @@ import type {
 export interface AssistantContext {
   report: ReportBuilder;
   ids: IdMap;
-  /** Input turns by id, to find a same-origin block's native items. */
-  sources: ReadonlyMap<string, Turn>;
+  /**
+   * An input turn whose native items a rebuilt turn must not use (its own items failed the
+   * check), or undefined.
+   */
+  notNative?: Turn;
   /** Leave `id` off reasoning items (Azure rejects it when `store` is false, R-K2). */
   omitReasoningIds: boolean;
 }
@@ -82,18 +85,27 @@ export const R_K3 = 'reasoning without encrypted_content cannot be replayed with
 /** Encodes an assistant turn rebuilt from its blocks, in block order. */
 export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx: AssistantContext): Entry[] {
   const out: Entry[] = [];
-  const indexes = new Map<string, NativeIndex | undefined>();
+  // A block names its own input turn, which is one of the turns merged into this one: looked up
+  // there rather than in a map of the whole transcript built for every conversion.
+  const sourceOf = (id: string): Turn | undefined => {
+    for (const t of turn.sources) if (t.id === id) return t === ctx.notNative ? undefined : t;
+    return undefined;
+  };
+  // Both maps only for same-origin blocks (made on first need: most turns of a long mixed
+  // conversation have none, and this runs for every assistant turn of every conversion).
+  let indexes: Map<string, NativeIndex | undefined> | undefined;
+  let seen: Map<string, number> | undefined;
   const indexFor = (pb: PreparedBlock): NativeIndex | undefined => {
     if (!pb.sameOrigin || !pb.ref) return undefined;
+    indexes ??= new Map();
     if (!indexes.has(pb.ref.turn)) {
-      const items = nativeItemsOf(ctx.sources.get(pb.ref.turn));
+      const items = nativeItemsOf(sourceOf(pb.ref.turn));
       // X6 over the native items too: their text is matched against (repaired) blocks and copied into the body.
       indexes.set(pb.ref.turn, items ? new NativeIndex(repairSurrogatesDeep(items)) : undefined);
     }
     return indexes.get(pb.ref.turn);
   };
   const orphans = new Orphans();
-  const seen = new Map<string, number>();
   const push = (item: Entry['item'], pb: PreparedBlock): void => {
     out.push({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' });
   };
@@ -101,7 +113,8 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     orphans.at(pb.ref?.turn);
     if (pb.sameOrigin && pb.ref) {
       // A same-origin thinking block the pre-pass removed (e.g. empty and unsigned) is a reasoning item that won't be sent (R-K1).
-      const source = ctx.sources.get(pb.ref.turn);
+      const source = sourceOf(pb.ref.turn);
+      seen ??= new Map();
       for (let i = (seen.get(pb.ref.turn) ?? -1) + 1; i < pb.ref.index; i++)
         if (source?.blocks[i]?.type === 'thinking') orphans.reasoningDropped();
       seen.set(pb.ref.turn, Math.max(pb.ref.index, seen.get(pb.ref.turn) ?? -1));

@@ -130,7 +130,7 @@ function pairCalls(
     const e = list[i]!;
     const type = e.item.type;
     const partner = OUTPUT_OF[type] ?? CALL_OF[type];
-    const keys = partner === undefined ? [] : pairingKeys(e.item as JsonObject);
+    const keys = partner === undefined ? NO_KEYS : pairingKeys(e.item as JsonObject);
     if (partner === undefined || keys.length === 0) {
       out.push(e);
       continue;
@@ -140,12 +140,12 @@ function pairCalls(
     if (sentOfType === undefined) sent.set(type, (sentOfType = new Set<string>()));
     const done = sentOfType;
     // X1: one call per call_id, answered by exactly one output.
-    if (keys.every((k) => done.has(k))) {
+    if (allIn(keys, done)) {
       for (const f of fallback(e, type, `a second ${type} with call_id ${keys[0]!}, X1`, report)) out.push(f);
       continue;
     }
     const partners = present(partner);
-    if (!keys.some((k) => partners.has(k))) {
+    if (!anyIn(keys, partners)) {
       for (const f of fallback(e, type, `no ${partner} with its call_id in this request, R-T3`, report)) out.push(f);
       continue;
     }
@@ -154,6 +154,20 @@ function pairCalls(
   }
   if (cut >= list.length) rangeEnd(range, report);
   return out;
+}
+
+const NO_KEYS: readonly string[] = [];
+
+/** True when every key is in `set` (no closure per item: this runs for every call and output). */
+function allIn(keys: readonly string[], set: ReadonlySet<string>): boolean {
+  for (let i = 0; i < keys.length; i++) if (!set.has(keys[i]!)) return false;
+  return true;
+}
+
+/** True when some key is in `set`. */
+function anyIn(keys: readonly string[], set: ReadonlySet<string>): boolean {
+  for (let i = 0; i < keys.length; i++) if (set.has(keys[i]!)) return true;
+  return false;
 }
 
 /**

@@ -24,7 +24,7 @@ import {
 } from '../../transcript/prepare';
 import { convertResuming, type Incremental } from '../../transcript/prepare-cache';
 import { ReportBuilder, withLazyReport, type BlockRef } from '../../transcript/report';
-import type { Block, Transcript, Turn } from '../../transcript/schema';
+import type { Block, Transcript } from '../../transcript/schema';
 import { resolveTarget, type ConvertTarget, type ResolvedTarget } from '../../transcript/target';
 import { lookupModel } from '../../models/registry';
 import type { ModelInfo } from '../../models/types';
@@ -137,8 +137,6 @@ function convertResponses(
   const ctx: AssistantContext = {
     report,
     ids: prepared.ids,
-    // Blocks name only their own input turn, and the tail's turns start at the snapshot's boundary.
-    sources: turnsById(transcript.turns, resumed ? resumed.k : 0),
     omitReasoningIds: isAzure(resolved),
   };
   // Each pass runs over the turns before the next boundary (the head), then over the rest, and
@@ -209,13 +207,6 @@ function developerMessage(text: string): DeveloperMessageItem {
   return { type: 'message', role: 'developer', content: [inputText(text)] };
 }
 
-/** Input turns by id, from index `from` on (turn ids are unique in a valid transcript). */
-function turnsById(turns: readonly Turn[], from: number): Map<string, Turn> {
-  const map = new Map<string, Turn>();
-  for (let i = from; i < turns.length; i++) map.set(turns[i]!.id, turns[i]!);
-  return map;
-}
-
 /**
  * Adjacent user messages become one (as every other target does, A-R2/G-R6): they appear when an
  * assistant turn between them had nothing Responses can carry (e.g. only redacted thinking).
@@ -268,9 +259,7 @@ function encodeAssistant(turn: PreparedTurn, index: number, ctx: AssistantContex
   const problem = nativeTurnProblem(source, items);
   if (problem === undefined) return encodeNativeTurn(turn, items, index, ctx);
   ctx.report.warn(`turn ${source.id}: its native output items were not replayed (${problem}); rebuilt from its blocks`);
-  const sources = new Map(ctx.sources);
-  sources.delete(source.id);
-  return encodeAssistantBlocks(turn, index, { ...ctx, sources });
+  return encodeAssistantBlocks(turn, index, { ...ctx, notNative: source });
 }
 
 /**

@@ -1,0 +1,122 @@
+/**
+ * Cold-conversion A/B (bench/README.md, "Cold conversion: fused passes"): two or more builds of
+ * Baton's converters against the peers, interleaved in one process, for the rows the peer target
+ * is judged on. Each build is a bundle of `lib/providers/index.ts` (so both sides are compiled the
+ * same way); a sample is `convertTranscript` + `JSON.stringify` of the body, as in `conversion.ts`.
+ *
+ *   npx esbuild lib/providers/index.ts --bundle --platform=node --format=esm --outfile=bench-results/head.mjs
+ *   node --expose-gc --import tsx bench/cold-ab.ts bench-results/base.mjs bench-results/head.mjs \
+ *     [--inputs 1000,pi,10000] [--apis anthropic-messages,openai-responses,openai-chat] [--samples 15]
+ *     [--convert-only]
+ *
+ * Prints, per input and API, each candidate's median (ms), the floor (`JSON.stringify` of the first
+ * build's body, built beforehand) and each build's ratio to the faster peer.
+ * `--convert-only` times `convertTranscript` alone and leaves the peers out (the builds' own A/B,
+ * without `JSON.stringify`, which is the same work for every build).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { decodeTranscript } from '../lib/transcript/codec';
+import type { Transcript, WireApi } from '../lib/transcript/schema';
+import type { ConvertTarget } from '../lib/transcript/target';
+import { captureOne, installCaptureFetch } from './capture';
+import { generateTranscript } from './generate';
+import { measure, timeSync, type Candidate } from './harness';
+import { aiSdkModel, aiSdkRequest, toAiSdkPrompt } from './peers/ai-sdk';
+import { piModel, piRequest, toPiContext } from './peers/pi-ai';
+import { loadPiSession } from './pi-session';
+import { TARGETS } from './targets';
+
+type Convert = (t: Transcript, target: ConvertTarget) => { body: unknown };
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const value = process.argv[i + 1];
+  process.argv.splice(i, 2);
+  return value;
+}
+
+const inputs = (flag('inputs') ?? '1000,pi,10000').split(',');
+const apis = (flag('apis') ?? 'anthropic-messages,openai-responses,openai-chat').split(',') as WireApi[];
+const samples = Number(flag('samples') ?? 15);
+const convertOnly = process.argv.includes('--convert-only');
+if (convertOnly) process.argv.splice(process.argv.indexOf('--convert-only'), 1);
+const builds = process.argv.slice(2).map((f) => path.resolve(f));
+if (builds.length === 0) throw new Error('usage: bench/cold-ab.ts <build.mjs> [<build.mjs> …] [--inputs …] [--apis …]');
+
+installCaptureFetch(); // No library reaches the network.
+
+const converters: { name: string; convert: Convert }[] = [];
+for (const file of builds) {
+  const mod = (await import(pathToFileURL(file).href)) as { convertTranscript: Convert };
+  converters.push({ name: path.basename(file, '.mjs'), convert: mod.convertTranscript });
+}
+
+async function load(name: string): Promise<Transcript> {
+  if (name === 'pi') {
+    const pi = await loadPiSession();
+    if (!pi.ok) throw new Error(pi.note);
+    return pi.transcript;
+  }
+  return decodeTranscript(generateTranscript({ turns: Number(name) }));
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+log(
+  `node ${process.version} · load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} · ${builds.length} builds`,
+);
+for (const name of inputs) {
+  const transcript = await load(name);
+  const turns = transcript.turns.length;
+  const large = turns > 2_000;
+  const piContext = toPiContext(transcript);
+  const aiPrompt = toAiSdkPrompt(transcript);
+  for (const api of apis) {
+    const target = TARGETS[api];
+    const piM = piModel(api);
+    const aiM = aiSdkModel(api);
+    const candidates: Candidate[] = [
+      ...converters.map((c) => ({
+        name: c.name,
+        run: convertOnly
+          ? () => timeSync(() => c.convert(transcript, target))
+          : () => timeSync(() => JSON.stringify(c.convert(transcript, target).body)),
+      })),
+    ];
+    // The floor: `JSON.stringify` of the first build's body, built once beforehand.
+    const floorBody = converters[0]!.convert(transcript, target).body;
+    if (!convertOnly)
+      candidates.push(
+        { name: 'floor', run: () => timeSync(() => JSON.stringify(floorBody)) },
+        { name: 'pi-ai', run: async () => (await captureOne(() => piRequest(api, piM, piContext))).elapsedMs },
+        { name: 'AI SDK', run: async () => (await captureOne(() => aiSdkRequest(api, aiM, aiPrompt))).elapsedMs },
+      );
+    const results = await measure(candidates, {
+      warmup: large ? 2 : 10,
+      minSamples: samples,
+      budgetMs: 0,
+      maxSamples: samples,
+      gc: large ? 'major' : 'minor',
+    });
+    if (convertOnly) {
+      const [a, ...rest] = results;
+      const vs = rest.map((r) => `${r.name}/${a!.name} ${(r.medianMs / a!.medianMs).toFixed(2)}×`).join(' · ');
+      log(
+        `${name === 'pi' ? 'pi' : turns} ${api} convert: ${results.map((r) => `${r.name} ${r.medianMs.toFixed(2)}`).join(' · ')} → ${vs} (load ${os.loadavg()[0]!.toFixed(1)})`,
+      );
+      continue;
+    }
+    const peer = Math.min(...results.filter((r) => r.name === 'pi-ai' || r.name === 'AI SDK').map((r) => r.medianMs));
+    const cells = results.map((r) => `${r.name} ${r.medianMs.toFixed(2)}`).join(' · ');
+    const ratios = results
+      .filter((r) => r.name !== 'pi-ai' && r.name !== 'AI SDK' && r.name !== 'floor')
+      .map((r) => `${r.name} ${(r.medianMs / peer).toFixed(2)}×`)
+      .join(' · ');
+    log(`${name === 'pi' ? 'pi' : turns} ${api}: ${cells} → ${ratios} (load ${os.loadavg()[0]!.toFixed(1)})`);
+  }
+}
