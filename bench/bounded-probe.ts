@@ -64,7 +64,7 @@ store.transcripts.clear();
 
 const read: number[] = [];
 const whole: number[] = [];
-let last = '';
+let last: string;
 const session = profileFile !== undefined ? new Session() : undefined;
 if (session) {
   session.connect();

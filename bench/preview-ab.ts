@@ -147,8 +147,21 @@ try {
         },
         { id: ID },
       );
+      // The preview itself in the worker, cold (no message, no reply), after another restart.
+      await x.restart();
+      const inWorker = await x.browser.evalInWorker(
+        async (a) => {
+          const { engine } = (await (globalThis as unknown as W).batonReady) as unknown as {
+            engine: { preview(input: unknown): Promise<unknown> };
+          };
+          const t0 = performance.now();
+          await engine.preview({ conversationId: a.id, target: a.target, countsOnly: true });
+          return performance.now() - t0;
+        },
+        { id: ID, target: PREVIEW_TARGET },
+      );
       console.log(
-        `split ${s} build ${b}: index getAll ${split.indexMs.toFixed(0)} ms, then readBounded (index + newest 600 turns) ${split.boundedMs.toFixed(0)} ms`,
+        `split ${s} build ${b}: index getAll ${split.indexMs.toFixed(0)} ms, then readBounded (index + newest 600 turns) ${split.boundedMs.toFixed(0)} ms; previewSend in the worker ${inWorker.toFixed(0)} ms`,
       );
     }
   for (const [b, x] of builds.entries())

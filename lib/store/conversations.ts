@@ -270,6 +270,23 @@ export class ConversationStore {
   }
 
   /**
+   * Reads conversation `id` whole into the transcript cache, starting in a later task; a
+   * {@link cachedTranscript} meanwhile waits for this read. Never rejects. For a read nobody waits
+   * for yet (after a bounded preview): the database serves its requests in turn, so a whole read
+   * asked in the same task as a reply held that reply's own small reads (the message listener's
+   * refresh of the secrets) back for as long as it took (bench/README.md, "The bounded cold
+   * preview: step 3").
+   */
+  prefetchTranscript(id: string): void {
+    void this.transcripts
+      .get(id, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        return this.toTranscript(id);
+      })
+      .catch(() => undefined);
+  }
+
+  /**
    * Appends a turn after the active leaf and makes it the active leaf, and updates the
    * conversation's metadata, in one transaction (D4). `patch` may change other metadata at the
    * same time (e.g. `lastTarget`, a title from the first message). With `versionOf` (a turn id),

@@ -284,7 +284,8 @@ export async function previewSend(
           discloser.lastRead = { read: 'bounded', standIns: bounded.standIns };
           // The send, and the previews while the person types, plan over the whole path: read it
           // now, after this preview, so they find it cached instead of repeating the bounded read.
-          void store.cachedTranscript(input.conversationId).catch(() => undefined);
+          // Started in a later task, once this reply is on its way (`prefetchTranscript`).
+          store.prefetchTranscript(input.conversationId);
           return p.preview;
         }
       } catch (e) {
