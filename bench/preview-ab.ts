@@ -3,8 +3,11 @@
  * with and without the path index, alternately in one browser over one seeded store, so the bounded
  * read and the whole read share the machine's load (bench/README.md, "The bounded cold preview").
  *
- *   node --import tsx bench/preview-ab.ts [--turns 10000] [--samples 3]
+ *   node --import tsx bench/preview-ab.ts [<build dir> …] [--turns 10000] [--samples 3]
  *
+ * Without a build folder, the test build of this checkout (built when stale); with several (e.g. a
+ * build of the commit before a change, then this one), one browser per build, each seeded alike,
+ * and every sample taken in each browser in turn, so the builds share the machine's load too.
  * "whole": the conversation's path index is taken out of the store before the restart, so the
  * preview reads every turn as before the bounded read existed (plus one empty index read);
  * "bounded": the same index records are put back. Nothing else is written between samples.
@@ -21,24 +24,31 @@ import { seedStore } from './chromium-storage';
 import { generateTranscript } from './generate';
 import { median } from './harness';
 
-process.argv.push('.'); // parseAbArgs wants a build folder; this script uses the test build.
-const { flags } = parseAbArgs('preview-ab.ts', { turns: 10_000, samples: 3 });
+const given = process.argv.slice(2).some((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'));
+if (!given) process.argv.push('.'); // parseAbArgs wants a build folder; '.' stands for this checkout's test build.
+const { dirs: given_, flags } = parseAbArgs('preview-ab.ts', { turns: 10_000, samples: 3 });
 const ID = 'bench-conversation';
-const build = ensureTestBuild(console.log);
-if (!build.ok) throw new Error(build.note);
+let dirs = given_;
+if (!given) {
+  const build = ensureTestBuild(console.log);
+  if (!build.ok) throw new Error(build.note);
+  dirs = [build.dir];
+}
 const transcript = decodeTranscript(generateTranscript({ turns: flags.turns }));
 const { record, turns } = conversationRecords(transcript, ID);
 
 interface W {
-  batonReady: Promise<{ db: BatonDb }>;
+  batonReady: Promise<{ db: BatonDb; engine: { discloser: { lastRead?: { read: string; standIns: number } } } }>;
 }
-const browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
-try {
+
+/** One build's browser, seeded, with its counts stored and its path index saved aside. */
+async function prepare(dir: string) {
+  const browser = await ExtensionBrowser.launch({ extensionDir: dir });
   await browser.wakeServiceWorker();
   await browser.worker().evaluate(NAME_SHIM);
   let t = Date.now();
   await seedStore(browser, [record], turns);
-  console.log(`seeded ${flags.turns} turns in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+  console.log(`${dir}: seeded ${flags.turns} turns in ${((Date.now() - t) / 1000).toFixed(0)} s`);
   const page = await browser.openPage('options.html');
   await page.evaluate(NAME_SHIM);
   await page.evaluate(() =>
@@ -69,6 +79,11 @@ try {
       },
       { id: ID, op, recs },
     );
+  const lastRead = () =>
+    browser.evalInWorker(async () => {
+      const { engine } = await (globalThis as unknown as W).batonReady;
+      return JSON.stringify(engine.discloser.lastRead ?? null);
+    }, undefined);
   t = Date.now();
   await previewOnce(page, ID);
   await waitForStoredCounts(browser, ID, [0, Math.floor(flags.turns / 2), flags.turns - 1]);
@@ -82,54 +97,78 @@ try {
   }
   if (saved.length === 0) throw new Error('the path index was not built');
   console.log(
-    `counts and index ready in ${((Date.now() - t) / 1000).toFixed(0)} s (${saved.length} index records); target ${PREVIEW_TARGET.model}`,
+    `${dir}: counts and index ready in ${((Date.now() - t) / 1000).toFixed(0)} s (${saved.length} index records); target ${PREVIEW_TARGET.model}`,
   );
-  const out: Record<'whole' | 'bounded', { cold: number[]; warm: number[] }> = {
-    whole: { cold: [], warm: [] },
-    bounded: { cold: [], warm: [] },
-  };
+  return { dir, browser, page, restart, index, lastRead, saved };
+}
+
+const builds: Awaited<ReturnType<typeof prepare>>[] = [];
+try {
+  for (const dir of dirs) builds.push(await prepare(dir));
+  type Mode = 'whole' | 'bounded';
+  const out = builds.map(() => ({
+    whole: { cold: [] as number[], warm: [] as number[] },
+    bounded: { cold: [] as number[], warm: [] as number[] },
+  }));
   for (let s = 0; s < flags.samples + 1; s++)
-    for (const mode of s % 2 === 0 ? (['whole', 'bounded'] as const) : (['bounded', 'whole'] as const)) {
-      await index('drop');
-      if (mode === 'bounded') await index('put', saved);
-      await restart();
-      const c = await previewOnce(page, ID);
-      const w = await previewOnce(page, ID);
-      console.log(
-        `sample ${s} ${mode}: cold ${c.ms.toFixed(0)} ms, warm ${w.ms.toFixed(0)} ms (${c.included} of ${c.turns} turns)`,
-      );
-      if (s === 0) continue; // warm-up
-      out[mode].cold.push(c.ms);
-      out[mode].warm.push(w.ms);
-    }
+    for (const [b, x] of (s % 2 === 0 ? builds : [...builds].reverse()).map((x) => [builds.indexOf(x), x] as const))
+      for (const mode of s % 2 === 0 ? (['whole', 'bounded'] as const) : (['bounded', 'whole'] as const)) {
+        await x.index('drop');
+        if (mode === 'bounded') await x.index('put', x.saved);
+        await x.restart();
+        const c = await previewOnce(x.page, ID);
+        const read = await x.lastRead();
+        const w = await previewOnce(x.page, ID);
+        console.log(
+          `sample ${s} build ${b} ${mode}: cold ${c.ms.toFixed(0)} ms (${read}), warm ${w.ms.toFixed(0)} ms (${c.included} of ${c.turns} turns)`,
+        );
+        if (s === 0) continue; // warm-up
+        out[b]![mode as Mode].cold.push(c.ms);
+        out[b]![mode as Mode].warm.push(w.ms);
+      }
   // Where a bounded preview's time goes: the index alone, then the bounded read (index and kept turns), cold.
-  for (let s = 0; s < flags.samples; s++) {
-    await index('drop');
-    await index('put', saved);
-    await restart();
-    const split = await browser.evalInWorker(
-      async (a) => {
-        const { db, store } = (await (globalThis as unknown as W).batonReady) as unknown as {
-          db: BatonDb;
-          store: { readBounded(id: string, choose: (e: readonly unknown[]) => Set<number>): Promise<unknown> };
-        };
-        let t0 = performance.now();
-        await db.getAll('paths', IDBKeyRange.bound([a.id, -Infinity], [a.id, Infinity]));
-        const indexMs = performance.now() - t0;
-        t0 = performance.now();
-        await store.readBounded(a.id, (e) => new Set(Array.from({ length: 600 }, (_, i) => e.length - 1 - i)));
-        return { indexMs, boundedMs: performance.now() - t0 };
-      },
-      { id: ID },
-    );
-    console.log(
-      `split ${s}: index getAll ${split.indexMs.toFixed(0)} ms, then readBounded (index + newest 600 turns) ${split.boundedMs.toFixed(0)} ms`,
-    );
-  }
-  for (const mode of ['whole', 'bounded'] as const)
-    console.log(
-      `${mode}: cold median ${median(out[mode].cold).toFixed(0)} ms, warm median ${median(out[mode].warm).toFixed(0)} ms`,
-    );
+  for (let s = 0; s < flags.samples; s++)
+    for (const [b, x] of builds.entries()) {
+      await x.index('drop');
+      await x.index('put', x.saved);
+      await x.restart();
+      const split = await x.browser.evalInWorker(
+        async (a) => {
+          const { db, store } = (await (globalThis as unknown as W).batonReady) as unknown as {
+            db: BatonDb;
+            store: { readBounded(id: string, choose: (e: readonly unknown[]) => Set<number>): Promise<unknown> };
+          };
+          let t0 = performance.now();
+          await db.getAll('paths', IDBKeyRange.bound([a.id, -Infinity], [a.id, Infinity]));
+          const indexMs = performance.now() - t0;
+          t0 = performance.now();
+          await store.readBounded(a.id, (e) => new Set(Array.from({ length: 600 }, (_, i) => e.length - 1 - i)));
+          return { indexMs, boundedMs: performance.now() - t0 };
+        },
+        { id: ID },
+      );
+      // The preview itself in the worker, cold (no message, no reply), after another restart.
+      await x.restart();
+      const inWorker = await x.browser.evalInWorker(
+        async (a) => {
+          const { engine } = (await (globalThis as unknown as W).batonReady) as unknown as {
+            engine: { preview(input: unknown): Promise<unknown> };
+          };
+          const t0 = performance.now();
+          await engine.preview({ conversationId: a.id, target: a.target, countsOnly: true });
+          return performance.now() - t0;
+        },
+        { id: ID, target: PREVIEW_TARGET },
+      );
+      console.log(
+        `split ${s} build ${b}: index getAll ${split.indexMs.toFixed(0)} ms, then readBounded (index + newest 600 turns) ${split.boundedMs.toFixed(0)} ms; previewSend in the worker ${inWorker.toFixed(0)} ms`,
+      );
+    }
+  for (const [b, x] of builds.entries())
+    for (const mode of ['whole', 'bounded'] as const)
+      console.log(
+        `build ${b} (${x.dir}) ${mode}: cold median ${median(out[b]![mode].cold).toFixed(0)} ms, warm median ${median(out[b]![mode].warm).toFixed(0)} ms`,
+      );
 } finally {
-  await browser.close();
+  for (const x of builds) await x.browser.close();
 }

@@ -9,7 +9,7 @@ import type { DroppedTurn, PlanStats, ReasoningUnusedReason, ToolsWithReasoning 
 
 export interface ReportInput {
   transcript: Transcript;
-  /** Included candidates by input turn index. */
+  /** Included candidates by input turn index, in input order. */
   included: Map<number, Candidate>;
   /** Dropped turns by input turn index. */
   dropped: Map<number, DroppedTurn>;
@@ -76,13 +76,26 @@ export function toolsWithReasoningOf(warnings: readonly string[]): ToolsWithReas
   return undefined;
 }
 
-/** Builds the report and the summary counts in one pass over the input blocks. */
-export function assembleReport(input: ReportInput): { report: ConversionReport; stats: PlanStats } {
-  const { transcript, included, dropped, fates, converted } = input;
+/**
+ * What {@link assembleSent} gives: the report entries of the turns that are sent, and the summary
+ * counts, which depend on those turns only.
+ */
+export interface SentReport {
+  /** Per included turn, in input order: its blocks' entries (what the report holds for them). */
+  turns: BlockReport[][];
+  stats: PlanStats;
+}
+
+/**
+ * The report entries of the included turns and the summary counts, in one pass over their blocks
+ * alone: a turn that is not sent adds no count, so a plan that keeps 500 of 10,000 turns looks at
+ * 500 (docs/architecture.md#the-path-index). `included` must be in input order (the planner's is).
+ */
+export function assembleSent(input: Omit<ReportInput, 'memo'>): SentReport {
+  const { transcript, included, fates, converted } = input;
   const convertedBlocks = converted?.blocks ?? [];
   let cursor = 0;
-  const blocks: BlockReport[] = [];
-  let total = 0;
+  const turns: BlockReport[][] = [];
   const stats: PlanStats = {
     turns: transcript.turns.length,
     includedTurns: included.size,
@@ -91,34 +104,9 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
     blocksDropped: 0,
   };
   const unused: Partial<Record<ReasoningUnusedReason, Map<string, number>>> = {};
-  const memo = input.memo;
-  transcript.turns.forEach((turn, i) => {
-    total += turn.blocks.length;
-    const candidate = included.get(i);
-    if (!candidate) {
-      const why = dropped.get(i);
-      if (fates.size === 0) {
-        // No block has a fate of its own: the entries depend on the turn and the reason only.
-        const detail = why?.detail;
-        let entries = memo?.get(turn);
-        if (entries === undefined || entries.detail !== detail) {
-          entries = notSentEntries(turn, detail);
-          memo?.set(turn, entries);
-        }
-        for (const b of entries.blocks) blocks.push(b);
-        return;
-      }
-      const detail = why ? `turn not sent: ${why.detail}` : 'turn not sent';
-      for (let k = 0; k < turn.blocks.length; k++) {
-        const own = fates.get(blockKey(i, k));
-        blocks.push({
-          turn: turn.id,
-          index: k,
-          fates: [own && own.fate === 'dropped' ? own : { fate: 'dropped', detail }],
-        });
-      }
-      return;
-    }
+  for (const [i, candidate] of included) {
+    const turn = transcript.turns[i]!;
+    const blocks: BlockReport[] = [];
     // Blocks of the sent turn, in order, map back to input indices.
     const sentFates: BlockFate[][] = [];
     for (let j = 0; j < candidate.sent.blocks.length; j++) {
@@ -152,7 +140,8 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
         stats.imagesOmitted++;
       blocks.push({ turn: turn.id, index: k, fates: list });
     }
-  });
+    turns.push(blocks);
+  }
   const reasons = Object.keys(unused) as ReasoningUnusedReason[];
   if (reasons.length > 0)
     stats.reasoningUnused = reasons.map((reason) => {
@@ -161,6 +150,51 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
     });
   const tools = toolsWithReasoningOf(converted?.warnings ?? []);
   if (tools) stats.toolsWithReasoning = tools;
+  return { turns, stats };
+}
+
+/**
+ * Builds the report and the summary counts: the entries of every input block, in order — those
+ * of the included turns from `sent` ({@link assembleSent} of the same input, made here when not
+ * given), a `dropped` fate for every block of a turn not sent.
+ */
+export function assembleReport(
+  input: ReportInput,
+  sent: SentReport = assembleSent(input),
+): { report: ConversionReport; stats: PlanStats } {
+  const { transcript, included, dropped, fates, converted } = input;
+  const blocks: BlockReport[] = [];
+  let total = 0;
+  let next = 0;
+  const memo = input.memo;
+  transcript.turns.forEach((turn, i) => {
+    total += turn.blocks.length;
+    if (included.has(i)) {
+      for (const b of sent.turns[next++]!) blocks.push(b);
+      return;
+    }
+    const why = dropped.get(i);
+    if (fates.size === 0) {
+      // No block has a fate of its own: the entries depend on the turn and the reason only.
+      const detail = why?.detail;
+      let entries = memo?.get(turn);
+      if (entries === undefined || entries.detail !== detail) {
+        entries = notSentEntries(turn, detail);
+        memo?.set(turn, entries);
+      }
+      for (const b of entries.blocks) blocks.push(b);
+      return;
+    }
+    const detail = why ? `turn not sent: ${why.detail}` : 'turn not sent';
+    for (let k = 0; k < turn.blocks.length; k++) {
+      const own = fates.get(blockKey(i, k));
+      blocks.push({
+        turn: turn.id,
+        index: k,
+        fates: [own && own.fate === 'dropped' ? own : { fate: 'dropped', detail }],
+      });
+    }
+  });
   return {
     report: {
       input: { format: 'baton', turns: transcript.turns.length, blocks: total },
@@ -168,6 +202,6 @@ export function assembleReport(input: ReportInput): { report: ConversionReport; 
       synthesized: converted?.synthesized ?? [],
       warnings: converted?.warnings ?? [],
     },
-    stats,
+    stats: sent.stats,
   };
 }

@@ -10,7 +10,7 @@ import { transcriptArb } from '../../test/property/arbitraries';
 import { growOneTurnAtATime, growthPartsArb } from '../../test/property/grow';
 import type { Transcript } from '../transcript/schema';
 import type { ConvertTarget } from '../transcript/target';
-import { plan } from './plan';
+import { plan, sentBlockReports } from './plan';
 import { createTokenCache } from './token-cache';
 import type { Policy } from './types';
 
@@ -43,6 +43,34 @@ const policyArb: fc.Arbitrary<Policy> = fc.record(
 );
 
 describe.each(TARGETS.map((t) => [`${t.api} ${t.model}`, t] as const))('plan properties → %s', (_name, target) => {
+  it('the sent turns’ report entries are the report’s for the included turns, and reading them first changes nothing', () => {
+    fc.assert(
+      fc.property(
+        pinnedTranscriptArb.chain((t) =>
+          fc.tuple(
+            fc.constant(t),
+            policyArb,
+            fc.subarray(
+              t.turns.map((x) => x.id),
+              { maxLength: Math.min(2, t.turns.length) },
+            ),
+          ),
+        ),
+        ([t, policy, excludeTurns]) => {
+          const withExclusions: Policy = excludeTurns.length > 0 ? { ...policy, excludeTurns } : policy;
+          const first = plan(t, target, withExclusions, createTokenCache());
+          const sent = sentBlockReports(first);
+          const other = plan(t, target, withExclusions, createTokenCache());
+          const included = new Set(other.included);
+          expect(sent).toEqual(other.report.blocks.filter((b) => included.has(b.turn)));
+          // The plan read in another order (report last, per-turn list last) is the same data.
+          expect(JSON.parse(JSON.stringify(first))).toEqual(JSON.parse(JSON.stringify(other)));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('fits within the budget, keeps pairs, pins and the newest exchange, drops oldest first', () => {
     fc.assert(
       fc.property(pinnedTranscriptArb, policyArb, (t, policy) => {

@@ -8,11 +8,12 @@ import type { ModelInfo } from '../models/types';
 import { convertTranscript } from '../providers';
 import type { ConvertResult } from '../providers/types';
 import { TranscriptError } from '../transcript/codec';
+import type { BlockReport } from '../transcript/report';
 import type { Transcript, Turn } from '../transcript/schema';
 import { isSameOrigin, resolveTarget, type ConvertTarget, type ResolvedTarget } from '../transcript/target';
 import { corrected, fitTurns } from './fit';
 import { contentHash } from './hash';
-import { assembleReport } from './plan-report';
+import { assembleReport, assembleSent, type SentReport } from './plan-report';
 import { forbiddenReason, validatePolicy } from './policy';
 import { selectTurns, type Candidate } from './select';
 import {
@@ -191,7 +192,7 @@ export function planTranscript(
 
   const estimatedInputTokens = corrected(fit.tokens, ratio);
   const cost = estimateCostUsd(info, { inputTokens: estimatedInputTokens });
-  const result: Omit<Plan, keyof Lazy> = {
+  const result: Omit<Plan, keyof Lazy> & Pick<Lazy, 'turns'> = {
     ...common,
     allowed: true,
     estimatedInputTokens,
@@ -202,56 +203,96 @@ export function planTranscript(
     ...(fit.notFit ? { notFit: fit.notFit } : {}),
     included: kept.map((c) => c.turn.id),
     dropped: droppedList,
-    turns: transcript.turns.map((t, i) => ({
-      id: t.id,
-      role: t.role,
-      tokens: tokensByIndex[i]!,
-      included: includedByIndex.has(i),
-      pinned: t.meta?.pinned === true,
-    })),
+    // Built on first read (below): a counts-only preview of a long conversation never reads it.
+    turns: [],
   };
+  let conversion: { sent: SentReport; transcript: Transcript; result: ConvertResult } | undefined;
   // The conversion (the costly part for long histories) runs when its results are first read.
-  return withLazyConversion(result, () => {
+  const convert = () => {
+    if (conversion) return conversion;
     store.stored?.checkSent?.(kept.map((c) => c.turn));
     const fitted: Transcript = { ...transcript, turns: kept.map((c) => c.sent) };
-    const conversion = convertCached(store, fitted, kept, convertTarget, resolved, systemKey, policy.images === 'omit');
-    const { report, stats } = assembleReport({
+    const converted = convertCached(store, fitted, kept, convertTarget, resolved, systemKey, policy.images === 'omit');
+    // The entries and counts of the sent turns only; the report's entries for the turns not sent
+    // are built when the report itself is first read (docs/architecture.md#the-path-index).
+    const sent = assembleSent({
       transcript,
       included: includedByIndex,
       dropped: droppedByIndex,
       fates: selection.fates,
-      converted: conversion.result.report,
+      converted: converted.result.report,
       imagesOmitted: selection.imagesOmitted,
-      memo: store.reports,
     });
-    return {
-      report,
-      stats,
-      transcript: conversion.transcript,
-      body: conversion.result.body,
-      headers: conversion.result.headers,
-    };
+    conversion = { sent, transcript: converted.transcript, result: converted.result };
+    return conversion;
+  };
+  const planned = withLazy(result, {
+    turns: () =>
+      transcript.turns.map((t, i) => ({
+        id: t.id,
+        role: t.role,
+        tokens: tokensByIndex[i]!,
+        included: includedByIndex.has(i),
+        pinned: t.meta?.pinned === true,
+      })),
+    report: () =>
+      assembleReport(
+        {
+          transcript,
+          included: includedByIndex,
+          dropped: droppedByIndex,
+          fates: selection.fates,
+          converted: convert().result.report,
+          imagesOmitted: selection.imagesOmitted,
+          memo: store.reports,
+        },
+        convert().sent,
+      ).report,
+    stats: () => convert().sent.stats,
+    transcript: () => convert().transcript,
+    body: () => convert().result.body,
+    headers: () => convert().result.headers,
   });
+  SENT.set(planned, () => convert().sent.turns);
+  return planned;
 }
 
-type Lazy = Pick<Plan, 'report' | 'stats' | 'transcript' | 'body' | 'headers'>;
+/** Per plan made here: the report entries of its included turns (see {@link sentBlockReports}). */
+const SENT = new WeakMap<Plan, () => readonly (readonly BlockReport[])[]>();
 
 /**
- * Adds `report`, `stats`, `transcript`, `body` and `headers` as enumerable properties computed together on
- * first read (then plain data), so `JSON.stringify`, structured clone and spreads see them.
+ * The entries `plan.report.blocks` holds for the blocks of the included turns, in order, without
+ * building the report's entries for the turns not sent (a counts-only preview of a long
+ * conversation needs these only: docs/architecture.md#the-path-index). Runs the plan's conversion
+ * if it has not run yet.
  */
-function withLazyConversion(plan: Omit<Plan, keyof Lazy>, compute: () => Lazy): Plan {
-  let done: Lazy | undefined;
-  const keys = ['report', 'stats', 'transcript', 'body', 'headers'] as const;
-  for (const key of keys) {
+export function sentBlockReports(plan: Plan): readonly BlockReport[] {
+  const sent = SENT.get(plan);
+  if (sent) return sent().flat();
+  const ids = new Set(plan.included);
+  return plan.report.blocks.filter((b) => ids.has(b.turn));
+}
+
+type Lazy = Pick<Plan, 'turns' | 'report' | 'stats' | 'transcript' | 'body' | 'headers'>;
+
+/**
+ * Makes each key of `compute` an enumerable property of `plan` computed on its first read (then
+ * plain data), so `JSON.stringify`, structured clone and spreads see them; a key already in `plan`
+ * keeps its place. The computations share their work through the caller's closures (the
+ * conversion runs once for `stats`, `transcript`, `body`, `headers` and `report`).
+ */
+function withLazy(plan: Omit<Plan, keyof Lazy> & Partial<Lazy>, compute: { [K in keyof Lazy]-?: () => Lazy[K] }): Plan {
+  for (const key of Object.keys(compute) as (keyof Lazy)[]) {
     Object.defineProperty(plan, key, {
       enumerable: true,
       configurable: true,
       get() {
-        done ??= compute();
-        for (const k of keys)
-          Object.defineProperty(plan, k, { value: done[k], enumerable: true, writable: true, configurable: true });
-        return done[key];
+        const value = compute[key]();
+        Object.defineProperty(plan, key, { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+      set(value: unknown) {
+        Object.defineProperty(plan, key, { value, enumerable: true, writable: true, configurable: true });
       },
     });
   }

@@ -13,7 +13,7 @@
 import type { LedgerReceipt } from './count-state';
 import { contentHash } from './hash';
 import type { BlockReport } from '../transcript/report';
-import type { Transcript } from '../transcript/schema';
+import type { Transcript, Turn } from '../transcript/schema';
 import type { ReasoningUnused } from './types';
 
 /** What {@link prefixChangedThinking} looks at. */
@@ -41,8 +41,10 @@ export interface PrefixBindingInput {
  */
 export function prefixChangedThinking(input: PrefixBindingInput): ReasoningUnused | undefined {
   const replayed = new Set<string>();
+  const byId = new Map<string, Turn>();
+  for (const t of input.transcript.turns) byId.set(t.id, t);
   for (const b of input.blocks) {
-    const type = input.transcript.turns.find((t) => t.id === b.turn)?.blocks[b.index]?.type;
+    const type = byId.get(b.turn)?.blocks[b.index]?.type;
     if ((type === 'thinking' || type === 'redacted_thinking') && !b.fates.some((f) => f.fate === 'dropped'))
       replayed.add(b.turn);
   }
@@ -67,7 +69,7 @@ export function prefixChangedThinking(input: PrefixBindingInput): ReasoningUnuse
       before.every(([bid, bh], k) => bid === now[k]![0] && bh === now[k]![1]);
     if (same) return;
     turns++;
-    reasoningTokens += input.transcript.turns.find((t) => t.id === id)?.usage?.reasoningTokens ?? 0;
+    reasoningTokens += byId.get(id)?.usage?.reasoningTokens ?? 0;
   });
   return turns > 0 ? { reason: 'prefix-changed', turns, reasoningTokens } : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import type { ConversationMeta } from '../messaging/protocol';
 import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
-import { storedCountsFor } from './turn-counts';
+import { standInTurn, storedCountsFor } from './turn-counts';
 import { ROOT_PARENT, tx, writeGeneration, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
 import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsOf } from './turn-tree';
 import type { TurnTree } from '../transcript/versions';
@@ -67,20 +67,25 @@ export function metaOf(rec: ConversationRecord): ConversationMeta {
 
 /** What {@link ConversationStore.readBounded} gives: the active path with stand-ins for the turns not read. */
 export interface BoundedRead {
+  /** The active path; a turn not read is a stand-in (`standInInfo` in turn-counts.ts gives its hash and counts). */
   transcript: Transcript;
-  /** Each stand-in in `transcript.turns` and the index entry it stands for. */
-  standIns: ReadonlyMap<Turn, PathEntry>;
+  /** How many of `transcript.turns` are stand-ins. */
+  standIns: number;
 }
 
-/** A turn not read, from its index entry: id, role, pin, origin and its blocks' types only. */
+/**
+ * A turn not read, from its index entry: id, role, pin, origin and its blocks' types only, marked
+ * as a stand-in with the entry's hash and counts (`standInTurn`).
+ */
 function standInOf(e: PathEntry): Turn {
-  return {
+  const turn: Turn = {
     id: e.id,
     role: e.role,
     ...(e.origin !== undefined ? { origin: e.origin } : {}),
     blocks: e.kinds.map((type) => ({ type }) as unknown as Turn['blocks'][number]),
     ...(e.pinned ? { meta: { pinned: true } } : {}),
   };
+  return standInTurn(turn, e.hash, e.counts);
 }
 
 /** A conversation record and its active path's turns as a Baton transcript. */
@@ -219,17 +224,14 @@ export class ConversationStore {
       if (seqs.size > 0)
         for (const r of await t.objectStore('turns').getAll(IDBKeyRange.bound([id, lo], [id, hi])))
           if (seqs.has(r.seq)) read.set(r.seq, r);
-      const standIns = new Map<Turn, PathEntry>();
+      let standIns = 0;
       const turns = entries.map((e) => {
         const r = read.get(e.seq);
         if (r && r.turn.id === e.id) return r.turn;
-        const s = standInOf(e);
-        standIns.set(s, e);
-        return s;
+        standIns++;
+        return standInOf(e);
       });
-      const counts = storedCountsFor(this.db);
-      counts.notePartialRead(id, [...read.values()], generation);
-      counts.noteStandIns([...standIns].map(([s, e]) => [s, e.counts] as const));
+      storedCountsFor(this.db).notePartialRead(id, [...read.values()], generation);
       return { transcript: transcriptOf(record, turns), standIns };
     });
   }
@@ -265,6 +267,23 @@ export class ConversationStore {
    */
   async cachedTranscript(id: string): Promise<Transcript> {
     return this.transcripts.get(id, () => this.toTranscript(id));
+  }
+
+  /**
+   * Reads conversation `id` whole into the transcript cache, starting in a later task; a
+   * {@link cachedTranscript} meanwhile waits for this read. Never rejects. For a read nobody waits
+   * for yet (after a bounded preview): the database serves its requests in turn, so a whole read
+   * asked in the same task as a reply held that reply's own small reads (the message listener's
+   * refresh of the secrets) back for as long as it took (bench/README.md, "The bounded cold
+   * preview: step 3").
+   */
+  prefetchTranscript(id: string): void {
+    void this.transcripts
+      .get(id, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        return this.toTranscript(id);
+      })
+      .catch(() => undefined);
   }
 
   /**

@@ -76,22 +76,59 @@ async function expected(db: BatonDb, id: string): Promise<unknown[] | undefined>
   }));
 }
 
+/** A packed chunk as stored (format 2: parallel arrays, docs/architecture.md#the-path-index). */
+interface RawChunk {
+  chunk: number;
+  seq: number[];
+  id: string[];
+  role: string[];
+  hash: string[];
+  kinds: string[];
+  pinned: number[];
+  origins: unknown[];
+  originAt: number[];
+  variants: string[];
+  countEnd: number[];
+  countVariant: number[];
+  countTokens: number[];
+  countToolCalls: number[];
+  hasCounts: number[];
+}
+
+/** The entries of a packed chunk, decoded here from the stored arrays. */
+function decode(c: RawChunk): unknown[] {
+  return c.seq.map((seq, i) => {
+    const from = i === 0 ? 0 : c.countEnd[i - 1]!;
+    const counts: Record<string, { tokens: number; toolCalls: boolean }> = {};
+    for (let k = from; k < c.countEnd[i]!; k++)
+      counts[c.variants[c.countVariant[k]!]!] = { tokens: c.countTokens[k]!, toolCalls: c.countToolCalls[k] === 1 };
+    return {
+      seq,
+      id: c.id[i],
+      role: c.role[i],
+      pinned: c.pinned.includes(i),
+      hash: c.hash[i],
+      kinds: c.kinds[i] === '' ? [] : c.kinds[i]!.split(' '),
+      ...(c.originAt[i]! >= 0 ? { origin: c.origins[c.originAt[i]!] } : {}),
+      ...(c.hasCounts.includes(i) ? { counts } : {}),
+    };
+  });
+}
+
 /** The stored index, assembled here from the raw records: undefined when there is none. */
 async function stored(db: BatonDb, id: string): Promise<{ leaf: string | undefined; entries: unknown[] } | undefined> {
-  const recs = (await db.getAll('paths', IDBKeyRange.bound([id, -Infinity], [id, Infinity]))) as {
-    chunk: number;
-    leaf?: string;
-    length?: number;
-    entries?: unknown[];
-  }[];
+  const recs = (await db.getAll('paths', IDBKeyRange.bound([id, -Infinity], [id, Infinity]))) as unknown as (
+    { chunk: -1; format?: number; leaf?: string; length: number } | RawChunk
+  )[];
   if (recs.length === 0) return undefined;
-  const head = recs[0]!;
+  const head = recs[0]! as { chunk: number; format?: number; leaf?: string; length: number };
   expect(head.chunk).toBe(-1);
-  const chunks = recs.slice(1);
+  expect(head.format).toBe(2);
+  const chunks = recs.slice(1) as RawChunk[];
   chunks.forEach((c, i) => expect(c.chunk).toBe(i));
   // Every chunk but the last is full.
-  chunks.slice(0, -1).forEach((c) => expect(c.entries!.length).toBe(64));
-  const entries = chunks.flatMap((c) => c.entries!);
+  chunks.slice(0, -1).forEach((c) => expect(c.seq.length).toBe(64));
+  const entries = chunks.flatMap(decode);
   expect(entries.length).toBe(head.length);
   return { leaf: head.leaf, entries };
 }
@@ -357,6 +394,32 @@ describe('path index', () => {
     // A write that reads the path writes it whole too.
     await s.deleteTurnsFrom(C, u.id, T0);
     await check(db, C, true);
+  });
+
+  it('an index of the first stored form (one object per entry) is read as none and written again packed', async () => {
+    const { db, s } = await fresh();
+    await s.create({ id: C, now: T0 });
+    for (let i = 0; i < 70; i++) await s.appendTurn(C, turn(i % 2 ? 'assistant' : 'user'), T0);
+    const rec = await db.get('conversations', C);
+    // The first form: a head without `format`, chunks of `entries` objects (here: the right ones).
+    const want = (await expected(db, C))!;
+    await tx(db, ['paths'], 'readwrite', async (t) => {
+      const paths = t.objectStore('paths');
+      await paths.delete(IDBKeyRange.bound([C, -Infinity], [C, Infinity]));
+      await paths.put({ conversationId: C, chunk: -1, leaf: rec!.activeLeaf, length: want.length } as never);
+      await paths.put({ conversationId: C, chunk: 0, entries: want.slice(0, 64) } as never);
+      await paths.put({ conversationId: C, chunk: 1, entries: want.slice(64) } as never);
+    });
+    // Not used: a bounded read falls back to the whole read …
+    expect(await s.readBounded(C, () => new Set([0]))).toBeUndefined();
+    // … an append drops it rather than extend it …
+    await s.appendTurn(C, turn('user'), T0);
+    expect(await db.getAll('paths', IDBKeyRange.bound([C, -Infinity], [C, Infinity]))).toEqual([]);
+    // … and the whole read has it built again, packed.
+    await s.get(C);
+    await pathIndexBuilderFor(db).build();
+    await check(db, C, true);
+    expect(await s.readBounded(C, () => new Set([0]))).toBeDefined();
   });
 
   it('a readwrite transaction over turns without the index is refused', async () => {

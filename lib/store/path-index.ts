@@ -58,21 +58,54 @@ export interface PathEntry {
   counts?: Record<string, TurnCount>;
 }
 
+/**
+ * The stored form of the index ({@link PathHeadRecord.format}). Form 1 (no `format`; a chunk held
+ * one object per entry) is treated as no index: readers read the whole path, which has the lazy
+ * build write it again in this form, and writers that would extend or patch it drop it instead.
+ */
+export const INDEX_FORMAT = 2;
+
 /** The head: which path the chunks describe. */
 export interface PathHeadRecord {
   conversationId: string;
   chunk: typeof HEAD_CHUNK;
+  /** {@link INDEX_FORMAT} (absent: form 1, not read). */
+  format?: number;
   /** The active leaf the index was written for (absent: the empty path). */
   leaf?: string;
   /** Entries over all chunks. */
   length: number;
 }
 
-/** One chunk of entries, in path order. */
+/**
+ * One chunk of entries, in path order, packed as parallel arrays (entry `i` is element `i` of
+ * each), so that reading 10,000 entries deserialises a few hundred arrays rather than tens of
+ * thousands of small objects (bench/README.md, "The bounded cold preview: step 3").
+ */
 export interface PathChunkRecord {
   conversationId: string;
   chunk: number;
-  entries: PathEntry[];
+  seq: number[];
+  id: string[];
+  role: Turn['role'][];
+  hash: string[];
+  /** Each entry's block types joined by spaces (block types are single words). */
+  kinds: string[];
+  /** Positions (in this chunk) of the pinned entries. */
+  pinned: number[];
+  /** The distinct origins of the chunk; `originAt[i]` indexes it (-1: none). */
+  origins: NonNullable<Turn['origin']>[];
+  originAt: number[];
+  /** The distinct count variants of the chunk; counts are flat triples below. */
+  variants: string[];
+  /** Entry `i`'s counts are positions `countEnd[i-1] … countEnd[i]-1` (from 0 for the first). */
+  countEnd: number[];
+  /** Per count: its variant (index into `variants`), tokens and whether the turn has tool calls (1/0). */
+  countVariant: number[];
+  countTokens: number[];
+  countToolCalls: number[];
+  /** Positions of the entries that have a `counts` record (possibly empty). */
+  hasCounts: number[];
 }
 
 export type PathIndexRecord = PathHeadRecord | PathChunkRecord;
@@ -109,6 +142,91 @@ export function pathEntryOf(r: TurnRecord): PathEntry {
   };
 }
 
+/** Packs `entries` into a chunk record. Pure. */
+export function packChunk(conversationId: string, chunk: number, entries: readonly PathEntry[]): PathChunkRecord {
+  const out: PathChunkRecord = {
+    conversationId,
+    chunk,
+    seq: [],
+    id: [],
+    role: [],
+    hash: [],
+    kinds: [],
+    pinned: [],
+    origins: [],
+    originAt: [],
+    variants: [],
+    countEnd: [],
+    countVariant: [],
+    countTokens: [],
+    countToolCalls: [],
+    hasCounts: [],
+  };
+  const originKeys = new Map<string, number>();
+  const variantAt = new Map<string, number>();
+  entries.forEach((e, i) => {
+    out.seq.push(e.seq);
+    out.id.push(e.id);
+    out.role.push(e.role);
+    out.hash.push(e.hash);
+    out.kinds.push(e.kinds.join(' '));
+    if (e.pinned) out.pinned.push(i);
+    let o = -1;
+    if (e.origin !== undefined) {
+      const key = JSON.stringify(e.origin);
+      o = originKeys.get(key) ?? -1;
+      if (o < 0) {
+        o = out.origins.push(e.origin) - 1;
+        originKeys.set(key, o);
+      }
+    }
+    out.originAt.push(o);
+    if (e.counts !== undefined) {
+      out.hasCounts.push(i);
+      for (const [variant, c] of Object.entries(e.counts)) {
+        let v = variantAt.get(variant);
+        if (v === undefined) variantAt.set(variant, (v = out.variants.push(variant) - 1));
+        out.countVariant.push(v);
+        out.countTokens.push(c.tokens);
+        out.countToolCalls.push(c.toolCalls ? 1 : 0);
+      }
+    }
+    out.countEnd.push(out.countTokens.length);
+  });
+  return out;
+}
+
+/** The entries of a packed chunk, appended to `into`; false when the record is not a packed chunk. */
+function unpackChunk(r: PathChunkRecord, into: PathEntry[]): boolean {
+  if (!Array.isArray(r.seq) || !Array.isArray(r.countEnd)) return false;
+  const pinned = new Set(r.pinned);
+  const hasCounts = new Set(r.hasCounts);
+  let from = 0;
+  for (let i = 0; i < r.seq.length; i++) {
+    const kinds = r.kinds[i]!;
+    const e: PathEntry = {
+      seq: r.seq[i]!,
+      id: r.id[i]!,
+      role: r.role[i]!,
+      pinned: pinned.has(i),
+      hash: r.hash[i]!,
+      kinds: (kinds === '' ? [] : kinds.split(' ')) as Block['type'][],
+    };
+    const o = r.originAt[i]!;
+    if (o >= 0) e.origin = r.origins[o]!;
+    const to = r.countEnd[i]!;
+    if (hasCounts.has(i)) {
+      const counts: Record<string, TurnCount> = {};
+      for (let k = from; k < to; k++)
+        counts[r.variants[r.countVariant[k]!]!] = { tokens: r.countTokens[k]!, toolCalls: r.countToolCalls[k] === 1 };
+      e.counts = counts;
+    }
+    from = to;
+    into.push(e);
+  }
+  return true;
+}
+
 /** The head and the entries as stored, without checking them against anything. */
 async function readRaw(
   paths: PathStore,
@@ -119,12 +237,14 @@ async function readRaw(
   const head = first && first.chunk === HEAD_CHUNK ? (first as PathHeadRecord) : undefined;
   const entries: PathEntry[] = [];
   let chunks = 0;
+  // An index of an older form: as if there were none (the chunks are still counted, to be replaced).
+  const packed = head?.format === INDEX_FORMAT;
   for (const r of all) {
     if (r.chunk === HEAD_CHUNK) continue;
     // Chunks must be contiguous from 0: a gap means a broken index.
-    if (r.chunk !== chunks) return { head: undefined, entries: [], chunks: 0 };
+    if (r.chunk !== chunks || !packed) return { head: undefined, entries: [], chunks: all.length - (head ? 1 : 0) };
     chunks++;
-    for (const e of (r as PathChunkRecord).entries) entries.push(e);
+    if (!unpackChunk(r as PathChunkRecord, entries)) return { head: undefined, entries: [], chunks: all.length - 1 };
   }
   return { head, entries, chunks };
 }
@@ -133,6 +253,7 @@ async function readRaw(
 function current(head: PathHeadRecord | undefined, entries: readonly PathEntry[], leaf: string | undefined): boolean {
   return (
     head !== undefined &&
+    head.format === INDEX_FORMAT &&
     head.leaf === leaf &&
     head.length === entries.length &&
     (entries.length === 0 ? leaf === undefined : entries[entries.length - 1]!.id === leaf)
@@ -158,7 +279,7 @@ export async function readPathIndex(
  */
 export async function hasCurrentPathIndex(paths: PathStore, id: string, leaf: string | undefined): Promise<boolean> {
   const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
-  return head !== undefined && head.leaf === leaf;
+  return head !== undefined && head.format === INDEX_FORMAT && head.leaf === leaf;
 }
 
 /** Deletes the index of conversation `id` (a write that cannot keep it exact). */
@@ -176,19 +297,26 @@ async function writeEntries(
 ): Promise<void> {
   const chunks = Math.ceil(entries.length / CHUNK_ENTRIES);
   if (oldChunks > chunks) await paths.delete(IDBKeyRange.bound([id, chunks], [id, Infinity]));
-  const head: PathHeadRecord = {
+  await paths.put(headOf(id, leaf, entries.length));
+  for (let c = 0; c < chunks; c++)
+    await paths.put(packChunk(id, c, entries.slice(c * CHUNK_ENTRIES, (c + 1) * CHUNK_ENTRIES)));
+}
+
+function headOf(id: string, leaf: string | undefined, length: number): PathHeadRecord {
+  return {
     conversationId: id,
     chunk: HEAD_CHUNK,
+    format: INDEX_FORMAT,
     ...(leaf !== undefined ? { leaf } : {}),
-    length: entries.length,
+    length,
   };
-  await paths.put(head);
-  for (let c = 0; c < chunks; c++)
-    await paths.put({
-      conversationId: id,
-      chunk: c,
-      entries: entries.slice(c * CHUNK_ENTRIES, (c + 1) * CHUNK_ENTRIES),
-    });
+}
+
+/** The entries of one stored chunk (the head must be of {@link INDEX_FORMAT}); undefined when it is missing or not packed. */
+async function chunkEntries(paths: PathStore, id: string, c: number): Promise<PathEntry[] | undefined> {
+  const r = (await paths.get([id, c])) as PathChunkRecord | undefined;
+  const out: PathEntry[] = [];
+  return r && unpackChunk(r, out) ? out : undefined;
 }
 
 /**
@@ -243,17 +371,18 @@ export async function appendPathEntry(
 ): Promise<void> {
   const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
   if (!head) return;
+  if (head.format !== INDEX_FORMAT) return dropPathIndex(paths, id);
   const n = head.length;
   const c = Math.floor(n / CHUNK_ENTRIES);
-  const last = n % CHUNK_ENTRIES === 0 ? undefined : ((await paths.get([id, c])) as PathChunkRecord | undefined);
-  const tail = last?.entries.at(-1);
+  const last = n % CHUNK_ENTRIES === 0 ? undefined : await chunkEntries(paths, id, c);
+  const tail = last?.at(-1);
   const exact =
     head.leaf === oldLeaf &&
     (n === 0 ? oldLeaf === undefined : n % CHUNK_ENTRIES === 0 ? oldLeaf !== undefined : tail?.id === oldLeaf) &&
-    (last === undefined || last.entries.length === n % CHUNK_ENTRIES);
+    (n % CHUNK_ENTRIES === 0 || last?.length === n % CHUNK_ENTRIES);
   if (!exact) return dropPathIndex(paths, id);
-  await paths.put({ conversationId: id, chunk: c, entries: [...(last?.entries ?? []), pathEntryOf(record)] });
-  await paths.put({ conversationId: id, chunk: HEAD_CHUNK, leaf: record.turn.id, length: n + 1 });
+  await paths.put(packChunk(id, c, [...(last ?? []), pathEntryOf(record)]));
+  await paths.put(headOf(id, record.turn.id, n + 1));
 }
 
 /**
@@ -270,16 +399,15 @@ export async function replacePathEntry(
 ): Promise<void> {
   const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
   if (!head) return;
-  if (head.leaf !== leaf) return dropPathIndex(paths, id);
+  if (head.leaf !== leaf || head.format !== INDEX_FORMAT) return dropPathIndex(paths, id);
   const lastChunk = Math.ceil(head.length / CHUNK_ENTRIES) - 1;
   if (lastChunk < 0) return;
-  const last = (await paths.get([id, lastChunk])) as PathChunkRecord | undefined;
+  const last = await chunkEntries(paths, id, lastChunk);
   if (!last) return dropPathIndex(paths, id);
-  const at = last.entries.findIndex((e) => e.seq === record.seq);
+  const at = last.findIndex((e) => e.seq === record.seq);
   if (at >= 0) {
-    const entries = [...last.entries];
-    entries[at] = pathEntryOf(record);
-    await paths.put({ ...last, entries });
+    last[at] = pathEntryOf(record);
+    await paths.put(packChunk(id, lastChunk, last));
     return;
   }
   const all = await readRaw(paths, id);
@@ -289,7 +417,7 @@ export async function replacePathEntry(
   const c = Math.floor(i / CHUNK_ENTRIES);
   const entries = all.entries.slice(c * CHUNK_ENTRIES, (c + 1) * CHUNK_ENTRIES);
   entries[i - c * CHUNK_ENTRIES] = pathEntryOf(record);
-  await paths.put({ conversationId: id, chunk: c, entries });
+  await paths.put(packChunk(id, c, entries));
 }
 
 /**
@@ -302,15 +430,21 @@ export async function patchPathCounts(
   counts: ReadonlyMap<number, Record<string, TurnCount> | undefined>,
 ): Promise<void> {
   const all = await paths.getAll(keysOf(id));
+  const head = all[0]?.chunk === HEAD_CHUNK ? (all[0] as PathHeadRecord) : undefined;
+  if (head === undefined) return;
+  if (head.format !== INDEX_FORMAT) return dropPathIndex(paths, id);
   for (const r of all) {
     if (r.chunk === HEAD_CHUNK) continue;
     const chunk = r as PathChunkRecord;
-    let touched = false;
-    const entries = chunk.entries.map((e) => {
-      if (!counts.has(e.seq)) return e;
-      touched = true;
-      return withCounts(e, counts.get(e.seq));
-    });
-    if (touched) await paths.put({ ...chunk, entries });
+    if (!chunk.seq.some((seq) => counts.has(seq))) continue;
+    const entries: PathEntry[] = [];
+    if (!unpackChunk(chunk, entries)) return dropPathIndex(paths, id);
+    await paths.put(
+      packChunk(
+        id,
+        chunk.chunk,
+        entries.map((e) => (counts.has(e.seq) ? withCounts(e, counts.get(e.seq)) : e)),
+      ),
+    );
   }
 }

@@ -31,11 +31,40 @@ interface ReadMark {
 }
 
 /**
- * A plan needed what a stand-in of a turn not read does not have ({@link StoredTurnCounts.noteStandIns}):
- * a count it has no stored value for, or its content to send. The plan must be made from a whole read.
+ * A plan needed what a stand-in of a turn not read does not have ({@link standInTurn}): a count it
+ * has no stored value for, or its content to send. The plan must be made from a whole read.
  */
 export class StandInNeededError extends Error {
   override readonly name = 'StandInNeededError';
+}
+
+/** Where a stand-in keeps what its index entry says of the turn (a symbol: never serialised or cloned). */
+const STAND_IN = Symbol('baton.standIn');
+
+/** What a stand-in carries of the turn it stands for (docs/architecture.md#the-path-index). */
+export interface StandInInfo {
+  /** `turnContentHash` of the turn as stored (the index entry's). */
+  hash: string;
+  /** The counts stored on its record, by variant (empty when it has none). */
+  counts: Readonly<Record<string, TurnCount>>;
+}
+
+/**
+ * `turn` (a new object: id, role, pin, origin and content-less blocks of a turn not read) marked
+ * as a stand-in with what its index entry holds: {@link StoredTurnCounts.get} answers from
+ * `counts` and throws {@link StandInNeededError} for a variant they lack (a stand-in has no
+ * content to count), {@link StoredTurnCounts.checkSent} throws when one would be sent, and nothing
+ * is ever written back for it. The mark is a property of the object itself, so registering
+ * thousands of stand-ins costs no table of its own.
+ */
+export function standInTurn(turn: Turn, hash: string, counts: Readonly<Record<string, TurnCount>> | undefined): Turn {
+  (turn as unknown as Record<symbol, StandInInfo>)[STAND_IN] = { hash, counts: counts ?? {} };
+  return turn;
+}
+
+/** What `turn` stands for when it is a stand-in ({@link standInTurn}), else undefined. */
+export function standInInfo(turn: Turn): StandInInfo | undefined {
+  return (turn as unknown as Record<symbol, StandInInfo | undefined>)[STAND_IN];
 }
 
 interface Entry {
@@ -47,7 +76,6 @@ interface Entry {
 /** See the module comment. One per database ({@link storedCountsFor}). */
 export class StoredTurnCounts implements StoredCounts {
   private readonly byTurn = new WeakMap<Turn, Entry>();
-  private readonly standIns = new WeakMap<Turn, Record<string, TurnCount>>();
   /** Records with counts not yet written back, by conversation. */
   private pending = new Map<string, { mark: ReadMark; entries: Map<number, Entry> }>();
   private flushing: Promise<void> | undefined;
@@ -81,26 +109,16 @@ export class StoredTurnCounts implements StoredCounts {
     for (const r of records) this.byTurn.set(r.turn, { mark, seq: r.seq, counts: r.counts });
   }
 
-  /**
-   * Registers stand-ins of turns not read (docs/architecture.md#the-path-index) with the counts of
-   * their records: {@link get} answers from them, and throws {@link StandInNeededError} for a variant
-   * they lack (a stand-in has no content to count), {@link checkSent} when one would be sent;
-   * nothing is ever written back for them.
-   */
-  noteStandIns(pairs: Iterable<readonly [Turn, Record<string, TurnCount> | undefined]>): void {
-    for (const [turn, counts] of pairs) this.standIns.set(turn, counts ?? {});
-  }
-
   /** Throws {@link StandInNeededError} when a plan would send a stand-in. */
   checkSent(turns: readonly Turn[]): void {
     for (const t of turns)
-      if (this.standIns.has(t)) throw new StandInNeededError(`turn ${t.id} is sent but was not read`);
+      if (standInInfo(t) !== undefined) throw new StandInNeededError(`turn ${t.id} is sent but was not read`);
   }
 
   get(turn: Turn, variant: string): TurnCount | undefined {
-    const standIn = this.standIns.get(turn);
+    const standIn = standInInfo(turn);
     if (standIn !== undefined) {
-      const c = standIn[variant];
+      const c = standIn.counts[variant];
       if (c === undefined) throw new StandInNeededError(`no stored count ${variant} for turn ${turn.id}`);
       return c;
     }
@@ -108,7 +126,7 @@ export class StoredTurnCounts implements StoredCounts {
   }
 
   set(turn: Turn, variant: string, count: TurnCount): void {
-    if (this.standIns.has(turn)) return;
+    if (standInInfo(turn) !== undefined) return;
     const e = this.byTurn.get(turn);
     if (!e || e.counts?.[variant] !== undefined) return;
     e.counts = { ...e.counts, [variant]: { tokens: count.tokens, toolCalls: count.toolCalls } };

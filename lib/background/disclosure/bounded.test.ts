@@ -118,6 +118,15 @@ describe('bounded cold preview (docs/architecture.md#the-path-index)', () => {
       // The plan itself: turns, included, dropped, report, stats, body and the ledger's hashes.
       expect(p1(), `seed ${seed} (${JSON.stringify(d1.lastRead)})`).toEqual(p2());
       if (d1.lastRead!.standIns > 0) withStandIns++;
+      // Counts only is the full preview without its per-turn list and body (the counts made
+      // from the sent turns' entries alone equal those the full list makes).
+      store.transcripts.clear();
+      const full = await previewSend(
+        { store, settings, vault, bounded: false },
+        new Discloser(new DisclosureStore(db)),
+        { ...input, countsOnly: false },
+      );
+      expect(bounded, `seed ${seed}`).toEqual({ ...full, perTurn: [], body: {}, countsOnly: true });
     }
     // Both ways were taken: most cases plan over a bounded read, the others fell back.
     expect(reads.bounded).toBeGreaterThan(15);

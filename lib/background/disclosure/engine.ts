@@ -6,12 +6,13 @@
  */
 import { contentHash, turnContentHash } from '../../context/hash';
 import { ensureTokenizer } from '../../context/tokens';
+import { sentBlockReports } from '../../context/plan';
 import { providerSessionKey, type DeliveryReceipt } from '../../context/delivery';
 import { createTokenCache, recordUsage, type TokenCache } from '../../context/token-cache';
 import type { DisclosurePreview } from '../../messaging/disclosure-types';
 import type { Attachment, RequestInput, SendTarget } from '../../messaging/protocol';
 import type { DisclosureStore } from '../../store/disclosures';
-import { StandInNeededError, storedCountsFor } from '../../store/turn-counts';
+import { StandInNeededError, standInInfo, storedCountsFor } from '../../store/turn-counts';
 import type { ConversationRecord } from '../../store/db';
 import { boundedStored } from './bounded';
 import type { ConversationStore } from '../../store/conversations';
@@ -129,7 +130,8 @@ export class Discloser {
         system: systemHash(planned.transcript.system),
         sent: planned.sent,
         transcript: planned.transcript,
-        blocks: planned.plan.report.blocks,
+        // Only sent blocks can be replayed thinking: the included turns' entries are enough.
+        blocks: sentBlockReports(planned.plan),
       });
       if (changed) planned.plan.stats.reasoningUnused = [...(planned.plan.stats.reasoningUnused ?? []), changed];
     }
@@ -272,16 +274,18 @@ export async function previewSend(
     // docs/architecture.md#the-path-index: a cold counts-only preview reads the kept turns only.
     const bounded = await boundedStored(store, discloser.store, discloser.cache, input, provider);
     if (bounded) {
-      const standInIds = new Set([...bounded.standIns.keys()].map((t) => t.id));
-      const hashOf = (t: Turn) => bounded.standIns.get(t)?.hash ?? turnContentHash(t);
+      const hashOf = (t: Turn) => standInInfo(t)?.hash ?? turnContentHash(t);
       try {
         const p = await previewOf(deps, discloser, input, provider, key, record, bounded.transcript, hashOf);
-        // A plan that sends a turn not read cannot be shown: plan again from a whole read.
-        if (!p.included.some((id) => standInIds.has(id))) {
-          discloser.lastRead = { read: 'bounded', standIns: standInIds.size };
+        // A plan that sends a turn not read cannot be shown: plan again from a whole read (the
+        // planner's `checkSent` refuses it before converting; this holds for any other way too).
+        const included = new Set(p.included);
+        if (!bounded.transcript.turns.some((t) => included.has(t.id) && standInInfo(t) !== undefined)) {
+          discloser.lastRead = { read: 'bounded', standIns: bounded.standIns };
           // The send, and the previews while the person types, plan over the whole path: read it
           // now, after this preview, so they find it cached instead of repeating the bounded read.
-          void store.cachedTranscript(input.conversationId).catch(() => undefined);
+          // Started in a later task, once this reply is on its way (`prefetchTranscript`).
+          store.prefetchTranscript(input.conversationId);
           return p.preview;
         }
       } catch (e) {
@@ -380,6 +384,8 @@ export function previewInputOf(p: RequestInput<'previewSend'>): PreviewSendInput
 
 /** `base`, or `base-2`, `base-3`, … : the first that no turn of `turns` has as its id. */
 function unusedId(base: string, turns: readonly Turn[]): string {
+  // The usual case, without a set of every id of a long conversation.
+  if (!turns.some((t) => t.id === base)) return base;
   const ids = new Set(turns.map((t) => t.id));
   let id = base;
   for (let i = 2; ids.has(id); i++) id = `${base}-${i}`;

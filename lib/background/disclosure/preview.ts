@@ -18,6 +18,8 @@ import { holdsOpaqueState, isImportedState } from '../../transcript/imported-sta
 import { isSameOrigin, resolveTarget } from '../../transcript/target';
 import { PREVIOUS_ID_FIELD } from '../../context/delivery';
 import type { InstructionsChange } from '../../context/prefix-binding';
+import { sentBlockReports } from '../../context/plan';
+import type { Plan } from '../../context/types';
 
 const PREVIEW_CHARS = 80;
 /** Why a turn the active summary stands for is not sent (docs/disclosure.md, "Fitting"). */
@@ -52,26 +54,26 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
   const { planned } = input;
   const transcript = planned.transcript;
   const applied = planned.summary?.state === 'applied' ? planned.summary : undefined;
-  const originals = new Map(input.transcript.turns.map((t) => [t.id, t] as const));
   const p = planned.plan;
-  const planned_ = new Map(p.turns.map((t) => [t.id, t] as const));
-  const dropped = new Map(p.dropped.map((d) => [d.turn, d] as const));
-  const fates = new Map<string, PreviewBlock['fate'] | undefined>();
-  const details = new Map<string, string>();
-  for (const b of p.report.blocks) {
-    const last = b.fates[b.fates.length - 1];
-    fates.set(`${b.turn}\u0000${b.index}`, last?.fate);
-    if (last) details.set(`${b.turn}\u0000${b.index}`, last.detail);
-  }
   const droppedByReason: Record<string, number> = {};
   for (const d of p.dropped) droppedByReason[d.reason] = (droppedByReason[d.reason] ?? 0) + 1;
   let convertedBlocks = 0;
-  if (input.countsOnly) {
-    // The count the per-turn list below makes, without building it.
-    for (const turn of transcript.turns) {
-      if (planned_.get(turn.id)?.included !== true) continue;
-      for (let index = 0; index < turn.blocks.length; index++)
-        if (fates.get(`${turn.id}\u0000${index}`) === 'converted') convertedBlocks++;
+  // Counts only: the count the per-turn list below makes, from the sent turns' report entries
+  // alone — no map of every block's fate, no report entries for the turns not sent (a long
+  // conversation's thousands: docs/architecture.md#the-path-index).
+  if (input.countsOnly)
+    for (const b of sentBlockReports(p)) if (b.fates[b.fates.length - 1]?.fate === 'converted') convertedBlocks++;
+  const planned_ = new Map<string, Plan['turns'][number]>();
+  const dropped = new Map<string, Plan['dropped'][number]>();
+  const fates = new Map<string, PreviewBlock['fate'] | undefined>();
+  const details = new Map<string, string>();
+  if (!input.countsOnly) {
+    for (const t of p.turns) planned_.set(t.id, t);
+    for (const d of p.dropped) dropped.set(d.turn, d);
+    for (const b of p.report.blocks) {
+      const last = b.fates[b.fates.length - 1];
+      fates.set(`${b.turn}\u0000${b.index}`, last?.fate);
+      if (last) details.set(`${b.turn}\u0000${b.index}`, last.detail);
     }
   }
   // Tool names for the preview's block lines ("3 tool calls: Bash, Glob ×2 — sent", docs/side-panel.md).
@@ -131,11 +133,12 @@ export function buildPreview(input: PreviewInput): DisclosurePreview {
           blocks,
         };
       });
+  const originals = applied ? new Map(input.transcript.turns.map((t) => [t.id, t] as const)) : undefined;
   const perTurn = applied
     ? withSummaryRows(
         rows,
         applied.turnId,
-        applied.summary.replaces.map((id) => originals.get(id)!),
+        applied.summary.replaces.map((id) => originals!.get(id)!),
         applied.summary.origin,
       )
     : rows;
@@ -265,6 +268,8 @@ function previewSummary(s: NonNullable<PlannedSend['summary']>): PreviewSummary 
  * nothing, in the given order, without duplicates.
  */
 export function unknownExclusions(turns: readonly Turn[], x: Exclusions): UnknownExclusions {
+  // None asked (the usual case): no map of every turn of a long conversation.
+  if (!x.excludeTurns?.length && !x.excludeBlocks?.length) return { turns: [], blocks: [] };
   const blocksOf = new Map(turns.map((t) => [t.id, t.blocks.length] as const));
   const seen = new Set<string>();
   const blocks = (x.excludeBlocks ?? []).filter((b) => {
