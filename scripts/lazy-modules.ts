@@ -120,7 +120,8 @@ export function lazyScript(resolveDir: string, lazy: LazyLoader, minify = true):
  * for a loader with a `script`: the function returns the library's global, importing the script
  * first (synchronously) when this life of the worker has not; and `keep` imports every script while
  * the worker is evaluated for installation (`self.serviceWorker.state === 'parsed'`), which is what
- * lets Chromium import them again in later lives.
+ * lets Chromium import them again in later lives (where `self.serviceWorker` is missing, on every
+ * start: the install is then among them).
  */
 export async function lazyLoaderModule(
   resolveDir: string,
@@ -165,7 +166,10 @@ export async function lazyLoaderModule(
         ? `export function ${keep}() {}`
         : [
             `export function ${keep}() {`,
-            `  if (self.serviceWorker?.state !== 'parsed') return;`,
+            // A browser without self.serviceWorker (older Chromium) cannot tell an install
+            // evaluation from a later one: it imports every script on every start, slower but safe.
+            `  const state = self.serviceWorker?.state;`,
+            `  if (state !== undefined && state !== 'parsed') return;`,
             `  try {`,
             `    importScripts(${scripts.join(', ')});`,
             `  } catch (error) {`,

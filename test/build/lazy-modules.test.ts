@@ -116,15 +116,15 @@ describe('lazy loaders', () => {
 /**
  * A classic service worker's global for a scripts-mode module: a fresh V8 context whose
  * `importScripts` runs the named scripts in it (as Chromium runs them in the worker's global) and
- * records each import, and whose `self.serviceWorker.state` is `state`. The generated module runs in
+ * records each import, and whose `self.serviceWorker.state` is `state` (no `self.serviceWorker` when undefined). The generated module runs in
  * it with its `export`s turned into globals.
  */
-function workerContext(scripts: Map<string, string>, state: string, module: string) {
+function workerContext(scripts: Map<string, string>, state: string | undefined, module: string) {
   const imported: string[] = [];
   const ctx = vm.createContext({ console });
   Object.assign(ctx, {
     self: ctx,
-    serviceWorker: { state },
+    ...(state === undefined ? {} : { serviceWorker: { state } }),
     importScripts: (...urls: string[]) => {
       for (const url of urls) {
         const code = scripts.get(url);
@@ -189,6 +189,17 @@ describe('lazy loaders, scripts mode (the Chromium worker)', () => {
     expect((ctx.loadProbeB as () => unknown)()).toBe(first);
     expect(imported).toEqual(['/lazy/b.js']);
     expect(ctx.runs).toBe(1);
+  });
+
+  it('without self.serviceWorker (an older browser), keep imports every script on every start', async () => {
+    const { scripts, module } = await probeSetup();
+    for (let life = 0; life < 2; life++) {
+      const { ctx, imported } = workerContext(scripts, undefined, module);
+      (ctx.keep as () => void)();
+      expect(imported).toEqual(['/lazy/a.js', '/lazy/b.js']);
+      expect((ctx.loadProbeA as () => { probe: string })().probe).toBe('a');
+      expect(imported).toHaveLength(2);
+    }
   });
 
   it('an install import that fails leaves the worker running (logged), and the loader reports it on use', async () => {
