@@ -75,10 +75,16 @@ export default defineConfig({
   },
   // Test builds go to their own folder so they never overwrite a production build.
   ...(TEST_BUILD ? { outDirTemplate: '{{browser}}-mv{{manifestVersion}}-test' } : {}),
-  vite: () => ({
-    // The provider SDKs and fflate run on first use, not at every worker start (scripts/lazy-modules.ts);
-    // the worker's script is ASCII, so Chromium decodes it as one-byte text at each start (scripts/ascii-only.ts).
-    plugins: [preact(), lazyModules(), asciiOnly()],
+  vite: (env) => ({
+    // The provider SDKs and fflate run on first use, not at every worker start (scripts/lazy-modules.ts):
+    // in the MV3 service worker the SDKs are scripts of their own, imported at install and on first use;
+    // Firefox's background page (no importScripts) keeps them in the loaders' bodies.
+    // The worker's script is ASCII, so Chromium decodes it as one-byte text at each start (scripts/ascii-only.ts).
+    plugins: [
+      preact(),
+      lazyModules({ mode: env.browser !== 'firefox' && env.manifestVersion === 3 ? 'scripts' : 'inline' }),
+      asciiOnly(),
+    ],
     define: { __BATON_TEST_BUILD__: JSON.stringify(TEST_BUILD) },
   }),
   manifest: ({ browser }) => ({

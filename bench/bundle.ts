@@ -29,6 +29,11 @@ export interface BundleSize {
    * run on first use, not at start-up: scripts/lazy-modules.ts), by loader name.
    */
   loaderBytes?: Record<string, number>;
+  /**
+   * The worker only: the lazy scripts beside it (`lazy/*.js`, the Chromium build's SDKs, imported
+   * at install and on first use: scripts/lazy-modules.ts), by file, raw and gzip bytes.
+   */
+  lazyScripts?: Record<string, { raw: number; gzip: number }>;
 }
 
 export type BundleResult = { ok: true; built: boolean; bundles: BundleSize[] } | { ok: false; note: string };
@@ -102,6 +107,15 @@ export function benchBundles(progress: (line: string) => void = () => {}): Bundl
   const background = sizeOf('background', ['background.js']);
   const code = fs.readFileSync(path.join(OUTPUT_DIR, 'background.js'), 'utf8');
   background.loaderBytes = Object.fromEntries(loaderBodies(code));
+  const lazyDir = path.join(OUTPUT_DIR, 'lazy');
+  if (fs.existsSync(lazyDir))
+    background.lazyScripts = Object.fromEntries(
+      fs
+        .readdirSync(lazyDir)
+        .filter((f) => f.endsWith('.js'))
+        .sort()
+        .map((f) => [`lazy/${f}`, gzipOf(path.join(lazyDir, f))]),
+    );
   const bundles = [
     background,
     sizeOf('side panel', pageFiles('sidepanel.html')),
@@ -110,5 +124,9 @@ export function benchBundles(progress: (line: string) => void = () => {}): Bundl
   for (const b of bundles) progress(`  ${b.name}: ${(b.gzipBytes / 1024).toFixed(1)} KB gzip (${b.files.join(', ')})`);
   const lazy = Object.entries(background.loaderBytes).map(([name, bytes]) => `${name} ${(bytes / 1024).toFixed(1)} KB`);
   progress(`  background.js in lazy loader bodies: ${lazy.join(', ') || 'none'}`);
+  const scripts = Object.entries(background.lazyScripts ?? {}).map(
+    ([f, s]) => `${f} ${(s.gzip / 1024).toFixed(1)} KB gzip (raw ${(s.raw / 1024).toFixed(1)} KB)`,
+  );
+  progress(`  lazy scripts beside background.js: ${scripts.join(', ') || 'none'}`);
   return { ok: true, built, bundles };
 }

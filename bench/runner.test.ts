@@ -210,6 +210,31 @@ describe('table rows', () => {
     });
   });
 
+  it('reports each lazy script beside the worker, after the worker rows', () => {
+    const rows = bundleRows({
+      ok: true,
+      built: false,
+      bundles: [
+        {
+          name: 'background',
+          files: ['background.js'],
+          rawBytes: 700 * 1024,
+          gzipBytes: 200 * 1024,
+          loaderBytes: { loadOpenAI: 300, loadUnzipSync: 6 * 1024 },
+          lazyScripts: { 'lazy/openai.js': { raw: 400 * 1024, gzip: 100 * 1024 } },
+        },
+      ],
+    });
+    expect(rows).toHaveLength(3);
+    expect(rows[2]).toEqual({
+      section: 'bundle',
+      figure: 'background: lazy/openai.js, imported on first use (gzip)',
+      value: '100.0 KB (raw 400.0 KB)',
+      target: 'report',
+      met: '—',
+    });
+  });
+
   it('formats one aligned table with a header', () => {
     expect(
       formatTable([{ section: 'bundle', figure: 'x', value: '1', target: '< 2', met: 'yes' }]).split('\n'),

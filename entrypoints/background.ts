@@ -1,5 +1,6 @@
 import { registerBackground } from '../lib/background';
 import { sdkTransport } from '../lib/background/core/sdk-transport';
+import { keepSdkScripts } from '../lib/transports/sdk-loaders';
 import { registerFirstRun } from '../lib/background/core/first-run';
 import { zodWithoutEval } from '../lib/messaging/zod-no-eval';
 import { setRanksSource } from '../lib/context/tokenizer-ranks';
@@ -20,6 +21,9 @@ export default defineBackground(() => {
     },
   });
   const { ready, capture } = registerBackground(sdkTransport);
+  // After the listeners (L1): at install, the Chromium build imports the SDKs' own scripts so that the
+  // loaders may import them again on first use in later lives (docs/architecture.md#the-service-workers-start-up).
+  keepSdkScripts();
   // docs/side-panel.md: a fresh install opens the options page on "Add your first key". Test builds skip it so
   // the end-to-end suite's browser opens on the pages its tests choose.
   if (!__BATON_TEST_BUILD__) registerFirstRun(browser.runtime);

@@ -10,8 +10,18 @@
  * defines the functions: V8 pre-parses their bodies and compiles them on the first call; the first
  * call runs the library's module code once and keeps the export. Node (CLI, tests, bench) runs the
  * loader files themselves, which import the libraries directly.
+ *
+ * In the Chromium build (a service worker) the SDKs go further: each is written to a script of its own
+ * (`lazy/<name>.js`, the same esbuild bundle, assigning its exports to a global), so that Chromium's
+ * code cache for `background.js` no longer holds them. Chromium refuses `importScripts()` of a new
+ * script once the worker is installed, but serves again any script the worker imported while it was
+ * evaluated for installation; so the worker imports every lazy script at install (`keepSdkScripts`,
+ * called at the top level after the listeners are registered) and each loader, in later lives,
+ * `importScripts()` its file on first use. The Firefox build (a background page, no `importScripts`)
+ * keeps the bodies inline.
  */
 import { build } from 'esbuild';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
@@ -20,28 +30,50 @@ import { parseAst } from 'vite';
 /** The repository root: where the libraries are resolved from. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** One loader: its exported name, the module it loads and the export it returns. */
+/**
+ * One loader: its exported name, the module it loads and the export it returns; `script`, when set,
+ * the extension file (from the extension's root) the library is written to in the scripts mode.
+ */
 export interface LazyLoader {
   loader: string;
   module: string;
   exportName: string;
+  script?: string;
 }
 
-/** A loader file (path from the repository root) and the loaders it exports, same names, same values. */
-export const LAZY_MODULES: readonly { file: string; loaders: readonly LazyLoader[] }[] = [
+/**
+ * A loader file (path from the repository root) and the loaders it exports, same names, same values.
+ * `keep`: the file's function that, in the scripts mode, imports the loaders' scripts during the
+ * install evaluation (a no-op in the file itself and in the inline mode).
+ */
+export const LAZY_MODULES: readonly { file: string; keep?: string; loaders: readonly LazyLoader[] }[] = [
   {
     file: 'lib/transports/sdk-loaders.ts',
+    keep: 'keepSdkScripts',
     loaders: [
-      { loader: 'loadOpenAI', module: 'openai', exportName: 'default' },
-      { loader: 'loadAnthropic', module: '@anthropic-ai/sdk', exportName: 'default' },
-      { loader: 'loadGemini', module: '@google/genai', exportName: 'GoogleGenAI' },
+      { loader: 'loadOpenAI', module: 'openai', exportName: 'default', script: 'lazy/openai.js' },
+      { loader: 'loadAnthropic', module: '@anthropic-ai/sdk', exportName: 'default', script: 'lazy/anthropic.js' },
+      { loader: 'loadGemini', module: '@google/genai', exportName: 'GoogleGenAI', script: 'lazy/genai.js' },
     ],
   },
   {
+    // fflate (6 KB) stays inline in every build.
     file: 'lib/importers/fflate-loader.ts',
     loaders: [{ loader: 'loadUnzipSync', module: 'fflate', exportName: 'unzipSync' }],
   },
 ];
+
+/**
+ * `inline`: each library in its loader's body (any background context). `scripts`: loaders with a
+ * `script` load it with `importScripts()` (a classic service worker: the Chromium MV3 build).
+ */
+export type LazyMode = 'inline' | 'scripts';
+
+/** The global a lazy script assigns its exports to (`{ value }`). */
+export const scriptGlobal = (lazy: LazyLoader): string => `__batonLazy_${lazy.loader}`;
+
+/** A loader's body in `background.js` larger than this holds a library (an SDK is hundreds of KB). */
+const MAX_SCRIPT_LOADER_BYTES = 2_000;
 
 /** The name esbuild's IIFE assigns the library's exports to, local to the loader's body. */
 const GLOBAL_NAME = '__batonLazy';
@@ -50,13 +82,18 @@ const GLOBAL_NAME = '__batonLazy';
  * One library as a browser IIFE (`var __batonLazy = (() => { … })();`), resolved from `resolveDir`
  * with the browser conditions (the same files Vite would bundle for the worker).
  */
-async function bundleLibrary(lazy: LazyLoader, resolveDir: string, minify: boolean): Promise<string> {
+async function bundleLibrary(
+  lazy: LazyLoader,
+  resolveDir: string,
+  minify: boolean,
+  globalName = GLOBAL_NAME,
+): Promise<string> {
   const result = await build({
     stdin: { contents: `export { ${lazy.exportName} as value } from '${lazy.module}';`, resolveDir, loader: 'js' },
     bundle: true,
     write: false,
     format: 'iife',
-    globalName: GLOBAL_NAME,
+    globalName,
     platform: 'browser',
     target: 'es2022',
     minify,
@@ -70,19 +107,47 @@ async function bundleLibrary(lazy: LazyLoader, resolveDir: string, minify: boole
 }
 
 /**
- * The module that stands in for a loader file: per loader, a memo and a function that, on its first
- * call, runs the bundled library inside its own body and keeps the export.
+ * A lazy script of the scripts mode: the library as an IIFE assigning `{ value }` to its
+ * {@link scriptGlobal} (a top-level `var` of a classic script: a property of the worker's global).
+ */
+export function lazyScript(resolveDir: string, lazy: LazyLoader, minify = true): Promise<string> {
+  return bundleLibrary(lazy, resolveDir, minify, scriptGlobal(lazy));
+}
+
+/**
+ * The module that stands in for a loader file. Inline mode: per loader, a memo and a function that,
+ * on its first call, runs the bundled library inside its own body and keeps the export. Scripts mode,
+ * for a loader with a `script`: the function returns the library's global, importing the script
+ * first (synchronously) when this life of the worker has not; and `keep` imports every script while
+ * the worker is evaluated for installation (`self.serviceWorker.state === 'parsed'`), which is what
+ * lets Chromium import them again in later lives (where `self.serviceWorker` is missing, on every
+ * start: the install is then among them).
  */
 export async function lazyLoaderModule(
   resolveDir: string,
   loaders: readonly LazyLoader[],
   minify = true,
+  mode: LazyMode = 'inline',
+  keep?: string,
 ): Promise<string> {
+  const scripted = (lazy: LazyLoader) => mode === 'scripts' && lazy.script !== undefined;
   const parts = await Promise.all(
     loaders.map(async (lazy) => {
-      const code = await bundleLibrary(lazy, resolveDir, minify);
       // The memo's key is the loader's name: a property name survives minification, so the built
       // worker still shows where each loader's body is (loaderBodies, bench/bundle.ts).
+      if (scripted(lazy)) {
+        const g = `globalThis.${scriptGlobal(lazy)}`;
+        return [
+          `export function ${lazy.loader}() {`,
+          `  if (memo.${lazy.loader} === undefined) {`,
+          `    if (${g} === undefined) importScripts(${JSON.stringify('/' + lazy.script)});`,
+          `    memo.${lazy.loader} = ${g}.value;`,
+          `  }`,
+          `  return memo.${lazy.loader};`,
+          `}`,
+        ].join('\n');
+      }
+      const code = await bundleLibrary(lazy, resolveDir, minify);
       return [
         `export function ${lazy.loader}() {`,
         `  if (memo.${lazy.loader} === undefined) {`,
@@ -94,6 +159,26 @@ export async function lazyLoaderModule(
       ].join('\n');
     }),
   );
+  if (keep) {
+    const scripts = loaders.filter(scripted).map((l) => JSON.stringify('/' + l.script));
+    parts.push(
+      scripts.length === 0
+        ? `export function ${keep}() {}`
+        : [
+            `export function ${keep}() {`,
+            // A browser without self.serviceWorker (older Chromium) cannot tell an install
+            // evaluation from a later one: it imports every script on every start, slower but safe.
+            `  const state = self.serviceWorker?.state;`,
+            `  if (state !== undefined && state !== 'parsed') return;`,
+            `  try {`,
+            `    importScripts(${scripts.join(', ')});`,
+            `  } catch (error) {`,
+            `    console.error('Baton: a lazy script failed at install', error);`,
+            `  }`,
+            `}`,
+          ].join('\n'),
+    );
+  }
   return `// Generated by scripts/lazy-modules.ts.\nconst memo = {};\n${parts.join('\n')}\n`;
 }
 
@@ -155,31 +240,70 @@ export function untransformedLoaders(moduleIds: readonly string[], served: Reado
 }
 
 /**
- * The Vite plugin: serves {@link lazyLoaderModule} in place of each file of {@link LAZY_MODULES},
- * and fails the build when the worker's chunk (`background.js`) shows any loader not transformed
- * ({@link untransformedLoaders}), so a library cannot slide back into the worker's start-up unnoticed.
+ * What the scripts mode adds to the build check of the worker's chunk: a scripted loader whose
+ * function is larger than a loader that imports a script (the library is inline again), or is
+ * missing from the chunk. Empty when the mode is in place. (The plugin also checks, once written,
+ * that each script is in the output.)
  */
-export function lazyModules(workerChunk = 'background.js'): Plugin {
-  const byPath = new Map(LAZY_MODULES.map((m) => [path.join(ROOT, m.file), m.loaders]));
+export function scriptModeProblems(code: string): string[] {
+  const problems: string[] = [];
+  const scripted = ALL_LOADERS.filter((l) => l.script !== undefined);
+  const bodies = loaderBodies(code, scripted);
+  for (const lazy of scripted) {
+    const bytes = bodies.get(lazy.loader);
+    if (bytes === undefined) problems.push(`${lazy.loader} is not in the worker's chunk`);
+    else if (bytes > MAX_SCRIPT_LOADER_BYTES)
+      problems.push(`${lazy.loader} holds ${bytes} bytes in the worker's chunk (its library, not an importScripts)`);
+  }
+  return problems;
+}
+
+/**
+ * The Vite plugin: serves {@link lazyLoaderModule} in place of each file of {@link LAZY_MODULES},
+ * in `mode`, writes the lazy scripts beside the worker in the scripts mode, and fails the build when
+ * the worker's chunk (`background.js`) shows any loader not transformed ({@link untransformedLoaders},
+ * {@link scriptModeProblems}), so a library cannot slide back into the worker's start-up unnoticed.
+ */
+export function lazyModules(options: { mode?: LazyMode; workerChunk?: string } = {}): Plugin {
+  const { mode = 'inline', workerChunk = 'background.js' } = options;
+  const byPath = new Map(LAZY_MODULES.map((m) => [path.join(ROOT, m.file), m]));
   const generated = new Map<string, Promise<string>>();
   const served = new Set<string>();
+  let workerBuild = false;
   return {
     name: 'baton-lazy-modules',
     enforce: 'pre',
     load(id) {
       const file = id.split('?')[0]!;
-      const loaders = byPath.get(file);
-      if (!loaders) return null;
+      const m = byPath.get(file);
+      if (!m) return null;
       served.add(file);
       let code = generated.get(file);
-      if (!code) generated.set(file, (code = lazyLoaderModule(ROOT, loaders)));
+      if (!code) generated.set(file, (code = lazyLoaderModule(ROOT, m.loaders, true, mode, m.keep)));
       return code;
     },
-    generateBundle(_options, bundle) {
+    async generateBundle(_options, bundle) {
       const chunk = bundle[workerChunk];
       if (!chunk || chunk.type !== 'chunk') return;
       const problems = untransformedLoaders(chunk.moduleIds, served);
+      if (mode === 'scripts') {
+        for (const lazy of ALL_LOADERS) {
+          if (lazy.script === undefined) continue;
+          this.emitFile({ type: 'asset', fileName: lazy.script, source: await lazyScript(ROOT, lazy) });
+        }
+        problems.push(...scriptModeProblems(chunk.code));
+        workerBuild = true;
+      }
       if (problems.length > 0) this.error(`lazy-modules: ${workerChunk}: ${problems.join('; ')}`);
+    },
+    writeBundle(outputOptions) {
+      // The scripts the worker imports must be in the extension beside it (non-empty files).
+      if (!workerBuild || !outputOptions.dir) return;
+      const dir = outputOptions.dir;
+      const missing = ALL_LOADERS.filter(
+        (l) => l.script !== undefined && !(fs.statSync(path.join(dir, l.script), { throwIfNoEntry: false })?.size ?? 0),
+      ).map((l) => `${l.script} was not written`);
+      if (missing.length > 0) this.error(`lazy-modules: ${workerChunk}: ${missing.join('; ')}`);
     },
   };
 }

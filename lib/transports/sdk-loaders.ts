@@ -7,7 +7,9 @@
  * functions, each holding its SDK bundled into the function body: the worker's top level then only
  * defines them, and an SDK's module code runs once, on the first send, model list or count that
  * needs it. The service worker cannot `import()`, so this is how the worker loads an SDK on demand.
- * Callers use only these functions; types come from `import type`.
+ * Callers use only these functions; types come from `import type`. The Chromium build goes further:
+ * each SDK is a script of its own, imported at install by {@link keepSdkScripts} and again on first
+ * use in later lives of the worker.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
@@ -27,3 +29,11 @@ export function loadAnthropic(): typeof Anthropic {
 export function loadGemini(): typeof GoogleGenAI {
   return GoogleGenAI;
 }
+
+/**
+ * Called once at the worker's top level, after its listeners are registered. Here (Node) and in the
+ * Firefox build it does nothing; the Chromium build replaces it with one that imports the SDKs'
+ * scripts while the worker is evaluated for installation, so that Chromium lets the loaders import
+ * them again on demand later (scripts/lazy-modules.ts).
+ */
+export function keepSdkScripts(): void {}

@@ -11,7 +11,16 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
 import { transform } from 'esbuild';
-import { LAZY_MODULES, lazyLoaderModule, loaderBodies, untransformedLoaders } from '../../scripts/lazy-modules';
+import vm from 'node:vm';
+import {
+  LAZY_MODULES,
+  lazyLoaderModule,
+  lazyScript,
+  loaderBodies,
+  scriptGlobal,
+  scriptModeProblems,
+  untransformedLoaders,
+} from '../../scripts/lazy-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-modules-'));
@@ -62,8 +71,10 @@ describe('lazy loaders', () => {
 
   it("returns the SDKs' clients, which send through the given fetch with the key in its header", async () => {
     const loaders = loadersOf('lib/transports/sdk-loaders.ts');
-    const mod = await importGenerated('sdks', await lazyLoaderModule(root, loaders));
-    expect(Object.keys(mod).sort()).toEqual(loaders.map((s) => s.loader).sort());
+    const mod = await importGenerated('sdks', await lazyLoaderModule(root, loaders, true, 'inline', 'keepSdkScripts'));
+    expect(Object.keys(mod).sort()).toEqual([...loaders.map((s) => s.loader), 'keepSdkScripts'].sort());
+    // Inline mode: keeping scripts does nothing (there are none), whatever the worker's state.
+    expect(() => mod.keepSdkScripts!()).not.toThrow();
 
     const openai = recordingFetch();
     const OpenAI = mod.loadOpenAI!() as new (o: object) => { models: { list(): Promise<unknown> } };
@@ -102,6 +113,142 @@ describe('lazy loaders', () => {
   });
 });
 
+/**
+ * A classic service worker's global for a scripts-mode module: a fresh V8 context whose
+ * `importScripts` runs the named scripts in it (as Chromium runs them in the worker's global) and
+ * records each import, and whose `self.serviceWorker.state` is `state` (no `self.serviceWorker` when undefined). The generated module runs in
+ * it with its `export`s turned into globals.
+ */
+function workerContext(scripts: Map<string, string>, state: string | undefined, module: string) {
+  const imported: string[] = [];
+  const ctx = vm.createContext({ console });
+  Object.assign(ctx, {
+    self: ctx,
+    ...(state === undefined ? {} : { serviceWorker: { state } }),
+    importScripts: (...urls: string[]) => {
+      for (const url of urls) {
+        const code = scripts.get(url);
+        if (code === undefined) throw new Error(`importScripts: no ${url}`);
+        imported.push(url);
+        vm.runInContext(code, ctx);
+      }
+    },
+  });
+  vm.runInContext(module.replace(/^export /gm, ''), ctx);
+  return { ctx: ctx as Record<string, unknown>, imported };
+}
+
+describe('lazy loaders, scripts mode (the Chromium worker)', () => {
+  const probes = [
+    { loader: 'loadProbeA', module: './a.mjs', exportName: 'default', script: 'lazy/a.js' },
+    { loader: 'loadProbeB', module: './b.mjs', exportName: 'default', script: 'lazy/b.js' },
+  ];
+  async function probeSetup() {
+    const probeDir = fs.mkdtempSync(path.join(dir, 'scripts-'));
+    for (const name of ['a', 'b'])
+      fs.writeFileSync(
+        path.join(probeDir, `${name}.mjs`),
+        `globalThis.runs = (globalThis.runs ?? 0) + 1;\nexport default { probe: '${name}' };\n`,
+      );
+    const scripts = new Map<string, string>();
+    for (const p of probes) scripts.set(`/${p.script}`, await lazyScript(probeDir, p));
+    const module = await lazyLoaderModule(probeDir, probes, true, 'scripts', 'keep');
+    return { scripts, module };
+  }
+
+  it('holds no library in the module: the loaders import their scripts', async () => {
+    const { scripts, module } = await probeSetup();
+    expect(module).not.toContain('globalThis.runs');
+    for (const [url, code] of scripts) {
+      expect(code).toContain('globalThis.runs');
+      expect(module).toContain(`importScripts(${JSON.stringify(url)})`);
+    }
+    expect(scriptGlobal(probes[0]!)).toBe('__batonLazy_loadProbeA');
+  });
+
+  it('at install, keep imports every script once and the loaders then import nothing', async () => {
+    const { scripts, module } = await probeSetup();
+    const { ctx, imported } = workerContext(scripts, 'parsed', module);
+    expect(imported).toEqual([]); // evaluating the module imports nothing: keep is called after the listeners
+    (ctx.keep as () => void)();
+    expect(imported).toEqual(['/lazy/a.js', '/lazy/b.js']);
+    expect(ctx.runs).toBe(2);
+    expect((ctx.loadProbeA as () => { probe: string })().probe).toBe('a');
+    expect((ctx.loadProbeB as () => { probe: string })().probe).toBe('b');
+    expect(imported).toHaveLength(2);
+    expect(ctx.runs).toBe(2);
+  });
+
+  it('in a later life, keep imports nothing and each loader imports its own script on first use, once', async () => {
+    const { scripts, module } = await probeSetup();
+    const { ctx, imported } = workerContext(scripts, 'activated', module);
+    (ctx.keep as () => void)();
+    expect(imported).toEqual([]);
+    const first = (ctx.loadProbeB as () => unknown)();
+    expect(imported).toEqual(['/lazy/b.js']);
+    expect((ctx.loadProbeB as () => unknown)()).toBe(first);
+    expect(imported).toEqual(['/lazy/b.js']);
+    expect(ctx.runs).toBe(1);
+  });
+
+  it('without self.serviceWorker (an older browser), keep imports every script on every start', async () => {
+    const { scripts, module } = await probeSetup();
+    for (let life = 0; life < 2; life++) {
+      const { ctx, imported } = workerContext(scripts, undefined, module);
+      (ctx.keep as () => void)();
+      expect(imported).toEqual(['/lazy/a.js', '/lazy/b.js']);
+      expect((ctx.loadProbeA as () => { probe: string })().probe).toBe('a');
+      expect(imported).toHaveLength(2);
+    }
+  });
+
+  it('an install import that fails leaves the worker running (logged), and the loader reports it on use', async () => {
+    const { module } = await probeSetup();
+    const errors: unknown[] = [];
+    const { ctx } = workerContext(new Map(), 'parsed', module);
+    ctx.console = { error: (...a: unknown[]) => errors.push(a) };
+    expect(() => (ctx.keep as () => void)()).not.toThrow();
+    expect(errors).toHaveLength(1);
+    expect(() => (ctx.loadProbeA as () => unknown)()).toThrow(/no \/lazy\/a\.js/);
+  });
+
+  it("the SDKs' scripts give the real clients, which send through the given fetch", async () => {
+    const loaders = loadersOf('lib/transports/sdk-loaders.ts');
+    const scripts = new Map<string, string>();
+    for (const l of loaders) scripts.set(`/${l.script}`, await lazyScript(root, l));
+    const module = await lazyLoaderModule(root, loaders, true, 'scripts', 'keepSdkScripts');
+    // The SDKs need the platform's fetch, Request, Headers…: run the scripts in this realm.
+    const g = globalThis as Record<string, unknown>;
+    const imported: string[] = [];
+    g.importScripts = (...urls: string[]) => {
+      for (const url of urls) {
+        imported.push(url);
+        vm.runInThisContext(scripts.get(url)!);
+      }
+    };
+    try {
+      const mod = await importGenerated('sdk-scripts', module);
+      const OpenAI = mod.loadOpenAI!() as new (o: object) => { models: { list(): Promise<unknown> } };
+      expect(imported).toEqual(['/lazy/openai.js']);
+      const openai = recordingFetch();
+      await new OpenAI({ apiKey: 'k-openai', baseURL: 'https://openai.test/v1', fetch: openai.fetch }).models.list();
+      expect(openai.requests.map((r) => r.url)).toEqual(['https://openai.test/v1/models']);
+      const Gemini = mod.loadGemini!() as new (o: object) => { models: { list(): Promise<unknown> } };
+      const gemini = recordingFetch();
+      await new Gemini({
+        apiKey: 'k-gemini',
+        httpOptions: { baseUrl: 'https://generativelanguage.googleapis.com', fetch: gemini.fetch },
+      }).models.list();
+      expect(gemini.requests[0]!.headers.get('x-goog-api-key')).toBe('k-gemini');
+      expect(imported).toEqual(['/lazy/openai.js', '/lazy/genai.js']);
+    } finally {
+      delete g.importScripts;
+      // A classic script's top-level `var` is not deletable.
+      for (const l of loaders) g[scriptGlobal(l)] = undefined;
+    }
+  }, 60_000);
+});
+
 describe('the build check', () => {
   const loaderFiles = LAZY_MODULES.map((m) => path.join(root, m.file));
 
@@ -133,5 +280,28 @@ describe('the build check', () => {
     expect(bodies.get('loadUnzipSync')).toBeGreaterThan(3_000);
     expect(bodies.get('loadUnzipSync')).toBeGreaterThan(iife.code.length * 0.9);
     expect(loaderBodies('function f(){ memo.other = 1 }').size).toBe(0);
+  });
+
+  it('in the scripts mode, fails when an SDK loader holds its library again or is missing', async () => {
+    const loaders = loadersOf('lib/transports/sdk-loaders.ts');
+    const minified = async (code: string) =>
+      (
+        await transform(
+          `(() => {\n${code.replace(/^export /gm, '')}\nglobalThis.f = [${loaders.map((l) => l.loader)}];\n})();`,
+          { minify: true },
+        )
+      ).code;
+    const good = await minified(await lazyLoaderModule(root, loaders, true, 'scripts', 'keepSdkScripts'));
+    expect(scriptModeProblems(good)).toEqual([]);
+    // A loader whose body holds a library (here a stand-in of a few KB) and one that is gone.
+    const library = `(() => { const t = ${JSON.stringify('x'.repeat(5_000))}; return { value: t }; })()`;
+    const bad = await minified(
+      `const memo = {};\nexport function loadOpenAI() { return memo.loadOpenAI ??= ${library}.value; }\n` +
+        `export function loadAnthropic() { return memo.loadAnthropic ??= 1; }\nexport function loadGemini() {}`,
+    );
+    const problems = scriptModeProblems(bad);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^loadOpenAI holds \d+ bytes/);
+    expect(problems[1]).toBe("loadGemini is not in the worker's chunk");
   });
 });

@@ -143,6 +143,17 @@ describe.skipIf(!HAS_CHROMIUM)('a browser restart with the same profile', () => 
         expect(body).toContain(text);
       expect(body).toContain('enc-restart-1');
       expect(body).not.toContain('Second conversation');
+      // The send ran the OpenAI SDK from its own script, imported on demand by a worker that was not
+      // being installed (scripts/lazy-modules.ts: Chromium serves again what the install imported).
+      expect(
+        await s!.browser.evalInWorker(
+          () => ({
+            state: (globalThis as unknown as { serviceWorker?: { state: string } }).serviceWorker?.state,
+            openai: typeof (globalThis as { __batonLazy_loadOpenAI?: unknown }).__batonLazy_loadOpenAI,
+          }),
+          undefined,
+        ),
+      ).toEqual({ state: 'activated', openai: 'object' });
     },
   );
 
