@@ -22,6 +22,7 @@ import {
   type PathEntry,
 } from './path-index';
 import { pathIndexBuilderFor } from './path-index-build';
+import { together } from './together';
 import {
   addConversation,
   deleteConversation,
@@ -367,16 +368,6 @@ export class ConversationStore {
         }
       }
       const record: TurnRecord = { conversationId, seq: rec.nextSeq, parentId, turn };
-      await turns.add(record);
-      await indexTurns(t.objectStore('search'), [record]);
-      // docs/architecture.md#the-path-index: an append extends the index; a new branch rewrites it.
-      const paths = t.objectStore('paths');
-      if (under?.activate ?? true) {
-        if (newPath) await rebuildPathIndex(paths, conversationId, rec.activeLeaf, [...newPath, record]);
-        else await appendPathEntry(paths, conversationId, rec.activeLeaf, record);
-      }
-      if (patch.title !== undefined && patch.title !== rec.title)
-        await indexTitle(t.objectStore('search'), conversationId, patch.title);
       const activate = under?.activate ?? true;
       // Anything appended but a compared answer ends the side-by-side view (docs/side-panel.md#ask-several-models-at-once).
       const { compareOf: _compared, ...kept } = rec;
@@ -388,7 +379,24 @@ export class ConversationStore {
         ...(activate ? { activeLeaf: turn.id, preview: previewOf(turn) || rec.preview } : {}),
         updatedAt: now,
       };
-      await putConversation(t, next);
+      const paths = t.objectStore('paths');
+      // The writes need none of each other's results: issued together (lib/store/together.ts).
+      await together([
+        () => turns.add(record),
+        () => indexTurns(t.objectStore('search'), [record]),
+        // docs/architecture.md#the-path-index: an append extends the index; a new branch rewrites it.
+        () =>
+          !activate
+            ? undefined
+            : newPath
+              ? rebuildPathIndex(paths, conversationId, rec.activeLeaf, [...newPath, record])
+              : appendPathEntry(paths, conversationId, rec.activeLeaf, record),
+        () =>
+          patch.title !== undefined && patch.title !== rec.title
+            ? indexTitle(t.objectStore('search'), conversationId, patch.title)
+            : undefined,
+        () => putConversation(t, next),
+      ]);
       return metaOf(next);
     });
   }

@@ -330,6 +330,9 @@ export async function tx<S extends StoreName[], M extends 'readonly' | 'readwrit
     throw new Error("a readwrite transaction over 'turns' must include 'paths' (the path index)");
   if (writes) generation++;
   const t = db.transaction(stores, mode, { durability });
+  // Observed from the start: `work`'s requests may be issued together (lib/store/together.ts), and
+  // the abort that one failure causes can then settle `done` before the catch below awaits it.
+  t.done.catch(() => undefined);
   try {
     const result = await work(t);
     await t.done;

@@ -68,12 +68,25 @@ function foreignAwaits(work: Work, file: ts.SourceFile): string[] {
   const roots = new Set<string>(param && ts.isIdentifier(param) ? [param.text] : []);
   const bad: string[] = [];
   const isIdb = (e: ts.Expression): boolean => {
+    if (ts.isParenthesizedExpression(e)) return isIdb(e.expression);
     const r = rootOf(e);
     if (r !== undefined && roots.has(r)) return true;
     // A tree helper given a store of this transaction.
     if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && HELPERS.has(e.expression.text)) {
       const arg = e.arguments[0];
       return !!arg && isIdb(arg);
+    }
+    // `c ? request : undefined` (either branch may be nothing).
+    if (ts.isConditionalExpression(e))
+      return [e.whenTrue, e.whenFalse].every((b) => (ts.isIdentifier(b) && b.text === 'undefined') || isIdb(b));
+    // `together([() => request, …])` (lib/store/together.ts): every function issues requests of this transaction.
+    if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'together') {
+      const arg = e.arguments[0];
+      return (
+        !!arg &&
+        ts.isArrayLiteralExpression(arg) &&
+        arg.elements.every((x) => ts.isArrowFunction(x) && ts.isExpression(x.body) && isIdb(x.body))
+      );
     }
     // `Promise.all([...])` of requests of this transaction, or `Promise.all(xs.map((x) => request))`.
     if (ts.isCallExpression(e) && e.expression.getText(file) === 'Promise.all') {
@@ -170,7 +183,7 @@ describe('D5 no awaits across transactions', () => {
     expect(direct).toEqual(['lib/store/db.ts']);
   });
 
-  it('D5 the checker itself flags fetch, crypto and foreign awaits, and accepts stores, indexes, cursors and Promise.all of requests', () => {
+  it('D5 the checker itself flags fetch, crypto and foreign awaits, and accepts stores, indexes, cursors, and Promise.all and together of requests', () => {
     const src = `
       tx(db, ['a'], 'readwrite', async (t) => {
         const s = t.objectStore('a');
@@ -184,6 +197,9 @@ describe('D5 no awaits across transactions', () => {
         await crypto.subtle.digest('SHA-256', new Uint8Array());
         await other.save();
         await Promise.all([s.get(1), fetch('y')]);
+        await together([() => s.put(1), () => (k ? s.get(k) : undefined), () => indexTurns(s, [])]);
+        await together([() => s.put(1), () => fetch('z')]);
+        await together([() => s.put(1), () => (k ? fetch('w') : undefined)]);
       });`;
     const file = ts.createSourceFile('lib/fixture.ts', src, ts.ScriptTarget.Latest, true);
     let work: ts.ArrowFunction | undefined;
@@ -198,6 +214,8 @@ describe('D5 no awaits across transactions', () => {
       "await crypto.subtle.digest('SHA-256', new Uint8Array())",
       'await other.save()',
       "await Promise.all([s.get(1), fetch('y')])",
+      "await together([() => s.put(1), () => fetch('z')])",
+      "await together([() => s.put(1), () => (k ? fetch('w') : undefined)])",
     ]);
   });
 });
