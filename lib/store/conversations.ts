@@ -7,11 +7,20 @@
 import type { ConversationMeta } from '../messaging/protocol';
 import { TRANSCRIPT_FORMAT, type Transcript, type Turn } from '../transcript/schema';
 import { standInTurn, storedCountsFor } from './turn-counts';
-import { ROOT_PARENT, tx, writeGeneration, type BatonDb, type ConversationRecord, type TurnRecord } from './db';
+import type { IDBPObjectStore, StoreNames } from 'idb';
+import {
+  ROOT_PARENT,
+  tx,
+  writeGeneration,
+  type BatonDb,
+  type BatonDbSchema,
+  type ConversationRecord,
+  type TurnRecord,
+} from './db';
 import { newestDescendant, pathIn, readActivePath, siblingsOf, subtreeOf, turnsOf } from './turn-tree';
 import type { TurnTree } from '../transcript/versions';
 import { transcriptCacheFor, withAppended, withReplaced, type TranscriptCache } from './transcript-cache';
-import { indexTitle, indexTurns, unindexConversation, unindexTurns } from './search-index';
+import { indexTitle, indexTurns, unindexConversation, unindexTurns, type SearchStoreWriter } from './search-index';
 import {
   appendPathEntry,
   dropPathIndex,
@@ -20,6 +29,7 @@ import {
   rebuildPathIndex,
   replacePathEntry,
   type PathEntry,
+  type PathWriter,
 } from './path-index';
 import { pathIndexBuilderFor } from './path-index-build';
 import { together } from './together';
@@ -30,6 +40,7 @@ import {
   listFromPages,
   putConversation,
   rebuildListPages,
+  type ListWriteTx,
 } from './list-pages';
 
 /** Thrown when a conversation or turn does not exist. */
@@ -64,6 +75,47 @@ export function replacedTurn(old: TurnRecord, turn: Turn): TurnRecord {
 /** The list fields of a record, without its store-only fields (what the list shows of it). */
 export function metaOf(rec: ConversationRecord): ConversationMeta {
   return listFieldsOf(rec);
+}
+
+/**
+ * A writing transaction over the stores that replacing a turn touches — the turns, the search
+ * index, the path index, the conversation record and its list page — typed structurally (like
+ * `ListWriteTx`), since every writer's transaction names its own, wider, set of stores.
+ */
+export type TurnReplaceTx = {
+  objectStore(name: 'conversations'): { get(id: string): Promise<ConversationRecord | undefined> };
+  objectStore(name: 'turns'): IDBPObjectStore<BatonDbSchema, ArrayLike<StoreNames<BatonDbSchema>>, 'turns', 'readwrite'>;
+  objectStore(name: 'search'): SearchStoreWriter;
+  objectStore(name: 'paths'): PathWriter;
+} & ListWriteTx;
+
+/**
+ * Replaces stored turn `turn.id` of conversation `conversationId` by `turn` in the caller's
+ * transaction (D4): the turn record (its stored counts go, {@link replacedTurn}), its search
+ * record, its path-index entry, and the conversation record — touched at `now`, the preview from
+ * `turn`, then passed through `edit` — with its list page. Returns the record as written.
+ * @throws NotFoundError when the turn or the conversation does not exist (nothing is written).
+ */
+export async function replaceTurnIn(
+  t: TurnReplaceTx,
+  conversationId: string,
+  turn: Turn,
+  now: string,
+  edit: (rec: ConversationRecord) => ConversationRecord = (rec) => rec,
+): Promise<ConversationRecord> {
+  const turns = t.objectStore('turns');
+  const old = await turns.index('byTurnId').get([conversationId, turn.id]);
+  const rec = await t.objectStore('conversations').get(conversationId);
+  if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
+  const replaced = replacedTurn(old, turn);
+  await turns.put(replaced);
+  // docs/side-panel.md#search: the turn's words, in the same transaction.
+  await indexTurns(t.objectStore('search'), [replaced]);
+  // docs/architecture.md#the-path-index: the turn's entry, in the same transaction.
+  await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
+  const next = edit({ ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview });
+  await putConversation(t, next);
+  return next;
 }
 
 /** What {@link ConversationStore.readBounded} gives: the active path with stand-ins for the turns not read. */
@@ -414,19 +466,9 @@ export class ConversationStore {
   }
 
   private putTx(conversationId: string, turn: Turn, now: string): Promise<ConversationMeta> {
-    return tx(this.db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
-      const turns = t.objectStore('turns');
-      const old = await turns.index('byTurnId').get([conversationId, turn.id]);
-      const rec = await t.objectStore('conversations').get(conversationId);
-      if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-      const replaced = replacedTurn(old, turn);
-      await turns.put(replaced);
-      await indexTurns(t.objectStore('search'), [replaced]);
-      await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
-      const next: ConversationRecord = { ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview };
-      await putConversation(t, next);
-      return metaOf(next);
-    });
+    return tx(this.db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (t) =>
+      metaOf(await replaceTurnIn(t, conversationId, turn, now)),
+    );
   }
 
   /**

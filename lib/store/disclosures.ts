@@ -15,10 +15,8 @@ import type { ConversationMeta } from '../messaging/protocol';
 import type { DisclosureEntry, DisclosurePolicy, ProviderDrop } from '../messaging/disclosure-types';
 import type { ActiveSummary } from '../messaging/summary-types';
 import type { Turn } from '../transcript/schema';
-import { metaOf, NotFoundError, previewOf, replacedTurn } from './conversations';
-import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
-import { indexTurns } from './search-index';
-import { replacePathEntry } from './path-index';
+import { metaOf, NotFoundError, replaceTurnIn } from './conversations';
+import { tx, type BatonDb, type DisclosureRecord } from './db';
 import { transcriptCacheFor, withReplaced } from './transcript-cache';
 import { putConversation } from './list-pages';
 
@@ -166,22 +164,13 @@ export class DisclosureStore {
       ['conversations', 'turns', 'disclosures', 'search', 'paths', 'summaries'],
       'readwrite',
       async (t) => {
-        const turns = t.objectStore('turns');
-        const old = await turns.index('byTurnId').get([conversationId, turn.id]);
-        const rec = await t.objectStore('conversations').get(conversationId);
-        if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
-        const replaced = replacedTurn(old, turn);
-        await turns.put(replaced);
-        // docs/side-panel.md#search: the final answer's words, in the same transaction.
-        await indexTurns(t.objectStore('search'), [replaced]);
-        // docs/architecture.md#the-path-index: the final answer's entry, in the same transaction.
-        await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
+        const next = await replaceTurnIn(t, conversationId, turn, now, (rec) => {
+          const meta: Record<string, unknown> = { ...rec.meta };
+          if (done.receipt === null) delete meta[RECEIPT_META];
+          else if (done.receipt) meta[RECEIPT_META] = done.receipt;
+          return { ...rec, meta };
+        });
         await t.objectStore('disclosures').add(done.record as DisclosureRecord);
-        const meta: Record<string, unknown> = { ...rec.meta };
-        if (done.receipt === null) delete meta[RECEIPT_META];
-        else if (done.receipt) meta[RECEIPT_META] = done.receipt;
-        const next: ConversationRecord = { ...rec, meta, updatedAt: now, preview: previewOf(turn) || rec.preview };
-        await putConversation(t, next);
         return metaOf(next);
       },
     );

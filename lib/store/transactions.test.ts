@@ -46,6 +46,8 @@ const TREE_FILE = path.join(ROOT, 'lib/store/turn-tree.ts');
 const SEARCH_FILE = path.join(ROOT, 'lib/store/search-index.ts');
 const PATHS_FILE = path.join(ROOT, 'lib/store/path-index.ts');
 const LIST_FILE = path.join(ROOT, 'lib/store/list-pages.ts');
+/** Its top-level async functions are transaction helpers too (`replaceTurnIn`); the class's methods are not. */
+const CONVERSATIONS_FILE = path.join(ROOT, 'lib/store/conversations.ts');
 const parse = (f: string) => ts.createSourceFile(f, fs.readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
 function treeHelpers(file = parse(TREE_FILE)): ts.FunctionDeclaration[] {
   return file.statements.filter(
@@ -59,6 +61,7 @@ const HELPERS = new Set(
     ...treeHelpers(parse(SEARCH_FILE)),
     ...treeHelpers(parse(PATHS_FILE)),
     ...treeHelpers(parse(LIST_FILE)),
+    ...treeHelpers(parse(CONVERSATIONS_FILE)),
   ].map((f) => f.name!.text),
 );
 
@@ -157,7 +160,7 @@ describe('D5 no awaits across transactions', () => {
     expect(callbacks.flatMap((c) => foreignAwaits(c.work, c.file))).toEqual([]);
   });
 
-  it('D5 the tree, search-index, path-index and list-page helpers await only requests of the store they are given', () => {
+  it('D5 the tree, search-index, path-index, list-page and turn-replacing helpers await only requests of the store they are given', () => {
     const file = parse(TREE_FILE);
     const helpers = treeHelpers(file);
     expect(helpers.map((f) => f.name!.text)).toContain('readActivePath');
@@ -174,6 +177,10 @@ describe('D5 no awaits across transactions', () => {
     const writers = treeHelpers(list);
     expect(writers.map((f) => f.name!.text)).toContain('putConversation');
     expect(writers.flatMap((f) => foreignAwaits(f, list))).toEqual([]);
+    const conversations = parse(CONVERSATIONS_FILE);
+    const replacers = treeHelpers(conversations);
+    expect(replacers.map((f) => f.name!.text)).toContain('replaceTurnIn');
+    expect(replacers.flatMap((f) => foreignAwaits(f, conversations))).toEqual([]);
   });
 
   it('D5 the only direct db.transaction() call is inside tx() (lib/store/db.ts)', () => {
