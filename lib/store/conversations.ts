@@ -84,7 +84,9 @@ export function metaOf(rec: ConversationRecord): ConversationMeta {
  */
 export type TurnReplaceTx = {
   objectStore(name: 'conversations'): { get(id: string): Promise<ConversationRecord | undefined> };
-  objectStore(name: 'turns'): IDBPObjectStore<BatonDbSchema, ArrayLike<StoreNames<BatonDbSchema>>, 'turns', 'readwrite'>;
+  objectStore(
+    name: 'turns',
+  ): IDBPObjectStore<BatonDbSchema, ArrayLike<StoreNames<BatonDbSchema>>, 'turns', 'readwrite'>;
   objectStore(name: 'search'): SearchStoreWriter;
   objectStore(name: 'paths'): PathWriter;
 } & ListWriteTx;

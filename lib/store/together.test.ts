@@ -93,14 +93,16 @@ function counting(db: BatonDb, peak: { now: number; max: number }): BatonDb {
         return typeof v === 'function' ? inner((v as Fn).bind(target), p) : v;
       },
     });
-  const request = (f: Fn) => (...a: unknown[]) => {
-    const r = f(...a);
-    if (!(r instanceof Promise)) return r;
-    peak.max = Math.max(peak.max, ++peak.now);
-    const settle = () => void peak.now--;
-    r.then(settle, settle);
-    return r;
-  };
+  const request =
+    (f: Fn) =>
+    (...a: unknown[]) => {
+      const r = f(...a);
+      if (!(r instanceof Promise)) return r;
+      peak.max = Math.max(peak.max, ++peak.now);
+      const settle = () => void peak.now--;
+      r.then(settle, settle);
+      return r;
+    };
   const store = (s: object): object =>
     wrap(s, (f, p) =>
       p === 'index'
