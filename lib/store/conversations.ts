@@ -71,6 +71,8 @@ export interface BoundedRead {
   transcript: Transcript;
   /** How many of `transcript.turns` are stand-ins. */
   standIns: number;
+  /** Served from the kept bounded read (no database read). */
+  reused?: boolean;
 }
 
 /**
@@ -197,13 +199,29 @@ export class ConversationStore {
    * block of the right type per block, with no content — enough for a plan that drops it, never
    * for one that sends it. The stand-ins' counts (from the index) and the read turns' counts are
    * registered for the planner (`storedCountsFor`). Undefined when there is no current index.
-   * Never cached: the transcript cache holds only whole reads. @throws NotFoundError
+   *
+   * The read is kept in the transcript cache while nothing is written ({@link TranscriptCache.bounded}):
+   * a later call whose `choose` picks only positions it holds in full is served from it without
+   * touching the database (the same, frozen transcript); with `cachedOnly`, a call it cannot
+   * serve so gives undefined instead of reading. @throws NotFoundError
    */
   async readBounded(
     id: string,
     choose: (entries: readonly PathEntry[]) => ReadonlySet<number>,
+    cachedOnly = false,
   ): Promise<BoundedRead | undefined> {
-    return tx(this.db, ['conversations', 'turns', 'paths'], 'readonly', async (t) => {
+    const kept = this.transcripts.bounded(id);
+    if (kept) {
+      let covered = true;
+      for (const i of choose(kept.entries))
+        if (i >= 0 && i < kept.entries.length && !kept.full.has(i)) {
+          covered = false;
+          break;
+        }
+      if (covered) return { transcript: kept.transcript, standIns: kept.standIns, reused: true };
+    }
+    if (cachedOnly) return undefined;
+    const out = await tx(this.db, ['conversations', 'turns', 'paths'], 'readonly', async (t) => {
       const record = await t.objectStore('conversations').get(id);
       if (!record) throw new NotFoundError(`conversation ${id} not found`);
       const generation = writeGeneration();
@@ -225,15 +243,23 @@ export class ConversationStore {
         for (const r of await t.objectStore('turns').getAll(IDBKeyRange.bound([id, lo], [id, hi])))
           if (seqs.has(r.seq)) read.set(r.seq, r);
       let standIns = 0;
-      const turns = entries.map((e) => {
+      const full = new Set<number>();
+      const turns = entries.map((e, i) => {
         const r = read.get(e.seq);
-        if (r && r.turn.id === e.id) return r.turn;
+        if (r && r.turn.id === e.id) {
+          full.add(i);
+          return r.turn;
+        }
         standIns++;
         return standInOf(e);
       });
       storedCountsFor(this.db).notePartialRead(id, [...read.values()], generation);
-      return { transcript: transcriptOf(record, turns), standIns };
+      return { entries, transcript: transcriptOf(record, turns), full, standIns, generation };
     });
+    if (!out) return undefined;
+    // Kept only when no write ran since the read started (`keepBounded` checks the generation).
+    this.transcripts.keepBounded({ id, ...out });
+    return { transcript: out.transcript, standIns: out.standIns };
   }
 
   /**

@@ -85,9 +85,9 @@ export class Discloser {
   readonly counts: CountMemory = new Map();
   /**
    * What the last {@link previewSend} planned over: a bounded read (docs/architecture.md#the-path-index,
-   * with `standIns` turns not read) or the whole path. For tests and the bench.
+   * with `standIns` turns not read; `reused`: the kept one, no read) or the whole path. For tests and the bench.
    */
-  lastRead: { read: 'bounded' | 'whole'; standIns: number } | undefined;
+  lastRead: { read: 'bounded' | 'whole'; standIns: number; reused?: boolean } | undefined;
 
   constructor(readonly store: DisclosureStore) {
     this.cache = createTokenCache({ stored: storedCountsFor(store.db) });
@@ -281,7 +281,11 @@ export async function previewSend(
         // planner's `checkSent` refuses it before converting; this holds for any other way too).
         const included = new Set(p.included);
         if (!bounded.transcript.turns.some((t) => included.has(t.id) && standInInfo(t) !== undefined)) {
-          discloser.lastRead = { read: 'bounded', standIns: bounded.standIns };
+          discloser.lastRead = {
+            read: 'bounded',
+            standIns: bounded.standIns,
+            ...(bounded.reused ? { reused: true } : {}),
+          };
           // The send, and the previews while the person types, plan over the whole path: read it
           // now, after this preview, so they find it cached instead of repeating the bounded read.
           // Started in a later task, once this reply is on its way (`prefetchTranscript`).
