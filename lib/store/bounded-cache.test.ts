@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { plan } from '../context/plan';
 import { createTokenCache } from '../context/token-cache';
 import type { Turn } from '../transcript/schema';
-import { ConversationStore } from './conversations';
+import { COMPLETE_SLICE, ConversationStore } from './conversations';
 import { openBatonDb, type BatonDb } from './db';
 import { standInInfo, storedCountsFor } from './turn-counts';
 
@@ -49,7 +49,9 @@ const newest = (k: number) => (entries: readonly unknown[]) =>
 /** What a bounded read holds, as plain data: each turn's id and text, or `stand-in`. */
 function shape(t: { turns: readonly Turn[] }): string[] {
   return t.turns.map((x) =>
-    standInInfo(x) ? `${x.id}:stand-in` : `${x.id}:${x.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('+')}`,
+    standInInfo(x)
+      ? `${x.id}:stand-in`
+      : `${x.id}:${x.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('+')}`,
   );
 }
 
@@ -108,7 +110,12 @@ describe('ConversationStore.readBounded, kept', () => {
     const counts = storedCountsFor(s.db);
     const before = counts.written;
     const whole = (await s.readBounded('c1', () => new Set(Array.from({ length: 10 }, (_, i) => i))))!;
-    plan(whole.transcript, { api: 'anthropic-messages', model: 'claude-sonnet-4-5' }, {}, createTokenCache({ stored: counts }));
+    plan(
+      whole.transcript,
+      { api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
+      {},
+      createTokenCache({ stored: counts }),
+    );
     await counts.flush();
     expect(counts.written - before).toBe(10);
     expect((await s.readBounded('c1', newest(2)))!.transcript).toBe(whole.transcript);
@@ -127,5 +134,33 @@ describe('ConversationStore.readBounded, kept', () => {
     const next = (await s.readBounded('c1', newest(2)))!;
     expect(next.reused).toBeUndefined();
     expect(shape(next.transcript).at(-1)).toBe('u5:during the read');
+  });
+
+  it('the whole read after it completes the kept read in slices: equal to a fresh whole read, reusing its turns', async () => {
+    const s = await store();
+    for (let i = 5; i < 1_400; i++) await s.appendTurn('c1', (i % 2 ? answer : user)(`t${i}`, `turn ${i}`), T0);
+    // A branch: turns off the active path must not come in.
+    await s.appendTurn('c1', user('t1400b', 'another version'), T0, {}, 't1399');
+    await s.appendTurn('c1', answer('t1401', 'after the edit'), T0);
+    const bounded = (await s.readBounded('c1', newest(30)))!;
+    expect(bounded.standIns).toBeGreaterThan(COMPLETE_SLICE * 2);
+    s.prefetchTranscript('c1');
+    const whole = await s.cachedTranscript('c1');
+    expect(whole).toEqual(await s.toTranscript('c1'));
+    expect(whole.turns.some((t) => standInInfo(t) !== undefined)).toBe(false);
+    expect(whole.turns.at(-1)).toBe(bounded.transcript.turns.at(-1));
+  });
+
+  it('a write while the slices are read makes it fall back to a whole read of the conversation as it is now', async () => {
+    const s = await store();
+    for (let i = 5; i < 1_200; i++) await s.appendTurn('c1', (i % 2 ? answer : user)(`t${i}`, `turn ${i}`), T0);
+    await s.readBounded('c1', newest(4));
+    s.prefetchTranscript('c1');
+    // Lands between two slices (each slice waits a task for the next).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await s.putTurn('c1', user('t1198', 'changed meanwhile'), T0);
+    const whole = await s.cachedTranscript('c1');
+    expect(whole).toEqual(await s.toTranscript('c1'));
+    expect(shape(whole).at(-2)).toBe('t1198:changed meanwhile');
   });
 });

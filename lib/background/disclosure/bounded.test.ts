@@ -153,6 +153,9 @@ describe('bounded cold preview (docs/architecture.md#the-path-index)', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const wholeRead = store.toTranscript.bind(store);
     store.toTranscript = async (x) => (await gate, wholeRead(x));
+    const sliced = store as unknown as { completeBounded(id: string): Promise<unknown> };
+    const completeRead = sliced.completeBounded.bind(store);
+    sliced.completeBounded = async (x) => (await gate, completeRead(x));
     const d1 = new Discloser(new DisclosureStore(db));
     const first = await previewSend({ store, settings, vault }, d1, input);
     expect(d1.lastRead).toMatchObject({ read: 'bounded' });
@@ -165,12 +168,20 @@ describe('bounded cold preview (docs/architecture.md#the-path-index)', () => {
     expect(d2.lastRead).toMatchObject({ read: 'bounded', reused: true });
     release();
     // A write makes the kept read stale: the next preview plans the conversation as it is now.
-    await store.appendTurn(id, { id: 'later', role: 'user', blocks: [{ type: 'text', text: 'a later question' }] }, NOW);
+    await store.appendTurn(
+      id,
+      { id: 'later', role: 'user', blocks: [{ type: 'text', text: 'a later question' }] },
+      NOW,
+    );
     const d3 = new Discloser(new DisclosureStore(db));
     const third = await previewSend({ store, settings, vault }, d3, input);
     expect(d3.lastRead?.reused).toBeUndefined();
     store.transcripts.clear();
-    const whole = await previewSend({ store, settings, vault, bounded: false }, new Discloser(new DisclosureStore(db)), input);
+    const whole = await previewSend(
+      { store, settings, vault, bounded: false },
+      new Discloser(new DisclosureStore(db)),
+      input,
+    );
     expect(third).toEqual(whole);
     expect(third.turns).toBe(first.turns + 1);
   });
