@@ -126,7 +126,14 @@ export interface BoundedRead {
   transcript: Transcript;
   /** How many of `transcript.turns` are stand-ins. */
   standIns: number;
+  /** Served from the kept bounded read (no database read). */
+  reused?: boolean;
 }
+
+/** Turns per transaction when a bounded read is completed to the whole path (`completeBounded`). */
+export const COMPLETE_SLICE = 250;
+
+const holdsOf = new WeakMap<BatonDb, { count: number; waiting: (() => void)[] }>();
 
 /**
  * A turn not read, from its index entry: id, role, pin, origin and its blocks' types only, marked
@@ -178,6 +185,29 @@ export class ConversationStore {
 
   constructor(readonly db: BatonDb) {
     this.transcripts = transcriptCacheFor(db);
+  }
+
+  /** Previews served from the kept bounded read under way ({@link servingBounded}); shared by the stores of `db`. */
+  private get holds(): { count: number; waiting: (() => void)[] } {
+    let h = holdsOf.get(this.db);
+    if (!h) holdsOf.set(this.db, (h = { count: 0, waiting: [] }));
+    return h;
+  }
+
+  /**
+   * Runs `work` — a preview answered from the kept bounded read, which must not wait for the whole
+   * read (it would wait for itself) — with the whole read's slices ({@link completeBounded}) held
+   * back until it is done: the database and the worker serve one thing at a time, and a slice
+   * read meanwhile would put its megabyte before the preview's small reads.
+   */
+  async servingBounded<T>(work: () => Promise<T>): Promise<T> {
+    const h = this.holds;
+    h.count++;
+    try {
+      return await work();
+    } finally {
+      if (--h.count === 0) for (const wake of h.waiting.splice(0)) wake();
+    }
   }
 
   /**
@@ -252,13 +282,29 @@ export class ConversationStore {
    * block of the right type per block, with no content — enough for a plan that drops it, never
    * for one that sends it. The stand-ins' counts (from the index) and the read turns' counts are
    * registered for the planner (`storedCountsFor`). Undefined when there is no current index.
-   * Never cached: the transcript cache holds only whole reads. @throws NotFoundError
+   *
+   * The read is kept in the transcript cache while nothing is written ({@link TranscriptCache.bounded}):
+   * a later call whose `choose` picks only positions it holds in full is served from it without
+   * touching the database (the same, frozen transcript); with `cachedOnly`, a call it cannot
+   * serve so gives undefined instead of reading. @throws NotFoundError
    */
   async readBounded(
     id: string,
     choose: (entries: readonly PathEntry[]) => ReadonlySet<number>,
+    cachedOnly = false,
   ): Promise<BoundedRead | undefined> {
-    return tx(this.db, ['conversations', 'turns', 'paths'], 'readonly', async (t) => {
+    const kept = this.transcripts.bounded(id);
+    if (kept) {
+      let covered = true;
+      for (const i of choose(kept.entries))
+        if (i >= 0 && i < kept.entries.length && !kept.full.has(i)) {
+          covered = false;
+          break;
+        }
+      if (covered) return { transcript: kept.transcript, standIns: kept.standIns, reused: true };
+    }
+    if (cachedOnly) return undefined;
+    const out = await tx(this.db, ['conversations', 'turns', 'paths'], 'readonly', async (t) => {
       const record = await t.objectStore('conversations').get(id);
       if (!record) throw new NotFoundError(`conversation ${id} not found`);
       const generation = writeGeneration();
@@ -280,15 +326,23 @@ export class ConversationStore {
         for (const r of await t.objectStore('turns').getAll(IDBKeyRange.bound([id, lo], [id, hi])))
           if (seqs.has(r.seq)) read.set(r.seq, r);
       let standIns = 0;
-      const turns = entries.map((e) => {
+      const full = new Set<number>();
+      const turns = entries.map((e, i) => {
         const r = read.get(e.seq);
-        if (r && r.turn.id === e.id) return r.turn;
+        if (r && r.turn.id === e.id) {
+          full.add(i);
+          return r.turn;
+        }
         standIns++;
         return standInOf(e);
       });
       storedCountsFor(this.db).notePartialRead(id, [...read.values()], generation);
-      return { transcript: transcriptOf(record, turns), standIns };
+      return { entries, transcript: transcriptOf(record, turns), full, standIns, generation };
     });
+    if (!out) return undefined;
+    // Kept only when no write ran since the read started (`keepBounded` checks the generation).
+    this.transcripts.keepBounded({ id, ...out });
+    return { transcript: out.transcript, standIns: out.standIns };
   }
 
   /**
@@ -336,9 +390,57 @@ export class ConversationStore {
     void this.transcripts
       .get(id, async () => {
         await new Promise((resolve) => setTimeout(resolve, 0));
-        return this.toTranscript(id);
+        return (await this.completeBounded(id)) ?? this.toTranscript(id);
       })
       .catch(() => undefined);
+  }
+
+  /**
+   * The whole active path completed from the kept bounded read of `id` (TranscriptCache.bounded):
+   * its turns read in full are reused, the others are read by `seq` in slices of
+   * {@link COMPLETE_SLICE}, each its own short readonly transaction with a task between them, so a
+   * preview or any other request asked meanwhile is served between two slices instead of after
+   * the whole 20 MB (docs/architecture.md#the-path-index); no slice starts while a preview is
+   * served from the kept read ({@link servingBounded}). The slices together are one consistent
+   * read only because nothing was written from the bounded read to the last slice: undefined
+   * when a write ran meanwhile (or no bounded read is kept, or a record is not the index's turn),
+   * and the caller reads whole in one transaction instead.
+   */
+  private async completeBounded(id: string): Promise<Transcript | undefined> {
+    const b = this.transcripts.bounded(id);
+    if (!b) return undefined;
+    const generation = b.generation;
+    const turns = b.transcript.turns.slice();
+    const missing: { seq: number; at: number }[] = [];
+    b.entries.forEach((e, at) => {
+      if (!b.full.has(at)) missing.push({ seq: e.seq, at });
+    });
+    missing.sort((x, y) => x.seq - y.seq);
+    const counts = storedCountsFor(this.db);
+    for (let i = 0; i < missing.length; i += COMPLETE_SLICE) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      while (this.holds.count > 0) await new Promise<void>((resolve) => this.holds.waiting.push(resolve));
+      if (writeGeneration() !== generation) return undefined;
+      const slice = missing.slice(i, i + COMPLETE_SLICE);
+      const wanted = new Map(slice.map((m) => [m.seq, m.at]));
+      const lo = slice[0]!.seq;
+      const hi = slice[slice.length - 1]!.seq;
+      const records = await tx(this.db, ['turns'], 'readonly', (t) =>
+        t.objectStore('turns').getAll(IDBKeyRange.bound([id, lo], [id, hi])),
+      );
+      if (writeGeneration() !== generation) return undefined;
+      const got: TurnRecord[] = [];
+      for (const r of records) {
+        const at = wanted.get(r.seq);
+        if (at === undefined) continue;
+        if (r.turn.id !== b.entries[at]!.id) return undefined;
+        turns[at] = r.turn;
+        got.push(r);
+      }
+      if (got.length !== slice.length) return undefined;
+      counts.notePartialRead(id, got, generation);
+    }
+    return { ...b.transcript, turns };
   }
 
   /**

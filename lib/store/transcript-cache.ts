@@ -12,15 +12,37 @@
  *
  * Served transcripts are shared and deeply frozen: a caller that tried to change one would throw
  * rather than change what the next caller sees.
+ *
+ * Beside the whole reads, the last bounded read (docs/architecture.md#the-path-index: the record,
+ * its path index and the turns a cold preview's budget keeps, stand-ins for the rest) is kept under
+ * the same rule ({@link TranscriptCache.bounded}), so the previews that follow a cold one reuse it
+ * at once instead of waiting for the whole read.
  */
 import type { Transcript, Turn } from '../transcript/schema';
 import { writeGeneration, type BatonDb } from './db';
+import type { PathEntry } from './path-index';
 
 interface Entry {
   id: string;
   /** {@link writeGeneration} the transcript is valid for. */
   generation: number;
   transcript: Transcript;
+}
+
+/**
+ * A bounded read of one conversation (`ConversationStore.readBounded`), valid while
+ * {@link writeGeneration} equals `generation`.
+ */
+export interface BoundedEntry {
+  id: string;
+  generation: number;
+  /** The path index the read was chosen from (its counts are a lower bound once counts were written back since). */
+  entries: readonly PathEntry[];
+  /** The active path: the turns read in full, stand-ins for the others; deeply frozen. */
+  transcript: Transcript;
+  /** The path positions of `transcript.turns` that are turns read in full (not stand-ins). */
+  full: ReadonlySet<number>;
+  standIns: number;
 }
 
 /** Conversations kept at most, and turns kept at most over all of them (the newest entry is always kept). */
@@ -31,6 +53,8 @@ export class TranscriptCache {
   /** Least recently used first. */
   private entries: Entry[] = [];
   private pending: { id: string; generation: number; promise: Promise<Transcript> } | undefined;
+  /** The last bounded read (one conversation: the one being previewed). */
+  private lastBounded: BoundedEntry | undefined;
 
   /**
    * Conversation `id` whole: the cached transcript when still valid, else `read()` (kept when no
@@ -71,12 +95,18 @@ export class TranscriptCache {
     id: string,
     write: () => Promise<R>,
     patch: (t: Transcript, result: R) => Transcript | undefined,
+    turnsUnchanged = false,
   ): Promise<R> {
     const before = writeGeneration();
     const result = await write();
     // `tx` bumps the generation once when it starts and once when it ends.
     const after = before + 2;
     if (writeGeneration() !== after) return result;
+    // The bounded read survives only a write that left its conversation's turns and record as they
+    // were (`turnsUnchanged`: the counts' write-back) or touched another conversation.
+    const b = this.lastBounded;
+    this.lastBounded =
+      b && b.generation === before && (b.id !== id || turnsUnchanged) ? { ...b, generation: after } : undefined;
     const kept: Entry[] = [];
     for (const e of this.entries) {
       if (e.generation !== before) continue;
@@ -102,9 +132,29 @@ export class TranscriptCache {
     return p !== undefined && p.id === id && p.generation === writeGeneration();
   }
 
-  /** Forgets every entry. */
+  /**
+   * The kept bounded read of conversation `id` when still valid (nothing written since it was
+   * read, but the counts' write-back), else undefined.
+   */
+  bounded(id: string): BoundedEntry | undefined {
+    const b = this.lastBounded;
+    return b && b.id === id && b.generation === writeGeneration() ? b : undefined;
+  }
+
+  /**
+   * Keeps a bounded read of `id` made at write generation `generation` (deeply frozen, like the
+   * whole reads); ignored when a write ran since, so a read that overlapped a write is never kept.
+   */
+  keepBounded(entry: BoundedEntry): void {
+    if (entry.generation !== writeGeneration()) return;
+    deepFreeze(entry.transcript);
+    this.lastBounded = entry;
+  }
+
+  /** Forgets every entry, and the bounded read. */
   clear(): void {
     this.entries = [];
+    this.lastBounded = undefined;
   }
 
   /** Makes `e` the most recent entry (replacing one of the same id), then evicts beyond {@link CACHE_LIMITS}. */

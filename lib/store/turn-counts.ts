@@ -192,6 +192,7 @@ export class StoredTurnCounts implements StoredCounts {
                 'relaxed',
               ),
             (transcript) => transcript, // the turns did not change
+            true,
           );
         } catch {
           break;

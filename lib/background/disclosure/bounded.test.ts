@@ -134,6 +134,58 @@ describe('bounded cold preview (docs/architecture.md#the-path-index)', () => {
     expect(withStandIns).toBeGreaterThan(10);
   }, 120_000);
 
+  it('the previews after a bounded one reuse its read while the whole path is read, until a write', async () => {
+    const bg = await createTestBackground(undefined, { name: 'bounded-reused' });
+    db = bg.db;
+    const { store, settings, vault } = bg;
+    const r = rng(11);
+    const id = 'reused';
+    await store.create({ id, now: NOW });
+    for (const t of conversation(r, 30)) await store.appendTurn(id, t, NOW);
+    const input: PreviewSendInput = { conversationId: id, target: ANTHROPIC, countsOnly: true };
+    await bg.h.setDisclosurePolicy({ conversationId: id, policy: { maxTokens: 400 } }, 'extension');
+    await previewSend({ store, settings, vault, bounded: false }, new Discloser(new DisclosureStore(db)), input);
+    await storedCountsFor(db).flush();
+    store.transcripts.clear();
+    // The whole read the bounded preview starts is held until released: a preview that waited for
+    // it would never resolve.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const wholeRead = store.toTranscript.bind(store);
+    store.toTranscript = async (x) => (await gate, wholeRead(x));
+    const sliced = store as unknown as { completeBounded(id: string): Promise<unknown> };
+    const completeRead = sliced.completeBounded.bind(store);
+    sliced.completeBounded = async (x) => (await gate, completeRead(x));
+    const d1 = new Discloser(new DisclosureStore(db));
+    const first = await previewSend({ store, settings, vault }, d1, input);
+    expect(d1.lastRead).toMatchObject({ read: 'bounded' });
+    expect(d1.lastRead!.standIns).toBeGreaterThan(0);
+    expect(store.transcripts.reading(id)).toBe(true);
+    const d2 = new Discloser(new DisclosureStore(db));
+    const timeout = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000));
+    const second = await Promise.race([previewSend({ store, settings, vault }, d2, input), timeout]);
+    expect(second).toEqual(first);
+    expect(d2.lastRead).toMatchObject({ read: 'bounded', reused: true });
+    release();
+    // A write makes the kept read stale: the next preview plans the conversation as it is now.
+    await store.appendTurn(
+      id,
+      { id: 'later', role: 'user', blocks: [{ type: 'text', text: 'a later question' }] },
+      NOW,
+    );
+    const d3 = new Discloser(new DisclosureStore(db));
+    const third = await previewSend({ store, settings, vault }, d3, input);
+    expect(d3.lastRead?.reused).toBeUndefined();
+    store.transcripts.clear();
+    const whole = await previewSend(
+      { store, settings, vault, bounded: false },
+      new Discloser(new DisclosureStore(db)),
+      input,
+    );
+    expect(third).toEqual(whole);
+    expect(third.turns).toBe(first.turns + 1);
+  });
+
   it('after a bounded preview the whole path is read once, and the next preview plans over it', async () => {
     const bg = await createTestBackground(undefined, { name: 'bounded-then-whole' });
     db = bg.db;
@@ -151,8 +203,9 @@ describe('bounded cold preview (docs/architecture.md#the-path-index)', () => {
     const first = await previewSend({ store, settings, vault }, d1, input);
     expect(d1.lastRead).toMatchObject({ read: 'bounded' });
     expect(d1.lastRead!.standIns).toBeGreaterThan(0);
-    // The whole read started after the bounded preview: the next preview waits for it, not a read of its own.
+    // The whole read started after the bounded preview; once it is done, previews plan over it.
     expect(store.transcripts.has(id) || store.transcripts.reading(id)).toBe(true);
+    await store.cachedTranscript(id);
     const d2 = new Discloser(new DisclosureStore(db));
     expect(await previewSend({ store, settings, vault }, d2, input)).toEqual(first);
     expect(d2.lastRead?.read).toBe('whole');

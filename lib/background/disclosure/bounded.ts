@@ -33,7 +33,8 @@ export interface BoundedInput {
 /**
  * The bounded read for this preview, or undefined when it must read the whole path: not counts
  * only, a resend, exclusions, a policy that omits images, an active summary, stateful delivery,
- * the transcript already cached or being read whole (no read of its own then), or no current path index.
+ * the transcript already cached whole, or no current path index. While it is being read whole, only
+ * the kept bounded read (`TranscriptCache.bounded`) may serve (no read of its own then).
  */
 export async function boundedStored(
   store: ConversationStore,
@@ -46,8 +47,12 @@ export async function boundedStored(
   if (id === undefined || input.countsOnly !== true || input.resend) return undefined;
   const x = input.exclusions ?? {};
   if ((x.excludeTurns?.length ?? 0) > 0 || (x.excludeBlocks?.length ?? 0) > 0) return undefined;
-  // Cached, or being read whole already (after the last bounded preview): waiting for that is cheaper.
-  if (store.transcripts.has(id) || store.transcripts.reading(id)) return undefined;
+  // Cached whole: plan over that.
+  if (store.transcripts.has(id)) return undefined;
+  // Being read whole already (after the last bounded preview): the kept bounded read serves this
+  // preview without waiting when it holds every turn the budget may keep; else wait for the whole
+  // read rather than start a read of its own beside it.
+  const cachedOnly = store.transcripts.reading(id);
   const global = await disclosures.getGlobalPolicy();
   const state = await disclosures.getConversationState(id);
   if ('summary' in state && state.summary !== undefined) return undefined;
@@ -61,7 +66,7 @@ export async function boundedStored(
   const budget = Math.min(info.contextWindow, limits.length > 0 ? Math.max(...limits) : Infinity);
   const ratio = correctionRatio(cache, resolved.provider);
   const bound = ratio < 1 ? budget / ratio : budget;
-  return store.readBounded(id, (entries) => keptCandidates(entries, bound));
+  return store.readBounded(id, (entries) => keptCandidates(entries, bound), cachedOnly);
 }
 
 /**

@@ -85,9 +85,9 @@ export class Discloser {
   readonly counts: CountMemory = new Map();
   /**
    * What the last {@link previewSend} planned over: a bounded read (docs/architecture.md#the-path-index,
-   * with `standIns` turns not read) or the whole path. For tests and the bench.
+   * with `standIns` turns not read; `reused`: the kept one, no read) or the whole path. For tests and the bench.
    */
-  lastRead: { read: 'bounded' | 'whole'; standIns: number } | undefined;
+  lastRead: { read: 'bounded' | 'whole'; standIns: number; reused?: boolean } | undefined;
 
   constructor(readonly store: DisclosureStore) {
     this.cache = createTokenCache({ stored: storedCountsFor(store.db) });
@@ -271,28 +271,10 @@ export async function previewSend(
   const key = await keyFor(provider, vault).catch(() => '');
   const record = input.conversationId ? await existingConversation(store, input.conversationId) : undefined;
   if (input.conversationId && deps.bounded !== false) {
-    // docs/architecture.md#the-path-index: a cold counts-only preview reads the kept turns only.
-    const bounded = await boundedStored(store, discloser.store, discloser.cache, input, provider);
-    if (bounded) {
-      const hashOf = (t: Turn) => standInInfo(t)?.hash ?? turnContentHash(t);
-      try {
-        const p = await previewOf(deps, discloser, input, provider, key, record, bounded.transcript, hashOf);
-        // A plan that sends a turn not read cannot be shown: plan again from a whole read (the
-        // planner's `checkSent` refuses it before converting; this holds for any other way too).
-        const included = new Set(p.included);
-        if (!bounded.transcript.turns.some((t) => included.has(t.id) && standInInfo(t) !== undefined)) {
-          discloser.lastRead = { read: 'bounded', standIns: bounded.standIns };
-          // The send, and the previews while the person types, plan over the whole path: read it
-          // now, after this preview, so they find it cached instead of repeating the bounded read.
-          // Started in a later task, once this reply is on its way (`prefetchTranscript`).
-          store.prefetchTranscript(input.conversationId);
-          return p.preview;
-        }
-      } catch (e) {
-        // The plan needed a stand-in's content or a count it lacks: plan again from a whole read.
-        if (!(e instanceof StandInNeededError)) throw e;
-      }
-    }
+    const done = await store.servingBounded(() =>
+      boundedPreview(deps, discloser, input, provider, key, record, input.conversationId!),
+    );
+    if (done) return done;
   }
   let stored: Transcript;
   if (input.conversationId) {
@@ -304,6 +286,47 @@ export async function previewSend(
   }
   discloser.lastRead = { read: 'whole', standIns: 0 };
   return (await previewOf(deps, discloser, input, provider, key, record, stored)).preview;
+}
+
+/**
+ * {@link previewSend} over a bounded read (docs/architecture.md#the-path-index: a cold counts-only
+ * preview reads the kept turns only, a later one reuses that read), or undefined when it must plan
+ * over the whole path (no bounded read for this input, or the plan needs a turn not read).
+ */
+async function boundedPreview(
+  deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
+  discloser: Discloser,
+  input: PreviewSendInput,
+  provider: ResolvedProvider,
+  key: string,
+  record: ConversationRecord | undefined,
+  conversationId: string,
+): Promise<DisclosurePreview | undefined> {
+  const { store } = deps;
+  const bounded = await boundedStored(store, discloser.store, discloser.cache, input, provider);
+  if (!bounded) return undefined;
+  const hashOf = (t: Turn) => standInInfo(t)?.hash ?? turnContentHash(t);
+  try {
+    const p = await previewOf(deps, discloser, input, provider, key, record, bounded.transcript, hashOf);
+    // A plan that sends a turn not read cannot be shown: plan again from a whole read (the
+    // planner's `checkSent` refuses it before converting; this holds for any other way too).
+    const included = new Set(p.included);
+    if (bounded.transcript.turns.some((t) => included.has(t.id) && standInInfo(t) !== undefined)) return undefined;
+    discloser.lastRead = {
+      read: 'bounded',
+      standIns: bounded.standIns,
+      ...(bounded.reused ? { reused: true } : {}),
+    };
+    // The send plans over the whole path: read it now, after this preview, so it finds it cached.
+    // Started in a later task, once this reply is on its way (`prefetchTranscript`); the previews
+    // meanwhile reuse this bounded read.
+    store.prefetchTranscript(conversationId);
+    return p.preview;
+  } catch (e) {
+    // The plan needed a stand-in's content or a count it lacks: plan again from a whole read.
+    if (!(e instanceof StandInNeededError)) throw e;
+    return undefined;
+  }
 }
 
 /** {@link previewSend} over the stored turns `stored` (whole, or a bounded read with stand-ins and their hashes). */
