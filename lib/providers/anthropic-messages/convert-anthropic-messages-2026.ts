@@ -332,25 +332,30 @@ export function placeSystemMessages(
   report: ReportBuilder,
 ): BodyMessage[] {
   const out: BodyMessage[] = [];
-  for (const m of messages) {
-    const plain = (): BodyMessage => ({ role: m.role, content: m.blocks.map((d) => d.block) });
-    if (m.role !== 'user' || info.systemMessages !== true) {
-      out.push(plain());
+  // Indexed loops and no closure per message: this step writes every message of the body.
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    const blocks = m.blocks;
+    let cut = blocks.length;
+    if (m.role === 'user' && info.systemMessages === true)
+      while (cut > 0 && systemText(blocks[cut - 1]!) !== undefined) cut--;
+    if (cut === blocks.length || cut === 0) {
+      out.push({ role: m.role, content: blocks.map(nativeBlock) });
       continue;
     }
-    let cut = m.blocks.length;
-    while (cut > 0 && systemText(m.blocks[cut - 1]!) !== undefined) cut--;
-    if (cut === m.blocks.length || cut === 0) {
-      out.push(plain());
-      continue;
-    }
-    out.push({ role: 'user', content: m.blocks.slice(0, cut).map((d) => d.block) });
-    for (const d of m.blocks.slice(cut)) {
+    out.push({ role: 'user', content: blocks.slice(0, cut).map(nativeBlock) });
+    for (let k = cut; k < blocks.length; k++) {
+      const d = blocks[k]!;
       report.add(d.ref, 'converted', 'sent as a mid-conversation system message (A-M1)');
       out.push({ role: 'system', content: systemText(d)! });
     }
   }
   return out;
+}
+
+/** The native block of a draft block (one function for every message, not a closure per message). */
+function nativeBlock(d: DraftBlock): AnthropicContentBlock {
+  return d.block;
 }
 
 /** `cache_control` of a block, when set. */

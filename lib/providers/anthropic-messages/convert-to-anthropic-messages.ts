@@ -547,14 +547,13 @@ function encodeTurn(
     }
     const system = role === 'user' && pb.block.type === 'text' && typeof pb.block.meta?.systemMessage === 'string';
     const encoded = encodeBlock(pb, ctx);
-    for (let k = 0; k < encoded.length; k++) {
-      const d: DraftBlock = { block: encoded[k]!, ref: pb.ref };
-      if (system) {
-        d.source = pb.block;
-        systemBlocks.add(d);
-      }
-      blocks.push(d);
+    if (encoded === undefined) continue;
+    const d: DraftBlock = { block: encoded, ref: pb.ref };
+    if (system) {
+      d.source = pb.block;
+      systemBlocks.add(d);
     }
+    blocks.push(d);
   }
   return { role, blocks };
 }
