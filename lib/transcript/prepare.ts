@@ -282,7 +282,11 @@ export function prepareTranscript(
   if (pairing.idsAt) ranges.push(pairing.range);
   turns = mergeSameRole(turns);
   // `native` replays verbatim only if nothing above touched the turn's blocks (ids and names included).
-  for (const turn of turns) if (turn.native && !untouched(turn.sources[0]!, report)) turn.native = undefined;
+  // Indexed: this function runs once per conversion, often unoptimised, where `for…of` allocates.
+  for (let i = 0; i < turns.length; i++) {
+    const turn = turns[i]!;
+    if (turn.native && !untouched(turn.sources[0]!, report)) turn.native = undefined;
+  }
 
   // Splice onto the snapshot: the proof that nothing crossed the boundary is that the tail opens
   // with the boundary turn's own user turn, right after a turn of another role (checked here).

@@ -115,8 +115,19 @@ export function isSameOrigin(origin: Origin | undefined, target: ResolvedTarget)
  */
 export function describeOrigin(origin: Origin | undefined): string {
   if (!origin) return 'unknown origin';
-  return `${oneLine(origin.provider)}/${oneLine(origin.model)} (${oneLine(origin.api)})`;
+  const { provider, model, api } = origin;
+  // Every foreign block of a conversion is reported with its turn's origin, and a conversation
+  // rarely has more than a few: the last description is kept so that a run of turns from one
+  // origin runs the three replacements once, not once per block.
+  const last = lastDescribed;
+  if (last !== undefined && last.provider === provider && last.model === model && last.api === api) return last.text;
+  const text = `${oneLine(provider)}/${oneLine(model)} (${oneLine(api)})`;
+  lastDescribed = { provider, model, api, text };
+  return text;
 }
+
+/** The last origin {@link describeOrigin} described (its fields, not the object: each turn has its own). */
+let lastDescribed: { provider: string; model: string; api: string; text: string } | undefined;
 
 /** `s` without line breaks, control characters, backticks or square brackets (each run one space), trimmed, at most 200 characters. */
 function oneLine(s: string): string {

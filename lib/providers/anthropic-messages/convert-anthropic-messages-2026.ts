@@ -176,18 +176,21 @@ export function compactionStart(
 ): CompactionStart {
   const skipped: BlockedBlocks = new Map();
   let at: { turn: number; block: number } | undefined;
-  transcript.turns.forEach((turn, t) => {
-    if (t < from || turn.role !== 'assistant' || !isSameOrigin(turn.origin, target)) return;
-    turn.blocks.forEach((b, i) => {
-      const item = compactionItem(b);
-      if (!item) return;
+  // Indexed loops, no closure per turn: this looks at every block of every conversion.
+  const turns = transcript.turns;
+  for (let t = from; t < turns.length; t++) {
+    const turn = turns[t]!;
+    if (turn.role !== 'assistant' || !isSameOrigin(turn.origin, target)) continue;
+    for (let i = 0; i < turn.blocks.length; i++) {
+      const item = compactionItem(turn.blocks[i]!);
+      if (!item) continue;
       if (typeof item.content !== 'string') {
         const why = 'compaction block without content: compaction failed and there is nothing to replay (A-P2)';
         report.add({ turn: turn.id, index: i }, 'dropped', why);
         skipped.set(refKey({ turn: turn.id, index: i }), why);
       } else at = { turn: t, block: i };
-    });
-  });
+    }
+  }
   if (!at) return { transcript, skipped };
   const start = at;
   const why = 'summarised by a later compaction block, which opens the conversation (A-P1)';
@@ -227,7 +230,7 @@ export function compactionBeta(b: ProviderItemBlock): string {
 export function assistantDocuments(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
   let out: DraftMessage[] | undefined;
   messages.forEach((m, i) => {
-    if (m.role !== 'assistant' || !m.blocks.some((d) => d.block.type === 'document')) return;
+    if (m.role !== 'assistant' || !m.blocks.some(isDocument)) return;
     const blocks: DraftBlock[] = [];
     for (const d of m.blocks) {
       if (d.block.type !== 'document') {
@@ -256,6 +259,8 @@ export function assistantDocuments(messages: DraftMessage[], report: ReportBuild
   return out ?? messages;
 }
 
+const isDocument = (d: DraftBlock): boolean => d.block.type === 'document';
+
 /** Text without its `citations` (the text stays). */
 function withoutCitations(block: JsonObject): JsonObject {
   const { citations: _c, ...rest } = block;
@@ -272,17 +277,15 @@ const hasCitations = (b: unknown): boolean => isObject(b) && Array.isArray(b.cit
 export function userCitations(messages: DraftMessage[], report: ReportBuilder): DraftMessage[] {
   let out: DraftMessage[] | undefined;
   messages.forEach((m, i) => {
-    if (m.role !== 'user') return;
-    let changed = false;
+    // Most user messages cite nothing: looked at first, so that only a message that changes is copied.
+    if (m.role !== 'user' || !m.blocks.some(citesInUserMessage)) return;
     const blocks = m.blocks.map((d) => {
       const b = d.block as JsonObject;
       if (b.type === 'text' && hasCitations(b)) {
-        changed = true;
         report.add(d.ref, 'converted', 'citations left out of user text, text kept (A-V3)');
         return { ...d, block: withoutCitations(b) as AnthropicContentBlock };
       }
       if (b.type === 'search_result' && Array.isArray(b.content) && b.content.some(hasCitations)) {
-        changed = true;
         report.add(d.ref, 'converted', 'citations left out of the text inside a search result, text kept (A-V3)');
         return {
           ...d,
@@ -294,9 +297,16 @@ export function userCitations(messages: DraftMessage[], report: ReportBuilder): 
       }
       return d;
     });
-    if (changed) (out ??= messages.slice())[i] = { ...m, blocks };
+    (out ??= messages.slice())[i] = { ...m, blocks };
   });
   return out ?? messages;
+}
+
+/** True when {@link userCitations} changes the block: text with citations, or a search result holding such text. */
+function citesInUserMessage(d: DraftBlock): boolean {
+  const b = d.block as JsonObject;
+  if (b.type === 'text') return hasCitations(b);
+  return b.type === 'search_result' && Array.isArray(b.content) && b.content.some(hasCitations);
 }
 
 /**
@@ -332,25 +342,30 @@ export function placeSystemMessages(
   report: ReportBuilder,
 ): BodyMessage[] {
   const out: BodyMessage[] = [];
-  for (const m of messages) {
-    const plain = (): BodyMessage => ({ role: m.role, content: m.blocks.map((d) => d.block) });
-    if (m.role !== 'user' || info.systemMessages !== true) {
-      out.push(plain());
+  // Indexed loops and no closure per message: this step writes every message of the body.
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    const blocks = m.blocks;
+    let cut = blocks.length;
+    if (m.role === 'user' && info.systemMessages === true)
+      while (cut > 0 && systemText(blocks[cut - 1]!) !== undefined) cut--;
+    if (cut === blocks.length || cut === 0) {
+      out.push({ role: m.role, content: blocks.map(nativeBlock) });
       continue;
     }
-    let cut = m.blocks.length;
-    while (cut > 0 && systemText(m.blocks[cut - 1]!) !== undefined) cut--;
-    if (cut === m.blocks.length || cut === 0) {
-      out.push(plain());
-      continue;
-    }
-    out.push({ role: 'user', content: m.blocks.slice(0, cut).map((d) => d.block) });
-    for (const d of m.blocks.slice(cut)) {
+    out.push({ role: 'user', content: blocks.slice(0, cut).map(nativeBlock) });
+    for (let k = cut; k < blocks.length; k++) {
+      const d = blocks[k]!;
       report.add(d.ref, 'converted', 'sent as a mid-conversation system message (A-M1)');
       out.push({ role: 'system', content: systemText(d)! });
     }
   }
   return out;
+}
+
+/** The native block of a draft block (one function for every message, not a closure per message). */
+function nativeBlock(d: DraftBlock): AnthropicContentBlock {
+  return d.block;
 }
 
 /** `cache_control` of a block, when set. */

@@ -41,10 +41,12 @@ export interface EncodeContext {
 }
 
 /**
- * One prepared block → the content blocks that stand for it (none when dropped; every drop or
- * change is reported against the input block). Exhaustive over the block types.
+ * One prepared block → the content block that stands for it, or undefined when it is dropped
+ * (every drop or change is reported against the input block). Exhaustive over the block types.
+ * A block never becomes more than one, so no array is made per block: this runs for every block
+ * of every cold conversion.
  */
-export function encodeBlock(pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock[] {
+export function encodeBlock(pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock | undefined {
   const b = pb.block;
   switch (b.type) {
     case 'text':
@@ -54,13 +56,13 @@ export function encodeBlock(pb: PreparedBlock, ctx: EncodeContext): AnthropicCon
     case 'redacted_thinking':
       return encodeRedactedThinking(b, pb, ctx);
     case 'tool_call':
-      return [encodeToolUse(b, pb, ctx)];
+      return encodeToolUse(b, pb, ctx);
     case 'tool_result':
-      return [encodeToolResult(b, pb.ref, ctx)];
+      return encodeToolResult(b, pb.ref, ctx);
     case 'image':
-      return [encodeImage(b)];
+      return encodeImage(b);
     case 'document':
-      return [encodeDocument(b, pb.ref, ctx)];
+      return encodeDocument(b, pb.ref, ctx);
     case 'provider_item':
       return encodeProviderItem(b, pb, ctx);
     default: {
@@ -75,17 +77,17 @@ export function encodeBlock(pb: PreparedBlock, ctx: EncodeContext): AnthropicCon
  * (A-C1; the pre-pass strips them elsewhere). Anthropic text has no signature: a same-origin one
  * (never produced by this API) is dropped, and an empty signed text block goes (A-E1).
  */
-export function encodeText(b: TextBlock, pb: PreparedBlock, ctx: EncodeContext): TextBlockParam[] {
+export function encodeText(b: TextBlock, pb: PreparedBlock, ctx: EncodeContext): TextBlockParam | undefined {
   if (isBlank(b.text)) {
     ctx.report.add(pb.ref, 'dropped', 'empty or whitespace-only text (X4, A-E1)');
-    return [];
+    return undefined;
   }
   if (b.signature !== undefined)
     ctx.report.add(pb.ref, 'converted', 'signature dropped: Anthropic text blocks carry none');
   const out: TextBlockParam = { type: 'text', text: b.text };
   if (pb.sameOrigin && b.citations !== undefined && b.citations.length > 0)
     out.citations = b.citations as TextCitationParam[];
-  return [out];
+  return out;
 }
 
 /**
@@ -93,12 +95,16 @@ export function encodeText(b: TextBlock, pb: PreparedBlock, ctx: EncodeContext):
  * signature is never sent as thinking (A-K6, A-E2): the pre-pass turns foreign reasoning into
  * text or drops it; same-origin thinking that lost its signature (an interrupted stream) is dropped.
  */
-export function encodeThinking(b: ThinkingBlock, pb: PreparedBlock, ctx: EncodeContext): AnthropicContentBlock[] {
+export function encodeThinking(
+  b: ThinkingBlock,
+  pb: PreparedBlock,
+  ctx: EncodeContext,
+): AnthropicContentBlock | undefined {
   if (!pb.sameOrigin || b.signature === undefined || b.signature === '') {
     ctx.report.add(pb.ref, 'dropped', 'thinking without a signature cannot be replayed as thinking (A-K1, A-K6, A-E2)');
-    return [];
+    return undefined;
   }
-  return [{ type: 'thinking', thinking: b.text, signature: b.signature }];
+  return { type: 'thinking', thinking: b.text, signature: b.signature };
 }
 
 /**
@@ -109,16 +115,16 @@ export function encodeRedactedThinking(
   b: RedactedThinkingBlock,
   pb: PreparedBlock,
   ctx: EncodeContext,
-): AnthropicContentBlock[] {
+): AnthropicContentBlock | undefined {
   if (!pb.sameOrigin) {
     ctx.report.add(pb.ref, 'dropped', 'redacted thinking is opaque state of another origin (X3)');
-    return [];
+    return undefined;
   }
   if (b.data === '') {
     ctx.report.add(pb.ref, 'dropped', 'redacted thinking with empty data has nothing to replay (A-K1)');
-    return [];
+    return undefined;
   }
-  return [{ type: 'redacted_thinking', data: b.data }];
+  return { type: 'redacted_thinking', data: b.data };
 }
 
 /**
@@ -227,20 +233,20 @@ export function encodeProviderItem(
   b: ProviderItemBlock,
   pb: PreparedBlock,
   ctx: EncodeContext,
-): AnthropicContentBlock[] {
+): AnthropicContentBlock | undefined {
   if (!pb.sameOrigin || b.api !== ANTHROPIC_API) {
     ctx.report.add(pb.ref, 'dropped', `a ${b.api} item replays only to its own origin (X3)`);
-    return [];
+    return undefined;
   }
   const problem = providerItemProblem(b.item, ctx.role);
-  if (problem === undefined) return [b.item as AnthropicVerbatimBlock];
+  if (problem === undefined) return b.item as AnthropicVerbatimBlock;
   const type = isObject(b.item) && typeof b.item.type === 'string' ? `${b.item.type} ` : '';
   if (b.text !== undefined && !isBlank(b.text)) {
     ctx.report.add(pb.ref, 'converted', `item not replayed (${problem}): its text was sent instead`);
-    return [{ type: 'text', text: fenced(`[${ANTHROPIC_API} ${type}item, as text]`, b.text) }];
+    return { type: 'text', text: fenced(`[${ANTHROPIC_API} ${type}item, as text]`, b.text) };
   }
   ctx.report.add(pb.ref, 'dropped', `item not replayed (${problem}) and has no text`);
-  return [];
+  return undefined;
 }
 
 /** Why a same-origin item cannot be replayed in a message of `role`, or undefined when it can. */

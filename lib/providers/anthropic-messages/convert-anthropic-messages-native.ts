@@ -178,13 +178,18 @@ export function replayNative(turn: PreparedTurn, report: ReportBuilder): DraftBl
 /** The number of document blocks in the request, tool results included (A-C1: what `document_index` counts). */
 export function countDocuments(messages: readonly DraftMessage[]): number {
   let n = 0;
-  for (const m of messages)
-    for (const { block } of m.blocks) {
+  // Indexed loops: this runs once per conversion, often before the optimising compiler has seen
+  // it, where `for…of` would allocate an iterator per message.
+  for (let i = 0; i < messages.length; i++) {
+    const blocks = messages[i]!.blocks;
+    for (let k = 0; k < blocks.length; k++) {
+      const block = blocks[k]!.block;
       if (block.type === 'document') n++;
       const inner = (block as { content?: unknown }).content;
       if (block.type === 'tool_result' && Array.isArray(inner))
         n += inner.filter((c) => isObject(c) && c.type === 'document').length;
     }
+  }
   return n;
 }
 
@@ -209,12 +214,7 @@ export function dropDanglingCitations(
       (c.document_index as number) < documents
     );
   return messages.map((m) => {
-    if (
-      !m.blocks.some(
-        ({ block }) => block.type === 'text' && Array.isArray(block.citations) && block.citations.some(dangling),
-      )
-    )
-      return m;
+    if (!citesWhere(m.blocks, dangling)) return m;
     const blocks = m.blocks.map((d) => {
       const citations = d.block.type === 'text' ? (d.block as { citations?: unknown }).citations : undefined;
       if (!Array.isArray(citations) || !citations.some(dangling)) return d;
@@ -229,6 +229,15 @@ export function dropDanglingCitations(
     });
     return { ...m, blocks };
   });
+}
+
+/** True when a text block of `blocks` carries a citation that `test` accepts (no closure per message). */
+function citesWhere(blocks: readonly DraftBlock[], test: (citation: unknown) => boolean): boolean {
+  for (let k = 0; k < blocks.length; k++) {
+    const block = blocks[k]!.block;
+    if (block.type === 'text' && Array.isArray(block.citations) && block.citations.some(test)) return true;
+  }
+  return false;
 }
 
 /**

@@ -283,7 +283,10 @@ function convertMessages(
   let betasBefore: string[] | undefined;
   for (let i = p?.resumed ? p.from : 0; i < prepared.turns.length; i++) {
     if (i === cut) betasBefore = [...betas];
-    for (const pb of prepared.turns[i]!.blocks)
+    // Indexed: this function runs once per conversion, unoptimised, where `for…of` allocates per turn.
+    const blocks = prepared.turns[i]!.blocks;
+    for (let k = 0; k < blocks.length; k++) {
+      const pb = blocks[k]!;
       if (
         pb.sameOrigin &&
         pb.block.type === 'provider_item' &&
@@ -292,6 +295,7 @@ function convertMessages(
         !(pb.ref && blocked.has(refKey(pb.ref)))
       )
         betas.add(compactionBeta(pb.block));
+    }
   }
   // A-B3: with the person's leave (default), replayed thinking that fails the conversation check is
   // dropped by the API (and reported in input_transformations) instead of refusing the request.
@@ -547,14 +551,13 @@ function encodeTurn(
     }
     const system = role === 'user' && pb.block.type === 'text' && typeof pb.block.meta?.systemMessage === 'string';
     const encoded = encodeBlock(pb, ctx);
-    for (let k = 0; k < encoded.length; k++) {
-      const d: DraftBlock = { block: encoded[k]!, ref: pb.ref };
-      if (system) {
-        d.source = pb.block;
-        systemBlocks.add(d);
-      }
-      blocks.push(d);
+    if (encoded === undefined) continue;
+    const d: DraftBlock = { block: encoded, ref: pb.ref };
+    if (system) {
+      d.source = pb.block;
+      systemBlocks.add(d);
     }
+    blocks.push(d);
   }
   return { role, blocks };
 }

@@ -50,13 +50,26 @@ export function checkEntries(
 ): CheckedInput {
   report.stage = CHECK_STAGE.fallback;
   let range = rangeStart(report);
-  const valid: Entry[] = [];
+  // Entries are almost always all valid: the list is copied only at the first one that is not, and
+  // then compacted in place (a fallback is never more than one entry).
+  let valid: readonly Entry[] = entries;
+  let copy: Entry[] | undefined;
+  let n = 0;
   let cut = tailStart(entries, boundary);
   for (let i = 0; i < entries.length; i++) {
     if (i === cut) rangeEnd(range, report);
     const e = entries[i]!;
-    if (e.invalid === undefined) valid.push(e);
-    else for (const f of fallback(e, e.item.type, e.invalid, report)) valid.push(f);
+    if (e.invalid === undefined) {
+      if (copy) copy[n] = e;
+      n++;
+    } else {
+      copy ??= entries.slice();
+      for (const f of fallback(e, e.item.type, e.invalid, report)) copy[n++] = f;
+    }
+  }
+  if (copy) {
+    copy.length = n;
+    valid = copy;
   }
   if (cut >= entries.length) rangeEnd(range, report);
   ranges.push(range);
@@ -88,7 +101,7 @@ function tailStart(list: readonly Entry[], boundary: number): number {
   return lo;
 }
 
-/** Turns an entry into its text fallback (or removes it), reporting why. */
+/** Turns an entry into its text fallback (or removes it), reporting why: never more than one entry. */
 function fallback(e: Entry, type: string, why: string, report: ReportBuilder): Entry[] {
   const item = fallbackText(e, type);
   const detail = item
@@ -106,12 +119,12 @@ function fallback(e: Entry, type: string, why: string, report: ReportBuilder): E
  * the entries before `cut`, then from it on). Ends `range` at `cut`.
  */
 function pairCalls(
-  list: Entry[],
+  list: readonly Entry[],
   cut: number,
   report: ReportBuilder,
   range: StageRange,
   keysOf: [Set<string>, Set<string>] | undefined,
-): Entry[] {
+): readonly Entry[] {
   // Pairing keys of every call and output type in the list, built on first need.
   const cache = new Map<string, Set<string>>();
   const present = (type: string): Set<string> => {
@@ -124,7 +137,10 @@ function pairCalls(
     return keys;
   };
   const sent = new Map<string, Set<string>>(); // keys of the calls and outputs already in the list, by type
-  const out: Entry[] = [];
+  // Almost every item pairs: the list is copied only at the first one that falls back, and then
+  // compacted in place (a fallback is never more than one entry), never grown by `push`.
+  let out: Entry[] | undefined;
+  let n = 0;
   for (let i = 0; i < list.length; i++) {
     if (i === cut) rangeEnd(range, report);
     const e = list[i]!;
@@ -132,7 +148,8 @@ function pairCalls(
     const partner = OUTPUT_OF[type] ?? CALL_OF[type];
     const keys = partner === undefined ? NO_KEYS : pairingKeys(e.item as JsonObject);
     if (partner === undefined || keys.length === 0) {
-      out.push(e);
+      if (out) out[n] = e;
+      n++;
       continue;
     }
     if (keysOf) for (const k of keys) keysOf[i < cut ? 0 : 1].add(k);
@@ -141,18 +158,23 @@ function pairCalls(
     const done = sentOfType;
     // X1: one call per call_id, answered by exactly one output.
     if (allIn(keys, done)) {
-      for (const f of fallback(e, type, `a second ${type} with call_id ${keys[0]!}, X1`, report)) out.push(f);
+      out ??= list.slice();
+      for (const f of fallback(e, type, `a second ${type} with call_id ${keys[0]!}, X1`, report)) out[n++] = f;
       continue;
     }
     const partners = present(partner);
     if (!anyIn(keys, partners)) {
-      for (const f of fallback(e, type, `no ${partner} with its call_id in this request, R-T3`, report)) out.push(f);
+      out ??= list.slice();
+      for (const f of fallback(e, type, `no ${partner} with its call_id in this request, R-T3`, report)) out[n++] = f;
       continue;
     }
-    for (const k of keys) done.add(k);
-    out.push(e);
+    for (let k = 0; k < keys.length; k++) done.add(keys[k]!);
+    if (out) out[n] = e;
+    n++;
   }
   if (cut >= list.length) rangeEnd(range, report);
+  if (!out) return list;
+  out.length = n;
   return out;
 }
 
@@ -177,7 +199,7 @@ function anyIn(keys: readonly string[], set: ReadonlySet<string>): boolean {
  * depends on the tail.
  */
 function dropTrailingReasoning(
-  list: Entry[],
+  list: readonly Entry[],
   cut: number,
   report: ReportBuilder,
   range: StageRange,

@@ -112,11 +112,15 @@ export const CALL_OF: Readonly<Record<string, string>> = lookupTable(
 export function pairingKeys(item: JsonObject): string[] {
   if (item.type === 'tool_search_call' && item.execution !== 'client') return [];
   if (item.type === 'tool_search_output' && item.execution !== 'client') return [];
-  const keys: string[] = [];
-  if (typeof item.call_id === 'string') keys.push(item.call_id);
-  if ((item.type === 'local_shell_call' || item.type === 'local_shell_call_output') && typeof item.id === 'string')
-    keys.push(item.id);
-  return keys;
+  const callId = typeof item.call_id === 'string' ? item.call_id : undefined;
+  const shellId =
+    (item.type === 'local_shell_call' || item.type === 'local_shell_call_output') && typeof item.id === 'string'
+      ? item.id
+      : undefined;
+  // Array literals of the exact length: `push` onto `[]` would reserve room for 17 keys, for every
+  // call and output of every conversion.
+  if (callId === undefined) return shellId === undefined ? [] : [shellId];
+  return shellId === undefined ? [callId] : [callId, shellId];
 }
 
 /**
