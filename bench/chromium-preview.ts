@@ -72,7 +72,9 @@ export async function waitForStoredCounts(browser: ExtensionBrowser, id: string,
     );
     if (done) return;
     if (Date.now() > deadline) throw new Error('the token counts were not written back to the turn records');
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The write-back starts a fixed quiet time after the plan (FLUSH_DELAY_MS): poll finely, so
+    // that the wait ends right after it rather than up to a second later.
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -87,6 +89,7 @@ export async function benchColdPreview(
   turns: number,
   warmup: number,
   samples: number,
+  log: (line: string) => void = () => {},
 ): Promise<PreviewResult> {
   const page = await browser.openPage('options.html');
   try {
@@ -99,18 +102,22 @@ export async function benchColdPreview(
     );
     if (!set.ok) throw new Error(`setBaseUrl failed: ${JSON.stringify(set.error)}`);
     // The first plan counts every turn; its counts go onto the records once the worker is quiet.
+    log('    first (planned) preview');
     await previewOnce(page, id);
+    log("    waiting for the counts' write-back");
     await waitForStoredCounts(browser, id, [0, Math.floor(turns / 2), turns - 1]);
     const cold: number[] = [];
     const warm: number[] = [];
     let last = { turns: NaN, included: NaN };
     for (let i = 0; i < warmup + samples; i++) {
+      log(`    restart ${i + 1} of ${warmup + samples}`);
       await browser.stopServiceWorker();
       await browser.wakeServiceWorker();
       await browser.worker().evaluate(NAME_SHIM);
       await browser.evalInWorker(async () => {
         await (globalThis as unknown as WorkerGlobals).batonReady;
       }, undefined);
+      log('    worker ready; previews');
       const c = await previewOnce(page, id);
       const w = await previewOnce(page, id);
       last = c;

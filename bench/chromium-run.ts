@@ -59,6 +59,14 @@ export const CHROMIUM_QUICK: ChromiumProfile = {
 
 const CONVERSATION_ID = 'bench-conversation';
 
+/**
+ * A browser one section hands to the next (`--quick`: the search section takes the Chromium
+ * section's, bench/README.md), so that the run starts Chromium once. Whoever takes it closes it.
+ */
+export interface SharedBrowser {
+  browser?: ExtensionBrowser;
+}
+
 async function part<V>(name: string, log: (line: string) => void, run: () => Promise<V>): Promise<Part<V>> {
   log(`  ${name}`);
   try {
@@ -70,8 +78,15 @@ async function part<V>(name: string, log: (line: string) => void, run: () => Pro
   }
 }
 
-/** Runs the Chromium benchmarks with `profile`; `log` gets progress lines. */
-export async function benchChromium(profile: ChromiumProfile, log: (line: string) => void): Promise<ChromiumResult> {
+/**
+ * Runs the Chromium benchmarks with `profile`; `log` gets progress lines. With `share`, the browser
+ * is left open in it after a run that succeeded (its pages closed), for the next section.
+ */
+export async function benchChromium(
+  profile: ChromiumProfile,
+  log: (line: string) => void,
+  share?: SharedBrowser,
+): Promise<ChromiumResult> {
   if (!fs.existsSync(CHROMIUM_PATH)) return { ok: false, note: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)` };
   const build = ensureTestBuild(log);
   if (!build.ok) return { ok: false, note: build.note };
@@ -88,6 +103,7 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
   const answer = markdown(rng, sizes.chars).slice(0, sizes.chars);
   const warmAnswer = markdown(new Rng(10), Math.round(sizes.chars / 10)).slice(0, Math.round(sizes.chars / 10));
 
+  log('  inputs generated; launching Chromium');
   let browser: ExtensionBrowser;
   try {
     browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
@@ -102,6 +118,7 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
     await browser.worker().evaluate(NAME_SHIM);
   };
   const pages: Page[] = [];
+  let keep = false;
   try {
     log(
       `  seeding ${sizes.conversations.toLocaleString('en')} conversations and a ${sizes.turns.toLocaleString('en')}-turn one`,
@@ -145,8 +162,9 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
     // Last: it configures a provider, which gives the side panel a target (and so previews) from then on.
     for (const p of pages.splice(0)) await p.close().catch(() => undefined);
     const preview = await part('cold preview', log, () =>
-      benchColdPreview(browser, CONVERSATION_ID, sizes.turns, ...profile.preview),
+      benchColdPreview(browser, CONVERSATION_ID, sizes.turns, ...profile.preview, log),
     );
+    keep = share !== undefined;
     return {
       ok: true,
       sizes,
@@ -164,6 +182,7 @@ export async function benchChromium(profile: ChromiumProfile, log: (line: string
     return { ok: false, note: `failed: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
   } finally {
     for (const p of pages) await p.close().catch(() => undefined);
-    await browser.close();
+    if (keep && share) share.browser = browser;
+    else await browser.close();
   }
 }

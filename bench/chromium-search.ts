@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { ExtensionBrowser } from '../test/e2e/harness';
 import { CHROMIUM_PATH } from '../test/e2e/paths';
-import { ensureTestBuild } from './chromium-build';
+import { ensureTestBuild, TEST_BUILD_DIR } from './chromium-build';
+import type { SharedBrowser } from './chromium-run';
 import { NAME_SHIM } from './chromium-panel';
 import { median } from './harness';
 import { ms, type Row } from './table';
@@ -46,32 +47,41 @@ export interface QueryResult {
 export type SearchResult =
   { ok: false; note: string } | { ok: true; profile: SearchProfile; queries: QueryResult[]; seedS: number };
 
-/** `search-seed.ts` bundled as one script for the worker (an IIFE: no imports, nothing exported). */
-async function seedScript(): Promise<string> {
-  const { build } = await import('vite');
+/**
+ * `search-seed.ts` bundled as one script for the worker (an IIFE: no imports, nothing exported), by
+ * esbuild: the same modules a Vite library build bundled, in a tenth of the time (Vite's build
+ * took about a second of the quick run, more on a cold start of its module graph).
+ */
+export async function seedScript(): Promise<string> {
+  const { build } = await import('esbuild');
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const out = await build({
-    configFile: false,
-    root,
+    entryPoints: [path.join(root, 'bench/search-seed.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
     logLevel: 'silent',
     define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: path.join(root, 'bench/search-seed.ts'), formats: ['iife'], name: 'batonSeed', fileName: 'seed' },
-    },
   });
-  const first = (Array.isArray(out) ? out[0] : out) as { output: { type: string; code?: string }[] };
-  const chunk = first.output.find((o) => o.type === 'chunk');
-  if (!chunk?.code) throw new Error('bench/search-seed.ts: the bundle has no code');
-  return chunk.code;
+  const code = out.outputFiles[0]?.text;
+  if (!code) throw new Error('bench/search-seed.ts: the bundle has no code');
+  return code;
 }
 
-/** Seeds the stores inside the worker; returns the query words the corpus picked. */
-export async function seed(browser: ExtensionBrowser, p: SearchProfile): Promise<{ rare: string; mid: string }> {
-  const script = await seedScript();
+/**
+ * Seeds the stores inside the worker with `script` (see {@link seedScript}); returns the query
+ * words the corpus picked.
+ */
+export async function seed(
+  browser: ExtensionBrowser,
+  p: SearchProfile,
+  script: string | Promise<string> = seedScript(),
+): Promise<{ rare: string; mid: string }> {
+  const code = await script;
   await browser.wakeServiceWorker();
-  await browser.worker().evaluate(script);
+  await browser.worker().evaluate(code);
   return browser.evalInWorker(
     (size) =>
       (
@@ -81,6 +91,34 @@ export async function seed(browser: ExtensionBrowser, p: SearchProfile): Promise
       ).batonSeedSearch(size),
     { conversations: p.conversations, turns: p.turns },
   );
+}
+
+/** The stores a section before this one may have filled (everything but settings and the vault). */
+export const DATA_STORES = ['conversations', 'turns', 'search', 'paths', 'summaries', 'disclosures'] as const;
+
+/**
+ * Makes the database of a browser another section used look like a fresh profile's to the search:
+ * empties {@link DATA_STORES}, then restarts the worker so that nothing it read stays in memory.
+ */
+export async function emptyDataStores(browser: ExtensionBrowser): Promise<void> {
+  await browser.evalInWorker(async (stores) => {
+    const { db } = await (
+      globalThis as unknown as {
+        batonReady: Promise<{
+          db: { transaction(s: string[], m: string): { objectStore(n: string): { clear(): unknown }; done: unknown } };
+        }>;
+      }
+    ).batonReady;
+    const t = db.transaction([...stores], 'readwrite');
+    for (const s of stores) void t.objectStore(s).clear();
+    await t.done;
+  }, DATA_STORES);
+  await browser.stopServiceWorker();
+  await browser.wakeServiceWorker();
+  await browser.worker().evaluate(NAME_SHIM);
+  await browser.evalInWorker(async () => {
+    await (globalThis as unknown as { batonReady: Promise<unknown> }).batonReady;
+  }, undefined);
 }
 
 async function timeQuery(page: Page, query: string, warmup: number, samples: number) {
@@ -107,23 +145,50 @@ async function timeQuery(page: Page, query: string, warmup: number, samples: num
   );
 }
 
-/** Runs the search section with `p`; never throws (a failure is a note). */
-export async function benchSearch(p: SearchProfile, log: (line: string) => void): Promise<SearchResult> {
-  if (!fs.existsSync(CHROMIUM_PATH)) return { ok: false, note: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)` };
-  const build = ensureTestBuild(log);
-  if (!build.ok) return { ok: false, note: build.note };
-  let browser: ExtensionBrowser | undefined;
+/**
+ * Runs the search section with `p`; never throws (a failure is a note). With `shared`, it takes
+ * the browser another section left there (emptied first: {@link emptyDataStores}) instead of
+ * starting its own; the browser is closed at the end either way. With `quietBeforeQueries`, the
+ * queries are timed only once it settles (untimed work of another section ran during the seeding).
+ */
+export async function benchSearch(
+  p: SearchProfile,
+  log: (line: string) => void,
+  shared?: SharedBrowser,
+  quietBeforeQueries?: Promise<unknown>,
+): Promise<SearchResult> {
+  let browser = shared?.browser;
+  if (shared) shared.browser = undefined;
   try {
-    browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
+    if (!browser) {
+      if (!fs.existsSync(CHROMIUM_PATH))
+        return { ok: false, note: `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)` };
+      const build = ensureTestBuild(log);
+      if (!build.ok) return { ok: false, note: build.note };
+    }
+    // Bundled while the browser starts or is emptied (both wait on Chromium, not on this process).
+    const script = seedScript();
+    script.catch(() => undefined);
+    if (browser) {
+      log('  emptying the data stores of the Chromium section (its browser, reused)');
+      await emptyDataStores(browser);
+    } else {
+      log('  launching Chromium');
+      browser = await ExtensionBrowser.launch({ extensionDir: TEST_BUILD_DIR });
+    }
     log(
       `  seeding ${p.conversations.toLocaleString('en')} conversations, ${p.turns.toLocaleString('en')} turns' index records`,
     );
     const t0 = performance.now();
     await browser.wakeServiceWorker();
     await browser.worker().evaluate(NAME_SHIM);
-    const { rare, mid } = await seed(browser, p);
+    const { rare, mid } = await seed(browser, p, script);
     const seedS = (performance.now() - t0) / 1000;
-    log(`  seeded in ${seedS.toFixed(0)} s`);
+    log(`  seeded in ${seedS.toFixed(1)} s`);
+    if (quietBeforeQueries) {
+      log('  waiting for the work run alongside the seeding');
+      await quietBeforeQueries;
+    }
     const page = await browser.openPage('options.html');
     await page.evaluate(NAME_SHIM);
     const queries: QueryResult[] = [];

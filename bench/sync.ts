@@ -26,10 +26,26 @@ const text = (i: number) =>
   `Turn ${i}: ${'the quick brown fox jumps over the lazy dog, '.repeat(8)}and a code line \`x = ${i}\`.`;
 
 /**
+ * Lets the untimed set-up of the first sample overlap other untimed work (`--quick`: the search
+ * section's seeding, bench/README.md): {@link benchSyncApply} calls `setUp` once device A has
+ * pushed the first sample's turns (or the set-up failed), then waits for `timeAfter` before it
+ * times device B, so that nothing else runs while it does.
+ */
+export interface SyncOverlap {
+  setUp(): void;
+  timeAfter: Promise<unknown>;
+}
+
+/**
  * Applies `turns` remote turns `samples` times (each on a fresh pair of devices and database):
  * device A writes them and syncs; device B, joined before, runs one cycle, timed.
  */
-export async function benchSyncApply(turns: number, samples: number, log: (l: string) => void): Promise<SyncResult> {
+export async function benchSyncApply(
+  turns: number,
+  samples: number,
+  log: (l: string) => void,
+  overlap?: SyncOverlap,
+): Promise<SyncResult> {
   const g = globalThis as unknown as Record<string, unknown>;
   // fake-indexeddb's classes as globals (what `fake-indexeddb/auto` sets), only while this runs.
   const idb: Record<string, unknown> = { ...fakeIdb, indexedDB: new fakeIdb.IDBFactory() };
@@ -45,9 +61,11 @@ export async function benchSyncApply(turns: number, samples: number, log: (l: st
   Object.assign(g, idb);
   let stop: (() => Promise<void>) | undefined;
   try {
+    log('  sync: loading the sync modules');
     const { makeDevice, startPouchServer } = await import('../lib/background/sync/sync-server.test-helper');
     const server = await startPouchServer();
     stop = server.stop;
+    log('  sync: pouchdb-server up');
     const times: number[] = [];
     for (let s = 0; s < samples; s++) {
       const access = { url: `${server.origin}/bench-${s}`, user: '', password: '', passphrase: 'bench passphrase' };
@@ -74,8 +92,14 @@ export async function benchSyncApply(turns: number, samples: number, log: (l: st
           await a.store.appendTurn(id, turn, now);
         }
       }
+      log(`  sync: device A wrote ${turns} turns`);
       const pushed = await a.engine.syncNow();
+      log('  sync: device A pushed them');
       if (pushed.state !== 'idle') throw new Error(`device A did not sync: ${pushed.error?.message ?? pushed.state}`);
+      if (s === 0 && overlap) {
+        overlap.setUp();
+        await overlap.timeAfter;
+      }
       const t0 = performance.now();
       const pulled = await b.engine.syncNow();
       const ms = performance.now() - t0;
@@ -93,6 +117,8 @@ export async function benchSyncApply(turns: number, samples: number, log: (l: st
   } catch (e) {
     return { ok: false, note: `failed: ${((e as Error).message ?? String(e)).split('\n')[0]}` };
   } finally {
+    // A failed set-up must not leave the other section waiting for it.
+    overlap?.setUp();
     await stop?.().catch(() => undefined);
     Object.assign(g, saved);
   }
