@@ -1,21 +1,21 @@
 /**
  * A Vite plugin for the extension build: large libraries the service worker rarely needs (the
- * provider SDKs, fflate) run their module code on first use, not whenever the worker starts
+ * provider SDKs, PouchDB, fflate) run their module code on first use, not whenever the worker starts
  * (docs/architecture.md#the-service-workers-start-up).
  *
  * The worker cannot `import()`, so these libraries cannot be split into chunks loaded on demand.
- * Instead the plugin replaces each loader file below (`sdk-loaders.ts`, `fflate-loader.ts`) by a
+ * Instead the plugin replaces each loader file below (`sdk-loaders.ts`, `pouch-loader.ts`, `fflate-loader.ts`) by a
  * module that exports the same functions, each holding its library bundled by esbuild into the
  * function's body (an IIFE that returns the library's exports). Evaluating the worker then only
  * defines the functions: V8 pre-parses their bodies and compiles them on the first call; the first
  * call runs the library's module code once and keeps the export. Node (CLI, tests, bench) runs the
  * loader files themselves, which import the libraries directly.
  *
- * In the Chromium build (a service worker) the SDKs go further: each is written to a script of its own
+ * In the Chromium build (a service worker) the SDKs and PouchDB go further: each is written to a script of its own
  * (`lazy/<name>.js`, the same esbuild bundle, assigning its exports to a global), so that Chromium's
  * code cache for `background.js` no longer holds them. Chromium refuses `importScripts()` of a new
  * script once the worker is installed, but serves again any script the worker imported while it was
- * evaluated for installation; so the worker imports every lazy script at install (`keepSdkScripts`,
+ * evaluated for installation; so the worker imports every lazy script at install (`keepSdkScripts`, `keepPouchScript`,
  * called at the top level after the listeners are registered) and each loader, in later lives,
  * `importScripts()` its file on first use. The Firefox build (a background page, no `importScripts`)
  * keeps the bodies inline.
@@ -31,14 +31,17 @@ import { parseAst } from 'vite';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * One loader: its exported name, the module it loads and the export it returns; `script`, when set,
- * the extension file (from the extension's root) the library is written to in the scripts mode.
+ * One loader: its exported name, the module it loads (a package, or a file from the repository root
+ * starting with `./`) and the export it returns; `script`, when set, the extension file (from the
+ * extension's root) the library is written to in the scripts mode; `packages`, the packages that
+ * must not be modules of the worker's bundle (default: `module` when it is a package).
  */
 export interface LazyLoader {
   loader: string;
   module: string;
   exportName: string;
   script?: string;
+  packages?: readonly string[];
 }
 
 /**
@@ -54,6 +57,28 @@ export const LAZY_MODULES: readonly { file: string; keep?: string; loaders: read
       { loader: 'loadOpenAI', module: 'openai', exportName: 'default', script: 'lazy/openai.js' },
       { loader: 'loadAnthropic', module: '@anthropic-ai/sdk', exportName: 'default', script: 'lazy/anthropic.js' },
       { loader: 'loadGemini', module: '@google/genai', exportName: 'GoogleGenAI', script: 'lazy/genai.js' },
+    ],
+  },
+  {
+    // PouchDB and its plugins (~50 CommonJS modules, spark-md5's self-test): only sync uses them.
+    file: 'lib/background/sync/pouch-loader.ts',
+    keep: 'keepPouchScript',
+    loaders: [
+      {
+        loader: 'loadPouch',
+        module: './lib/background/sync/pouch-library.ts',
+        exportName: 'pouchWithPlugins',
+        script: 'lazy/pouchdb.js',
+        packages: [
+          'pouchdb-core',
+          'pouchdb-adapter-http',
+          'pouchdb-adapter-idb',
+          'pouchdb-replication',
+          'pouchdb-utils',
+          'transform-pouch',
+          'spark-md5',
+        ],
+      },
     ],
   },
   {
@@ -231,10 +256,15 @@ export function untransformedLoaders(moduleIds: readonly string[], served: Reado
     else if (!served.has(file)) problems.push(`${m.file} was bundled as written, not as generated loaders`);
   }
   for (const lazy of ALL_LOADERS) {
-    const dir = `${path.sep}node_modules${path.sep}${lazy.module.split('/').join(path.sep)}${path.sep}`;
-    const top = ids.find((id) => id.includes(dir));
-    if (top)
-      problems.push(`${lazy.module} is a module of the worker's bundle, run at start-up (${path.relative(ROOT, top)})`);
+    const local = lazy.module.startsWith('./');
+    if (local && ids.includes(path.join(ROOT, lazy.module)))
+      problems.push(`${lazy.module.slice(2)} is a module of the worker's bundle, run at start-up`);
+    for (const pkg of lazy.packages ?? (local ? [] : [lazy.module])) {
+      const dir = `${path.sep}node_modules${path.sep}${pkg.split('/').join(path.sep)}${path.sep}`;
+      const top = ids.find((id) => id.includes(dir));
+      if (top)
+        problems.push(`${pkg} is a module of the worker's bundle, run at start-up (${path.relative(ROOT, top)})`);
+    }
   }
   return problems;
 }
@@ -243,11 +273,11 @@ export function untransformedLoaders(moduleIds: readonly string[], served: Reado
  * What the scripts mode adds to the build check of the worker's chunk: a scripted loader whose
  * function is larger than a loader that imports a script (the library is inline again), or is
  * missing from the chunk. Empty when the mode is in place. (The plugin also checks, once written,
- * that each script is in the output.)
+ * that each script is in the output.) `loaders`: the loaders to look for (default: all).
  */
-export function scriptModeProblems(code: string): string[] {
+export function scriptModeProblems(code: string, loaders: readonly LazyLoader[] = ALL_LOADERS): string[] {
   const problems: string[] = [];
-  const scripted = ALL_LOADERS.filter((l) => l.script !== undefined);
+  const scripted = loaders.filter((l) => l.script !== undefined);
   const bodies = loaderBodies(code, scripted);
   for (const lazy of scripted) {
     const bytes = bodies.get(lazy.loader);
