@@ -22,6 +22,7 @@ import {
   scriptGlobal,
   scriptModeProblems,
   untransformedLoaders,
+  uiModulesInWorker,
 } from '../../scripts/lazy-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -273,6 +274,19 @@ describe('the build check', () => {
     expect(problems[1]).toMatch(/^openai is a module of the worker's bundle/);
     expect(untransformedLoaders([sdk, pouch, fflate], new Set([sdk, pouch]))).toEqual([
       'lib/importers/fflate-loader.ts was bundled as written, not as generated loaders',
+    ]);
+  });
+
+  it('reads a generated module under its virtual id as its loader file', () => {
+    const ids = [path.join(root, 'entrypoints/background.ts'), ...loaderFiles.map((f) => `\0baton-lazy:${f}`)];
+    expect(untransformedLoaders(ids, new Set(loaderFiles))).toEqual([]);
+  });
+
+  it('fails when Preact is a module of the worker, and only then', () => {
+    const ids = [path.join(root, 'entrypoints/background.ts'), ...loaderFiles];
+    expect(uiModulesInWorker(ids)).toEqual([]);
+    expect(uiModulesInWorker([...ids, path.join(root, 'node_modules/preact/dist/preact.mjs')])).toEqual([
+      "preact is a module of the worker's bundle (node_modules/preact/dist/preact.mjs)",
     ]);
   });
 
