@@ -1,6 +1,7 @@
 import { registerBackground } from '../lib/background';
 import { sdkTransport } from '../lib/background/core/sdk-transport';
 import { keepSdkScripts } from '../lib/transports/sdk-loaders';
+import { keepPouchScript } from '../lib/background/sync/pouch-loader';
 import { registerFirstRun } from '../lib/background/core/first-run';
 import { zodWithoutEval } from '../lib/messaging/zod-no-eval';
 import { setRanksSource } from '../lib/context/tokenizer-ranks';
@@ -21,9 +22,10 @@ export default defineBackground(() => {
     },
   });
   const { ready, capture } = registerBackground(sdkTransport);
-  // After the listeners (L1): at install, the Chromium build imports the SDKs' own scripts so that the
-  // loaders may import them again on first use in later lives (docs/architecture.md#the-service-workers-start-up).
+  // After the listeners (L1): at install, the Chromium build imports the SDKs' and PouchDB's own scripts so
+  // that the loaders may import them again on first use in later lives (docs/architecture.md#the-service-workers-start-up).
   keepSdkScripts();
+  keepPouchScript();
   // docs/side-panel.md: a fresh install opens the options page on "Add your first key". Test builds skip it so
   // the end-to-end suite's browser opens on the pages its tests choose.
   if (!__BATON_TEST_BUILD__) registerFirstRun(browser.runtime);

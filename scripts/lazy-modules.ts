@@ -1,21 +1,21 @@
 /**
  * A Vite plugin for the extension build: large libraries the service worker rarely needs (the
- * provider SDKs, fflate) run their module code on first use, not whenever the worker starts
+ * provider SDKs, PouchDB, fflate) run their module code on first use, not whenever the worker starts
  * (docs/architecture.md#the-service-workers-start-up).
  *
  * The worker cannot `import()`, so these libraries cannot be split into chunks loaded on demand.
- * Instead the plugin replaces each loader file below (`sdk-loaders.ts`, `fflate-loader.ts`) by a
+ * Instead the plugin replaces each loader file below (`sdk-loaders.ts`, `pouch-loader.ts`, `fflate-loader.ts`) by a
  * module that exports the same functions, each holding its library bundled by esbuild into the
  * function's body (an IIFE that returns the library's exports). Evaluating the worker then only
  * defines the functions: V8 pre-parses their bodies and compiles them on the first call; the first
  * call runs the library's module code once and keeps the export. Node (CLI, tests, bench) runs the
  * loader files themselves, which import the libraries directly.
  *
- * In the Chromium build (a service worker) the SDKs go further: each is written to a script of its own
+ * In the Chromium build (a service worker) the SDKs and PouchDB go further: each is written to a script of its own
  * (`lazy/<name>.js`, the same esbuild bundle, assigning its exports to a global), so that Chromium's
  * code cache for `background.js` no longer holds them. Chromium refuses `importScripts()` of a new
  * script once the worker is installed, but serves again any script the worker imported while it was
- * evaluated for installation; so the worker imports every lazy script at install (`keepSdkScripts`,
+ * evaluated for installation; so the worker imports every lazy script at install (`keepSdkScripts`, `keepPouchScript`,
  * called at the top level after the listeners are registered) and each loader, in later lives,
  * `importScripts()` its file on first use. The Firefox build (a background page, no `importScripts`)
  * keeps the bodies inline.
@@ -31,14 +31,17 @@ import { parseAst } from 'vite';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * One loader: its exported name, the module it loads and the export it returns; `script`, when set,
- * the extension file (from the extension's root) the library is written to in the scripts mode.
+ * One loader: its exported name, the module it loads (a package, or a file from the repository root
+ * starting with `./`) and the export it returns; `script`, when set, the extension file (from the
+ * extension's root) the library is written to in the scripts mode; `packages`, the packages that
+ * must not be modules of the worker's bundle (default: `module` when it is a package).
  */
 export interface LazyLoader {
   loader: string;
   module: string;
   exportName: string;
   script?: string;
+  packages?: readonly string[];
 }
 
 /**
@@ -57,6 +60,28 @@ export const LAZY_MODULES: readonly { file: string; keep?: string; loaders: read
     ],
   },
   {
+    // PouchDB and its plugins (~50 CommonJS modules, spark-md5's self-test): only sync uses them.
+    file: 'lib/background/sync/pouch-loader.ts',
+    keep: 'keepPouchScript',
+    loaders: [
+      {
+        loader: 'loadPouch',
+        module: './lib/background/sync/pouch-library.ts',
+        exportName: 'pouchWithPlugins',
+        script: 'lazy/pouchdb.js',
+        packages: [
+          'pouchdb-core',
+          'pouchdb-adapter-http',
+          'pouchdb-adapter-idb',
+          'pouchdb-replication',
+          'pouchdb-utils',
+          'transform-pouch',
+          'spark-md5',
+        ],
+      },
+    ],
+  },
+  {
     // fflate (6 KB) stays inline in every build.
     file: 'lib/importers/fflate-loader.ts',
     loaders: [{ loader: 'loadUnzipSync', module: 'fflate', exportName: 'unzipSync' }],
@@ -68,6 +93,18 @@ export const LAZY_MODULES: readonly { file: string; keep?: string; loaders: read
  * `script` load it with `importScripts()` (a classic service worker: the Chromium MV3 build).
  */
 export type LazyMode = 'inline' | 'scripts';
+
+/**
+ * The prefix of a generated module's id. A loader file is resolved to `\0baton-lazy:<file>`, a
+ * virtual module by Rollup's convention, so no other plugin transforms it: its loader bodies are
+ * bundled libraries (node_modules code), and the auto-import transform in particular, applied to a
+ * minified library, took a local variable (`var a=5,X="document-store"`) for a free identifier and
+ * imported a UI component (and Preact) into the worker.
+ */
+const VIRTUAL_PREFIX = '\0baton-lazy:';
+
+/** A module id without its query and without the virtual prefix of a generated module. */
+const fileOf = (id: string): string => id.split('?')[0]!.replace(VIRTUAL_PREFIX, '');
 
 /** The global a lazy script assigns its exports to (`{ value }`). */
 export const scriptGlobal = (lazy: LazyLoader): string => `__batonLazy_${lazy.loader}`;
@@ -182,6 +219,9 @@ export async function lazyLoaderModule(
   return `// Generated by scripts/lazy-modules.ts.\nconst memo = {};\n${parts.join('\n')}\n`;
 }
 
+/** The loader files' names without their extension (`pouch-loader`): what an import of one ends with. */
+const LOADER_STEMS = new Set(LAZY_MODULES.map((m) => path.basename(m.file).replace(/\.ts$/, '')));
+
 /** Every loader of {@link LAZY_MODULES}. */
 export const ALL_LOADERS: readonly LazyLoader[] = LAZY_MODULES.flatMap((m) => m.loaders);
 
@@ -224,30 +264,46 @@ export function loaderBodies(code: string, loaders: readonly LazyLoader[] = ALL_
  */
 export function untransformedLoaders(moduleIds: readonly string[], served: ReadonlySet<string>): string[] {
   const problems: string[] = [];
-  const ids = moduleIds.map((id) => id.split('?')[0]!);
+  const ids = moduleIds.map(fileOf);
   for (const m of LAZY_MODULES) {
     const file = path.join(ROOT, m.file);
     if (!ids.includes(file)) problems.push(`${m.file} is not in the worker's bundle (moved or renamed?)`);
     else if (!served.has(file)) problems.push(`${m.file} was bundled as written, not as generated loaders`);
   }
   for (const lazy of ALL_LOADERS) {
-    const dir = `${path.sep}node_modules${path.sep}${lazy.module.split('/').join(path.sep)}${path.sep}`;
-    const top = ids.find((id) => id.includes(dir));
-    if (top)
-      problems.push(`${lazy.module} is a module of the worker's bundle, run at start-up (${path.relative(ROOT, top)})`);
+    const local = lazy.module.startsWith('./');
+    if (local && ids.includes(path.join(ROOT, lazy.module)))
+      problems.push(`${lazy.module.slice(2)} is a module of the worker's bundle, run at start-up`);
+    for (const pkg of lazy.packages ?? (local ? [] : [lazy.module])) {
+      const dir = `${path.sep}node_modules${path.sep}${pkg.split('/').join(path.sep)}${path.sep}`;
+      const top = ids.find((id) => id.includes(dir));
+      if (top)
+        problems.push(`${pkg} is a module of the worker's bundle, run at start-up (${path.relative(ROOT, top)})`);
+    }
   }
   return problems;
+}
+
+/**
+ * Preact in the worker's bundle: UI code, which the worker never runs but whose module code would
+ * run at every start (and which holds an `innerHTML` assignment that Firefox's linter rejects).
+ * Empty when none of its modules is there.
+ */
+export function uiModulesInWorker(moduleIds: readonly string[]): string[] {
+  const dir = `${path.sep}node_modules${path.sep}preact${path.sep}`;
+  const top = moduleIds.map(fileOf).find((id) => id.includes(dir));
+  return top ? [`preact is a module of the worker's bundle (${path.relative(ROOT, top)})`] : [];
 }
 
 /**
  * What the scripts mode adds to the build check of the worker's chunk: a scripted loader whose
  * function is larger than a loader that imports a script (the library is inline again), or is
  * missing from the chunk. Empty when the mode is in place. (The plugin also checks, once written,
- * that each script is in the output.)
+ * that each script is in the output.) `loaders`: the loaders to look for (default: all).
  */
-export function scriptModeProblems(code: string): string[] {
+export function scriptModeProblems(code: string, loaders: readonly LazyLoader[] = ALL_LOADERS): string[] {
   const problems: string[] = [];
-  const scripted = ALL_LOADERS.filter((l) => l.script !== undefined);
+  const scripted = loaders.filter((l) => l.script !== undefined);
   const bodies = loaderBodies(code, scripted);
   for (const lazy of scripted) {
     const bytes = bodies.get(lazy.loader);
@@ -269,15 +325,25 @@ export function lazyModules(options: { mode?: LazyMode; workerChunk?: string } =
   const byPath = new Map(LAZY_MODULES.map((m) => [path.join(ROOT, m.file), m]));
   const generated = new Map<string, Promise<string>>();
   const served = new Set<string>();
+  const servedIds = new Set<string>();
   let workerBuild = false;
   return {
     name: 'baton-lazy-modules',
     enforce: 'pre',
+    async resolveId(source, importer, options) {
+      // Only an import whose last segment names a loader file can resolve to one.
+      if (!LOADER_STEMS.has(path.basename(source).replace(/\.[cm]?[jt]s$/, ''))) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const file = resolved && !resolved.external ? resolved.id.split('?')[0]! : undefined;
+      return file && byPath.has(file) ? VIRTUAL_PREFIX + file : null;
+    },
     load(id) {
-      const file = id.split('?')[0]!;
+      if (!id.startsWith(VIRTUAL_PREFIX)) return null;
+      const file = fileOf(id);
       const m = byPath.get(file);
       if (!m) return null;
       served.add(file);
+      servedIds.add(id);
       let code = generated.get(file);
       if (!code) generated.set(file, (code = lazyLoaderModule(ROOT, m.loaders, true, mode, m.keep)));
       return code;
@@ -285,7 +351,15 @@ export function lazyModules(options: { mode?: LazyMode; workerChunk?: string } =
     async generateBundle(_options, bundle) {
       const chunk = bundle[workerChunk];
       if (!chunk || chunk.type !== 'chunk') return;
-      const problems = untransformedLoaders(chunk.moduleIds, served);
+      const problems = [...untransformedLoaders(chunk.moduleIds, served), ...uiModulesInWorker(chunk.moduleIds)];
+      // A generated module imports nothing: an import there was added by another plugin.
+      for (const id of servedIds) {
+        const imported = this.getModuleInfo(id)?.importedIds ?? [];
+        if (imported.length > 0)
+          problems.push(
+            `${path.relative(ROOT, fileOf(id))}'s generated loaders import ${imported.map((i) => path.relative(ROOT, fileOf(i))).join(', ')}`,
+          );
+      }
       if (mode === 'scripts') {
         for (const lazy of ALL_LOADERS) {
           if (lazy.script === undefined) continue;

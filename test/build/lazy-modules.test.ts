@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
 import { transform } from 'esbuild';
 import vm from 'node:vm';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import Memory from 'pouchdb-adapter-memory';
 import {
   LAZY_MODULES,
   lazyLoaderModule,
@@ -20,6 +22,7 @@ import {
   scriptGlobal,
   scriptModeProblems,
   untransformedLoaders,
+  uiModulesInWorker,
 } from '../../scripts/lazy-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -119,9 +122,14 @@ describe('lazy loaders', () => {
  * records each import, and whose `self.serviceWorker.state` is `state` (no `self.serviceWorker` when undefined). The generated module runs in
  * it with its `export`s turned into globals.
  */
-function workerContext(scripts: Map<string, string>, state: string | undefined, module: string) {
+function workerContext(
+  scripts: Map<string, string>,
+  state: string | undefined,
+  module: string,
+  platform: Record<string, unknown> = {},
+) {
   const imported: string[] = [];
-  const ctx = vm.createContext({ console });
+  const ctx = vm.createContext({ console, ...platform });
   Object.assign(ctx, {
     self: ctx,
     ...(state === undefined ? {} : { serviceWorker: { state } }),
@@ -258,14 +266,27 @@ describe('the build check', () => {
   });
 
   it('fails when a loader file is missing, was bundled as written, or a library is bundled directly', () => {
-    const [sdk, fflate] = loaderFiles as [string, string];
+    const [sdk, pouch, fflate] = loaderFiles as [string, string, string];
     const openai = path.join(root, 'node_modules/openai/client.mjs');
-    const problems = untransformedLoaders([sdk, openai], new Set([sdk]));
+    const problems = untransformedLoaders([sdk, pouch, openai], new Set([sdk, pouch]));
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/fflate-loader\.ts is not in the worker's bundle/);
     expect(problems[1]).toMatch(/^openai is a module of the worker's bundle/);
-    expect(untransformedLoaders([sdk, fflate], new Set([sdk]))).toEqual([
+    expect(untransformedLoaders([sdk, pouch, fflate], new Set([sdk, pouch]))).toEqual([
       'lib/importers/fflate-loader.ts was bundled as written, not as generated loaders',
+    ]);
+  });
+
+  it('reads a generated module under its virtual id as its loader file', () => {
+    const ids = [path.join(root, 'entrypoints/background.ts'), ...loaderFiles.map((f) => `\0baton-lazy:${f}`)];
+    expect(untransformedLoaders(ids, new Set(loaderFiles))).toEqual([]);
+  });
+
+  it('fails when Preact is a module of the worker, and only then', () => {
+    const ids = [path.join(root, 'entrypoints/background.ts'), ...loaderFiles];
+    expect(uiModulesInWorker(ids)).toEqual([]);
+    expect(uiModulesInWorker([...ids, path.join(root, 'node_modules/preact/dist/preact.mjs')])).toEqual([
+      "preact is a module of the worker's bundle (node_modules/preact/dist/preact.mjs)",
     ]);
   });
 
@@ -292,16 +313,137 @@ describe('the build check', () => {
         )
       ).code;
     const good = await minified(await lazyLoaderModule(root, loaders, true, 'scripts', 'keepSdkScripts'));
-    expect(scriptModeProblems(good)).toEqual([]);
+    expect(scriptModeProblems(good, loaders)).toEqual([]);
     // A loader whose body holds a library (here a stand-in of a few KB) and one that is gone.
     const library = `(() => { const t = ${JSON.stringify('x'.repeat(5_000))}; return { value: t }; })()`;
     const bad = await minified(
       `const memo = {};\nexport function loadOpenAI() { return memo.loadOpenAI ??= ${library}.value; }\n` +
         `export function loadAnthropic() { return memo.loadAnthropic ??= 1; }\nexport function loadGemini() {}`,
     );
-    const problems = scriptModeProblems(bad);
+    const problems = scriptModeProblems(bad, loaders);
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^loadOpenAI holds \d+ bytes/);
     expect(problems[1]).toBe("loadGemini is not in the worker's chunk");
   });
+});
+
+describe("PouchDB's loader", () => {
+  const loaders = loadersOf('lib/background/sync/pouch-loader.ts');
+  const [pouch] = loaders;
+
+  /** The worker's platform objects PouchDB uses (the IndexedDB adapter registers only where IndexedDB is). */
+  const platform = {
+    fetch,
+    Headers,
+    Request,
+    Response,
+    AbortController,
+    Blob,
+    TextEncoder,
+    TextDecoder,
+    URL,
+    atob,
+    btoa,
+    crypto,
+    setTimeout,
+    clearTimeout,
+    queueMicrotask,
+    indexedDB,
+    IDBKeyRange,
+  };
+
+  type Doc = { _id: string; [k: string]: unknown };
+  type Db = {
+    put(d: Doc): Promise<unknown>;
+    get(id: string): Promise<Doc>;
+    transform(t: { incoming?(d: Doc): Doc; outgoing?(d: Doc): Doc }): void;
+    destroy(): Promise<unknown>;
+  };
+  type Pouch = {
+    new (name: string, opts?: { adapter: string }): Db;
+    adapters: Record<string, unknown>;
+    plugin(p: unknown): Pouch;
+    replicate(a: Db, b: Db): Promise<{ ok: boolean; docs_written: number }>;
+  };
+
+  /**
+   * What sync needs of the loaded constructor: the IndexedDB and HTTP adapters registered, and
+   * databases that store, transform what they write and read, and replicate (over the memory
+   * adapter, as the sync tests' mirrors: Node has no IndexedDB).
+   */
+  async function expectWorkingPouch(Loaded: Pouch) {
+    expect(Object.keys(Loaded.adapters).sort()).toEqual(['http', 'https', 'idb']);
+    const P = Loaded.plugin(Memory);
+    const id = Math.random().toString(36).slice(2, 8);
+    const a = new P(`lazy-pouch-a-${id}`, { adapter: 'memory' });
+    const b = new P(`lazy-pouch-b-${id}`, { adapter: 'memory' });
+    a.transform({
+      incoming: (d) => ({ ...d, text: `sealed:${String(d.text)}` }),
+      outgoing: (d) => ({ ...d, text: String(d.text).replace(/^sealed:/, '') }),
+    });
+    await a.put({ _id: 'c1', text: 'hello' });
+    expect((await a.get('c1')).text).toBe('hello');
+    const result = await P.replicate(a, b);
+    expect([result.ok, result.docs_written]).toEqual([true, 1]);
+    // Replication reads through a's transform; a's stored document is the sealed one.
+    expect((await b.get('c1')).text).toBe('hello');
+    expect((await new P(`lazy-pouch-a-${id}`, { adapter: 'memory' }).get('c1')).text).toBe('sealed:hello');
+    await a.destroy();
+    await b.destroy();
+  }
+
+  it('the build check fails when PouchDB, a package of it or its module is bundled into the worker', () => {
+    const files = LAZY_MODULES.map((m) => path.join(root, m.file));
+    const served = new Set(files);
+    const core = path.join(root, 'node_modules/pouchdb-core/lib/index.es.js');
+    const md5 = path.join(root, 'node_modules/spark-md5/spark-md5.js');
+    const library = path.join(root, 'lib/background/sync/pouch-library.ts');
+    expect(untransformedLoaders([...files, core, md5, library], served)).toEqual([
+      "lib/background/sync/pouch-library.ts is a module of the worker's bundle, run at start-up",
+      "pouchdb-core is a module of the worker's bundle, run at start-up (node_modules/pouchdb-core/lib/index.es.js)",
+      "spark-md5 is a module of the worker's bundle, run at start-up (node_modules/spark-md5/spark-md5.js)",
+    ]);
+    expect(untransformedLoaders(files, new Set(files.filter((f) => !f.endsWith('pouch-loader.ts'))))).toEqual([
+      'lib/background/sync/pouch-loader.ts was bundled as written, not as generated loaders',
+    ]);
+  });
+
+  it('scripts mode: evaluating the module and keep in a later life import nothing; the first call imports the script once', async () => {
+    const script = await lazyScript(root, pouch!);
+    const module = await lazyLoaderModule(root, loaders, true, 'scripts', 'keepPouchScript');
+    // The module is a loader of a few hundred bytes; the script holds PouchDB.
+    expect(module.length).toBeLessThan(2_000);
+    expect(script.length).toBeGreaterThan(50_000);
+    const { ctx, imported } = workerContext(new Map([['/lazy/pouchdb.js', script]]), 'activated', module, platform);
+    (ctx.keepPouchScript as () => void)();
+    expect(imported).toEqual([]);
+    expect(ctx[scriptGlobal(pouch!)]).toBeUndefined();
+    const first = (ctx.loadPouch as () => Pouch)();
+    expect(imported).toEqual(['/lazy/pouchdb.js']);
+    expect((ctx.loadPouch as () => Pouch)()).toBe(first);
+    expect(imported).toEqual(['/lazy/pouchdb.js']);
+    await expectWorkingPouch(first);
+  }, 60_000);
+
+  it('scripts mode: at install, keep imports the script and the loader then imports nothing more', async () => {
+    const script = await lazyScript(root, pouch!);
+    const module = await lazyLoaderModule(root, loaders, true, 'scripts', 'keepPouchScript');
+    const { ctx, imported } = workerContext(new Map([['/lazy/pouchdb.js', script]]), 'parsed', module, platform);
+    expect(imported).toEqual([]);
+    (ctx.keepPouchScript as () => void)();
+    expect(imported).toEqual(['/lazy/pouchdb.js']);
+    await expectWorkingPouch((ctx.loadPouch as () => Pouch)());
+    expect(imported).toEqual(['/lazy/pouchdb.js']);
+  }, 60_000);
+
+  it('inline mode (Firefox): the loader holds PouchDB in its body and returns one constructor', async () => {
+    const code = await lazyLoaderModule(root, loaders, true, 'inline', 'keepPouchScript');
+    expect(loaderBodies(code).get('loadPouch')).toBeGreaterThan(50_000);
+    const { ctx, imported } = workerContext(new Map(), undefined, code, platform);
+    (ctx.keepPouchScript as () => void)();
+    expect(imported).toEqual([]);
+    const first = (ctx.loadPouch as () => Pouch)();
+    expect((ctx.loadPouch as () => Pouch)()).toBe(first);
+    await expectWorkingPouch(first);
+  }, 60_000);
 });

@@ -88,6 +88,7 @@ const PLAINTEXTS = [
   'SYNC-ANSWER-FROM-OPENAI-ON-B',
   'SYNC-TITLE-EDIT-FROM-A',
   'SYNC-TITLE-EDIT-FROM-B',
+  'SYNC-TITLE-AFTER-RESTART',
   'lookup_weather',
   'toolu_sync01',
 ];
@@ -327,6 +328,30 @@ describe.skipIf(!HAS_CHROMIUM)('end-to-end encrypted sync between browser profil
       rows: { doc: { _conflicts?: string[] } }[];
     };
     expect(rows.rows.filter((r) => r.doc._conflicts?.length)).toEqual([]);
+  });
+
+  it("after A's worker restarts, a cycle loads PouchDB from its own script and B's edit arrives", async () => {
+    const life = () => a.browser.evalInWorker(() => performance.timeOrigin, undefined);
+    const before = await life();
+    await a.browser.stopServiceWorker();
+    await request(b.options, 'renameConversation', { id: SEED.id, title: 'SYNC-TITLE-AFTER-RESTART' });
+    await syncNow(b);
+    // The options page's message wakes A's worker: a new life, not the one that was installed.
+    await syncNow(a);
+    expect(await life()).not.toBe(before);
+    const title = (await readDb(a.options)).conversations.find((c) => c.id === SEED.id)?.title;
+    expect(title).toBe('SYNC-TITLE-AFTER-RESTART');
+    // The cycle ran PouchDB from lazy/pouchdb.js, imported on demand by a worker that was not being
+    // installed (scripts/lazy-modules.ts: Chromium serves again what the install imported).
+    expect(
+      await a.browser.evalInWorker(
+        () => ({
+          state: (globalThis as unknown as { serviceWorker?: { state: string } }).serviceWorker?.state,
+          pouch: typeof (globalThis as { __batonLazy_loadPouch?: unknown }).__batonLazy_loadPouch,
+        }),
+        undefined,
+      ),
+    ).toEqual({ state: 'activated', pouch: 'object' });
   });
 
   it('a delete on B removes the conversation on A, and A’s open side panel drops it', async () => {

@@ -1,4 +1,4 @@
-/* The PouchDB 9 packages ship no types; lib/background/sync/pouch.ts wraps them in typed interfaces. */
+/* The PouchDB 9 packages ship no types; lib/background/sync/pouch-types.ts types them in typed interfaces. */
 declare module 'pouchdb-core' {
   const PouchDB: unknown;
   export default PouchDB;
