@@ -11,8 +11,11 @@ export interface ReportInput {
   transcript: Transcript;
   /** Included candidates by input turn index, in input order. */
   included: Map<number, Candidate>;
-  /** Dropped turns by input turn index. */
-  dropped: Map<number, DroppedTurn>;
+  /**
+   * Dropped turns by input turn index (undefined: not dropped). With `included` it partitions the
+   * input turns: a turn is in exactly one of them.
+   */
+  dropped: readonly (DroppedTurn | undefined)[];
   /** Block fates from the person's choices (`select.ts`). */
   fates: Map<string, BlockFate>;
   /** The converter's report for the fitted transcript (absent when nothing was converted). */
@@ -25,6 +28,22 @@ export interface ReportInput {
    * the same without it.
    */
   memo?: ReportMemo;
+  /**
+   * The report of an earlier plan whose first `same` turns are these very turn objects, made with
+   * no fates of the person's choices (`plan-memo.ts`): a turn below `same` whose `dropped` entry is
+   * the earlier plan's very object (the memo reuses it only for the same reason and text) takes its
+   * entries from there, a run at a time. Optional: the report is the same without it.
+   */
+  prior?: PriorReport;
+}
+
+/** See {@link ReportInput.prior}. */
+export interface PriorReport {
+  same: number;
+  dropped: readonly (DroppedTurn | undefined)[];
+  blocks: readonly BlockReport[];
+  /** Where each turn's entries start in `blocks` (one more than the turns: the end). */
+  offsets: Int32Array;
 }
 
 /** What {@link assembleReport} keeps per turn object between plans (a `TokenCache` holds one). */
@@ -156,24 +175,45 @@ export function assembleSent(input: Omit<ReportInput, 'memo'>): SentReport {
 /**
  * Builds the report and the summary counts: the entries of every input block, in order — those
  * of the included turns from `sent` ({@link assembleSent} of the same input, made here when not
- * given), a `dropped` fate for every block of a turn not sent.
+ * given), a `dropped` fate for every block of a turn not sent. `offsets` says where each turn's
+ * entries start in `report.blocks` (for the next plan's {@link ReportInput.prior}).
  */
 export function assembleReport(
   input: ReportInput,
   sent: SentReport = assembleSent(input),
-): { report: ConversionReport; stats: PlanStats } {
+): { report: ConversionReport; stats: PlanStats; offsets: Int32Array } {
   const { transcript, included, dropped, fates, converted } = input;
+  const turns = transcript.turns;
+  const n = turns.length;
   const blocks: BlockReport[] = [];
-  let total = 0;
+  const offsets = new Int32Array(n + 1);
   let next = 0;
   const memo = input.memo;
-  transcript.turns.forEach((turn, i) => {
-    total += turn.blocks.length;
-    if (included.has(i)) {
-      for (const b of sent.turns[next++]!) blocks.push(b);
-      return;
+  // Entries of the earlier plan are reused only when no block has a fate of its own.
+  const prior = fates.size === 0 ? input.prior : undefined;
+  const same = prior !== undefined ? Math.min(prior.same, n) : 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = blocks.length;
+    const turn = turns[i]!;
+    const why = dropped[i];
+    if (why === undefined && included.has(i)) {
+      const own = sent.turns[next++]!;
+      for (let k = 0; k < own.length; k++) blocks.push(own[k]!);
+      continue;
     }
-    const why = dropped.get(i);
+    if (i < same && why !== undefined && prior!.dropped[i] === why) {
+      // A run of turns not sent, each for the reason it had in the earlier plan: its entries as they were.
+      let j = i + 1;
+      while (j < same && dropped[j] !== undefined && prior!.dropped[j] === dropped[j]) j++;
+      const from = prior!.offsets[i]!;
+      const to = prior!.offsets[j]!;
+      const shift = blocks.length - from;
+      for (let m = i + 1; m < j; m++) offsets[m] = prior!.offsets[m]! + shift;
+      const old = prior!.blocks;
+      for (let b = from; b < to; b++) blocks.push(old[b]!);
+      i = j - 1;
+      continue;
+    }
     if (fates.size === 0) {
       // No block has a fate of its own: the entries depend on the turn and the reason only.
       const detail = why?.detail;
@@ -182,8 +222,8 @@ export function assembleReport(
         entries = notSentEntries(turn, detail);
         memo?.set(turn, entries);
       }
-      for (const b of entries.blocks) blocks.push(b);
-      return;
+      for (let k = 0; k < entries.blocks.length; k++) blocks.push(entries.blocks[k]!);
+      continue;
     }
     const detail = why ? `turn not sent: ${why.detail}` : 'turn not sent';
     for (let k = 0; k < turn.blocks.length; k++) {
@@ -194,14 +234,17 @@ export function assembleReport(
         fates: [own && own.fate === 'dropped' ? own : { fate: 'dropped', detail }],
       });
     }
-  });
+  }
+  offsets[n] = blocks.length;
   return {
     report: {
-      input: { format: 'baton', turns: transcript.turns.length, blocks: total },
+      // Every input block has exactly one entry, whichever way its turn went.
+      input: { format: 'baton', turns: n, blocks: blocks.length },
       blocks,
       synthesized: converted?.synthesized ?? [],
       warnings: converted?.warnings ?? [],
     },
     stats: sent.stats,
+    offsets,
   };
 }

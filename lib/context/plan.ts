@@ -15,7 +15,8 @@ import { corrected, fitTurns } from './fit';
 import { contentHash } from './hash';
 import { assembleReport, assembleSent, type SentReport } from './plan-report';
 import { forbiddenReason, validatePolicy } from './policy';
-import { selectTurns, type Candidate } from './select';
+import { planReuse, reuseCandidates, type PlanMemo, type PlanReuse } from './plan-memo';
+import { leavesNothingOut, selectTurns, type Candidate, type Selection } from './select';
 import {
   cachedCount,
   cachedTurnCount,
@@ -107,10 +108,11 @@ export function planTranscript(
 
   const forbidden = forbiddenReason(policy, resolved.provider);
   if (forbidden) {
-    const dropped = new Map<number, DroppedTurn>();
-    transcript.turns.forEach((t, i) =>
-      dropped.set(i, { turn: t.id, reason: 'provider-forbidden', detail: forbidden.message }),
-    );
+    const dropped: DroppedTurn[] = transcript.turns.map((t) => ({
+      turn: t.id,
+      reason: 'provider-forbidden',
+      detail: forbidden.message,
+    }));
     const { report, stats } = assembleReport({
       transcript,
       included: new Map(),
@@ -127,7 +129,7 @@ export function planTranscript(
       systemTokens: 0,
       fits: false,
       included: [],
-      dropped: [...dropped.values()],
+      dropped,
       turns: transcript.turns.map((t) => ({
         id: t.id,
         role: t.role,
@@ -141,12 +143,22 @@ export function planTranscript(
   }
 
   const store = cache ?? createTokenCache();
-  const selection = selectTurns(transcript.turns, policy);
-  const { candidates } = selection;
   // A model without vision gets no images (the converter drops them): count none.
+  const omitForCount = policy.images === 'omit' || !info.vision;
   // docs/architecture.md#token-counts-with-the-turn: only counts in the model's own tokenizer are kept with the turns.
   const keep = family === tokenizerFamily(resolved.model);
-  const counts = countCandidates(candidates, resolved, family, policy.images === 'omit' || !info.vision, store, keep);
+  // A plan that leaves nothing out reuses the last plan's per-turn results for the turns it shares
+  // with it (plan-memo.ts); the key is everything besides the turn that decides a turn's count.
+  const plain = leavesNothingOut(policy);
+  const countKey = plain
+    ? `${JSON.stringify(resolved)}\u0001${family}\u0001${omitForCount ? 1 : 0}\u0001${keep ? 1 : 0}`
+    : '';
+  const reuse = plain ? planReuse(store.plan, transcript.turns, countKey) : undefined;
+  const selection: Selection = plain
+    ? { candidates: reuseCandidates(transcript.turns, reuse), removed: new Map(), fates: new Map(), imagesOmitted: 0 }
+    : selectTurns(transcript.turns, policy);
+  const { candidates } = selection;
+  const counts = countCandidates(candidates, resolved, family, omitForCount, store, keep, reuse);
   const toolActivity = counts.some((c) => c.toolCalls);
   const systemKey = contentHash([transcript.system ?? null, transcript.tools ?? null]);
   const baseTokens = cachedCount(store, `${family}\u0001base\u0001${toolActivity ? 1 : 0}\u0001${systemKey}`, () => ({
@@ -165,30 +177,42 @@ export function planTranscript(
     ...(policy.maxTurns !== undefined ? { maxTurns: policy.maxTurns } : {}),
   });
 
-  const droppedByIndex = new Map<number, DroppedTurn>(selection.removed);
+  const n = transcript.turns.length;
+  // Per input turn index: why it is not sent (undefined: sent). With includedByIndex a partition.
+  const droppedByIndex = new Array<DroppedTurn | undefined>(n).fill(undefined);
+  for (const [i, d] of selection.removed) droppedByIndex[i] = d;
   const includedByIndex = new Map<number, Candidate>();
   const kept: Candidate[] = [];
-  const tokensByIndex: number[] = new Array<number>(transcript.turns.length).fill(0);
+  const tokensByIndex: number[] = new Array<number>(n).fill(0);
   // One detail string per reason for the whole plan (the report's memo compares them).
   const details: Partial<Record<'over-budget' | 'over-max-turns', string>> = {};
-  candidates.forEach((c, i) => {
+  const same = reuse?.same ?? 0;
+  const priorDropped = reuse?.memo.dropped;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
     tokensByIndex[c.index] = tokens[i]!;
     const reason = fit.dropped[i] as 'over-budget' | 'over-max-turns' | undefined;
     if (reason === undefined) {
       kept.push(c);
       includedByIndex.set(c.index, c);
-    } else
-      droppedByIndex.set(c.index, {
-        turn: c.turn.id,
-        reason,
-        detail: (details[reason] ??= FIT_DETAIL[reason](policy)),
-      });
-  });
-  // Candidates come in input order: only turns the person's choices removed need sorting in.
-  const droppedList =
-    selection.removed.size === 0
-      ? [...droppedByIndex.values()]
-      : [...droppedByIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, d]) => d);
+      continue;
+    }
+    const detail = (details[reason] ??= FIT_DETAIL[reason](policy));
+    // The last plan's entry for the same turn at the same place, when it says the same: its
+    // identity then tells the report that the turn's entries are the last report's (plan-memo.ts).
+    const old = c.index < same ? priorDropped![c.index] : undefined;
+    droppedByIndex[c.index] =
+      old !== undefined && old.reason === reason && old.detail === detail ? old : { turn: c.turn.id, reason, detail };
+  }
+  const droppedList: DroppedTurn[] = [];
+  for (let i = 0; i < n; i++) {
+    const d = droppedByIndex[i];
+    if (d !== undefined) droppedList.push(d);
+  }
+  const memo: PlanMemo | undefined = plain
+    ? { turns: transcript.turns.slice(), countKey, candidates, counts, dropped: droppedByIndex }
+    : undefined;
+  if (memo) store.plan = memo;
 
   const estimatedInputTokens = corrected(fit.tokens, ratio);
   const cost = estimateCostUsd(info, { inputTokens: estimatedInputTokens });
@@ -235,8 +259,9 @@ export function planTranscript(
         included: includedByIndex.has(i),
         pinned: t.meta?.pinned === true,
       })),
-    report: () =>
-      assembleReport(
+    report: () => {
+      const prior = reuse?.memo.report;
+      const built = assembleReport(
         {
           transcript,
           included: includedByIndex,
@@ -245,9 +270,14 @@ export function planTranscript(
           converted: convert().result.report,
           imagesOmitted: selection.imagesOmitted,
           memo: store.reports,
+          ...(reuse && prior ? { prior: { same: reuse.same, dropped: reuse.memo.dropped, ...prior } } : {}),
         },
         convert().sent,
-      ).report,
+      );
+      // A copy of the list: the caller owns the report it is handed.
+      if (memo) memo.report = { blocks: built.report.blocks.slice(), offsets: built.offsets };
+      return built.report;
+    },
     stats: () => convert().sent.stats,
     transcript: () => convert().transcript,
     body: () => convert().result.body,
@@ -316,9 +346,14 @@ function countCandidates(
   omitImages: boolean,
   cache: TokenCache,
   keep: boolean,
+  reuse?: PlanReuse,
 ): TurnCount[] {
   const reasoningAsText = target.foreignReasoning === 'text';
-  const out: TurnCount[] = new Array<TurnCount>(candidates.length);
+  // The memo's counts for the turns it shares with this plan (same objects, same places, same
+  // target and variants: plan-memo.ts); only the rest are looked up.
+  const from = reuse?.same ?? 0;
+  const out: TurnCount[] = from > 0 ? reuse!.memo.counts.slice(0, from) : [];
+  out.length = candidates.length;
   // Variant keys: family and counting options (same origin, reasoning as text, images omitted).
   const flags = `${reasoningAsText ? 't' : 'd'}${omitImages ? 'o' : 's'}`;
   const same = `${family}:same:${flags}`;
@@ -326,7 +361,14 @@ function countCandidates(
   const sameOpts: TurnCountOptions = { family, sameOrigin: true, reasoningAsText, omitImages };
   const otherOpts: TurnCountOptions = { family, sameOrigin: false, reasoningAsText, omitImages };
   let lastAssistantSame = false;
-  for (let i = 0; i < candidates.length; i++) {
+  // Same-origin status at `from`: the nearest turn before it that is not a tool turn says.
+  for (let j = from - 1; j >= 0; j--) {
+    const turn = candidates[j]!.turn;
+    if (turn.role === 'tool') continue;
+    if (turn.role === 'assistant') lastAssistantSame = isSameOrigin(turn.origin, target);
+    break;
+  }
+  for (let i = from; i < candidates.length; i++) {
     const { turn, skip } = candidates[i]!;
     let sameOrigin = false;
     if (turn.role === 'assistant') sameOrigin = lastAssistantSame = isSameOrigin(turn.origin, target);

@@ -45,6 +45,22 @@ export function blockKey(turnIndex: number, blockIndex: number): string {
 }
 
 /**
+ * True when `policy` leaves nothing out (no exclusions, images sent): then {@link selectTurns}
+ * makes every turn a {@link plainCandidate} and gives no fates, so a turn's candidate depends on
+ * the turn and its index alone.
+ */
+export function leavesNothingOut(policy: Policy): boolean {
+  return (
+    policy.images !== 'omit' && (policy.excludeTurns?.length ?? 0) === 0 && (policy.excludeBlocks?.length ?? 0) === 0
+  );
+}
+
+/** The candidate of a turn nothing was removed from: sent as it is. */
+export function plainCandidate(turn: Turn, index: number): Candidate {
+  return { index, turn, role: turn.role, sent: turn, pinned: isPinned(turn) };
+}
+
+/**
  * Applies `excludeTurns`, `excludeBlocks` (with the other half of every tool pair they touch)
  * and `images: 'omit'`. Exclusions naming turns or blocks that do not exist are ignored (the
  * turn may have been deleted since); an excluded pinned turn is excluded.
@@ -57,10 +73,7 @@ export function selectTurns(turns: readonly Turn[], policy: Policy): Selection {
   const hasExclusions = (policy.excludeTurns?.length ?? 0) > 0 || (policy.excludeBlocks?.length ?? 0) > 0;
   if (!hasExclusions && !omitImages) {
     // The common case: nothing to leave out.
-    for (let index = 0; index < turns.length; index++) {
-      const turn = turns[index]!;
-      candidates.push({ index, turn, role: turn.role, sent: turn, pinned: isPinned(turn) });
-    }
+    for (let index = 0; index < turns.length; index++) candidates.push(plainCandidate(turns[index]!, index));
     return { candidates, removed, fates, imagesOmitted: 0 };
   }
 

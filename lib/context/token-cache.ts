@@ -9,6 +9,7 @@ import type { ConvertResult } from '../providers/types';
 import { createConversionCache, type ConversionCache } from '../providers';
 import type { Turn } from '../transcript/schema';
 import { turnContentHash } from './hash';
+import type { PlanMemo } from './plan-memo';
 import type { ReportMemo } from './plan-report';
 import { countTurn, type TurnCount, type TurnCountOptions } from './tokens';
 
@@ -39,6 +40,11 @@ export interface TokenCache {
   conversion?: { key: string; result: ConvertResult; head: string; turns: readonly Turn[] };
   /** Report entries of turns not sent, per turn object (`plan-report.ts`). */
   reports: ReportMemo;
+  /**
+   * The last plan's per-turn results (one slot), for the next plan of the same turns
+   * (`plan-memo.ts`); only plans that leave nothing out keep one.
+   */
+  plan?: PlanMemo | undefined;
   /** Per-turn pre-pass results for the next conversion (docs/architecture.md#incremental-conversion). */
   conversions: ConversionCache;
   /** Counts kept with the stored turns, read before counting (docs/architecture.md#token-counts-with-the-turn). */
