@@ -185,7 +185,7 @@ export function assembleReport(
   const { transcript, included, dropped, fates, converted } = input;
   const turns = transcript.turns;
   const n = turns.length;
-  const blocks: BlockReport[] = [];
+  let blocks: BlockReport[] = [];
   const offsets = new Int32Array(n + 1);
   let next = 0;
   const memo = input.memo;
@@ -210,7 +210,9 @@ export function assembleReport(
       const shift = blocks.length - from;
       for (let m = i + 1; m < j; m++) offsets[m] = prior!.offsets[m]! + shift;
       const old = prior!.blocks;
-      for (let b = from; b < to; b++) blocks.push(old[b]!);
+      // The first run (the oldest turns, usually most of them) in one copy.
+      if (blocks.length === 0) blocks = old.slice(from, to);
+      else for (let b = from; b < to; b++) blocks.push(old[b]!);
       i = j - 1;
       continue;
     }

@@ -352,8 +352,8 @@ function countCandidates(
   // The memo's counts for the turns it shares with this plan (same objects, same places, same
   // target and variants: plan-memo.ts); only the rest are looked up.
   const from = reuse?.same ?? 0;
+  // Filled in order from `from` (each store appends), so the list stays packed.
   const out: TurnCount[] = from > 0 ? reuse!.memo.counts.slice(0, from) : [];
-  out.length = candidates.length;
   // Variant keys: family and counting options (same origin, reasoning as text, images omitted).
   const flags = `${reasoningAsText ? 't' : 'd'}${omitImages ? 'o' : 's'}`;
   const same = `${family}:same:${flags}`;
