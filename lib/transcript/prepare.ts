@@ -394,6 +394,8 @@ export function prepareTranscript(
 }
 
 const NO_FATES: PreparedTurnParts['fates'] = [];
+/** The blocks of a missing tool turn (read only). */
+const NO_BLOCKS: readonly PreparedBlock[] = [];
 
 /**
  * The block step for one input turn (`ctx` set for it): each block prepared (X3, X4, X6, A-T9,
@@ -407,10 +409,12 @@ function prepareTurnBlocks(
   origin: Origin | undefined,
   fates: PreparedTurnParts['fates'],
 ): PreparedTurnParts {
-  const blocks: PreparedBlock[] = [];
+  const input = turn.blocks;
+  // Exact size, trimmed at the end: a pushed-to `[]` reserves 17 slots, for every turn of a cold conversion.
+  const blocks = new Array<PreparedBlock>(input.length);
+  let kept = 0;
   let moved: PreparedBlock[] | undefined;
   let before: PreparedBlock[] | undefined;
-  const input = turn.blocks;
   for (let index = 0; index < input.length; index++) {
     const ref = { turn: turn.id, index };
     ctx.isLastBlock = index === input.length - 1;
@@ -422,8 +426,9 @@ function prepareTurnBlocks(
     // A-P2: a compaction summary for another origin is user text, in front of the rest of its turn.
     else if (turn.role === 'assistant' && b.type === 'text' && b.meta?.userText === true && b !== input[index])
       (before ??= []).push(pb);
-    else blocks.push(pb);
+    else blocks[kept++] = pb;
   }
+  blocks.length = kept;
   return { before, blocks, moved, fates };
 }
 
@@ -540,16 +545,21 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
       out.push(turn);
       continue;
     }
-    if (!turn.blocks.some((b) => b.block.type === 'tool_call')) {
+    // Counted without a closure, and the arrays below made at their size or only when needed (a
+    // pushed-to `[]` reserves 17 slots): this runs for every assistant turn of a cold conversion.
+    let calls = 0;
+    for (let k = 0; k < turn.blocks.length; k++) if (turn.blocks[k]!.block.type === 'tool_call') calls++;
+    if (calls === 0) {
       out.push(turn);
       continue;
     }
     const next = turns[i + 1]?.role === 'tool' ? turns[++i] : undefined;
-    const available = next ? next.blocks : [];
+    const available = next ? next.blocks : NO_BLOCKS;
     // Results matched to a call; what is left over stays in `available` order.
     const taken: boolean[] = new Array<boolean>(available.length).fill(false);
-    const resultBlocks: PreparedBlock[] = [];
-    const imageBlocks: PreparedBlock[] = [];
+    const resultBlocks = new Array<PreparedBlock>(calls);
+    let results = 0;
+    let imageBlocks: PreparedBlock[] | undefined;
     let changed = false;
     const assistantBlocks: PreparedBlock[] = new Array<PreparedBlock>(turn.blocks.length);
     for (let k = 0; k < turn.blocks.length; k++) {
@@ -574,26 +584,26 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
         const r = available[at]!;
         const result = r.block as ToolResultBlock;
         if (mappedId !== call.id) report.add(r.ref, 'id-mapped', `${call.id} → ${mappedId}`);
-        const { kept, images } = ctx.toolResultImages ? { kept: result, images: [] } : splitImages(result, r, report);
-        resultBlocks.push(
-          preparedBlock(
-            kept.callId === mappedId ? kept : { ...kept, callId: mappedId },
-            r.ref,
-            r.sameOrigin,
-            r.origin,
-            mappedName,
-          ),
+        let kept = result;
+        if (!ctx.toolResultImages) {
+          const split = splitImages(result, r, report);
+          kept = split.kept;
+          for (const img of split.images) (imageBlocks ??= []).push(img);
+        }
+        resultBlocks[results++] = preparedBlock(
+          kept.callId === mappedId ? kept : { ...kept, callId: mappedId },
+          r.ref,
+          r.sameOrigin,
+          r.origin,
+          mappedName,
         );
-        for (const img of images) imageBlocks.push(img);
       } else {
-        resultBlocks.push(
-          preparedBlock(
-            { type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true },
-            undefined,
-            false,
-            undefined,
-            mappedName,
-          ),
+        resultBlocks[results++] = preparedBlock(
+          { type: 'tool_result', callId: mappedId, content: SYNTHETIC.errorResult, isError: true },
+          undefined,
+          false,
+          undefined,
+          mappedName,
         );
         report.synthesize(
           'error-result',
@@ -614,15 +624,16 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
     }
     out.push(changed ? preparedTurn(turn.role, assistantBlocks, turn.sources, turn.native) : turn);
     // Provider items of the tool turn travel with the results (same-origin only; others were flattened earlier).
-    const orphans: PreparedBlock[] = [];
+    let orphans: PreparedBlock[] | undefined;
     for (let j = 0; j < available.length; j++) {
       if (taken[j]) continue;
       const r = available[j]!;
-      (r.block.type === 'tool_result' ? orphans : resultBlocks).push(r);
+      if (r.block.type === 'tool_result') (orphans ??= []).push(r);
+      else resultBlocks.push(r);
     }
     out.push(preparedTurn('tool', resultBlocks, next?.sources ?? []));
-    if (imageBlocks.length > 0) out.push(preparedTurn('user', imageBlocks, []));
-    for (const t of orphanResults(orphans, next?.sources ?? [], report)) out.push(t);
+    if (imageBlocks) out.push(preparedTurn('user', imageBlocks, []));
+    if (orphans) for (const t of orphanResults(orphans, next?.sources ?? [], report)) out.push(t);
   }
   return out;
 }

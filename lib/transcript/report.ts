@@ -127,10 +127,17 @@ export class ReportBuilder {
       return;
     }
     if (!(ref.index >= 0 && ref.index < count)) return;
+    // Exact-size arrays and no closure: a pushed-to `[]` reserves 17 slots, and this runs for every
+    // block a cold conversion changes.
     let perTurn = this.fates.get(ref.turn);
-    if (!perTurn) this.fates.set(ref.turn, (perTurn = []));
-    const list = (perTurn[ref.index] ??= []);
-    if (!list.some((f) => f.fate === fate && f.detail === detail)) list.push({ fate, detail });
+    if (!perTurn) this.fates.set(ref.turn, (perTurn = new Array<BlockFate[] | undefined>(count)));
+    const list = perTurn[ref.index];
+    if (!list) {
+      perTurn[ref.index] = [{ fate, detail }];
+      return;
+    }
+    for (let i = 0; i < list.length; i++) if (list[i]!.fate === fate && list[i]!.detail === detail) return;
+    list.push({ fate, detail });
   }
 
   /** True when any fate was recorded for the block so far. */

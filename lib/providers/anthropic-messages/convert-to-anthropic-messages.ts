@@ -540,9 +540,11 @@ function encodeTurn(
   const native = turn.native && !anySkipped ? replayNative(turn, report) : undefined;
   if (native) return { role, blocks: native };
   const input = turn.blocks;
-  const blocks: DraftBlock[] = [];
+  // Exact size, trimmed at the end (a pushed-to `[]` reserves 17 slots), indexed loops and one
+  // draft-block shape: this runs for every block of every cold conversion.
+  const blocks = new Array<DraftBlock>(input.length);
+  let n = 0;
   const ctx: EncodeContext = { report, role };
-  // Indexed loops and one draft-block shape: this runs for every block of every cold conversion.
   for (let i = 0; i < input.length; i++) {
     const pb = input[i]!;
     if (anySkipped && skipped(pb, blocked)) {
@@ -557,8 +559,9 @@ function encodeTurn(
       d.source = pb.block;
       systemBlocks.add(d);
     }
-    blocks.push(d);
+    blocks[n++] = d;
   }
+  blocks.length = n;
   return { role, blocks };
 }
 
