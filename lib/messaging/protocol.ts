@@ -133,7 +133,10 @@ const previewInput = onFirstUse(() =>
   }),
 );
 
-/** Every request: its payload schema and the senders it accepts. */
+/**
+ * Every request: its payload schema and the senders it accepts. Each schema is built on its first
+ * use, not with the table: the router reads the table for the first message after every wake.
+ */
 export const REQUESTS = onFirstUse(
   () =>
     ({
