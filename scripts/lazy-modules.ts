@@ -1,10 +1,10 @@
 /**
  * A Vite plugin for the extension build: large libraries the service worker rarely needs (the
- * provider SDKs, PouchDB, fflate) run their module code on first use, not whenever the worker starts
+ * provider SDKs, PouchDB, fflate, gpt-tokenizer) run their module code on first use, not whenever the worker starts
  * (docs/architecture.md#the-service-workers-start-up).
  *
  * The worker cannot `import()`, so these libraries cannot be split into chunks loaded on demand.
- * Instead the plugin replaces each loader file below (`sdk-loaders.ts`, `pouch-loader.ts`, `fflate-loader.ts`) by a
+ * Instead the plugin replaces each loader file below (`sdk-loaders.ts`, `pouch-loader.ts`, `fflate-loader.ts`, `tokenizer-loader.ts`) by a
  * module that exports the same functions, each holding its library bundled by esbuild into the
  * function's body (an IIFE that returns the library's exports). Evaluating the worker then only
  * defines the functions: V8 pre-parses their bodies and compiles them on the first call; the first
@@ -85,6 +85,19 @@ export const LAZY_MODULES: readonly { file: string; keep?: string; loaders: read
     // fflate (6 KB) stays inline in every build.
     file: 'lib/importers/fflate-loader.ts',
     loaders: [{ loader: 'loadUnzipSync', module: 'fflate', exportName: 'unzipSync' }],
+  },
+  {
+    // gpt-tokenizer's GptEncoding (22 KB; its module code compiles Unicode-class regular
+    // expressions): inline in every build, run on the first OpenAI count of a life.
+    file: 'lib/context/tokenizer-loader.ts',
+    loaders: [
+      {
+        loader: 'loadGptEncoding',
+        module: 'gpt-tokenizer/GptEncoding',
+        exportName: 'GptEncoding',
+        packages: ['gpt-tokenizer'],
+      },
+    ],
   },
 ];
 

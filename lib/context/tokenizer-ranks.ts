@@ -14,7 +14,7 @@
  * that model as an estimate (labelled so, docs/disclosure.md "Token estimates per target"), never
  * as exact.
  */
-import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
+import { loadGptEncoding } from './tokenizer-loader';
 
 /** The two encodings Baton counts with. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
@@ -56,7 +56,7 @@ export function setRanksSource(next: RanksSource): void {
 function build(encoding: EncodingName, ranks: RawRanks): Encoding {
   if (!Array.isArray(ranks) || ranks.length < 50_000)
     throw new Error(`tokenizer: the ranks of ${encoding} are not a rank table (got ${typeof ranks})`);
-  const api = GptEncoding.getEncodingApi(encoding, () => ranks) as unknown as Encoding;
+  const api = loadGptEncoding().getEncodingApi(encoding, () => ranks) as unknown as Encoding;
   built.set(encoding, api);
   return api;
 }

@@ -73,7 +73,7 @@ export const CAPTURE_REQUESTS = onFirstUse(
       /** A content script's capture of its page: stored as a new conversation (I1, M2; only `content` senders). */
       captureSubmit: { input: captureSubmitSchema, from: ['content'] },
       /** The side panel, on load: the capture a context-menu click started, if any (taken once). */
-      takePendingCapture: { input: z.strictObject({}), from: ['extension'] },
+      takePendingCapture: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
     }) as const,
 );
 

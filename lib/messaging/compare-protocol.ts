@@ -26,26 +26,28 @@ export function compareRequests<T extends z.ZodType, A extends z.ZodType>(target
      * active version; the others are versions beside it.
      */
     sendCompare: {
-      input: z.strictObject({
-        conversationId: id,
-        text: z.string().max(1_000_000),
-        attachments,
-        // One is enough: the person may have declined the others' first disclosures in the panel.
-        targets: z
-          .array(z.strictObject({ target, ...confirmationFields }))
-          .min(1)
-          .max(COMPARE_TARGETS.max),
-        ...exclusionFields,
-      }),
+      input: onFirstUse(() =>
+        z.strictObject({
+          conversationId: id,
+          text: z.string().max(1_000_000),
+          attachments,
+          // One is enough: the person may have declined the others' first disclosures in the panel.
+          targets: z
+            .array(z.strictObject({ target, ...confirmationFields }))
+            .min(1)
+            .max(COMPARE_TARGETS.max),
+          ...exclusionFields,
+        }),
+      ),
       from: ['extension'] as const,
     },
     /**
      * The answers of the conversation's last send to several models while none is picked (a
      * {@link CompareGroup}), else `null`: the panel shows them side by side again after a reload.
      */
-    getCompare: { input: z.strictObject({ conversationId: id }), from: ['extension'] as const },
+    getCompare: { input: onFirstUse(() => z.strictObject({ conversationId: id })), from: ['extension'] as const },
     /** The person picked an answer (or closed the view): the answers stop being shown side by side; they stay as versions. */
-    endCompare: { input: z.strictObject({ conversationId: id }), from: ['extension'] as const },
+    endCompare: { input: onFirstUse(() => z.strictObject({ conversationId: id })), from: ['extension'] as const },
   };
 }
 

@@ -20,13 +20,13 @@ export const INSTRUCTIONS_REQUESTS = onFirstUse(
        * Replaces conversation `id`'s instructions; blank text removes them. A send already in flight
        * keeps what it was planned with; the next send carries the new text.
        */
-      setInstructions: { input: z.strictObject({ id, instructions }), from: ['extension'] },
+      setInstructions: { input: onFirstUse(() => z.strictObject({ id, instructions })), from: ['extension'] },
       /** Conversation `id`'s instructions ('' when none): read from its record alone, no turn. */
-      getInstructions: { input: z.strictObject({ id }), from: ['extension'] },
+      getInstructions: { input: onFirstUse(() => z.strictObject({ id })), from: ['extension'] },
       /** The instructions a new conversation starts with ('' when none), set in the options page. */
-      getDefaultInstructions: { input: z.strictObject({}), from: ['extension'] },
+      getDefaultInstructions: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
       /** Replaces the default instructions for new conversations; blank text removes them. Existing conversations keep theirs. */
-      setDefaultInstructions: { input: z.strictObject({ instructions }), from: ['extension'] },
+      setDefaultInstructions: { input: onFirstUse(() => z.strictObject({ instructions })), from: ['extension'] },
     }) as const,
 );
 

@@ -133,7 +133,10 @@ const previewInput = onFirstUse(() =>
   }),
 );
 
-/** Every request: its payload schema and the senders it accepts. */
+/**
+ * Every request: its payload schema and the senders it accepts. Each schema is built on its first
+ * use, not with the table: the router reads the table for the first message after every wake.
+ */
 export const REQUESTS = onFirstUse(
   () =>
     ({
@@ -144,33 +147,39 @@ export const REQUESTS = onFirstUse(
        * Without `limit`, every turn.
        */
       getConversation: {
-        input: z.strictObject({ id, limit: z.number().int().min(1).max(100_000).optional(), before: id.optional() }),
+        input: onFirstUse(() =>
+          z.strictObject({ id, limit: z.number().int().min(1).max(100_000).optional(), before: id.optional() }),
+        ),
         from: ['extension'],
       },
       createConversation: {
-        input: z.strictObject({
-          title: z.string().max(LIMITS.title).optional(),
-          target: sendTargetSchema.optional(),
-          /** Its instructions (docs/side-panel.md#instructions); absent: the default instructions for new conversations. */
-          instructions: z.string().max(INSTRUCTIONS_MAX_CHARS).optional(),
-        }),
+        input: onFirstUse(() =>
+          z.strictObject({
+            title: z.string().max(LIMITS.title).optional(),
+            target: sendTargetSchema.optional(),
+            /** Its instructions (docs/side-panel.md#instructions); absent: the default instructions for new conversations. */
+            instructions: z.string().max(INSTRUCTIONS_MAX_CHARS).optional(),
+          }),
+        ),
         from: ['extension'],
       },
       renameConversation: {
-        input: z.strictObject({ id, title: z.string().min(1).max(LIMITS.title) }),
+        input: onFirstUse(() => z.strictObject({ id, title: z.string().min(1).max(LIMITS.title) })),
         from: ['extension'],
       },
-      deleteConversation: { input: z.strictObject({ id }), from: ['extension'] },
+      deleteConversation: { input: onFirstUse(() => z.strictObject({ id })), from: ['extension'] },
       sendMessage: {
-        input: z.strictObject({
-          conversationId: id,
-          text: z.string().max(LIMITS.messageText),
-          attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
-          target: sendTargetSchema,
-          /** The person confirmed disclosing this conversation to a provider that has not received it (docs/disclosure.md). */
-          ...confirmationFields,
-          ...exclusionFields,
-        }),
+        input: onFirstUse(() =>
+          z.strictObject({
+            conversationId: id,
+            text: z.string().max(LIMITS.messageText),
+            attachments: z.array(attachmentSchema).max(LIMITS.attachments).optional(),
+            target: sendTargetSchema,
+            /** The person confirmed disclosing this conversation to a provider that has not received it (docs/disclosure.md). */
+            ...confirmationFields,
+            ...exclusionFields,
+          }),
+        ),
         from: ['extension'],
       },
       /** What a send would disclose (plan summary, per-turn fates) and the exact JSON body, without sending (docs/disclosure.md). */
@@ -184,50 +193,59 @@ export const REQUESTS = onFirstUse(
        */
       countTokens: { input: previewInput, from: ['extension'] },
       /** The disclosure ledger of a conversation and who has seen it, per conversation and per turn (docs/disclosure.md). */
-      listDisclosures: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
+      listDisclosures: { input: onFirstUse(() => z.strictObject({ conversationId: id })), from: ['extension'] },
       /** The global disclosure policy and, with `conversationId`, that conversation's. */
-      getDisclosurePolicy: { input: z.strictObject({ conversationId: id.optional() }), from: ['extension'] },
+      getDisclosurePolicy: {
+        input: onFirstUse(() => z.strictObject({ conversationId: id.optional() })),
+        from: ['extension'],
+      },
       /** Replaces the global policy, or with `conversationId` that conversation's. */
       setDisclosurePolicy: {
-        input: z.strictObject({ conversationId: id.optional(), policy: disclosurePolicySchema }),
+        input: onFirstUse(() => z.strictObject({ conversationId: id.optional(), policy: disclosurePolicySchema })),
         from: ['extension'],
       },
       /** Sends the conversation again after a failed, interrupted or stopped answer, without a new user turn (L2). */
       retryTurn: {
-        input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }),
+        input: onFirstUse(() =>
+          z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }),
+        ),
         from: ['extension'],
       },
-      stopGeneration: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
+      stopGeneration: { input: onFirstUse(() => z.strictObject({ conversationId: id })), from: ['extension'] },
       /**
        * The answer streaming in a conversation as last broadcast, with its `seq`, or `null` when none is
        * in flight: for a panel that missed deltas (docs/architecture.md#streaming-to-the-side-panel).
        */
-      resumeStream: { input: z.strictObject({ conversationId: id }), from: ['extension'] },
+      resumeStream: { input: onFirstUse(() => z.strictObject({ conversationId: id })), from: ['extension'] },
       getSettings: { input: empty, from: ['extension'] },
-      setDefaultTarget: { input: z.strictObject({ target: sendTargetSchema }), from: ['extension'] },
+      setDefaultTarget: { input: onFirstUse(() => z.strictObject({ target: sendTargetSchema })), from: ['extension'] },
       /** Saves a built-in provider's key, bound to the provider's current origin (N2). */
       setKey: {
-        input: z.strictObject({ providerId: providerIdSchema, key: z.string().min(1).max(LIMITS.key) }),
+        input: onFirstUse(() =>
+          z.strictObject({ providerId: providerIdSchema, key: z.string().min(1).max(LIMITS.key) }),
+        ),
         from: ['extension'],
       },
-      deleteKey: { input: z.strictObject({ providerId: providerIdSchema }), from: ['extension'] },
+      deleteKey: { input: onFirstUse(() => z.strictObject({ providerId: providerIdSchema })), from: ['extension'] },
       /** Calls a cheap endpoint (the model list) with the saved key and says whether it works. */
-      testKey: { input: z.strictObject({ providerId: providerIdSchema }), from: ['extension'] },
+      testKey: { input: onFirstUse(() => z.strictObject({ providerId: providerIdSchema })), from: ['extension'] },
       /** Sets (or clears, with `null`) a built-in provider's base URL; only after its host permission is granted (N1). */
       setBaseUrl: {
-        input: z.strictObject({
-          providerId: builtinProviderSchema,
-          baseUrl: z.string().url().max(LIMITS.url).nullable(),
-        }),
+        input: onFirstUse(() =>
+          z.strictObject({
+            providerId: builtinProviderSchema,
+            baseUrl: z.string().url().max(LIMITS.url).nullable(),
+          }),
+        ),
         from: ['extension'],
       },
       saveEndpoint: { input: endpointInputSchema, from: ['extension'] },
-      deleteEndpoint: { input: z.strictObject({ id: providerIdSchema }), from: ['extension'] },
+      deleteEndpoint: { input: onFirstUse(() => z.strictObject({ id: providerIdSchema })), from: ['extension'] },
       listModels: {
-        input: z.strictObject({ providerId: providerIdSchema, refresh: z.boolean().optional() }),
+        input: onFirstUse(() => z.strictObject({ providerId: providerIdSchema, refresh: z.boolean().optional() })),
         from: ['extension'],
       },
-      deleteAllData: { input: z.strictObject({ confirm: z.literal(true) }), from: ['extension'] },
+      deleteAllData: { input: onFirstUse(() => z.strictObject({ confirm: z.literal(true) })), from: ['extension'] },
       /**
        * Answers the last user turn again; the new answer is a new version beside the earlier one, which
        * stays reachable (docs/transcript.md#versions-and-branches).
@@ -235,7 +253,9 @@ export const REQUESTS = onFirstUse(
        * to a provider with `confirmation_required` unless `confirmedDisclosure` is true (docs/disclosure.md).
        */
       regenerateTurn: {
-        input: z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }),
+        input: onFirstUse(() =>
+          z.strictObject({ conversationId: id, target: sendTargetSchema, ...confirmationFields }),
+        ),
         from: ['extension'],
       },
       /**
@@ -244,48 +264,63 @@ export const REQUESTS = onFirstUse(
        * The original turn's attached images and documents are sent again.
        */
       editAndResend: {
-        input: z.strictObject({
-          conversationId: id,
-          turnId: id,
-          text: z.string().max(LIMITS.messageText),
-          target: sendTargetSchema,
-          ...confirmationFields,
-        }),
+        input: onFirstUse(() =>
+          z.strictObject({
+            conversationId: id,
+            turnId: id,
+            text: z.string().max(LIMITS.messageText),
+            target: sendTargetSchema,
+            ...confirmationFields,
+          }),
+        ),
         from: ['extension'],
       },
-      pinConversation: { input: z.strictObject({ id, pinned: z.boolean() }), from: ['extension'] },
+      pinConversation: { input: onFirstUse(() => z.strictObject({ id, pinned: z.boolean() })), from: ['extension'] },
       /**
        * Makes the path through turn `turnId` (a version of a turn) the active one: the conversation
        * continues from that version's newest continuation (docs/transcript.md#versions-and-branches).
        * Refused with `busy` while an answer streams.
        */
-      selectVersion: { input: z.strictObject({ conversationId: id, turnId: id }), from: ['extension'] },
+      selectVersion: {
+        input: onFirstUse(() => z.strictObject({ conversationId: id, turnId: id })),
+        from: ['extension'],
+      },
       /**
        * Deletes one version — turn `turnId` and every turn after it on its branch — when the turn has
        * other versions (the panel sends it when the undo window ends; docs/transcript.md#versions-and-branches).
        * Refused with `busy` while an answer streams, `bad_request` for a turn's only version.
        */
-      deleteVersion: { input: z.strictObject({ conversationId: id, turnId: id }), from: ['extension'] },
+      deleteVersion: {
+        input: onFirstUse(() => z.strictObject({ conversationId: id, turnId: id })),
+        from: ['extension'],
+      },
       /** What a model accepts, from the model registry (the UI may not import `lib/models`). */
-      getModelInfo: { input: z.strictObject({ providerId: providerIdSchema, model: modelId }), from: ['extension'] },
+      getModelInfo: {
+        input: onFirstUse(() => z.strictObject({ providerId: providerIdSchema, model: modelId })),
+        from: ['extension'],
+      },
       /**
        * On-device answers (Chrome's Prompt API runs in the page, not the worker): stores the user
        * turn and an empty `streaming` assistant turn of origin `chrome/chrome-prompt`, and returns
        * the conversation converted for the Prompt API. Nothing leaves the device.
        */
       startOnDevice: {
-        input: z.strictObject({ conversationId: id, text: z.string().min(1).max(LIMITS.messageText) }),
+        input: onFirstUse(() =>
+          z.strictObject({ conversationId: id, text: z.string().min(1).max(LIMITS.messageText) }),
+        ),
         from: ['extension'],
       },
       /** Checkpoints or finishes an on-device answer started by `startOnDevice` (only such a turn can be written). */
       saveOnDeviceAnswer: {
-        input: z.strictObject({
-          conversationId: id,
-          turnId: id,
-          text: z.string().max(LIMITS.messageText),
-          status: z.enum(['streaming', 'complete', 'stopped', 'interrupted', 'error']),
-          error: z.string().max(500).optional(),
-        }),
+        input: onFirstUse(() =>
+          z.strictObject({
+            conversationId: id,
+            turnId: id,
+            text: z.string().max(LIMITS.messageText),
+            status: z.enum(['streaming', 'complete', 'stopped', 'interrupted', 'error']),
+            error: z.string().max(500).optional(),
+          }),
+        ),
         from: ['extension'],
       },
       /** Import and export (docs/architecture.md#the-background-by-feature): `importFile`, `exportConversation`, `exportAll` (transfer-protocol.ts). */
@@ -299,11 +334,17 @@ export const REQUESTS = onFirstUse(
       /** Capture from chat pages (docs/architecture.md#the-background-by-feature): `captureSubmit` (content scripts only, M2), `takePendingCapture` (capture-protocol.ts). */
       ...CAPTURE_REQUESTS,
       /** Summarise the earlier part (docs/disclosure.md): `previewSummary`, `summariseEarlier`, `getSummary`, `clearSummary` (summary-types.ts). */
-      ...summaryRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
+      ...summaryRequests(
+        sendTargetSchema,
+        onFirstUse(() => z.array(attachmentSchema).max(LIMITS.attachments).optional()),
+      ),
       /** Full-text search (docs/side-panel.md#search): `searchConversations` (search-protocol.ts). */
       ...SEARCH_REQUESTS,
       /** Ask several models at once (docs/side-panel.md#ask-several-models-at-once): `sendCompare` (compare-protocol.ts). */
-      ...compareRequests(sendTargetSchema, z.array(attachmentSchema).max(LIMITS.attachments).optional()),
+      ...compareRequests(
+        sendTargetSchema,
+        onFirstUse(() => z.array(attachmentSchema).max(LIMITS.attachments).optional()),
+      ),
     }) as const satisfies Record<string, { input: z.ZodType; from: readonly ('extension' | 'content')[] }>,
 );
 

@@ -35,10 +35,12 @@ export const SEARCH_REQUESTS = onFirstUse(
        * may be the start of a word), best first, at most `limit` hits (default 20).
        */
       searchConversations: {
-        input: z.strictObject({
-          query: z.string().max(SEARCH_LIMITS.query),
-          limit: z.number().int().min(1).max(SEARCH_LIMITS.hits).optional(),
-        }),
+        input: onFirstUse(() =>
+          z.strictObject({
+            query: z.string().max(SEARCH_LIMITS.query),
+            limit: z.number().int().min(1).max(SEARCH_LIMITS.hits).optional(),
+          }),
+        ),
         from: ['extension'],
       },
     }) as const,

@@ -71,10 +71,19 @@ export interface SummaryPreview {
  * (`attachments` as on `previewSend`: the draft's files, part of the send whose drops are summarised).
  */
 export function summaryRequests<T extends z.ZodType, A extends z.ZodType>(target: T, attachments: A) {
-  const common = { conversationId: id, target, summariser: target, text: draftText, attachments, ...exclusionFields };
+  // A function, not a value: spreading `exclusionFields` builds its schemas, which this table's
+  // construction must not do (each request's schema is built on its first use).
+  const common = () => ({
+    conversationId: id,
+    target,
+    summariser: target,
+    text: draftText,
+    attachments,
+    ...exclusionFields,
+  });
   return {
     /** Which turns a summary would replace, and what the summary request would disclose and cost (docs/disclosure.md). */
-    previewSummary: { input: z.strictObject(common), from: ['extension'] as const },
+    previewSummary: { input: onFirstUse(() => z.strictObject(common())), from: ['extension'] as const },
     /**
      * Asks `summariser` for the summary of `turnIds` (which must be exactly what `previewSummary`
      * picks now) and stores it as the conversation's active summary, with its ledger record.
@@ -83,13 +92,15 @@ export function summaryRequests<T extends z.ZodType, A extends z.ZodType>(target
      * it authorises that provider only, exactly as on `sendMessage` (`confirmationFields`).
      */
     summariseEarlier: {
-      input: z.strictObject({ ...common, turnIds: z.array(id).min(1).max(100_000), ...confirmationFields }),
+      input: onFirstUse(() =>
+        z.strictObject({ ...common(), turnIds: z.array(id).min(1).max(100_000), ...confirmationFields }),
+      ),
       from: ['extension'] as const,
     },
     /** The active summary (absent when none). */
-    getSummary: { input: z.strictObject({ conversationId: id }), from: ['extension'] as const },
+    getSummary: { input: onFirstUse(() => z.strictObject({ conversationId: id })), from: ['extension'] as const },
     /** Stops using the active summary: sends drop the oldest turns again. */
-    clearSummary: { input: z.strictObject({ conversationId: id }), from: ['extension'] as const },
+    clearSummary: { input: onFirstUse(() => z.strictObject({ conversationId: id })), from: ['extension'] as const },
   };
 }
 

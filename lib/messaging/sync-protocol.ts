@@ -18,17 +18,17 @@ export const SYNC_REQUESTS = onFirstUse(
   () =>
     ({
       /** State, last sync, pending changes and the last error. */
-      syncStatus: { input: z.strictObject({}), from: ['extension'] },
+      syncStatus: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
       /** First device: set the server up with a new sync passphrase, then sync. */
-      syncCreate: { input: z.strictObject(server), from: ['extension'] },
+      syncCreate: { input: onFirstUse(() => z.strictObject(server)), from: ['extension'] },
       /** Other devices: open the server's data with its sync passphrase, then sync. A wrong one changes nothing. */
-      syncJoin: { input: z.strictObject(server), from: ['extension'] },
+      syncJoin: { input: onFirstUse(() => z.strictObject(server)), from: ['extension'] },
       /** Sync now (also runs on an alarm, after local changes and when a panel opens). */
-      syncNow: { input: z.strictObject({}), from: ['extension'] },
+      syncNow: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
       /** Stop syncing on this device (the server keeps its data). */
-      syncStop: { input: z.strictObject({}), from: ['extension'] },
+      syncStop: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
       /** Remove everything Baton wrote on the server, then stop syncing. */
-      syncRemoveRemote: { input: z.strictObject({}), from: ['extension'] },
+      syncRemoveRemote: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
     }) as const,
 );
 

@@ -51,21 +51,29 @@ export const TRANSFER_REQUESTS = onFirstUse(
        * tells it from the content. Sizes are capped by {@link IMPORT_LIMITS} before decoding.
        */
       importFile: {
-        input: z.strictObject({
-          name: z.string().max(IMPORT_LIMITS.name),
-          data: z.string().max(IMPORT_LIMITS.dataChars),
-          encoding: z.enum(['base64', 'text']),
-          kind: z.enum(IMPORT_KINDS).optional(),
-        }),
+        input: onFirstUse(() =>
+          z.strictObject({
+            name: z.string().max(IMPORT_LIMITS.name),
+            data: z.string().max(IMPORT_LIMITS.dataChars),
+            encoding: z.enum(['base64', 'text']),
+            kind: z.enum(IMPORT_KINDS).optional(),
+          }),
+        ),
         from: ['extension'],
       },
       /** One conversation as a file. */
-      exportConversation: { input: z.strictObject({ id, format: exportFormatSchema }), from: ['extension'] },
+      exportConversation: {
+        input: onFirstUse(() => z.strictObject({ id, format: exportFormatSchema })),
+        from: ['extension'],
+      },
       /**
        * Every conversation, oldest first, in parts: the first call omits `after`; while a reply has
        * `next`, call again with `after: next` and append its `content`.
        */
-      exportAll: { input: z.strictObject({ format: exportFormatSchema, after: id.optional() }), from: ['extension'] },
+      exportAll: {
+        input: onFirstUse(() => z.strictObject({ format: exportFormatSchema, after: id.optional() })),
+        from: ['extension'],
+      },
     }) as const,
 );
 

@@ -13,22 +13,24 @@ export const VAULT_REQUESTS = onFirstUse(
   () =>
     ({
       /** Whether a passphrase is set and whether Baton is locked. */
-      vaultStatus: { input: z.strictObject({}), from: ['extension'] },
+      vaultStatus: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
       /** Sets the passphrase (every key sealed), or changes it when `current` is given; Baton stays unlocked. */
       setPassphrase: {
-        input: z.strictObject({ passphrase, current: z.string().max(PASSPHRASE_LIMITS.max).optional() }),
+        input: onFirstUse(() =>
+          z.strictObject({ passphrase, current: z.string().max(PASSPHRASE_LIMITS.max).optional() }),
+        ),
         from: ['extension'],
       },
       /** Unlocks until Lock or the browser closes (survives a worker restart). A wrong passphrase → `locked`. */
       unlockVault: {
-        input: z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) }),
+        input: onFirstUse(() => z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) })),
         from: ['extension'],
       },
       /** Forgets the key: every provider send is refused with `locked` until unlocked. */
-      lockVault: { input: z.strictObject({}), from: ['extension'] },
+      lockVault: { input: onFirstUse(() => z.strictObject({})), from: ['extension'] },
       /** Stores the keys without a passphrase again (needs the passphrase). */
       removePassphrase: {
-        input: z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) }),
+        input: onFirstUse(() => z.strictObject({ passphrase: z.string().min(1).max(PASSPHRASE_LIMITS.max) })),
         from: ['extension'],
       },
     }) as const,

@@ -1,8 +1,8 @@
 /**
  * The extension build's lazy loaders (scripts/lazy-modules.ts): a generated module runs a library's
  * module code on the first call of its loader, once, and not when the module itself is evaluated;
- * the SDK classes it returns are the real clients, sending through the fetch they are given; and
- * fflate's loader unzips.
+ * the SDK classes it returns are the real clients, sending through the fetch they are given;
+ * fflate's loader unzips; and gpt-tokenizer's loader encodes as the package does.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
+import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { createRequire } from 'node:module';
 import { transform } from 'esbuild';
 import vm from 'node:vm';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
@@ -113,6 +115,18 @@ describe('lazy loaders', () => {
     const unzip = mod.loadUnzipSync!() as (b: Uint8Array) => Record<string, Uint8Array>;
     const files = unzip(zipSync({ 'a.txt': new TextEncoder().encode('hello') }));
     expect(new TextDecoder().decode(files['a.txt'])).toBe('hello');
+  });
+
+  it("gpt-tokenizer's loader returns a GptEncoding that encodes as the package does", async () => {
+    const mod = await importGenerated(
+      'tokenizer',
+      await lazyLoaderModule(root, loadersOf('lib/context/tokenizer-loader.ts')),
+    );
+    type Api = { encode(text: string): number[] };
+    const GptEncoding = mod.loadGptEncoding!() as { getEncodingApi(name: string, ranks: () => unknown): Api };
+    const ranks = createRequire(import.meta.url)('gpt-tokenizer/cjs/bpeRanks/cl100k_base').default as unknown;
+    const text = "Don't split\u00e9 words, 12345 numbers \u2014 or \u4f60\u597d.";
+    expect(GptEncoding.getEncodingApi('cl100k_base', () => ranks).encode(text)).toEqual(encodeCl100k(text));
   });
 });
 
@@ -266,14 +280,19 @@ describe('the build check', () => {
   });
 
   it('fails when a loader file is missing, was bundled as written, or a library is bundled directly', () => {
-    const [sdk, pouch, fflate] = loaderFiles as [string, string, string];
+    const [sdk, pouch, fflate, tokenizer] = loaderFiles as [string, string, string, string];
     const openai = path.join(root, 'node_modules/openai/client.mjs');
-    const problems = untransformedLoaders([sdk, pouch, openai], new Set([sdk, pouch]));
+    const problems = untransformedLoaders([sdk, pouch, tokenizer, openai], new Set([sdk, pouch, tokenizer]));
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/fflate-loader\.ts is not in the worker's bundle/);
     expect(problems[1]).toMatch(/^openai is a module of the worker's bundle/);
-    expect(untransformedLoaders([sdk, pouch, fflate], new Set([sdk, pouch]))).toEqual([
+    expect(untransformedLoaders([sdk, pouch, fflate, tokenizer], new Set([sdk, pouch, tokenizer]))).toEqual([
       'lib/importers/fflate-loader.ts was bundled as written, not as generated loaders',
+    ]);
+    // gpt-tokenizer's module code (its regular expressions) would run at every start.
+    const regexes = path.join(root, 'node_modules/gpt-tokenizer/esm/encodingParams/constants.js');
+    expect(untransformedLoaders([...loaderFiles, regexes], new Set(loaderFiles))).toEqual([
+      "gpt-tokenizer is a module of the worker's bundle, run at start-up (node_modules/gpt-tokenizer/esm/encodingParams/constants.js)",
     ]);
   });
 

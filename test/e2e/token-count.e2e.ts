@@ -115,6 +115,15 @@ describe.skipIf(!HAS_CHROMIUM)('exact count with the provider token-count endpoi
       expect(await page.locator('[data-exact-count]').count()).toBe(0);
       expect(await page.getByRole('button', { name: /exact count/ }).count()).toBe(0);
     }
+    // OpenAI's count is exact: the worker fetched the ranks and built the tokenizer on first use
+    // (gpt-tokenizer's module code runs then, not at start-up: docs/architecture.md#the-service-workers-start-up).
+    const preview = await request<DisclosurePreview>(page, 'previewSend', {
+      conversationId: await panel.currentConversationId(),
+      target: { providerId: 'openai', model: 'gpt-5.5' },
+      text: 'How many tokens is this?',
+    });
+    expect(preview.estimateSource).toBe('tokenizer');
+    expect(preview.estimatedInputTokens).toBeGreaterThan(0);
     expect(fakes.all().flatMap((f) => posts(f))).toEqual([]);
   });
 });
