@@ -9,42 +9,32 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { ConversationStore } from '../lib/store/conversations';
-import { decodeTranscript } from '../lib/transcript/codec';
-import { alternateBuilds, parseAbArgs } from './ab';
-import { conversationRecords, listRecords } from './chromium-data';
-import { generateTranscript } from './generate';
+import { alternateBuilds, parseAbArgs, probeSeed } from './ab';
 import { median } from './harness';
 
 const { dirs, flags } = parseAbArgs('replace-ab.ts', { rounds: 2, samples: 31, conversations: 5_000 });
 const id = 'bench-conversation';
-const transcript = decodeTranscript(generateTranscript({ turns: 500 }));
-const { record, turns } = conversationRecords(transcript, id);
-const last = transcript.turns.at(-1)!;
+const seed = probeSeed(id, 500, flags.conversations);
+const last = seed.transcript.turns.at(-1)!;
 
-await alternateBuilds(
-  dirs,
-  flags.rounds,
-  [...listRecords(flags.conversations), record],
-  turns,
-  async (browser, r, dir) => {
-    const times = await browser.evalInWorker(
-      async (a) => {
-        const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
-          .batonReady;
-        const out: number[] = [];
-        // Three warm-up checkpoints, then the timed ones; each changes the text, as a stream's would.
-        for (let i = 0; i < 3 + a.samples; i++) {
-          const turn = { ...a.turn, blocks: [{ type: 'text' as const, text: `checkpoint ${i}` }] };
-          const t0 = performance.now();
-          await store.putTurn(a.id, turn, new Date().toISOString());
-          if (i >= 3) out.push(performance.now() - t0);
-        }
-        return out;
-      },
-      { id, turn: last, samples: flags.samples },
-    );
-    console.log(
-      `round ${r + 1} ${path.basename(path.dirname(dir))}: putTurn median ${median(times).toFixed(2)} ms, min ${Math.min(...times).toFixed(2)} ms (${times.length} samples) · load ${os.loadavg()[0]!.toFixed(1)}`,
-    );
-  },
-);
+await alternateBuilds(dirs, flags.rounds, seed.records, seed.turns, async (browser, r, dir) => {
+  const times = await browser.evalInWorker(
+    async (a) => {
+      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
+        .batonReady;
+      const out: number[] = [];
+      // Three warm-up checkpoints, then the timed ones; each changes the text, as a stream's would.
+      for (let i = 0; i < 3 + a.samples; i++) {
+        const turn = { ...a.turn, blocks: [{ type: 'text' as const, text: `checkpoint ${i}` }] };
+        const t0 = performance.now();
+        await store.putTurn(a.id, turn, new Date().toISOString());
+        if (i >= 3) out.push(performance.now() - t0);
+      }
+      return out;
+    },
+    { id, turn: last, samples: flags.samples },
+  );
+  console.log(
+    `round ${r + 1} ${path.basename(path.dirname(dir))}: putTurn median ${median(times).toFixed(2)} ms, min ${Math.min(...times).toFixed(2)} ms (${times.length} samples) · load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
+});
