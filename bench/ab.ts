@@ -1,13 +1,17 @@
 /**
  * What the A/B scripts share (`startup-ab.ts`, `open-ab.ts`, and `open-cpu.ts` for one build): the
- * command line, and Chromium launched with a test build over a seeded store, each build in turn so
- * that a before/after comparison shares the machine's load.
+ * command line, the write probes' seeded store, and Chromium launched with a test build over a
+ * seeded store, each build in turn so that a before/after comparison shares the machine's load.
  */
 import path from 'node:path';
 import type { ConversationRecord, TurnRecord } from '../lib/store/db';
+import { decodeTranscript } from '../lib/transcript/codec';
+import type { Transcript } from '../lib/transcript/schema';
 import { ExtensionBrowser } from '../test/e2e/harness';
+import { conversationRecords, listRecords } from './chromium-data';
 import { NAME_SHIM } from './chromium-panel';
 import { seedStore } from './chromium-storage';
+import { generateTranscript } from './generate';
 
 /**
  * Reads `<build dir> [<build dir> …] [--name n] …` from the process arguments: each `--name`
@@ -30,6 +34,21 @@ export function parseAbArgs<K extends string>(
     throw new Error(`usage: bench/${script} <build dir> [<build dir> …] ${options.join(' ')}`);
   }
   return { dirs, flags };
+}
+
+/**
+ * What the write probes (`append-probe.ts`, `replace-ab.ts`) seed: a generated conversation `id`
+ * of `turnCount` turns, its record after `conversations` listed ones, and its transcript (the
+ * turns a probe writes come from it).
+ */
+export function probeSeed(
+  id: string,
+  turnCount: number,
+  conversations: number,
+): { transcript: Transcript; records: ConversationRecord[]; turns: TurnRecord[] } {
+  const transcript = decodeTranscript(generateTranscript({ turns: turnCount }));
+  const { record, turns } = conversationRecords(transcript, id);
+  return { transcript, records: [...listRecords(conversations), record], turns };
 }
 
 /** Launches Chromium with the test build in `dir` and writes `records` and `turns` into its store. */

@@ -10,36 +10,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { plan } from '../context/plan';
 import { createTokenCache } from '../context/token-cache';
 import type { Turn } from '../transcript/schema';
-import { COMPLETE_SLICE, ConversationStore } from './conversations';
-import { openBatonDb, type BatonDb } from './db';
+import { COMPLETE_SLICE, type ConversationStore } from './conversations';
+import { answer, closeSeededStores, seededStore, user } from './store.test-helper';
 import { standInInfo, storedCountsFor } from './turn-counts';
 
-let n = 0;
-let db: BatonDb | undefined;
-afterEach(() => db?.close());
+afterEach(closeSeededStores);
 
 const T0 = '2026-12-02T10:00:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
-const answer = (id: string, text: string): Turn => ({
-  id,
-  role: 'assistant',
-  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
-  blocks: [{ type: 'text', text }],
-});
 
 /** A store holding conversation c1 (10 turns) and c2 (2 turns). */
-async function store(): Promise<ConversationStore> {
-  db = await openBatonDb(`bounded-cache-${++n}`);
-  const s = new ConversationStore(db);
-  await s.create({ id: 'c1', now: T0, title: 'One' });
-  for (let i = 0; i < 5; i++) {
-    await s.appendTurn('c1', user(`u${i}`, `question ${i}`), T0);
-    await s.appendTurn('c1', answer(`a${i}`, `answer ${i}`), T0);
-  }
-  await s.create({ id: 'c2', now: T0, title: 'Two' });
-  await s.appendTurn('c2', user('x0', 'other'), T0);
-  await s.appendTurn('c2', answer('x1', 'other answer'), T0);
-  return s;
+function store(): Promise<ConversationStore> {
+  const c1 = Array.from({ length: 5 }, (_, i) => [user(`u${i}`, `question ${i}`), answer(`a${i}`, `answer ${i}`)]);
+  return seededStore('bounded-cache', T0, [
+    { id: 'c1', title: 'One', turns: c1.flat() },
+    { id: 'c2', title: 'Two', turns: [user('x0', 'other'), answer('x1', 'other answer')] },
+  ]);
 }
 
 /** The newest `k` path positions. */

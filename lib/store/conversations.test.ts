@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../transcript/schema';
 import { ConversationStore, NotFoundError } from './conversations';
 import { openBatonDb, type BatonDb } from './db';
-import { failUpgrade, seedOldVersion } from './store.test-helper';
+import { failUpgrade, seedOldVersion, user } from './store.test-helper';
 
 let n = 0;
 let db: BatonDb | undefined;
@@ -16,7 +16,6 @@ afterEach(() => db?.close());
 const T0 = '2026-11-30T10:00:00.000Z';
 const T1 = '2026-11-30T10:01:00.000Z';
 const T2 = '2026-11-30T10:02:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (id: string, text: string, status?: Turn['status']): Turn => ({
   id,
   role: 'assistant',

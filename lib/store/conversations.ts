@@ -96,6 +96,9 @@ export type TurnReplaceTx = {
  * transaction (D4): the turn record (its stored counts go, {@link replacedTurn}), its search
  * record, its path-index entry, and the conversation record — touched at `now`, the preview from
  * `turn`, then passed through `edit` — with its list page. Returns the record as written.
+ * The two reads are issued together, then the four writes (lib/store/together.ts): each write
+ * goes to a store of its own and needs only what the reads gave, so their order does not matter,
+ * and a failing one still aborts the transaction as a whole.
  * @throws NotFoundError when the turn or the conversation does not exist (nothing is written).
  */
 export async function replaceTurnIn(
@@ -106,17 +109,21 @@ export async function replaceTurnIn(
   edit: (rec: ConversationRecord) => ConversationRecord = (rec) => rec,
 ): Promise<ConversationRecord> {
   const turns = t.objectStore('turns');
-  const old = await turns.index('byTurnId').get([conversationId, turn.id]);
-  const rec = await t.objectStore('conversations').get(conversationId);
+  const [old, rec] = await together([
+    () => turns.index('byTurnId').get([conversationId, turn.id]),
+    () => t.objectStore('conversations').get(conversationId),
+  ]);
   if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
   const replaced = replacedTurn(old, turn);
-  await turns.put(replaced);
-  // docs/side-panel.md#search: the turn's words, in the same transaction.
-  await indexTurns(t.objectStore('search'), [replaced]);
-  // docs/architecture.md#the-path-index: the turn's entry, in the same transaction.
-  await replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced);
   const next = edit({ ...rec, updatedAt: now, preview: previewOf(turn) || rec.preview });
-  await putConversation(t, next);
+  await together([
+    () => turns.put(replaced),
+    // docs/side-panel.md#search: the turn's words, in the same transaction.
+    () => indexTurns(t.objectStore('search'), [replaced]),
+    // docs/architecture.md#the-path-index: the turn's entry, in the same transaction.
+    () => replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced),
+    () => putConversation(t, next),
+  ]);
   return next;
 }
 

@@ -16,9 +16,10 @@ import type { DisclosureEntry, DisclosurePolicy, ProviderDrop } from '../messagi
 import type { ActiveSummary } from '../messaging/summary-types';
 import type { Turn } from '../transcript/schema';
 import { metaOf, NotFoundError, replaceTurnIn } from './conversations';
-import { tx, type BatonDb, type DisclosureRecord } from './db';
+import { tx, type BatonDb, type ConversationRecord, type DisclosureRecord } from './db';
 import { transcriptCacheFor, withReplaced } from './transcript-cache';
 import { putConversation } from './list-pages';
+import { together } from './together';
 
 const GLOBAL_POLICY_KEY = 'disclosurePolicy';
 const POLICY_META = 'disclosurePolicy';
@@ -164,13 +165,19 @@ export class DisclosureStore {
       ['conversations', 'turns', 'disclosures', 'search', 'paths', 'summaries'],
       'readwrite',
       async (t) => {
-        const next = await replaceTurnIn(t, conversationId, turn, now, (rec) => {
+        const withReceipt = (rec: ConversationRecord): ConversationRecord => {
           const meta: Record<string, unknown> = { ...rec.meta };
           if (done.receipt === null) delete meta[RECEIPT_META];
           else if (done.receipt) meta[RECEIPT_META] = done.receipt;
           return { ...rec, meta };
-        });
-        await t.objectStore('disclosures').add(done.record as DisclosureRecord);
+        };
+        // The ledger record needs nothing of the turn's replacement: issued together with it
+        // (lib/store/together.ts). Should the turn be missing, the NotFoundError aborts the
+        // transaction, so the record is not kept either.
+        const [next] = await together([
+          () => replaceTurnIn(t, conversationId, turn, now, withReceipt),
+          () => t.objectStore('disclosures').add(done.record as DisclosureRecord),
+        ]);
         return metaOf(next);
       },
     );

@@ -5,15 +5,14 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Turn } from '../transcript/schema';
 import { Vault } from '../vault/vault';
 import { ConversationStore } from './conversations';
 import { openBatonDb, STORES, type BatonDb } from './db';
 import { isQuotaExceeded } from './quota';
+import { user } from './store.test-helper';
 
 const T0 = '2026-11-30T10:00:00.000Z';
 const T1 = '2026-11-30T10:01:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 
 type Fault = 'quota' | 'abort-with-quota';
 

@@ -13,7 +13,7 @@ import { DB_VERSION, openBatonDb, type BatonDb, type ConversationRecord } from '
 import { importConversations } from './import-store';
 import { searchConversations, snippetOf } from './search';
 import { TITLE_SEQ, termsOf } from './search-index';
-import { failUpgrade, seedOldVersion } from './store.test-helper';
+import { failUpgrade, seedOldVersion, user } from './store.test-helper';
 
 let n = 0;
 const open: BatonDb[] = [];
@@ -27,7 +27,6 @@ afterEach(() => {
 });
 
 const T0 = '2026-12-01T10:00:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (id: string, text: string): Turn => ({
   id,
   role: 'assistant',

@@ -5,10 +5,14 @@
  * order they were issued, and any failed request aborts the transaction as a whole (D4).
  */
 
-/** Errors that only follow another failure: the transaction was aborted, or a later request came after that. */
-const CONSEQUENCES = ['AbortError', 'TransactionInactiveError'];
+/**
+ * Errors that only follow another failure: the transaction was aborted, a later request came after
+ * that, or a later function asked the finished transaction for a store (`objectStore` throws
+ * `InvalidStateError` once the transaction has finished, as an abort finishes it at once).
+ */
+const CONSEQUENCES = ['AbortError', 'TransactionInactiveError', 'InvalidStateError'];
 
-/** How telling an error is: a request's own error first, then the abort it caused, then requests after the abort. */
+/** How telling an error is: a request's own error first, then the abort it caused, then what came after the abort. */
 function rank(e: unknown): number {
   const name = (e as { name?: unknown } | null)?.name;
   const i = typeof name === 'string' ? CONSEQUENCES.indexOf(name) : -1;
@@ -19,9 +23,10 @@ function rank(e: unknown): number {
  * Starts every one of `work` (functions that issue requests of the caller's transaction and await
  * only those, D5) at once, waits until all have settled and gives their results in order. When any
  * failed, throws the most telling error — the failing request's own (a `QuotaExceededError`, a
- * `ConstraintError`) rather than the `AbortError`s and `TransactionInactiveError`s of the requests
- * it took down with it — so the caller sees what it would have seen had the requests run one
- * after another. No rejection is left unobserved. A function may return undefined (nothing to do).
+ * `ConstraintError`) rather than the `AbortError`s, `TransactionInactiveError`s and
+ * `InvalidStateError`s of the requests it took down with it — so the caller sees what it would
+ * have seen had the requests run one after another. No rejection is left unobserved. A function
+ * may return undefined (nothing to do).
  */
 export async function together<const W extends readonly (() => unknown)[]>(
   work: W,

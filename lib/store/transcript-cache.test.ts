@@ -5,31 +5,19 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FORMAT, type Turn } from '../transcript/schema';
-import { ConversationStore, NotFoundError } from './conversations';
-import { openBatonDb, type BatonDb } from './db';
+import { NotFoundError, type ConversationStore } from './conversations';
 import { DisclosureStore } from './disclosures';
 import { importConversations } from './import-store';
+import { answer, closeSeededStores, seededStore, user } from './store.test-helper';
 
-let n = 0;
-let db: BatonDb | undefined;
-async function store(): Promise<ConversationStore> {
-  db = await openBatonDb(`cache-${++n}`);
-  const s = new ConversationStore(db);
-  await s.create({ id: 'c1', now: T0, title: 'One' });
-  for (const t of [user('u1', 'first'), answer('a1', 'one'), user('u2', 'second'), answer('a2', 'two')])
-    await s.appendTurn('c1', t, T0);
-  return s;
+/** A store holding conversation c1 (4 turns). */
+function store(): Promise<ConversationStore> {
+  const turns = [user('u1', 'first'), answer('a1', 'one'), user('u2', 'second'), answer('a2', 'two')];
+  return seededStore('cache', T0, [{ id: 'c1', title: 'One', turns }]);
 }
-afterEach(() => db?.close());
+afterEach(closeSeededStores);
 
 const T0 = '2026-11-30T10:00:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
-const answer = (id: string, text: string): Turn => ({
-  id,
-  role: 'assistant',
-  origin: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5' },
-  blocks: [{ type: 'text', text }],
-});
 const texts = (turns: readonly Turn[]) =>
   turns.map((t) => `${t.id}:${t.blocks.map((b) => (b.type === 'text' ? b.text : b.type)).join('+')}`);
 

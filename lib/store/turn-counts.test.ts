@@ -11,6 +11,7 @@ import { createTokenCache } from '../context/token-cache';
 import { TRANSCRIPT_FORMAT, type Turn } from '../transcript/schema';
 import { ConversationStore } from './conversations';
 import { openBatonDb, type BatonDb } from './db';
+import { user } from './store.test-helper';
 import { storedCountsFor } from './turn-counts';
 
 let n = 0;
@@ -24,7 +25,6 @@ async function connect(name: string): Promise<ConversationStore> {
   return new ConversationStore(db);
 }
 const T0 = '2026-12-02T01:00:00.000Z';
-const user = (id: string, text: string): Turn => ({ id, role: 'user', blocks: [{ type: 'text', text }] });
 const answer = (id: string, text: string): Turn => ({
   id,
   role: 'assistant',

@@ -270,10 +270,9 @@ export async function previewSend(
   const provider = resolveProvider(input.target.providerId, await settings.get(), input.target);
   const key = await keyFor(provider, vault).catch(() => '');
   const record = input.conversationId ? await existingConversation(store, input.conversationId) : undefined;
+  const context: PreviewContext = { store, discloser, input, provider, key, record };
   if (input.conversationId && deps.bounded !== false) {
-    const done = await store.servingBounded(() =>
-      boundedPreview(deps, discloser, input, provider, key, record, input.conversationId!),
-    );
+    const done = await store.servingBounded(() => boundedPreview(context, input.conversationId!));
     if (done) return done;
   }
   let stored: Transcript;
@@ -285,7 +284,21 @@ export async function previewSend(
     stored = { format: TRANSCRIPT_FORMAT, version: 1, id: 'draft', ...(system?.trim() ? { system } : {}), turns: [] };
   }
   discloser.lastRead = { read: 'whole', standIns: 0 };
-  return (await previewOf(deps, discloser, input, provider, key, record, stored)).preview;
+  return (await previewOf(context, stored)).preview;
+}
+
+/**
+ * What one {@link previewSend} call plans from, whichever read it plans over (bounded or whole):
+ * the store, the discloser, the input, the resolved provider and its key (empty without a saved
+ * one), and the conversation's record (undefined for a new chat).
+ */
+interface PreviewContext {
+  readonly store: ConversationStore;
+  readonly discloser: Discloser;
+  readonly input: PreviewSendInput;
+  readonly provider: ResolvedProvider;
+  readonly key: string;
+  readonly record: ConversationRecord | undefined;
 }
 
 /**
@@ -293,21 +306,13 @@ export async function previewSend(
  * preview reads the kept turns only, a later one reuses that read), or undefined when it must plan
  * over the whole path (no bounded read for this input, or the plan needs a turn not read).
  */
-async function boundedPreview(
-  deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
-  discloser: Discloser,
-  input: PreviewSendInput,
-  provider: ResolvedProvider,
-  key: string,
-  record: ConversationRecord | undefined,
-  conversationId: string,
-): Promise<DisclosurePreview | undefined> {
-  const { store } = deps;
+async function boundedPreview(context: PreviewContext, conversationId: string): Promise<DisclosurePreview | undefined> {
+  const { store, discloser, input, provider } = context;
   const bounded = await boundedStored(store, discloser.store, discloser.cache, input, provider);
   if (!bounded) return undefined;
   const hashOf = (t: Turn) => standInInfo(t)?.hash ?? turnContentHash(t);
   try {
-    const p = await previewOf(deps, discloser, input, provider, key, record, bounded.transcript, hashOf);
+    const p = await previewOf(context, bounded.transcript, hashOf);
     // A plan that sends a turn not read cannot be shown: plan again from a whole read (the
     // planner's `checkSent` refuses it before converting; this holds for any other way too).
     const included = new Set(p.included);
@@ -331,15 +336,11 @@ async function boundedPreview(
 
 /** {@link previewSend} over the stored turns `stored` (whole, or a bounded read with stand-ins and their hashes). */
 async function previewOf(
-  deps: { store: ConversationStore; settings: SettingsStore; vault: Vault },
-  discloser: Discloser,
-  input: PreviewSendInput,
-  provider: ResolvedProvider,
-  key: string,
-  record: ConversationRecord | undefined,
+  context: PreviewContext,
   stored: Transcript,
   hashOf?: (turn: Turn) => string,
 ): Promise<{ preview: DisclosurePreview; included: readonly string[] }> {
+  const { discloser, input, provider, key, record } = context;
   let attachments = input.attachments ?? [];
   let newTurnId: string | undefined;
   if (input.resend) {
