@@ -34,8 +34,22 @@ export interface ComparePreviewInputs {
 /** One target's preview, or undefined while it is asked (or could not be made: the send says why). */
 export type ComparePreviews = readonly (DisclosurePreview | undefined)[];
 
+/** The previews to show, and whether they are still those of earlier inputs (a refresh is on its way). */
+export interface ComparePreviewState {
+  previews: ComparePreviews;
+  /**
+   * True while the rows shown were asked for earlier inputs: their counts may change when the
+   * fresh previews arrive (an answer that just ended adds a turn and may correct the estimates).
+   */
+  pending: boolean;
+}
+
 /** The previews of every target of a compare send, refreshed (debounced) when an input changes; counts only. */
-export function useComparePreviews(connector: Connector, inputs: ComparePreviewInputs, delayMs = 300): ComparePreviews {
+export function useComparePreviews(
+  connector: Connector,
+  inputs: ComparePreviewInputs,
+  delayMs = 300,
+): ComparePreviewState {
   const { conversationId, targets, draft, attachments, turnsKey, exclusions } = inputs;
   const asked: Asked = { conversationId: conversationId ?? null, targets: JSON.stringify(targets), turnsKey };
   const key = JSON.stringify([asked, draft, attachments.map((a) => a.id), exclusions]);
@@ -75,7 +89,7 @@ export function useComparePreviews(connector: Connector, inputs: ComparePreviewI
       clearTimeout(t);
     };
   }, [connector, key, delayMs]);
-  return shownPreviews(state, key, asked);
+  return { previews: shownPreviews(state, key, asked), pending: state.key !== key };
 }
 
 /** What a compare preview was asked for: the conversation, the targets and the stored turns (`turnsKey`). */
@@ -125,14 +139,21 @@ export function compareLine(p: DisclosurePreview): string {
 export interface CompareDisclosureProps {
   targets: readonly SendTarget[];
   previews: ComparePreviews;
+  /** The rows shown are those of earlier inputs, a refresh on its way: shown muted and marked busy. */
+  pending?: boolean;
   providerNames: Readonly<Record<string, string>>;
 }
 
 /** The rows: "1  gpt-5 · OpenAI  3 of 4 turns · ~1.2k tokens  [first disclosure]". */
-export function CompareDisclosure({ targets, previews, providerNames }: CompareDisclosureProps) {
+export function CompareDisclosure({ targets, previews, providerNames, pending = false }: CompareDisclosureProps) {
   if (targets.length < 2) return null;
   return (
-    <ol class="compare-disclosure" aria-label="What each model receives">
+    <ol
+      class={`compare-disclosure${pending ? ' pending' : ''}`}
+      aria-label="What each model receives"
+      aria-busy={pending ? 'true' : 'false'}
+      data-compare-settled={pending ? 'false' : 'true'}
+    >
       {targets.map((t, i) => {
         const p = previews[i];
         const who = `${modelDisplayName(t.model)} · ${providerNames[t.providerId] ?? t.providerId}`;
@@ -142,6 +163,7 @@ export function CompareDisclosure({ targets, previews, providerNames }: CompareD
             key={`${t.providerId}|${t.model}`}
             class={`compare-disclosure-row${warn ? ' warn' : ''}`}
             data-compare-preview={i + 1}
+            {...(p && !pending ? { 'data-estimate-source': p.estimateSource } : {})}
           >
             <span class="compare-number" aria-hidden="true">
               {i + 1}

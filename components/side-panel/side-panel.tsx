@@ -140,7 +140,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
   const targetName = providerNames[s.target.providerId] ?? s.target.providerId;
   // docs/side-panel.md#ask-several-models-at-once: what each target of the next send receives.
   const compareTargets = model.comparing() && !onDevice ? model.compareTargets() : [];
-  const comparePreviews = useComparePreviews(connector, {
+  const compare = useComparePreviews(connector, {
     conversationId: s.currentId,
     targets: compareTargets,
     draft: s.draft,
@@ -467,7 +467,12 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
             {onDevice ? (
               <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p>
             ) : null}
-            <CompareDisclosure targets={compareTargets} previews={comparePreviews} providerNames={providerNames} />
+            <CompareDisclosure
+              targets={compareTargets}
+              previews={compare.previews}
+              pending={compare.pending}
+              providerNames={providerNames}
+            />
             <DisclosureBar
               preview={disclosure.preview}
               providerName={targetName}

@@ -34,6 +34,26 @@ const boxes = (s: PanelSession) =>
       els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom, left: r.left })),
     );
 
+/** The "tokens" figures of a line: "~57 tokens" → "~57". */
+const figures = (t: string) => [...t.matchAll(/(\S+) tokens/g)].map((m) => m[1]);
+
+/**
+ * What each model receives and the disclosure line, once settled: the rows say they are no
+ * longer those of earlier inputs (`data-compare-settled`), every row has its counts, and the
+ * line's figure for the first target is the first row's (both preview the same request).
+ */
+async function settledEstimates(s: PanelSession) {
+  const list = s.page.getByRole('list', { name: 'What each model receives' });
+  return waitFor('the compare previews settled', async () => {
+    if ((await list.getAttribute('data-compare-settled')) !== 'true') return undefined;
+    const rows = await list.locator('[data-compare-preview]').allInnerTexts();
+    if (rows.length !== 2 || !rows.every((r) => /tokens/.test(r))) return undefined;
+    const line = await s.page.locator('[data-disclosure-summary]').innerText();
+    if (figures(line)[0] !== figures(rows[0]!)[0]) return undefined;
+    return { rows: rows.map(figures), line: figures(line) };
+  });
+}
+
 /** A screenshot of the page as it is, in the dark scheme; the page is light again afterwards. */
 async function shootDark(s: PanelSession, file: string): Promise<void> {
   await s.page.emulateMedia({ colorScheme: 'dark' });
@@ -89,8 +109,11 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
       });
       expect(await horizontalOverflow(s.page)).toEqual({ pageScrolls: false, outside: [] });
       fs.mkdirSync(SHOTS, { recursive: true });
+      // The shots show the settled figures, the same in both (the same conversation and draft).
+      const beforeSend = await settledEstimates(s);
       await s.page.screenshot({ path: path.join(SHOTS, 'compare-preview-360.png') });
       await shootDark(s, 'compare-preview-360-dark.png');
+      expect(await settledEstimates(s)).toEqual(beforeSend);
       await s.page.getByRole('button', { name: 'Send', exact: true }).click();
 
       // One confirmation per provider, one after the other; nothing goes before both are answered.
@@ -136,6 +159,17 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
           : undefined;
       });
 
+      // The figures shown are final before any shot: the rows asked after both answers ended, Anthropic's
+      // estimate corrected by the usage it reported (the same figure in every shot below).
+      const source = (n: number) =>
+        receives.locator(`[data-compare-preview="${n}"]`).getAttribute('data-estimate-source');
+      await waitFor('Anthropic’s estimate corrected by its reported usage', async () =>
+        (await receives.getAttribute('data-compare-settled')) === 'true' && (await source(2)) === 'corrected'
+          ? true
+          : undefined,
+      );
+      const afterAnswers = await settledEstimates(s);
+
       // Stacked at 360 px, nothing sticking out.
       const narrow = await boxes(s);
       expect(narrow[1]!.top).toBeGreaterThanOrEqual(narrow[0]!.bottom);
@@ -143,6 +177,7 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
       await region.scrollIntoViewIfNeeded();
       await s.page.screenshot({ path: path.join(SHOTS, 'compare-360.png') });
       await shootDark(s, 'compare-360-dark.png');
+      expect(await settledEstimates(s)).toEqual(afterAnswers);
 
       // Side by side in a wider panel.
       await s.page.setViewportSize({ width: 1000, height: 800 });
@@ -151,7 +186,9 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
         return b.length === 2 && Math.abs(b[0]!.top - b[1]!.top) < 2 && b[1]!.left > b[0]!.left ? true : undefined;
       });
       await region.scrollIntoViewIfNeeded();
+      expect(await settledEstimates(s)).toEqual(afterAnswers);
       await s.page.screenshot({ path: path.join(SHOTS, 'compare-wide.png') });
+      expect(await settledEstimates(s)).toEqual(afterAnswers);
       await s.page.setViewportSize({ width: 360, height: 780 });
 
       // A reload before one is picked: the conversation opens with its answers side by side again.
