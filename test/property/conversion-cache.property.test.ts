@@ -9,10 +9,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertTranscript, createConversionCache } from '../../lib/providers';
-import { decodeTranscript } from '../../lib/transcript/codec';
 import type { Transcript, Turn } from '../../lib/transcript/schema';
 import type { ConvertTarget } from '../../lib/transcript/target';
 import { textArb, transcriptArb } from './arbitraries';
+import { withText, withTurnsIfValid } from './edits';
 import { growOneTurnAtATime, growthPartsArb } from './grow';
 
 /** Targets per API; a model change moves between targets of the same API. */
@@ -67,24 +67,11 @@ function applyEdit(t: Transcript, edit: Edit, step: number): Transcript {
     turns = t.turns.filter((_, i) => i !== edit.at % t.turns.length);
   else if (edit.kind === 'edit' && t.turns.length > 0) {
     const at = edit.at % t.turns.length;
-    const old = t.turns[at]!;
-    // A new object for the edited turn, as the store makes: its first text block (or a new one) changed.
-    const i = old.blocks.findIndex((b) => b.type === 'text');
-    const blocks =
-      i >= 0
-        ? old.blocks.map((b, k) => (k === i ? { ...b, text: edit.text } : b))
-        : old.role === 'tool'
-          ? old.blocks
-          : [...old.blocks, { type: 'text' as const, text: edit.text }];
-    turns = t.turns.map((turn, k) => (k === at ? { ...old, blocks } : turn));
+    // A new object for the edited turn, as the store makes.
+    const edited = withText(t.turns[at]!, edit.text);
+    turns = t.turns.map((turn, k) => (k === at ? edited : turn));
   } else return t;
-  const next = { ...t, turns };
-  try {
-    decodeTranscript(next);
-  } catch {
-    return t;
-  }
-  return next;
+  return withTurnsIfValid(t, turns);
 }
 
 /** Body, headers and report as the bytes a send and a preview would use. */

@@ -12,10 +12,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTokenCache, plan } from '../../lib/context';
 import type { Plan, Policy } from '../../lib/context/types';
-import { decodeTranscript } from '../../lib/transcript/codec';
 import type { Transcript, Turn } from '../../lib/transcript/schema';
 import type { ConvertTarget } from '../../lib/transcript/target';
 import { textArb, transcriptArb } from './arbitraries';
+import { withText, withTurnsIfValid } from './edits';
 
 /** Targets per API; a model change moves between targets of the same API. */
 const TARGETS: Record<string, ConvertTarget[]> = {
@@ -92,24 +92,11 @@ function applyEdit(t: Transcript, edit: Edit, step: number): Transcript {
     turns = t.turns.map((turn, k) => (k === at ? { ...old, meta: { ...old.meta, pinned } } : turn));
   } else if (edit.kind === 'edit' && n > 0) {
     const at = edit.at % n;
-    const old = t.turns[at]!;
-    // A new object for the edited turn, as the store makes: its first text block (or a new one) changed.
-    const i = old.blocks.findIndex((b) => b.type === 'text');
-    const blocks =
-      i >= 0
-        ? old.blocks.map((b, k) => (k === i ? { ...b, text: edit.text } : b))
-        : old.role === 'tool'
-          ? old.blocks
-          : [...old.blocks, { type: 'text' as const, text: edit.text }];
-    turns = t.turns.map((turn, k) => (k === at ? { ...old, blocks } : turn));
+    // A new object for the edited turn, as the store makes.
+    const edited = withText(t.turns[at]!, edit.text);
+    turns = t.turns.map((turn, k) => (k === at ? edited : turn));
   } else return t;
-  const next = { ...t, turns };
-  try {
-    decodeTranscript(next);
-  } catch {
-    return t;
-  }
-  return next;
+  return withTurnsIfValid(t, turns);
 }
 
 /** Every field of the plan, as data (the lazy parts read in a fixed order). */
