@@ -21,6 +21,7 @@ import { decodeTranscript } from '../lib/transcript/codec';
 import type { Transcript, WireApi } from '../lib/transcript/schema';
 import type { ConvertTarget } from '../lib/transcript/target';
 import { captureOne, installCaptureFetch } from './capture';
+import { takeFlag } from './cli';
 import { generateTranscript } from './generate';
 import { measure, timeSync, type Candidate } from './harness';
 import { aiSdkModel, aiSdkRequest, toAiSdkPrompt } from './peers/ai-sdk';
@@ -30,18 +31,10 @@ import { TARGETS } from './targets';
 
 type Convert = (t: Transcript, target: ConvertTarget) => { body: unknown };
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return undefined;
-  const value = process.argv[i + 1];
-  process.argv.splice(i, 2);
-  return value;
-}
-
-const inputs = (flag('inputs') ?? '1000,pi,10000').split(',');
-const apis = (flag('apis') ?? 'anthropic-messages,openai-responses,openai-chat').split(',') as WireApi[];
-const samples = Number(flag('samples') ?? 15);
-const warmupFlag = flag('warmup');
+const inputs = (takeFlag('inputs') ?? '1000,pi,10000').split(',');
+const apis = (takeFlag('apis') ?? 'anthropic-messages,openai-responses,openai-chat').split(',') as WireApi[];
+const samples = Number(takeFlag('samples') ?? 15);
+const warmupFlag = takeFlag('warmup');
 const convertOnly = process.argv.includes('--convert-only');
 if (convertOnly) process.argv.splice(process.argv.indexOf('--convert-only'), 1);
 const builds = process.argv.slice(2).map((f) => path.resolve(f));

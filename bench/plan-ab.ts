@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Transcript, WireApi } from '../lib/transcript/schema';
+import { takeFlag } from './cli';
 import { generateTranscript } from './generate';
 import { collect, measure, timeSync, type Candidate } from './harness';
 import { BENCH_APIS, TARGETS } from './targets';
@@ -38,17 +39,9 @@ function memoryCounts() {
   };
 }
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return undefined;
-  const value = process.argv[i + 1];
-  process.argv.splice(i, 2);
-  return value;
-}
-
-const turns = Number(flag('turns') ?? 10_000);
-const samples = Number(flag('samples') ?? 15);
-const apis = (flag('apis')?.split(',') ?? BENCH_APIS) as WireApi[];
+const turns = Number(takeFlag('turns') ?? 10_000);
+const samples = Number(takeFlag('samples') ?? 15);
+const apis = (takeFlag('apis')?.split(',') ?? BENCH_APIS) as WireApi[];
 const files = process.argv.slice(2);
 if (files.length === 0) throw new Error('usage: bench/plan-ab.ts <build.mjs> [<build.mjs> …] [--turns N] [--apis …]');
 const builds = await Promise.all(
