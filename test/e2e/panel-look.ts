@@ -94,3 +94,52 @@ export function horizontalOverflow(page: Page): Promise<{ pageScrolls: boolean; 
     return { pageScrolls: document.documentElement.scrollWidth > width, outside };
   });
 }
+
+/**
+ * The computed font size (CSS px) of the last visible element matching each selector, or null when
+ * none is visible; the browser resolves the whole cascade (its own extension-page rules included).
+ */
+export function fontSizes<K extends string>(
+  page: Page,
+  selectors: Record<K, string>,
+): Promise<Record<K, number | null>> {
+  const asked: Record<string, string> = selectors;
+  return page.evaluate((selectors) => {
+    const out: Record<string, number | null> = {};
+    for (const [name, sel] of Object.entries(selectors)) {
+      const seen = [...document.querySelectorAll(sel)].filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0;
+      });
+      const el = seen[seen.length - 1];
+      out[name] = el ? parseFloat(getComputedStyle(el).fontSize) : null;
+    }
+    return out;
+  }, asked) as Promise<Record<K, number | null>>;
+}
+
+/** The visible elements matching `selector` with text of their own whose computed font size is below `min` px. */
+export function textBelow(page: Page, selector: string, min: number): Promise<{ checked: number; small: string[] }> {
+  return page.evaluate(
+    ({ selector, min }) => {
+      const small: string[] = [];
+      let checked = 0;
+      for (const el of document.querySelectorAll(selector)) {
+        // KaTeX sizes its own glyphs (sub- and superscripts): not the panel's type scale.
+        if (el.closest('.katex')) continue;
+        const own = [...el.childNodes]
+          .filter((n) => n.nodeType === Node.TEXT_NODE)
+          .map((n) => n.textContent ?? '')
+          .join('')
+          .trim();
+        const box = el.getBoundingClientRect();
+        if (!own || box.width === 0 || box.height === 0) continue;
+        checked++;
+        const size = parseFloat(getComputedStyle(el).fontSize);
+        if (size < min) small.push(`${el.localName}.${[...el.classList].join('.')} "${own.slice(0, 30)}" ${size}px`);
+      }
+      return { checked, small };
+    },
+    { selector, min },
+  );
+}

@@ -16,7 +16,7 @@ import type { ConversationStore } from '../../lib/store/conversations';
 import type { Transcript } from '../../lib/transcript/schema';
 import { loadNeutralTranscript } from '../fixtures/transcripts';
 import { waitFor } from './harness';
-import { horizontalOverflow, lowContrast } from './panel-look';
+import { fontSizes, horizontalOverflow, lowContrast, textBelow } from './panel-look';
 import { openPanelSession, type PanelSession } from './panel-kit';
 import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 
@@ -200,6 +200,45 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
     expect(thinking.color).not.toBe(answer.color);
   });
 
+  /** The computed sizes of the panel's type scale (docs/side-panel.md#type-scale), as Chromium draws them. */
+  const panelSizes = () =>
+    fontSizes(s.page, {
+      answer: '[data-turn-id][data-role="assistant"] .block-text.markdown p',
+      message: '[data-turn-id][data-role="user"] .block-text',
+      role: '.turn-head .turn-role',
+      action: '.turn-head .turn-actions button',
+      code: '.markdown pre code',
+      heading: '.markdown h2',
+      title: '.chat-title',
+      composer: 'textarea',
+    });
+
+  for (const [width, turnText] of [
+    [420, 14],
+    [320, 13],
+  ] as const) {
+    it(`type scale at ${width} px: turn text ${turnText} px (not Chrome's 75 % of the body), labels and code smaller, headings larger, no text under 12 px`, async () => {
+      await s.page.emulateMedia({ colorScheme: 'light' });
+      await s.page.setViewportSize({ width, height: 1000 });
+      await toEnd();
+      const px = await panelSizes();
+      expect(px.answer).toBe(turnText);
+      expect(px.message).toBe(turnText);
+      expect(px.composer).toBe(turnText);
+      // Labels ("You", "Copy") are smaller than the text they label; code is not larger than the prose around it.
+      expect(px.role!).toBeLessThan(px.answer!);
+      expect(px.action!).toBeLessThan(px.answer!);
+      expect(px.role!).toBeGreaterThanOrEqual(12);
+      expect(px.code!).toBeLessThanOrEqual(px.answer!);
+      expect(px.code!).toBeGreaterThanOrEqual(12);
+      expect(px.heading!).toBeGreaterThan(px.answer!);
+      expect(px.title!).toBeGreaterThan(px.answer!);
+      const small = await textBelow(s.page, TEXT, 12);
+      expect(small.checked).toBeGreaterThan(60);
+      expect(small.small).toEqual([]);
+    });
+  }
+
   for (const scheme of ['light', 'dark'] as const) {
     it(`side panel, ${scheme}: shows the conversation, the answer's end and the composer in ${scheme}; screenshot written; every text ≥ 4.5:1 contrast`, async () => {
       await s.page.emulateMedia({ colorScheme: scheme });
@@ -247,6 +286,22 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
           expect(await group.getByText(/^Key saved: /).isVisible(), name).toBe(true);
         }
         expect((await placement(options.getByRole('group', { name: 'OpenAI', exact: true }))).inView).toBe(true);
+        // The options page's scale (docs/side-panel.md#type-scale): body 14 px, labels smaller, headings larger.
+        const px = await fontSizes(options, {
+          body: 'body',
+          h1: 'h1',
+          h2: 'h2',
+          h3: '.provider h3',
+          label: '.provider .field-label',
+          status: '.provider .key-status',
+        });
+        expect(px.body).toBe(14);
+        expect(px.label!).toBeLessThan(14);
+        expect(px.status!).toBeLessThan(14);
+        expect(px.h3!).toBeGreaterThan(14);
+        expect(px.h2!).toBeGreaterThan(px.h3!);
+        expect(px.h1!).toBeGreaterThan(px.h2!);
+        expect((await textBelow(options, TEXT, 12)).small).toEqual([]);
         const file = path.join(SHOTS, `options-${scheme}.png`);
         await options.screenshot({ path: file, fullPage: true });
         expect(fs.statSync(file).size).toBeGreaterThan(10_000);
