@@ -152,6 +152,23 @@ describe('ask several models at once', () => {
     expect(screen.getByRole('button', { name: '+ Add a model' })).toBeTruthy();
   });
 
+  it("numbers every picker row once several models are asked: the picker's own is 1, as in the rows below", async () => {
+    await openConversation(meta, [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')], background());
+    const numbers = (sel: string) => [...document.querySelectorAll(`${sel} .compare-number`)].map((n) => n.textContent);
+    // One model: no numbers.
+    expect(numbers('.picker')).toEqual([]);
+    askTwo('Which?');
+    expect(numbers('.picker')).toEqual(['1']);
+    expect(numbers('.compare-targets')).toEqual(['2']);
+    const rows = await screen.findByRole('list', { name: 'What each model receives' });
+    await waitFor(() => expect(rows.querySelectorAll('[data-compare-preview]')).toHaveLength(2));
+    expect(numbers('.compare-disclosure')).toEqual(['1', '2']);
+    // The badge is decoration: the fields keep their names.
+    expect(screen.getByRole('combobox', { name: 'Provider' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove model 2' }));
+    expect(numbers('.picker')).toEqual([]);
+  });
+
   it('confirms the first disclosure of each target on its own, shows the answers side by side, and Continue with this switches to that target', async () => {
     const m = await openConversation(meta, [user('u1', 'one'), answer('a1', 'first', 'openai', 'gpt-5')], background());
     askTwo('Which?');

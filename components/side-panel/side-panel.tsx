@@ -449,6 +449,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
                 onThinking={(on) => model.setThinking(on)}
                 onApi={(api) => model.setApi(api)}
                 openOptions={openOptions}
+                number={compareTargets.length > 0 ? 1 : undefined}
               />
             )}
             {firstRun || onDevice ? null : (

@@ -3,6 +3,7 @@ import type { GeminiApi, ModelOption, ProviderStatus } from '../../lib/messaging
 import { ageText, filterModels, modelBadges } from '../../lib/ui/model-picker';
 import { Brain, Icon } from '../icons';
 import { ApiPicker } from './api-picker';
+import './compare.css';
 
 export interface TargetPickerProps {
   providers: readonly ProviderStatus[];
@@ -25,6 +26,11 @@ export interface TargetPickerProps {
   /** Chooses the Gemini API for a model both serve; absent: no API choice. */
   onApi?: ((api: GeminiApi) => void) | undefined;
   openOptions?: (() => void) | undefined;
+  /**
+   * Several models are asked (docs/side-panel.md#ask-several-models-at-once): this target's number
+   * among them (the picker's is 1), shown as the same badge the added rows and the preview rows carry.
+   */
+  number?: number | undefined;
 }
 
 /**
@@ -46,6 +52,7 @@ export function TargetPicker({
   onThinking,
   onApi,
   openOptions,
+  number,
 }: TargetPickerProps) {
   if (providers.length === 0)
     return (
@@ -61,6 +68,11 @@ export function TargetPicker({
   const providerName = providers.find((p) => p.id === target.providerId)?.name ?? target.providerId;
   return (
     <div class="picker">
+      {number !== undefined ? (
+        <span class="compare-number" aria-hidden="true">
+          {number}
+        </span>
+      ) : null}
       <select
         class="provider-select"
         aria-label="Provider"
