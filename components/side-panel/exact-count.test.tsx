@@ -95,6 +95,14 @@ describe('exact count', () => {
     expect(screen.getByRole('button', { name: 'Ask Anthropic to count again' })).toBeTruthy();
   });
 
+  it('is drawn as a button (outlined, not as a line of text) and described by what it sends', async () => {
+    await open({ previewSend: () => preview(), countTokens: () => COUNTED });
+    const ask = screen.getByRole('button', { name: 'Ask Anthropic for an exact count' });
+    expect(ask.classList.contains('outlined')).toBe(true);
+    const hint = document.getElementById(ask.getAttribute('aria-describedby') ?? '');
+    expect(hint?.textContent).toMatch(/^Sends only the turns Anthropic has already received/);
+  });
+
   it('not offered when the preview says it is not available (nothing received, or no count endpoint)', async () => {
     const m = await open({ previewSend: () => preview({ exactCountAvailable: false }), countTokens: () => COUNTED });
     expect(screen.queryByRole('button', { name: /exact count/ })).toBeNull();

@@ -5,7 +5,7 @@
  * the provider's free token-count endpoint; afterwards the line says the estimate is calibrated
  * by that count. Errors are shown as sentences (lib/ui/error-text.ts).
  */
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { isErrorCode } from '../../lib/messaging/client';
 import type { DisclosurePreview } from '../../lib/messaging/disclosure-types';
 import type { ProtocolError } from '../../lib/messaging/protocol';
@@ -40,6 +40,7 @@ function asProtocolError(e: unknown): ProtocolError {
 export function ExactCount({ preview, providerName, onCount }: ExactCountProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ProtocolError | undefined>(undefined);
+  const hintId = useId();
   const calibrated = calibrationLine(preview, providerName);
   if (!preview.exactCountAvailable && !calibrated) return null;
   const ask = async () => {
@@ -58,14 +59,22 @@ export function ExactCount({ preview, providerName, onCount }: ExactCountProps) 
       {calibrated ? <p data-count-line="">{calibrated}</p> : null}
       {preview.exactCountAvailable ? (
         <>
-          <button type="button" class="mini" disabled={busy} onClick={() => void ask()}>
+          {/* One action, not a quiet toolbar control: drawn as a button (`outlined`), its hint as its description. */}
+          <button
+            type="button"
+            class="mini outlined"
+            disabled={busy}
+            aria-busy={busy ? 'true' : 'false'}
+            aria-describedby={hintId}
+            onClick={() => void ask()}
+          >
             {busy
               ? 'Counting…'
               : calibrated
                 ? `Ask ${providerName} to count again`
                 : `Ask ${providerName} for an exact count`}
           </button>
-          <p class="hint">
+          <p class="hint" id={hintId}>
             Sends only the turns {providerName} has already received (never your draft) to its free token-count
             endpoint.
           </p>
