@@ -292,6 +292,49 @@ describe('ask several models at once', () => {
     await waitFor(() => expect(texts().every((t) => /tokens/.test(t) && !t.includes('First disclosure'))).toBe(true));
   });
 
+  it('rows asked after the panel read a stored answer but before its usage was recorded re-settle on the corrected figure when its final event arrives', async () => {
+    // The panel opens the conversation while Anthropic's answer x2 is already stored (status complete) but
+    // the usage Anthropic reported is not yet recorded: the background's estimate for Anthropic is
+    // uncorrected until then. The answer's final event is broadcast after the usage is recorded.
+    const bg = background();
+    let usageRecorded = false;
+    const turns = [
+      user('u1', 'one'),
+      answer('a1', 'first', 'openai', 'gpt-5'),
+      user('u2', 'Which?'),
+      answer('x2', 'CLAUDE-SAYS', 'anthropic', 'claude-x'),
+    ];
+    const m = await openConversation(meta, turns, {
+      ...bg,
+      getConversation: () => ({ meta, busy: false, turns }),
+      previewSend: (p: { target: SendTarget }) =>
+        p.target.providerId === 'anthropic'
+          ? samplePreview({
+              target: {
+                providerId: 'anthropic',
+                api: 'anthropic-messages',
+                model: p.target.model,
+                origin: ANTHROPIC_ORIGIN,
+              },
+              estimatedInputTokens: usageRecorded ? 2600 : 1000,
+              estimateSource: usageRecorded ? 'corrected' : 'estimate',
+            })
+          : samplePreview(),
+    });
+    askTwo('And now?');
+    const rows = await screen.findByRole('list', { name: 'What each model receives' });
+    const anthropicRow = () => rows.querySelector('[data-compare-preview="2"]')!;
+    await waitFor(() => expect(anthropicRow().getAttribute('data-estimate-source')).toBe('estimate'));
+    expect(anthropicRow().textContent).toContain('~1k tokens');
+    const asked = m.callsOf('previewSend').length;
+    usageRecorded = true;
+    // The final event of x2: the same stored turn and status the panel already shows.
+    m.emit({ type: 'turnUpdated', conversationId: 'c1', turn: turns[3]!, seq: 7 });
+    await waitFor(() => expect(anthropicRow().getAttribute('data-estimate-source')).toBe('corrected'));
+    expect(anthropicRow().textContent).toContain('~2.6k tokens');
+    expect(m.callsOf('previewSend').length).toBeGreaterThan(asked);
+  });
+
   it('shows the answers side by side again after a reload until one is picked; Continue with this ends it', async () => {
     const bg = background({ compared: true });
     const m = await openConversation(

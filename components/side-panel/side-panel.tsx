@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Connector } from '../../lib/messaging/client';
+import type { Turn } from '../../lib/transcript/schema';
 import { copyText } from '../../lib/ui/clipboard';
 import { conversationMarkdown } from '../../lib/ui/export-markdown';
 import { SidePanelModel } from '../../lib/ui/side-panel-model';
@@ -121,7 +122,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
   // `s.summaryVersion`: a summary stored or cleared from any panel (`summaryUpdated`); `summaryVersion`: this panel's own.
   // docs/side-panel.md#instructions: saved instructions change what the next send carries.
   const [instructionsVersion, setInstructionsVersion] = useState(0);
-  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${delivery.version}|${summaryVersion}|${s.summaryVersion}|${instructionsVersion}`;
+  const turnsKey = `${s.turns.map((t) => `${t.id}:${t.status ?? ''}`).join(',')}|${settledEvent(s)}|${delivery.version}|${summaryVersion}|${s.summaryVersion}|${instructionsVersion}`;
   const disclosure = useDisclosure(
     connector,
     {
@@ -561,4 +562,17 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
       ) : null}
     </div>
   );
+}
+
+/**
+ * The last final event of an answer the panel applied ("turnId@seq"), or '' while that answer streams.
+ * An answer's final event is broadcast after its turn is stored and the usage its provider
+ * reported is recorded (docs/architecture.md, one send step 14): a panel that read the stored answer earlier (opening
+ * or reloading the conversation) already has its final status, so only this event says that the
+ * estimates are now corrected, and the previews (the line and each compare row) are asked again.
+ */
+function settledEvent(s: { turns: readonly Turn[]; streamSeq?: { turnId: string; seq: number } | undefined }): string {
+  const at = s.streamSeq;
+  if (!at) return '';
+  return s.turns.find((t) => t.id === at.turnId)?.status === 'streaming' ? '' : `${at.turnId}@${at.seq}`;
 }
