@@ -99,7 +99,13 @@ describe.skipIf(!hasWebExt)('the Firefox build', () => {
 
   it('the manifest is MV2 with the side panel as a sidebar_action, a gecko id, and no Chrome-only keys', () => {
     expect(manifest.manifest_version).toBe(2);
-    expect(manifest.sidebar_action).toEqual({ default_panel: 'sidepanel.html', default_title: 'Baton' });
+    // No browser styles (MV2 turns them on by default): the page's own base.css sets its type scale.
+    expect(manifest.sidebar_action).toEqual({
+      default_panel: 'sidepanel.html',
+      default_title: 'Baton',
+      browser_style: false,
+    });
+    expect(manifest.options_ui).toMatchObject({ page: 'options.html', browser_style: false });
     expect(fs.existsSync(path.join(FIREFOX_DIR, 'sidepanel.html'))).toBe(true);
     expect((manifest.browser_specific_settings as { gecko?: { id?: string } }).gecko?.id).toMatch(/^[\w.-]+@[\w.-]+$/);
     for (const key of ['side_panel', 'externally_connectable', 'optional_host_permissions', 'host_permissions'])
