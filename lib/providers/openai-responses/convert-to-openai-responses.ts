@@ -149,7 +149,9 @@ function convertResponses(
   const entries: Entry[] = [];
   for (let i = start; i < turns.length; i++) {
     if (i === boundary) rangeEnd(ranges[0]!, report);
-    for (const e of encodeTurn(turns[i]!, i, ctx)) entries.push(e);
+    // Indexed: this function runs once per conversion, often unoptimised, where `for…of` allocates.
+    const encoded = encodeTurn(turns[i]!, i, ctx);
+    for (let k = 0; k < encoded.length; k++) entries.push(encoded[k]!);
   }
   if (boundary >= turns.length) rangeEnd(ranges[0]!, report);
   const checked = checkEntries(entries, report, boundary, ranges, p !== undefined);
