@@ -88,8 +88,13 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
   // Both maps only for same-origin blocks (made on first need: most turns of a long mixed
   // conversation have none, and this runs for every assistant turn of every conversion). No
   // closure per turn either: the helpers below take what they read.
+  // A turn of one input turn (the usual case) keeps both for that turn in locals instead.
   let indexes: Map<string, NativeIndex | undefined> | undefined;
   let seen: Map<string, number> | undefined;
+  const only = turn.sources.length === 1 ? turn.sources[0]!.id : undefined;
+  let onlySeen = -1;
+  let onlyIndex: NativeIndex | undefined;
+  let onlyIndexed = false;
   const orphans = new Orphans();
   const blocks = turn.blocks;
   for (let k = 0; k < blocks.length; k++) {
@@ -97,18 +102,29 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     orphans.at(pb.ref?.turn);
     if (pb.sameOrigin && pb.ref) {
       // A same-origin thinking block the pre-pass removed (e.g. empty and unsigned) is a reasoning item that won't be sent (R-K1).
-      const source = sourceOf(turn, pb.ref.turn, ctx);
-      seen ??= new Map();
-      for (let i = (seen.get(pb.ref.turn) ?? -1) + 1; i < pb.ref.index; i++)
+      const id = pb.ref.turn;
+      const source = sourceOf(turn, id, ctx);
+      const last = id === only ? onlySeen : ((seen ??= new Map()).get(id) ?? -1);
+      for (let i = last + 1; i < pb.ref.index; i++)
         if (source?.blocks[i]?.type === 'thinking') orphans.reasoningDropped();
-      seen.set(pb.ref.turn, Math.max(pb.ref.index, seen.get(pb.ref.turn) ?? -1));
+      if (id === only) onlySeen = Math.max(pb.ref.index, last);
+      else seen!.set(id, Math.max(pb.ref.index, last));
     }
     const b: Block = pb.block;
     // Text, thinking and calls of the same origin are matched against the turn's native items.
-    const index =
-      pb.sameOrigin && pb.ref && (b.type === 'text' || b.type === 'thinking' || b.type === 'tool_call')
-        ? nativeIndexOf(turn, pb.ref.turn, ctx, (indexes ??= new Map()))
-        : undefined;
+    let index: NativeIndex | undefined;
+    if (pb.sameOrigin && pb.ref && (b.type === 'text' || b.type === 'thinking' || b.type === 'tool_call')) {
+      const id = pb.ref.turn;
+      if (id !== only) {
+        indexes ??= new Map();
+        if (!indexes.has(id)) indexes.set(id, nativeIndexOf(turn, id, ctx));
+        index = indexes.get(id);
+      } else {
+        if (!onlyIndexed) onlyIndex = nativeIndexOf(turn, id, ctx);
+        onlyIndexed = true;
+        index = onlyIndex;
+      }
+    }
     switch (b.type) {
       case 'text':
         addText(out, b, pb, index, orphans, ctx, turnIndex);
@@ -164,19 +180,11 @@ function sourceOf(turn: PreparedTurn, id: string, ctx: AssistantContext): Turn |
   return undefined;
 }
 
-/** The native-item index of input turn `id` (of a same-origin block), kept in `indexes` per turn. */
-function nativeIndexOf(
-  turn: PreparedTurn,
-  id: string,
-  ctx: AssistantContext,
-  indexes: Map<string, NativeIndex | undefined>,
-): NativeIndex | undefined {
-  if (!indexes.has(id)) {
-    const items = nativeItemsOf(sourceOf(turn, id, ctx));
-    // X6 over the native items too: their text is matched against (repaired) blocks and copied into the body.
-    indexes.set(id, items ? new NativeIndex(repairSurrogatesDeep(items)) : undefined);
-  }
-  return indexes.get(id);
+/** The native-item index of input turn `id` (of a same-origin block), built once per turn by the caller. */
+function nativeIndexOf(turn: PreparedTurn, id: string, ctx: AssistantContext): NativeIndex | undefined {
+  const items = nativeItemsOf(sourceOf(turn, id, ctx));
+  // X6 over the native items too: their text is matched against (repaired) blocks and copied into the body.
+  return items ? new NativeIndex(repairSurrogatesDeep(items)) : undefined;
 }
 
 /**
