@@ -484,7 +484,10 @@ function synthUser(text: string): PreparedTurn {
   return preparedTurn('user', [preparedBlock({ type: 'text', text }, undefined, false)], []);
 }
 
-/** X4, A-R2, G-R6: consecutive turns of the same role become one; a merged turn loses `native`. */
+/**
+ * X4, A-R2, G-R6: consecutive turns of the same role become one; a merged turn loses `native`.
+ * Returns `turns` itself when no neighbours share a role (the caller owns the list either way).
+ */
 export function mergeSameRole(turns: PreparedTurn[]): PreparedTurn[] {
   // Usually nothing to merge: the list itself, without a copy (this runs twice per conversion).
   let merges = false;
