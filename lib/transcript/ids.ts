@@ -69,7 +69,7 @@ function fits(id: string, policy: IdPolicy): boolean {
  * result alike.
  */
 export class IdMap {
-  private readonly used = new Set<string>();
+  /** Target id → original; its keys are the ids taken so far (one table, not a set beside it). */
   private readonly reverse = new Map<string, string>();
   private readonly occurrences = new Map<string, number>();
 
@@ -78,7 +78,6 @@ export class IdMap {
   /** An independent copy: the same answers from here on (docs/architecture.md#incremental-conversion). */
   clone(): IdMap {
     const copy = new IdMap(this.policy);
-    for (const u of this.used) copy.used.add(u);
     for (const [k, v] of this.reverse) copy.reverse.set(k, v);
     for (const [k, v] of this.occurrences) copy.occurrences.set(k, v);
     return copy;
@@ -88,10 +87,9 @@ export class IdMap {
   assign(original: string): string {
     const n = this.occurrences.get(original) ?? 0;
     this.occurrences.set(original, n + 1);
-    let candidate = n === 0 && fits(original, this.policy) && !this.used.has(original) ? original : undefined;
-    for (let attempt = 0; candidate === undefined || this.used.has(candidate); attempt++)
+    let candidate = n === 0 && fits(original, this.policy) && !this.reverse.has(original) ? original : undefined;
+    for (let attempt = 0; candidate === undefined || this.reverse.has(candidate); attempt++)
       candidate = this.derive(original, n, attempt);
-    this.used.add(candidate);
     this.reverse.set(candidate, original);
     return candidate;
   }

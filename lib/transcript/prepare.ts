@@ -484,8 +484,15 @@ function synthUser(text: string): PreparedTurn {
   return preparedTurn('user', [preparedBlock({ type: 'text', text }, undefined, false)], []);
 }
 
-/** X4, A-R2, G-R6: consecutive turns of the same role become one; a merged turn loses `native`. */
+/**
+ * X4, A-R2, G-R6: consecutive turns of the same role become one; a merged turn loses `native`.
+ * Returns `turns` itself when no neighbours share a role (the caller owns the list either way).
+ */
 export function mergeSameRole(turns: PreparedTurn[]): PreparedTurn[] {
+  // Usually nothing to merge: the list itself, without a copy (this runs twice per conversion).
+  let merges = false;
+  for (let i = 1; i < turns.length && !merges; i++) merges = turns[i]!.role === turns[i - 1]!.role;
+  if (!merges) return turns;
   const out: PreparedTurn[] = [];
   // True when the last output turn is a merge made here, whose arrays this function owns.
   let owned = false;
@@ -555,16 +562,17 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
     }
     const next = turns[i + 1]?.role === 'tool' ? turns[++i] : undefined;
     const available = next ? next.blocks : NO_BLOCKS;
-    // Results matched to a call; what is left over stays in `available` order.
-    const taken: boolean[] = new Array<boolean>(available.length).fill(false);
+    // Results matched to a call; what is left over stays in `available` order. Up to 31 results
+    // are marked in the bits of a number, more in an array (no array per tool turn in the usual case).
+    let takenBits = 0;
+    const takenList = available.length > 31 ? new Array<boolean>(available.length).fill(false) : undefined;
     const resultBlocks = new Array<PreparedBlock>(calls);
     let results = 0;
     let imageBlocks: PreparedBlock[] | undefined;
-    let changed = false;
-    const assistantBlocks: PreparedBlock[] = new Array<PreparedBlock>(turn.blocks.length);
+    // A copy of the turn's blocks, made only when a call's id or name changes.
+    let assistantBlocks: PreparedBlock[] | undefined;
     for (let k = 0; k < turn.blocks.length; k++) {
       const pb = turn.blocks[k]!;
-      assistantBlocks[k] = pb;
       if (pb.block.type !== 'tool_call') continue;
       const call = pb.block;
       const mappedId = ids.assign(call.id);
@@ -574,13 +582,15 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
       let at = -1;
       for (let j = 0; j < available.length; j++) {
         const r = available[j]!.block;
-        if (!taken[j] && r.type === 'tool_result' && r.callId === call.id) {
+        const isTaken = takenList ? takenList[j] : ((takenBits >>> j) & 1) === 1;
+        if (!isTaken && r.type === 'tool_result' && r.callId === call.id) {
           at = j;
           break;
         }
       }
       if (at >= 0) {
-        taken[at] = true;
+        if (takenList) takenList[at] = true;
+        else takenBits |= 1 << at;
         const r = available[at]!;
         const result = r.block as ToolResultBlock;
         if (mappedId !== call.id) report.add(r.ref, 'id-mapped', `${call.id} → ${mappedId}`);
@@ -612,6 +622,7 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
       }
       // The usual case, id and name unchanged, keeps the block itself.
       if (mappedId !== call.id || mappedName !== call.name) {
+        assistantBlocks ??= turn.blocks.slice();
         assistantBlocks[k] = preparedBlock(
           { ...call, id: mappedId, name: mappedName },
           pb.ref,
@@ -619,14 +630,13 @@ function pairToolCalls(turns: PreparedTurn[], ctx: PairingContext): PreparedTurn
           pb.origin,
           pb.toolName,
         );
-        changed = true;
       }
     }
-    out.push(changed ? preparedTurn(turn.role, assistantBlocks, turn.sources, turn.native) : turn);
+    out.push(assistantBlocks ? preparedTurn(turn.role, assistantBlocks, turn.sources, turn.native) : turn);
     // Provider items of the tool turn travel with the results (same-origin only; others were flattened earlier).
     let orphans: PreparedBlock[] | undefined;
     for (let j = 0; j < available.length; j++) {
-      if (taken[j]) continue;
+      if (takenList ? takenList[j] : ((takenBits >>> j) & 1) === 1) continue;
       const r = available[j]!;
       if (r.block.type === 'tool_result') (orphans ??= []).push(r);
       else resultBlocks.push(r);

@@ -85,50 +85,55 @@ export const R_K3 = 'reasoning without encrypted_content cannot be replayed with
 /** Encodes an assistant turn rebuilt from its blocks, in block order. */
 export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx: AssistantContext): Entry[] {
   const out: Entry[] = [];
-  // A block names its own input turn, which is one of the turns merged into this one: looked up
-  // there rather than in a map of the whole transcript built for every conversion.
-  const sourceOf = (id: string): Turn | undefined => {
-    for (const t of turn.sources) if (t.id === id) return t === ctx.notNative ? undefined : t;
-    return undefined;
-  };
   // Both maps only for same-origin blocks (made on first need: most turns of a long mixed
-  // conversation have none, and this runs for every assistant turn of every conversion).
+  // conversation have none, and this runs for every assistant turn of every conversion). No
+  // closure per turn either: the helpers below take what they read.
+  // A turn of one input turn (the usual case) keeps both for that turn in locals instead.
   let indexes: Map<string, NativeIndex | undefined> | undefined;
   let seen: Map<string, number> | undefined;
-  const indexFor = (pb: PreparedBlock): NativeIndex | undefined => {
-    if (!pb.sameOrigin || !pb.ref) return undefined;
-    indexes ??= new Map();
-    if (!indexes.has(pb.ref.turn)) {
-      const items = nativeItemsOf(sourceOf(pb.ref.turn));
-      // X6 over the native items too: their text is matched against (repaired) blocks and copied into the body.
-      indexes.set(pb.ref.turn, items ? new NativeIndex(repairSurrogatesDeep(items)) : undefined);
-    }
-    return indexes.get(pb.ref.turn);
-  };
+  const only = turn.sources.length === 1 ? turn.sources[0]!.id : undefined;
+  let onlySeen = -1;
+  let onlyIndex: NativeIndex | undefined;
+  let onlyIndexed = false;
   const orphans = new Orphans();
-  const push = (item: Entry['item'], pb: PreparedBlock): void => {
-    out.push({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' });
-  };
-  for (const pb of turn.blocks) {
+  const blocks = turn.blocks;
+  for (let k = 0; k < blocks.length; k++) {
+    const pb = blocks[k]!;
     orphans.at(pb.ref?.turn);
     if (pb.sameOrigin && pb.ref) {
       // A same-origin thinking block the pre-pass removed (e.g. empty and unsigned) is a reasoning item that won't be sent (R-K1).
-      const source = sourceOf(pb.ref.turn);
-      seen ??= new Map();
-      for (let i = (seen.get(pb.ref.turn) ?? -1) + 1; i < pb.ref.index; i++)
+      const id = pb.ref.turn;
+      const source = sourceOf(turn, id, ctx);
+      const last = id === only ? onlySeen : ((seen ??= new Map()).get(id) ?? -1);
+      for (let i = last + 1; i < pb.ref.index; i++)
         if (source?.blocks[i]?.type === 'thinking') orphans.reasoningDropped();
-      seen.set(pb.ref.turn, Math.max(pb.ref.index, seen.get(pb.ref.turn) ?? -1));
+      if (id === only) onlySeen = Math.max(pb.ref.index, last);
+      else seen!.set(id, Math.max(pb.ref.index, last));
     }
     const b: Block = pb.block;
+    // Text, thinking and calls of the same origin are matched against the turn's native items.
+    let index: NativeIndex | undefined;
+    if (pb.sameOrigin && pb.ref && (b.type === 'text' || b.type === 'thinking' || b.type === 'tool_call')) {
+      const id = pb.ref.turn;
+      if (id !== only) {
+        indexes ??= new Map();
+        if (!indexes.has(id)) indexes.set(id, nativeIndexOf(turn, id, ctx));
+        index = indexes.get(id);
+      } else {
+        if (!onlyIndexed) onlyIndex = nativeIndexOf(turn, id, ctx);
+        onlyIndexed = true;
+        index = onlyIndex;
+      }
+    }
     switch (b.type) {
       case 'text':
-        addText(out, b, pb, indexFor(pb), orphans, ctx, turnIndex);
+        addText(out, b, pb, index, orphans, ctx, turnIndex);
         break;
       case 'thinking': {
-        const item = reasoningItem(b, pb, indexFor(pb), ctx);
+        const item = reasoningItem(b, pb, index, ctx);
         if (item) {
           orphans.reasoningKept();
-          push(item, pb);
+          out.push({ item, refs: pb.ref ? [pb.ref] : [], turn: turnIndex, role: 'assistant' });
         } else orphans.reasoningDropped();
         break;
       }
@@ -136,7 +141,7 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
         out.push(
           orphans.apply(
             {
-              item: functionCall(b, pb, indexFor(pb), ctx),
+              item: functionCall(b, pb, index, ctx),
               refs: pb.ref ? [pb.ref] : [],
               turn: turnIndex,
               role: 'assistant',
@@ -162,6 +167,24 @@ export function encodeAssistantBlocks(turn: PreparedTurn, turnIndex: number, ctx
     }
   }
   return out;
+}
+
+/**
+ * The input turn a block names: one of the turns merged into `turn`, looked up there rather than
+ * in a map of the whole transcript built for every conversion (undefined for `ctx.notNative`).
+ */
+function sourceOf(turn: PreparedTurn, id: string, ctx: AssistantContext): Turn | undefined {
+  const sources = turn.sources;
+  for (let i = 0; i < sources.length; i++)
+    if (sources[i]!.id === id) return sources[i] === ctx.notNative ? undefined : sources[i];
+  return undefined;
+}
+
+/** The native-item index of input turn `id` (of a same-origin block), built once per turn by the caller. */
+function nativeIndexOf(turn: PreparedTurn, id: string, ctx: AssistantContext): NativeIndex | undefined {
+  const items = nativeItemsOf(sourceOf(turn, id, ctx));
+  // X6 over the native items too: their text is matched against (repaired) blocks and copied into the body.
+  return items ? new NativeIndex(repairSurrogatesDeep(items)) : undefined;
 }
 
 /**
