@@ -14,7 +14,16 @@ const RESULT: ChromiumResult = {
   ok: true,
   sizes: { turns: 10_000, conversations: 5_000, chars: 200_000, chunks: 2_000 },
   builtNow: false,
-  startup: { ok: true, value: { samples: 10, evaluatedMs: 40, readyMs: 55.5, wallMs: 120 } },
+  startup: {
+    ok: true,
+    value: {
+      samples: 10,
+      evaluatedMs: 40,
+      readyMs: 55.5,
+      wallMs: 120,
+      empty: { evaluatedMs: 31, readyMs: 31.5, batonMinusEmpty: { evaluatedMs: 8.5, readyMs: 23 } },
+    },
+  },
   startupSync: { ok: true, value: { samples: 10, evaluatedMs: 41, readyMs: 56, wallMs: 121 } },
   append: { ok: true, value: { batonMs: 2, floorMs: 1, batonSamples: [2], floorSamples: [1] } },
   list: { ok: true, value: { batonMs: 120, floorMs: 60, batonSamples: [120], floorSamples: [60], listed: 5_001 } },
@@ -90,7 +99,7 @@ describe('chromiumRows', () => {
       [
         'start-up',
         'service worker cold start, seeded database (background.js evaluated; ready)',
-        'evaluated at 40.0 ms, ready (DB open) at 55.5 ms; startWorker → running 120 ms (median of 10)',
+        'evaluated at 40.0 ms, ready (DB open) at 55.5 ms; startWorker → running 120 ms (median of 10); an empty extension worker, same run: evaluated at 31.0 ms, ready at 31.5 ms (Baton − empty worker: evaluated 8.50 ms, ready 23.0 ms)',
         'yes',
       ],
       [
@@ -100,6 +109,25 @@ describe('chromiumRows', () => {
         'yes',
       ],
     ]);
+  });
+
+  it('judges the start-up row by the absolute figure, the empty worker only beside it', () => {
+    const slow: ChromiumResult = {
+      ...RESULT,
+      startup: {
+        ok: true,
+        value: {
+          samples: 10,
+          evaluatedMs: 80,
+          readyMs: 90,
+          wallMs: 150,
+          empty: { evaluatedMs: 70, readyMs: 70.2, batonMinusEmpty: { evaluatedMs: 10, readyMs: 19.8 } },
+        },
+      },
+    } as ChromiumResult;
+    const row = chromiumRows(slow).find((r) => r.figure.startsWith('service worker cold start, seeded database ('))!;
+    expect(row.met).toBe('no');
+    expect(row.value).toContain('Baton − empty worker: evaluated 10.0 ms, ready 19.8 ms');
   });
 
   it('skips every figure with the reason when the section could not run', () => {

@@ -16,7 +16,7 @@ import { benchListRoundTrip, benchOpen, NAME_SHIM, openPanel } from './chromium-
 import { benchRender } from './chromium-render';
 import type { ChromiumResult, ChromiumSizes, Part } from './chromium-rows';
 import { benchColdPreview } from './chromium-preview';
-import { benchStartup, benchStartupSyncOn } from './chromium-startup';
+import { benchStartup, benchStartupSyncOn, EmptyWorker, writeEmptyExtension } from './chromium-startup';
 import { benchAppend, benchList, seedStore } from './chromium-storage';
 import { generateTranscript } from './generate';
 import { Rng } from './random';
@@ -104,10 +104,13 @@ export async function benchChromium(
   const warmAnswer = markdown(new Rng(10), Math.round(sizes.chars / 10)).slice(0, Math.round(sizes.chars / 10));
 
   log('  inputs generated; launching Chromium');
+  // The start-up rows restart an empty extension worker beside Baton's, in the same browser (chromium-startup.ts).
+  const emptyDir = writeEmptyExtension();
   let browser: ExtensionBrowser;
   try {
-    browser = await ExtensionBrowser.launch({ extensionDir: build.dir });
+    browser = await ExtensionBrowser.launch({ extensionDir: build.dir, extraExtensions: [emptyDir] });
   } catch (e) {
+    fs.rmSync(emptyDir, { recursive: true, force: true });
     return {
       ok: false,
       note: `Chromium did not start with the test build: ${((e as Error).message ?? String(e)).split('\n')[0]}`,
@@ -125,9 +128,15 @@ export async function benchChromium(
     );
     await shim();
     await seedStore(browser, [...list, record], turns);
-    const startup = await part('service worker cold start', log, () => benchStartup(browser, ...profile.startup));
+    const empty = await EmptyWorker.attach(browser).catch((e: Error) => {
+      log(`  the empty extension worker is not measured: ${(e.message ?? String(e)).split('\n')[0]}`);
+      return undefined;
+    });
+    const startup = await part('service worker cold start', log, () =>
+      benchStartup(browser, ...profile.startup, empty),
+    );
     const startupSync = await part('service worker cold start, sync on', log, () =>
-      benchStartupSyncOn(browser, ...profile.startup),
+      benchStartupSyncOn(browser, ...profile.startup, empty),
     );
     const append = await part(
       'append',
@@ -183,6 +192,10 @@ export async function benchChromium(
   } finally {
     for (const p of pages) await p.close().catch(() => undefined);
     if (keep && share) share.browser = browser;
-    else await browser.close();
+    else {
+      await browser.close();
+      // Left in place while a shared browser still has it loaded (a few hundred bytes in the temporary folder).
+      fs.rmSync(emptyDir, { recursive: true, force: true });
+    }
   }
 }

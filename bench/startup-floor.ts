@@ -32,6 +32,8 @@ import { median } from './harness';
 
 interface Marks {
   t0?: number;
+  /** Further marks a patched build may set (`self.batonT1` …), in order. */
+  more?: number[];
   evaluatedMs: number;
   readyMs?: number;
 }
@@ -51,7 +53,10 @@ async function readMarks(browser: ExtensionBrowser): Promise<Marks> {
   const marks = await browser.evalInWorker(async () => {
     const g = globalThis as unknown as { batonReady: Promise<unknown>; batonStartup?: Marks; batonT0?: number };
     await g.batonReady;
-    return g.batonStartup && { ...g.batonStartup, t0: g.batonT0 };
+    const more: number[] = [];
+    for (let i = 1; typeof (g as Record<string, unknown>)[`batonT${i}`] === 'number'; i++)
+      more.push((g as Record<string, unknown>)[`batonT${i}`] as number);
+    return g.batonStartup && { ...g.batonStartup, t0: g.batonT0, more };
   }, undefined);
   if (!marks || marks.readyMs === undefined) throw new Error('startup-floor: no batonStartup marks in this worker');
   return marks;
@@ -116,17 +121,20 @@ for (let r = 0; r < flags.rounds; r++) {
       const t0: number[] = [];
       const evaluated: number[] = [];
       const ready: number[] = [];
+      const more: number[][] = [];
       for (let i = 0; i < 1 + flags.samples; i++) {
         await browser.stopServiceWorker();
         await browser.wakeServiceWorker();
         const m = await readMarks(browser);
         if (i === 0) continue; // warm-up
         if (m.t0 !== undefined) t0.push(m.t0);
+        m.more?.forEach((x, k) => (more[k] ??= []).push(x));
         evaluated.push(m.evaluatedMs);
         ready.push(m.readyMs!);
       }
       console.log(
         `round ${r + 1} ${path.basename(path.dirname(dir))}/${path.basename(dir)}: t0 ${fmt(t0)} ms, evaluated ${fmt(evaluated)} ms, ready ${fmt(ready)} ms` +
+          more.map((xs, k) => `, t${k + 1} ${fmt(xs)} ms`).join('') +
           ` (first start after install: t0 ${first.t0?.toFixed(1) ?? '—'}, evaluated ${first.evaluatedMs.toFixed(1)}, ready ${first.readyMs!.toFixed(1)})`,
       );
       if (flags.trace) for (const line of await tracedRestart(browser, port)) console.log(`  ${line}`);

@@ -18,6 +18,7 @@ import { Keepalive } from './core/keepalive';
 import { RetryAlarms, sessionPendingStore, SendEngine } from './send';
 import { classifySender, route, type Sender } from './core/router';
 import { realClock } from './core/clock';
+import { registerPanelBehavior, type PanelBehaviorApi } from './core/panel-behavior';
 import type { Transport } from './core/transport';
 import { browserPouch, SYNC_VAULT_ID, SyncService } from './sync';
 
@@ -175,12 +176,8 @@ export function registerBackground(transport: Transport): { ready: Promise<Backg
     return true;
   });
 
-  // Chrome: the toolbar button opens the side panel.
-  void (
-    browser as unknown as { sidePanel?: { setPanelBehavior(o: { openPanelOnActionClick: boolean }): Promise<void> } }
-  ).sidePanel
-    ?.setPanelBehavior({ openPanelOnActionClick: true })
-    .catch(() => undefined);
+  // Chrome: the toolbar button opens the side panel; Chrome keeps the setting, so it is set at install and update only.
+  registerPanelBehavior(browser.runtime, () => (browser as unknown as { sidePanel?: PanelBehaviorApi }).sidePanel);
 
   // M4: only allowlisted port names from our own pages; others are dropped before any listener.
   // L1/L4: registered at top level, so the alarm of a pending retry wakes the worker and is handled.
