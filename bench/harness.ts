@@ -2,7 +2,7 @@
  * Timing harness: warm-up, then rounds in which every candidate runs once, in an order that
  * rotates each round (interleaving, so drift on a shared machine hits all candidates alike).
  * With `--expose-gc` the heap is collected before every sample, outside the timed region, so no
- * candidate pays for another's garbage (a full collection for large inputs; only the young
+ * candidate pays for another's garbage (a full mark-compact for large inputs; only the young
  * generation for small ones, where a full one would cost more than the sample). Reports medians (ms).
  */
 
@@ -33,14 +33,27 @@ export interface Measurement {
   medianMs: number;
 }
 
-const gc = (globalThis as { gc?: (options?: { type: 'major' | 'minor'; execution: 'sync' }) => void }).gc;
+const gc = (globalThis as { gc?: (options?: { type: 'minor'; execution: 'sync' }) => void }).gc;
+
+/**
+ * One collection of the given kind, synchronously. A major one is a bare `gc()`: on Node 20 (V8
+ * 11.3) `gc({ type: 'major', execution: 'sync' })` runs a scavenge, not a mark-compact
+ * (`--trace-gc` prints "Scavenge … testing"), so old space kept every earlier sample's promoted
+ * garbage and a mark-compact fell inside whichever sample reached the old-generation limit
+ * (bench/README.md, "Conversion rows and the heap they start from").
+ */
+function collectNow(type: 'major' | 'minor'): void {
+  if (!gc) return;
+  if (type === 'major') gc();
+  else gc({ type: 'minor', execution: 'sync' });
+}
 
 /** True when the process runs with `--expose-gc` (samples start from a collected heap). */
 export const GC_BETWEEN_SAMPLES = typeof gc === 'function';
 
 /** A full collection now (with `--expose-gc`; otherwise nothing): for untimed setup inside a sample. */
 export function collect(): void {
-  gc?.({ type: 'major', execution: 'sync' });
+  collectNow('major');
 }
 
 /** Median of a non-empty list. */
@@ -62,13 +75,13 @@ export async function measure(candidates: readonly Candidate[], options: Measure
   const samples = candidates.map(() => [] as number[]);
   const started = performance.now();
   const rounds = options.warmup + options.maxSamples;
-  const gcOptions = { type: options.gc ?? 'major', execution: 'sync' } as const;
+  const gcType = options.gc ?? 'major';
   for (let round = 0; round < rounds; round++) {
     const timed = round >= options.warmup;
     if (timed && round - options.warmup >= options.minSamples && performance.now() - started > options.budgetMs) break;
     for (let k = 0; k < candidates.length; k++) {
       const i = (k + round) % candidates.length;
-      gc?.(gcOptions);
+      collectNow(gcType);
       const ms = await candidates[i]!.run();
       if (timed) samples[i]!.push(ms);
     }
