@@ -23,7 +23,11 @@ export interface MeasureOptions {
   budgetMs: number;
   /** …up to this many. */
   maxSamples: number;
-  /** Collection before each sample (with `--expose-gc`): `major` (default) or `minor` (young generation only). */
+  /**
+   * Collection before each sample (with `--expose-gc`): `major` (default: a scavenge, and a
+   * mark-compact when old space has grown, see `collectNow`) or `minor` (a scavenge only). Use
+   * `minor` where samples promote little: a mark-compact is followed by slower samples.
+   */
   gc?: 'major' | 'minor';
 }
 
