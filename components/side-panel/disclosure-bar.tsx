@@ -4,7 +4,7 @@
  * blocks out of this send), *Request* (the exact JSON body, never a key), *Who has seen this*
  * and *Policy*.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type {
   DisclosureLedger,
   DisclosurePolicy,
@@ -88,6 +88,12 @@ const TAB_NAME: Record<SheetTab, string> = {
  */
 export function DisclosureBar(p: DisclosureBarProps) {
   const [open, setOpen] = useState(false);
+  const section = useRef<HTMLElement>(null);
+  // Opened in a footer too short for it (the part above the composer scrolls), the sheet and its line
+  // are brought into view; `scrollIntoView` is absent where there is no layout (unit tests).
+  useEffect(() => {
+    if (open) section.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [open]);
   const [tab, setTab] = useState<SheetTab>('turns');
   const { preview } = p;
   if (!preview) return null;
@@ -117,7 +123,7 @@ export function DisclosureBar(p: DisclosureBarProps) {
   const toolsLine = toolsWithReasoningLine(preview);
   const instructionsLine = instructionsChangeLine(preview, p.providerName);
   return (
-    <section class={`disclosure${open ? ' open' : ''}`} aria-label="Disclosure">
+    <section ref={section} class={`disclosure${open ? ' open' : ''}`} aria-label="Disclosure">
       <button
         type="button"
         class={`disclosure-line${warn ? ' warn' : ''}`}

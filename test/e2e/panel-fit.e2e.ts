@@ -1,0 +1,93 @@
+/**
+ * The panel's footer fits whatever it holds: with a compare of two models, in a short or narrow
+ * panel and with a large default font (Chrome's "Large", 20 px), the draft, Attach, Send and the
+ * disclosure line stay inside the panel and the line can still be opened (docs/side-panel.md). The
+ * footer scrolls when its content is taller than it may be; the composer stays at its bottom.
+ * Screenshots go to `test-results/screenshots/panel-fit-*.png`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConversationStore } from '../../lib/store/conversations';
+import type { Transcript } from '../../lib/transcript/schema';
+import { loadNeutralTranscript } from '../fixtures/transcripts';
+import { waitFor } from './harness';
+import { openPanelSession, type PanelSession } from './panel-kit';
+import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
+
+warnIfNoChromium('panel-fit.e2e.ts');
+
+const SHOTS = path.join(ROOT, 'test-results/screenshots');
+
+/** The element's box lies inside the viewport (1 px of rounding allowed). */
+async function expectInView(page: Page, what: string, locator: Locator): Promise<void> {
+  const box = await locator.boundingBox();
+  const view = page.viewportSize()!;
+  expect(box, `${what} is laid out`).not.toBeNull();
+  expect(box!.height, `${what} has a height`).toBeGreaterThan(4);
+  expect(box!.y, `${what} starts inside the panel`).toBeGreaterThanOrEqual(-1);
+  expect(box!.y + box!.height, `${what} ends inside the panel (height ${view.height})`).toBeLessThanOrEqual(
+    view.height + 1,
+  );
+  expect(box!.x + box!.width, `${what} ends inside the panel's width`).toBeLessThanOrEqual(view.width + 1);
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
+  let s: PanelSession;
+
+  beforeAll(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    s = await openPanelSession({ width: 420, height: 900 });
+    const fixture = loadNeutralTranscript('mixed-origins');
+    const seed: Transcript = { ...fixture, id: 'seed-fit', turns: fixture.turns };
+    await s.browser.evalInWorker(async (t) => {
+      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
+        .batonReady;
+      const now = new Date().toISOString();
+      await store.create({ id: t.id!, title: 'Trip to Lisbon', now, ...(t.tools ? { tools: t.tools } : {}) });
+      for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
+    }, seed);
+    await s.page.reload();
+    await s.panel.ready();
+    await s.panel.openConversation('seed-fit');
+    await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === seed.turns.length);
+    await s.panel.choose('openai', 'gpt-5.5');
+    await s.page.getByRole('button', { name: '+ Ask several models' }).click();
+    await s.page.getByLabel('Model 2', { exact: true }).fill('claude-sonnet-4-6');
+    await s.page.getByLabel('Message', { exact: true }).fill('And what would you pick for the whole family?');
+  }, 120_000);
+
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const cases = [
+    { name: '320x700-large-font', width: 320, height: 700, font: 20 },
+    { name: '360x560', width: 360, height: 560, font: 16 },
+    { name: '420x640-large-font', width: 420, height: 640, font: 20 },
+  ];
+  for (const c of cases) {
+    it(`compare of two models, ${c.width}×${c.height} px, default font ${c.font} px: the draft, Attach, Send and the disclosure line are in view, and the line opens`, async () => {
+      const page = s.page;
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Page.setFontSizes', { fontSizes: { standard: c.font, fixed: 13 } });
+      await page.setViewportSize({ width: c.width, height: c.height });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await expectInView(page, 'the message field', page.getByLabel('Message', { exact: true }));
+      await expectInView(page, 'Attach', page.getByRole('button', { name: 'Attach images or PDFs' }));
+      await expectInView(page, 'Send', page.getByRole('button', { name: 'Send', exact: true }));
+      const line = page.locator('[data-disclosure-summary]').first();
+      await line.scrollIntoViewIfNeeded();
+      await expectInView(page, 'the disclosure line', line);
+      await line.click();
+      await waitFor('the disclosure sheet', async () => (await page.getByRole('tab').count()) > 0);
+      await expectInView(page, 'the first disclosure tab', page.getByRole('tab').first());
+      await expectInView(page, 'Send, with the sheet open', page.getByRole('button', { name: 'Send', exact: true }));
+      await page.screenshot({ path: path.join(SHOTS, `panel-fit-${c.name}.png`) });
+      await line.click();
+      await waitFor('the sheet closed', async () => (await page.getByRole('tab').count()) === 0);
+      await cdp.detach();
+    });
+  }
+});
