@@ -426,49 +426,47 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
             ) : null}
           </div>
           <footer class="panel-foot">
+            <p class="phase" role="status">
+              {status}
+            </p>
+            {x.pendingDelete ? (
+              <UndoToast text={`Deleted “${x.pendingDelete.title || 'Untitled'}”.`} onUndo={() => model.undoRemove()} />
+            ) : null}
+            {x.pendingVersionDelete ? (
+              <UndoToast text="Deleted a version." onUndo={() => void model.undoRemoveVersion()} />
+            ) : null}
+            {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
+            {firstRun ? null : (
+              <TargetPicker
+                providers={s.providers}
+                target={s.target}
+                models={s.models[s.target.providerId] ?? []}
+                modelsAt={s.modelsAt[s.target.providerId]}
+                modelsError={s.modelsError[s.target.providerId]}
+                onProvider={(id) => model.setProvider(id)}
+                onModel={(m, chosen) => model.setModel(m, chosen)}
+                onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
+                onModelFocus={(focused) => model.modelFieldFocus(focused)}
+                onThinking={(on) => model.setThinking(on)}
+                onApi={(api) => model.setApi(api)}
+                openOptions={openOptions}
+                number={compareTargets.length > 0 ? 1 : undefined}
+              />
+            )}
+            {firstRun || onDevice ? null : (
+              <CompareTargets
+                providers={s.providers}
+                extra={cmp.extra}
+                models={s.models}
+                busy={s.busy}
+                onAdd={() => model.addTarget()}
+                onProvider={(i, id) => model.setExtraProvider(i, id)}
+                onModel={(i, m) => model.setExtraModel(i, m)}
+                onRemove={(i) => model.removeTarget(i)}
+              />
+            )}
+            {/* Scrolls when the footer does not fit; the pickers stay outside it so their model lists are not clipped. */}
             <div class="panel-foot-top">
-              <p class="phase" role="status">
-                {status}
-              </p>
-              {x.pendingDelete ? (
-                <UndoToast
-                  text={`Deleted “${x.pendingDelete.title || 'Untitled'}”.`}
-                  onUndo={() => model.undoRemove()}
-                />
-              ) : null}
-              {x.pendingVersionDelete ? (
-                <UndoToast text="Deleted a version." onUndo={() => void model.undoRemoveVersion()} />
-              ) : null}
-              {s.error ? <ErrorNotice error={s.error} openOptions={openOptions} live /> : null}
-              {firstRun ? null : (
-                <TargetPicker
-                  providers={s.providers}
-                  target={s.target}
-                  models={s.models[s.target.providerId] ?? []}
-                  modelsAt={s.modelsAt[s.target.providerId]}
-                  modelsError={s.modelsError[s.target.providerId]}
-                  onProvider={(id) => model.setProvider(id)}
-                  onModel={(m, chosen) => model.setModel(m, chosen)}
-                  onWantModels={(refresh) => void model.loadModels(s.target.providerId, refresh)}
-                  onModelFocus={(focused) => model.modelFieldFocus(focused)}
-                  onThinking={(on) => model.setThinking(on)}
-                  onApi={(api) => model.setApi(api)}
-                  openOptions={openOptions}
-                  number={compareTargets.length > 0 ? 1 : undefined}
-                />
-              )}
-              {firstRun || onDevice ? null : (
-                <CompareTargets
-                  providers={s.providers}
-                  extra={cmp.extra}
-                  models={s.models}
-                  busy={s.busy}
-                  onAdd={() => model.addTarget()}
-                  onProvider={(i, id) => model.setExtraProvider(i, id)}
-                  onModel={(i, m) => model.setExtraModel(i, m)}
-                  onRemove={(i) => model.removeTarget(i)}
-                />
-              )}
               {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
               {onDevice ? (
                 <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p>
