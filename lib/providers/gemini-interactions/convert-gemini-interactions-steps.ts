@@ -48,13 +48,17 @@ const BUILT_IN_STEPS = new Set(
 );
 
 /**
- * Encodes one prepared turn as steps, in order: a user turn is one `user_input` (GI-R3, GI-R4); a
- * tool turn is one `function_result` per result (GI-T1); an assistant turn is its same-origin
- * steps verbatim when it has `native` ({@link replayNativeSteps}), else its blocks in order —
- * consecutive text and images merged into one `model_output`, thinking as a signed `thought`
- * (GI-K1), calls as `function_call` (GI-T4).
+ * Encodes one prepared turn as steps, appended to `steps` in order: a user turn is one
+ * `user_input` (GI-R3, GI-R4); a tool turn is one `function_result` per result (GI-T1); an
+ * assistant turn is its same-origin steps verbatim when it has `native` ({@link replayNativeSteps}),
+ * else its blocks in order — consecutive text and images merged into one `model_output`, thinking
+ * as a signed `thought` (GI-K1), calls as `function_call` (GI-T4).
+ *
+ * It appends to the request's list rather than returning a list of its own, and merges content
+ * without a closure: it runs for every turn of a cold conversion, where a `[]` per turn that is
+ * pushed to reserves 17 slots.
  */
-export function encodeTurn(turn: PreparedTurn, ctx: InteractionsEncodeContext): InteractionsStep[] {
+export function encodeTurn(turn: PreparedTurn, ctx: InteractionsEncodeContext, steps: InteractionsStep[]): void {
   if (turn.role === 'assistant' && turn.native) {
     const replay = replayNativeSteps(turn, ctx);
     const ids = turn.sources.map((s) => s.id).join(', ');
@@ -67,20 +71,19 @@ export function encodeTurn(turn: PreparedTurn, ctx: InteractionsEncodeContext): 
             'same-origin Interactions steps sent as received',
           ),
         );
-      return replay.steps;
+      for (let i = 0; i < replay.steps.length; i++) steps.push(replay.steps[i]!);
+      return;
     }
     ctx.report.warn(
       `turn ${ids}: its native Interactions steps were not replayed (${replay.problem}); rebuilt from its blocks`,
     );
   }
-  const steps: InteractionsStep[] = [];
+  const role = turn.role;
+  // Consecutive text and media of the turn, not yet a step (GI-R4: one content list per run).
   let content: InteractionsContent[] | undefined;
-  const flush = () => {
-    if (content && content.length > 0)
-      steps.push({ type: turn.role === 'user' ? 'user_input' : 'model_output', content } as InteractionsStep);
-    content = undefined;
-  };
-  for (const pb of turn.blocks) {
+  const blocks = turn.blocks;
+  for (let k = 0; k < blocks.length; k++) {
+    const pb = blocks[k]!;
     const b = pb.block;
     switch (b.type) {
       case 'text': {
@@ -103,7 +106,7 @@ export function encodeTurn(turn: PreparedTurn, ctx: InteractionsEncodeContext): 
         continue;
       }
       case 'thinking': {
-        flush();
+        content = flush(steps, role, content);
         // GI-K1, GI-K3: only a same-origin thought with a non-empty signature is replayed.
         if (!pb.sameOrigin || !b.signature) {
           ctx.report.add(
@@ -127,15 +130,15 @@ export function encodeTurn(turn: PreparedTurn, ctx: InteractionsEncodeContext): 
         ctx.report.add(pb.ref, 'dropped', 'redacted thinking has no Interactions form (GI-K3)');
         continue;
       case 'tool_call':
-        flush();
+        content = flush(steps, role, content);
         steps.push(functionCall(b, pb.ref, ctx));
         continue;
       case 'tool_result':
-        flush();
+        content = flush(steps, role, content);
         steps.push(functionResult(b, pb, ctx));
         continue;
       case 'provider_item': {
-        flush();
+        content = flush(steps, role, content);
         const item = b.item;
         if (
           pb.sameOrigin &&
@@ -165,8 +168,18 @@ export function encodeTurn(turn: PreparedTurn, ctx: InteractionsEncodeContext): 
       }
     }
   }
-  flush();
-  return steps;
+  flush(steps, role, content);
+}
+
+/** Appends the pending content as one `user_input` or `model_output` step (when any); returns undefined, the next run's start. */
+function flush(
+  steps: InteractionsStep[],
+  role: PreparedTurn['role'],
+  content: InteractionsContent[] | undefined,
+): undefined {
+  if (content && content.length > 0)
+    steps.push({ type: role === 'user' ? 'user_input' : 'model_output', content } as InteractionsStep);
+  return undefined;
 }
 
 /** `{type, data, mime_type}` (GI-R4: base64 without a `data:` prefix); a URL as `uri`. */

@@ -132,7 +132,7 @@ function encodeInteractions(
   const turns = prepared.turns;
   for (let i = p?.resumed ? p.from : 0; i < turns.length; i++) {
     if (i === p?.boundary) commitSnapshot(prepared, input.slice(), [rangeEnd(range, report)]);
-    for (const step of encodeTurn(turns[i]!, ctx)) input.push(step);
+    encodeTurn(turns[i]!, ctx, input);
   }
   if (report.tainted) return undefined;
 
