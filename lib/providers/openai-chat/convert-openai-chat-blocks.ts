@@ -9,6 +9,7 @@ import { isBlank } from '../../transcript/text';
 import { DUMMY_THOUGHT_SIGNATURE, type ChatProfile } from './convert-openai-chat-profile';
 import type {
   OpenAIChatAssistantMessage,
+  OpenAIChatMessage,
   OpenAIChatTextPart,
   OpenAIChatToolCall,
   OpenAIChatToolMessage,
@@ -33,6 +34,9 @@ export const EMPTY_RESULT_TEXT = '(no output)';
  * (text, `image_url`, `file`). Undefined when nothing is left.
  */
 export function encodeUserTurn(turn: PreparedTurn, ctx: EncodeContext): OpenAIChatUserMessage | undefined {
+  // The usual user turn, one text block: its string, with no part list or part made on the way.
+  const only0 = turn.blocks.length === 1 ? turn.blocks[0]!.block : undefined;
+  if (only0?.type === 'text') return { role: 'user', content: only0.text };
   const parts: OpenAIChatUserPart[] = [];
   for (const pb of turn.blocks) {
     const part = encodeUserBlock(pb, ctx);
@@ -98,61 +102,92 @@ function exhaustive(b: never): undefined {
   throw new Error(`unhandled block type ${(b as Block).type}`);
 }
 
-/** An assistant message under construction. */
+/**
+ * An assistant message under construction. Lists are made only when a turn has something for
+ * them, and the calls at their size: this runs for every assistant turn of a cold conversion,
+ * where five lists per turn (two pushed to, 17 slots each) were a sixth of the convert's allocation.
+ */
 interface AssistantParts {
-  texts: string[];
+  /** The turn's texts joined by blank lines, as `join('\n\n')` would (undefined: none). */
+  text: string | undefined;
   /** Refusal text (`meta.refusal`, as the reader stores it), sent as OpenAI's `refusal`. */
-  refusals: string[];
+  refusals: string[] | undefined;
   calls: OpenAIChatToolCall[];
-  reasoning: string[];
-  reasoningRefs: PreparedBlock[];
+  /** How many of `calls` are set. */
+  callCount: number;
+  reasoning: string[] | undefined;
+  reasoningRefs: PreparedBlock[] | undefined;
+}
+
+/**
+ * The input turn id(s) behind a prepared turn, for report details (made only when a detail needs
+ * it: this was an array and a string per assistant turn of every conversion).
+ */
+export function turnLabel(turn: PreparedTurn): string {
+  return turn.sources.length > 0 ? turn.sources.map((t) => t.id).join('+') : '(synthesised)';
 }
 
 /**
  * An assistant turn rebuilt from its blocks: text joined into one string (C-R2: no images, no
  * other parts), `tool_calls` with mapped ids, and same-origin reasoning in the provider's own
  * field (D-1, D-G2), or dropped where it can't travel (C-R4, M-4). Undefined when the message
- * would be empty (X4); its blocks are then reported dropped.
- * @param turnId the input turn id, for report details.
+ * would be empty (X4); its blocks are then reported dropped. Report details name the turn by
+ * {@link turnLabel}.
  */
-export function encodeAssistantTurn(
-  turn: PreparedTurn,
-  ctx: EncodeContext,
-  turnId: string,
-): OpenAIChatAssistantMessage | undefined {
-  const acc: AssistantParts = { texts: [], refusals: [], calls: [], reasoning: [], reasoningRefs: [] };
-  for (const pb of turn.blocks) encodeAssistantBlock(pb, acc, ctx);
+export function encodeAssistantTurn(turn: PreparedTurn, ctx: EncodeContext): OpenAIChatAssistantMessage | undefined {
+  const blocks = turn.blocks;
+  let calls = 0;
+  for (let i = 0; i < blocks.length; i++) if (blocks[i]!.block.type === 'tool_call') calls++;
+  const acc: AssistantParts = {
+    text: undefined,
+    refusals: undefined,
+    calls: calls > 0 ? new Array<OpenAIChatToolCall>(calls) : NO_CALLS,
+    callCount: 0,
+    reasoning: undefined,
+    reasoningRefs: undefined,
+  };
+  for (let i = 0; i < blocks.length; i++) encodeAssistantBlock(blocks[i]!, acc, ctx);
+  // Every tool_call block gave one call; trimmed all the same, so a short count can never leave a hole.
+  if (acc.callCount < calls) acc.calls.length = acc.callCount;
   const { profile, report } = ctx;
-  if (profile.dummySignatures) addDummySignature(acc.calls, ctx, turnId);
-  if (acc.texts.length === 0 && acc.calls.length === 0 && acc.refusals.length === 0) {
-    for (const pb of acc.reasoningRefs)
+  if (profile.dummySignatures) addDummySignature(acc.calls, ctx, turn);
+  if (acc.text === undefined && acc.calls.length === 0 && acc.refusals === undefined) {
+    for (const pb of acc.reasoningRefs ?? [])
       report.add(pb.ref, 'dropped', 'reasoning alone cannot make an assistant message (X4)');
     return undefined;
   }
   const msg: OpenAIChatAssistantMessage = {
     role: 'assistant',
-    content: acc.texts.length > 0 ? acc.texts.join('\n\n') : null,
+    content: acc.text ?? null,
   };
-  if (acc.refusals.length > 0) {
+  if (acc.refusals !== undefined) {
     const refusal = acc.refusals.join('\n\n');
     // C-R2: content is required without tool_calls, so a refusal alone travels as a refusal part.
     if (msg.content === null && acc.calls.length === 0) msg.content = [{ type: 'refusal', refusal }];
     else msg.refusal = refusal;
   }
   if (acc.calls.length > 0) msg.tool_calls = acc.calls;
-  const reasoning = acc.reasoning.join('\n\n');
+  const reasoning = acc.reasoning?.join('\n\n');
   if (profile.reasoningField === 'reasoning_content') {
-    if (acc.reasoning.length > 0) msg.reasoning_content = reasoning;
+    if (reasoning !== undefined) msg.reasoning_content = reasoning;
     else if (acc.calls.length > 0) {
       // D-1, D-3: a thinking model rejects a tool-call turn without reasoning_content.
       msg.reasoning_content = '';
       report.synthesize(
         'dummy-signature',
-        `reasoning_content "" on the tool-call message of turn ${turnId} (D-1, D-3)`,
+        `reasoning_content "" on the tool-call message of turn ${turnLabel(turn)} (D-1, D-3)`,
       );
     }
-  } else if (profile.reasoningField === 'reasoning' && acc.reasoning.length > 0) msg.reasoning = reasoning;
+  } else if (profile.reasoningField === 'reasoning' && reasoning !== undefined) msg.reasoning = reasoning;
   return msg;
+}
+
+/** No calls (shared, never written: a turn with calls gets a list of its own). */
+const NO_CALLS: OpenAIChatToolCall[] = [];
+
+/** Appends a text to the message's content, a blank line between texts. */
+function addText(acc: AssistantParts, text: string): void {
+  acc.text = acc.text === undefined ? text : `${acc.text}\n\n${text}`;
 }
 
 function encodeAssistantBlock(pb: PreparedBlock, acc: AssistantParts, ctx: EncodeContext): void {
@@ -169,7 +204,8 @@ function encodeAssistantBlock(pb: PreparedBlock, acc: AssistantParts, ctx: Encod
       if (b.citations !== undefined)
         report.add(pb.ref, 'converted', 'citations dropped: output-only in Chat Completions, text kept');
       // Only OpenAI has a refusal field; elsewhere a refusal is plain text.
-      (b.meta?.refusal === true && ctx.profile.dialect === 'openai' ? acc.refusals : acc.texts).push(b.text);
+      if (b.meta?.refusal === true && ctx.profile.dialect === 'openai') (acc.refusals ??= []).push(b.text);
+      else addText(acc, b.text);
       return;
     case 'thinking':
       return encodeThinking(pb, b.text, b.signature, acc, ctx);
@@ -177,12 +213,12 @@ function encodeAssistantBlock(pb: PreparedBlock, acc: AssistantParts, ctx: Encod
       report.add(pb.ref, 'dropped', 'redacted thinking has no field in Chat Completions (C-R4)');
       return;
     case 'tool_call':
-      acc.calls.push(toolCall(b, pb, ctx));
+      acc.calls[acc.callCount++] = toolCall(b, pb, ctx);
       return;
     case 'provider_item':
       if (b.text !== undefined && !isBlank(b.text)) {
         report.add(pb.ref, 'converted', `${b.api} item sent as text: Chat Completions has no input field for it`);
-        acc.texts.push(b.text);
+        addText(acc, b.text);
       } else report.add(pb.ref, 'dropped', `${b.api} item has no input field in Chat Completions`);
       return;
     case 'image':
@@ -214,8 +250,8 @@ function encodeThinking(
       'converted',
       `reasoning sent as ${profile.reasoningField} without its signature (no field for it)`,
     );
-  acc.reasoning.push(text);
-  acc.reasoningRefs.push(pb);
+  (acc.reasoning ??= []).push(text);
+  (acc.reasoningRefs ??= []).push(pb);
 }
 
 function reasoningDropDetail(profile: ChatProfile): string {
@@ -253,16 +289,21 @@ function toolCall(b: ToolCallBlock, pb: PreparedBlock, ctx: EncodeContext): Open
 }
 
 /** G-K4: on Gemini 3, the first call of a step with no signature at all gets the documented dummy. */
-function addDummySignature(calls: OpenAIChatToolCall[], ctx: EncodeContext, turnId: string): void {
+function addDummySignature(calls: OpenAIChatToolCall[], ctx: EncodeContext, turn: PreparedTurn): void {
   const first = calls[0];
   if (!first || calls.some((c) => c.extra_content?.google?.thought_signature !== undefined)) return;
   first.extra_content = { google: { thought_signature: DUMMY_THOUGHT_SIGNATURE } };
-  ctx.report.synthesize('dummy-signature', `${DUMMY_THOUGHT_SIGNATURE} on call ${first.id} of turn ${turnId} (G-K4)`);
+  ctx.report.synthesize(
+    'dummy-signature',
+    `${DUMMY_THOUGHT_SIGNATURE} on call ${first.id} of turn ${turnLabel(turn)} (G-K4)`,
+  );
 }
 
-/** A tool turn → one `tool` message per result, in call order (C-T2, C-T3). */
-export function encodeToolTurn(turn: PreparedTurn, ctx: EncodeContext): OpenAIChatToolMessage[] {
-  const out: OpenAIChatToolMessage[] = [];
+/**
+ * A tool turn → one `tool` message per result, in call order (C-T2, C-T3), appended to `out` (the
+ * request's messages: no list of its own per tool turn).
+ */
+export function encodeToolTurn(turn: PreparedTurn, ctx: EncodeContext, out: OpenAIChatMessage[]): void {
   for (const pb of turn.blocks) {
     const b = pb.block;
     switch (b.type) {
@@ -284,7 +325,6 @@ export function encodeToolTurn(turn: PreparedTurn, ctx: EncodeContext): OpenAICh
         exhaustive(b);
     }
   }
-  return out;
 }
 
 /** C-T2 `tool_call_id`; C-T6 text only; C-T7 failures as an `Error: ` prefix; M-5 `name`. */

@@ -9,7 +9,7 @@
  */
 import type { PreparedTurn } from '../../transcript/prepare';
 import type { Block, ToolCallBlock } from '../../transcript/schema';
-import type { EncodeContext } from './convert-openai-chat-blocks';
+import { turnLabel, type EncodeContext } from './convert-openai-chat-blocks';
 import type {
   OpenAIChatAssistantMessage,
   OpenAIChatGoogleExtra,
@@ -26,13 +26,9 @@ const BASE_FIELDS = new Set(['role', 'content', 'refusal', 'name', 'tool_calls']
  * The native message of a prepared same-origin assistant turn, ready to send, or undefined when it
  * can't be used (no `native`, another API, a malformed payload, or calls whose id or name was
  * mapped for this request). Reports `replayed-native` for every block of the source turn.
- * @param turnId the input turn id, for report details.
+ * Report details name the turn by {@link turnLabel}.
  */
-export function replayNativeMessage(
-  turn: PreparedTurn,
-  ctx: EncodeContext,
-  turnId: string,
-): OpenAIChatAssistantMessage | undefined {
+export function replayNativeMessage(turn: PreparedTurn, ctx: EncodeContext): OpenAIChatAssistantMessage | undefined {
   const native = turn.native;
   const source = turn.sources.length === 1 ? turn.sources[0] : undefined;
   if (!native || native.api !== 'openai-chat' || !source || !isObject(native.payload)) return undefined;
@@ -59,14 +55,14 @@ export function replayNativeMessage(
   const kept = copyExtras(p, msg, ctx);
   if (!carriesBlocks(msg, source.blocks)) {
     // Only a message that stands for every block may be reported `replayed-native`.
-    ctx.report.warn(`turn ${turnId}: its native message says other things than its blocks; rebuilt from its blocks`);
+    ctx.report.warn(`turn ${turnLabel(turn)}: its native message says other things than its blocks; rebuilt from its blocks`);
     return undefined;
   }
   if (ctx.profile.deepseekThinking && toolCalls.length > 0 && msg.reasoning_content === undefined) {
     msg.reasoning_content = ''; // D-1, D-3
     ctx.report.synthesize(
       'dummy-signature',
-      `reasoning_content "" on the tool-call message of turn ${turnId} (D-1, D-3)`,
+      `reasoning_content "" on the tool-call message of turn ${turnLabel(turn)} (D-1, D-3)`,
     );
   }
 

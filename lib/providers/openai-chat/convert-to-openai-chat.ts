@@ -15,7 +15,6 @@ import {
   rangeStart,
   STAGE,
   type PreparedTranscript,
-  type PreparedTurn,
   type StageRange,
 } from '../../transcript/prepare';
 import { convertResuming, type Incremental } from '../../transcript/prepare-cache';
@@ -182,13 +181,12 @@ function encodeMessages(prepared: PreparedTranscript, ctx: EncodeContext): OpenA
         break;
       }
       case 'assistant': {
-        const id = turnLabel(turn);
-        const msg = replayNativeMessage(turn, ctx, id) ?? encodeAssistantTurn(turn, ctx, id);
+        const msg = replayNativeMessage(turn, ctx) ?? encodeAssistantTurn(turn, ctx);
         if (msg) messages.push(msg);
         break;
       }
       case 'tool':
-        messages.push(...encodeToolTurn(turn, ctx));
+        encodeToolTurn(turn, ctx, messages);
         break;
       default: {
         const never: never = turn.role;
@@ -227,11 +225,6 @@ function mergeUserContent(
   const parts = (c: OpenAIChatUserMessage['content']): OpenAIChatUserPart[] =>
     typeof c === 'string' ? [{ type: 'text', text: c }] : c;
   return [...parts(a), ...parts(b)];
-}
-
-/** The input turn id(s) behind a prepared turn, for report details. */
-function turnLabel(turn: PreparedTurn): string {
-  return turn.sources.length > 0 ? turn.sources.map((t) => t.id).join('+') : '(synthesised)';
 }
 
 /** Requested output limit in tokens, capped at the model's known maximum (with a warning). */
