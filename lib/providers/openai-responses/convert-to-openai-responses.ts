@@ -149,9 +149,7 @@ function convertResponses(
   const entries: Entry[] = [];
   for (let i = start; i < turns.length; i++) {
     if (i === boundary) rangeEnd(ranges[0]!, report);
-    // Indexed: this function runs once per conversion, often unoptimised, where `for…of` allocates.
-    const encoded = encodeTurn(turns[i]!, i, ctx);
-    for (let k = 0; k < encoded.length; k++) entries.push(encoded[k]!);
+    encodeTurn(turns[i]!, i, ctx, entries);
   }
   if (boundary >= turns.length) rangeEnd(ranges[0]!, report);
   const checked = checkEntries(entries, report, boundary, ranges, p !== undefined);
@@ -233,15 +231,23 @@ function isUserMessage(item: ResponsesInputItem | undefined): item is UserMessag
   return item !== undefined && item.type === 'message' && item.role === 'user' && !('id' in item);
 }
 
-/** One prepared turn → its entries: switch on role (DESIGN.md, style 6). */
-function encodeTurn(turn: PreparedTurn, index: number, ctx: AssistantContext): Entry[] {
+/**
+ * One prepared turn → its entries, appended to `out` (the request's list): switch on role (DESIGN.md,
+ * style 6). User and tool turns append directly (no list of their own per turn, which a pushed-to
+ * `[]` would make with 17 slots); an assistant turn's list is copied in by index.
+ */
+function encodeTurn(turn: PreparedTurn, index: number, ctx: AssistantContext, out: Entry[]): void {
   switch (turn.role) {
     case 'user':
-      return encodeUser(turn, index, ctx.report);
-    case 'assistant':
-      return encodeAssistant(turn, index, ctx);
+      return encodeUser(turn, index, ctx.report, out);
+    case 'assistant': {
+      // Indexed: the caller runs once per conversion, often unoptimised, where `for…of` allocates.
+      const encoded = encodeAssistant(turn, index, ctx);
+      for (let k = 0; k < encoded.length; k++) out.push(encoded[k]!);
+      return;
+    }
     case 'tool':
-      return encodeTool(turn, index, ctx.report);
+      return encodeTool(turn, index, ctx.report, out);
     default: {
       const never: never = turn.role;
       throw new Error(`unhandled role ${String(never)}`);
@@ -267,10 +273,9 @@ function encodeAssistant(turn: PreparedTurn, index: number, ctx: AssistantContex
 /**
  * A user turn → a user message of text, images (R-I1) and documents (`input_file`). Provider items
  * that reach a user turn (a tool turn's items whose assistant turn made no function call) replay
- * in place, between messages, when they are the target's own.
+ * in place, between messages, when they are the target's own. Entries are appended to `out`.
  */
-function encodeUser(turn: PreparedTurn, index: number, report: ReportBuilder): Entry[] {
-  const out: Entry[] = [];
+function encodeUser(turn: PreparedTurn, index: number, report: ReportBuilder, out: Entry[]): void {
   const blocks = turn.blocks;
   // The current message's parts and refs: made at the size of the blocks left and trimmed when the
   // message ends (a pushed-to `[]` reserves 17 slots), with no closure per turn.
@@ -318,7 +323,6 @@ function encodeUser(turn: PreparedTurn, index: number, report: ReportBuilder): E
     if (pb.ref) refs![r++] = pb.ref;
   }
   if (parts) out.push(userEntry(parts, n, refs!, r, index));
-  return out;
 }
 
 /** The entry of a user message of `parts[0..n)`, standing for the input blocks `refs[0..r)` (both trimmed here). */
@@ -328,9 +332,8 @@ function userEntry(parts: UserContentPart[], n: number, refs: BlockRef[], r: num
   return { item: userMessage(parts), refs, turn: index, role: 'user' };
 }
 
-/** A tool turn → one `function_call_output` per result, in call order (X1, R-2). */
-function encodeTool(turn: PreparedTurn, index: number, report: ReportBuilder): Entry[] {
-  const out: Entry[] = [];
+/** A tool turn → one `function_call_output` per result, in call order (X1, R-2), appended to `out`. */
+function encodeTool(turn: PreparedTurn, index: number, report: ReportBuilder, out: Entry[]): void {
   for (const pb of turn.blocks) {
     const b: Block = pb.block;
     switch (b.type) {
@@ -359,7 +362,6 @@ function encodeTool(turn: PreparedTurn, index: number, report: ReportBuilder): E
       }
     }
   }
-  return out;
 }
 
 /**
