@@ -72,7 +72,8 @@ for (const name of inputs) {
   const aiPrompt = toAiSdkPrompt(transcript);
   for (const api of apis) {
     const target = TARGETS[api];
-    const piM = piModel(api);
+    // pi-ai has no Gemini Interactions API: that row is judged against the AI SDK alone.
+    const piM = api === 'gemini-interactions' ? undefined : piModel(api);
     const aiM = aiSdkModel(api);
     const candidates: Candidate[] = [
       ...converters.map((c) => ({
@@ -97,7 +98,9 @@ for (const name of inputs) {
             return timeSync(() => JSON.stringify(body));
           },
         },
-        { name: 'pi-ai', run: async () => (await captureOne(() => piRequest(api, piM, piContext))).elapsedMs },
+        ...(piM
+          ? [{ name: 'pi-ai', run: async () => (await captureOne(() => piRequest(api, piM, piContext))).elapsedMs }]
+          : []),
         { name: 'AI SDK', run: async () => (await captureOne(() => aiSdkRequest(api, aiM, aiPrompt))).elapsedMs },
       );
     const results = await measure(candidates, {
