@@ -55,7 +55,9 @@ export function replayNativeMessage(turn: PreparedTurn, ctx: EncodeContext): Ope
   const kept = copyExtras(p, msg, ctx);
   if (!carriesBlocks(msg, source.blocks)) {
     // Only a message that stands for every block may be reported `replayed-native`.
-    ctx.report.warn(`turn ${turnLabel(turn)}: its native message says other things than its blocks; rebuilt from its blocks`);
+    ctx.report.warn(
+      `turn ${turnLabel(turn)}: its native message says other things than its blocks; rebuilt from its blocks`,
+    );
     return undefined;
   }
   if (ctx.profile.deepseekThinking && toolCalls.length > 0 && msg.reasoning_content === undefined) {
