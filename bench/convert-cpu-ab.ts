@@ -1,7 +1,7 @@
 /**
- * Process-CPU A/B of converter builds (bench/README.md, "Cold conversion: a block check by field"):
- * the per-conversion CPU time (`process.cpuUsage`, so the time spent waiting for a core on a
- * shared machine is left out) of two or more builds of `lib/providers/index.ts`, interleaved in
+ * Process-CPU A/B of converter builds (bench/README.md, "Cold conversion: no list per turn in the
+ * Interactions, Chat and Responses encoders"): the per-conversion CPU time (`process.cpuUsage`, so
+ * the time spent waiting for a core on a shared machine is left out) of two or more builds of `lib/providers/index.ts`, interleaved in
  * rotating order in one process, each batch after a minor collection, medians over rounds.
  *
  *   npx esbuild lib/providers/index.ts --bundle --platform=node --format=esm --outfile=bench-results/head.mjs
@@ -69,7 +69,9 @@ function cpuPerRun(convert: Convert, transcript: Transcript, target: ConvertTarg
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const load1 = () => os.loadavg()[0]!.toFixed(1);
-log(`node ${process.version} · load ${load1()} · ${builds.length} builds · ${stringify ? 'convert + stringify' : 'convert'}`);
+log(
+  `node ${process.version} · load ${load1()} · ${builds.length} builds · ${stringify ? 'convert + stringify' : 'convert'}`,
+);
 for (const name of inputs) {
   const transcript = await load(name);
   for (const api of apis) {
