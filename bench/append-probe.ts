@@ -5,7 +5,11 @@
  * the list page, with its read and write, and with the page read issued at the start beside the
  * record's — interleaved, medians; plus the page's decode and encode on their own.
  *
- *   node --import tsx bench/append-probe.ts <build dir> [<build dir> …] [--rounds 1] [--samples 21] [--conversations 5000]
+ * `--turns` sets the conversation's length; `--index 1` has the store build the conversation's path
+ * index first (a whole read), as it has for anyone who opened the conversation, so the append also
+ * extends the index.
+ *
+ *   node --import tsx bench/append-probe.ts <build dir> [<build dir> …] [--rounds 1] [--samples 21] [--conversations 5000] [--turns 500] [--index 0]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +18,15 @@ import type { ConversationStore } from '../lib/store/conversations';
 import { alternateBuilds, parseAbArgs, probeSeed } from './ab';
 import { median } from './harness';
 
-const { dirs, flags } = parseAbArgs('append-probe.ts', { rounds: 1, samples: 21, conversations: 5_000 });
+const { dirs, flags } = parseAbArgs('append-probe.ts', {
+  rounds: 1,
+  samples: 21,
+  conversations: 5_000,
+  turns: 500,
+  index: 0,
+});
 const id = 'bench-conversation';
-const seed = probeSeed(id, 500, flags.conversations);
+const seed = probeSeed(id, flags.turns, flags.conversations);
 const sample = seed.transcript.turns.find((t) => t.role === 'assistant') ?? seed.transcript.turns[0]!;
 
 await alternateBuilds(dirs, flags.rounds, seed.records, seed.turns, async (browser, r, dir) => {
@@ -35,6 +45,12 @@ await alternateBuilds(dirs, flags.rounds, seed.records, seed.turns, async (brows
       const floorId = `${a.id}-probe`;
       const rec0 = await store.getRecord(a.id);
       if (!rec0) throw new Error('not seeded');
+      if (a.index) {
+        // A whole read has the store build the index soon after (lib/store/path-index-build.ts).
+        await store.cachedTranscript(a.id);
+        for (let w = 0; w < 100 && (await db.get('paths', [a.id, -1])) === undefined; w++)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const hasIndex = (await db.get('paths', [a.id, -1])) !== undefined;
       const stores = ['conversations', 'turns', 'search', 'paths', 'summaries'] as const;
       type Row = 'append' | 'seq' | 'seqPage' | 'getOnly' | 'putOnly' | 'earlyPage' | 'pipelined' | 'cpu';
@@ -118,7 +134,7 @@ await alternateBuilds(dirs, flags.rounds, seed.records, seed.turns, async (brows
       await db.delete('search', IDBKeyRange.bound([floorId, -Infinity], [floorId, Infinity]));
       return { times, hasIndex, pageBytes: (await db.get('summaries', pageKey))!.byteLength };
     },
-    { id, turn: sample, samples: flags.samples },
+    { id, turn: sample, samples: flags.samples, index: flags.index === 1 },
   );
   const m = (x: number[]) => `${median(x).toFixed(2)}`;
   const t = out.times;

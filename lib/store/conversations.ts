@@ -25,6 +25,7 @@ import {
   appendPathEntry,
   dropPathIndex,
   hasCurrentPathIndex,
+  readPathHead,
   readPathIndex,
   rebuildPathIndex,
   replacePathEntry,
@@ -39,6 +40,7 @@ import {
   listFieldsOf,
   listFromPages,
   putConversation,
+  readListPage,
   rebuildListPages,
   type ListWriteTx,
 } from './list-pages';
@@ -109,9 +111,11 @@ export async function replaceTurnIn(
   edit: (rec: ConversationRecord) => ConversationRecord = (rec) => rec,
 ): Promise<ConversationRecord> {
   const turns = t.objectStore('turns');
-  const [old, rec] = await together([
+  // The list page is read beside the record, so its write goes out with the others.
+  const [old, rec, page] = await together([
     () => turns.index('byTurnId').get([conversationId, turn.id]),
     () => t.objectStore('conversations').get(conversationId),
+    () => readListPage(t, conversationId),
   ]);
   if (!old || !rec) throw new NotFoundError(`turn ${turn.id} of conversation ${conversationId} not found`);
   const replaced = replacedTurn(old, turn);
@@ -122,7 +126,7 @@ export async function replaceTurnIn(
     () => indexTurns(t.objectStore('search'), [replaced]),
     // docs/architecture.md#the-path-index: the turn's entry, in the same transaction.
     () => replacePathEntry(t.objectStore('paths'), conversationId, rec.activeLeaf, replaced),
-    () => putConversation(t, next),
+    () => putConversation(t, next, { page }),
   ]);
   return next;
 }
@@ -502,7 +506,15 @@ export class ConversationStore {
     under?: { parentId: string; activate: boolean },
   ): Promise<ConversationMeta> {
     return tx(this.db, ['conversations', 'turns', 'search', 'paths', 'summaries'], 'readwrite', async (t) => {
-      const rec = await t.objectStore('conversations').get(conversationId);
+      const paths = t.objectStore('paths');
+      const activate = under?.activate ?? true;
+      // The reads that need nothing from the record are issued beside it, so the writes after it
+      // go out in one round trip (bench/README.md, "Append: the reads issued together").
+      const [rec, page, head] = await together([
+        () => t.objectStore('conversations').get(conversationId),
+        () => readListPage(t, conversationId),
+        () => (activate ? readPathHead(paths, conversationId) : undefined),
+      ]);
       if (!rec) throw new NotFoundError(`conversation ${conversationId} not found`);
       const turns = t.objectStore('turns');
       let parentId = rec.activeLeaf ?? ROOT_PARENT;
@@ -531,7 +543,6 @@ export class ConversationStore {
         }
       }
       const record: TurnRecord = { conversationId, seq: rec.nextSeq, parentId, turn };
-      const activate = under?.activate ?? true;
       // Anything appended but a compared answer ends the side-by-side view (docs/side-panel.md#ask-several-models-at-once).
       const { compareOf: _compared, ...kept } = rec;
       const next: ConversationRecord = {
@@ -542,7 +553,6 @@ export class ConversationStore {
         ...(activate ? { activeLeaf: turn.id, preview: previewOf(turn) || rec.preview } : {}),
         updatedAt: now,
       };
-      const paths = t.objectStore('paths');
       // The writes need none of each other's results: issued together (lib/store/together.ts).
       await together([
         () => turns.add(record),
@@ -553,12 +563,12 @@ export class ConversationStore {
             ? undefined
             : newPath
               ? rebuildPathIndex(paths, conversationId, rec.activeLeaf, [...newPath, record])
-              : appendPathEntry(paths, conversationId, rec.activeLeaf, record),
+              : appendPathEntry(paths, conversationId, rec.activeLeaf, record, { head }),
         () =>
           patch.title !== undefined && patch.title !== rec.title
             ? indexTitle(t.objectStore('search'), conversationId, patch.title)
             : undefined,
-        () => putConversation(t, next),
+        () => putConversation(t, next, { page }),
       ]);
       return metaOf(next);
     });

@@ -299,29 +299,54 @@ function withEntry(page: ListPage | undefined, id: string, entry: string | undef
  * conversation `id`'s list entry. The record's request and the page's read are issued together
  * (lib/store/together.ts) and the page is written when both are done, so a write waits for one
  * round trip fewer than when each was awaited in turn (bench/README.md, "Append with the list
- * pages").
+ * pages"). With `read` (the page as the caller read it earlier in this transaction,
+ * {@link readListPage}) the record and the page are written together (bench/README.md, "Append: the reads issued together").
  */
 async function writeWithEntry(
   t: ListWriteTx,
   id: string,
   rec: ConversationRecord | undefined,
   add: boolean,
+  read?: { page: ListPage | undefined },
 ): Promise<void> {
   const records = t.objectStore('conversations');
   const pages = t.objectStore(LIST_STORE);
   const key = pageOf(id);
+  const entry = rec === undefined ? undefined : encode(rec);
+  if (read !== undefined) {
+    // The page was read earlier: both writes go out together.
+    const next = withEntry(read.page, id, entry);
+    await together([
+      () => (rec === undefined ? records.delete(id) : add ? records.add(rec) : records.put(rec)),
+      () => (next === null ? pages.delete(key) : next !== undefined ? pages.put(next, key) : undefined),
+    ]);
+    return;
+  }
   const [, page] = await together([
     () => (rec === undefined ? records.delete(id) : add ? records.add(rec) : records.put(rec)),
     () => pages.get(key),
   ]);
-  const next = withEntry(page, id, rec === undefined ? undefined : encode(rec));
+  const next = withEntry(page, id, entry);
   if (next === null) await pages.delete(key);
   else if (next !== undefined) await pages.put(next, key);
 }
 
-/** Puts conversation record `rec` and its list entry, in the caller's transaction (D4). */
-export async function putConversation<R extends ConversationRecord>(t: ListWriteTx, rec: R): Promise<void> {
-  await writeWithEntry(t, rec.id, rec, false);
+/**
+ * Puts conversation record `rec` and its list entry, in the caller's transaction (D4). `read` is
+ * its list page as the caller read it earlier in this transaction ({@link readListPage}), issued
+ * beside the caller's own first read, so the record and the page are then written together.
+ */
+export async function putConversation<R extends ConversationRecord>(
+  t: ListWriteTx,
+  rec: R,
+  read?: { page: ListPage | undefined },
+): Promise<void> {
+  await writeWithEntry(t, rec.id, rec, false, read);
+}
+
+/** Reads the list page that holds conversation `id`'s entry, for a later {@link putConversation} in the same transaction. */
+export async function readListPage(t: ListWriteTx, id: string): Promise<ListPage | undefined> {
+  return t.objectStore(LIST_STORE).get(pageOf(id));
 }
 
 /** Adds conversation record `rec` (fails when the id exists) and its list entry, in the caller's transaction (D4). */

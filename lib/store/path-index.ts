@@ -22,6 +22,7 @@
 import { turnContentHash } from '../context/hash';
 import type { TurnCount } from '../context/tokens';
 import type { Block, Turn } from '../transcript/schema';
+import { together } from './together';
 
 /** What the index needs of a stored turn record (`TurnRecord`; not imported: db.ts imports this module). */
 export interface IndexedTurnRecord {
@@ -358,18 +359,25 @@ function withCounts(e: PathEntry, counts: Record<string, TurnCount> | undefined)
   return counts !== undefined ? { ...rest, counts } : rest;
 }
 
+/** Reads conversation `id`'s path-index head, for a later {@link appendPathEntry} in the same transaction. */
+export async function readPathHead(paths: PathWriter, id: string): Promise<PathHeadRecord | undefined> {
+  return (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
+}
+
 /**
  * `record` was appended after `oldLeaf`, the active leaf before (its parent), and is the new
  * active leaf: adds its entry, rewriting only the head and the last chunk. An index that was not
- * exact for `oldLeaf` is dropped (the next whole read builds it).
+ * exact for `oldLeaf` is dropped (the next whole read builds it). `read` is the head as the
+ * caller read it earlier in this transaction ({@link readPathHead}).
  */
 export async function appendPathEntry(
   paths: PathWriter,
   id: string,
   oldLeaf: string | undefined,
   record: TurnRecord,
+  read?: { head: PathHeadRecord | undefined },
 ): Promise<void> {
-  const head = (await paths.get([id, HEAD_CHUNK])) as PathHeadRecord | undefined;
+  const head = read ? read.head : await readPathHead(paths, id);
   if (!head) return;
   if (head.format !== INDEX_FORMAT) return dropPathIndex(paths, id);
   const n = head.length;
@@ -381,8 +389,10 @@ export async function appendPathEntry(
     (n === 0 ? oldLeaf === undefined : n % CHUNK_ENTRIES === 0 ? oldLeaf !== undefined : tail?.id === oldLeaf) &&
     (n % CHUNK_ENTRIES === 0 || last?.length === n % CHUNK_ENTRIES);
   if (!exact) return dropPathIndex(paths, id);
-  await paths.put(packChunk(id, c, [...(last ?? []), pathEntryOf(record)]));
-  await paths.put(headOf(id, record.turn.id, n + 1));
+  await together([
+    () => paths.put(packChunk(id, c, [...(last ?? []), pathEntryOf(record)])),
+    () => paths.put(headOf(id, record.turn.id, n + 1)),
+  ]);
 }
 
 /**

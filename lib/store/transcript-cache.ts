@@ -198,6 +198,8 @@ export function withReplaced(t: Transcript, turn: Turn): Transcript | undefined 
 function deepFreeze<T>(v: T): T {
   if (typeof v !== 'object' || v === null || Object.isFrozen(v) || ArrayBuffer.isView(v)) return v;
   Object.freeze(v);
-  for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  // An array by index: `Object.keys` of a 10,000-turn array makes 10,000 key strings at every append.
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) deepFreeze(v[i]);
+  else for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
   return v;
 }
