@@ -3,8 +3,8 @@
  * panel and with a large default font (Chrome's "Large", 20 px), the draft, Attach, Send and the
  * disclosure line stay inside the panel and the line can still be opened (docs/side-panel.md). The
  * footer scrolls when its content is taller than it may be; the composer stays at its bottom.
- * Screenshots go to `test-results/screenshots/panel-fit-*.png`. Known limit: at 320 × 700 px with the large font, the two pickers and the
- * composer alone are taller than the footer may be, and Send ends a few pixels below the panel.
+ * Screenshots go to `test-results/screenshots/panel-fit-*.png`. Down to 320 × 500 px with either font,
+ * the chat shrinks to a few lines before the draft, Attach or Send leave the panel.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,6 +32,21 @@ async function expectInView(page: Page, what: string, locator: Locator): Promise
     view.height + 1,
   );
   expect(box!.x + box!.width, `${what} ends inside the panel's width`).toBeLessThanOrEqual(view.width + 1);
+}
+
+/** Sets Chrome's default font size (px) and the viewport, then waits two frames for the layout. */
+async function resize(page: Page, width: number, height: number, font: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.setFontSizes', { fontSizes: { standard: font, fixed: 13 } });
+  await cdp.detach();
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** The element's content is not cut: it scrolls or clips nothing sideways (1 px of rounding allowed). */
+async function expectNotCut(what: string, locator: Locator): Promise<void> {
+  const { scroll, client } = await locator.evaluate((e) => ({ scroll: e.scrollWidth, client: e.clientWidth }));
+  expect(scroll, `${what}: content width ${scroll} within its box ${client}`).toBeLessThanOrEqual(client + 1);
 }
 
 describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
@@ -65,8 +80,13 @@ describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
 
   const cases = [
     { name: '320x760-large-font', width: 320, height: 760, font: 20 },
+    { name: '320x700-large-font', width: 320, height: 700, font: 20 },
+    { name: '320x500-large-font', width: 320, height: 500, font: 20 },
+    { name: '320x500', width: 320, height: 500, font: 16 },
+    { name: '360x500-large-font', width: 360, height: 500, font: 20 },
     { name: '360x560', width: 360, height: 560, font: 16 },
     { name: '420x640-large-font', width: 420, height: 640, font: 20 },
+    { name: '420x500-large-font', width: 420, height: 500, font: 20 },
   ];
   for (const c of cases) {
     it(`compare of two models, ${c.width}×${c.height} px, default font ${c.font} px: the draft, Attach, Send and the disclosure line are in view, and the line opens`, async () => {
@@ -91,4 +111,73 @@ describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
       await cdp.detach();
     });
   }
+  for (const font of [16, 20])
+    it(`header, default font ${font} px, 280 to 480 px wide: every control is in view and none is cut; New chat keeps its name`, async () => {
+      const page = s.page;
+      const bar = page.getByRole('banner');
+      for (const width of [280, 300, 320, 340, 360, 380, 400, 420, 480]) {
+        await resize(page, width, 700, font);
+        await expectNotCut(`the header at ${width} px`, bar);
+        const buttons = bar.getByRole('button');
+        const n = await buttons.count();
+        expect(n, 'the header has its buttons').toBeGreaterThanOrEqual(4);
+        for (let i = 0; i < n; i++) {
+          const name = (await buttons.nth(i).getAttribute('aria-label')) ?? (await buttons.nth(i).innerText());
+          await expectInView(page, `header button "${name}" at ${width} px`, buttons.nth(i));
+          await expectNotCut(`header button "${name}" at ${width} px`, buttons.nth(i));
+        }
+        const newChat = bar.getByRole('button', { name: 'New chat', exact: true });
+        await expectInView(page, `New chat at ${width} px`, newChat);
+        expect(await newChat.getAttribute('title'), 'New chat has a tooltip').toBeTruthy();
+      }
+      await page.screenshot({
+        path: path.join(SHOTS, `panel-fit-header-${font}px-480.png`),
+        clip: { x: 0, y: 0, width: 480, height: 60 },
+      });
+      await resize(page, 320, 700, font);
+      await page.screenshot({
+        path: path.join(SHOTS, `panel-fit-header-${font}px-320.png`),
+        clip: { x: 0, y: 0, width: 320, height: 60 },
+      });
+    });
+
+  it('every model field of a compare shows the same arrow, at the same size', async () => {
+    const page = s.page;
+    await resize(page, 420, 800, 16);
+    const arrows = await page.evaluate(() =>
+      [...document.querySelectorAll('.panel-foot input')]
+        .filter((i) => /^Model( \d)?$/.test(i.getAttribute('aria-label') ?? ''))
+        .map((input) => {
+          const toggle = input.parentElement?.querySelector('button');
+          const glyph = toggle?.querySelector('[aria-hidden="true"]');
+          const box = glyph?.getBoundingClientRect();
+          return {
+            field: input.getAttribute('aria-label'),
+            text: glyph?.textContent ?? null,
+            size: glyph ? getComputedStyle(glyph).fontSize : null,
+            width: box ? Math.round(box.width) : null,
+            height: box ? Math.round(box.height) : null,
+          };
+        }),
+    );
+    expect(arrows.map((a) => a.field)).toEqual(['Model', 'Model 2']);
+    expect(arrows[1], 'Model 2 has the arrow Model has').toEqual({ ...arrows[0], field: 'Model 2' });
+    expect(arrows[0]!.text).toBe('▾');
+  });
+
+  it("280 px wide: the disclosure sheet's tabs are all in view, none scrolled out of sight", async () => {
+    const page = s.page;
+    await resize(page, 280, 700, 16);
+    const line = page.locator('[data-disclosure-summary]').first();
+    await line.scrollIntoViewIfNeeded();
+    await line.click();
+    await waitFor('the disclosure sheet', async () => (await page.getByRole('tab').count()) > 0);
+    const list = page.getByRole('tablist');
+    await expectNotCut('the tab list', list);
+    const tabs = page.getByRole('tab');
+    for (let i = 0; i < (await tabs.count()); i++) await expectInView(page, `tab ${i + 1}`, tabs.nth(i));
+    await page.screenshot({ path: path.join(SHOTS, 'panel-fit-280-tabs.png') });
+    await line.click();
+    await waitFor('the sheet closed', async () => (await page.getByRole('tab').count()) === 0);
+  });
 });
