@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationStore } from '../../lib/store/conversations';
 import type { Transcript } from '../../lib/transcript/schema';
 import { loadNeutralTranscript } from '../fixtures/transcripts';
 import { waitFor } from './harness';
-import { openPanelSession, type PanelSession } from './panel-kit';
+import { openPanelSession, seedConversation, type PanelSession } from './panel-kit';
 import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('panel-fit.e2e.ts');
@@ -57,17 +56,7 @@ describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
     s = await openPanelSession({ width: 420, height: 900 });
     const fixture = loadNeutralTranscript('mixed-origins');
     const seed: Transcript = { ...fixture, id: 'seed-fit', turns: fixture.turns };
-    await s.browser.evalInWorker(async (t) => {
-      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
-        .batonReady;
-      const now = new Date().toISOString();
-      await store.create({ id: t.id!, title: 'Trip to Lisbon', now, ...(t.tools ? { tools: t.tools } : {}) });
-      for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
-    }, seed);
-    await s.page.reload();
-    await s.panel.ready();
-    await s.panel.openConversation('seed-fit');
-    await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === seed.turns.length);
+    await seedConversation(s, seed, 'Trip to Lisbon');
     await s.panel.choose('openai', 'gpt-5.5');
     await s.page.getByRole('button', { name: '+ Ask several models' }).click();
     await s.page.getByLabel('Model 2', { exact: true }).fill('claude-sonnet-4-6');
