@@ -48,6 +48,32 @@ async function expectNotCut(what: string, locator: Locator): Promise<void> {
   expect(scroll, `${what}: content width ${scroll} within its box ${client}`).toBeLessThanOrEqual(client + 1);
 }
 
+/**
+ * The provider fields whose chosen name is wider than the room their box leaves for text (padding and
+ * the drop-down arrow, 1.5em, taken off), measured with the field's own font: a name the field cuts.
+ */
+async function cutProviderNames(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const cut: string[] = [];
+    for (const select of document.querySelectorAll<HTMLSelectElement>('.panel-foot select.provider-select')) {
+      const style = getComputedStyle(select);
+      ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const name = select.selectedOptions[0]?.textContent ?? '';
+      const room =
+        select.clientWidth -
+        parseFloat(style.paddingLeft) -
+        parseFloat(style.paddingRight) -
+        1.5 * parseFloat(style.fontSize);
+      if (ctx.measureText(name).width > room)
+        cut.push(
+          `${select.getAttribute('aria-label')}: "${name}" ${Math.round(ctx.measureText(name).width)} > ${Math.round(room)} px`,
+        );
+    }
+    return cut;
+  });
+}
+
 describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
   let s: PanelSession;
 
@@ -67,7 +93,7 @@ describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
     await s?.close();
   });
 
-  const cases = [
+  const cases: { name: string; width: number; height: number; font: number; dark?: boolean }[] = [
     { name: '320x760-large-font', width: 320, height: 760, font: 20 },
     { name: '320x700-large-font', width: 320, height: 700, font: 20 },
     { name: '320x500-large-font', width: 320, height: 500, font: 20 },
@@ -76,17 +102,19 @@ describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
     { name: '360x560', width: 360, height: 560, font: 16 },
     { name: '420x640-large-font', width: 420, height: 640, font: 20 },
     { name: '420x500-large-font', width: 420, height: 500, font: 20 },
+    { name: '320x500-large-font-dark', width: 320, height: 500, font: 20, dark: true },
+    { name: '360x560-dark', width: 360, height: 560, font: 16, dark: true },
   ];
   for (const c of cases) {
-    it(`compare of two models, ${c.width}×${c.height} px, default font ${c.font} px: the draft, Attach, Send and the disclosure line are in view, and the line opens`, async () => {
+    it(`compare of two models, ${c.width}×${c.height} px, default font ${c.font} px${c.dark ? ', dark' : ''}: the draft, Attach, Send and the disclosure line are in view, and the line opens`, async () => {
       const page = s.page;
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Page.setFontSizes', { fontSizes: { standard: c.font, fixed: 13 } });
-      await page.setViewportSize({ width: c.width, height: c.height });
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.emulateMedia({ colorScheme: c.dark ? 'dark' : 'light' });
+      await resize(page, c.width, c.height, c.font);
       await expectInView(page, 'the message field', page.getByLabel('Message', { exact: true }));
       await expectInView(page, 'Attach', page.getByRole('button', { name: 'Attach images or PDFs' }));
       await expectInView(page, 'Send', page.getByRole('button', { name: 'Send', exact: true }));
+      expect(await cutProviderNames(page), 'provider names cut').toEqual([]);
+      await page.screenshot({ path: path.join(SHOTS, `panel-fit-${c.name}.png`) });
       const line = page.locator('[data-disclosure-summary]').first();
       await line.scrollIntoViewIfNeeded();
       await expectInView(page, 'the disclosure line', line);
@@ -94,10 +122,10 @@ describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
       await waitFor('the disclosure sheet', async () => (await page.getByRole('tab').count()) > 0);
       await expectInView(page, 'the first disclosure tab', page.getByRole('tab').first());
       await expectInView(page, 'Send, with the sheet open', page.getByRole('button', { name: 'Send', exact: true }));
-      await page.screenshot({ path: path.join(SHOTS, `panel-fit-${c.name}.png`) });
+      await page.screenshot({ path: path.join(SHOTS, `panel-fit-${c.name}-open.png`) });
       await line.click();
       await waitFor('the sheet closed', async () => (await page.getByRole('tab').count()) === 0);
-      await cdp.detach();
+      await page.emulateMedia({ colorScheme: 'light' });
     });
   }
   for (const font of [16, 20])
