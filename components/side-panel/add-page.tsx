@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { FileText, Icon } from '../icons';
 
 export interface AddPageButtonProps {
   /** Reads the active tab and attaches it (resolves when done, whether or not it worked). */
@@ -26,7 +27,8 @@ export function AddPageButton(p: AddPageButtonProps) {
         void p.onAddPage().finally(() => setReading(false));
       }}
     >
-      {reading ? 'Reading…' : 'Add this page'}
+      <Icon icon={FileText} />
+      <span class="action-label">{reading ? 'Reading…' : 'Add this page'}</span>
     </button>
   );
 }

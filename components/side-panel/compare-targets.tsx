@@ -21,6 +21,17 @@ export interface CompareTargetsProps {
   onRemove(i: number): void;
 }
 
+/** Focuses a model field and opens its suggestions, where the browser can (`showPicker` on a datalist input). */
+function showList(field: Element | null): void {
+  if (!(field instanceof HTMLInputElement)) return;
+  field.focus();
+  try {
+    field.showPicker?.();
+  } catch {
+    // Not allowed or not supported here: the focused field still lists its models as the person types.
+  }
+}
+
 export function CompareTargets({
   providers,
   extra,
@@ -57,17 +68,31 @@ export function CompareTargets({
                 </option>
               ))}
             </select>
-            <input
-              class="compare-model"
-              aria-label={`Model ${n}`}
-              title={`Model ${n}`}
-              list={list}
-              value={t.model}
-              disabled={busy}
-              spellcheck={false}
-              autocomplete="off"
-              onInput={(e) => onModel(i, e.currentTarget.value)}
-            />
+            {/* The browser's own list (a datalist) with the picker's arrow: its native arrow is hidden
+                (compare.css), so every model field shows the same "▾". */}
+            <span class="model-combo compare-model">
+              <input
+                aria-label={`Model ${n}`}
+                title={`Model ${n}`}
+                list={list}
+                value={t.model}
+                disabled={busy}
+                spellcheck={false}
+                autocomplete="off"
+                onInput={(e) => onModel(i, e.currentTarget.value)}
+              />
+              <button
+                type="button"
+                class="model-toggle"
+                tabIndex={-1}
+                aria-label={`Show the models for model ${n}`}
+                disabled={busy}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={(e) => showList(e.currentTarget.previousElementSibling)}
+              >
+                <span aria-hidden="true">▾</span>
+              </button>
+            </span>
             <datalist id={list}>
               {(models[t.providerId] ?? []).map((m) => (
                 <option key={m.id} value={m.id}>

@@ -3,6 +3,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { ModelCapabilities } from '../../lib/messaging/protocol';
 import { formatBytes, IMAGE_TYPES, PDF_TYPE, type PendingAttachment } from '../../lib/ui/attachments';
 import { isPageAttachment } from '../../lib/ui/page-context';
+import { Icon, Paperclip } from '../icons';
 
 export interface ComposerProps {
   draft: string;
@@ -143,7 +144,8 @@ export function Composer(p: ComposerProps) {
               title={textOnly ? 'This model takes text only' : 'Attach images or PDFs (or paste, or drop them here)'}
               onClick={() => picker.current?.click()}
             >
-              Attach
+              <Icon icon={Paperclip} />
+              <span class="action-label">Attach</span>
             </button>
             {textOnly && attachments.length === 0 ? (
               <span class="hint attach-hint">This model takes text only.</span>

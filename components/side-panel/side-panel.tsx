@@ -271,6 +271,7 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
           <button
             type="button"
             class="new-chat"
+            aria-label="New chat"
             title="Start a new chat"
             onClick={() => {
               model.newChat();
@@ -279,7 +280,8 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
             }}
           >
             <Icon icon={MessageSquarePlus} />
-            New chat
+            {/* Hidden when the header is too narrow for it (side-panel.css): the icon, the name and the tooltip stay. */}
+            <span class="new-chat-label">New chat</span>
           </button>
         </span>
       </header>
@@ -453,20 +455,21 @@ export function SidePanel({ connector, openOptions, pages }: SidePanelProps) {
                 number={compareTargets.length > 0 ? 1 : undefined}
               />
             )}
-            {firstRun || onDevice ? null : (
-              <CompareTargets
-                providers={s.providers}
-                extra={cmp.extra}
-                models={s.models}
-                busy={s.busy}
-                onAdd={() => model.addTarget()}
-                onProvider={(i, id) => model.setExtraProvider(i, id)}
-                onModel={(i, m) => model.setExtraModel(i, m)}
-                onRemove={(i) => model.removeTarget(i)}
-              />
-            )}
-            {/* Scrolls when the footer does not fit; the pickers stay outside it so their model lists are not clipped. */}
+            {/* Scrolls when the footer does not fit; the picker stays outside it so its model list is not clipped
+                (the added targets' lists are the browser's own, drawn over the page). */}
             <div class="panel-foot-top">
+              {firstRun || onDevice ? null : (
+                <CompareTargets
+                  providers={s.providers}
+                  extra={cmp.extra}
+                  models={s.models}
+                  busy={s.busy}
+                  onAdd={() => model.addTarget()}
+                  onProvider={(i, id) => model.setExtraProvider(i, id)}
+                  onModel={(i, m) => model.setExtraModel(i, m)}
+                  onRemove={(i) => model.removeTarget(i)}
+                />
+              )}
               {s.providers.length > 0 && !ready ? <p class="hint">Choose a model to send.</p> : null}
               {onDevice ? (
                 <p class="hint">Chrome's built-in model answers on this device: nothing is sent anywhere.</p>

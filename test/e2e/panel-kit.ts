@@ -1,12 +1,14 @@
 /**
  * Shared pieces of the side-panel e2e files: a browser with the fake providers configured and the
- * panel open, a small real PNG, a long markdown answer with its expected rendering, and a
+ * panel open, a conversation seeded through the worker's store, a small real PNG, a long markdown answer with its expected rendering, and a
  * recorder of every network request the extension makes.
  */
 import zlib from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
 import { startFakes, type FakeSet } from './fakes';
-import { ExtensionBrowser, type LaunchOptions } from './harness';
+import type { ConversationStore } from '../../lib/store/conversations';
+import type { Transcript } from '../../lib/transcript/schema';
+import { ExtensionBrowser, waitFor, type LaunchOptions } from './harness';
 import { configureProviders, SidePanel } from './pages';
 
 /** A launched browser with the three built-in providers pointed at their fakes and the side panel open. */
@@ -90,6 +92,28 @@ export async function openPanelSession(
     await fakes.close();
     throw e;
   }
+}
+
+/**
+ * Stores a conversation (`seed.id`, titled `title`, with `seed.turns` and `seed.tools`) through the
+ * worker's own store, as an import would, then reloads the panel, opens the conversation and waits
+ * until all its turns are shown.
+ */
+export async function seedConversation(session: PanelSession, seed: Transcript, title: string): Promise<void> {
+  await session.browser.evalInWorker(
+    async ({ t, title }) => {
+      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
+        .batonReady;
+      const now = new Date().toISOString();
+      await store.create({ id: t.id!, title, now, ...(t.tools ? { tools: t.tools } : {}) });
+      for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
+    },
+    { t: seed, title },
+  );
+  await session.page.reload();
+  await session.panel.ready();
+  await session.panel.openConversation(seed.id!);
+  await waitFor('the seeded turns', async () => (await session.panel.turns().count()) === seed.turns.length);
 }
 
 function chunk(type: string, data: Buffer): Buffer {

@@ -12,67 +12,95 @@ export interface LowContrast {
   ratio: number;
 }
 
+/** One visible element with text of its own, as {@link textScan} measures it. */
+interface TextSample {
+  /** `tag.class.class`. */
+  what: string;
+  /** Its own text (not its children's), trimmed. */
+  text: string;
+  /** Computed font size, CSS px. */
+  size: number;
+  /** WCAG 2 contrast ratio of its text against the first opaque background behind it. */
+  ratio: number;
+  /** It lies inside KaTeX output (which sizes its own glyphs). */
+  katex: boolean;
+}
+
+/**
+ * The visible elements matching `selector` that have text of their own, each with its computed
+ * font size and its text's contrast ratio (WCAG 2.x relative luminance; colours resolved by the
+ * browser through a canvas, so `color-mix()`/`light-dark()` are measured as drawn). The one page
+ * walk both {@link lowContrast} and {@link textBelow} judge.
+ */
+function textScan(page: Page, selector: string): Promise<TextSample[]> {
+  return page.evaluate((selector) => {
+    const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+    const rgba = (css: string): [number, number, number, number] => {
+      ctx.clearRect(0, 0, 1, 1);
+      ctx.fillStyle = '#000';
+      ctx.fillStyle = css;
+      ctx.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
+      return [r!, g!, b!, a! / 255];
+    };
+    const lum = ([r, g, b]: number[]) => {
+      const c = [r!, g!, b!].map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
+    };
+    const background = (el: Element): number[] => {
+      for (let e: Element | null = el; e; e = e.parentElement) {
+        const c = rgba(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0.99) return c;
+      }
+      return rgba(getComputedStyle(document.documentElement).backgroundColor)[3] > 0.99
+        ? rgba(getComputedStyle(document.documentElement).backgroundColor)
+        : rgba('Canvas');
+    };
+    const out: TextSample[] = [];
+    for (const el of document.querySelectorAll(selector)) {
+      const own = [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .trim();
+      const box = el.getBoundingClientRect();
+      if (!own || box.width === 0 || box.height === 0) continue;
+      const style = getComputedStyle(el);
+      const fg = rgba(style.color);
+      const bg = background(el);
+      // A translucent text colour is drawn over the background.
+      const drawn = [0, 1, 2].map((i) => fg[i]! * fg[3] + bg[i]! * (1 - fg[3]));
+      const [hi, lo] = [lum(drawn), lum(bg)].sort((a, b) => b - a);
+      out.push({
+        what: `${el.localName}.${[...el.classList].join('.')}`,
+        text: own,
+        size: parseFloat(style.fontSize),
+        ratio: (hi! + 0.05) / (lo! + 0.05),
+        katex: el.closest('.katex') !== null,
+      });
+    }
+    return out;
+  }, selector);
+}
+
 /**
  * The visible elements matching `selector` that have text of their own (`checked`), and those
  * whose text has a contrast ratio below `min` against the first opaque background behind it
  * (`low`; WCAG 2.x relative luminance).
  */
-export function lowContrast(page: Page, selector: string, min = 4.5): Promise<{ checked: number; low: LowContrast[] }> {
-  return page.evaluate(
-    ({ selector, min }) => {
-      const ctx = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
-      const rgba = (css: string): [number, number, number, number] => {
-        ctx.clearRect(0, 0, 1, 1);
-        ctx.fillStyle = '#000';
-        ctx.fillStyle = css;
-        ctx.fillRect(0, 0, 1, 1);
-        const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data;
-        return [r!, g!, b!, a! / 255];
-      };
-      const lum = ([r, g, b]: number[]) => {
-        const c = [r!, g!, b!].map((v) => {
-          const s = v / 255;
-          return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-        });
-        return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
-      };
-      const background = (el: Element): number[] => {
-        for (let e: Element | null = el; e; e = e.parentElement) {
-          const c = rgba(getComputedStyle(e).backgroundColor);
-          if (c[3] > 0.99) return c;
-        }
-        return rgba(getComputedStyle(document.documentElement).backgroundColor)[3] > 0.99
-          ? rgba(getComputedStyle(document.documentElement).backgroundColor)
-          : rgba('Canvas');
-      };
-      const out: { what: string; text: string; ratio: number }[] = [];
-      let checked = 0;
-      for (const el of document.querySelectorAll(selector)) {
-        const own = [...el.childNodes]
-          .filter((n) => n.nodeType === Node.TEXT_NODE)
-          .map((n) => n.textContent ?? '')
-          .join('')
-          .trim();
-        const box = el.getBoundingClientRect();
-        if (!own || box.width === 0 || box.height === 0) continue;
-        checked++;
-        const fg = rgba(getComputedStyle(el).color);
-        const bg = background(el);
-        // A translucent text colour is drawn over the background.
-        const drawn = [0, 1, 2].map((i) => fg[i]! * fg[3] + bg[i]! * (1 - fg[3]));
-        const [hi, lo] = [lum(drawn), lum(bg)].sort((a, b) => b - a);
-        const ratio = (hi! + 0.05) / (lo! + 0.05);
-        if (ratio < min)
-          out.push({
-            what: `${el.localName}.${[...el.classList].join('.')}`,
-            text: own.slice(0, 40),
-            ratio: Math.round(ratio * 100) / 100,
-          });
-      }
-      return { checked, low: out };
-    },
-    { selector, min },
-  );
+export async function lowContrast(
+  page: Page,
+  selector: string,
+  min = 4.5,
+): Promise<{ checked: number; low: LowContrast[] }> {
+  const seen = await textScan(page, selector);
+  const low = seen
+    .filter((t) => t.ratio < min)
+    .map((t) => ({ what: t.what, text: t.text.slice(0, 40), ratio: Math.round(t.ratio * 100) / 100 }));
+  return { checked: seen.length, low };
 }
 
 /**
@@ -118,28 +146,17 @@ export function fontSizes<K extends string>(
   }, asked) as Promise<Record<K, number | null>>;
 }
 
-/** The visible elements matching `selector` with text of their own whose computed font size is below `min` px. */
-export function textBelow(page: Page, selector: string, min: number): Promise<{ checked: number; small: string[] }> {
-  return page.evaluate(
-    ({ selector, min }) => {
-      const small: string[] = [];
-      let checked = 0;
-      for (const el of document.querySelectorAll(selector)) {
-        // KaTeX sizes its own glyphs (sub- and superscripts): not the panel's type scale.
-        if (el.closest('.katex')) continue;
-        const own = [...el.childNodes]
-          .filter((n) => n.nodeType === Node.TEXT_NODE)
-          .map((n) => n.textContent ?? '')
-          .join('')
-          .trim();
-        const box = el.getBoundingClientRect();
-        if (!own || box.width === 0 || box.height === 0) continue;
-        checked++;
-        const size = parseFloat(getComputedStyle(el).fontSize);
-        if (size < min) small.push(`${el.localName}.${[...el.classList].join('.')} "${own.slice(0, 30)}" ${size}px`);
-      }
-      return { checked, small };
-    },
-    { selector, min },
-  );
+/**
+ * The visible elements matching `selector` with text of their own whose computed font size is below
+ * `min` px. KaTeX output is not counted: it sizes its own glyphs (sub- and superscripts), not the
+ * panel's type scale.
+ */
+export async function textBelow(
+  page: Page,
+  selector: string,
+  min: number,
+): Promise<{ checked: number; small: string[] }> {
+  const seen = (await textScan(page, selector)).filter((t) => !t.katex);
+  const small = seen.filter((t) => t.size < min).map((t) => `${t.what} "${t.text.slice(0, 30)}" ${t.size}px`);
+  return { checked: seen.length, small };
 }

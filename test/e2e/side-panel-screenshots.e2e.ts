@@ -12,12 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConversationStore } from '../../lib/store/conversations';
 import type { Transcript } from '../../lib/transcript/schema';
 import { loadNeutralTranscript } from '../fixtures/transcripts';
-import { waitFor } from './harness';
 import { fontSizes, horizontalOverflow, lowContrast, textBelow } from './panel-look';
-import { openPanelSession, type PanelSession } from './panel-kit';
+import { openPanelSession, seedConversation, type PanelSession } from './panel-kit';
 import { HAS_CHROMIUM, ROOT, warnIfNoChromium } from './paths';
 
 warnIfNoChromium('side-panel-screenshots.e2e.ts');
@@ -111,17 +109,7 @@ describe.skipIf(!HAS_CHROMIUM)('side panel and options screenshots', () => {
     s = await openPanelSession({ width: 420, height: 1000 });
     const fixture = loadNeutralTranscript('mixed-origins');
     const seed: Transcript = { ...fixture, id: 'seed-screenshots', turns: fixture.turns.slice(0, -1) };
-    await s.browser.evalInWorker(async (t) => {
-      const { store } = await (globalThis as unknown as { batonReady: Promise<{ store: ConversationStore }> })
-        .batonReady;
-      const now = new Date().toISOString();
-      await store.create({ id: t.id!, title: 'Trip to Lisbon', now, ...(t.tools ? { tools: t.tools } : {}) });
-      for (const turn of t.turns) await store.appendTurn(t.id!, turn, now);
-    }, seed);
-    await s.page.reload();
-    await s.panel.ready();
-    await s.panel.openConversation('seed-screenshots');
-    await waitFor('the seeded turns', async () => (await s.panel.turns().count()) === seed.turns.length);
+    await seedConversation(s, seed, 'Trip to Lisbon');
     s.fakes.anthropic.enqueue('anthropic-messages', {
       kind: 'thinking',
       thinking: 'Compare the two flights on time and price, then suggest one.',
