@@ -4,8 +4,8 @@
  * every file the page loads (scripts, module preloads, stylesheets) and every JS chunk those
  * import statically (the first load; chunks loaded with `import()` later are not counted), each
  * shared chunk counted in each page that loads it; and how much of the background script sits inside
- * the lazy loaders' bodies (scripts/lazy-modules.ts). Runs `npx wxt build` first when
- * `.output/chrome-mv3` is missing.
+ * the lazy loaders' bodies (scripts/lazy-modules.ts). Reads `<BATON_OUT_DIR or .output>/chrome-mv3`
+ * (so a checkout's own build folder can be measured) and runs `npx wxt build` into it first when it is missing.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { loaderBodies } from '../scripts/lazy-modules';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const OUTPUT_DIR = path.join(ROOT, '.output/chrome-mv3');
+export const OUTPUT_DIR = path.join(path.resolve(ROOT, process.env.BATON_OUT_DIR ?? '.output'), 'chrome-mv3');
 
 /** One bundle: its files and sizes in bytes. */
 export interface BundleSize {
@@ -92,7 +92,7 @@ function sizeOf(name: BundleSize['name'], files: string[]): BundleSize {
 export function benchBundles(progress: (line: string) => void = () => {}): BundleResult {
   let built = false;
   if (!fs.existsSync(path.join(OUTPUT_DIR, 'background.js'))) {
-    progress('  .output/chrome-mv3 missing: running npx wxt build');
+    progress(`  ${path.relative(ROOT, OUTPUT_DIR)} missing: running npx wxt build`);
     try {
       execFileSync('npx', ['wxt', 'build'], { cwd: ROOT, stdio: 'pipe' });
       built = true;
@@ -103,7 +103,8 @@ export function benchBundles(progress: (line: string) => void = () => {}): Bundl
   const missing = ['background.js', 'sidepanel.html', 'options.html'].filter(
     (f) => !fs.existsSync(path.join(OUTPUT_DIR, f)),
   );
-  if (missing.length > 0) return { ok: false, note: `not in .output/chrome-mv3: ${missing.join(', ')}` };
+  if (missing.length > 0)
+    return { ok: false, note: `not in ${path.relative(ROOT, OUTPUT_DIR)}: ${missing.join(', ')}` };
   const background = sizeOf('background', ['background.js']);
   const code = fs.readFileSync(path.join(OUTPUT_DIR, 'background.js'), 'utf8');
   background.loaderBytes = Object.fromEntries(loaderBodies(code));
