@@ -216,7 +216,11 @@ describe.skipIf(!HAS_CHROMIUM)('ask several models at once', () => {
       await waitFor('the compare closed', async () => ((await region.count()) === 0 ? true : undefined));
       expect(await s.page.getByLabel('Provider', { exact: true }).inputValue()).toBe('anthropic');
       expect(await s.page.getByLabel('Model', { exact: true }).inputValue()).toBe('claude-sonnet-4-6');
-      expect(await s.panel.lastTurnText()).toContain('CLAUDE-ANSWER');
+      // The chosen version is drawn after the compare closes (a version switch), not in the same frame.
+      const panel = s.panel;
+      await waitFor('the chosen answer shown', async () =>
+        (await panel.lastTurnText()).includes('CLAUDE-ANSWER') ? true : undefined,
+      );
       const before = posts(s.fakes.anthropic).length;
       s.fakes.anthropic.enqueue('anthropic-messages', { kind: 'text', text: 'Because of the luggage.' });
       await s.panel.send('Why?');
