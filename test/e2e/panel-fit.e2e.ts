@@ -122,6 +122,15 @@ describe.skipIf(!HAS_CHROMIUM)('the footer fits the panel', () => {
       await waitFor('the disclosure sheet', async () => (await page.getByRole('tab').count()) > 0);
       await expectInView(page, 'the first disclosure tab', page.getByRole('tab').first());
       await expectInView(page, 'Send, with the sheet open', page.getByRole('button', { name: 'Send', exact: true }));
+      // The open tab's own box holds at least two lines of its text, whatever the tabs' rows take.
+      const room = await page.getByRole('tabpanel').evaluate((el) => {
+        const st = getComputedStyle(el);
+        const line = st.lineHeight === 'normal' ? 1.2 * parseFloat(st.fontSize) : parseFloat(st.lineHeight);
+        return { inner: el.clientHeight - parseFloat(st.paddingTop) - parseFloat(st.paddingBottom), line };
+      });
+      expect(room.inner, `the open tab shows ${room.inner} px, lines of ${room.line} px`).toBeGreaterThanOrEqual(
+        2 * room.line,
+      );
       await page.screenshot({ path: path.join(SHOTS, `panel-fit-${c.name}-open.png`) });
       await line.click();
       await waitFor('the sheet closed', async () => (await page.getByRole('tab').count()) === 0);
