@@ -55,7 +55,15 @@ export const LAZY_MODULES: readonly { file: string; keep?: string; loaders: read
     keep: 'keepSdkScripts',
     loaders: [
       { loader: 'loadOpenAI', module: 'openai', exportName: 'default', script: 'lazy/openai.js' },
-      { loader: 'loadAnthropic', module: '@anthropic-ai/sdk', exportName: 'default', script: 'lazy/anthropic.js' },
+      {
+        // Baton's slim client (the SDK's base client and the three resources Baton calls), not the
+        // SDK's full client: less than half the script every wake reads.
+        loader: 'loadAnthropic',
+        module: './lib/transports/anthropic-client.ts',
+        exportName: 'AnthropicClient',
+        script: 'lazy/anthropic.js',
+        packages: ['@anthropic-ai/sdk'],
+      },
       { loader: 'loadGemini', module: '@google/genai', exportName: 'GoogleGenAI', script: 'lazy/genai.js' },
     ],
   },

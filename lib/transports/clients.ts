@@ -7,9 +7,9 @@
  * environment variable or a credentials file. The SDK classes come from `./sdk-loaders`, so the
  * extension's worker evaluates an SDK only when it first builds a client for it.
  */
-import type Anthropic from '@anthropic-ai/sdk';
 import type { GoogleGenAI } from '@google/genai';
 import type OpenAI from 'openai';
+import type { AnthropicClient } from './anthropic-client';
 import type { FetchLike } from './fetch';
 import { loadAnthropic, loadGemini, loadOpenAI } from './sdk-loaders';
 import type { ProviderConnection } from './types';
@@ -57,9 +57,9 @@ export function createOpenAIClient(conn: ProviderConnection, fetch: FetchLike): 
  * is removed and the key set there instead. Passing `apiKey` also keeps the SDK from looking
  * for credentials anywhere else (environment, profile files).
  */
-export function createAnthropicClient(conn: ProviderConnection, fetch: FetchLike): Anthropic {
-  const AnthropicClient = loadAnthropic();
-  return new AnthropicClient({
+export function createAnthropicClient(conn: ProviderConnection, fetch: FetchLike): AnthropicClient {
+  const Client = loadAnthropic();
+  return new Client({
     apiKey: conn.apiKey,
     baseURL: conn.baseUrl ?? DEFAULT_BASE_URLS.anthropic,
     defaultHeaders: { Authorization: null, 'x-api-key': conn.apiKey },

@@ -11,18 +11,18 @@
  * each SDK is a script of its own, imported at install by {@link keepSdkScripts} and again on first
  * use in later lives of the worker.
  */
-import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import { AnthropicClient } from './anthropic-client';
 
 /** The `openai` SDK's client class (Responses and Chat Completions). */
 export function loadOpenAI(): typeof OpenAI {
   return OpenAI;
 }
 
-/** The `@anthropic-ai/sdk` client class. */
-export function loadAnthropic(): typeof Anthropic {
-  return Anthropic;
+/** Baton's `@anthropic-ai/sdk` client class: the SDK's base client with only the resources Baton calls. */
+export function loadAnthropic(): typeof AnthropicClient {
+  return AnthropicClient;
 }
 
 /** The `@google/genai` client class. */
