@@ -16,20 +16,14 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { decodeTranscript } from '../lib/transcript/codec';
-import type { Transcript, WireApi } from '../lib/transcript/schema';
-import type { ConvertTarget } from '../lib/transcript/target';
+import type { WireApi } from '../lib/transcript/schema';
 import { captureOne, installCaptureFetch } from './capture';
 import { takeFlag } from './cli';
-import { generateTranscript } from './generate';
+import { loadConverters, loadInput } from './convert-builds';
 import { measure, timeSync, type Candidate } from './harness';
 import { aiSdkModel, aiSdkRequest, toAiSdkPrompt } from './peers/ai-sdk';
 import { piModel, piRequest, toPiContext } from './peers/pi-ai';
-import { loadPiSession } from './pi-session';
 import { TARGETS } from './targets';
-
-type Convert = (t: Transcript, target: ConvertTarget) => { body: unknown };
 
 const inputs = (takeFlag('inputs') ?? '1000,pi,10000').split(',');
 const apis = (takeFlag('apis') ?? 'anthropic-messages,openai-responses,openai-chat').split(',') as WireApi[];
@@ -42,20 +36,8 @@ if (builds.length === 0) throw new Error('usage: bench/cold-ab.ts <build.mjs> [<
 
 installCaptureFetch(); // No library reaches the network.
 
-const converters: { name: string; convert: Convert }[] = [];
-for (const file of builds) {
-  const mod = (await import(pathToFileURL(file).href)) as { convertTranscript: Convert };
-  converters.push({ name: path.basename(file, '.mjs'), convert: mod.convertTranscript });
-}
-
-async function load(name: string): Promise<Transcript> {
-  if (name === 'pi') {
-    const pi = await loadPiSession();
-    if (!pi.ok) throw new Error(pi.note);
-    return pi.transcript;
-  }
-  return decodeTranscript(generateTranscript({ turns: Number(name) }));
-}
+const converters = await loadConverters(builds);
+const load = loadInput;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 log(

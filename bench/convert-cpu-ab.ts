@@ -15,17 +15,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { decodeTranscript } from '../lib/transcript/codec';
 import type { Transcript, WireApi } from '../lib/transcript/schema';
 import type { ConvertTarget } from '../lib/transcript/target';
 import { takeFlag } from './cli';
-import { generateTranscript } from './generate';
+import { loadConverters, loadInput, type Convert } from './convert-builds';
 import { median } from './harness';
-import { loadPiSession } from './pi-session';
 import { TARGETS } from './targets';
-
-type Convert = (t: Transcript, target: ConvertTarget) => { body: unknown };
 
 const inputs = (takeFlag('inputs') ?? '1000,pi').split(',');
 const apis = (takeFlag('apis') ?? 'anthropic-messages,openai-responses,openai-chat,gemini-interactions').split(
@@ -40,20 +35,8 @@ if (builds.length < 2) throw new Error('usage: bench/convert-cpu-ab.ts <build.mj
 const gc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 
-const converters: { name: string; convert: Convert }[] = [];
-for (const file of builds) {
-  const mod = (await import(pathToFileURL(file).href)) as { convertTranscript: Convert };
-  converters.push({ name: path.basename(file, '.mjs'), convert: mod.convertTranscript });
-}
-
-async function load(name: string): Promise<Transcript> {
-  if (name === 'pi') {
-    const pi = await loadPiSession();
-    if (!pi.ok) throw new Error(pi.note);
-    return pi.transcript;
-  }
-  return decodeTranscript(generateTranscript({ turns: Number(name) }));
-}
+const converters = await loadConverters(builds);
+const load = loadInput;
 
 /** CPU ms (user + system) per conversion over one batch. */
 function cpuPerRun(convert: Convert, transcript: Transcript, target: ConvertTarget): number {
